@@ -47,5 +47,18 @@ void saveProject(const Project &project, const std::string &path);
 /// Tensors of data.file (path resolved against the project's folder), checked
 /// against the layer's shape; throws FormatError.
 TensorData loadTensorData(const Layer &layer, const std::string &path);
+/// The same from JSON text: {"input": [c_in][h_in][w_in], "kernels":
+/// [n][c_in][h_k][w_k]}, int32 values; `where` is the key path ("input[1][3]").
+TensorData tensorDataFromJson(const Layer &layer, const std::string &text);
+/// Where data.file lives: relative paths are resolved against the folder of
+/// the project file. Empty when the project has no data file.
+std::string resolveDataFile(const std::string &projectPath, const DataSpec &data);
+
+/// Whole-file helpers shared by the file formats. Errors are FormatError
+/// with `where` = the path and the system's reason.
+std::string readTextFile(const std::string &path);
+/// Writes "<path>.tmp-XXXXXXXX" then renames it over `path`, so a failed save
+/// never leaves a half-written file; the temporary file is removed on failure.
+void writeTextFileAtomically(const std::string &path, const std::string &text);
 
 } // namespace convoffload

@@ -60,7 +60,7 @@ struct SimulationOptions {
 };
 
 enum class FunctionalStatus { Skipped, Pass, Fail };
-std::string toString(FunctionalStatus s);
+std::string statusName(FunctionalStatus s);
 
 struct FunctionalResult {
     FunctionalStatus status = FunctionalStatus::Skipped;

@@ -4,6 +4,7 @@
 // without a header, comma or semicolon separated. Export: `patch,row,col,group`.
 
 #include "convoffload/Layer.h"
+#include "convoffload/Project.h" // FormatError
 #include "convoffload/S1Strategy.h"
 
 #include <string>
@@ -14,6 +15,9 @@ namespace convoffload {
 Groups groupsFromCsv(const Layer &layer, const std::string &text);
 std::string groupsToCsv(const Layer &layer, const Groups &groups);
 
+/// File versions: errors are prefixed with the path ("plan.csv: line 4");
+/// saving is atomic like saveProject.
 Groups loadGroupsCsv(const Layer &layer, const std::string &path);
+void saveGroupsCsv(const Layer &layer, const Groups &groups, const std::string &path);
 
 } // namespace convoffload

@@ -1,0 +1,283 @@
+#include "convoffload/Report.h"
+
+#include <csv.h>
+
+#include <cstdio>
+#include <sstream>
+
+namespace convoffload {
+
+SimulationResult runStrategy(const Problem &problem, const StrategySpec &spec, const SimulationOptions &options)
+{
+    return simulate(problem, expandS1(problem, groupsOf(problem, spec)), options);
+}
+
+namespace {
+
+nlohmann::json diagnosticToJson(const Diagnostic &d)
+{
+    nlohmann::json j{{"rule", std::string(ruleName(d.rule))}, {"step", d.step}, {"message", d.message}};
+    if (d.hasAction)
+        j["action"] = std::string(actionShortName(d.action));
+    if (!d.element.empty())
+        j["element"] = d.element;
+    return j;
+}
+
+/// Durations are printed as integers when they are whole, as users expect.
+nlohmann::json number(double v)
+{
+    if (v == double(std::int64_t(v)))
+        return std::int64_t(v);
+    return v;
+}
+
+std::string formatNumber(double v)
+{
+    if (v == double(std::int64_t(v)))
+        return std::to_string(std::int64_t(v));
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.6g", v);
+    return buffer;
+}
+
+std::string groupSizeText(const CompareRow &r) { return r.groupSize > 0 ? std::to_string(r.groupSize) : std::string("-"); }
+
+} // namespace
+
+nlohmann::json problemSummary(const Problem &problem)
+{
+    const Layer &l = problem.layer;
+    return {{"input", {l.c_in, l.h_in, l.w_in}},
+            {"output", {l.n, l.hOut(), l.wOut()}},
+            {"patches", l.patchCount()},
+            {"nb_patches_max", problem.nbPatchesMax()},
+            {"k_min", problem.kMin()},
+            {"k_max", problem.kMax()},
+            {"mem_size", problem.hardware.mem_size},
+            {"layer_elements", l.pixelCount() * l.c_in + l.kernelElements() * l.n + l.outputCount()}};
+}
+
+nlohmann::json simulationToJson(const Problem &problem, const std::string &name, const SimulationResult &result)
+{
+    nlohmann::json errors = nlohmann::json::array(), warnings = nlohmann::json::array(), perStep = nlohmann::json::array();
+    for (const Diagnostic &d : result.diagnostics)
+        (d.severity == Severity::Error ? errors : warnings).push_back(diagnosticToJson(d));
+    for (const StepStats &s : result.steps)
+        perStep.push_back({{"loaded_input", s.loadedInput},
+                           {"loaded_kernels", s.loadedKernels},
+                           {"freed_input", s.freedInput},
+                           {"written", s.written},
+                           {"computed", s.computed},
+                           {"footprint", s.peakFootprint},
+                           {"duration", number(s.duration())},
+                           {"drain", s.drain}});
+    nlohmann::json j{{"strategy", name},
+                     {"valid", result.valid()},
+                     {"errors", errors},
+                     {"warnings", warnings},
+                     {"suppressed_diagnostics", result.suppressedDiagnostics},
+                     {"steps", result.computeSteps()},
+                     {"total_duration", number(result.totalDuration())},
+                     {"loaded_input", result.loadedInput()},
+                     {"loaded_kernels", result.loadedKernels()},
+                     {"written", result.written()},
+                     {"peak_footprint", result.peakFootprint()},
+                     {"functional_check", statusName(result.functional.status)},
+                     {"layer", problemSummary(problem)},
+                     {"per_step", perStep}};
+    if (result.functional.status == FunctionalStatus::Fail)
+        j["functional_message"] = result.functional.message;
+    return j;
+}
+
+std::string simulationToText(const Problem &problem, const std::string &name, const SimulationResult &result)
+{
+    std::ostringstream out;
+    out << "strategy        " << name << "\n"
+        << "valid           " << (result.valid() ? "yes" : "no") << "\n"
+        << "steps           " << result.computeSteps() << " (+1 drain; K_min " << problem.kMin() << ", K_max " << problem.kMax() << ")\n"
+        << "total duration  " << formatNumber(result.totalDuration()) << "\n"
+        << "loaded input    " << result.loadedInput() << " elements\n"
+        << "loaded kernels  " << result.loadedKernels() << " elements\n"
+        << "written         " << result.written() << " elements\n"
+        << "peak footprint  " << result.peakFootprint() << " / " << problem.hardware.mem_size << " elements\n"
+        << "functional      " << statusName(result.functional.status);
+    if (!result.functional.message.empty())
+        out << " (" << result.functional.message << ")";
+    out << "\n";
+    for (const Diagnostic &d : result.diagnostics)
+        out << (d.severity == Severity::Error ? "error: " : "warning: ") << d.message << "\n";
+    if (result.suppressedDiagnostics > 0)
+        out << "(" << result.suppressedDiagnostics << " more diagnostics not listed)\n";
+    return out.str();
+}
+
+namespace {
+
+CompareRow summarise(const Problem &problem, const StrategySpec &spec, const SimulationOptions &options)
+{
+    CompareRow row;
+    row.name = spec.name;
+    row.kind = toString(spec.kind);
+    if (spec.kind == StrategyKind::RowByRow || spec.kind == StrategyKind::ZigZag)
+        row.groupSize = spec.group_size.value_or(problem.nbPatchesMax());
+    else if (spec.kind == StrategyKind::S1Baseline)
+        row.groupSize = 1;
+    try {
+        const SimulationResult r = runStrategy(problem, spec, options);
+        row.valid = r.valid();
+        row.steps = r.computeSteps();
+        row.totalDuration = r.totalDuration();
+        row.loadedInput = r.loadedInput();
+        row.loadedKernels = r.loadedKernels();
+        row.written = r.written();
+        row.peakFootprint = r.peakFootprint();
+        row.errors = r.errors().size();
+        row.warnings = r.warnings().size();
+        row.functional = r.functional.status;
+    } catch (const StrategyError &e) {
+        row.failure = e.what();
+    }
+    return row;
+}
+
+nlohmann::json rowToJson(const CompareRow &r)
+{
+    nlohmann::json j{{"strategy", r.name},
+                     {"kind", r.kind},
+                     {"group_size", r.groupSize > 0 ? nlohmann::json(r.groupSize) : nlohmann::json()},
+                     {"valid", r.valid},
+                     {"steps", r.steps},
+                     {"total_duration", number(r.totalDuration)},
+                     {"loaded_input", r.loadedInput},
+                     {"loaded_kernels", r.loadedKernels},
+                     {"written", r.written},
+                     {"peak_footprint", r.peakFootprint},
+                     {"errors", r.errors},
+                     {"warnings", r.warnings},
+                     {"functional_check", statusName(r.functional)}};
+    if (!r.failure.empty())
+        j["failure"] = r.failure;
+    return j;
+}
+
+} // namespace
+
+std::vector<CompareRow> compareStrategies(const Project &project, const SimulationOptions &options)
+{
+    std::vector<CompareRow> rows;
+    for (const StrategySpec &spec : project.strategies)
+        rows.push_back(summarise(project.problem, spec, options));
+    return rows;
+}
+
+nlohmann::json compareToJson(const Problem &problem, const std::vector<CompareRow> &rows)
+{
+    nlohmann::json list = nlohmann::json::array();
+    const CompareRow *best = nullptr;
+    for (const CompareRow &r : rows) {
+        list.push_back(rowToJson(r));
+        if (r.failure.empty() && r.valid && (!best || r.totalDuration < best->totalDuration))
+            best = &r;
+    }
+    return {{"layer", problemSummary(problem)}, {"strategies", list}, {"best", best ? nlohmann::json(best->name) : nlohmann::json()}};
+}
+
+std::string csvField(const std::string &text)
+{
+    const bool plain = text.find_first_of(",;\"\r\n") == std::string::npos && (text.empty() || (text.front() != ' ' && text.back() != ' '));
+    if (plain)
+        return text;
+    std::string out(text.size() * 2 + 2, '\0');
+    out.resize(csv_write(out.data(), out.size(), text.data(), text.size()));
+    return out;
+}
+
+std::string compareToCsv(const std::vector<CompareRow> &rows)
+{
+    std::ostringstream out;
+    out << "strategy,kind,group_size,valid,steps,total_duration,loaded_input,loaded_kernels,written,peak_footprint,errors,warnings,"
+           "functional_check\n";
+    for (const CompareRow &r : rows)
+        out << csvField(r.name) << ',' << r.kind << ',' << (r.groupSize > 0 ? std::to_string(r.groupSize) : std::string()) << ','
+            << (r.failure.empty() ? (r.valid ? "yes" : "no") : "failed") << ',' << r.steps << ',' << formatNumber(r.totalDuration)
+            << ',' << r.loadedInput << ',' << r.loadedKernels << ',' << r.written << ',' << r.peakFootprint << ',' << r.errors << ','
+            << r.warnings << ',' << statusName(r.functional) << '\n';
+    return out.str();
+}
+
+std::string compareToText(const std::vector<CompareRow> &rows)
+{
+    std::ostringstream out;
+    char line[512];
+    std::snprintf(line, sizeof line, "%-20s %-12s %5s %6s %6s %12s %10s %10s %6s %s\n", "strategy", "kind", "G", "valid", "steps",
+                  "duration", "loaded", "peak", "warn", "check");
+    out << line;
+    for (const CompareRow &r : rows) {
+        if (!r.failure.empty()) {
+            out << r.name << ": " << r.failure << "\n";
+            continue;
+        }
+        std::snprintf(line, sizeof line, "%-20s %-12s %5s %6s %6d %12s %10lld %10lld %6zu %s\n", r.name.c_str(), r.kind.c_str(),
+                      groupSizeText(r).c_str(), r.valid ? "yes" : "NO", r.steps, formatNumber(r.totalDuration).c_str(),
+                      static_cast<long long>(r.loadedInput), static_cast<long long>(r.peakFootprint), r.warnings,
+                      statusName(r.functional).c_str());
+        out << line;
+    }
+    return out.str();
+}
+
+std::vector<SweepRow> sweepGroupSizes(const Problem &problem, std::int64_t from, std::int64_t to, const SimulationOptions &options)
+{
+    std::vector<SweepRow> rows;
+    for (std::int64_t g = from; g <= to; ++g) {
+        SweepRow row;
+        row.groupSize = g;
+        row.rowByRow = summarise(problem, {"Row-by-Row", StrategyKind::RowByRow, g, {}}, options);
+        row.zigzag = summarise(problem, {"ZigZag", StrategyKind::ZigZag, g, {}}, options);
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+nlohmann::json sweepToJson(const Problem &problem, const std::vector<SweepRow> &rows)
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const SweepRow &r : rows)
+        list.push_back({{"group_size", r.groupSize}, {"row_by_row", rowToJson(r.rowByRow)}, {"zigzag", rowToJson(r.zigzag)}});
+    return {{"layer", problemSummary(problem)}, {"sweep", list}};
+}
+
+std::string sweepToCsv(const std::vector<SweepRow> &rows)
+{
+    std::ostringstream out;
+    out << "group_size,row_by_row_duration,row_by_row_valid,row_by_row_peak,zigzag_duration,zigzag_valid,zigzag_peak\n";
+    for (const SweepRow &r : rows)
+        out << r.groupSize << ',' << formatNumber(r.rowByRow.totalDuration) << ',' << (r.rowByRow.valid ? "yes" : "no") << ','
+            << r.rowByRow.peakFootprint << ',' << formatNumber(r.zigzag.totalDuration) << ',' << (r.zigzag.valid ? "yes" : "no") << ','
+            << r.zigzag.peakFootprint << '\n';
+    return out.str();
+}
+
+std::string sweepToText(const std::vector<SweepRow> &rows)
+{
+    std::ostringstream out;
+    char line[256];
+    std::snprintf(line, sizeof line, "%5s %14s %10s %14s %10s  %s\n", "G", "Row-by-Row", "peak", "ZigZag", "peak", "best");
+    out << line;
+    for (const SweepRow &r : rows) {
+        const auto cell = [](const CompareRow &c) { return formatNumber(c.totalDuration) + (c.valid ? "" : "*"); };
+        const char *best = r.rowByRow.totalDuration < r.zigzag.totalDuration ? "Row-by-Row"
+            : r.zigzag.totalDuration < r.rowByRow.totalDuration              ? "ZigZag"
+                                                                             : "tie";
+        std::snprintf(line, sizeof line, "%5lld %14s %10lld %14s %10lld  %s\n", static_cast<long long>(r.groupSize),
+                      cell(r.rowByRow).c_str(), static_cast<long long>(r.rowByRow.peakFootprint), cell(r.zigzag).c_str(),
+                      static_cast<long long>(r.zigzag.peakFootprint), best);
+        out << line;
+    }
+    out << "(* = invalid on this hardware: see compare/simulate for the reasons)\n";
+    return out.str();
+}
+
+} // namespace convoffload
