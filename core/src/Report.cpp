@@ -76,7 +76,8 @@ nlohmann::json simulationToJson(const Problem &problem, const std::string &name,
                      {"valid", result.valid()},
                      {"errors", errors},
                      {"warnings", warnings},
-                     {"suppressed_diagnostics", result.suppressedDiagnostics},
+                     {"error_count", result.errorCount},
+                     {"warning_count", result.warningCount},
                      {"steps", result.computeSteps()},
                      {"total_duration", number(result.totalDuration())},
                      {"loaded_input", result.loadedInput()},
@@ -133,8 +134,8 @@ CompareRow summarise(const Problem &problem, const StrategySpec &spec, const Sim
         row.loadedKernels = r.loadedKernels();
         row.written = r.written();
         row.peakFootprint = r.peakFootprint();
-        row.errors = r.errors().size();
-        row.warnings = r.warnings().size();
+        row.errors = r.errorCount;
+        row.warnings = r.warningCount;
         row.functional = r.functional.status;
     } catch (const StrategyError &e) {
         row.failure = e.what();
@@ -219,9 +220,9 @@ std::string compareToText(const std::vector<CompareRow> &rows)
             out << r.name << ": " << r.failure << "\n";
             continue;
         }
-        std::snprintf(line, sizeof line, "%-20s %-12s %5s %6s %6d %12s %10lld %10lld %6zu %s\n", r.name.c_str(), r.kind.c_str(),
+        std::snprintf(line, sizeof line, "%-20s %-12s %5s %6s %6d %12s %10lld %10lld %6lld %s\n", r.name.c_str(), r.kind.c_str(),
                       groupSizeText(r).c_str(), r.valid ? "yes" : "NO", r.steps, formatNumber(r.totalDuration).c_str(),
-                      static_cast<long long>(r.loadedInput), static_cast<long long>(r.peakFootprint), r.warnings,
+                      static_cast<long long>(r.loadedInput), static_cast<long long>(r.peakFootprint), static_cast<long long>(r.warnings),
                       statusName(r.functional).c_str());
         out << line;
     }

@@ -23,10 +23,7 @@ std::vector<std::uint32_t> Trace::idsOf(int stepIndex, Action a) const
     return {ids.begin() + r.begin, ids.begin() + r.end};
 }
 
-bool SimulationResult::valid() const
-{
-    return std::none_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic &d) { return d.severity == Severity::Error; });
-}
+bool SimulationResult::valid() const { return errorCount == 0; }
 
 int SimulationResult::computeSteps() const
 {
@@ -161,6 +158,7 @@ private:
     // ---- diagnostics -----------------------------------------------------
     void report(Severity severity, Rule rule, int step, std::optional<Action> action, std::string element, std::string what)
     {
+        ++(severity == Severity::Error ? m_result.errorCount : m_result.warningCount);
         int &count = m_reported[std::size_t(rule)];
         if (count >= m_options.maxDiagnosticsPerRule) {
             ++m_result.suppressedDiagnostics;

@@ -33,7 +33,7 @@ struct CompareRow {
     int steps = 0;
     double totalDuration = 0;
     std::int64_t loadedInput = 0, loadedKernels = 0, written = 0, peakFootprint = 0;
-    std::size_t errors = 0, warnings = 0;
+    std::int64_t errors = 0, warnings = 0;
     FunctionalStatus functional = FunctionalStatus::Skipped;
 };
 

@@ -70,6 +70,7 @@ struct FunctionalResult {
 struct SimulationResult {
     std::vector<Diagnostic> diagnostics;   // errors then warnings, each in step order
     std::int64_t suppressedDiagnostics = 0;
+    std::int64_t errorCount = 0, warningCount = 0; // listed or not
     std::vector<StepStats> steps;          // one per step, the drain included
     Trace trace;                           // empty unless requested
     FunctionalResult functional;

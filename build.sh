@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# One entry point from a fresh Debian 12 machine:
+#   ./build.sh run    install what is missing, build, run the main job
+#   ./build.sh test   install what is missing, build, run every test (CTest)
+#   ./build.sh bench  install what is missing, build, run the benchmark
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(cmake ninja-build g++ pkg-config
+          qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev
+          nlohmann-json3-dev libcsv-dev coinor-libcbc-dev)
+BUILD_DIR=${BUILD_DIR:-build}
+
+install_missing() {
+    local missing=()
+    for p in "${PACKAGES[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return
+    echo "Installing: ${missing[*]}"
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
+
+build() {
+    cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
+    cmake --build "$BUILD_DIR" -j"$(nproc)"
+}
+
+main_job() {
+    # Until the GUI lands: compare the strategies of every sample project.
+    for project in samples/*.json; do
+        echo "== $project"
+        "$BUILD_DIR/app/convoffload-cli" compare "$project"
+        echo
+    done
+}
+
+case "${1:-}" in
+    run) install_missing; build; main_job ;;
+    test) install_missing; build; ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" ;;
+    bench) install_missing; build; "$BUILD_DIR/tests/convoffload-bench" "${@:2}" ;;
+    *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
+esac
