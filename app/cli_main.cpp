@@ -58,7 +58,8 @@ int simulateCommand(const QCommandLineParser &parser, const Loaded &loaded)
     StrategySpec spec;
     if (parser.isSet(QStringLiteral("strategy-csv"))) {
         const QString csv = parser.value(QStringLiteral("strategy-csv"));
-        spec = {str(QFileInfo(csv).fileName()), StrategyKind::Groups, std::nullopt, loadGroupsCsv(project.problem.layer, str(csv))};
+        spec = {
+            str(QFileInfo(csv).fileName()), StrategyKind::Groups, std::nullopt, loadGroupsCsv(project.problem.layer, str(csv))};
     } else {
         const std::string name = str(parser.value(QStringLiteral("strategy")));
         if (name.empty())
@@ -106,8 +107,10 @@ int sweepCommand(const QCommandLineParser &parser, const Loaded &loaded)
     if (from < 1 || to < from)
         throw UsageError("--group-sizes: expected 1 <= A <= B, got " + str(range));
     if (to > patches)
-        throw UsageError("--group-sizes: B = " + std::to_string(to) + " exceeds the number of patches (" + std::to_string(patches) + ")");
-    const std::vector<SweepRow> rows = sweepGroupSizes(loaded.project.problem, from, to, simulationOptions(parser, loaded, false));
+        throw UsageError(
+            "--group-sizes: B = " + std::to_string(to) + " exceeds the number of patches (" + std::to_string(patches) + ")");
+    const std::vector<SweepRow> rows
+        = sweepGroupSizes(loaded.project.problem, from, to, simulationOptions(parser, loaded, false));
     if (parser.isSet(QStringLiteral("json")))
         print(sweepToJson(loaded.project.problem, rows).dump(2) + "\n");
     else if (parser.isSet(QStringLiteral("csv")))
@@ -126,20 +129,21 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral("0.1"));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Simulate and compare convolution offloading strategies.\n\n"
-        "Commands:\n"
-        "  simulate PROJECT --strategy NAME [--json]   every step, duration, footprint, checks\n"
-        "  simulate PROJECT --strategy-csv FILE        a strategy imported from a solver's CSV\n"
-        "  compare  PROJECT [--json|--csv]             every strategy of the project\n"
-        "  sweep    PROJECT --group-sizes A..B [--csv|--json]  Row-by-Row vs ZigZag per group size"));
+    parser.setApplicationDescription(
+        QStringLiteral("Simulate and compare convolution offloading strategies.\n\n"
+                       "Commands:\n"
+                       "  simulate PROJECT --strategy NAME [--json]   every step, duration, footprint, checks\n"
+                       "  simulate PROJECT --strategy-csv FILE        a strategy imported from a solver's CSV\n"
+                       "  compare  PROJECT [--json|--csv]             every strategy of the project\n"
+                       "  sweep    PROJECT --group-sizes A..B [--csv|--json]  Row-by-Row vs ZigZag per group size"));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("simulate, compare or sweep"));
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("project file (.json)"));
     parser.addOptions({
         {QStringLiteral("strategy"), QStringLiteral("Strategy name in the project."), QStringLiteral("name")},
-        {QStringLiteral("strategy-csv"), QStringLiteral("Strategy CSV (patch,group | row,col,group | 0/1 matrix)."), QStringLiteral("file")},
+        {QStringLiteral("strategy-csv"), QStringLiteral("Strategy CSV (patch,group | row,col,group | 0/1 matrix)."),
+            QStringLiteral("file")},
         {QStringLiteral("json"), QStringLiteral("Print JSON.")},
         {QStringLiteral("csv"), QStringLiteral("Print CSV.")},
         {QStringLiteral("group-sizes"), QStringLiteral("Group sizes to sweep, A..B."), QStringLiteral("range")},

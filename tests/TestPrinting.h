@@ -13,7 +13,10 @@
 namespace QTest {
 template <> inline char *toString(const convoffload::FunctionalStatus &s) { return qstrdup(convoffload::statusName(s).c_str()); }
 template <> inline char *toString(const convoffload::Rule &r) { return qstrdup(std::string(convoffload::ruleName(r)).c_str()); }
-template <> inline char *toString(const convoffload::Action &a) { return qstrdup(std::string(convoffload::actionName(a)).c_str()); }
+template <> inline char *toString(const convoffload::Action &a)
+{
+    return qstrdup(std::string(convoffload::actionName(a)).c_str());
+}
 template <> inline char *toString(const convoffload::Severity &s)
 {
     return qstrdup(s == convoffload::Severity::Error ? "error" : "warning");

@@ -90,10 +90,10 @@ private slots:
     void s1Figures()
     {
         Problem p = paperExample();
-        QCOMPARE(p.nbPatchesMax(), 2);       // floor(72 / 36)
-        QCOMPARE(p.kMin(), 5);               // ceil(9 / 2)
+        QCOMPARE(p.nbPatchesMax(), 2); // floor(72 / 36)
+        QCOMPARE(p.kMin(), 5); // ceil(9 / 2)
         QCOMPARE(p.kMax(), 9);
-        p.hardware.nbop_pe = 120;            // the paper's text: floor(120 / 36) = 3
+        p.hardware.nbop_pe = 120; // the paper's text: floor(120 / 36) = 3
         QCOMPARE(p.nbPatchesMax(), 3);
         QCOMPARE(p.kMin(), 3);
         p.hardware.nbop_pe = 35;
@@ -112,8 +112,7 @@ private slots:
         QTest::newRow("zigzag G2") << int(StrategyKind::ZigZag) << 2 << Groups{{0, 1}, {2, 5}, {4, 3}, {6, 7}, {8}};
         QTest::newRow("zigzag G4") << int(StrategyKind::ZigZag) << 4 << Groups{{0, 1, 2, 5}, {4, 3, 6, 7}, {8}};
         QTest::newRow("zigzag G3 = row-by-row") << int(StrategyKind::ZigZag) << 3 << Groups{{0, 1, 2}, {5, 4, 3}, {6, 7, 8}};
-        QTest::newRow("s1-baseline") << int(StrategyKind::S1Baseline) << 0
-                                     << Groups{{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}};
+        QTest::newRow("s1-baseline") << int(StrategyKind::S1Baseline) << 0 << Groups{{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}};
         QTest::newRow("row-by-row G9") << int(StrategyKind::RowByRow) << 9 << Groups{{0, 1, 2, 3, 4, 5, 6, 7, 8}};
     }
     void generators()
@@ -254,7 +253,7 @@ private slots:
         for (const Step &s : steps)
             counts.push_back(s.write.size());
         QCOMPARE(counts, (std::vector<std::size_t>{0, 0, 4, 4, 0, 10}));
-        QCOMPARE(steps[2].write, (std::vector<OutputId>{0, 1, 2, 3}));   // patches 0, 1
+        QCOMPARE(steps[2].write, (std::vector<OutputId>{0, 1, 2, 3})); // patches 0, 1
         QCOMPARE(steps[3].write, (std::vector<OutputId>{4, 5, 10, 11})); // patches 2, 5
         const SimulationResult r = simulate(p, steps);
         QVERIFY(r.valid());
@@ -286,6 +285,30 @@ private slots:
         QCOMPARE(r.functional.status, FunctionalStatus::Pass);
     }
 
+    // Values chosen so the 32-bit fast path must be refused: four products of
+    // 50000·50000 sum to 10^10. And a small case the fast path takes:
+    // [1 2; 3 4]·[1 -1; -1 1] = 1 - 2 - 3 + 4 = 0,
+    // with kernel [2 0; 0 3]: 2·1 + 3·4 = 14.
+    void referenceConvolutionByHand()
+    {
+        const Layer l{1, 2, 2, 2, 2, 1, 1, 1, 0, 0, 0, 0};
+        TensorData big{{50000, 50000, 50000, 50000}, {50000, 50000, 50000, 50000}};
+        QVERIFY(!outputsFitInt32(l, big));
+        QCOMPARE(referenceConvolution(l, big), (std::vector<std::int64_t>{10000000000}));
+
+        const Layer two{1, 2, 2, 2, 2, 2, 1, 1, 0, 0, 0, 0};
+        TensorData small{{1, 2, 3, 4}, {1, -1, -1, 1, 2, 0, 0, 3}};
+        QVERIFY(outputsFitInt32(two, small));
+        QCOMPARE(referenceConvolution(two, small), (std::vector<std::int64_t>{0, 14}));
+
+        Problem p;
+        p.layer = l;
+        p.hardware.nbop_pe = 4;
+        SimulationOptions options;
+        options.data = &big;
+        QCOMPARE(simulate(p, expandS1(p, s1Baseline(l)), options).functional.status, FunctionalStatus::Pass);
+    }
+
     void drainFreesEverything()
     {
         const Problem p = paperExample();
@@ -294,7 +317,7 @@ private slots:
         QVERIFY(drain.isDrain());
         QCOMPARE(drain.freeKernels, (std::vector<KernelId>{0, 1}));
         QCOMPARE(drain.write, (std::vector<OutputId>{16, 17})); // patch 8, both kernels
-        QCOMPARE(drain.freeInput.size(), std::size_t(9));       // the last patch's pixels
+        QCOMPARE(drain.freeInput.size(), std::size_t(9)); // the last patch's pixels
         const SimulationResult r = simulate(p, steps);
         QVERIFY(r.steps.back().drain);
         QCOMPARE(r.steps.back().computeDuration, 0.0); // no t_acc in the drain

@@ -47,39 +47,46 @@ std::vector<RuleCase> ruleCases()
     using P = Problem;
     return {
         {"patch not on chip", [](P &, S &s) { s[1].loadInput = {5}; }, Rule::PatchNotOnChip, Severity::Error, 2, Action::Compute,
-         "pixel (0,2)"},
+            "pixel (0,2)"},
         {"kernel not on chip", [](P &, S &s) { s[0].loadKernels.clear(); }, Rule::KernelNotOnChip, Severity::Error, 1,
-         Action::Compute, "kernel 0"},
+            Action::Compute, "kernel 0"},
         {"computed twice", [](P &, S &s) { s[1].compute.push_back(0); }, Rule::ComputedTwice, Severity::Error, 2, Action::Compute,
-         "first computed at step 1"},
+            "first computed at step 1"},
         {"write not computed", [](P &, S &s) { s[0].write.push_back(1); }, Rule::WriteNotComputed, Severity::Error, 1,
-         Action::Write, "O[0](0,1)"},
+            Action::Write, "O[0](0,1)"},
         {"write already written", [](P &, S &s) { s[2].write.push_back(0); }, Rule::WriteAlreadyWritten, Severity::Error, 3,
-         Action::Write, "O[0](0,0)"},
+            Action::Write, "O[0](0,0)"},
         {"free input not present", [](P &, S &s) { s[1].freeInput.push_back(8); }, Rule::FreeNotPresent, Severity::Error, 2,
-         Action::FreeInput, "pixel (2,2)"},
-        {"free kernel not present", [](P &, S &s) { s[3].freeKernels = {0, 0}; s[4].freeKernels.clear(); },
-         Rule::FreeNotPresent, Severity::Error, 4, Action::FreeKernels, "kernel 0"},
+            Action::FreeInput, "pixel (2,2)"},
+        {"free kernel not present",
+            [](P &, S &s) {
+                s[3].freeKernels = {0, 0};
+                s[4].freeKernels.clear();
+            },
+            Rule::FreeNotPresent, Severity::Error, 4, Action::FreeKernels, "kernel 0"},
         // After a4 of step 1: 4 input elements; after a5: + 4 kernel elements = 8 > 5.
         {"memory overflow", [](P &p, S &) { p.hardware.mem_size = 5; }, Rule::MemoryOverflow, Severity::Error, 1,
-         Action::LoadKernels, "reaches 8 elements"},
+            Action::LoadKernels, "reaches 8 elements"},
         // One output needs 1·2·2 = 4 MACs.
         {"too many ops", [](P &p, S &) { p.hardware.nbop_pe = 3; }, Rule::TooManyOps, Severity::Error, 1, Action::Compute,
-         "4 MACs"},
+            "4 MACs"},
         {"output not written", [](P &, S &s) { s[4].write.clear(); }, Rule::OutputNotWritten, Severity::Error, 5, std::nullopt,
-         "O[0](1,1)"},
-        {"memory not empty", [](P &, S &s) { s[4].freeInput = {4, 5}; }, Rule::MemoryNotEmpty, Severity::Error, 5, std::nullopt,
-         "2 input"},
+            "O[0](1,1)"},
+        {"memory not empty",
+            [](P &, S &s) {
+                s[4].freeInput = {4, 5};
+            },
+            Rule::MemoryNotEmpty, Severity::Error, 5, std::nullopt, "2 input"},
         {"id out of range", [](P &, S &s) { s[0].loadInput.push_back(99); }, Rule::IdOutOfRange, Severity::Error, 1,
-         Action::LoadInput, "pixel 99"},
+            Action::LoadInput, "pixel 99"},
         // 9 input + 4 kernel + 4 output elements.
         {"dram overflow", [](P &p, S &) { p.hardware.dram_size = 16; }, Rule::DramOverflow, Severity::Error, 0, std::nullopt,
-         "17 elements"},
+            "17 elements"},
         {"useless load", [](P &, S &s) { s[1].loadInput.push_back(1); }, Rule::UselessLoad, Severity::Warning, 2,
-         Action::LoadInput, "pixel (0,1)"},
+            Action::LoadInput, "pixel (0,1)"},
         // Pixel 3 = (1,0) is loaded at steps 1 and 3.
         {"reload bound", [](P &p, S &) { p.hardware.max_loads_per_element = 1; }, Rule::ReloadBound, Severity::Warning, 3,
-         Action::LoadInput, "pixel (1,0)"},
+            Action::LoadInput, "pixel (1,0)"},
     };
 }
 
@@ -122,7 +129,8 @@ private slots:
         c.breakIt(p, steps);
         const SimulationResult r = simulate(p, steps);
         QCOMPARE(r.valid(), c.severity == Severity::Warning);
-        const auto found = std::find_if(r.diagnostics.begin(), r.diagnostics.end(), [&](const Diagnostic &d) { return d.rule == c.rule; });
+        const auto found
+            = std::find_if(r.diagnostics.begin(), r.diagnostics.end(), [&](const Diagnostic &d) { return d.rule == c.rule; });
         QVERIFY2(found != r.diagnostics.end(), "the rule was not reported");
         QCOMPARE(found->severity, c.severity);
         QCOMPARE(found->step, c.step);
@@ -191,7 +199,7 @@ private slots:
         const SimulationResult r = simulate(p, steps, options);
         QCOMPARE(r.functional.status, FunctionalStatus::Fail);
         QVERIFY2(QString::fromStdString(r.functional.message).startsWith(QLatin1String("output ") + expected),
-                 r.functional.message.c_str());
+            r.functional.message.c_str());
     }
 
     void durationsFollowTheFormula()

@@ -51,11 +51,13 @@ std::vector<std::string> Layer::problems() const
     if (pixelCount() > kMaxPixels)
         out.push_back("h_in: the padded input has " + str(pixelCount()) + " pixels, more than the supported " + str(kMaxPixels));
     else if (pixelCount() * c_in > kMaxElements)
-        out.push_back("c_in: the input has " + str(pixelCount() * c_in) + " elements, more than the supported " + str(kMaxElements));
+        out.push_back(
+            "c_in: the input has " + str(pixelCount() * c_in) + " elements, more than the supported " + str(kMaxElements));
     else if (outputCount() > kMaxElements)
         out.push_back("n: the output has " + str(outputCount()) + " elements, more than the supported " + str(kMaxElements));
     else if (kernelElements() * n > kMaxElements)
-        out.push_back("n: the kernels have " + str(kernelElements() * n) + " elements, more than the supported " + str(kMaxElements));
+        out.push_back(
+            "n: the kernels have " + str(kernelElements() * n) + " elements, more than the supported " + str(kMaxElements));
     return out;
 }
 
@@ -80,10 +82,7 @@ std::vector<std::string> Hardware::problems() const
     return out;
 }
 
-std::string toString(WritePolicy policy)
-{
-    return policy == WritePolicy::NextStep ? "next-step" : "as-late-as-possible";
-}
+std::string toString(WritePolicy policy) { return policy == WritePolicy::NextStep ? "next-step" : "as-late-as-possible"; }
 
 std::int64_t Problem::nbPatchesMax() const
 {

@@ -28,12 +28,18 @@ std::string kernelName(KernelId k) { return "kernel " + std::to_string(k); }
 std::string_view actionName(Action a)
 {
     switch (a) {
-    case Action::FreeInput: return "a1 free input";
-    case Action::FreeKernels: return "a2 free kernels";
-    case Action::Write: return "a3 write";
-    case Action::LoadInput: return "a4 load input";
-    case Action::LoadKernels: return "a5 load kernels";
-    case Action::Compute: return "a6 compute";
+    case Action::FreeInput:
+        return "a1 free input";
+    case Action::FreeKernels:
+        return "a2 free kernels";
+    case Action::Write:
+        return "a3 write";
+    case Action::LoadInput:
+        return "a4 load input";
+    case Action::LoadKernels:
+        return "a5 load kernels";
+    case Action::Compute:
+        return "a6 compute";
     }
     return "?";
 }
@@ -41,12 +47,18 @@ std::string_view actionName(Action a)
 std::string_view actionShortName(Action a)
 {
     switch (a) {
-    case Action::FreeInput: return "free_input";
-    case Action::FreeKernels: return "free_kernels";
-    case Action::Write: return "write";
-    case Action::LoadInput: return "load_input";
-    case Action::LoadKernels: return "load_kernels";
-    case Action::Compute: return "compute";
+    case Action::FreeInput:
+        return "free_input";
+    case Action::FreeKernels:
+        return "free_kernels";
+    case Action::Write:
+        return "write";
+    case Action::LoadInput:
+        return "load_input";
+    case Action::LoadKernels:
+        return "load_kernels";
+    case Action::Compute:
+        return "compute";
     }
     return "?";
 }
@@ -54,21 +66,36 @@ std::string_view actionShortName(Action a)
 std::string_view ruleName(Rule r)
 {
     switch (r) {
-    case Rule::PatchNotOnChip: return "patch-not-on-chip";
-    case Rule::KernelNotOnChip: return "kernel-not-on-chip";
-    case Rule::ComputedTwice: return "computed-twice";
-    case Rule::WriteNotComputed: return "write-not-computed";
-    case Rule::WriteAlreadyWritten: return "write-already-written";
-    case Rule::FreeNotPresent: return "free-not-present";
-    case Rule::MemoryOverflow: return "memory-overflow";
-    case Rule::TooManyOps: return "too-many-ops";
-    case Rule::OutputNotWritten: return "output-not-written";
-    case Rule::MemoryNotEmpty: return "memory-not-empty";
-    case Rule::IdOutOfRange: return "id-out-of-range";
-    case Rule::PaddingLoaded: return "padding-loaded";
-    case Rule::DramOverflow: return "dram-overflow";
-    case Rule::UselessLoad: return "useless-load";
-    case Rule::ReloadBound: return "reload-bound";
+    case Rule::PatchNotOnChip:
+        return "patch-not-on-chip";
+    case Rule::KernelNotOnChip:
+        return "kernel-not-on-chip";
+    case Rule::ComputedTwice:
+        return "computed-twice";
+    case Rule::WriteNotComputed:
+        return "write-not-computed";
+    case Rule::WriteAlreadyWritten:
+        return "write-already-written";
+    case Rule::FreeNotPresent:
+        return "free-not-present";
+    case Rule::MemoryOverflow:
+        return "memory-overflow";
+    case Rule::TooManyOps:
+        return "too-many-ops";
+    case Rule::OutputNotWritten:
+        return "output-not-written";
+    case Rule::MemoryNotEmpty:
+        return "memory-not-empty";
+    case Rule::IdOutOfRange:
+        return "id-out-of-range";
+    case Rule::PaddingLoaded:
+        return "padding-loaded";
+    case Rule::DramOverflow:
+        return "dram-overflow";
+    case Rule::UselessLoad:
+        return "useless-load";
+    case Rule::ReloadBound:
+        return "reload-bound";
     }
     return "?";
 }

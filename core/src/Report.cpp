@@ -48,14 +48,10 @@ std::string groupSizeText(const CompareRow &r) { return r.groupSize > 0 ? std::t
 nlohmann::json problemSummary(const Problem &problem)
 {
     const Layer &l = problem.layer;
-    return {{"input", {l.c_in, l.h_in, l.w_in}},
-            {"output", {l.n, l.hOut(), l.wOut()}},
-            {"patches", l.patchCount()},
-            {"nb_patches_max", problem.nbPatchesMax()},
-            {"k_min", problem.kMin()},
-            {"k_max", problem.kMax()},
-            {"mem_size", problem.hardware.mem_size},
-            {"layer_elements", l.pixelCount() * l.c_in + l.kernelElements() * l.n + l.outputCount()}};
+    return {{"input", {l.c_in, l.h_in, l.w_in}}, {"output", {l.n, l.hOut(), l.wOut()}}, {"patches", l.patchCount()},
+        {"nb_patches_max", problem.nbPatchesMax()}, {"k_min", problem.kMin()}, {"k_max", problem.kMax()},
+        {"mem_size", problem.hardware.mem_size},
+        {"layer_elements", l.pixelCount() * l.c_in + l.kernelElements() * l.n + l.outputCount()}};
 }
 
 nlohmann::json simulationToJson(const Problem &problem, const std::string &name, const SimulationResult &result)
@@ -64,29 +60,14 @@ nlohmann::json simulationToJson(const Problem &problem, const std::string &name,
     for (const Diagnostic &d : result.diagnostics)
         (d.severity == Severity::Error ? errors : warnings).push_back(diagnosticToJson(d));
     for (const StepStats &s : result.steps)
-        perStep.push_back({{"loaded_input", s.loadedInput},
-                           {"loaded_kernels", s.loadedKernels},
-                           {"freed_input", s.freedInput},
-                           {"written", s.written},
-                           {"computed", s.computed},
-                           {"footprint", s.peakFootprint},
-                           {"duration", number(s.duration())},
-                           {"drain", s.drain}});
-    nlohmann::json j{{"strategy", name},
-                     {"valid", result.valid()},
-                     {"errors", errors},
-                     {"warnings", warnings},
-                     {"error_count", result.errorCount},
-                     {"warning_count", result.warningCount},
-                     {"steps", result.computeSteps()},
-                     {"total_duration", number(result.totalDuration())},
-                     {"loaded_input", result.loadedInput()},
-                     {"loaded_kernels", result.loadedKernels()},
-                     {"written", result.written()},
-                     {"peak_footprint", result.peakFootprint()},
-                     {"functional_check", statusName(result.functional.status)},
-                     {"layer", problemSummary(problem)},
-                     {"per_step", perStep}};
+        perStep.push_back({{"loaded_input", s.loadedInput}, {"loaded_kernels", s.loadedKernels}, {"freed_input", s.freedInput},
+            {"written", s.written}, {"computed", s.computed}, {"footprint", s.peakFootprint}, {"duration", number(s.duration())},
+            {"drain", s.drain}});
+    nlohmann::json j{{"strategy", name}, {"valid", result.valid()}, {"errors", errors}, {"warnings", warnings},
+        {"error_count", result.errorCount}, {"warning_count", result.warningCount}, {"steps", result.computeSteps()},
+        {"total_duration", number(result.totalDuration())}, {"loaded_input", result.loadedInput()},
+        {"loaded_kernels", result.loadedKernels()}, {"written", result.written()}, {"peak_footprint", result.peakFootprint()},
+        {"functional_check", statusName(result.functional.status)}, {"layer", problemSummary(problem)}, {"per_step", perStep}};
     if (result.functional.status == FunctionalStatus::Fail)
         j["functional_message"] = result.functional.message;
     return j;
@@ -97,7 +78,8 @@ std::string simulationToText(const Problem &problem, const std::string &name, co
     std::ostringstream out;
     out << "strategy        " << name << "\n"
         << "valid           " << (result.valid() ? "yes" : "no") << "\n"
-        << "steps           " << result.computeSteps() << " (+1 drain; K_min " << problem.kMin() << ", K_max " << problem.kMax() << ")\n"
+        << "steps           " << result.computeSteps() << " (+1 drain; K_min " << problem.kMin() << ", K_max " << problem.kMax()
+        << ")\n"
         << "total duration  " << formatNumber(result.totalDuration()) << "\n"
         << "loaded input    " << result.loadedInput() << " elements\n"
         << "loaded kernels  " << result.loadedKernels() << " elements\n"
@@ -145,19 +127,11 @@ CompareRow summarise(const Problem &problem, const StrategySpec &spec, const Sim
 
 nlohmann::json rowToJson(const CompareRow &r)
 {
-    nlohmann::json j{{"strategy", r.name},
-                     {"kind", r.kind},
-                     {"group_size", r.groupSize > 0 ? nlohmann::json(r.groupSize) : nlohmann::json()},
-                     {"valid", r.valid},
-                     {"steps", r.steps},
-                     {"total_duration", number(r.totalDuration)},
-                     {"loaded_input", r.loadedInput},
-                     {"loaded_kernels", r.loadedKernels},
-                     {"written", r.written},
-                     {"peak_footprint", r.peakFootprint},
-                     {"errors", r.errors},
-                     {"warnings", r.warnings},
-                     {"functional_check", statusName(r.functional)}};
+    nlohmann::json j{{"strategy", r.name}, {"kind", r.kind},
+        {"group_size", r.groupSize > 0 ? nlohmann::json(r.groupSize) : nlohmann::json()}, {"valid", r.valid}, {"steps", r.steps},
+        {"total_duration", number(r.totalDuration)}, {"loaded_input", r.loadedInput}, {"loaded_kernels", r.loadedKernels},
+        {"written", r.written}, {"peak_footprint", r.peakFootprint}, {"errors", r.errors}, {"warnings", r.warnings},
+        {"functional_check", statusName(r.functional)}};
     if (!r.failure.empty())
         j["failure"] = r.failure;
     return j;
@@ -182,12 +156,14 @@ nlohmann::json compareToJson(const Problem &problem, const std::vector<CompareRo
         if (r.failure.empty() && r.valid && (!best || r.totalDuration < best->totalDuration))
             best = &r;
     }
-    return {{"layer", problemSummary(problem)}, {"strategies", list}, {"best", best ? nlohmann::json(best->name) : nlohmann::json()}};
+    return {
+        {"layer", problemSummary(problem)}, {"strategies", list}, {"best", best ? nlohmann::json(best->name) : nlohmann::json()}};
 }
 
 std::string csvField(const std::string &text)
 {
-    const bool plain = text.find_first_of(",;\"\r\n") == std::string::npos && (text.empty() || (text.front() != ' ' && text.back() != ' '));
+    const bool plain
+        = text.find_first_of(",;\"\r\n") == std::string::npos && (text.empty() || (text.front() != ' ' && text.back() != ' '));
     if (plain)
         return text;
     std::string out(text.size() * 2 + 2, '\0');
@@ -198,13 +174,14 @@ std::string csvField(const std::string &text)
 std::string compareToCsv(const std::vector<CompareRow> &rows)
 {
     std::ostringstream out;
-    out << "strategy,kind,group_size,valid,steps,total_duration,loaded_input,loaded_kernels,written,peak_footprint,errors,warnings,"
+    out << "strategy,kind,group_size,valid,steps,total_duration,loaded_input,loaded_kernels,written,peak_footprint,errors,"
+           "warnings,"
            "functional_check\n";
     for (const CompareRow &r : rows)
         out << csvField(r.name) << ',' << r.kind << ',' << (r.groupSize > 0 ? std::to_string(r.groupSize) : std::string()) << ','
             << (r.failure.empty() ? (r.valid ? "yes" : "no") : "failed") << ',' << r.steps << ',' << formatNumber(r.totalDuration)
-            << ',' << r.loadedInput << ',' << r.loadedKernels << ',' << r.written << ',' << r.peakFootprint << ',' << r.errors << ','
-            << r.warnings << ',' << statusName(r.functional) << '\n';
+            << ',' << r.loadedInput << ',' << r.loadedKernels << ',' << r.written << ',' << r.peakFootprint << ',' << r.errors
+            << ',' << r.warnings << ',' << statusName(r.functional) << '\n';
     return out.str();
 }
 
@@ -213,7 +190,7 @@ std::string compareToText(const std::vector<CompareRow> &rows)
     std::ostringstream out;
     char line[512];
     std::snprintf(line, sizeof line, "%-20s %-12s %5s %6s %6s %12s %10s %10s %6s %s\n", "strategy", "kind", "G", "valid", "steps",
-                  "duration", "loaded", "peak", "warn", "check");
+        "duration", "loaded", "peak", "warn", "check");
     out << line;
     for (const CompareRow &r : rows) {
         if (!r.failure.empty()) {
@@ -221,15 +198,16 @@ std::string compareToText(const std::vector<CompareRow> &rows)
             continue;
         }
         std::snprintf(line, sizeof line, "%-20s %-12s %5s %6s %6d %12s %10lld %10lld %6lld %s\n", r.name.c_str(), r.kind.c_str(),
-                      groupSizeText(r).c_str(), r.valid ? "yes" : "NO", r.steps, formatNumber(r.totalDuration).c_str(),
-                      static_cast<long long>(r.loadedInput), static_cast<long long>(r.peakFootprint), static_cast<long long>(r.warnings),
-                      statusName(r.functional).c_str());
+            groupSizeText(r).c_str(), r.valid ? "yes" : "NO", r.steps, formatNumber(r.totalDuration).c_str(),
+            static_cast<long long>(r.loadedInput), static_cast<long long>(r.peakFootprint), static_cast<long long>(r.warnings),
+            statusName(r.functional).c_str());
         out << line;
     }
     return out.str();
 }
 
-std::vector<SweepRow> sweepGroupSizes(const Problem &problem, std::int64_t from, std::int64_t to, const SimulationOptions &options)
+std::vector<SweepRow> sweepGroupSizes(
+    const Problem &problem, std::int64_t from, std::int64_t to, const SimulationOptions &options)
 {
     std::vector<SweepRow> rows;
     for (std::int64_t g = from; g <= to; ++g) {
@@ -256,8 +234,8 @@ std::string sweepToCsv(const std::vector<SweepRow> &rows)
     out << "group_size,row_by_row_duration,row_by_row_valid,row_by_row_peak,zigzag_duration,zigzag_valid,zigzag_peak\n";
     for (const SweepRow &r : rows)
         out << r.groupSize << ',' << formatNumber(r.rowByRow.totalDuration) << ',' << (r.rowByRow.valid ? "yes" : "no") << ','
-            << r.rowByRow.peakFootprint << ',' << formatNumber(r.zigzag.totalDuration) << ',' << (r.zigzag.valid ? "yes" : "no") << ','
-            << r.zigzag.peakFootprint << '\n';
+            << r.rowByRow.peakFootprint << ',' << formatNumber(r.zigzag.totalDuration) << ',' << (r.zigzag.valid ? "yes" : "no")
+            << ',' << r.zigzag.peakFootprint << '\n';
     return out.str();
 }
 
@@ -273,8 +251,8 @@ std::string sweepToText(const std::vector<SweepRow> &rows)
             : r.zigzag.totalDuration < r.rowByRow.totalDuration              ? "ZigZag"
                                                                              : "tie";
         std::snprintf(line, sizeof line, "%5lld %14s %10lld %14s %10lld  %s\n", static_cast<long long>(r.groupSize),
-                      cell(r.rowByRow).c_str(), static_cast<long long>(r.rowByRow.peakFootprint), cell(r.zigzag).c_str(),
-                      static_cast<long long>(r.zigzag.peakFootprint), best);
+            cell(r.rowByRow).c_str(), static_cast<long long>(r.rowByRow.peakFootprint), cell(r.zigzag).c_str(),
+            static_cast<long long>(r.zigzag.peakFootprint), best);
         out << line;
     }
     out << "(* = invalid on this hardware: see compare/simulate for the reasons)\n";

@@ -8,10 +8,14 @@ namespace convoffload {
 std::string toString(StrategyKind kind)
 {
     switch (kind) {
-    case StrategyKind::S1Baseline: return "s1-baseline";
-    case StrategyKind::RowByRow: return "row-by-row";
-    case StrategyKind::ZigZag: return "zigzag";
-    case StrategyKind::Groups: return "groups";
+    case StrategyKind::S1Baseline:
+        return "s1-baseline";
+    case StrategyKind::RowByRow:
+        return "row-by-row";
+    case StrategyKind::ZigZag:
+        return "zigzag";
+    case StrategyKind::Groups:
+        return "groups";
     }
     return "?";
 }
@@ -83,8 +87,8 @@ Groups groupsOf(const Problem &problem, const StrategySpec &spec)
             for (PatchId p : spec.groups[g])
                 if (std::int64_t(p) >= layer.patchCount())
                     throw StrategyError(who + "group " + std::to_string(g) + " names patch " + std::to_string(p)
-                                        + ", but the layer has " + std::to_string(layer.patchCount()) + " patches (ids 0.."
-                                        + std::to_string(layer.patchCount() - 1) + ")");
+                        + ", but the layer has " + std::to_string(layer.patchCount()) + " patches (ids 0.."
+                        + std::to_string(layer.patchCount() - 1) + ")");
         }
         if (spec.groups.empty())
             throw StrategyError(who + "it has no groups");
@@ -98,18 +102,28 @@ Groups groupsOf(const Problem &problem, const StrategySpec &spec)
         if (spec.group_size)
             throw StrategyError(who + "group_size must be at least 1, got " + std::to_string(g));
         throw StrategyError(who + "nb_patches_max is 0: one patch with all " + std::to_string(layer.n) + " kernels needs "
-                            + std::to_string(layer.opsPerOutput() * layer.n) + " MACs but nbop_pe is "
-                            + std::to_string(problem.hardware.nbop_pe) + "; set group_size or raise nbop_pe");
+            + std::to_string(layer.opsPerOutput() * layer.n) + " MACs but nbop_pe is " + std::to_string(problem.hardware.nbop_pe)
+            + "; set group_size or raise nbop_pe");
     }
     return spec.kind == StrategyKind::RowByRow ? rowByRow(layer, g) : zigzag(layer, g);
 }
 
 namespace {
 
+/// Steps list ids in ascending order; generated groups are mostly sorted already.
+void sortIds(std::vector<std::uint32_t> &ids)
+{
+    if (!std::is_sorted(ids.begin(), ids.end()))
+        std::sort(ids.begin(), ids.end());
+}
+
 /// Chooses the writes of each step according to the write policy.
 class WriteScheduler {
 public:
-    WriteScheduler(const Problem &problem) : m_problem(problem) { }
+    WriteScheduler(const Problem &problem)
+        : m_problem(problem)
+    {
+    }
 
     /// Outputs to write before computing `computeCount` outputs when the
     /// step's input and kernels will occupy `resident` elements.
@@ -155,6 +169,7 @@ StepList expandS1(const Problem &problem, const Groups &groups)
             throw StrategyError("group " + std::to_string(g) + " is empty");
         const std::uint32_t stamp = std::uint32_t(g + 2); // 0 = never marked, so group 0 keeps nothing
         Step step;
+        step.compute.reserve(groups[g].size() * std::size_t(layer.n));
         current.clear();
         for (PatchId patch : groups[g])
             forEachPatchPixel(layer, paddingInDram, patch, [&](PixelId p) {
@@ -174,12 +189,12 @@ StepList expandS1(const Problem &problem, const Groups &groups)
         for (PatchId patch : groups[g])
             for (int k = 0; k < layer.n; ++k)
                 step.compute.push_back(outputId(layer, patch, KernelId(k)));
-        std::sort(step.loadInput.begin(), step.loadInput.end());
-        std::sort(step.freeInput.begin(), step.freeInput.end());
-        std::sort(step.compute.begin(), step.compute.end());
+        sortIds(step.loadInput);
+        sortIds(step.freeInput);
+        sortIds(step.compute);
 
         step.write = writes.writesBefore(std::int64_t(current.size()) * layer.c_in + kernelFootprint, step.compute.size());
-        std::sort(step.write.begin(), step.write.end());
+        sortIds(step.write);
         writes.computed(step.compute);
         steps.push_back(std::move(step));
         std::swap(previous, current);

@@ -10,9 +10,12 @@ namespace convoffload {
 std::string statusName(FunctionalStatus s)
 {
     switch (s) {
-    case FunctionalStatus::Skipped: return "skipped";
-    case FunctionalStatus::Pass: return "pass";
-    case FunctionalStatus::Fail: return "fail";
+    case FunctionalStatus::Skipped:
+        return "skipped";
+    case FunctionalStatus::Pass:
+        return "pass";
+    case FunctionalStatus::Fail:
+        return "fail";
     }
     return "?";
 }
@@ -31,8 +34,7 @@ int SimulationResult::computeSteps() const
 }
 
 namespace {
-template <typename F>
-std::int64_t sumOf(const std::vector<StepStats> &steps, F field)
+template <typename F> std::int64_t sumOf(const std::vector<StepStats> &steps, F field)
 {
     std::int64_t total = 0;
     for (const StepStats &s : steps)
@@ -48,9 +50,18 @@ double SimulationResult::totalDuration() const
         total += s.duration();
     return total;
 }
-std::int64_t SimulationResult::loadedInput() const { return sumOf(steps, [](const StepStats &s) { return s.loadedInput; }); }
-std::int64_t SimulationResult::loadedKernels() const { return sumOf(steps, [](const StepStats &s) { return s.loadedKernels; }); }
-std::int64_t SimulationResult::written() const { return sumOf(steps, [](const StepStats &s) { return s.written; }); }
+std::int64_t SimulationResult::loadedInput() const
+{
+    return sumOf(steps, [](const StepStats &s) { return s.loadedInput; });
+}
+std::int64_t SimulationResult::loadedKernels() const
+{
+    return sumOf(steps, [](const StepStats &s) { return s.loadedKernels; });
+}
+std::int64_t SimulationResult::written() const
+{
+    return sumOf(steps, [](const StepStats &s) { return s.written; });
+}
 std::int64_t SimulationResult::peakFootprint() const
 {
     std::int64_t peak = 0;
@@ -113,6 +124,7 @@ public:
             m_chipKernels.assign(m_data.kernels.size(), kPoisonKernel);
             m_chipOutput.assign(std::size_t(m_layer.outputCount()), 0);
             m_dramOutput.assign(std::size_t(m_layer.outputCount()), kUnwrittenOutput);
+            m_narrow = outputsFitInt32(m_layer, m_data);
         }
     }
 
@@ -120,15 +132,21 @@ public:
     {
         checkDram();
         m_result.steps.reserve(steps.size());
-        if (m_options.trace)
+        if (m_options.trace) {
             m_result.trace.actions.reserve(steps.size() * kActionCount);
+            std::size_t ids = 0;
+            for (const Step &s : steps)
+                ids += s.freeInput.size() + s.freeKernels.size() + s.write.size() + s.loadInput.size() + s.loadKernels.size()
+                    + s.compute.size();
+            m_result.trace.ids.reserve(ids);
+        }
         for (std::size_t i = 0; i < steps.size(); ++i)
             runStep(int(i + 1), steps[i]);
         checkEnd(int(steps.size()));
         if (m_options.functional)
             compareWithReference();
         std::stable_sort(m_result.diagnostics.begin(), m_result.diagnostics.end(),
-                         [](const Diagnostic &a, const Diagnostic &b) { return a.severity < b.severity; });
+            [](const Diagnostic &a, const Diagnostic &b) { return a.severity < b.severity; });
         m_result.inputLoadCounts = std::move(m_inputLoads);
         return std::move(m_result);
     }
@@ -147,24 +165,33 @@ private:
         stats.peakFootprint = std::max(stats.peakFootprint, now.total());
         stats.after = now;
         if (now.total() > m_problem.hardware.mem_size)
-            report(Severity::Error, Rule::MemoryOverflow, step, action, {},
-                   "the on-chip footprint reaches " + std::to_string(now.total()) + " elements (input "
-                       + std::to_string(now.input) + ", kernels " + std::to_string(now.kernels) + ", output "
-                       + std::to_string(now.output) + "), more than mem_size " + std::to_string(m_problem.hardware.mem_size));
+            if (admit(Severity::Error, Rule::MemoryOverflow))
+                list(Severity::Error, Rule::MemoryOverflow, step, action, {},
+                    "the on-chip footprint reaches " + std::to_string(now.total()) + " elements (input "
+                        + std::to_string(now.input) + ", kernels " + std::to_string(now.kernels) + ", output "
+                        + std::to_string(now.output) + "), more than mem_size " + std::to_string(m_problem.hardware.mem_size));
         if (m_options.trace)
             m_result.trace.actions.push_back({action, traceBegin, std::uint32_t(m_result.trace.ids.size()), now});
     }
 
     // ---- diagnostics -----------------------------------------------------
-    void report(Severity severity, Rule rule, int step, std::optional<Action> action, std::string element, std::string what)
+    /// Counts a finding and says whether it is still listed (per-rule cap):
+    /// callers build the message only then, so a strategy that breaks a rule
+    /// a million times does not build a million strings.
+    bool admit(Severity severity, Rule rule)
     {
         ++(severity == Severity::Error ? m_result.errorCount : m_result.warningCount);
         int &count = m_reported[std::size_t(rule)];
         if (count >= m_options.maxDiagnosticsPerRule) {
             ++m_result.suppressedDiagnostics;
-            return;
+            return false;
         }
         ++count;
+        return true;
+    }
+
+    void list(Severity severity, Rule rule, int step, std::optional<Action> action, std::string element, std::string what)
+    {
         Diagnostic d;
         d.severity = severity;
         d.rule = rule;
@@ -184,11 +211,17 @@ private:
 
     bool inRange(int step, Action action, std::uint32_t id, std::int64_t bound, const char *kind)
     {
-        if (std::int64_t(id) < bound)
+        if (std::int64_t(id) < bound) [[likely]]
             return true;
-        report(Severity::Error, Rule::IdOutOfRange, step, action, std::string(kind) + " " + std::to_string(id),
-               "no such " + std::string(kind) + " (ids 0.." + std::to_string(bound - 1) + ")");
+        outOfRange(step, action, id, bound, kind);
         return false;
+    }
+
+    void outOfRange(int step, Action action, std::uint32_t id, std::int64_t bound, const char *kind)
+    {
+        if (admit(Severity::Error, Rule::IdOutOfRange))
+            list(Severity::Error, Rule::IdOutOfRange, step, action, std::string(kind) + " " + std::to_string(id),
+                "no such " + std::string(kind) + " (ids 0.." + std::to_string(bound - 1) + ")");
     }
 
     void trace(std::uint32_t id)
@@ -237,7 +270,9 @@ private:
                 continue;
             trace(p);
             if (!m_inputPresent[p]) {
-                report(Severity::Error, Rule::FreeNotPresent, step, Action::FreeInput, pixelName(m_layer, p), "freed but not on chip");
+                if (admit(Severity::Error, Rule::FreeNotPresent))
+                    list(Severity::Error, Rule::FreeNotPresent, step, Action::FreeInput, pixelName(m_layer, p),
+                        "freed but not on chip");
                 continue;
             }
             m_inputPresent[p] = 0;
@@ -255,14 +290,17 @@ private:
                 continue;
             trace(k);
             if (!m_kernelPresent[k]) {
-                report(Severity::Error, Rule::FreeNotPresent, step, Action::FreeKernels, kernelName(k), "freed but not on chip");
+                if (admit(Severity::Error, Rule::FreeNotPresent))
+                    list(
+                        Severity::Error, Rule::FreeNotPresent, step, Action::FreeKernels, kernelName(k), "freed but not on chip");
                 continue;
             }
             m_kernelPresent[k] = 0;
             --m_kernelsOnChip;
             m_result.steps.back().freedKernels += m_layer.kernelElements();
             if (m_options.functional)
-                std::fill_n(m_chipKernels.begin() + std::ptrdiff_t(k) * m_layer.kernelElements(), m_layer.kernelElements(), kPoisonKernel);
+                std::fill_n(m_chipKernels.begin() + std::ptrdiff_t(k) * m_layer.kernelElements(), m_layer.kernelElements(),
+                    kPoisonKernel);
         }
     }
 
@@ -274,12 +312,14 @@ private:
             trace(o);
             switch (m_outputState[o]) {
             case OutputState::Pending:
-                report(Severity::Error, Rule::WriteNotComputed, step, Action::Write, outputName(m_layer, o),
-                       "written back but not computed yet");
+                if (admit(Severity::Error, Rule::WriteNotComputed))
+                    list(Severity::Error, Rule::WriteNotComputed, step, Action::Write, outputName(m_layer, o),
+                        "written back but not computed yet");
                 continue;
             case OutputState::Written:
-                report(Severity::Error, Rule::WriteAlreadyWritten, step, Action::Write, outputName(m_layer, o),
-                       "written back again (it is no longer on chip)");
+                if (admit(Severity::Error, Rule::WriteAlreadyWritten))
+                    list(Severity::Error, Rule::WriteAlreadyWritten, step, Action::Write, outputName(m_layer, o),
+                        "written back again (it is no longer on chip)");
                 continue;
             case OutputState::OnChip:
                 break;
@@ -301,24 +341,29 @@ private:
             trace(p);
             const Grid g = pixelPosition(m_layer, p);
             if (!m_problem.options.padding_in_dram && m_layer.isPadding(g.row, g.col)) {
-                report(Severity::Error, Rule::PaddingLoaded, step, Action::LoadInput, pixelName(m_layer, p),
-                       "is padding, which this project synthesises on chip (padding_in_dram is false): it cannot be loaded");
+                if (admit(Severity::Error, Rule::PaddingLoaded))
+                    list(Severity::Error, Rule::PaddingLoaded, step, Action::LoadInput, pixelName(m_layer, p),
+                        "is padding, which this project synthesises on chip (padding_in_dram is false): it cannot be loaded");
                 continue;
             }
             m_result.steps.back().loadedInput += m_layer.c_in;
             if (++m_inputLoads[p] == std::uint32_t(maxLoads) + 1)
-                report(Severity::Warning, Rule::ReloadBound, step, Action::LoadInput, pixelName(m_layer, p),
-                       "loaded " + std::to_string(maxLoads + 1) + " times, more than max_loads_per_element = " + std::to_string(maxLoads));
+                if (admit(Severity::Warning, Rule::ReloadBound))
+                    list(Severity::Warning, Rule::ReloadBound, step, Action::LoadInput, pixelName(m_layer, p),
+                        "loaded " + std::to_string(maxLoads + 1)
+                            + " times, more than max_loads_per_element = " + std::to_string(maxLoads));
             if (m_inputPresent[p]) {
-                report(Severity::Warning, Rule::UselessLoad, step, Action::LoadInput, pixelName(m_layer, p),
-                       "loaded while already on chip");
+                if (admit(Severity::Warning, Rule::UselessLoad))
+                    list(Severity::Warning, Rule::UselessLoad, step, Action::LoadInput, pixelName(m_layer, p),
+                        "loaded while already on chip");
                 continue;
             }
             m_inputPresent[p] = 1;
             ++m_inputOnChip;
             if (m_options.functional)
                 for (int c = 0; c < m_layer.c_in; ++c)
-                    m_chipInput[std::size_t(p) * m_layer.c_in + c] = std::int32_t(paddedInputValue(m_layer, m_data, c, g.row, g.col));
+                    m_chipInput[std::size_t(p) * m_layer.c_in + c]
+                        = std::int32_t(paddedInputValue(m_layer, m_data, c, g.row, g.col));
         }
     }
 
@@ -331,10 +376,14 @@ private:
             trace(k);
             m_result.steps.back().loadedKernels += m_layer.kernelElements();
             if (++m_kernelLoads[k] == std::uint32_t(maxLoads) + 1)
-                report(Severity::Warning, Rule::ReloadBound, step, Action::LoadKernels, kernelName(k),
-                       "loaded " + std::to_string(maxLoads + 1) + " times, more than max_loads_per_element = " + std::to_string(maxLoads));
+                if (admit(Severity::Warning, Rule::ReloadBound))
+                    list(Severity::Warning, Rule::ReloadBound, step, Action::LoadKernels, kernelName(k),
+                        "loaded " + std::to_string(maxLoads + 1)
+                            + " times, more than max_loads_per_element = " + std::to_string(maxLoads));
             if (m_kernelPresent[k]) {
-                report(Severity::Warning, Rule::UselessLoad, step, Action::LoadKernels, kernelName(k), "loaded while already on chip");
+                if (admit(Severity::Warning, Rule::UselessLoad))
+                    list(Severity::Warning, Rule::UselessLoad, step, Action::LoadKernels, kernelName(k),
+                        "loaded while already on chip");
                 continue;
             }
             m_kernelPresent[k] = 1;
@@ -350,9 +399,10 @@ private:
     {
         const std::int64_t ops = std::int64_t(outputs.size()) * m_layer.opsPerOutput();
         if (ops > m_problem.hardware.nbop_pe)
-            report(Severity::Error, Rule::TooManyOps, step, Action::Compute, {},
-                   std::to_string(outputs.size()) + " outputs need " + std::to_string(ops) + " MACs, more than nbop_pe "
-                       + std::to_string(m_problem.hardware.nbop_pe));
+            if (admit(Severity::Error, Rule::TooManyOps))
+                list(Severity::Error, Rule::TooManyOps, step, Action::Compute, {},
+                    std::to_string(outputs.size()) + " outputs need " + std::to_string(ops) + " MACs, more than nbop_pe "
+                        + std::to_string(m_problem.hardware.nbop_pe));
         for (OutputId o : outputs) {
             if (!inRange(step, Action::Compute, o, m_layer.outputCount(), "output"))
                 continue;
@@ -360,19 +410,22 @@ private:
             checkPatchOnChip(step, patchOfOutput(m_layer, o));
             const KernelId k = kernelOfOutput(m_layer, o);
             if (!m_kernelPresent[k])
-                report(Severity::Error, Rule::KernelNotOnChip, step, Action::Compute, outputName(m_layer, o),
-                       "needs " + kernelName(k) + ", which is not on chip");
-            if (m_outputState[o] != OutputState::Pending)
-                report(Severity::Error, Rule::ComputedTwice, step, Action::Compute, outputName(m_layer, o),
-                       "computed again (first computed at step " + std::to_string(m_computedAt[o]) + ")");
-            else
+                if (admit(Severity::Error, Rule::KernelNotOnChip))
+                    list(Severity::Error, Rule::KernelNotOnChip, step, Action::Compute, outputName(m_layer, o),
+                        "needs " + kernelName(k) + ", which is not on chip");
+            if (m_outputState[o] != OutputState::Pending) {
+                if (admit(Severity::Error, Rule::ComputedTwice))
+                    list(Severity::Error, Rule::ComputedTwice, step, Action::Compute, outputName(m_layer, o),
+                        "computed again (first computed at step " + std::to_string(m_computedAt[o]) + ")");
+            } else {
                 m_computedAt[o] = std::uint32_t(step);
+            }
             if (m_outputState[o] != OutputState::OnChip)
                 ++m_outputsOnChip;
             m_outputState[o] = OutputState::OnChip;
             ++m_result.steps.back().computed;
             if (m_options.functional)
-                m_chipOutput[o] = macFromChip(o);
+                m_chipOutput[o] = macFromChip(step, o);
         }
     }
 
@@ -389,56 +442,77 @@ private:
                 first = p;
         });
         if (missing > 0)
-            report(Severity::Error, Rule::PatchNotOnChip, step, Action::Compute, patchName(m_layer, patch),
-                   "needs " + pixelName(m_layer, first)
-                       + (missing > 1 ? " and " + std::to_string(missing - 1) + " more pixel(s)" : std::string())
-                       + ", not on chip");
+            if (admit(Severity::Error, Rule::PatchNotOnChip))
+                list(Severity::Error, Rule::PatchNotOnChip, step, Action::Compute, patchName(m_layer, patch),
+                    "needs " + pixelName(m_layer, first)
+                        + (missing > 1 ? " and " + std::to_string(missing - 1) + " more pixel(s)" : std::string())
+                        + ", not on chip");
     }
 
     /// The MACs of one output, reading only what the simulated memory holds.
-    std::int64_t macFromChip(OutputId o) const
+    /// The patch's values are gathered once per (step, patch) and reused for
+    /// every kernel, since a compute action does not change the memory.
+    std::int64_t macFromChip(int step, OutputId o)
     {
         const PatchId patch = patchOfOutput(m_layer, o);
-        const KernelId k = kernelOfOutput(m_layer, o);
+        if (m_gathered.step != step || m_gathered.patch != patch)
+            gatherPatch(step, patch);
+        const std::size_t n = std::size_t(m_layer.kernelElements());
+        const std::int32_t *weights = m_chipKernels.data() + std::size_t(kernelOfOutput(m_layer, o)) * n;
+        return dotProduct(m_gathered.values.data(), weights, n, m_narrow);
+    }
+
+    /// Copies the patch's on-chip values in kernel layout [c][h][w];
+    /// synthesised padding reads as zero.
+    void gatherPatch(int step, PatchId patch)
+    {
+        m_gathered.step = step;
+        m_gathered.patch = patch;
+        m_gathered.values.resize(std::size_t(m_layer.kernelElements()));
         const Grid out = patchPosition(m_layer, patch);
         const bool synthesised = !m_problem.options.padding_in_dram;
-        const std::int32_t *weights = m_chipKernels.data() + std::size_t(k) * m_layer.kernelElements();
-        std::int64_t sum = 0;
-        for (int c = 0; c < m_layer.c_in; ++c)
-            for (int h = 0; h < m_layer.h_k; ++h)
-                for (int w = 0; w < m_layer.w_k; ++w) {
-                    const int row = out.row * m_layer.stride_h + h, col = out.col * m_layer.stride_w + w;
-                    const std::int64_t weight = weights[(std::size_t(c) * m_layer.h_k + h) * m_layer.w_k + w];
-                    if (synthesised && m_layer.isPadding(row, col))
-                        continue; // a synthesised zero
-                    sum += weight * m_chipInput[std::size_t(pixelId(m_layer, row, col)) * m_layer.c_in + c];
-                }
-        return sum;
+        const std::size_t plane = std::size_t(m_layer.h_k) * m_layer.w_k;
+        std::size_t e = 0;
+        for (int h = 0; h < m_layer.h_k; ++h)
+            for (int w = 0; w < m_layer.w_k; ++w, ++e) {
+                const int row = out.row * m_layer.stride_h + h, col = out.col * m_layer.stride_w + w;
+                const bool zero = synthesised && m_layer.isPadding(row, col);
+                const std::int32_t *pixel = m_chipInput.data() + std::size_t(pixelId(m_layer, row, col)) * m_layer.c_in;
+                for (int c = 0; c < m_layer.c_in; ++c)
+                    m_gathered.values[std::size_t(c) * plane + e] = zero ? 0 : pixel[c];
+            }
     }
 
     // ---- whole-strategy checks ---------------------------------------------
     void checkDram()
     {
         const std::int64_t inputElements = std::int64_t(m_layer.c_in) * m_layer.h_in * m_layer.w_in
-            + (m_problem.options.padding_in_dram ? (m_layer.pixelCount() - std::int64_t(m_layer.h_in) * m_layer.w_in) * m_layer.c_in : 0);
+            + (m_problem.options.padding_in_dram
+                    ? (m_layer.pixelCount() - std::int64_t(m_layer.h_in) * m_layer.w_in) * m_layer.c_in
+                    : 0);
         const std::int64_t total = inputElements + m_layer.kernelElements() * m_layer.n + m_layer.outputCount();
         if (total > m_problem.hardware.dram_size)
-            report(Severity::Error, Rule::DramOverflow, 0, std::nullopt, {},
-                   "the layer needs " + std::to_string(total) + " elements of DRAM (input, kernels, output), more than dram_size "
-                       + std::to_string(m_problem.hardware.dram_size));
+            if (admit(Severity::Error, Rule::DramOverflow))
+                list(Severity::Error, Rule::DramOverflow, 0, std::nullopt, {},
+                    "the layer needs " + std::to_string(total)
+                        + " elements of DRAM (input, kernels, output), more than dram_size "
+                        + std::to_string(m_problem.hardware.dram_size));
     }
 
     void checkEnd(int lastStep)
     {
         for (std::size_t o = 0; o < m_outputState.size(); ++o)
             if (m_outputState[o] != OutputState::Written)
-                report(Severity::Error, Rule::OutputNotWritten, lastStep, std::nullopt, outputName(m_layer, OutputId(o)),
-                       m_outputState[o] == OutputState::Pending ? "never computed" : "computed but never written back");
+                if (admit(Severity::Error, Rule::OutputNotWritten))
+                    list(Severity::Error, Rule::OutputNotWritten, lastStep, std::nullopt, outputName(m_layer, OutputId(o)),
+                        m_outputState[o] == OutputState::Pending ? "never computed" : "computed but never written back");
         const Footprint left = footprint();
         if (left.total() > 0)
-            report(Severity::Error, Rule::MemoryNotEmpty, lastStep, std::nullopt, {},
-                   "the memory is not empty at the end: " + std::to_string(left.input) + " input, " + std::to_string(left.kernels)
-                       + " kernel and " + std::to_string(left.output) + " output elements remain on chip");
+            if (admit(Severity::Error, Rule::MemoryNotEmpty))
+                list(Severity::Error, Rule::MemoryNotEmpty, lastStep, std::nullopt, {},
+                    "the memory is not empty at the end: " + std::to_string(left.input) + " input, "
+                        + std::to_string(left.kernels) + " kernel and " + std::to_string(left.output)
+                        + " output elements remain on chip");
     }
 
     void compareWithReference()
@@ -480,6 +554,12 @@ private:
     TensorData m_data;
     std::vector<std::int32_t> m_chipInput, m_chipKernels;
     std::vector<std::int64_t> m_chipOutput, m_dramOutput;
+    bool m_narrow = false; // 32-bit dot products are exact for these tensors
+    struct {
+        int step = -1;
+        PatchId patch = 0;
+        std::vector<std::int32_t> values;
+    } m_gathered;
 };
 
 } // namespace

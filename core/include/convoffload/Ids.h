@@ -29,8 +29,7 @@ inline KernelId kernelOfOutput(const Layer &l, OutputId o) { return o % OutputId
 
 /// Calls f(pixelId) for every pixel of the patch, row-major; padding pixels
 /// are skipped when they are synthesised on chip.
-template <typename F>
-void forEachPatchPixel(const Layer &l, bool paddingInDram, PatchId patch, F &&f)
+template <typename F> void forEachPatchPixel(const Layer &l, bool paddingInDram, PatchId patch, F &&f)
 {
     const Grid out = patchPosition(l, patch);
     const int top = out.row * l.stride_h, left = out.col * l.stride_w;

@@ -39,27 +39,27 @@ struct Layer {
 };
 
 struct Hardware {
-    std::int64_t mem_size = 1000;   // on-chip memory, elements
-    std::int64_t nbop_pe = 1000;    // MACs per compute
-    double t_l = 1.0;               // per element loaded
-    double t_w = 1.0;               // per element written back
-    double t_acc = 1.0;             // per compute
+    std::int64_t mem_size = 1000; // on-chip memory, elements
+    std::int64_t nbop_pe = 1000; // MACs per compute
+    double t_l = 1.0; // per element loaded
+    double t_w = 1.0; // per element written back
+    double t_acc = 1.0; // per compute
     std::int64_t dram_size = 100000000;
-    int max_loads_per_element = 2;  // the paper's reload bound
+    int max_loads_per_element = 2; // the paper's reload bound
 
     std::vector<std::string> problems() const;
     bool operator==(const Hardware &) const = default;
 };
 
 enum class WritePolicy {
-    NextStep,        // outputs of group i are written at step i+1 (the paper's Example)
+    NextStep, // outputs of group i are written at step i+1 (the paper's Example)
     AsLateAsPossible // kept on chip until memory runs short, oldest written first
 };
 
 struct Options {
     bool kernels_preloaded = false; // kernel loads cost nothing (the paper's ILP)
     WritePolicy write_policy = WritePolicy::NextStep;
-    bool padding_in_dram = true;    // false: padding is synthesised on chip, never loaded
+    bool padding_in_dram = true; // false: padding is synthesised on chip, never loaded
     bool operator==(const Options &) const = default;
 };
 

@@ -15,7 +15,7 @@ namespace convoffload {
 
 struct DataSpec {
     std::uint64_t seed = 1;
-    std::string file;      // optional JSON with "input" and "kernels", relative to the project
+    std::string file; // optional JSON with "input" and "kernels", relative to the project
     bool operator==(const DataSpec &) const = default;
 };
 

@@ -28,7 +28,7 @@ struct CompareRow {
     std::string name;
     std::string kind;
     std::int64_t groupSize = 0; // 0 for explicit groups
-    std::string failure;        // set when the strategy could not be expanded
+    std::string failure; // set when the strategy could not be expanded
     bool valid = false;
     int steps = 0;
     double totalDuration = 0;
@@ -50,7 +50,8 @@ struct SweepRow {
 /// Row-by-Row and ZigZag for every group size in [from, to] (the paper's
 /// group-size figure). Sizes beyond nb_patches_max are simulated and marked
 /// invalid (too many ops), so the curve can still be drawn.
-std::vector<SweepRow> sweepGroupSizes(const Problem &problem, std::int64_t from, std::int64_t to, const SimulationOptions &options);
+std::vector<SweepRow> sweepGroupSizes(
+    const Problem &problem, std::int64_t from, std::int64_t to, const SimulationOptions &options);
 nlohmann::json sweepToJson(const Problem &problem, const std::vector<SweepRow> &rows);
 std::string sweepToCsv(const std::vector<SweepRow> &rows);
 std::string sweepToText(const std::vector<SweepRow> &rows);

@@ -16,7 +16,7 @@ using Group = std::vector<PatchId>;
 using Groups = std::vector<Group>;
 
 enum class StrategyKind { S1Baseline, RowByRow, ZigZag, Groups };
-std::string toString(StrategyKind kind);                     // "row-by-row", ...
+std::string toString(StrategyKind kind); // "row-by-row", ...
 std::optional<StrategyKind> strategyKindFromString(const std::string &s);
 
 /// A strategy as a project stores it: a generator with its group size, or
@@ -25,7 +25,7 @@ struct StrategySpec {
     std::string name;
     StrategyKind kind = StrategyKind::ZigZag;
     std::optional<std::int64_t> group_size; // default: nb_patches_max
-    Groups groups;                          // kind == Groups only
+    Groups groups; // kind == Groups only
     bool operator==(const StrategySpec &) const = default;
 };
 

@@ -38,14 +38,14 @@ struct Trace {
 };
 
 struct StepStats {
-    std::int64_t freedInput = 0;    // elements
-    std::int64_t freedKernels = 0;  // elements
-    std::int64_t written = 0;       // elements (outputs)
-    std::int64_t loadedInput = 0;   // elements
+    std::int64_t freedInput = 0; // elements
+    std::int64_t freedKernels = 0; // elements
+    std::int64_t written = 0; // elements (outputs)
+    std::int64_t loadedInput = 0; // elements
     std::int64_t loadedKernels = 0; // elements
-    std::int64_t computed = 0;      // outputs
+    std::int64_t computed = 0; // outputs
     std::int64_t peakFootprint = 0; // max over the step's actions
-    Footprint after;                // after the step's last action
+    Footprint after; // after the step's last action
     double loadDuration = 0, writeDuration = 0, computeDuration = 0;
     double duration() const { return loadDuration + writeDuration + computeDuration; }
     bool drain = false;
@@ -54,9 +54,9 @@ struct StepStats {
 struct SimulationOptions {
     bool trace = true;
     bool functional = true;
-    std::uint64_t seed = 1;                 // for generated tensors
-    const TensorData *data = nullptr;       // explicit tensors instead of seeded ones
-    int maxDiagnosticsPerRule = 50;         // the rest are counted, not listed
+    std::uint64_t seed = 1; // for generated tensors
+    const TensorData *data = nullptr; // explicit tensors instead of seeded ones
+    int maxDiagnosticsPerRule = 50; // the rest are counted, not listed
 };
 
 enum class FunctionalStatus { Skipped, Pass, Fail };
@@ -68,20 +68,20 @@ struct FunctionalResult {
 };
 
 struct SimulationResult {
-    std::vector<Diagnostic> diagnostics;   // errors then warnings, each in step order
+    std::vector<Diagnostic> diagnostics; // errors then warnings, each in step order
     std::int64_t suppressedDiagnostics = 0;
     std::int64_t errorCount = 0, warningCount = 0; // listed or not
-    std::vector<StepStats> steps;          // one per step, the drain included
-    Trace trace;                           // empty unless requested
+    std::vector<StepStats> steps; // one per step, the drain included
+    Trace trace; // empty unless requested
     FunctionalResult functional;
     std::vector<std::uint32_t> inputLoadCounts; // per pixel: times loaded
 
     bool valid() const;
-    int computeSteps() const;   // steps that compute (the paper's n)
+    int computeSteps() const; // steps that compute (the paper's n)
     double totalDuration() const;
-    std::int64_t loadedInput() const;   // elements
+    std::int64_t loadedInput() const; // elements
     std::int64_t loadedKernels() const; // elements
-    std::int64_t written() const;       // elements
+    std::int64_t written() const; // elements
     std::int64_t peakFootprint() const;
     std::vector<const Diagnostic *> errors() const;
     std::vector<const Diagnostic *> warnings() const;

@@ -1,0 +1,186 @@
+// convoffload-cli as a script sees it: exit codes, JSON fields of SPEC §6,
+// and one precise message on stderr for every kind of bad input.
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run cli(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(CONVOFFLOAD_CLI), args);
+    p.waitForFinished(60000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QString sample(const char *name) { return QStringLiteral(CONVOFFLOAD_SAMPLES "/") + QLatin1String(name); }
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+    QString write(const char *name, const QByteArray &content)
+    {
+        const QString path = m_dir.filePath(QLatin1String(name));
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qPrintable(path));
+        f.write(content);
+        return path;
+    }
+
+private slots:
+    // Paper Example, ZigZag G=2, worked by hand: 31 pixels = 62 elements
+    // loaded, 36 kernel elements, 18 writes, 5 computes -> 121.
+    void simulateJson()
+    {
+        const Run r = cli({QStringLiteral("simulate"), sample("paper-example.json"), QStringLiteral("--strategy"),
+            QStringLiteral("ZigZag"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j[QLatin1String("strategy")].toString(), QStringLiteral("ZigZag"));
+        QCOMPARE(j[QLatin1String("valid")].toBool(), true);
+        QCOMPARE(j[QLatin1String("steps")].toInt(), 5);
+        QCOMPARE(j[QLatin1String("total_duration")].toInt(), 121);
+        QCOMPARE(j[QLatin1String("loaded_input")].toInt(), 62);
+        QCOMPARE(j[QLatin1String("loaded_kernels")].toInt(), 36);
+        QCOMPARE(j[QLatin1String("written")].toInt(), 18);
+        QCOMPARE(j[QLatin1String("peak_footprint")].toInt(), 64);
+        QCOMPARE(j[QLatin1String("functional_check")].toString(), QStringLiteral("pass"));
+        QVERIFY(j[QLatin1String("errors")].toArray().isEmpty());
+        QVERIFY(j[QLatin1String("warnings")].isArray());
+        const QJsonArray perStep = j[QLatin1String("per_step")].toArray();
+        QCOMPARE(perStep.size(), 6); // 5 steps + drain
+        const QJsonObject s2 = perStep[1].toObject();
+        QCOMPARE(s2[QLatin1String("loaded_input")].toInt(), 12);
+        QCOMPARE(s2[QLatin1String("freed_input")].toInt(), 12);
+        QCOMPARE(s2[QLatin1String("written")].toInt(), 4);
+        QCOMPARE(s2[QLatin1String("computed")].toInt(), 4);
+        QCOMPARE(s2[QLatin1String("footprint")].toInt(), 64);
+        QCOMPARE(s2[QLatin1String("duration")].toInt(), 17);
+        QCOMPARE(perStep[5].toObject()[QLatin1String("drain")].toBool(), true);
+    }
+
+    void simulateStrategyCsv()
+    {
+        // ZigZag's groups as a solver would write them (patch,group).
+        const QString csv = write("zz.csv", "patch,group\n0,0\n1,0\n2,1\n5,1\n4,2\n3,2\n6,3\n7,3\n8,4\n");
+        const Run r = cli({QStringLiteral("simulate"), sample("paper-example.json"), QStringLiteral("--strategy-csv"), csv,
+            QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(r.out).object()[QLatin1String("total_duration")].toInt(), 121);
+    }
+
+    void compareJsonMarksBest()
+    {
+        const Run r = cli({QStringLiteral("compare"), sample("paper-example.json"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(j[QLatin1String("strategies")].toArray().size(), 4);
+        QCOMPARE(j[QLatin1String("best")].toString(), QStringLiteral("Row-by-Row")); // 117 < 121 < 145
+        QCOMPARE(j[QLatin1String("layer")].toObject()[QLatin1String("k_min")].toInt(), 5);
+    }
+
+    void compareCsv()
+    {
+        const Run r = cli({QStringLiteral("compare"), sample("paper-example.json"), QStringLiteral("--csv")});
+        QCOMPARE(r.exitCode, 0);
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 5);
+        QVERIFY(lines[0].startsWith("strategy,kind,group_size,valid"));
+        QVERIFY(lines[2].startsWith("Row-by-Row,row-by-row,2,yes,5,117,"));
+    }
+
+    // G = 2 gives the hand-worked totals of the paper Example (117 and 121,
+    // peaks 72 and 64); G = 3 needs 3·36 = 108 MACs > nbop_pe 72: invalid.
+    void sweepCsv()
+    {
+        const Run r = cli({QStringLiteral("sweep"), sample("paper-example.json"), QStringLiteral("--group-sizes"),
+            QStringLiteral("1..3"), QStringLiteral("--csv")});
+        QCOMPARE(r.exitCode, 0);
+        const QList<QByteArray> lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 4);
+        QVERIFY(lines[0].startsWith("group_size,row_by_row_duration"));
+        QVERIFY2(lines[2].startsWith("2,117,yes,72,121,yes,64"), lines[2].constData());
+        QVERIFY2(lines[3].contains(",no,"), lines[3].constData()); // G = 3 exceeds nbop_pe
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QString example = sample("paper-example.json");
+        QTest::newRow("no arguments") << QStringList{} << QStringLiteral("expected a command");
+        QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate"), example}
+                                         << QStringLiteral("unknown command 'frobnicate'");
+        QTest::newRow("missing file") << QStringList{QStringLiteral("compare"), QStringLiteral("/nonexistent/p.json")}
+                                      << QStringLiteral("/nonexistent/p.json");
+        QTest::newRow("unknown strategy") << QStringList{QStringLiteral("simulate"), example, QStringLiteral("--strategy"),
+            QStringLiteral("Nope")} << QStringLiteral("no strategy named 'Nope'");
+        QTest::newRow("no strategy") << QStringList{QStringLiteral("simulate"), example} << QStringLiteral("--strategy");
+        QTest::newRow("bad range") << QStringList{QStringLiteral("sweep"), example, QStringLiteral("--group-sizes"),
+            QStringLiteral("5-1")} << QStringLiteral("--group-sizes");
+        QTest::newRow("reversed range") << QStringList{QStringLiteral("sweep"), example, QStringLiteral("--group-sizes"),
+            QStringLiteral("5..1")} << QStringLiteral("A <= B");
+        QTest::newRow("range beyond patches") << QStringList{QStringLiteral("sweep"), example, QStringLiteral("--group-sizes"),
+            QStringLiteral("1..99")} << QStringLiteral("exceeds the number of patches");
+        QTest::newRow("unknown option") << QStringList{QStringLiteral("compare"), example, QStringLiteral("--frob")}
+                                        << QStringLiteral("frob");
+        QTest::newRow("json and csv") << QStringList{QStringLiteral("compare"), example, QStringLiteral("--json"),
+            QStringLiteral("--csv")} << QStringLiteral("exclude");
+    }
+    void badInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = cli(args);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void badFiles_data()
+    {
+        QTest::addColumn<QByteArray>("project");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("malformed json") << QByteArray("{\n  \"format\": \"convoffload-project\",\n  oops\n}")
+                                        << QStringLiteral("line 3");
+        QTest::newRow("impossible layer") << QByteArray(R"({"format":"convoffload-project","version":1,
+                "layer":{"c_in":1,"h_in":3,"w_in":3,"h_k":5,"w_k":3,"n":1},
+                "hardware":{"mem_size":100,"nbop_pe":100}})")
+                                          << QStringLiteral("layer.h_k");
+    }
+    void badFiles()
+    {
+        QFETCH(QByteArray, project);
+        QFETCH(QString, message);
+        const Run r = cli({QStringLiteral("compare"), write("bad.json", project)});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    }
+
+    void badStrategyCsvNamesLine()
+    {
+        const QString csv = write("bad.csv", "patch,group\n0,0\n1,0\n42,1\n");
+        const Run r = cli({QStringLiteral("simulate"), sample("paper-example.json"), QStringLiteral("--strategy-csv"), csv});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("line 4"), r.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"

@@ -1,0 +1,698 @@
+// The fast engine checked against the naive reference (tests/reference):
+// the paper's Example by hand, then hundreds of randomised layers, strategies
+// and corrupted step lists on which both executors must agree exactly.
+// Every random case is rebuilt from its own seed; a failure names the seed.
+
+#include "NaiveExecutor.h"
+
+#include "convoffload/Functional.h"
+#include "convoffload/Ids.h"
+#include "convoffload/S1Strategy.h"
+#include "convoffload/Simulator.h"
+
+#include <QtTest>
+
+#include <algorithm>
+#include <functional>
+#include <random>
+#include <sstream>
+
+using namespace convoffload;
+using ViolationSet = std::set<naive::Violation>;
+
+namespace {
+
+// ---------------------------------------------------------------- random cases
+
+int uniform(std::mt19937 &rng, int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); }
+bool coin(std::mt19937 &rng, double p = 0.5) { return std::bernoulli_distribution(p)(rng); }
+
+enum class Kind { Baseline, RowByRow, ZigZag, Partition };
+
+const char *kindName(Kind k)
+{
+    switch (k) {
+    case Kind::Baseline:
+        return "s1-baseline";
+    case Kind::RowByRow:
+        return "row-by-row";
+    case Kind::ZigZag:
+        return "zigzag";
+    case Kind::Partition:
+        return "random-partition";
+    }
+    return "?";
+}
+
+struct Case {
+    std::uint64_t seed = 0;
+    Problem problem;
+    Kind kind = Kind::ZigZag;
+    std::int64_t groupSize = 1;
+    Groups groups;
+};
+
+Layer randomLayer(std::mt19937 &rng)
+{
+    Layer l;
+    l.c_in = uniform(rng, 1, 3);
+    l.h_in = uniform(rng, 3, 12);
+    l.w_in = uniform(rng, 3, 12);
+    // Padding on about half the layers, each side independently 0-2.
+    const bool padded = coin(rng);
+    l.pad_top = padded ? uniform(rng, 0, 2) : 0;
+    l.pad_bottom = padded ? uniform(rng, 0, 2) : 0;
+    l.pad_left = padded ? uniform(rng, 0, 2) : 0;
+    l.pad_right = padded ? uniform(rng, 0, 2) : 0;
+    l.h_k = uniform(rng, 1, std::min(4, l.paddedHeight()));
+    l.w_k = uniform(rng, 1, std::min(4, l.paddedWidth()));
+    l.stride_h = uniform(rng, 1, 3);
+    l.stride_w = uniform(rng, 1, 3);
+    l.n = uniform(rng, 1, 3);
+    return l;
+}
+
+/// Hardware sized around a group of `groupSize` patches: generous or tight
+/// memory (tight ones overflow now and then), nbop_pe sometimes too small.
+Hardware randomHardware(std::mt19937 &rng, const Layer &l, std::int64_t groupSize, bool generous)
+{
+    Hardware h;
+    const std::int64_t opsPerPatch = l.kernelElements() * l.n;
+    h.nbop_pe
+        = coin(rng, 0.15) ? uniform(rng, 1, int(opsPerPatch)) : groupSize * opsPerPatch + uniform(rng, 0, int(opsPerPatch) - 1);
+    const std::int64_t need = l.n * l.kernelElements() + groupSize * l.kernelElements() + 2 * groupSize * l.n;
+    h.mem_size = generous ? 1000000000 : need * uniform(rng, 50, 130) / 100;
+    h.t_l = uniform(rng, 0, 3);
+    h.t_w = uniform(rng, 0, 3);
+    h.t_acc = uniform(rng, 0, 3);
+    h.max_loads_per_element = uniform(rng, 1, 3);
+    return h;
+}
+
+Options randomOptions(std::mt19937 &rng)
+{
+    Options o;
+    o.kernels_preloaded = coin(rng);
+    o.write_policy = coin(rng) ? WritePolicy::NextStep : WritePolicy::AsLateAsPossible;
+    o.padding_in_dram = coin(rng);
+    return o;
+}
+
+/// An ordered partition of all patches into groups of 1..maxGroup patches.
+Groups randomPartition(std::mt19937 &rng, std::int64_t patches, std::int64_t maxGroup)
+{
+    std::vector<PatchId> order(std::size_t(patches), 0);
+    for (std::size_t p = 0; p < order.size(); ++p)
+        order[p] = PatchId(p);
+    std::shuffle(order.begin(), order.end(), rng);
+    Groups groups;
+    for (std::size_t at = 0; at < order.size();) {
+        const std::size_t size = std::min<std::size_t>(std::size_t(uniform(rng, 1, int(maxGroup))), order.size() - at);
+        groups.emplace_back(order.begin() + std::ptrdiff_t(at), order.begin() + std::ptrdiff_t(at + size));
+        at += size;
+    }
+    return groups;
+}
+
+Case randomCase(std::uint64_t seed, Kind kind, bool generousMemory)
+{
+    std::mt19937 rng(std::uint32_t(seed * 2654435761u + 12345u));
+    Case c;
+    c.seed = seed;
+    c.kind = kind;
+    c.problem.layer = randomLayer(rng);
+    c.problem.options = randomOptions(rng);
+    const std::int64_t patches = c.problem.layer.patchCount();
+    c.groupSize = kind == Kind::Baseline ? 1 : uniform(rng, 1, int(std::min<std::int64_t>(patches, 8)));
+    c.problem.hardware = randomHardware(rng, c.problem.layer, c.groupSize, generousMemory || coin(rng));
+    switch (kind) {
+    case Kind::Baseline:
+        c.groups = s1Baseline(c.problem.layer);
+        break;
+    case Kind::RowByRow:
+        c.groups = rowByRow(c.problem.layer, c.groupSize);
+        break;
+    case Kind::ZigZag:
+        c.groups = zigzag(c.problem.layer, c.groupSize);
+        break;
+    case Kind::Partition:
+        c.groups = randomPartition(rng, patches, c.groupSize);
+        break;
+    }
+    return c;
+}
+
+std::string describe(const Case &c)
+{
+    const Layer &l = c.problem.layer;
+    const Hardware &h = c.problem.hardware;
+    const Options &o = c.problem.options;
+    std::ostringstream s;
+    s << "seed " << c.seed << " [" << kindName(c.kind) << " G=" << c.groupSize << ", " << c.groups.size()
+      << " groups; layer c_in=" << l.c_in << " " << l.h_in << "x" << l.w_in << " k" << l.h_k << "x" << l.w_k << " n=" << l.n
+      << " s=(" << l.stride_h << "," << l.stride_w << ") pad(t,b,l,r)=(" << l.pad_top << "," << l.pad_bottom << "," << l.pad_left
+      << "," << l.pad_right << "); mem=" << h.mem_size << " nbop=" << h.nbop_pe << " t=(" << h.t_l << "," << h.t_w << ","
+      << h.t_acc << ") maxLoads=" << h.max_loads_per_element << "; preloaded=" << o.kernels_preloaded
+      << " write=" << toString(o.write_policy) << " paddingInDram=" << o.padding_in_dram << "]";
+    return s.str();
+}
+
+// ---------------------------------------------------------------- comparison
+
+template <typename T> std::vector<T> sorted(std::vector<T> v)
+{
+    std::sort(v.begin(), v.end());
+    return v;
+}
+
+std::string idList(const std::vector<std::uint32_t> &ids)
+{
+    std::ostringstream s;
+    s << "{";
+    for (std::size_t k = 0; k < ids.size() && k < 24; ++k)
+        s << (k ? "," : "") << ids[k];
+    s << (ids.size() > 24 ? ",...}" : "}");
+    return s.str();
+}
+
+std::string compareExpansions(const StepList &fast, const StepList &ref)
+{
+    if (fast.size() != ref.size())
+        return "expandS1 gives " + std::to_string(fast.size()) + " steps, naive " + std::to_string(ref.size());
+    for (std::size_t k = 0; k < fast.size(); ++k) {
+        const std::string at = "expanded step " + std::to_string(k + 1) + " ";
+        const Step &f = fast[k], &r = ref[k];
+        const std::pair<const char *, std::pair<const std::vector<std::uint32_t> *, const std::vector<std::uint32_t> *>> fields[]
+            = {{"F_inp", {&f.freeInput, &r.freeInput}}, {"F_ker", {&f.freeKernels, &r.freeKernels}}, {"W", {&f.write, &r.write}},
+                {"I_slice", {&f.loadInput, &r.loadInput}}, {"K_sub", {&f.loadKernels, &r.loadKernels}},
+                {"Out", {&f.compute, &r.compute}}};
+        for (const auto &[name, pair] : fields)
+            if (sorted(*pair.first) != *pair.second)
+                return at + name + ": fast " + idList(sorted(*pair.first)) + " naive " + idList(*pair.second);
+    }
+    return {};
+}
+
+std::pair<ViolationSet, ViolationSet> fastViolations(const SimulationResult &r)
+{
+    ViolationSet errors, warnings;
+    for (const Diagnostic &d : r.diagnostics)
+        (d.severity == Severity::Error ? errors : warnings).insert({d.step, d.rule});
+    return {errors, warnings};
+}
+
+std::string violationList(const ViolationSet &v)
+{
+    std::ostringstream s;
+    s << "{";
+    for (const auto &[step, rule] : v)
+        s << "(" << step << "," << ruleName(rule) << ")";
+    s << "}";
+    return s.str();
+}
+
+std::string footprintText(std::int64_t input, std::int64_t kernels, std::int64_t output)
+{
+    std::ostringstream s;
+    s << "(" << input << "," << kernels << "," << output << ")";
+    return s.str();
+}
+
+/// First difference in per-step figures and per-action footprints.
+std::string compareStats(const SimulationResult &fast, const naive::NaiveReport &ref)
+{
+    if (fast.steps.size() != ref.steps.size())
+        return "fast reports " + std::to_string(fast.steps.size()) + " steps, naive " + std::to_string(ref.steps.size());
+    for (std::size_t k = 0; k < ref.steps.size(); ++k) {
+        const StepStats &f = fast.steps[k];
+        const naive::NaiveStepReport &r = ref.steps[k];
+        const std::string at = "step " + std::to_string(k + 1) + ": ";
+        const std::pair<const char *, std::pair<std::int64_t, std::int64_t>> counts[]
+            = {{"loadedInput", {f.loadedInput, r.loadedInput}}, {"loadedKernels", {f.loadedKernels, r.loadedKernels}},
+                {"freedInput", {f.freedInput, r.freedInput}}, {"freedKernels", {f.freedKernels, r.freedKernels}},
+                {"written", {f.written, r.written}}, {"computed", {f.computed, r.computed}}};
+        for (const auto &[name, pair] : counts)
+            if (pair.first != pair.second)
+                return at + name + " fast " + std::to_string(pair.first) + " naive " + std::to_string(pair.second);
+        if (f.duration() != r.duration)
+            return at + "duration fast " + std::to_string(f.duration()) + " naive " + std::to_string(r.duration);
+        std::int64_t peak = 0;
+        for (int a = 0; a < kActionCount; ++a) {
+            const Footprint &fa = fast.trace.record(int(k), Action(a)).after;
+            const naive::NaiveFootprint &ra = r.after[std::size_t(a)];
+            peak = std::max(peak, ra.total());
+            if (fa.input != ra.input || fa.kernels != ra.kernels || fa.output != ra.output)
+                return at + std::string(actionName(Action(a))) + " footprint (input,kernels,output) fast "
+                    + footprintText(fa.input, fa.kernels, fa.output) + " naive " + footprintText(ra.input, ra.kernels, ra.output);
+        }
+        const naive::NaiveFootprint &last = r.after[kActionCount - 1];
+        if (f.after.input != last.input || f.after.kernels != last.kernels || f.after.output != last.output)
+            return at + "StepStats::after differs from the naive footprint after a6";
+        if (f.peakFootprint != peak)
+            return at + "peakFootprint fast " + std::to_string(f.peakFootprint) + " naive " + std::to_string(peak);
+        if (f.drain != (r.computed == 0))
+            return at + "drain flag fast " + std::to_string(f.drain);
+    }
+    if (fast.totalDuration() != ref.totalDuration() || fast.peakFootprint() != ref.peakFootprint()
+        || fast.loadedInput() != ref.loadedInput() || fast.written() != ref.written())
+        return "totals differ";
+    return {};
+}
+
+SimulationOptions traceOptions(bool functional = false, std::uint64_t seed = 1)
+{
+    SimulationOptions o;
+    o.trace = true;
+    o.functional = functional;
+    o.seed = seed;
+    o.maxDiagnosticsPerRule = 1 << 30; // every (step, rule) must be visible to compare
+    return o;
+}
+
+/// Both executors on the same steps: validity, (step, rule) sets and, when
+/// asked, every per-step figure and per-action footprint.
+std::string compareExecutions(const Problem &p, const StepList &steps, bool withStats)
+{
+    const SimulationResult fast = simulate(p, steps, traceOptions());
+    const naive::NaiveReport ref = naive::naiveExecute(p, steps);
+    if (fast.suppressedDiagnostics != 0)
+        return "fast engine suppressed " + std::to_string(fast.suppressedDiagnostics) + " diagnostics";
+    const auto [errors, warnings] = fastViolations(fast);
+    if (errors != ref.errors)
+        return "errors fast " + violationList(errors) + " naive " + violationList(ref.errors);
+    if (warnings != ref.warnings)
+        return "warnings fast " + violationList(warnings) + " naive " + violationList(ref.warnings);
+    if (fast.valid() != ref.valid())
+        return "valid() differs";
+    return withStats ? compareStats(fast, ref) : std::string();
+}
+
+/// Runs `check` on `count` seeds; fails listing the first few failing cases.
+void forSeeds(int count, std::uint64_t base, const std::function<std::string(std::uint64_t)> &check)
+{
+    std::vector<std::string> failures;
+    for (int k = 0; k < count; ++k) {
+        const std::uint64_t seed = base + std::uint64_t(k);
+        std::string failure;
+        try {
+            failure = check(seed);
+        } catch (const std::exception &e) {
+            failure = "seed " + std::to_string(seed) + ": exception " + e.what();
+        }
+        if (!failure.empty())
+            failures.push_back(failure);
+    }
+    std::string text = std::to_string(failures.size()) + " of " + std::to_string(count) + " cases disagree";
+    for (std::size_t k = 0; k < failures.size() && k < 5; ++k)
+        text += "\n  " + failures[k];
+    QVERIFY2(failures.empty(), text.c_str());
+}
+
+/// How many agreeing cases reached each situation worth testing.
+struct Coverage {
+    int cases = 0, valid = 0, overflow = 0, tooManyOps = 0, reloadBound = 0, earlyLateWrites = 0;
+
+    void add(const Problem &p, const StepList &steps, const naive::NaiveReport &r)
+    {
+        ++cases;
+        valid += r.valid();
+        auto has = [](const ViolationSet &v, Rule rule) {
+            return std::any_of(v.begin(), v.end(), [rule](const naive::Violation &x) { return x.second == rule; });
+        };
+        overflow += has(r.errors, Rule::MemoryOverflow);
+        tooManyOps += has(r.errors, Rule::TooManyOps);
+        reloadBound += has(r.warnings, Rule::ReloadBound);
+        // As-late-as-possible writing before the drain: memory ran short.
+        const bool late = p.options.write_policy == WritePolicy::AsLateAsPossible;
+        earlyLateWrites += late && std::any_of(steps.begin(), steps.end() - 1, [](const Step &s) { return !s.write.empty(); });
+    }
+    std::string text() const
+    {
+        std::ostringstream s;
+        s << cases << " cases: " << valid << " valid, " << overflow << " with memory overflow, " << tooManyOps
+          << " with too many ops, " << reloadBound << " with reload-bound warnings, " << earlyLateWrites
+          << " as-late-as-possible cases writing before the drain";
+        return s.str();
+    }
+};
+
+// ---------------------------------------------------------------- mutations
+
+using Mutation = bool (*)(StepList &, std::mt19937 &, const Layer &);
+
+template <typename T> void insertSorted(std::vector<T> &v, T x) { v.insert(std::lower_bound(v.begin(), v.end(), x), x); }
+
+/// (step index, position) of every id of one field.
+template <typename Field> std::vector<std::pair<std::size_t, std::size_t>> positions(const StepList &s, Field field)
+{
+    std::vector<std::pair<std::size_t, std::size_t>> at;
+    for (std::size_t k = 0; k < s.size(); ++k)
+        for (std::size_t i = 0; i < (s[k].*field).size(); ++i)
+            at.emplace_back(k, i);
+    return at;
+}
+
+template <typename Field> bool dropOne(StepList &s, std::mt19937 &rng, Field field)
+{
+    const auto at = positions(s, field);
+    if (at.empty())
+        return false;
+    const auto [k, i] = at[std::size_t(uniform(rng, 0, int(at.size()) - 1))];
+    (s[k].*field).erase((s[k].*field).begin() + std::ptrdiff_t(i));
+    return true;
+}
+
+bool dropLoad(StepList &s, std::mt19937 &rng, const Layer &) { return dropOne(s, rng, &Step::loadInput); }
+bool dropWrite(StepList &s, std::mt19937 &rng, const Layer &) { return dropOne(s, rng, &Step::write); }
+bool dropKernelLoad(StepList &s, std::mt19937 &rng, const Layer &) { return dropOne(s, rng, &Step::loadKernels); }
+bool dropFree(StepList &s, std::mt19937 &rng, const Layer &) { return dropOne(s, rng, &Step::freeInput); }
+
+bool duplicateCompute(StepList &s, std::mt19937 &rng, const Layer &)
+{
+    const auto at = positions(s, &Step::compute);
+    if (at.empty() || s.size() < 2)
+        return false;
+    const auto [k, i] = at[std::size_t(uniform(rng, 0, int(at.size()) - 1))];
+    std::size_t target = k;
+    while (target == k)
+        target = std::size_t(uniform(rng, 0, int(s.size()) - 1));
+    const OutputId o = s[k].compute[i];
+    if (std::find(s[target].compute.begin(), s[target].compute.end(), o) != s[target].compute.end())
+        return false; // already duplicated there by an earlier mutation
+    insertSorted(s[target].compute, o);
+    return true;
+}
+
+bool spuriousFree(StepList &s, std::mt19937 &rng, const Layer &l)
+{
+    Step &step = s[std::size_t(uniform(rng, 0, int(s.size()) - 1))];
+    if (coin(rng, 0.25)) {
+        const KernelId k = KernelId(uniform(rng, 0, l.n - 1));
+        if (std::find(step.freeKernels.begin(), step.freeKernels.end(), k) != step.freeKernels.end())
+            return false;
+        insertSorted(step.freeKernels, k);
+        return true;
+    }
+    const PixelId p = PixelId(uniform(rng, 0, int(l.pixelCount()) - 1));
+    if (std::find(step.freeInput.begin(), step.freeInput.end(), p) != step.freeInput.end())
+        return false;
+    insertSorted(step.freeInput, p);
+    return true;
+}
+
+bool lateLoad(StepList &s, std::mt19937 &rng, const Layer &)
+{
+    auto at = positions(s, &Step::loadInput);
+    std::erase_if(at, [&](const auto &a) { return a.first + 1 >= s.size(); });
+    if (at.empty())
+        return false;
+    const auto [k, i] = at[std::size_t(uniform(rng, 0, int(at.size()) - 1))];
+    const PixelId p = s[k].loadInput[i];
+    auto &next = s[k + 1].loadInput;
+    if (std::find(next.begin(), next.end(), p) != next.end())
+        return false;
+    s[k].loadInput.erase(s[k].loadInput.begin() + std::ptrdiff_t(i));
+    insertSorted(next, p);
+    return true;
+}
+
+// ---------------------------------------------------------------- the paper's Example
+
+Problem paperExampleProblem()
+{
+    Problem p;
+    p.layer.c_in = 2;
+    p.layer.h_in = p.layer.w_in = 5;
+    p.layer.h_k = p.layer.w_k = 3;
+    p.layer.n = 2;
+    p.hardware.nbop_pe = 72;
+    p.hardware.mem_size = 200;
+    return p;
+}
+
+std::vector<PixelId> pixelIds(const Layer &l, const std::vector<std::pair<int, int>> &rowCols)
+{
+    std::vector<PixelId> ids;
+    for (const auto &[r, c] : rowCols)
+        ids.push_back(PixelId(r * l.paddedWidth() + c));
+    return sorted(ids);
+}
+
+} // namespace
+
+class TestReference : public QObject {
+    Q_OBJECT
+
+private slots:
+    void naiveConvolutionMatchesEngineReference();
+    void paperExample_data();
+    void paperExample();
+    void agreement_data();
+    void agreement();
+    void mutations_data();
+    void mutations();
+    void functionalPasses_data();
+    void functionalPasses();
+    void functionalCatchesCorruption_data();
+    void functionalCatchesCorruption();
+};
+
+// The two direct convolutions must agree before either can judge a strategy.
+void TestReference::naiveConvolutionMatchesEngineReference()
+{
+    forSeeds(100, 900000, [](std::uint64_t seed) -> std::string {
+        const Case c = randomCase(seed, Kind::RowByRow, true);
+        const Layer &l = c.problem.layer;
+        const TensorData data = seededTensors(l, seed);
+        const std::vector<std::int64_t> engine = referenceConvolution(l, data);
+        const auto naive = naive::naiveConvolution(l, data);
+        if (engine.size() != naive.size())
+            return describe(c) + ": sizes differ";
+        for (const auto &[o, value] : naive)
+            if (engine[naive::naiveOutputId(l, o)] != value)
+                return describe(c) + ": output " + std::to_string(naive::naiveOutputId(l, o)) + " differs";
+        return {};
+    });
+}
+
+void TestReference::paperExample_data()
+{
+    QTest::addColumn<bool>("zig");
+    QTest::addColumn<int>("inputElements");
+    QTest::newRow("row-by-row") << false << 32;
+    QTest::newRow("zigzag") << true << 24;
+}
+
+// SPEC §3 / paper Example "Row-by-Row VS ZigZag": step 2, on both engines.
+void TestReference::paperExample()
+{
+    QFETCH(bool, zig);
+    QFETCH(int, inputElements);
+    const Problem p = paperExampleProblem();
+    const Layer &l = p.layer;
+    QCOMPARE(p.nbPatchesMax(), std::int64_t(2));
+    const Groups groups = zig ? zigzag(l, 2) : rowByRow(l, 2);
+    const std::vector<PixelId> freed
+        = zig ? pixelIds(l, {{0, 0}, {0, 1}, {1, 0}, {1, 1}, {2, 0}, {2, 1}}) : pixelIds(l, {{0, 0}, {0, 1}});
+    const std::vector<PixelId> loaded = zig ? pixelIds(l, {{0, 4}, {1, 4}, {2, 4}, {3, 4}, {3, 3}, {3, 2}})
+                                            : pixelIds(l, {{0, 4}, {1, 4}, {2, 4}, {3, 0}, {3, 1}, {3, 2}});
+    const std::vector<OutputId> written{0, 1, 2, 3}; // both kernels on patches (0,0), (0,1)
+
+    // Fast engine.
+    const StepList fast = expandS1(p, groups);
+    QCOMPARE(fast.size(), std::size_t(6)); // 9 patches in groups of 2, then the drain
+    QCOMPARE(sorted(fast[1].freeInput), freed);
+    QCOMPARE(sorted(fast[1].loadInput), loaded);
+    QCOMPARE(sorted(fast[1].write), written);
+    QVERIFY(fast[1].loadKernels.empty() && fast[1].freeKernels.empty());
+    const SimulationResult r = simulate(p, fast, traceOptions(true));
+    QVERIFY2(r.valid(), r.diagnostics.empty() ? "" : r.diagnostics.front().message.c_str());
+    QCOMPARE(r.trace.record(1, Action::LoadInput).after.input, std::int64_t(inputElements));
+    QCOMPARE(r.steps[1].after.input, std::int64_t(inputElements));
+    QCOMPARE(r.steps[1].loadedInput, std::int64_t(12));
+    QCOMPARE(r.steps[1].written, std::int64_t(4));
+    QCOMPARE(r.steps[1].duration(), 12.0 + 4.0 + 1.0); // elements: 12·t_l + 4·t_w + t_acc
+    QCOMPARE(sorted(r.trace.idsOf(1, Action::FreeInput)), freed);
+    QCOMPARE(sorted(r.trace.idsOf(1, Action::LoadInput)), loaded);
+    QVERIFY2(r.functional.status == FunctionalStatus::Pass, r.functional.message.c_str());
+
+    // Naive reference.
+    const naive::NaiveSteps sets = naive::naiveExpandS1Sets(p, groups);
+    QCOMPARE(sets.size(), std::size_t(6));
+    QCOMPARE(sets[1].freeInput.size(), freed.size() * 2); // elements: 2 channels
+    QCOMPARE(sets[1].loadInput.size(), std::size_t(12));
+    const StepList ref = naive::toStepList(l, sets);
+    QCOMPARE(ref[1].freeInput, freed);
+    QCOMPARE(ref[1].loadInput, loaded);
+    QCOMPARE(ref[1].write, written);
+    naive::NaiveOptions no;
+    no.functional = true;
+    const naive::NaiveReport n = naive::naiveExecute(p, ref, no);
+    QVERIFY(n.valid());
+    QCOMPARE(n.steps[1].after[std::size_t(Action::LoadInput)].input, std::int64_t(inputElements));
+    QCOMPARE(n.steps[1].loadedInput, std::int64_t(12));
+    QCOMPARE(n.steps[1].written, std::int64_t(4));
+    QCOMPARE(n.steps[1].duration, 17.0);
+    QVERIFY2(n.functionalPass, n.functionalMessage.c_str());
+}
+
+void TestReference::agreement_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("cases");
+    QTest::newRow("s1-baseline") << int(Kind::Baseline) << 150;
+    QTest::newRow("row-by-row") << int(Kind::RowByRow) << 200;
+    QTest::newRow("zigzag") << int(Kind::ZigZag) << 200;
+    QTest::newRow("random-partition") << int(Kind::Partition) << 250;
+}
+
+// expandS1 + simulate vs naiveExpandS1 + naiveExecute on random cases.
+void TestReference::agreement()
+{
+    QFETCH(int, kind);
+    QFETCH(int, cases);
+    Coverage seen;
+    forSeeds(cases, std::uint64_t(kind) * 100000 + 1, [&](std::uint64_t seed) -> std::string {
+        const Case c = randomCase(seed, Kind(kind), false);
+        const StepList fast = expandS1(c.problem, c.groups);
+        const StepList ref = naive::naiveExpandS1(c.problem, c.groups);
+        if (const std::string diff = compareExpansions(fast, ref); !diff.empty())
+            return describe(c) + ": " + diff;
+        if (const std::string diff = compareExecutions(c.problem, fast, true); !diff.empty())
+            return describe(c) + ": " + diff;
+        seen.add(c.problem, ref, naive::naiveExecute(c.problem, ref));
+        return {};
+    });
+    // The random cases must reach the interesting situations, or agreement
+    // would prove little.
+    qInfo("%s", seen.text().c_str());
+    QVERIFY(seen.valid > 0 && seen.overflow > 0 && seen.earlyLateWrites > 0);
+    if (Kind(kind) != Kind::Baseline)
+        QVERIFY(seen.tooManyOps > 0 && seen.reloadBound > 0);
+}
+
+void TestReference::mutations_data()
+{
+    QTest::addColumn<QString>("mutation");
+    QTest::addColumn<int>("cases");
+    for (const char *m :
+        {"drop-load", "duplicate-compute", "drop-write", "spurious-free", "late-load", "drop-kernel-load", "drop-free", "mixed"})
+        QTest::newRow(m) << QString::fromLatin1(m) << 120;
+}
+
+// General step lists (corrupted expansions) through both executors.
+void TestReference::mutations()
+{
+    QFETCH(QString, mutation);
+    QFETCH(int, cases);
+    const std::map<QString, Mutation> byName{{QStringLiteral("drop-load"), dropLoad},
+        {QStringLiteral("duplicate-compute"), duplicateCompute}, {QStringLiteral("drop-write"), dropWrite},
+        {QStringLiteral("spurious-free"), spuriousFree}, {QStringLiteral("late-load"), lateLoad},
+        {QStringLiteral("drop-kernel-load"), dropKernelLoad}, {QStringLiteral("drop-free"), dropFree}};
+    const std::vector<Mutation> all{dropLoad, duplicateCompute, dropWrite, spuriousFree, lateLoad, dropKernelLoad, dropFree};
+    const std::uint64_t base = 500000 + std::uint64_t(qHash(mutation) % 1000) * 1000;
+
+    forSeeds(cases, base, [&](std::uint64_t seed) -> std::string {
+        const Case c = randomCase(seed, Kind(seed % 4), false);
+        std::mt19937 rng{std::uint32_t(seed)};
+        StepList steps = expandS1(c.problem, c.groups);
+        const int count = mutation == QStringLiteral("mixed") ? uniform(rng, 2, 4) : 1;
+        std::string applied;
+        for (int k = 0; k < count; ++k) {
+            const Mutation m = mutation == QStringLiteral("mixed") ? all[std::size_t(uniform(rng, 0, int(all.size()) - 1))]
+                                                                   : byName.at(mutation);
+            applied += m(steps, rng, c.problem.layer) ? "+" : "-"; // '-': nothing to mutate, the case runs as is
+        }
+        if (const std::string diff = compareExecutions(c.problem, steps, true); !diff.empty())
+            return describe(c) + " mutated (" + applied + "): " + diff;
+        return {};
+    });
+}
+
+void TestReference::functionalPasses_data()
+{
+    QTest::addColumn<int>("kind");
+    for (Kind k : {Kind::Baseline, Kind::RowByRow, Kind::ZigZag, Kind::Partition})
+        QTest::newRow(kindName(k)) << int(k);
+}
+
+// Every generator on random layers computes the right convolution.
+void TestReference::functionalPasses()
+{
+    QFETCH(int, kind);
+    forSeeds(100, 700000 + std::uint64_t(kind) * 1000, [kind](std::uint64_t seed) -> std::string {
+        const Case c = randomCase(seed, Kind(kind), true);
+        const StepList steps = expandS1(c.problem, c.groups);
+        const SimulationResult fast = simulate(c.problem, steps, traceOptions(true, seed));
+        if (fast.functional.status != FunctionalStatus::Pass)
+            return describe(c) + ": fast functional " + statusName(fast.functional.status) + " " + fast.functional.message;
+        naive::NaiveOptions no;
+        no.functional = true;
+        no.seed = seed;
+        const naive::NaiveReport ref = naive::naiveExecute(c.problem, steps, no);
+        if (!ref.functionalPass)
+            return describe(c) + ": naive functional fails: " + ref.functionalMessage;
+        return {};
+    });
+}
+
+void TestReference::functionalCatchesCorruption_data()
+{
+    QTest::addColumn<bool>("removePatch");
+    QTest::newRow("patch-removed") << true;
+    QTest::newRow("load-removed") << false;
+}
+
+// A corrupted strategy fails the functional check, naming the first wrong
+// output (in tensor order O[k][i][j]), the same one the naive reference finds.
+void TestReference::functionalCatchesCorruption()
+{
+    QFETCH(bool, removePatch);
+    int observable = 0;
+    forSeeds(150, removePatch ? 800000 : 810000, [&](std::uint64_t seed) -> std::string {
+        Case c = randomCase(seed, Kind::ZigZag, true);
+        std::mt19937 rng{std::uint32_t(seed)};
+        StepList steps;
+        if (removePatch) {
+            Group &g = c.groups[std::size_t(uniform(rng, 0, int(c.groups.size()) - 1))];
+            g.erase(g.begin() + uniform(rng, 0, int(g.size()) - 1));
+            std::erase_if(c.groups, [](const Group &group) { return group.empty(); });
+            steps = expandS1(c.problem, c.groups);
+        } else {
+            steps = expandS1(c.problem, c.groups);
+            // Remove the load of a real (non-padding) pixel: its value is not 0.
+            std::vector<std::pair<std::size_t, std::size_t>> candidates;
+            for (std::size_t k = 0; k < steps.size(); ++k)
+                for (std::size_t i = 0; i < steps[k].loadInput.size(); ++i) {
+                    const Grid g = pixelPosition(c.problem.layer, steps[k].loadInput[i]);
+                    if (!c.problem.layer.isPadding(g.row, g.col))
+                        candidates.emplace_back(k, i);
+                }
+            if (candidates.empty())
+                return {};
+            const auto [k, i] = candidates[std::size_t(uniform(rng, 0, int(candidates.size()) - 1))];
+            steps[k].loadInput.erase(steps[k].loadInput.begin() + std::ptrdiff_t(i));
+        }
+        naive::NaiveOptions no;
+        no.functional = true;
+        no.seed = seed;
+        const naive::NaiveReport ref = naive::naiveExecute(c.problem, steps, no);
+        const SimulationResult fast = simulate(c.problem, steps, traceOptions(true, seed));
+        if (ref.functionalPass) // e.g. every weight the missing pixel met was 0
+            return fast.functional.status == FunctionalStatus::Pass
+                ? std::string()
+                : describe(c) + ": naive passes, fast says " + fast.functional.message;
+        ++observable;
+        if (fast.functional.status != FunctionalStatus::Fail)
+            return describe(c) + ": fast functional " + statusName(fast.functional.status) + ", naive: " + ref.functionalMessage;
+        const std::string name = outputName(c.problem.layer, naive::naiveOutputId(c.problem.layer, *ref.firstWrongOutput));
+        if (fast.functional.message.find(name) == std::string::npos)
+            return describe(c) + ": fast message '" + fast.functional.message + "' does not name " + name
+                + " (naive: " + ref.functionalMessage + ")";
+        return {};
+    });
+    QVERIFY2(observable >= 100, ("only " + std::to_string(observable) + " observable corruptions").c_str());
+}
+
+QTEST_GUILESS_MAIN(TestReference)
+#include "tst_reference.moc"
