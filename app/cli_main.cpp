@@ -7,7 +7,6 @@
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
-#include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
 
@@ -33,10 +32,9 @@ struct Loaded {
 Loaded load(const QString &path)
 {
     Loaded loaded{loadProject(str(path)), std::nullopt};
-    if (!loaded.project.data.file.empty()) {
-        const QString dataPath = QFileInfo(path).dir().filePath(QString::fromStdString(loaded.project.data.file));
-        loaded.tensors = loadTensorData(loaded.project.problem.layer, str(dataPath));
-    }
+    const std::string dataFile = resolveDataFile(str(path), loaded.project.data);
+    if (!dataFile.empty())
+        loaded.tensors = loadTensorData(loaded.project.problem.layer, dataFile);
     return loaded;
 }
 

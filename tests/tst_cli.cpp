@@ -173,6 +173,31 @@ private slots:
         QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
     }
 
+    // data.file is resolved against the project's folder; a bad tensor file
+    // is bad input, named with its path.
+    void tensorDataFile()
+    {
+        QFile example(sample("paper-example.json"));
+        QVERIFY(example.open(QIODevice::ReadOnly));
+        QByteArray project = example.readAll();
+        project.replace("\"data\": {\"seed\": 1}", "\"data\": {\"seed\": 1, \"file\": \"tensors.json\"}");
+        QVERIFY(project.contains("tensors.json"));
+        const QString path = write("with-data.json", project);
+
+        QFile good(QStringLiteral(CONVOFFLOAD_TEST_DATA "/tensors-paper.json"));
+        QVERIFY(good.open(QIODevice::ReadOnly));
+        write("tensors.json", good.readAll());
+        Run r = cli({QStringLiteral("simulate"), path, QStringLiteral("--strategy"), QStringLiteral("ZigZag"), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QJsonDocument::fromJson(r.out).object()[QLatin1String("functional_check")].toString(), QStringLiteral("pass"));
+
+        write("tensors.json", "{\"input\": [[1, 2]], \"kernels\": []}");
+        r = cli({QStringLiteral("simulate"), path, QStringLiteral("--strategy"), QStringLiteral("ZigZag")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("tensors.json"), r.err.constData());
+        QVERIFY2(r.err.contains("input"), r.err.constData());
+    }
+
     void badStrategyCsvNamesLine()
     {
         const QString csv = write("bad.csv", "patch,group\n0,0\n1,0\n42,1\n");

@@ -10,8 +10,8 @@ namespace {
 // Ids are 32-bit and per-pixel tables are allocated up front, so sizes are
 // capped well before anything could overflow or exhaust memory.
 constexpr std::int64_t kMaxDimension = 1 << 20;
-constexpr std::int64_t kMaxPixels = std::int64_t(1) << 28;
-constexpr std::int64_t kMaxElements = (std::int64_t(1) << 31) - 1;
+constexpr std::int64_t kMaxPixels = std::int64_t(1) << 26;
+constexpr std::int64_t kMaxElements = std::int64_t(1) << 27; // a few GiB of simulation state at most
 
 std::string str(std::int64_t v) { return std::to_string(v); }
 

@@ -14,9 +14,9 @@ SimulationResult runStrategy(const Problem &problem, const StrategySpec &spec, c
 
 namespace {
 
-nlohmann::json diagnosticToJson(const Diagnostic &d)
+nlohmann::ordered_json diagnosticToJson(const Diagnostic &d)
 {
-    nlohmann::json j{{"rule", std::string(ruleName(d.rule))}, {"step", d.step}, {"message", d.message}};
+    nlohmann::ordered_json j{{"rule", std::string(ruleName(d.rule))}, {"step", d.step}, {"message", d.message}};
     if (d.hasAction)
         j["action"] = std::string(actionShortName(d.action));
     if (!d.element.empty())
@@ -25,7 +25,7 @@ nlohmann::json diagnosticToJson(const Diagnostic &d)
 }
 
 /// Durations are printed as integers when they are whole, as users expect.
-nlohmann::json number(double v)
+nlohmann::ordered_json number(double v)
 {
     if (v == double(std::int64_t(v)))
         return std::int64_t(v);
@@ -45,7 +45,7 @@ std::string groupSizeText(const CompareRow &r) { return r.groupSize > 0 ? std::t
 
 } // namespace
 
-nlohmann::json problemSummary(const Problem &problem)
+nlohmann::ordered_json problemSummary(const Problem &problem)
 {
     const Layer &l = problem.layer;
     return {{"input", {l.c_in, l.h_in, l.w_in}}, {"output", {l.n, l.hOut(), l.wOut()}}, {"patches", l.patchCount()},
@@ -54,16 +54,16 @@ nlohmann::json problemSummary(const Problem &problem)
         {"layer_elements", l.pixelCount() * l.c_in + l.kernelElements() * l.n + l.outputCount()}};
 }
 
-nlohmann::json simulationToJson(const Problem &problem, const std::string &name, const SimulationResult &result)
+nlohmann::ordered_json simulationToJson(const Problem &problem, const std::string &name, const SimulationResult &result)
 {
-    nlohmann::json errors = nlohmann::json::array(), warnings = nlohmann::json::array(), perStep = nlohmann::json::array();
+    nlohmann::ordered_json errors = nlohmann::ordered_json::array(), warnings = nlohmann::ordered_json::array(), perStep = nlohmann::ordered_json::array();
     for (const Diagnostic &d : result.diagnostics)
         (d.severity == Severity::Error ? errors : warnings).push_back(diagnosticToJson(d));
     for (const StepStats &s : result.steps)
         perStep.push_back({{"loaded_input", s.loadedInput}, {"loaded_kernels", s.loadedKernels}, {"freed_input", s.freedInput},
             {"written", s.written}, {"computed", s.computed}, {"footprint", s.peakFootprint}, {"duration", number(s.duration())},
             {"drain", s.drain}});
-    nlohmann::json j{{"strategy", name}, {"valid", result.valid()}, {"errors", errors}, {"warnings", warnings},
+    nlohmann::ordered_json j{{"strategy", name}, {"valid", result.valid()}, {"errors", errors}, {"warnings", warnings},
         {"error_count", result.errorCount}, {"warning_count", result.warningCount}, {"steps", result.computeSteps()},
         {"total_duration", number(result.totalDuration())}, {"loaded_input", result.loadedInput()},
         {"loaded_kernels", result.loadedKernels()}, {"written", result.written()}, {"peak_footprint", result.peakFootprint()},
@@ -89,6 +89,18 @@ std::string simulationToText(const Problem &problem, const std::string &name, co
     if (!result.functional.message.empty())
         out << " (" << result.functional.message << ")";
     out << "\n";
+    out << "\n  step   loaded(in)  loaded(ker)  freed(in)  written  computed  footprint   duration\n";
+    for (std::size_t i = 0; i < result.steps.size(); ++i) {
+        const StepStats &st = result.steps[i];
+        char line[160];
+        std::snprintf(line, sizeof line, "%6s %12lld %12lld %10lld %8lld %9lld %10lld %10s\n",
+                      st.drain ? "drain" : std::to_string(i + 1).c_str(), static_cast<long long>(st.loadedInput),
+                      static_cast<long long>(st.loadedKernels), static_cast<long long>(st.freedInput),
+                      static_cast<long long>(st.written), static_cast<long long>(st.computed),
+                      static_cast<long long>(st.peakFootprint), formatNumber(st.duration()).c_str());
+        out << line;
+    }
+    out << "  (element counts; footprint = peak over the step's actions)\n";
     for (const Diagnostic &d : result.diagnostics)
         out << (d.severity == Severity::Error ? "error: " : "warning: ") << d.message << "\n";
     if (result.suppressedDiagnostics > 0)
@@ -125,10 +137,10 @@ CompareRow summarise(const Problem &problem, const StrategySpec &spec, const Sim
     return row;
 }
 
-nlohmann::json rowToJson(const CompareRow &r)
+nlohmann::ordered_json rowToJson(const CompareRow &r)
 {
-    nlohmann::json j{{"strategy", r.name}, {"kind", r.kind},
-        {"group_size", r.groupSize > 0 ? nlohmann::json(r.groupSize) : nlohmann::json()}, {"valid", r.valid}, {"steps", r.steps},
+    nlohmann::ordered_json j{{"strategy", r.name}, {"kind", r.kind},
+        {"group_size", r.groupSize > 0 ? nlohmann::ordered_json(r.groupSize) : nlohmann::ordered_json()}, {"valid", r.valid}, {"steps", r.steps},
         {"total_duration", number(r.totalDuration)}, {"loaded_input", r.loadedInput}, {"loaded_kernels", r.loadedKernels},
         {"written", r.written}, {"peak_footprint", r.peakFootprint}, {"errors", r.errors}, {"warnings", r.warnings},
         {"functional_check", statusName(r.functional)}};
@@ -147,9 +159,9 @@ std::vector<CompareRow> compareStrategies(const Project &project, const Simulati
     return rows;
 }
 
-nlohmann::json compareToJson(const Problem &problem, const std::vector<CompareRow> &rows)
+nlohmann::ordered_json compareToJson(const Problem &problem, const std::vector<CompareRow> &rows)
 {
-    nlohmann::json list = nlohmann::json::array();
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
     const CompareRow *best = nullptr;
     for (const CompareRow &r : rows) {
         list.push_back(rowToJson(r));
@@ -157,7 +169,7 @@ nlohmann::json compareToJson(const Problem &problem, const std::vector<CompareRo
             best = &r;
     }
     return {
-        {"layer", problemSummary(problem)}, {"strategies", list}, {"best", best ? nlohmann::json(best->name) : nlohmann::json()}};
+        {"layer", problemSummary(problem)}, {"strategies", list}, {"best", best ? nlohmann::ordered_json(best->name) : nlohmann::ordered_json()}};
 }
 
 std::string csvField(const std::string &text)
@@ -220,9 +232,9 @@ std::vector<SweepRow> sweepGroupSizes(
     return rows;
 }
 
-nlohmann::json sweepToJson(const Problem &problem, const std::vector<SweepRow> &rows)
+nlohmann::ordered_json sweepToJson(const Problem &problem, const std::vector<SweepRow> &rows)
 {
-    nlohmann::json list = nlohmann::json::array();
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const SweepRow &r : rows)
         list.push_back({{"group_size", r.groupSize}, {"row_by_row", rowToJson(r.rowByRow)}, {"zigzag", rowToJson(r.zigzag)}});
     return {{"layer", problemSummary(problem)}, {"sweep", list}};

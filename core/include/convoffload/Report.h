@@ -18,11 +18,11 @@ namespace convoffload {
 SimulationResult runStrategy(const Problem &problem, const StrategySpec &spec, const SimulationOptions &options);
 
 /// SPEC §6 `simulate --json`; per_step lists every step, the drain last.
-nlohmann::json simulationToJson(const Problem &problem, const std::string &name, const SimulationResult &result);
+nlohmann::ordered_json simulationToJson(const Problem &problem, const std::string &name, const SimulationResult &result);
 std::string simulationToText(const Problem &problem, const std::string &name, const SimulationResult &result);
 
 /// The layer's S1 figures: patches, nb_patches_max, K_min, K_max, sizes.
-nlohmann::json problemSummary(const Problem &problem);
+nlohmann::ordered_json problemSummary(const Problem &problem);
 
 struct CompareRow {
     std::string name;
@@ -38,7 +38,7 @@ struct CompareRow {
 };
 
 std::vector<CompareRow> compareStrategies(const Project &project, const SimulationOptions &options);
-nlohmann::json compareToJson(const Problem &problem, const std::vector<CompareRow> &rows);
+nlohmann::ordered_json compareToJson(const Problem &problem, const std::vector<CompareRow> &rows);
 std::string compareToCsv(const std::vector<CompareRow> &rows);
 std::string compareToText(const std::vector<CompareRow> &rows);
 
@@ -52,7 +52,7 @@ struct SweepRow {
 /// invalid (too many ops), so the curve can still be drawn.
 std::vector<SweepRow> sweepGroupSizes(
     const Problem &problem, std::int64_t from, std::int64_t to, const SimulationOptions &options);
-nlohmann::json sweepToJson(const Problem &problem, const std::vector<SweepRow> &rows);
+nlohmann::ordered_json sweepToJson(const Problem &problem, const std::vector<SweepRow> &rows);
 std::string sweepToCsv(const std::vector<SweepRow> &rows);
 std::string sweepToText(const std::vector<SweepRow> &rows);
 
