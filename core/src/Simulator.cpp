@@ -165,33 +165,36 @@ private:
         stats.peakFootprint = std::max(stats.peakFootprint, now.total());
         stats.after = now;
         if (now.total() > m_problem.hardware.mem_size)
-            if (admit(Severity::Error, Rule::MemoryOverflow))
-                list(Severity::Error, Rule::MemoryOverflow, step, action, {},
+            report(Severity::Error, Rule::MemoryOverflow, step, action, [&] {
+                return Finding{std::string(),
                     "the on-chip footprint reaches " + std::to_string(now.total()) + " elements (input "
                         + std::to_string(now.input) + ", kernels " + std::to_string(now.kernels) + ", output "
-                        + std::to_string(now.output) + "), more than mem_size " + std::to_string(m_problem.hardware.mem_size));
+                        + std::to_string(now.output) + "), more than mem_size " + std::to_string(m_problem.hardware.mem_size)};
+            });
         if (m_options.trace)
             m_result.trace.actions.push_back({action, traceBegin, std::uint32_t(m_result.trace.ids.size()), now});
     }
 
     // ---- diagnostics -----------------------------------------------------
-    /// Counts a finding and says whether it is still listed (per-rule cap):
-    /// callers build the message only then, so a strategy that breaks a rule
-    /// a million times does not build a million strings.
-    bool admit(Severity severity, Rule rule)
+    struct Finding {
+        std::string element, what;
+    };
+
+    /// Counts a finding; lists it while its rule is under the cap. The text is
+    /// built by `describe` only then, so a strategy that breaks a rule a
+    /// million times does not build a million strings.
+    template <typename Describe>
+    void report(Severity severity, Rule rule, int step, std::optional<Action> action, Describe &&describe)
     {
         ++(severity == Severity::Error ? m_result.errorCount : m_result.warningCount);
         int &count = m_reported[std::size_t(rule)];
         if (count >= m_options.maxDiagnosticsPerRule) {
             ++m_result.suppressedDiagnostics;
-            return false;
+            return;
         }
         ++count;
-        return true;
-    }
-
-    void list(Severity severity, Rule rule, int step, std::optional<Action> action, std::string element, std::string what)
-    {
+        Finding finding = describe();
+        std::string element = std::move(finding.element), what = std::move(finding.what);
         Diagnostic d;
         d.severity = severity;
         d.rule = rule;
@@ -219,9 +222,10 @@ private:
 
     void outOfRange(int step, Action action, std::uint32_t id, std::int64_t bound, const char *kind)
     {
-        if (admit(Severity::Error, Rule::IdOutOfRange))
-            list(Severity::Error, Rule::IdOutOfRange, step, action, std::string(kind) + " " + std::to_string(id),
-                "no such " + std::string(kind) + " (ids 0.." + std::to_string(bound - 1) + ")");
+        report(Severity::Error, Rule::IdOutOfRange, step, action, [&] {
+            return Finding{std::string(kind) + " " + std::to_string(id),
+                "no such " + std::string(kind) + " (ids 0.." + std::to_string(bound - 1) + ")"};
+        });
     }
 
     void trace(std::uint32_t id)
@@ -235,25 +239,17 @@ private:
     {
         m_result.steps.emplace_back();
         m_result.steps.back().drain = s.compute.empty();
-        const auto mark = [this] { return std::uint32_t(m_result.trace.ids.size()); };
-        std::uint32_t begin = mark();
-        freeInput(step, s.freeInput);
-        endAction(step, Action::FreeInput, begin);
-        begin = mark();
-        freeKernels(step, s.freeKernels);
-        endAction(step, Action::FreeKernels, begin);
-        begin = mark();
-        write(step, s.write);
-        endAction(step, Action::Write, begin);
-        begin = mark();
-        loadInput(step, s.loadInput);
-        endAction(step, Action::LoadInput, begin);
-        begin = mark();
-        loadKernels(step, s.loadKernels);
-        endAction(step, Action::LoadKernels, begin);
-        begin = mark();
-        compute(step, s.compute);
-        endAction(step, Action::Compute, begin);
+        const auto run = [&](Action action, auto &&body) {
+            const auto begin = std::uint32_t(m_result.trace.ids.size());
+            body();
+            endAction(step, action, begin);
+        };
+        run(Action::FreeInput, [&] { freeInput(step, s.freeInput); });
+        run(Action::FreeKernels, [&] { freeKernels(step, s.freeKernels); });
+        run(Action::Write, [&] { write(step, s.write); });
+        run(Action::LoadInput, [&] { loadInput(step, s.loadInput); });
+        run(Action::LoadKernels, [&] { loadKernels(step, s.loadKernels); });
+        run(Action::Compute, [&] { compute(step, s.compute); });
 
         StepStats &stats = m_result.steps.back();
         const Hardware &hw = m_problem.hardware;
@@ -270,9 +266,9 @@ private:
                 continue;
             trace(p);
             if (!m_inputPresent[p]) {
-                if (admit(Severity::Error, Rule::FreeNotPresent))
-                    list(Severity::Error, Rule::FreeNotPresent, step, Action::FreeInput, pixelName(m_layer, p),
-                        "freed but not on chip");
+                report(Severity::Error, Rule::FreeNotPresent, step, Action::FreeInput, [&] {
+                    return Finding{pixelName(m_layer, p), "freed but not on chip"};
+                });
                 continue;
             }
             m_inputPresent[p] = 0;
@@ -290,9 +286,9 @@ private:
                 continue;
             trace(k);
             if (!m_kernelPresent[k]) {
-                if (admit(Severity::Error, Rule::FreeNotPresent))
-                    list(
-                        Severity::Error, Rule::FreeNotPresent, step, Action::FreeKernels, kernelName(k), "freed but not on chip");
+                report(Severity::Error, Rule::FreeNotPresent, step, Action::FreeKernels, [&] {
+                    return Finding{kernelName(k), "freed but not on chip"};
+                });
                 continue;
             }
             m_kernelPresent[k] = 0;
@@ -312,14 +308,14 @@ private:
             trace(o);
             switch (m_outputState[o]) {
             case OutputState::Pending:
-                if (admit(Severity::Error, Rule::WriteNotComputed))
-                    list(Severity::Error, Rule::WriteNotComputed, step, Action::Write, outputName(m_layer, o),
-                        "written back but not computed yet");
+                report(Severity::Error, Rule::WriteNotComputed, step, Action::Write, [&] {
+                    return Finding{outputName(m_layer, o), "written back but not computed yet"};
+                });
                 continue;
             case OutputState::Written:
-                if (admit(Severity::Error, Rule::WriteAlreadyWritten))
-                    list(Severity::Error, Rule::WriteAlreadyWritten, step, Action::Write, outputName(m_layer, o),
-                        "written back again (it is no longer on chip)");
+                report(Severity::Error, Rule::WriteAlreadyWritten, step, Action::Write, [&] {
+                    return Finding{outputName(m_layer, o), "written back again (it is no longer on chip)"};
+                });
                 continue;
             case OutputState::OnChip:
                 break;
@@ -341,21 +337,23 @@ private:
             trace(p);
             const Grid g = pixelPosition(m_layer, p);
             if (!m_problem.options.padding_in_dram && m_layer.isPadding(g.row, g.col)) {
-                if (admit(Severity::Error, Rule::PaddingLoaded))
-                    list(Severity::Error, Rule::PaddingLoaded, step, Action::LoadInput, pixelName(m_layer, p),
-                        "is padding, which this project synthesises on chip (padding_in_dram is false): it cannot be loaded");
+                report(Severity::Error, Rule::PaddingLoaded, step, Action::LoadInput, [&] {
+                    return Finding{pixelName(m_layer, p),
+                        "is padding, which this project synthesises on chip (padding_in_dram is false): it cannot be loaded"};
+                });
                 continue;
             }
             m_result.steps.back().loadedInput += m_layer.c_in;
             if (++m_inputLoads[p] == std::uint32_t(maxLoads) + 1)
-                if (admit(Severity::Warning, Rule::ReloadBound))
-                    list(Severity::Warning, Rule::ReloadBound, step, Action::LoadInput, pixelName(m_layer, p),
+                report(Severity::Warning, Rule::ReloadBound, step, Action::LoadInput, [&] {
+                    return Finding{pixelName(m_layer, p),
                         "loaded " + std::to_string(maxLoads + 1)
-                            + " times, more than max_loads_per_element = " + std::to_string(maxLoads));
+                            + " times, more than max_loads_per_element = " + std::to_string(maxLoads)};
+                });
             if (m_inputPresent[p]) {
-                if (admit(Severity::Warning, Rule::UselessLoad))
-                    list(Severity::Warning, Rule::UselessLoad, step, Action::LoadInput, pixelName(m_layer, p),
-                        "loaded while already on chip");
+                report(Severity::Warning, Rule::UselessLoad, step, Action::LoadInput, [&] {
+                    return Finding{pixelName(m_layer, p), "loaded while already on chip"};
+                });
                 continue;
             }
             m_inputPresent[p] = 1;
@@ -376,14 +374,15 @@ private:
             trace(k);
             m_result.steps.back().loadedKernels += m_layer.kernelElements();
             if (++m_kernelLoads[k] == std::uint32_t(maxLoads) + 1)
-                if (admit(Severity::Warning, Rule::ReloadBound))
-                    list(Severity::Warning, Rule::ReloadBound, step, Action::LoadKernels, kernelName(k),
+                report(Severity::Warning, Rule::ReloadBound, step, Action::LoadKernels, [&] {
+                    return Finding{kernelName(k),
                         "loaded " + std::to_string(maxLoads + 1)
-                            + " times, more than max_loads_per_element = " + std::to_string(maxLoads));
+                            + " times, more than max_loads_per_element = " + std::to_string(maxLoads)};
+                });
             if (m_kernelPresent[k]) {
-                if (admit(Severity::Warning, Rule::UselessLoad))
-                    list(Severity::Warning, Rule::UselessLoad, step, Action::LoadKernels, kernelName(k),
-                        "loaded while already on chip");
+                report(Severity::Warning, Rule::UselessLoad, step, Action::LoadKernels, [&] {
+                    return Finding{kernelName(k), "loaded while already on chip"};
+                });
                 continue;
             }
             m_kernelPresent[k] = 1;
@@ -399,10 +398,11 @@ private:
     {
         const std::int64_t ops = std::int64_t(outputs.size()) * m_layer.opsPerOutput();
         if (ops > m_problem.hardware.nbop_pe)
-            if (admit(Severity::Error, Rule::TooManyOps))
-                list(Severity::Error, Rule::TooManyOps, step, Action::Compute, {},
+            report(Severity::Error, Rule::TooManyOps, step, Action::Compute, [&] {
+                return Finding{std::string(),
                     std::to_string(outputs.size()) + " outputs need " + std::to_string(ops) + " MACs, more than nbop_pe "
-                        + std::to_string(m_problem.hardware.nbop_pe));
+                        + std::to_string(m_problem.hardware.nbop_pe)};
+            });
         for (OutputId o : outputs) {
             if (!inRange(step, Action::Compute, o, m_layer.outputCount(), "output"))
                 continue;
@@ -410,13 +410,14 @@ private:
             checkPatchOnChip(step, patchOfOutput(m_layer, o));
             const KernelId k = kernelOfOutput(m_layer, o);
             if (!m_kernelPresent[k])
-                if (admit(Severity::Error, Rule::KernelNotOnChip))
-                    list(Severity::Error, Rule::KernelNotOnChip, step, Action::Compute, outputName(m_layer, o),
-                        "needs " + kernelName(k) + ", which is not on chip");
+                report(Severity::Error, Rule::KernelNotOnChip, step, Action::Compute, [&] {
+                    return Finding{outputName(m_layer, o), "needs " + kernelName(k) + ", which is not on chip"};
+                });
             if (m_outputState[o] != OutputState::Pending) {
-                if (admit(Severity::Error, Rule::ComputedTwice))
-                    list(Severity::Error, Rule::ComputedTwice, step, Action::Compute, outputName(m_layer, o),
-                        "computed again (first computed at step " + std::to_string(m_computedAt[o]) + ")");
+                report(Severity::Error, Rule::ComputedTwice, step, Action::Compute, [&] {
+                    return Finding{outputName(m_layer, o),
+                        "computed again (first computed at step " + std::to_string(m_computedAt[o]) + ")"};
+                });
             } else {
                 m_computedAt[o] = std::uint32_t(step);
             }
@@ -442,11 +443,12 @@ private:
                 first = p;
         });
         if (missing > 0)
-            if (admit(Severity::Error, Rule::PatchNotOnChip))
-                list(Severity::Error, Rule::PatchNotOnChip, step, Action::Compute, patchName(m_layer, patch),
+            report(Severity::Error, Rule::PatchNotOnChip, step, Action::Compute, [&] {
+                return Finding{patchName(m_layer, patch),
                     "needs " + pixelName(m_layer, first)
                         + (missing > 1 ? " and " + std::to_string(missing - 1) + " more pixel(s)" : std::string())
-                        + ", not on chip");
+                        + ", not on chip"};
+            });
     }
 
     /// The MACs of one output, reading only what the simulated memory holds.
@@ -492,27 +494,30 @@ private:
                     : 0);
         const std::int64_t total = inputElements + m_layer.kernelElements() * m_layer.n + m_layer.outputCount();
         if (total > m_problem.hardware.dram_size)
-            if (admit(Severity::Error, Rule::DramOverflow))
-                list(Severity::Error, Rule::DramOverflow, 0, std::nullopt, {},
+            report(Severity::Error, Rule::DramOverflow, 0, std::nullopt, [&] {
+                return Finding{std::string(),
                     "the layer needs " + std::to_string(total)
                         + " elements of DRAM (input, kernels, output), more than dram_size "
-                        + std::to_string(m_problem.hardware.dram_size));
+                        + std::to_string(m_problem.hardware.dram_size)};
+            });
     }
 
     void checkEnd(int lastStep)
     {
         for (std::size_t o = 0; o < m_outputState.size(); ++o)
             if (m_outputState[o] != OutputState::Written)
-                if (admit(Severity::Error, Rule::OutputNotWritten))
-                    list(Severity::Error, Rule::OutputNotWritten, lastStep, std::nullopt, outputName(m_layer, OutputId(o)),
-                        m_outputState[o] == OutputState::Pending ? "never computed" : "computed but never written back");
+                report(Severity::Error, Rule::OutputNotWritten, lastStep, std::nullopt, [&] {
+                    return Finding{outputName(m_layer, OutputId(o)),
+                        m_outputState[o] == OutputState::Pending ? "never computed" : "computed but never written back"};
+                });
         const Footprint left = footprint();
         if (left.total() > 0)
-            if (admit(Severity::Error, Rule::MemoryNotEmpty))
-                list(Severity::Error, Rule::MemoryNotEmpty, lastStep, std::nullopt, {},
+            report(Severity::Error, Rule::MemoryNotEmpty, lastStep, std::nullopt, [&] {
+                return Finding{std::string(),
                     "the memory is not empty at the end: " + std::to_string(left.input) + " input, "
                         + std::to_string(left.kernels) + " kernel and " + std::to_string(left.output)
-                        + " output elements remain on chip");
+                        + " output elements remain on chip"};
+            });
     }
 
     void compareWithReference()
