@@ -1,0 +1,72 @@
+#pragma once
+// One colour-blind-safe palette (Okabe & Ito) for every coloured view, legend
+// and export, so a state has the same colour everywhere.
+
+#include "convoffload/StepCursor.h"
+
+#include <QColor>
+#include <QString>
+
+namespace convoffload::ui {
+
+struct Palette {
+    static QColor pixel(PixelState s)
+    {
+        switch (s) {
+        case PixelState::Off: return QColor(0xEE, 0xEE, 0xEE);
+        case PixelState::Kept: return QColor(0x56, 0xB4, 0xE9);   // sky blue
+        case PixelState::Loaded: return QColor(0xE6, 0x9F, 0x00); // orange
+        case PixelState::Freed: return QColor(0xCC, 0x79, 0xA7);  // reddish purple
+        }
+        return Qt::black;
+    }
+    static QString pixelLabel(PixelState s)
+    {
+        switch (s) {
+        case PixelState::Off: return QStringLiteral("not on chip");
+        case PixelState::Kept: return QStringLiteral("kept on chip");
+        case PixelState::Loaded: return QStringLiteral("loaded now");
+        case PixelState::Freed: return QStringLiteral("freed now");
+        }
+        return {};
+    }
+    static QColor output(OutputState s)
+    {
+        switch (s) {
+        case OutputState::Pending: return QColor(0xEE, 0xEE, 0xEE);
+        case OutputState::OnChip: return QColor(0x56, 0xB4, 0xE9); // sky blue: held on chip
+        case OutputState::Computed: return QColor(0x00, 0x9E, 0x73); // bluish green
+        case OutputState::Written: return QColor(0xD5, 0x5E, 0x00);  // vermillion
+        case OutputState::Done: return QColor(0x99, 0x99, 0x99);
+        }
+        return Qt::black;
+    }
+    static QString outputLabel(OutputState s)
+    {
+        switch (s) {
+        case OutputState::Pending: return QStringLiteral("pending");
+        case OutputState::OnChip: return QStringLiteral("on chip, not written");
+        case OutputState::Computed: return QStringLiteral("computed now");
+        case OutputState::Written: return QStringLiteral("written now");
+        case OutputState::Done: return QStringLiteral("done (in DRAM)");
+        }
+        return {};
+    }
+    // Footprint and duration series.
+    static QColor input() { return QColor(0xE6, 0x9F, 0x00); }
+    static QColor kernels() { return QColor(0x00, 0x72, 0xB2); }
+    static QColor outputs() { return QColor(0x00, 0x9E, 0x73); }
+    static QColor capacity() { return QColor(0xD5, 0x5E, 0x00); }
+    static QColor load() { return QColor(0xE6, 0x9F, 0x00); }
+    static QColor write() { return QColor(0xCC, 0x79, 0xA7); }
+    static QColor compute() { return QColor(0x00, 0x9E, 0x73); }
+    static QColor cursor() { return QColor(0x00, 0x00, 0x00); }
+    /// Reload heat map: white (loaded once or never) to deep vermillion.
+    static QColor heat(double t)
+    {
+        t = t < 0 ? 0 : (t > 1 ? 1 : t);
+        return QColor::fromRgbF(1.0 - 0.16 * t, 1.0 - 0.63 * t, 1.0 - t);
+    }
+};
+
+} // namespace convoffload::ui
