@@ -4,14 +4,20 @@
 #include "convoffload/Project.h"
 #include "convoffload/Report.h"
 #include "convoffload/StrategyCsv.h"
+#include "export/Figures.h"
 
 #include <QCommandLineParser>
+#include <QApplication>
 #include <QCoreApplication>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 
 #include <cstdio>
+#include <unistd.h>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 using namespace convoffload;
@@ -91,22 +97,30 @@ int compareCommand(const QCommandLineParser &parser, const Loaded &loaded)
     return 0;
 }
 
+struct GroupSizeRange {
+    std::int64_t from = 0, to = 0;
+};
+
+GroupSizeRange parseGroupSizes(const QString &range, std::int64_t patches)
+{
+    static const QRegularExpression pattern(QStringLiteral("^\\s*(\\d{1,9})\\s*\\.\\.\\s*(\\d{1,9})\\s*$"));
+    const QRegularExpressionMatch m = pattern.match(range);
+    if (!m.hasMatch())
+        throw UsageError("--group-sizes: expected A..B with integers A <= B, got '" + str(range) + "'");
+    const GroupSizeRange r{m.captured(1).toLongLong(), m.captured(2).toLongLong()};
+    if (r.from < 1 || r.to < r.from)
+        throw UsageError("--group-sizes: expected 1 <= A <= B, got " + str(range));
+    if (r.to > patches)
+        throw UsageError("--group-sizes: B = " + std::to_string(r.to) + " exceeds the number of patches (" + std::to_string(patches) + ")");
+    return r;
+}
+
 int sweepCommand(const QCommandLineParser &parser, const Loaded &loaded)
 {
     const QString range = parser.value(QStringLiteral("group-sizes"));
-    static const QRegularExpression pattern(QStringLiteral("^\\s*(\\d{1,9})\\s*\\.\\.\\s*(\\d{1,9})\\s*$"));
-    const QRegularExpressionMatch m = pattern.match(range);
     if (range.isEmpty())
         throw UsageError("sweep needs --group-sizes A..B (e.g. --group-sizes 1..40)");
-    if (!m.hasMatch())
-        throw UsageError("--group-sizes: expected A..B with integers A <= B, got '" + str(range) + "'");
-    const std::int64_t from = m.captured(1).toLongLong(), to = m.captured(2).toLongLong();
-    const std::int64_t patches = loaded.project.problem.layer.patchCount();
-    if (from < 1 || to < from)
-        throw UsageError("--group-sizes: expected 1 <= A <= B, got " + str(range));
-    if (to > patches)
-        throw UsageError(
-            "--group-sizes: B = " + std::to_string(to) + " exceeds the number of patches (" + std::to_string(patches) + ")");
+    const auto [from, to] = parseGroupSizes(range, loaded.project.problem.layer.patchCount());
     const std::vector<SweepRow> rows
         = sweepGroupSizes(loaded.project.problem, from, to, simulationOptions(parser, loaded, false));
     if (parser.isSet(QStringLiteral("json")))
@@ -118,11 +132,93 @@ int sweepCommand(const QCommandLineParser &parser, const Loaded &loaded)
     return 0;
 }
 
+Action parseAction(const QString &text)
+{
+    for (int a = 0; a < kActionCount; ++a) {
+        const auto full = actionName(Action(a)), shortName = actionShortName(Action(a));
+        if (text == QStringLiteral("a%1").arg(a + 1) || text == QLatin1String(shortName.data(), qsizetype(shortName.size()))
+            || text == QLatin1String(full.data(), qsizetype(full.size())))
+            return Action(a);
+    }
+    throw UsageError("--action: expected a1..a6 (or free_input, free_kernels, write, load_input, load_kernels, compute), got '"
+                     + str(text) + "'");
+}
+
+int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath)
+{
+    const QString figureText = parser.value(QStringLiteral("figure"));
+    const std::optional<ui::FigureKind> kind = ui::figureKindFromName(figureText);
+    if (!kind)
+        throw UsageError("--figure: expected one of " + str(ui::figureNames().join(QStringLiteral(", "))) + ", got '"
+                         + str(figureText) + "'");
+    const QString out = parser.value(QStringLiteral("out"));
+    if (out.isEmpty())
+        throw UsageError("export needs --out FILE.png, FILE.svg or FILE.pdf");
+
+    ui::FigureRequest request;
+    request.kind = *kind;
+    request.strategy = str(parser.value(QStringLiteral("strategy")));
+    if (request.strategy.empty() && ui::figureNeedsStrategy(*kind))
+        throw UsageError("--figure " + str(figureText) + " needs --strategy NAME");
+    request.versus = str(parser.value(QStringLiteral("versus")));
+    bool ok = true;
+    const int step = parser.value(QStringLiteral("step")).toInt(&ok);
+    if (!ok || step < 1)
+        throw UsageError("--step: expected a step number >= 1, got '" + str(parser.value(QStringLiteral("step"))) + "'");
+    const bool hasAction = parser.isSet(QStringLiteral("action"));
+    request.moment = {step - 1, hasAction ? parseAction(parser.value(QStringLiteral("action"))) : Action::Compute};
+    request.storyboardSteps = parser.value(QStringLiteral("steps")).toInt(&ok);
+    if (!ok)
+        throw UsageError("--steps: expected a number of steps, got '" + str(parser.value(QStringLiteral("steps"))) + "'");
+    request.heatMap = parser.isSet(QStringLiteral("heat-map"));
+    if (parser.isSet(QStringLiteral("group-sizes"))) {
+        const auto range = parseGroupSizes(parser.value(QStringLiteral("group-sizes")), loaded.project.problem.layer.patchCount());
+        request.sweepFrom = range.from;
+        request.sweepTo = range.to;
+    }
+
+    ui::FigureSource source(loaded.project, str(projectPath));
+    const ui::Figure figure = ui::makeFigure(source, request);
+    QSize size = figure.preferredSize;
+    if (parser.isSet(QStringLiteral("size"))) {
+        static const QRegularExpression pattern(QStringLiteral("^(\\d{1,6})x(\\d{1,6})$"));
+        const QRegularExpressionMatch m = pattern.match(parser.value(QStringLiteral("size")));
+        if (!m.hasMatch())
+            throw UsageError("--size: expected WIDTHxHEIGHT in pixels, e.g. 1600x900, got '" + str(parser.value(QStringLiteral("size")))
+                             + "'");
+        size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+    }
+    const ui::ExportResult result = ui::exportFigure(figure.paint, size, out, figure.title, figure.description);
+    if (!result)
+        throw std::runtime_error(str(result.error));
+    std::cout << "Wrote " << str(out) << " (" << size.width() << "x" << size.height() << ")\n";
+    return 0;
+}
+
+bool noDisplay()
+{
+    return qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
 {
-    QCoreApplication app(argc, argv);
+    // Figures need a GUI application (fonts, Qt Charts); everything else runs
+    // on a bare core application. Without a display figures render offscreen.
+    const bool exporting = argc > 1 && std::string(argv[1]) == "export";
+    if (exporting && noDisplay()) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+            // Qt wants a private runtime folder and warns without one.
+            const QString runtime = QDir::tempPath() + QStringLiteral("/convoffload-runtime-") + QString::number(getuid());
+            QDir().mkpath(runtime);
+            QFile::setPermissions(runtime, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+            qputenv("XDG_RUNTIME_DIR", runtime.toLocal8Bit());
+        }
+    }
+    const std::unique_ptr<QCoreApplication> app(exporting ? new QApplication(argc, argv) : new QCoreApplication(argc, argv));
     QCoreApplication::setApplicationName(QStringLiteral("convoffload-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral("0.1"));
 
@@ -130,10 +226,13 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(
         QStringLiteral("Simulate and compare convolution offloading strategies.\n\n"
                        "Commands:\n"
-                       "  simulate PROJECT --strategy NAME [--json]   every step, duration, footprint, checks\n"
-                       "  simulate PROJECT --strategy-csv FILE        a strategy imported from a solver's CSV\n"
-                       "  compare  PROJECT [--json|--csv]             every strategy of the project\n"
-                       "  sweep    PROJECT --group-sizes A..B [--csv|--json]  Row-by-Row vs ZigZag per group size"));
+        "  simulate PROJECT --strategy NAME [--json]   every step, duration, footprint, checks\n"
+        "  simulate PROJECT --strategy-csv FILE        a strategy imported from a solver's CSV\n"
+        "  compare  PROJECT [--json|--csv]             every strategy of the project\n"
+        "  sweep    PROJECT --group-sizes A..B [--csv|--json]  Row-by-Row vs ZigZag per group size\n"
+        "  export   PROJECT --figure F [--strategy NAME] [--step K] --out FILE.{png,svg,pdf}\n"
+        "           F: grid, input-grid, output-grid, memory, memory-actions, durations, cumulative,\n"
+        "              compare, sweep [--group-sizes A..B], storyboard [--versus NAME] [--steps N]"));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("simulate, compare or sweep"));
@@ -146,6 +245,14 @@ int main(int argc, char *argv[])
         {QStringLiteral("csv"), QStringLiteral("Print CSV.")},
         {QStringLiteral("group-sizes"), QStringLiteral("Group sizes to sweep, A..B."), QStringLiteral("range")},
         {QStringLiteral("no-functional"), QStringLiteral("Skip the functional simulation on values.")},
+        {QStringLiteral("figure"), QStringLiteral("Figure to export."), QStringLiteral("name")},
+        {QStringLiteral("step"), QStringLiteral("Step of the figure, from 1 (default 2)."), QStringLiteral("k"), QStringLiteral("2")},
+        {QStringLiteral("action"), QStringLiteral("Show the step right after this action (a1..a6)."), QStringLiteral("action")},
+        {QStringLiteral("out"), QStringLiteral("Output file (.png, .svg, .pdf)."), QStringLiteral("file")},
+        {QStringLiteral("size"), QStringLiteral("Figure size in pixels, WIDTHxHEIGHT."), QStringLiteral("size")},
+        {QStringLiteral("versus"), QStringLiteral("Second strategy of the storyboard."), QStringLiteral("name")},
+        {QStringLiteral("steps"), QStringLiteral("Steps shown by the storyboard (default 4)."), QStringLiteral("n"), QStringLiteral("4")},
+        {QStringLiteral("heat-map"), QStringLiteral("Colour input pixels by their load count.")},
     });
     if (!parser.parse(QCoreApplication::arguments())) {
         std::cerr << "convoffload-cli: " << str(parser.errorText()) << "\n";
@@ -163,13 +270,16 @@ int main(int argc, char *argv[])
         if (parser.isSet(QStringLiteral("json")) && parser.isSet(QStringLiteral("csv")))
             throw UsageError("--json and --csv exclude each other");
         const QString command = args[0];
-        if (command != QLatin1String("simulate") && command != QLatin1String("compare") && command != QLatin1String("sweep"))
-            throw UsageError("unknown command '" + str(command) + "' (expected simulate, compare or sweep)");
+        const QStringList commands{QStringLiteral("simulate"), QStringLiteral("compare"), QStringLiteral("sweep"), QStringLiteral("export")};
+        if (!commands.contains(command))
+            throw UsageError("unknown command '" + str(command) + "' (expected simulate, compare, sweep or export)");
         const Loaded loaded = load(args[1]);
         if (command == QLatin1String("simulate"))
             return simulateCommand(parser, loaded);
         if (command == QLatin1String("compare"))
             return compareCommand(parser, loaded);
+        if (command == QLatin1String("export"))
+            return exportCommand(parser, loaded, args[1]);
         return sweepCommand(parser, loaded);
     } catch (const std::bad_alloc &) {
         std::cerr << "convoffload-cli: out of memory (is the layer too large?)\n";

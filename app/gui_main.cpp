@@ -1,0 +1,100 @@
+// convoffload: the desktop application. With no display (no X11/Wayland and
+// no QT_QPA_PLATFORM), or with --report, it writes a report of figures for the
+// project instead of opening a window.
+
+#include "app/MainWindow.h"
+#include "document/ProjectDocument.h"
+#include "export/HeadlessReport.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace {
+
+bool noDisplay()
+{
+    return qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+}
+
+int writeReport(const QString &project, const QString &folder)
+{
+    QString error;
+    const QStringList files = convoffload::ui::writeHeadlessReport(project, folder, &error);
+    if (!error.isEmpty()) {
+        std::fprintf(stderr, "convoffload: %s\n", qPrintable(error));
+        return 1;
+    }
+    std::printf("Wrote %lld figures for %s:\n", static_cast<long long>(files.size()), qPrintable(project));
+    for (const QString &f : files)
+        std::printf("  %s\n", qPrintable(QDir::toNativeSeparators(f)));
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    const bool headless = noDisplay();
+    if (headless)
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("ConvOffload"));
+    QApplication::setApplicationName(QStringLiteral("ConvOffload"));
+    QApplication::setApplicationVersion(QStringLiteral("0.2"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Step through, compare and export convolution offloading strategies."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("Project file to open (.json)."));
+    const QCommandLineOption report(QStringLiteral("report"), QStringLiteral("Write the figures of PROJECT into DIR and exit."),
+                                    QStringLiteral("dir"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Open PROJECT, show step STEP (--step), save the window as PNG and exit."),
+                                        QStringLiteral("file"));
+    const QCommandLineOption step(QStringLiteral("step"), QStringLiteral("1-based step for --screenshot."), QStringLiteral("n"),
+                                  QStringLiteral("2"));
+    parser.addOptions({report, screenshot, step});
+    parser.process(app);
+    const QString project = parser.positionalArguments().value(0);
+
+    if (parser.isSet(report) || headless) {
+        if (project.isEmpty()) {
+            std::fprintf(stderr, "convoffload: no display; give a project file to write its figures (see --help)\n");
+            return 1;
+        }
+        const QString folder = parser.isSet(report) ? parser.value(report) : QStringLiteral("report");
+        if (headless && !parser.isSet(report))
+            std::printf("No display: writing the figures instead of opening the window.\n");
+        return writeReport(project, folder);
+    }
+
+    convoffload::ui::MainWindow window;
+    window.show();
+    if (!project.isEmpty() && !window.openFile(project) && parser.isSet(screenshot))
+        return 1;
+    if (parser.isSet(screenshot)) {
+        // Wait for the worker's simulation, then grab the window.
+        const QString file = parser.value(screenshot);
+        const int wanted = std::max(1, parser.value(step).toInt()) - 1;
+        auto *poll = new QTimer(&window);
+        QObject::connect(poll, &QTimer::timeout, &window, [&window, file, wanted, poll] {
+            if (window.document()->busy() || !window.document()->cursor())
+                return;
+            poll->stop();
+            window.document()->seek({wanted, convoffload::Action::Compute});
+            QTimer::singleShot(300, &window, [&window, file] {
+                const bool ok = window.grab().save(file);
+                std::printf("%s %s\n", ok ? "Saved" : "Could not save", qPrintable(file));
+                QApplication::exit(ok ? 0 : 1);
+            });
+        });
+        poll->start(50);
+    }
+    return QApplication::exec();
+}

@@ -1,0 +1,717 @@
+// The charts and the figure export: series values on the paper's Example
+// checked against numbers worked by hand, the cursor and click mapping, the
+// chart panel, and exports to PNG / SVG / PDF including their failures.
+//
+// Set CONVOFFLOAD_CHART_SHOTS=<dir> to also write every chart of the paper
+// example and of LeNet-5 conv1 as PNG there (to look at them).
+
+#include "charts/ChartFactory.h"
+#include "charts/ChartsPanel.h"
+#include "export/FigureExport.h"
+
+#include "convoffload/Project.h"
+#include "convoffload/Report.h"
+#include "convoffload/S1Strategy.h"
+#include "convoffload/Simulator.h"
+
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QPainter>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QSignalSpy>
+#include <QStackedBarSeries>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QValueAxis>
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <set>
+
+using namespace convoffload;
+using namespace convoffload::ui;
+
+namespace {
+
+/// The paper's Example with the README's hardware: 2×5×5 input, two 3×3
+/// kernels, stride 1, nbop_pe 72 (2 patches per step), mem_size 80.
+Problem paperExample()
+{
+    Problem p;
+    p.layer = {2, 5, 5, 3, 3, 2, 1, 1, 0, 0, 0, 0};
+    p.hardware.mem_size = 80;
+    p.hardware.nbop_pe = 72;
+    return p;
+}
+
+SimulationResult rowByRowG2(const Problem &p)
+{
+    SimulationOptions options;
+    options.trace = true;
+    return simulate(p, expandS1(p, rowByRow(p.layer, 2)), options);
+}
+
+template <class T>
+T *seriesNamed(const QChart *chart, const QString &name)
+{
+    for (QAbstractSeries *s : chart->series())
+        if (s->name() == name)
+            return qobject_cast<T *>(s);
+    return nullptr;
+}
+
+template <class T>
+QList<T *> seriesOfType(const QChart *chart)
+{
+    QList<T *> out;
+    for (QAbstractSeries *s : chart->series())
+        if (auto *t = qobject_cast<T *>(s))
+            out.append(t);
+    return out;
+}
+
+/// The first point at x: on a per-action staircase, the level of the action
+/// that ends at x.
+double yAt(const QLineSeries *series, double x)
+{
+    for (const QPointF &p : series->points())
+        if (qFuzzyCompare(p.x() + 1.0, x + 1.0))
+            return p.y();
+    return -1;
+}
+
+/// Middle of the cursor's vertical sides: the step it marks.
+double cursorX(const QChart *chart)
+{
+    const QList<QPointF> points = cursorSeries(chart)->points();
+    double lo = points.value(0).x(), hi = lo;
+    for (const QPointF &p : points) {
+        lo = std::min(lo, p.x());
+        hi = std::max(hi, p.x());
+    }
+    return (lo + hi) / 2;
+}
+
+int distinctColours(const QImage &image)
+{
+    std::set<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 3)
+        for (int x = 0; x < image.width(); x += 3)
+            colours.insert(image.pixel(x, y));
+    return int(colours.size());
+}
+
+struct NamedChart {
+    QString name;
+    std::unique_ptr<QChart> chart;
+};
+
+std::vector<NamedChart> allCharts(const Problem &p, const SimulationResult &r, const std::vector<CompareRow> &rows,
+    const std::vector<SweepRow> &sweep, int cursor, const QString &strategy)
+{
+    std::vector<NamedChart> charts;
+    charts.push_back({QStringLiteral("footprint-step"), std::unique_ptr<QChart>(footprintChart(p, r, cursor, false, strategy))});
+    charts.push_back({QStringLiteral("footprint-action"), std::unique_ptr<QChart>(footprintChart(p, r, cursor, true, strategy))});
+    charts.push_back({QStringLiteral("durations"), std::unique_ptr<QChart>(durationChart(r, cursor, strategy))});
+    charts.push_back({QStringLiteral("cumulative"), std::unique_ptr<QChart>(cumulativeDurationChart(r, cursor, strategy))});
+    charts.push_back({QStringLiteral("compare"), std::unique_ptr<QChart>(comparisonChart(rows))});
+    charts.push_back({QStringLiteral("sweep"), std::unique_ptr<QChart>(sweepChart(sweep))});
+    return charts;
+}
+
+SimulationOptions quick()
+{
+    SimulationOptions o;
+    o.trace = false;
+    o.functional = false;
+    return o;
+}
+
+} // namespace
+
+class TestCharts : public QObject {
+    Q_OBJECT
+private slots:
+    void footprintPerStep()
+    {
+        const Problem p = paperExample();
+        const SimulationResult r = rowByRowG2(p);
+        QCOMPARE(r.steps.size(), std::size_t(6)); // 9 patches in 5 groups of ≤ 2, plus the drain
+        std::unique_ptr<QChart> chart(footprintChart(p, r, -1, false));
+
+        auto *input = seriesNamed<QAreaSeries>(chart.get(), QStringLiteral("input"));
+        auto *kernels = seriesNamed<QAreaSeries>(chart.get(), QStringLiteral("kernels"));
+        auto *output = seriesNamed<QAreaSeries>(chart.get(), QStringLiteral("output"));
+        QVERIFY(input && kernels && output);
+        // Stacked: each area starts where the one below ends.
+        QCOMPARE(input->lowerSeries(), nullptr);
+        QCOMPARE(kernels->lowerSeries(), input->upperSeries());
+        QCOMPARE(output->lowerSeries(), kernels->upperSeries());
+        QCOMPARE(output->upperSeries()->count(), 6);
+
+        // By hand. Step 1 (x = 0) after its compute: patches 0,1 need rows
+        // 0..2 × cols 0..3 = 12 pixels · 2 channels = 24 input, 2 kernels ·
+        // 18 = 36, 2 patches · 2 kernels = 4 outputs: 24 / 60 / 64 stacked.
+        QCOMPARE(yAt(input->upperSeries(), 0), 24.0);
+        QCOMPARE(yAt(kernels->upperSeries(), 0), 60.0);
+        QCOMPARE(yAt(output->upperSeries(), 0), 64.0);
+        // Step 2 (x = 1): patches 2,3 need cols 2..4 of rows 0..2 and cols
+        // 0..2 of rows 1..3: 16 pixels, 32 input + 36 + 4 (outputs of step 1
+        // written at this step) = 72, the peak.
+        QCOMPARE(yAt(input->upperSeries(), 1), 32.0);
+        QCOMPARE(yAt(kernels->upperSeries(), 1), 68.0);
+        QCOMPARE(yAt(output->upperSeries(), 1), 72.0);
+        // The drain (x = 5) leaves the memory empty.
+        QCOMPARE(yAt(output->upperSeries(), 5), 0.0);
+
+        auto *capacity = seriesNamed<QLineSeries>(chart.get(), QStringLiteral("capacity: mem_size = 80"));
+        QVERIFY(capacity);
+        QVERIFY(capacity->count() >= 2);
+        for (const QPointF &pt : capacity->points())
+            QCOMPARE(pt.y(), 80.0);
+
+        // Steps labelled 1..n and the drain; axis titles with units.
+        auto *x = qobject_cast<QCategoryAxis *>(chart->axes(Qt::Horizontal).value(0));
+        QVERIFY(x);
+        QCOMPARE(x->categoriesLabels(),
+            (QStringList{QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3"), QStringLiteral("4"), QStringLiteral("5"),
+                QStringLiteral("drain")}));
+        auto *y = qobject_cast<QValueAxis *>(chart->axes(Qt::Vertical).value(0));
+        QVERIFY(y);
+        QVERIFY(y->titleText().contains(QStringLiteral("elements")));
+        QVERIFY(y->max() > 80); // the capacity line is inside the plot
+        QVERIFY(chart->legend()->isVisible());
+        QVERIFY(chart->title().contains(QStringLiteral("72")));
+    }
+
+    void footprintPerAction()
+    {
+        const Problem p = paperExample();
+        const SimulationResult r = rowByRowG2(p);
+        std::unique_ptr<QChart> chart(footprintChart(p, r, 1, true));
+        auto *output = seriesNamed<QAreaSeries>(chart.get(), QStringLiteral("output"));
+        QVERIFY(output);
+        // A staircase: 6 actions for each of 6 steps, each a level of two
+        // points; step 1's a1 frees nothing from the empty memory.
+        QCOMPARE(output->upperSeries()->count(), 2 * 6 * 6);
+        QCOMPARE(yAt(output->upperSeries(), -1), 0.0);
+        // After each compute (x = k) the per-action curve meets the per-step one.
+        for (int k = 0; k < 6; ++k)
+            QCOMPARE(yAt(output->upperSeries(), k), double(r.steps[std::size_t(k)].after.total()));
+        double peak = 0;
+        for (const QPointF &pt : output->upperSeries()->points())
+            peak = std::max(peak, pt.y());
+        QCOMPARE(peak, 72.0);
+        // Step 2's actions lie in (0, 1], by hand: step 1 left rows 0..2 ×
+        // cols 0..3 on chip (12 pixels); a1 frees the 2 pixels patches 2 and 3
+        // do not use, (0,0) and (0,1): 20 elements; a4 loads the 6 missing,
+        // col 4 of rows 0..2 and cols 0..2 of row 3: 32 elements.
+        auto *input = seriesNamed<QAreaSeries>(chart.get(), QStringLiteral("input"));
+        QCOMPARE(yAt(input->upperSeries(), 1.0 / 6.0), 20.0);
+        QCOMPARE(yAt(input->upperSeries(), 4.0 / 6.0), 32.0);
+        // Per-action clicks: x in (0, 1] is step 2 (index 1).
+        QCOMPARE(stepAt(chart.get(), 0.5), 1);
+        QCOMPARE(stepAt(chart.get(), 1.0), 1);
+        QCOMPARE(stepAt(chart.get(), -0.9), 0);
+        QCOMPARE(stepAt(chart.get(), -1.5), -1);
+        QCOMPARE(stepAt(chart.get(), 5.5), -1);
+    }
+
+    void footprintPerActionWithoutTrace()
+    {
+        const Problem p = paperExample();
+        const SimulationResult r = simulate(p, expandS1(p, rowByRow(p.layer, 2)), quick());
+        std::unique_ptr<QChart> chart(footprintChart(p, r, -1, true));
+        // Falls back to one point per step rather than failing.
+        QCOMPARE(seriesNamed<QAreaSeries>(chart.get(), QStringLiteral("output"))->upperSeries()->count(), 6);
+    }
+
+    void durations()
+    {
+        const Problem p = paperExample();
+        const SimulationResult r = rowByRowG2(p);
+        std::unique_ptr<QChart> chart(durationChart(r, 0));
+        const QList<QStackedBarSeries *> bars = seriesOfType<QStackedBarSeries>(chart.get());
+        QCOMPARE(bars.size(), 1);
+        QCOMPARE(bars[0]->count(), 3); // load, write, compute
+        double sum = 0;
+        for (int k = 0; k < 6; ++k) {
+            double step = 0;
+            for (QBarSet *set : bars[0]->barSets())
+                step += set->at(k);
+            QCOMPARE(step, r.steps[std::size_t(k)].duration());
+            sum += step;
+        }
+        // By hand: 58 input elements + 36 kernel elements loaded, 18 outputs
+        // written, 5 computes, every unit costing 1.
+        QCOMPARE(sum, 117.0);
+        QCOMPARE(r.totalDuration(), 117.0);
+        QVERIFY(chart->title().contains(QStringLiteral("117")));
+        QVERIFY(qobject_cast<QValueAxis *>(chart->axes(Qt::Vertical).value(0))->titleText().contains(QStringLiteral("cycles")));
+        // Bars are centred on their step index.
+        QCOMPARE(stepAt(chart.get(), 2.3), 2);
+        QCOMPARE(stepAt(chart.get(), 5.4), 5);
+        QCOMPARE(stepAt(chart.get(), 5.6), -1);
+    }
+
+    void cumulative()
+    {
+        const Problem p = paperExample();
+        const SimulationResult r = rowByRowG2(p);
+        std::unique_ptr<QChart> chart(cumulativeDurationChart(r, -1));
+        QLineSeries *line = nullptr;
+        for (QLineSeries *s : seriesOfType<QLineSeries>(chart.get()))
+            if (s != cursorSeries(chart.get()))
+                line = s;
+        QVERIFY(line);
+        QCOMPARE(line->count(), 6);
+        for (int k = 1; k < line->count(); ++k)
+            QVERIFY(line->at(k).y() >= line->at(k - 1).y());
+        QCOMPARE(line->at(line->count() - 1).y(), 117.0);
+    }
+
+    void cursor()
+    {
+        const Problem p = paperExample();
+        const SimulationResult r = rowByRowG2(p);
+        {
+            // Per step: a vertical line at x = 1 from 0 to the top of the plot.
+            std::unique_ptr<QChart> chart(footprintChart(p, r, 1, false));
+            QLineSeries *c = cursorSeries(chart.get());
+            QVERIFY(c);
+            QCOMPARE(c->name(), cursorSeriesName());
+            QVERIFY(c->isVisible());
+            const double top = qobject_cast<QValueAxis *>(chart->axes(Qt::Vertical).value(0))->max();
+            QCOMPARE(c->points(), (QList<QPointF>{{1, 0}, {1, top}}));
+            moveCursor(chart.get(), 5);
+            QCOMPARE(c->points(), (QList<QPointF>{{5, 0}, {5, top}}));
+            QCOMPARE(cursorSeries(chart.get()), c); // moved, not rebuilt
+            moveCursor(chart.get(), -1);
+            QVERIFY(!c->isVisible());
+            moveCursor(chart.get(), 2);
+            QVERIFY(c->isVisible());
+            moveCursor(chart.get(), 99); // past the end: hidden too
+            QVERIFY(!c->isVisible());
+        }
+        {
+            // Per action: a box around the six actions of step 2, (0, 1].
+            std::unique_ptr<QChart> chart(footprintChart(p, r, 1, true));
+            const double top = qobject_cast<QValueAxis *>(chart->axes(Qt::Vertical).value(0))->max();
+            QCOMPARE(cursorSeries(chart.get())->points(), (QList<QPointF>{{0, 0}, {0, top}, {1, top}, {1, 0}}));
+        }
+        {
+            // Bars: a box around the bar.
+            std::unique_ptr<QChart> chart(durationChart(r, 3));
+            const double top = qobject_cast<QValueAxis *>(chart->axes(Qt::Vertical).value(0))->max();
+            QCOMPARE(cursorSeries(chart.get())->points(), (QList<QPointF>{{2.5, 0}, {2.5, top}, {3.5, top}, {3.5, 0}}));
+        }
+        {
+            std::unique_ptr<QChart> chart(cumulativeDurationChart(r, 3));
+            QCOMPARE(cursorX(chart.get()), 3.0);
+        }
+        std::unique_ptr<QChart> none(durationChart(r, -1));
+        QVERIFY(!cursorSeries(none.get())->isVisible());
+        // No cursor, no legend entry for it.
+        const QList<QLegendMarker *> markers = none->legend()->markers(cursorSeries(none.get()));
+        QCOMPARE(markers.size(), 1);
+        QVERIFY(!markers[0]->isVisible());
+        moveCursor(none.get(), 0);
+        QVERIFY(markers[0]->isVisible());
+    }
+
+    void comparison()
+    {
+        const Project project = loadProject(CONVOFFLOAD_SAMPLES "/paper-example.json");
+        std::vector<CompareRow> rows = compareStrategies(project, quick());
+        QCOMPARE(rows.size(), std::size_t(4));
+        // README table: Row-by-Row 117 is the best of S1-baseline 145, ZigZag 121.
+        QCOMPARE(bestRow(rows), 1);
+        // An invalid strategy faster than all is not the best; a failed one neither.
+        CompareRow cheat = rows[0];
+        cheat.name = "Cheat";
+        cheat.valid = false;
+        cheat.totalDuration = 10;
+        rows.push_back(cheat);
+        CompareRow broken;
+        broken.name = "Broken";
+        broken.failure = "group size 0";
+        rows.push_back(broken);
+        QCOMPARE(bestRow(rows), 1);
+
+        std::unique_ptr<QChart> chart(comparisonChart(rows));
+        auto *x = qobject_cast<QBarCategoryAxis *>(chart->axes(Qt::Horizontal).value(0));
+        QVERIFY(x);
+        const QStringList labels = x->categories();
+        QCOMPARE(labels.size(), 6);
+        QVERIFY(labels[1].contains(QStringLiteral("Row-by-Row")));
+        QVERIFY(labels[1].contains(QStringLiteral("★ best")));
+        for (int i : {0, 2, 3, 4, 5})
+            QVERIFY2(!labels[i].contains(QStringLiteral("best")), qPrintable(labels[i]));
+        QVERIFY(labels[4].contains(QStringLiteral("invalid")));
+        QVERIFY(labels[5].contains(QStringLiteral("failed")));
+        QVERIFY(chart->title().contains(QStringLiteral("Row-by-Row")));
+
+        // The duration bars hold the durations, on an axis in cycles; the
+        // invalid and failed strategies' bars are drawn faded (selected).
+        QBarSet *duration = nullptr;
+        for (QAbstractBarSeries *s : seriesOfType<QAbstractBarSeries>(chart.get()))
+            for (QBarSet *set : s->barSets())
+                if (set->label() == QStringLiteral("total duration"))
+                    duration = set;
+        QVERIFY(duration);
+        QCOMPARE(duration->at(0), 145.0);
+        QCOMPARE(duration->at(1), 117.0);
+        QCOMPARE(duration->at(2), 121.0);
+        QVERIFY(!duration->isBarSelected(1));
+        QVERIFY(duration->isBarSelected(4));
+        QVERIFY(duration->isBarSelected(5));
+        QCOMPARE(chart->axes(Qt::Vertical).size(), 3); // one value axis per metric
+    }
+
+    void sweep()
+    {
+        const Project project = loadProject(CONVOFFLOAD_SAMPLES "/lenet5-conv1.json");
+        const std::vector<SweepRow> rows = sweepGroupSizes(project.problem, 1, 32, quick());
+        // README: ZigZag faster up to G = 16, Row-by-Row from 17 on (tie at 28).
+        const std::vector<double> crossings = sweepCrossovers(rows);
+        QCOMPARE(crossings.size(), std::size_t(1));
+        QVERIFY(crossings[0] > 16 && crossings[0] < 17);
+
+        std::unique_ptr<QChart> chart(sweepChart(rows));
+        // Valid sizes 1..8 (nb_patches_max 8) drawn filled, 9..32 hollow.
+        int filled = 0, hollow = 0;
+        for (QScatterSeries *s : seriesOfType<QScatterSeries>(chart.get()))
+            (s->brush().color() == QColor(Qt::white) ? hollow : filled) += s->count();
+        QCOMPARE(filled, 2 * 8);
+        QCOMPARE(hollow, 2 * 24);
+        QLineSeries *rbr = seriesNamed<QLineSeries>(chart.get(), QStringLiteral("Row-by-Row"));
+        QLineSeries *rbrInvalid = seriesNamed<QLineSeries>(chart.get(), QStringLiteral("Row-by-Row (invalid on this hardware)"));
+        QVERIFY(rbr && rbrInvalid);
+        QCOMPARE(rbr->pen().style(), Qt::SolidLine);
+        QCOMPARE(rbrInvalid->pen().style(), Qt::DashLine);
+        QCOMPARE(rbr->at(0), QPointF(1, 10118)); // README sweep table
+        QCOMPARE(rbrInvalid->at(0), QPointF(8, 9432)); // continues from the last valid size
+        QCOMPARE(rbrInvalid->at(rbrInvalid->count() - 1), QPointF(32, 5903));
+        bool crossoverShown = false;
+        for (QAbstractSeries *s : chart->series())
+            crossoverShown = crossoverShown || s->name().startsWith(QStringLiteral("crossover at G ≈ 16."));
+        QVERIFY(crossoverShown);
+        auto *x = qobject_cast<QValueAxis *>(chart->axes(Qt::Horizontal).value(0));
+        QVERIFY(x->titleText().contains(QStringLiteral("group size")));
+    }
+
+    void exportEveryChart_data()
+    {
+        QTest::addColumn<QString>("extension");
+        QTest::newRow("png") << QStringLiteral("png");
+        QTest::newRow("svg") << QStringLiteral("svg");
+        QTest::newRow("pdf") << QStringLiteral("pdf");
+    }
+    void exportEveryChart()
+    {
+        QFETCH(QString, extension);
+        const Project project = loadProject(CONVOFFLOAD_SAMPLES "/paper-example.json");
+        const Problem &p = project.problem;
+        const SimulationResult r = rowByRowG2(p);
+        const auto rows = compareStrategies(project, quick());
+        const auto sweep = sweepGroupSizes(p, 1, 9, quick());
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const NamedChart &c : allCharts(p, r, rows, sweep, 1, QStringLiteral("Row-by-Row"))) {
+            const QString path = dir.filePath(c.name + QLatin1Char('.') + extension);
+            const QString title = c.chart->title();
+            const ExportResult result
+                = exportFigure(chartPainter(c.chart.get()), QSize(900, 560), path, title, QStringLiteral("ConvOffload test"));
+            QVERIFY2(result.ok, qPrintable(result.error));
+            QVERIFY(result.error.isEmpty());
+            QVERIFY(!c.chart->scene()); // the private scene gave the chart back
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray bytes = file.readAll();
+            if (extension == QLatin1String("png")) {
+                QImage image;
+                QVERIFY(image.loadFromData(bytes, "PNG"));
+                QCOMPARE(image.size(), QSize(900, 560));
+                QVERIFY2(distinctColours(image) > 8, qPrintable(c.name));
+            } else if (extension == QLatin1String("svg")) {
+                QVERIFY(bytes.contains("<path") || bytes.contains("<rect"));
+                QVERIFY2(QString::fromUtf8(bytes).contains(title.toHtmlEscaped()), qPrintable(title));
+                QVERIFY(bytes.contains("ConvOffload test"));
+                QVERIFY(QSvgRenderer(bytes).isValid());
+            } else {
+                QVERIFY(bytes.startsWith("%PDF"));
+                QVERIFY(bytes.contains("/Type /Page") || bytes.contains("/Type/Page"));
+            }
+        }
+    }
+
+    void exportErrors()
+    {
+        const PaintFunction paint = [](QPainter &painter, const QRectF &r) { painter.fillRect(r, Qt::red); };
+        QTemporaryDir dir;
+        const QString missing = dir.filePath(QStringLiteral("no-such-folder/figure.png"));
+        ExportResult result = exportFigure(paint, QSize(100, 100), missing, QStringLiteral("t"));
+        QVERIFY(!result.ok);
+        QVERIFY2(result.error.contains(QDir::toNativeSeparators(missing)), qPrintable(result.error));
+        for (const QString &ext : {QStringLiteral("svg"), QStringLiteral("pdf")}) {
+            const QString path = dir.filePath(QStringLiteral("no-such-folder/figure.") + ext);
+            result = exportFigure(paint, QSize(100, 100), path, QStringLiteral("t"));
+            QVERIFY(!result.ok);
+            QVERIFY2(result.error.contains(QDir::toNativeSeparators(path)), qPrintable(result.error));
+        }
+
+        result = exportFigure(paint, QSize(100, 100), dir.filePath(QStringLiteral("figure.bmp")), QStringLiteral("t"));
+        QVERIFY(!result.ok);
+        QVERIFY2(result.error.contains(QStringLiteral(".bmp")), qPrintable(result.error));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("figure.bmp"))));
+
+        result = exportFigure(paint, QSize(0, 100), dir.filePath(QStringLiteral("zero.png")), QStringLiteral("t"));
+        QVERIFY(!result.ok);
+        QVERIFY(result.error.contains(QStringLiteral("empty")));
+
+        for (const QString &ext : {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")}) {
+            const QString path = dir.filePath(QStringLiteral("huge.") + ext);
+            result = exportFigure(paint, QSize(100000, 100000), path, QStringLiteral("t"));
+            QVERIFY(!result.ok);
+            QVERIFY2(result.error.contains(QStringLiteral("too large")), qPrintable(result.error));
+            QVERIFY(result.error.contains(QDir::toNativeSeparators(path)));
+            QVERIFY(!QFile::exists(path));
+        }
+
+        // A failed export keeps the file that was there.
+        const QString kept = dir.filePath(QStringLiteral("kept.png"));
+        QVERIFY(exportFigure(paint, QSize(10, 10), kept, QStringLiteral("t")).ok);
+        const QByteArray before = [&] { QFile f(kept); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+        QVERIFY(!exportFigure(paint, QSize(100000, 10), kept, QStringLiteral("t")).ok);
+        QFile after(kept);
+        QVERIFY(after.open(QIODevice::ReadOnly));
+        QCOMPARE(after.readAll(), before);
+    }
+
+    void exportChartShownInView()
+    {
+        // A chart shown in a view is rendered at the export size and given
+        // back its geometry.
+        const Problem p = paperExample();
+        const SimulationResult r = rowByRowG2(p);
+        QChartView view(durationChart(r, 2));
+        view.resize(400, 300);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        const QRectF before = view.chart()->geometry();
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("view.png"));
+        const ExportResult result = exportFigure(chartPainter(view.chart()), QSize(1200, 700), path, QStringLiteral("t"));
+        QVERIFY2(result.ok, qPrintable(result.error));
+        QCOMPARE(view.chart()->geometry(), before);
+        QImage image(path);
+        QCOMPARE(image.size(), QSize(1200, 700));
+        QVERIFY(distinctColours(image) > 8);
+        // The bottom right corner holds chart content (legend/axes are laid
+        // out at the export size, not at the view's 400×300).
+        QVERIFY(distinctColours(image.copy(600, 350, 600, 350)) > 2);
+    }
+
+    void exportScaled()
+    {
+        // At scale 2 the chart is laid out at half the size and drawn twice
+        // as large: the same picture as at scale 1, pixel for pixel doubled
+        // up to antialiasing, so the title's ink is about twice as tall.
+        const Problem p = paperExample();
+        const SimulationResult r = rowByRowG2(p);
+        std::unique_ptr<QChart> chart(durationChart(r, -1));
+        QTemporaryDir dir;
+        const auto titleInkHeight = [](const QImage &image) {
+            int top = -1, bottom = -1;
+            for (int y = 0; y < image.height() / 6; ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    if (qGray(image.pixel(x, y)) < 128) {
+                        top = top < 0 ? y : top;
+                        bottom = y;
+                        break;
+                    }
+            return bottom - top;
+        };
+        const QString one = dir.filePath(QStringLiteral("one.png")), two = dir.filePath(QStringLiteral("two.png"));
+        QVERIFY(exportFigure(chartPainter(chart.get()), QSize(800, 500), one, QString()).ok);
+        QVERIFY(exportFigure(chartPainter(chart.get(), 2.0), QSize(1600, 1000), two, QString()).ok);
+        const int h1 = titleInkHeight(QImage(one)), h2 = titleInkHeight(QImage(two));
+        QVERIFY2(h1 > 5 && std::abs(h2 - 2 * h1) <= 3, qPrintable(QStringLiteral("%1 %2").arg(h1).arg(h2)));
+    }
+
+    void metrics()
+    {
+        const Problem p = paperExample();
+        const SimulationResult r = rowByRowG2(p);
+        const QString csv = exportMetricsCsv(r);
+        const QStringList lines = csv.trimmed().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 1 + 6);
+        const QStringList header = lines[0].split(QLatin1Char(','));
+        QCOMPARE(header.first(), QStringLiteral("step"));
+        QCOMPARE(header.last(), QStringLiteral("cumulative_duration"));
+        const QStringList step2 = lines[2].split(QLatin1Char(','));
+        QCOMPARE(step2.size(), header.size());
+        QCOMPARE(step2[header.indexOf(QStringLiteral("footprint_after"))], QStringLiteral("72"));
+        QCOMPARE(step2[header.indexOf(QStringLiteral("loaded_input"))], QStringLiteral("12")); // 6 new pixels · 2 channels
+        const QStringList drain = lines[6].split(QLatin1Char(','));
+        QCOMPARE(drain[header.indexOf(QStringLiteral("drain"))], QStringLiteral("true"));
+        QCOMPARE(drain.last(), QStringLiteral("117"));
+
+        const QString json = exportMetricsJson(p, QStringLiteral("Row-by-Row"), r);
+        const auto j = nlohmann::json::parse(json.toStdString());
+        QCOMPARE(j["strategy"].get<std::string>(), std::string("Row-by-Row"));
+        QCOMPARE(j["total_duration"].get<double>(), 117.0);
+        QCOMPARE(j["per_step"].size(), std::size_t(6));
+
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("m.csv"));
+        QVERIFY(exportText(csv, path).ok);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(f.readAll()), csv);
+        const QString bad = dir.filePath(QStringLiteral("nope/m.csv"));
+        const ExportResult failed = exportText(csv, bad);
+        QVERIFY(!failed.ok);
+        QVERIFY(failed.error.contains(QDir::toNativeSeparators(bad)));
+    }
+
+    void panel()
+    {
+        const Problem p = paperExample();
+        const SimulationResult r = rowByRowG2(p);
+        ChartsPanel panel;
+        panel.resize(900, 600);
+        panel.setSimulation(&p, &r, QStringLiteral("Row-by-Row"));
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+
+        // Moving the step moves the cursors, without rebuilding the charts.
+        QChart *footprint = panel.chart(ChartsPanel::FootprintTab);
+        QChart *durations = panel.chart(ChartsPanel::DurationsTab);
+        panel.setCurrentStep(3);
+        QCOMPARE(panel.chart(ChartsPanel::FootprintTab), footprint);
+        QCOMPARE(panel.chart(ChartsPanel::DurationsTab), durations);
+        QCOMPARE(cursorX(footprint), 3.0);
+        QCOMPARE(cursorX(durations), 3.0);
+        QCOMPARE(cursorX(panel.chart(ChartsPanel::CumulativeTab)), 3.0);
+
+        // The per-action toggle rebuilds the footprint only, keeping the cursor.
+        QSignalSpy toggled(&panel, &ChartsPanel::footprintPerActionChanged);
+        panel.findChild<QCheckBox *>()->click();
+        QCOMPARE(toggled.count(), 1);
+        QVERIFY(panel.footprintPerAction());
+        QCOMPARE(panel.chart(ChartsPanel::DurationsTab), durations);
+        QCOMPARE(seriesNamed<QAreaSeries>(panel.chart(ChartsPanel::FootprintTab), QStringLiteral("output"))->upperSeries()->count(),
+            72);
+        QCOMPARE(cursorX(panel.chart(ChartsPanel::FootprintTab)), 2.5); // the box around (2, 3]
+
+        // Clicking the bar of step 3 (index 2) selects it.
+        panel.setCurrentTab(ChartsPanel::DurationsTab);
+        QChartView *view = panel.chartView(ChartsPanel::DurationsTab);
+        QTRY_VERIFY(view->isVisible());
+        QSignalSpy clicked(&panel, &ChartsPanel::stepClicked);
+        const QPointF inChart = durations->mapToPosition(QPointF(2, 5));
+        const QPoint inView = view->mapFromScene(durations->mapToScene(inChart));
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, inView);
+        QCOMPARE(clicked.count(), 1);
+        QCOMPARE(clicked.at(0).at(0).toInt(), 2);
+        // Outside the plot: nothing.
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, QPoint(2, 2));
+        QCOMPARE(clicked.count(), 1);
+
+        panel.setComparison(compareStrategies(loadProject(CONVOFFLOAD_SAMPLES "/paper-example.json"), quick()));
+        QVERIFY(!panel.chart(ChartsPanel::CompareTab)->series().isEmpty());
+        panel.setSweep(sweepGroupSizes(p, 1, 4, quick()));
+        QVERIFY(!panel.chart(ChartsPanel::SweepTab)->series().isEmpty());
+
+        // Clearing the simulation leaves placeholders, and a step is ignored.
+        panel.setSimulation(nullptr, nullptr);
+        QVERIFY(panel.chart(ChartsPanel::FootprintTab)->series().isEmpty());
+        panel.setCurrentStep(2);
+        QCOMPARE(panel.currentStep(), -1);
+    }
+
+    void shots()
+    {
+        const QString out = qEnvironmentVariable("CONVOFFLOAD_CHART_SHOTS");
+        if (out.isEmpty())
+            QSKIP("set CONVOFFLOAD_CHART_SHOTS=<dir> to write the charts as PNG");
+        QVERIFY(QDir().mkpath(out));
+        const auto shoot = [&](const QString &prefix, const Project &project, const SimulationResult &r, const QString &strategy,
+                               std::int64_t sweepTo, int cursor) {
+            const auto rows = compareStrategies(project, quick());
+            const auto sweep = sweepGroupSizes(project.problem, 1, sweepTo, quick());
+            for (const NamedChart &c : allCharts(project.problem, r, rows, sweep, cursor, strategy)) {
+                const QString path = QDir(out).filePath(prefix + QLatin1Char('-') + c.name + QStringLiteral(".png"));
+                const ExportResult result = exportFigure(chartPainter(c.chart.get()), QSize(1000, 620), path, c.chart->title());
+                QVERIFY2(result.ok, qPrintable(result.error));
+            }
+            const NamedChart pdf{QString(), std::unique_ptr<QChart>(footprintChart(project.problem, r, cursor, true, strategy))};
+            QVERIFY(exportFigure(chartPainter(pdf.chart.get()), QSize(1000, 620),
+                QDir(out).filePath(prefix + QStringLiteral("-footprint-action.pdf")), pdf.chart->title(), QString())
+                        .ok);
+            const NamedChart svg{QString(), std::unique_ptr<QChart>(sweepChart(sweep))};
+            QVERIFY(exportFigure(chartPainter(svg.chart.get()), QSize(1000, 620), QDir(out).filePath(prefix + QStringLiteral("-sweep.svg")),
+                svg.chart->title(), QStringLiteral("sweep"))
+                        .ok);
+        };
+        const Project paper = loadProject(CONVOFFLOAD_SAMPLES "/paper-example.json");
+        shoot(QStringLiteral("paper"), paper, rowByRowG2(paper.problem), QStringLiteral("Row-by-Row"), 9, 1);
+        {
+            // Invalid and failed strategies in the comparison.
+            auto rows = compareStrategies(paper, quick());
+            CompareRow cheat = rows[2];
+            cheat.name = "Too big";
+            cheat.valid = false;
+            cheat.totalDuration = 90;
+            rows.push_back(cheat);
+            CompareRow broken;
+            broken.name = "Broken";
+            broken.failure = "group size 0";
+            rows.push_back(broken);
+            std::unique_ptr<QChart> chart(comparisonChart(rows));
+            QVERIFY(exportFigure(chartPainter(chart.get()), QSize(1000, 620), QDir(out).filePath(QStringLiteral("paper-compare-invalid.png")),
+                chart->title())
+                        .ok);
+            // The SVG as another program would draw it.
+            QSvgRenderer svg(QDir(out).filePath(QStringLiteral("paper-sweep.svg")));
+            QVERIFY(svg.isValid());
+            QImage image(1000, 620, QImage::Format_ARGB32);
+            image.fill(Qt::white);
+            QPainter painter(&image);
+            svg.render(&painter);
+            painter.end();
+            QVERIFY(image.save(QDir(out).filePath(QStringLiteral("paper-sweep-svg.png"))));
+            // The panel as the window shows it.
+            const SimulationResult r = rowByRowG2(paper.problem);
+            ChartsPanel panel;
+            panel.resize(900, 560);
+            panel.setSimulation(&paper.problem, &r, QStringLiteral("Row-by-Row"));
+            panel.setCurrentStep(1);
+            panel.setFootprintPerAction(true);
+            panel.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&panel));
+            QVERIFY(panel.grab().save(QDir(out).filePath(QStringLiteral("paper-panel.png"))));
+        }
+        const Project lenet = loadProject(CONVOFFLOAD_SAMPLES "/lenet5-conv1.json");
+        const StrategySpec *zigzag = lenet.findStrategy("ZigZag");
+        QVERIFY(zigzag);
+        shoot(QStringLiteral("lenet"), lenet, runStrategy(lenet.problem, *zigzag, SimulationOptions{}), QStringLiteral("ZigZag"), 32, 40);
+    }
+};
+
+QTEST_MAIN(TestCharts)
+#include "tst_charts.moc"

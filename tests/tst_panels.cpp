@@ -1,0 +1,486 @@
+// The side panels of the main window on the paper's Example: the item models
+// (checked by QAbstractItemModelTester), the step table's figures worked by
+// hand, the problem editor's validation and undo, the strategy list's actions
+// and undo, and diagnostics that move the document to their step.
+// Set CONVOFFLOAD_PANEL_SHOTS to a folder to also save a PNG of each panel.
+
+#include "TestPrinting.h"
+
+#include "document/AddStrategyCommand.h"
+#include "document/EditProblemCommand.h"
+#include "document/ProjectDocument.h"
+#include "views/DiagnosticsPanel.h"
+#include "views/ProblemEditor.h"
+#include "views/StepTable.h"
+#include "views/StepTableModel.h"
+#include "views/StrategyPanel.h"
+
+#include "convoffload/StrategyCsv.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QComboBox>
+#include <QDialog>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListView>
+#include <QMessageBox>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+using namespace convoffload;
+using namespace convoffload::ui;
+
+namespace QTest {
+template <> inline char *toString(const convoffload::Moment &m)
+{
+    return qstrdup(("step " + std::to_string(m.step) + ", " + std::string(convoffload::actionName(m.action))).c_str());
+}
+} // namespace QTest
+
+namespace {
+
+const QString kPaperExample = QStringLiteral(CONVOFFLOAD_SAMPLES "/paper-example.json");
+
+QString name(const ProjectDocument &doc, int i) { return QString::fromStdString(doc.project().strategies.at(std::size_t(i)).name); }
+
+/// True once the document's simulation and comparison describe its project as it is now.
+bool settled(const ProjectDocument &doc)
+{
+    if (doc.busy())
+        return false;
+    const auto &strategies = doc.project().strategies;
+    const auto &rows = doc.comparison();
+    if (rows.size() != strategies.size())
+        return false;
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        if (rows[i].name != strategies[i].name)
+            return false;
+    const auto sim = doc.simulation();
+    return doc.currentStrategy() < 0 || (sim && sim->spec == strategies[std::size_t(doc.currentStrategy())]);
+}
+
+void saveShot(QWidget &widget, const char *file)
+{
+    const QByteArray folder = qgetenv("CONVOFFLOAD_PANEL_SHOTS");
+    if (folder.isEmpty())
+        return;
+    QDir().mkpath(QString::fromLocal8Bit(folder));
+    const QString path = QString::fromLocal8Bit(folder) + QLatin1Char('/') + QLatin1String(file);
+    QVERIFY2(widget.grab().save(path), qPrintable(path));
+}
+
+} // namespace
+
+// Loads the paper's Example and waits for the worker threads.
+#define LOAD_PAPER(doc)                                                                                                  \
+    do {                                                                                                                 \
+        QCOMPARE((doc).load(kPaperExample), QString());                                                                  \
+        QTRY_VERIFY((doc).simulation() != nullptr);                                                                      \
+        QTRY_VERIFY(!(doc).comparison().empty());                                                                        \
+        QTRY_VERIFY(settled(doc));                                                                                       \
+    } while (false)
+
+class TestPanels : public QObject {
+    Q_OBJECT
+private slots:
+    void modelsPassTheTester()
+    {
+        ProjectDocument doc;
+        LOAD_PAPER(doc);
+        StrategyPanel strategies(&doc);
+        StepTable steps(&doc);
+        DiagnosticsPanel diagnostics(&doc);
+        QAbstractItemModelTester t1(strategies.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QAbstractItemModelTester t2(steps.stepModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QAbstractItemModelTester t3(diagnostics.tree()->model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+
+        QCOMPARE(strategies.model()->rowCount(), 4);
+        const QModelIndex zigzag = strategies.model()->index(2);
+        QCOMPARE(zigzag.data().toString(), QStringLiteral("ZigZag"));
+        QCOMPARE(zigzag.data(StrategyListModel::KindRole).toString(), QStringLiteral("zigzag"));
+        QCOMPARE(zigzag.data(StrategyListModel::GroupSizeRole).toLongLong(), 2);
+        QCOMPARE(zigzag.data(StrategyListModel::ValidRole).toBool(), true);
+        QCOMPARE(zigzag.data(StrategyListModel::DurationRole).toDouble(), 121.0);
+        QVERIFY(zigzag.data(Qt::ToolTipRole).toString().contains(QStringLiteral("121")));
+        QCOMPARE(strategies.model()->index(0).data(StrategyListModel::GroupSizeRole).toLongLong(), 1); // s1-baseline
+        QCOMPARE(strategies.model()->index(3).data(StrategyListModel::GroupSizeRole).toLongLong(), 0); // groups
+
+        // Every change the models go through is watched by the testers.
+        doc.setCurrentStrategy(2);
+        QTRY_VERIFY(settled(doc));
+        QCOMPARE(doc.simulation()->spec.name, std::string("ZigZag"));
+        StepTableModel *m = steps.stepModel();
+        QCOMPARE(m->rowCount(), 6); // 5 steps + drain
+        QCOMPARE(m->columnCount(), int(StepTableModel::ColumnCount));
+        // Step 2 loads 12 input elements, writes 4, computes once: 12 + 4 + 1.
+        QCOMPARE(m->index(1, StepTableModel::LoadedInputColumn).data(StepTableModel::ValueRole).toLongLong(), 12);
+        QCOMPARE(m->index(1, StepTableModel::WrittenColumn).data(StepTableModel::ValueRole).toLongLong(), 4);
+        QCOMPARE(m->index(1, StepTableModel::DurationColumn).data(StepTableModel::ValueRole).toDouble(), 17.0);
+        QCOMPARE(m->index(1, StepTableModel::DurationColumn).data().toString(), QStringLiteral("17"));
+        // 62 input + 36 kernel elements loaded, 18 written, 5 computes.
+        QCOMPARE(m->index(5, StepTableModel::CumulativeColumn).data(StepTableModel::ValueRole).toDouble(), 121.0);
+        QCOMPARE(m->index(5, StepTableModel::CumulativeColumn).data().toString(), QStringLiteral("121"));
+        QCOMPARE(m->index(5, StepTableModel::StepColumn).data().toString(), QStringLiteral("drain"));
+        QCOMPARE(m->index(0, StepTableModel::StepColumn).data().toString(), QStringLiteral("1"));
+        QCOMPARE(m->index(4, StepTableModel::StepColumn).data(StepTableModel::StepIndexRole).toInt(), 4);
+        QCOMPARE(m->index(0, StepTableModel::FootprintColumn).data(StepTableModel::ValueRole).toLongLong(), 64);
+        QCOMPARE(Qt::Alignment(m->index(0, StepTableModel::DurationColumn).data(Qt::TextAlignmentRole).toInt())
+                & Qt::AlignHorizontal_Mask,
+            Qt::AlignRight);
+
+        doc.setCurrentStrategy(0); // S1-baseline: 9 steps + drain, with warnings
+        QTRY_VERIFY(settled(doc));
+        QCOMPARE(m->rowCount(), 10);
+        QVERIFY(diagnostics.tree()->topLevelItemCount() > 0);
+
+        // Edits, an invalid layer (no simulation at all) and back.
+        Problem p = doc.problem();
+        p.layer.h_k = 9;
+        doc.undoStack()->push(new EditProblemCommand(&doc, p, QStringLiteral("layer.h_k")));
+        QTRY_VERIFY(settled(doc) || (!doc.busy() && doc.simulation() == nullptr));
+        QTRY_COMPARE(m->rowCount(), 0);
+        QCOMPARE(strategies.model()->index(2).data(StrategyListModel::StatusRole).toInt(),
+            int(StrategyListModel::Status::Pending));
+        doc.undoStack()->undo();
+        QTRY_VERIFY(settled(doc));
+        QCOMPARE(m->rowCount(), 10);
+        strategies.duplicateAction()->trigger();
+        strategies.deleteAction()->trigger();
+        QTRY_VERIFY(settled(doc));
+    }
+
+    void stepTableFollowsTheMoment()
+    {
+        ProjectDocument doc;
+        LOAD_PAPER(doc);
+        doc.setCurrentStrategy(2);
+        QTRY_VERIFY(settled(doc));
+        StepTable table(&doc);
+        table.resize(760, 260);
+        table.show();
+
+        doc.seek({3, Action::Compute});
+        QCOMPARE(table.currentIndex().row(), 3);
+        // Picking a row moves the document to the end of that step.
+        table.selectionModel()->setCurrentIndex(table.model()->index(1, 0),
+            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        QCOMPARE(doc.moment(), (Moment{1, Action::Compute}));
+        // A moment inside a step selects its row without being sent back to its end.
+        doc.seek({4, Action::LoadInput});
+        QCOMPARE(table.currentIndex().row(), 4);
+        QCOMPARE(doc.moment(), (Moment{4, Action::LoadInput}));
+        QCOMPARE(table.selectionModel()->selectedRows().size(), 1);
+        saveShot(table, "step-table.png");
+    }
+
+    void problemEditorValidatesAndUndoes()
+    {
+        ProjectDocument doc;
+        LOAD_PAPER(doc);
+        ProblemEditor editor(&doc);
+        editor.resize(460, 900);
+        editor.show();
+        QVERIFY(editor.messageAt(QStringLiteral("layer.h_k")).isEmpty());
+
+        auto *hk = qobject_cast<QSpinBox *>(editor.editorFor(QStringLiteral("layer.h_k")));
+        QVERIFY(hk);
+        QCOMPARE(hk->value(), 3);
+        hk->setValue(9); // bigger than the 5-pixel input
+        QCOMPARE(doc.undoStack()->count(), 1);
+        QCOMPARE(doc.problem().layer.h_k, 9);
+        QVERIFY2(editor.messageAt(QStringLiteral("layer.h_k")).contains(QStringLiteral("h_k")),
+            qPrintable(editor.messageAt(QStringLiteral("layer.h_k"))));
+        QVERIFY(editor.messageAt(QStringLiteral("layer.w_k")).isEmpty());
+        QVERIFY(editor.generalMessage().isEmpty());
+        // The message is on screen under the field's row.
+        bool shown = false;
+        for (QLabel *label : hk->parentWidget()->findChildren<QLabel *>())
+            shown = shown || (label->isVisible() && label->text().contains(QStringLiteral("exceeds the padded input height")));
+        QVERIFY(shown);
+        saveShot(editor, "problem-editor-error.png");
+
+        doc.undoStack()->undo();
+        QCOMPARE(doc.problem().layer.h_k, 3);
+        QCOMPARE(hk->value(), 3);
+        QCOMPARE(doc.undoStack()->count(), 1); // the refresh pushed nothing
+        QVERIFY(editor.messageAt(QStringLiteral("layer.h_k")).isEmpty());
+
+        // Consecutive edits of one field are one undo step.
+        hk->setValue(4);
+        hk->setValue(5);
+        QCOMPARE(doc.undoStack()->count(), 1);
+        doc.undoStack()->undo();
+        QCOMPARE(doc.problem().layer.h_k, 3);
+
+        // 64-bit sizes beyond int.
+        auto *mem = qobject_cast<QDoubleSpinBox *>(editor.editorFor(QStringLiteral("hardware.mem_size")));
+        QVERIFY(mem);
+        QCOMPARE(mem->value(), 80.0);
+        mem->setValue(1e12);
+        QCOMPARE(doc.problem().hardware.mem_size, std::int64_t(1000000000000));
+        doc.undoStack()->undo();
+        QCOMPARE(mem->value(), 80.0);
+        mem->clear();
+        QTest::keyClicks(mem, QStringLiteral("1234567890123"));
+        QCOMPARE(doc.problem().hardware.mem_size, std::int64_t(1234567890123));
+        doc.undoStack()->undo();
+        QCOMPARE(doc.problem().hardware.mem_size, std::int64_t(80));
+
+        // A figure every strategy trips over is a warning at its field.
+        auto *nbop = qobject_cast<QDoubleSpinBox *>(editor.editorFor(QStringLiteral("hardware.nbop_pe")));
+        nbop->setValue(20);
+        QVERIFY(editor.messageAt(QStringLiteral("hardware.nbop_pe")).contains(QStringLiteral("nb_patches_max is 0")));
+        doc.undoStack()->undo();
+        QVERIFY(editor.messageAt(QStringLiteral("hardware.nbop_pe")).isEmpty());
+
+        // Options.
+        auto *policy = qobject_cast<QComboBox *>(editor.editorFor(QStringLiteral("options.write_policy")));
+        policy->setCurrentIndex(1);
+        QVERIFY(doc.problem().options.write_policy == WritePolicy::AsLateAsPossible); // convoffload::toString hides QTest::toString
+        doc.undoStack()->undo();
+        QCOMPARE(policy->currentIndex(), 0);
+
+        // Loading another project refreshes the form without pushing anything.
+        QCOMPARE(doc.load(QStringLiteral(CONVOFFLOAD_SAMPLES "/lenet5-conv1.json")), QString());
+        QCOMPARE(hk->value(), 5);
+        QCOMPARE(doc.undoStack()->count(), 0);
+        QTRY_VERIFY(settled(doc));
+        QCOMPARE(doc.load(kPaperExample), QString());
+        QTRY_VERIFY(settled(doc));
+        saveShot(editor, "problem-editor.png");
+    }
+
+    void strategyActionsAndUndo()
+    {
+        ProjectDocument doc;
+        LOAD_PAPER(doc);
+        StrategyPanel panel(&doc);
+        panel.resize(360, 420);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const std::vector<StrategySpec> original = doc.project().strategies;
+        QCOMPARE(panel.view()->currentIndex().row(), doc.currentStrategy());
+        saveShot(panel, "strategy-panel.png");
+
+        // Add a heuristic through the dialog.
+        panel.addHeuristicAction()->trigger();
+        auto *dialog = panel.findChild<QDialog *>(QStringLiteral("addHeuristicDialog"));
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->isVisible());
+        auto *kind = dialog->findChild<QComboBox *>(QStringLiteral("kind"));
+        auto *groupSize = dialog->findChild<QSpinBox *>(QStringLiteral("groupSize"));
+        auto *nameEdit = dialog->findChild<QLineEdit *>(QStringLiteral("name"));
+        QVERIFY(kind && groupSize && nameEdit);
+        QCOMPARE(groupSize->value(), 2); // nb_patches_max
+        QCOMPARE(nameEdit->text(), doc.uniqueStrategyName(QStringLiteral("ZigZag")));
+        QVERIFY(nameEdit->text() != QStringLiteral("ZigZag"));
+        kind->setCurrentIndex(kind->findText(QStringLiteral("Row-by-Row")));
+        groupSize->setValue(3);
+        QCOMPARE(nameEdit->text(), QStringLiteral("Row-by-Row G=3"));
+        saveShot(*dialog, "add-heuristic-dialog.png");
+        dialog->accept();
+        QCOMPARE(doc.project().strategies.size(), original.size() + 1);
+        const StrategySpec &added = doc.project().strategies.back();
+        QCOMPARE(added.name, std::string("Row-by-Row G=3"));
+        QVERIFY(added.kind == StrategyKind::RowByRow);
+        QCOMPARE(added.group_size, std::optional<std::int64_t>(3));
+        QCOMPARE(doc.currentStrategy(), int(original.size()));
+        QCOMPARE(panel.view()->currentIndex().row(), int(original.size()));
+        doc.undoStack()->undo();
+        QVERIFY(doc.project().strategies == original);
+        QTRY_VERIFY(settled(doc));
+
+        // Duplicate ZigZag as explicit groups.
+        panel.view()->setCurrentIndex(panel.model()->index(2));
+        QCOMPARE(doc.currentStrategy(), 2);
+        panel.duplicateAction()->trigger();
+        QCOMPARE(doc.project().strategies.size(), original.size() + 1);
+        const StrategySpec &copy = doc.project().strategies[3];
+        QCOMPARE(copy.name, std::string("ZigZag copy"));
+        QVERIFY(copy.kind == StrategyKind::Groups);
+        QCOMPARE(copy.groups, (Groups{{0, 1}, {2, 5}, {4, 3}, {6, 7}, {8}}));
+        QCOMPARE(doc.currentStrategy(), 3);
+        QTRY_VERIFY(settled(doc));
+        QCOMPARE(panel.model()->index(3).data(StrategyListModel::DurationRole).toDouble(), 121.0);
+        doc.undoStack()->undo();
+        QVERIFY(doc.project().strategies == original);
+
+        // Delete Row-by-Row.
+        panel.view()->setCurrentIndex(panel.model()->index(1));
+        panel.deleteAction()->trigger();
+        QCOMPARE(doc.project().strategies.size(), original.size() - 1);
+        QCOMPARE(name(doc, 1), QStringLiteral("ZigZag"));
+        QCOMPARE(panel.model()->rowCount(), 3);
+        doc.undoStack()->undo();
+        QVERIFY(doc.project().strategies == original);
+        QCOMPARE(panel.model()->rowCount(), 4);
+        QTRY_VERIFY(settled(doc));
+
+        // Rename "Mine" with the inline editor.
+        const int undoCount = doc.undoStack()->count();
+        panel.view()->setCurrentIndex(panel.model()->index(3));
+        panel.renameAction()->trigger();
+        auto *editor = panel.view()->viewport()->findChild<QLineEdit *>();
+        QVERIFY(editor);
+        QCOMPARE(editor->text(), QStringLiteral("Mine"));
+        editor->setText(QStringLiteral("Hand-made"));
+        QTest::keyClick(editor, Qt::Key_Return); // the delegate commits on the next event loop pass
+        QTRY_COMPARE(name(doc, 3), QStringLiteral("Hand-made"));
+        QCOMPARE(doc.undoStack()->count(), undoCount + 1);
+        QCOMPARE(panel.model()->index(3).data().toString(), QStringLiteral("Hand-made"));
+        doc.undoStack()->undo();
+        QVERIFY(doc.project().strategies == original);
+
+        // Duplicate and empty names are refused, with a message, and change nothing.
+        QVERIFY(!panel.model()->setData(panel.model()->index(3), QStringLiteral("ZigZag")));
+        QVERIFY(!panel.model()->setData(panel.model()->index(3), QStringLiteral("   ")));
+        QVERIFY(doc.project().strategies == original);
+        QCOMPARE(doc.undoStack()->count(), undoCount + 1);
+        QCOMPARE(doc.undoStack()->index(), undoCount);
+        const QList<QMessageBox *> boxes = panel.findChildren<QMessageBox *>();
+        QCOMPARE(boxes.size(), 2);
+        QVERIFY(boxes.front()->text().contains(QStringLiteral("ZigZag")));
+        for (QMessageBox *box : boxes)
+            box->close();
+        QTRY_VERIFY(panel.findChildren<QMessageBox *>().isEmpty()); // deleted on close
+
+        // Adding with a taken name is refused too.
+        QVERIFY(!panel.addHeuristic(StrategyKind::ZigZag, 2, QStringLiteral("ZigZag")).isEmpty());
+        QVERIFY(doc.project().strategies == original);
+    }
+
+    void strategyCsvImportExport()
+    {
+        ProjectDocument doc;
+        LOAD_PAPER(doc);
+        StrategyPanel panel(&doc);
+        const std::vector<StrategySpec> original = doc.project().strategies;
+
+        QCOMPARE(panel.importCsv(QStringLiteral(CONVOFFLOAD_TEST_DATA "/groups-mine.csv")), QString());
+        QCOMPARE(doc.project().strategies.size(), original.size() + 1);
+        QCOMPARE(doc.project().strategies.back().name, std::string("groups-mine"));
+        QVERIFY(doc.project().strategies.back().kind == StrategyKind::Groups);
+        QCOMPARE(doc.project().strategies.back().groups, (Groups{{0, 1}, {2, 5}, {4, 3}, {6, 7}, {8}}));
+        doc.undoStack()->undo();
+        QVERIFY(doc.project().strategies == original);
+
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString bad = dir.filePath(QStringLiteral("bad.csv"));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("patch,group\n0,0\n1,x\n");
+        }
+        const QString error = panel.importCsv(bad);
+        QVERIFY2(error.contains(QStringLiteral("line")), qPrintable(error));
+        QVERIFY(doc.project().strategies == original);
+
+        doc.setCurrentStrategy(2);
+        const QString out = dir.filePath(QStringLiteral("zigzag.csv"));
+        QCOMPARE(panel.exportCsv(out), QString());
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const Layer &layer = doc.problem().layer;
+        QCOMPARE(f.readAll().toStdString(), groupsToCsv(layer, zigzag(layer, 2)));
+        QVERIFY(!panel.exportCsv(dir.filePath(QStringLiteral("missing/folder/z.csv"))).isEmpty());
+    }
+
+    void diagnosticsSeekToTheirStep()
+    {
+        ProjectDocument doc;
+        LOAD_PAPER(doc);
+        DiagnosticsPanel panel(&doc);
+        QSignalSpy highlighted(&panel, &DiagnosticsPanel::elementHighlighted);
+        panel.resize(520, 220);
+        panel.show();
+
+        // Groups of 3 patches need 108 MACs, more than nbop_pe = 72.
+        StrategySpec big;
+        big.name = "Too big";
+        big.kind = StrategyKind::Groups;
+        big.groups = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}};
+        doc.undoStack()->push(new AddStrategyCommand(&doc, 4, big));
+        QTRY_VERIFY(settled(doc));
+        QCOMPARE(doc.simulation()->spec.name, big.name);
+        const SimulationResult &r = doc.simulation()->result;
+        QCOMPARE(r.diagnostics.front().rule, Rule::TooManyOps);
+        QCOMPARE(r.diagnostics.front().step, 1);
+        QTreeWidget *tree = panel.tree();
+        QCOMPARE(tree->topLevelItemCount(), int(r.diagnostics.size()));
+        QVERIFY(panel.summary().contains(QStringLiteral("invalid")));
+        QVERIFY(tree->topLevelItem(0)->text(1).contains(QStringLiteral("nbop_pe")));
+        saveShot(panel, "diagnostics-errors.png");
+
+        doc.seek({3, Action::Compute});
+        emit tree->itemActivated(tree->topLevelItem(0), 1);
+        QCOMPARE(doc.moment(), (Moment{0, Action::Compute}));
+        QCOMPARE(highlighted.size(), 1);
+        emit tree->itemActivated(tree->topLevelItem(1), 1); // step 2
+        QCOMPARE(doc.moment(), (Moment{1, Action::Compute}));
+
+        // S1-baseline: reload-bound warnings naming a pixel at a load.
+        doc.setCurrentStrategy(0);
+        QTRY_VERIFY(settled(doc));
+        QVERIFY(panel.summary().contains(QStringLiteral("valid")));
+        QTreeWidgetItem *warning = tree->topLevelItem(0);
+        QVERIFY(warning);
+        const Diagnostic &d = doc.simulation()->result.diagnostics.front();
+        QCOMPARE(d.severity, Severity::Warning);
+        highlighted.clear();
+        emit tree->itemActivated(warning, 0);
+        QCOMPARE(doc.moment(), (Moment{d.step - 1, Action::LoadInput}));
+        QCOMPARE(highlighted.size(), 1);
+        QCOMPARE(highlighted.front().front().toString(), QString::fromStdString(d.element));
+        QCOMPARE(highlighted.front().front().toString(), QStringLiteral("pixel (2,0)"));
+        saveShot(panel, "diagnostics-warnings.png");
+
+        // A strategy that cannot be expanded lists why.
+        StrategySpec broken;
+        broken.name = "Broken";
+        broken.kind = StrategyKind::Groups;
+        broken.groups = {{0, 1}, {42}};
+        doc.undoStack()->push(new AddStrategyCommand(&doc, 5, broken));
+        QTRY_VERIFY(settled(doc));
+        QCOMPARE(tree->topLevelItemCount(), 1);
+        QVERIFY(tree->topLevelItem(0)->text(1).contains(QStringLiteral("42")));
+        highlighted.clear();
+        emit tree->itemActivated(tree->topLevelItem(0), 1);
+        QCOMPARE(highlighted.size(), 0);
+    }
+
+    // All panels side by side on the paper's Example, for a look.
+    void shots()
+    {
+        if (qEnvironmentVariableIsEmpty("CONVOFFLOAD_PANEL_SHOTS"))
+            QSKIP("set CONVOFFLOAD_PANEL_SHOTS to a folder to save the panels as PNG");
+        ProjectDocument doc;
+        LOAD_PAPER(doc);
+        doc.setCurrentStrategy(2);
+        QTRY_VERIFY(settled(doc));
+        doc.seek({1, Action::Compute});
+        QWidget window;
+        auto *row = new QHBoxLayout(&window);
+        auto *editor = new ProblemEditor(&doc);
+        auto *strategies = new StrategyPanel(&doc);
+        auto *table = new StepTable(&doc);
+        row->addWidget(editor);
+        row->addWidget(strategies);
+        row->addWidget(table, 1);
+        window.resize(1500, 820);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        saveShot(window, "all-panels.png");
+    }
+};
+
+QTEST_MAIN(TestPanels)
+#include "tst_panels.moc"

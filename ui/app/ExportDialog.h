@@ -1,0 +1,41 @@
+#pragma once
+// File > Export Figure: any figure of the catalogue (grids, charts,
+// storyboard) at a chosen size to PNG, SVG or PDF, and the per-step metrics
+// to CSV or JSON — the same drawings as `convoffload-cli export`.
+
+#include <QDialog>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace convoffload::ui {
+
+class ProjectDocument;
+
+class ExportDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit ExportDialog(ProjectDocument *document, QWidget *parent = nullptr);
+
+    /// Exports with the dialog's current choices; returns an error message.
+    QString exportFigureTo(const QString &path);
+    QString exportMetricsTo(const QString &path);
+
+private:
+    void browse();
+    void exportNow();
+    void exportMetrics();
+    void updateEnabled();
+
+    ProjectDocument *m_document;
+    QComboBox *m_figure, *m_strategy, *m_versus;
+    QSpinBox *m_step, *m_storySteps, *m_width, *m_height;
+    QCheckBox *m_heatMap;
+    QLineEdit *m_path;
+    QLabel *m_result;
+};
+
+} // namespace convoffload::ui

@@ -1,0 +1,311 @@
+#include "app/MainWindow.h"
+
+#include "app/ExportDialog.h"
+#include "charts/ChartsPanel.h"
+#include "document/ProjectDocument.h"
+#include "views/DiagnosticsPanel.h"
+#include "views/GridView.h"
+#include "views/ProblemEditor.h"
+#include "views/StepControls.h"
+#include "views/StepTable.h"
+#include "views/StrategyPanel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QUndoView>
+#include <QVBoxLayout>
+
+namespace convoffload::ui {
+
+namespace {
+constexpr int kMaxRecentFiles = 8;
+const QString kRecentKey = QStringLiteral("recentFiles");
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_document(new ProjectDocument(this))
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    createViews();
+    createMenus();
+    connect(m_document, &ProjectDocument::fileChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ProjectDocument::simulationChanged, this, &MainWindow::onSimulationChanged);
+    connect(m_document, &ProjectDocument::simulationStarted, this, [this] { m_status->setText(tr("Simulating…")); });
+    connect(m_document, &ProjectDocument::momentChanged, this, &MainWindow::onMomentChanged);
+    connect(m_document, &ProjectDocument::comparisonChanged, this, [this] { m_charts->setComparison(m_document->comparison()); });
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    if (!settings.contains(QStringLiteral("geometry")))
+        resize(1400, 900);
+    updateTitle();
+    updateRecentFiles();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createViews()
+{
+    m_inputGrid = new GridView(GridKind::Input, this);
+    m_outputGrid = new GridView(GridKind::Output, this);
+    auto *grids = new QSplitter(Qt::Horizontal, this);
+    grids->addWidget(m_inputGrid);
+    grids->addWidget(m_outputGrid);
+    grids->setStretchFactor(0, 3);
+    grids->setStretchFactor(1, 2);
+
+    m_stepControls = new StepControls(m_document, this);
+    auto *centre = new QWidget(this);
+    auto *layout = new QVBoxLayout(centre);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(grids, 1);
+    layout->addWidget(m_stepControls);
+    setCentralWidget(centre);
+
+    const auto dock = [this](QWidget *widget, const QString &title, const QString &name, Qt::DockWidgetArea area) {
+        auto *d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(widget);
+        addDockWidget(area, d);
+        return d;
+    };
+    m_strategies = new StrategyPanel(m_document, this);
+    m_problemEditor = new ProblemEditor(m_document, this);
+    m_diagnostics = new DiagnosticsPanel(m_document, this);
+    m_stepTable = new StepTable(m_document, this);
+    m_charts = new ChartsPanel(this);
+    auto *undoView = new QUndoView(m_document->undoStack(), this);
+    undoView->setEmptyLabel(tr("<opened project>"));
+
+    QDockWidget *strategies = dock(m_strategies, tr("Strategies"), QStringLiteral("strategiesDock"), Qt::LeftDockWidgetArea);
+    QDockWidget *problem = dock(m_problemEditor, tr("Layer & hardware"), QStringLiteral("problemDock"), Qt::LeftDockWidgetArea);
+    QDockWidget *diagnostics = dock(m_diagnostics, tr("Errors & warnings"), QStringLiteral("diagnosticsDock"), Qt::LeftDockWidgetArea);
+    QDockWidget *history = dock(undoView, tr("History"), QStringLiteral("historyDock"), Qt::LeftDockWidgetArea);
+    QDockWidget *steps = dock(m_stepTable, tr("Steps"), QStringLiteral("stepsDock"), Qt::BottomDockWidgetArea);
+    QDockWidget *charts = dock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(problem, history);
+    problem->raise();
+    Q_UNUSED(strategies);
+    Q_UNUSED(diagnostics);
+    Q_UNUSED(steps);
+    Q_UNUSED(charts);
+
+    connect(m_charts, &ChartsPanel::stepClicked, this, [this](int step) { m_document->seek({step, Action::Compute}); });
+    connect(m_inputGrid, &GridView::cellClicked, this, [this](int row, int col) {
+        m_status->setText(tr("pixel (%1,%2)").arg(row).arg(col));
+    });
+
+    m_status = new QLabel(this);
+    statusBar()->addWidget(m_status, 1);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+    file->addSeparator();
+    file->addAction(tr("&Export Figure…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportFigure);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu *strategy = menuBar()->addMenu(tr("&Strategy"));
+    for (QAction *a : {m_strategies->addHeuristicAction(), m_strategies->duplicateAction(), m_strategies->renameAction(),
+                       m_strategies->deleteAction(), m_strategies->importCsvAction(), m_strategies->exportCsvAction()})
+        strategy->addAction(a);
+
+    QMenu *step = menuBar()->addMenu(tr("S&tep"));
+    for (QAction *a : {m_stepControls->firstAction(), m_stepControls->previousAction(), m_stepControls->playAction(),
+                       m_stepControls->nextAction(), m_stepControls->lastAction()}) {
+        step->addAction(a);
+        addAction(a); // shortcuts work wherever the focus is
+    }
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    QAction *heat = m_viewMenu->addAction(tr("Reload &Heat Map"));
+    heat->setCheckable(true);
+    heat->setShortcut(QKeySequence(tr("Ctrl+H")));
+    heat->setToolTip(tr("Colour input pixels by how many times they have been loaded so far"));
+    connect(heat, &QAction::toggled, m_inputGrid, &GridView::setHeatMap);
+    m_viewMenu->addAction(tr("&Fit Grids"), QKeySequence(tr("Ctrl+0")), this, [this] {
+        m_inputGrid->fitToView();
+        m_outputGrid->fitToView();
+    });
+    m_viewMenu->addSeparator();
+    for (QDockWidget *d : findChildren<QDockWidget *>())
+        m_viewMenu->addAction(d->toggleViewAction());
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About ConvOffload"), this, [this] {
+        QMessageBox::about(this, tr("About ConvOffload"),
+                           tr("<b>ConvOffload</b> %1<br>Simulate, compare and export strategies for offloading a "
+                              "convolution layer to an accelerator whose on-chip memory is too small for it.")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+bool MainWindow::openFile(const QString &path)
+{
+    const QString error = m_document->load(path);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Cannot open project"), error);
+        return false;
+    }
+    addRecentFile(QFileInfo(path).absoluteFilePath());
+    m_inputGrid->fitToView();
+    m_outputGrid->fitToView();
+    return true;
+}
+
+void MainWindow::open()
+{
+    if (!maybeSave())
+        return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QFileInfo(m_document->filePath()).path(),
+                                                      tr("ConvOffload projects (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+bool MainWindow::save()
+{
+    if (m_document->filePath().isEmpty())
+        return saveAs();
+    const QString error = m_document->save(m_document->filePath());
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Cannot save project"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_document->filePath())), 3000);
+    return true;
+}
+
+bool MainWindow::saveAs()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save project as"), m_document->filePath(),
+                                                tr("ConvOffload projects (*.json)"));
+    if (path.isEmpty())
+        return false;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".json");
+    const QString error = m_document->save(path);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Cannot save project"), error);
+        return false;
+    }
+    addRecentFile(QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_document->isModified())
+        return true;
+    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
+                                             tr("%1 has unsaved changes. Save them?").arg(m_document->displayName()),
+                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("windowState"), saveState());
+    event->accept();
+}
+
+void MainWindow::exportFigure()
+{
+    ExportDialog dialog(m_document, this);
+    dialog.exec();
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(tr("%1[*] — ConvOffload").arg(m_document->displayName()));
+    setWindowModified(m_document->isModified());
+}
+
+void MainWindow::addRecentFile(const QString &path)
+{
+    QSettings settings;
+    QStringList files = settings.value(kRecentKey).toStringList();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    settings.setValue(kRecentKey, files);
+    updateRecentFiles();
+}
+
+void MainWindow::updateRecentFiles()
+{
+    m_recentMenu->clear();
+    const QStringList files = QSettings().value(kRecentKey).toStringList();
+    for (const QString &f : files)
+        m_recentMenu->addAction(QDir::toNativeSeparators(f), this, [this, f] {
+            if (maybeSave())
+                openFile(f);
+        });
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::onSimulationChanged()
+{
+    const auto snapshot = m_document->simulation();
+    const StepCursor *cursor = m_document->cursor();
+    const Problem *problem = snapshot ? &snapshot->problem : nullptr;
+    m_inputGrid->setSource(cursor ? problem : nullptr, cursor);
+    m_outputGrid->setSource(cursor ? problem : nullptr, cursor);
+    m_charts->setSimulation(cursor ? problem : nullptr, cursor ? &snapshot->result : nullptr);
+    if (!snapshot)
+        m_status->setText(tr("No simulation: fix the layer or select a strategy"));
+    else if (!snapshot->failure.empty())
+        m_status->setText(tr("Cannot simulate %1: %2").arg(QString::fromStdString(snapshot->spec.name), QString::fromStdString(snapshot->failure)));
+    else
+        m_status->setText(tr("%1: %2, duration %3, peak footprint %4 / %5 elements")
+                              .arg(QString::fromStdString(snapshot->spec.name),
+                                   snapshot->result.valid() ? tr("valid") : tr("%n error(s)", nullptr, int(snapshot->result.errorCount)))
+                              .arg(snapshot->result.totalDuration())
+                              .arg(snapshot->result.peakFootprint())
+                              .arg(snapshot->problem.hardware.mem_size));
+}
+
+void MainWindow::onMomentChanged()
+{
+    m_inputGrid->refresh();
+    m_outputGrid->refresh();
+    m_charts->setCurrentStep(m_document->moment().step);
+}
+
+} // namespace convoffload::ui

@@ -1,0 +1,67 @@
+#pragma once
+// The main window: the document's views laid out, its menus and shortcuts,
+// open/save/recent files, the unsaved-changes prompt and kept window state.
+
+#include <QMainWindow>
+
+class QLabel;
+class QMenu;
+
+namespace convoffload::ui {
+
+class ChartsPanel;
+class DiagnosticsPanel;
+class GridView;
+class ProblemEditor;
+class ProjectDocument;
+class StepControls;
+class StepTable;
+class StrategyPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    ProjectDocument *document() const { return m_document; }
+    bool openFile(const QString &path);
+
+    // Views, for tests and screenshots.
+    GridView *inputGrid() const { return m_inputGrid; }
+    GridView *outputGrid() const { return m_outputGrid; }
+    ChartsPanel *charts() const { return m_charts; }
+    StepControls *stepControls() const { return m_stepControls; }
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createViews();
+    void createMenus();
+    void open();
+    bool save();
+    bool saveAs();
+    bool maybeSave();
+    void exportFigure();
+    void updateTitle();
+    void updateRecentFiles();
+    void addRecentFile(const QString &path);
+    void onSimulationChanged();
+    void onMomentChanged();
+
+    ProjectDocument *m_document;
+    GridView *m_inputGrid = nullptr;
+    GridView *m_outputGrid = nullptr;
+    ChartsPanel *m_charts = nullptr;
+    StepControls *m_stepControls = nullptr;
+    StepTable *m_stepTable = nullptr;
+    ProblemEditor *m_problemEditor = nullptr;
+    StrategyPanel *m_strategies = nullptr;
+    DiagnosticsPanel *m_diagnostics = nullptr;
+    QLabel *m_status = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QMenu *m_viewMenu = nullptr;
+};
+
+} // namespace convoffload::ui

@@ -1,0 +1,644 @@
+#include "charts/ChartFactory.h"
+
+#include "render/Palette.h"
+
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSeries>
+#include <QBarSet>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <optional>
+
+namespace convoffload::ui {
+
+namespace {
+
+// Dynamic properties that tell moveCursor and stepAt how a step chart maps
+// steps to x (the chart is a QObject; no subclass needed).
+constexpr char kStepCountProperty[] = "convoffloadStepCount";
+constexpr char kPerActionProperty[] = "convoffloadPerAction";
+constexpr char kCursorSpanProperty[] = "convoffloadCursorSpan"; // x offsets of the cursor's sides from the step
+constexpr char kCursorObjectName[] = "convoffload-cursor";
+
+QString number(double v)
+{
+    if (v == std::floor(v) && std::abs(v) < 1e15)
+        return QString::number(static_cast<qint64>(v));
+    return QString::number(v, 'g', 6);
+}
+
+QString titled(const QString &strategy, const QString &what)
+{
+    return strategy.isEmpty() ? what : strategy + QStringLiteral(" — ") + what;
+}
+
+/// A chart that reads well on screen and on paper: plain white background, no
+/// rounded frame, bold title, legend below.
+QChart *newChart(const QString &title)
+{
+    auto *chart = new QChart;
+    chart->setTheme(QChart::ChartThemeLight);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->setDropShadowEnabled(false);
+    chart->setBackgroundRoundness(0);
+    chart->setBackgroundBrush(Qt::white);
+    chart->setMargins(QMargins(8, 8, 8, 8));
+    QFont font = chart->titleFont();
+    font.setPointSizeF(font.pointSizeF() * 1.25);
+    font.setBold(true);
+    chart->setTitleFont(font);
+    chart->setTitle(title);
+    chart->legend()->setVisible(true);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    return chart;
+}
+
+QValueAxis *valueAxis(const QString &title, const QString &format = QStringLiteral("%.0f"))
+{
+    auto *axis = new QValueAxis;
+    axis->setTitleText(title);
+    axis->setLabelFormat(format);
+    axis->setMinorTickCount(0);
+    return axis;
+}
+
+/// A value axis from 0 to a little above `top`, with round ticks.
+QValueAxis *zeroBasedAxis(const QString &title, double top)
+{
+    QValueAxis *axis = valueAxis(title);
+    axis->setRange(0, top > 0 ? top * 1.08 : 1.0);
+    axis->applyNiceNumbers();
+    if (axis->max() <= top) // nice numbers may land exactly on the top value: keep headroom for the cursor
+        axis->setMax(axis->max() + (axis->max() - axis->min()) / std::max(1, axis->tickCount() - 1));
+    return axis;
+}
+
+/// Label every `stride`-th step so that about 14 labels at most show.
+int labelStride(int computeSteps)
+{
+    int stride = 1;
+    for (int magnitude = 1;; magnitude *= 10)
+        for (int m : {1, 2, 5}) {
+            stride = m * magnitude;
+            if (computeSteps / stride <= 14)
+                return stride;
+        }
+}
+
+/// The step axis: steps 1..n and "drain". A step is a point at x = k, or,
+/// with `spans`, the interval (k-1, k] of its actions: with few steps each
+/// interval is a category labelled at its middle, with many the labels sit
+/// at the middles of every stride-th step.
+QCategoryAxis *stepAxis(const std::vector<StepStats> &steps, double min, double max, bool spans, const QString &title)
+{
+    auto *axis = new QCategoryAxis;
+    axis->setTitleText(title);
+    axis->setStartValue(min);
+    axis->setRange(min, max);
+    const int count = int(steps.size());
+    const bool drain = count > 0 && steps.back().drain;
+    const int computeSteps = drain ? count - 1 : count;
+    const auto label = [&](int k) { return drain && k == count - 1 ? QStringLiteral("drain") : QString::number(k + 1); };
+    if (spans && count <= 30) {
+        axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionCenter);
+        for (int k = 0; k < count; ++k)
+            axis->append(label(k), k);
+        return axis;
+    }
+    axis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    const double offset = spans ? -0.5 : 0.0;
+    const int stride = labelStride(computeSteps);
+    for (int k = 0; k < computeSteps; ++k) {
+        const int number = k + 1;
+        if (stride > 1 && number != 1 && number % stride != 0)
+            continue;
+        if (stride > 1 && drain && computeSteps - k < stride / 2) // would collide with "drain"
+            continue;
+        axis->append(label(k), k + offset);
+    }
+    if (drain)
+        axis->append(label(count - 1), count - 1 + offset);
+    return axis;
+}
+
+/// Records how the chart maps steps to x: the cursor spans [k + left, k + right]
+/// (a line when both are 0, a box around the step otherwise).
+void markStepChart(QChart *chart, int stepCount, bool perAction, double left, double right)
+{
+    chart->setProperty(kStepCountProperty, stepCount);
+    chart->setProperty(kPerActionProperty, perAction);
+    chart->setProperty(kCursorSpanProperty, QPointF(left, right));
+}
+
+/// The vertical line at the cursor step; its points are set by moveCursor.
+void addCursor(QChart *chart, QAbstractAxis *x, QAbstractAxis *y, int cursorStep)
+{
+    auto *cursor = new QLineSeries;
+    cursor->setObjectName(QLatin1String(kCursorObjectName));
+    cursor->setName(cursorSeriesName());
+    QPen pen(Palette::cursor());
+    pen.setWidthF(2.0);
+    pen.setStyle(Qt::DashLine);
+    pen.setCapStyle(Qt::FlatCap);
+    cursor->setPen(pen);
+    chart->addSeries(cursor);
+    cursor->attachAxis(x);
+    cursor->attachAxis(y);
+    moveCursor(chart, cursorStep);
+}
+
+QLineSeries *lineSeries(const QString &name, const QColor &colour, qreal width = 2.0, Qt::PenStyle style = Qt::SolidLine)
+{
+    auto *series = new QLineSeries;
+    series->setName(name);
+    QPen pen(colour);
+    pen.setWidthF(width);
+    pen.setStyle(style);
+    series->setPen(pen);
+    return series;
+}
+
+QAreaSeries *areaSeries(const QString &name, QLineSeries *upper, QLineSeries *lower, const QColor &colour)
+{
+    auto *area = new QAreaSeries(upper, lower);
+    area->setName(name);
+    QColor fill = colour;
+    fill.setAlpha(215);
+    area->setBrush(fill);
+    QPen border(colour.darker(125));
+    border.setWidthF(1.0);
+    area->setPen(border);
+    return area;
+}
+
+QBarSet *barSet(const QString &name, const QColor &colour)
+{
+    auto *set = new QBarSet(name);
+    set->setColor(colour);
+    set->setBorderColor(colour.darker(130));
+    return set;
+}
+
+/// Lines show as lines in the legend (dashes and all), areas and bars as
+/// squares: call once the chart holds all its series.
+void lineMarkersFromSeries(QChart *chart)
+{
+    for (QLegendMarker *marker : chart->legend()->markers())
+        if (qobject_cast<QLineSeries *>(marker->series()))
+            marker->setShape(QLegend::MarkerShapeFromSeries);
+}
+
+void hideLegendMarkers(QChart *chart, QAbstractSeries *series)
+{
+    for (QLegendMarker *marker : chart->legend()->markers(series))
+        marker->setVisible(false);
+}
+
+} // namespace
+
+QString cursorSeriesName() { return QStringLiteral("current step"); }
+
+QLineSeries *cursorSeries(const QChart *chart)
+{
+    if (!chart)
+        return nullptr;
+    for (QAbstractSeries *series : chart->series())
+        if (series->objectName() == QLatin1String(kCursorObjectName))
+            return qobject_cast<QLineSeries *>(series);
+    return nullptr;
+}
+
+void moveCursor(QChart *chart, int cursorStep)
+{
+    QLineSeries *cursor = cursorSeries(chart);
+    if (!cursor)
+        return;
+    const int count = chart->property(kStepCountProperty).toInt();
+    const bool visible = cursorStep >= 0 && cursorStep < count;
+    cursor->setVisible(visible);
+    for (QLegendMarker *marker : chart->legend()->markers(cursor)) // not always synced by Qt
+        marker->setVisible(visible);
+    if (!visible) {
+        cursor->clear();
+        return;
+    }
+    double top = 1.0;
+    if (const auto *y = qobject_cast<const QValueAxis *>(chart->axes(Qt::Vertical, cursor).value(0)))
+        top = y->max();
+    const QPointF span = chart->property(kCursorSpanProperty).toPointF();
+    const double left = cursorStep + span.x(), right = cursorStep + span.y();
+    if (left == right) // a vertical line through the step
+        cursor->replace(QList<QPointF>{{left, 0.0}, {left, top}});
+    else // a box open at the bottom around the step's bar or actions
+        cursor->replace(QList<QPointF>{{left, 0.0}, {left, top}, {right, top}, {right, 0.0}});
+}
+
+int stepAt(const QChart *chart, double x)
+{
+    if (!chart)
+        return -1;
+    const QVariant countProperty = chart->property(kStepCountProperty);
+    if (!countProperty.isValid())
+        return -1;
+    const int count = countProperty.toInt();
+    // Per action, step k spans (k-1, k]; per step and for bars, k is centred on x = k.
+    const double position = chart->property(kPerActionProperty).toBool() ? std::ceil(x - 1e-9) : std::round(x);
+    if (!std::isfinite(position) || position < 0 || position >= count)
+        return -1;
+    return int(position);
+}
+
+QChart *footprintChart(const Problem &problem, const SimulationResult &result, int cursorStep, bool perAction, const QString &strategy)
+{
+    const std::vector<StepStats> &steps = result.steps;
+    const int count = int(steps.size());
+    perAction = perAction && result.trace.actions.size() == std::size_t(count) * kActionCount && count > 0;
+
+    const double capacity = double(problem.hardware.mem_size);
+    // The title gives the true peak (over every action) even per step.
+    const std::int64_t peak = result.peakFootprint();
+
+    QChart *chart = newChart(titled(strategy,
+        QStringLiteral("On-chip footprint %1 (peak %2 of %3 elements)")
+            .arg(perAction ? QStringLiteral("after every action") : QStringLiteral("after each step"))
+            .arg(peak)
+            .arg(problem.hardware.mem_size)));
+
+    // Stacked areas: each upper line is the running sum, the lower line of an
+    // area is the upper line of the one below.
+    // The area series do not own their boundary lines: the chart does.
+    QLineSeries *input = lineSeries(QString(), Palette::input());
+    QLineSeries *kernels = lineSeries(QString(), Palette::kernels());
+    QLineSeries *outputs = lineSeries(QString(), Palette::outputs());
+    for (QLineSeries *boundary : {input, kernels, outputs})
+        boundary->setParent(chart);
+    QList<QPointF> in, ker, out;
+    const auto add = [&](double x, const Footprint &f) {
+        in.append({x, double(f.input)});
+        ker.append({x, double(f.input + f.kernels)});
+        out.append({x, double(f.total())});
+    };
+    double xMin = 0;
+    if (perAction) {
+        // Action a of step k is the slot [k-1 + a/6, k-1 + (a+1)/6], level at
+        // the footprint after it: a staircase, not a slope between actions.
+        xMin = -1;
+        for (int k = 0; k < count; ++k)
+            for (int a = 0; a < kActionCount; ++a) {
+                const Footprint &after = result.trace.record(k, Action(a)).after;
+                add(k - 1 + a / double(kActionCount), after);
+                add(k - 1 + (a + 1) / double(kActionCount), after);
+            }
+    } else {
+        for (int k = 0; k < count; ++k)
+            add(k, steps[std::size_t(k)].after);
+    }
+    input->replace(in);
+    kernels->replace(ker);
+    outputs->replace(out);
+    const double xMax = std::max(xMin + 1, double(count - 1));
+
+    QAreaSeries *areas[] = {areaSeries(QStringLiteral("input"), input, nullptr, Palette::input()),
+        areaSeries(QStringLiteral("kernels"), kernels, input, Palette::kernels()),
+        areaSeries(QStringLiteral("output"), outputs, kernels, Palette::outputs())};
+    if (in.size() > 400) // dense: outlines would paint over the fills
+        for (QAreaSeries *area : areas)
+            area->setPen(Qt::NoPen);
+
+    QCategoryAxis *x = stepAxis(steps, xMin, xMax, perAction,
+        perAction ? QStringLiteral("step (each divided into its actions a1 free input … a6 compute)") : QStringLiteral("step"));
+    QValueAxis *y = zeroBasedAxis(QStringLiteral("on-chip footprint (elements)"), std::max(capacity, double(peak)));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    for (QAreaSeries *area : areas) {
+        chart->addSeries(area);
+        area->attachAxis(x);
+        area->attachAxis(y);
+    }
+
+    QLineSeries *capacityLine = lineSeries(QStringLiteral("capacity: mem_size = %1").arg(problem.hardware.mem_size),
+        Palette::capacity(), 2.5, Qt::DashDotLine);
+    capacityLine->append(xMin, capacity);
+    capacityLine->append(xMax, capacity);
+    chart->addSeries(capacityLine);
+    capacityLine->attachAxis(x);
+    capacityLine->attachAxis(y);
+
+    markStepChart(chart, count, perAction, perAction ? -1.0 : 0.0, 0.0);
+    addCursor(chart, x, y, cursorStep);
+    lineMarkersFromSeries(chart);
+    return chart;
+}
+
+QChart *durationChart(const SimulationResult &result, int cursorStep, const QString &strategy)
+{
+    const std::vector<StepStats> &steps = result.steps;
+    const int count = int(steps.size());
+    QChart *chart = newChart(titled(strategy, QStringLiteral("Duration per step (total %1 cycles)").arg(number(result.totalDuration()))));
+
+    QBarSet *load = barSet(QStringLiteral("load (input + kernels)"), Palette::load());
+    QBarSet *write = barSet(QStringLiteral("write back"), Palette::write());
+    QBarSet *compute = barSet(QStringLiteral("compute"), Palette::compute());
+    double top = 0;
+    for (const StepStats &s : steps) {
+        load->append(s.loadDuration);
+        write->append(s.writeDuration);
+        compute->append(s.computeDuration);
+        top = std::max(top, s.duration());
+    }
+    auto *bars = new QStackedBarSeries;
+    bars->append({load, write, compute});
+    bars->setBarWidth(count > 40 ? 0.9 : 0.7);
+
+    QCategoryAxis *x = stepAxis(steps, -0.5, std::max(0.5, count - 0.5), false, QStringLiteral("step"));
+    QValueAxis *y = zeroBasedAxis(QStringLiteral("duration (cycles)"), top);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    chart->addSeries(bars);
+    bars->attachAxis(x);
+    bars->attachAxis(y);
+
+    markStepChart(chart, count, false, -0.5, 0.5);
+    addCursor(chart, x, y, cursorStep);
+    lineMarkersFromSeries(chart);
+    return chart;
+}
+
+QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, const QString &strategy)
+{
+    const std::vector<StepStats> &steps = result.steps;
+    const int count = int(steps.size());
+    QChart *chart = newChart(titled(strategy, QStringLiteral("Cumulative duration (total %1 cycles)").arg(number(result.totalDuration()))));
+
+    QLineSeries *total = lineSeries(QStringLiteral("duration so far (after the step)"), Palette::kernels(), 2.5);
+    QList<QPointF> points;
+    double sum = 0;
+    for (int k = 0; k < count; ++k) {
+        sum += steps[std::size_t(k)].duration();
+        points.append({double(k), sum});
+    }
+    total->replace(points);
+    total->setPointsVisible(count <= 60);
+
+    QCategoryAxis *x = stepAxis(steps, -0.25, std::max(0.25, count - 0.75), false, QStringLiteral("step"));
+    QValueAxis *y = zeroBasedAxis(QStringLiteral("cumulative duration (cycles)"), sum);
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+    chart->addSeries(total);
+    total->attachAxis(x);
+    total->attachAxis(y);
+
+    markStepChart(chart, count, false, 0.0, 0.0);
+    addCursor(chart, x, y, cursorStep);
+    lineMarkersFromSeries(chart);
+    return chart;
+}
+
+int bestRow(const std::vector<CompareRow> &rows)
+{
+    int best = -1;
+    for (int i = 0; i < int(rows.size()); ++i) {
+        const CompareRow &r = rows[std::size_t(i)];
+        if (r.failure.empty() && r.valid && (best < 0 || r.totalDuration < rows[std::size_t(best)].totalDuration))
+            best = i;
+    }
+    return best;
+}
+
+QChart *comparisonChart(const std::vector<CompareRow> &rows)
+{
+    const int best = bestRow(rows);
+    QChart *chart = newChart(best >= 0
+            ? QStringLiteral("Strategies compared — best: %1 (%2 cycles)")
+                  .arg(QString::fromStdString(rows[std::size_t(best)].name), number(rows[std::size_t(best)].totalDuration))
+            : QStringLiteral("Strategies compared — no valid strategy"));
+
+    QStringList categories;
+    for (int i = 0; i < int(rows.size()); ++i) {
+        const CompareRow &r = rows[std::size_t(i)];
+        // Axis labels are rich text: the name on the first line, the group
+        // size and the marks on the second, so long names are not cut.
+        QStringList second;
+        if (!r.failure.empty())
+            second << QStringLiteral("✗ failed");
+        else {
+            second << (r.groupSize > 0 ? QStringLiteral("G=%1").arg(r.groupSize) : QStringLiteral("groups"));
+            if (i == best)
+                second << QStringLiteral("★ best");
+            else if (!r.valid)
+                second << QStringLiteral("✗ invalid");
+        }
+        QString label = QString::fromStdString(r.name).toHtmlEscaped() + QStringLiteral("<br>") + second.join(QStringLiteral(" · "));
+        if (i == best)
+            label = QStringLiteral("<b>%1</b>").arg(label);
+        label = QStringLiteral("<center>%1</center>").arg(label);
+        categories << label;
+    }
+    auto *x = new QBarCategoryAxis;
+    x->append(categories);
+    chart->addAxis(x, Qt::AlignBottom);
+
+    // Three metrics of different units and scales, each a bar series on its
+    // own value axis; Qt lays the series of one category axis side by side.
+    struct Metric {
+        QString name, axisTitle;
+        QColor colour;
+        double (*value)(const CompareRow &);
+    };
+    const Metric metrics[] = {
+        {QStringLiteral("total duration"), QStringLiteral("total duration (cycles)"), Palette::kernels(),
+            [](const CompareRow &r) { return r.totalDuration; }},
+        {QStringLiteral("loaded input"), QStringLiteral("loaded input (elements)"), Palette::input(),
+            [](const CompareRow &r) { return double(r.loadedInput); }},
+        {QStringLiteral("peak footprint"), QStringLiteral("peak footprint (elements)"), Palette::outputs(),
+            [](const CompareRow &r) { return double(r.peakFootprint); }},
+    };
+    bool anyFaded = false;
+    for (std::size_t m = 0; m < std::size(metrics); ++m) {
+        const Metric &metric = metrics[m];
+        QBarSet *set = barSet(metric.name, metric.colour);
+        QColor faded = metric.colour;
+        faded.setAlpha(60);
+        set->setSelectedColor(faded); // invalid strategies: selected, drawn faded
+        set->setLabelColor(Qt::black);
+        double top = 0;
+        for (int i = 0; i < int(rows.size()); ++i) {
+            const CompareRow &r = rows[std::size_t(i)];
+            const double v = r.failure.empty() ? metric.value(r) : 0.0;
+            set->append(v);
+            top = std::max(top, v);
+            if (!r.valid || !r.failure.empty()) {
+                set->selectBar(i);
+                anyFaded = true;
+            }
+        }
+        auto *series = new QBarSeries;
+        series->append(set);
+        series->setBarWidth(0.8);
+        series->setLabelsVisible(true);
+        series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
+        series->setLabelsFormat(QStringLiteral("@value"));
+        series->setLabelsPrecision(10);
+        chart->addSeries(series);
+        series->attachAxis(x);
+        QValueAxis *y = zeroBasedAxis(metric.axisTitle, top * 1.1); // room for the value labels
+        y->setLinePenColor(metric.colour.darker(110));
+        y->setLabelsColor(metric.colour.darker(140));
+        y->setTitleBrush(metric.colour.darker(140));
+        y->setGridLineVisible(m == 0);
+        chart->addAxis(y, m == 0 ? Qt::AlignLeft : Qt::AlignRight);
+        series->attachAxis(y);
+    }
+    x->setTitleText(anyFaded ? QStringLiteral("strategy (faded bars: invalid on this hardware)") : QStringLiteral("strategy"));
+    return chart;
+}
+
+std::vector<double> sweepCrossovers(const std::vector<SweepRow> &rows)
+{
+    std::vector<double> crossings;
+    int last = -1; // last row with a strict winner
+    for (int i = 0; i < int(rows.size()); ++i) {
+        const SweepRow &r = rows[std::size_t(i)];
+        const double d = r.rowByRow.totalDuration - r.zigzag.totalDuration;
+        if (d == 0 || !r.rowByRow.failure.empty() || !r.zigzag.failure.empty())
+            continue;
+        if (last >= 0) {
+            const SweepRow &p = rows[std::size_t(last)];
+            const double dp = p.rowByRow.totalDuration - p.zigzag.totalDuration;
+            if ((dp < 0) != (d < 0)) {
+                if (last == i - 1) // the two curves cross between the two sizes
+                    crossings.push_back(double(p.groupSize) + (double(r.groupSize - p.groupSize) * dp / (dp - d)));
+                else // they meet (a tie) at the sizes in between
+                    crossings.push_back(double(rows[std::size_t(last + 1)].groupSize));
+            }
+        }
+        last = i;
+    }
+    return crossings;
+}
+
+QChart *sweepChart(const std::vector<SweepRow> &rows)
+{
+    QChart *chart = newChart(QStringLiteral("Total duration against group size"));
+
+    QValueAxis *x = valueAxis(QStringLiteral("group size G (patches per step)"), QStringLiteral("%d"));
+    QValueAxis *y = valueAxis(QStringLiteral("total duration (cycles)"));
+    double lo = 0, hi = 1, gMin = 0, gMax = 1;
+    bool first = true;
+    for (const SweepRow &r : rows)
+        for (const CompareRow *c : {&r.rowByRow, &r.zigzag}) {
+            if (!c->failure.empty())
+                continue;
+            lo = first ? c->totalDuration : std::min(lo, c->totalDuration);
+            hi = first ? c->totalDuration : std::max(hi, c->totalDuration);
+            gMin = first ? double(r.groupSize) : std::min(gMin, double(r.groupSize));
+            gMax = first ? double(r.groupSize) : std::max(gMax, double(r.groupSize));
+            first = false;
+        }
+    const double pad = std::max(1.0, (hi - lo) * 0.06);
+    y->setRange(std::max(0.0, lo - pad), hi + pad);
+    y->applyNiceNumbers();
+    if (gMax <= gMin)
+        gMax = gMin + 1;
+    x->setRange(gMin - 0.5, gMax + 0.5);
+    x->setTickType(QValueAxis::TicksDynamic);
+    x->setTickAnchor(0);
+    x->setTickInterval(labelStride(int(gMax - gMin + 1)));
+    chart->addAxis(x, Qt::AlignBottom);
+    chart->addAxis(y, Qt::AlignLeft);
+
+    const auto attach = [&](QAbstractSeries *series) {
+        chart->addSeries(series);
+        series->attachAxis(x);
+        series->attachAxis(y);
+    };
+
+    struct Curve {
+        QString name;
+        QColor colour;
+        const CompareRow SweepRow::*row;
+        QScatterSeries::MarkerShape shape;
+    };
+    const Curve curves[] = {
+        {QStringLiteral("Row-by-Row"), Palette::kernels(), &SweepRow::rowByRow, QScatterSeries::MarkerShapeRectangle},
+        {QStringLiteral("ZigZag"), Palette::capacity(), &SweepRow::zigzag, QScatterSeries::MarkerShapeCircle},
+    };
+    for (const Curve &curve : curves) {
+        // The curve is cut into runs of valid and invalid sizes: solid lines
+        // and filled markers where valid, dashed lines and hollow markers where
+        // not. Each run starts at the last point of the previous one so the
+        // curve stays continuous; one legend entry per kind.
+        auto *validMarks = new QScatterSeries;
+        auto *invalidMarks = new QScatterSeries;
+        for (QScatterSeries *marks : {validMarks, invalidMarks}) {
+            marks->setMarkerShape(curve.shape);
+            marks->setMarkerSize(rows.size() > 40 ? 7 : 10);
+            marks->setPen(QPen(curve.colour, 2.0));
+        }
+        validMarks->setBrush(curve.colour);
+        invalidMarks->setBrush(Qt::white);
+        QLineSeries *run = nullptr;
+        bool runValid = false, validNamed = false, invalidNamed = false;
+        std::optional<QPointF> previous;
+        for (const SweepRow &r : rows) {
+            const CompareRow &c = r.*curve.row;
+            if (!c.failure.empty()) { // nothing to draw: break the curve
+                run = nullptr;
+                previous.reset();
+                continue;
+            }
+            const QPointF p(double(r.groupSize), c.totalDuration);
+            (c.valid ? validMarks : invalidMarks)->append(p);
+            if (!run || runValid != c.valid) {
+                const bool named = c.valid ? validNamed : invalidNamed;
+                run = c.valid ? lineSeries(curve.name, curve.colour, 2.5)
+                              : lineSeries(curve.name + QStringLiteral(" (invalid on this hardware)"), curve.colour, 2.0, Qt::DashLine);
+                runValid = c.valid;
+                if (previous)
+                    run->append(*previous);
+                run->append(p);
+                attach(run);
+                if (named)
+                    hideLegendMarkers(chart, run);
+                (c.valid ? validNamed : invalidNamed) = true;
+            } else {
+                run->append(p);
+            }
+            previous = p;
+        }
+        attach(validMarks);
+        attach(invalidMarks);
+        hideLegendMarkers(chart, validMarks);
+        hideLegendMarkers(chart, invalidMarks);
+    }
+
+    // Crossovers: a dotted vertical line where the faster strategy changes.
+    const std::vector<double> crossings = sweepCrossovers(rows);
+    QStringList where;
+    for (double g : crossings)
+        where << QString::number(g, 'f', 1);
+    for (std::size_t i = 0; i < crossings.size(); ++i) {
+        QLineSeries *mark = lineSeries(QStringLiteral("crossover at G ≈ %1").arg(where.join(QStringLiteral(", "))),
+            QColor(0x44, 0x44, 0x44), 1.5, Qt::DotLine);
+        mark->append(crossings[i], y->min());
+        mark->append(crossings[i], y->max());
+        attach(mark);
+        if (i > 0)
+            hideLegendMarkers(chart, mark);
+    }
+    lineMarkersFromSeries(chart);
+    return chart;
+}
+
+} // namespace convoffload::ui

@@ -1,0 +1,79 @@
+#pragma once
+// Qt Charts built from core results: footprint, durations, cumulative
+// duration, strategy comparison and group-size sweep. Pure functions of their
+// inputs, no widget involved, so the GUI's chart panel, the export dialog and
+// `convoffload-cli export` draw the same figures (render them with
+// FigureExport's chartPainter).
+//
+// Step charts share one horizontal coordinate: step k (0-based index into
+// SimulationResult::steps, the drain last) sits at x = k; in the per-action
+// footprint step k spans (k-1, k], action a (0..5) the slot
+// [k-1 + a/6, k-1 + (a+1)/6] drawn at the footprint after it, so "after the
+// compute" is at x = k in both modes. Each step chart carries a cursor (a
+// QLineSeries named "current step"): a vertical line at x = k on the per-step
+// footprint and the cumulative duration, a box around the bar on the duration
+// chart and around the step's six actions per action. moveCursor moves it
+// without rebuilding the chart.
+
+#include "convoffload/Layer.h"
+#include "convoffload/Report.h"
+#include "convoffload/Simulator.h"
+
+#include <QString>
+
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QLineSeries;
+QT_END_NAMESPACE
+
+namespace convoffload::ui {
+
+/// Legend name of the cursor line of every step chart.
+QString cursorSeriesName();
+
+/// Stacked input / kernels / output footprint (elements) per step
+/// (StepStats::after) or, when `perAction` and the result holds a trace, after
+/// every action; plus the capacity line at mem_size. `cursorStep` is a 0-based
+/// step index, -1 for no cursor. `strategy` names the figure when not empty.
+/// The caller owns the chart.
+QChart *footprintChart(const Problem &problem, const SimulationResult &result, int cursorStep, bool perAction,
+    const QString &strategy = {});
+
+/// Stacked load / write / compute duration (cycles) of every step.
+QChart *durationChart(const SimulationResult &result, int cursorStep, const QString &strategy = {});
+
+/// Running total of the step durations (cycles); ends at totalDuration().
+QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, const QString &strategy = {});
+
+/// Total duration, loaded input and peak footprint of every strategy, each
+/// metric on its own value axis, values printed on the bars; the best valid
+/// strategy is labelled "★ best", invalid ones "✗ invalid" with faded bars,
+/// strategies that could not be expanded "✗ failed".
+QChart *comparisonChart(const std::vector<CompareRow> &rows);
+
+/// Row-by-Row and ZigZag total duration against the group size: solid lines
+/// and filled markers where the strategy is valid on the hardware, dashed
+/// lines and hollow markers where it is not; crossovers marked.
+QChart *sweepChart(const std::vector<SweepRow> &rows);
+
+/// Moves the cursor line of a step chart to `cursorStep` (-1 hides it) by
+/// replacing its two points; does nothing on charts without a cursor.
+void moveCursor(QChart *chart, int cursorStep);
+/// The cursor series of a step chart, nullptr when it has none.
+QLineSeries *cursorSeries(const QChart *chart);
+
+/// The 0-based step shown at horizontal value `x` of a step chart, -1 when x
+/// is outside its steps (or the chart is not a step chart).
+int stepAt(const QChart *chart, double x);
+
+/// Index of the valid, expanded row with the smallest total duration (the
+/// first on ties), -1 when none is valid.
+int bestRow(const std::vector<CompareRow> &rows);
+
+/// Group sizes where the faster of the two sweep curves changes, as the x of
+/// the crossing (linear interpolation between the two sizes around it).
+std::vector<double> sweepCrossovers(const std::vector<SweepRow> &rows);
+
+} // namespace convoffload::ui

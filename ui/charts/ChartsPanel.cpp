@@ -1,0 +1,180 @@
+#include "charts/ChartsPanel.h"
+
+#include "charts/ChartFactory.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QMouseEvent>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <functional>
+
+namespace convoffload::ui {
+
+namespace {
+
+/// A chart view that reports the step under a left click on the plot area.
+class StepChartView : public QChartView {
+public:
+    using QChartView::QChartView;
+    std::function<void(int)> onStepClicked;
+
+protected:
+    void mousePressEvent(QMouseEvent *event) override
+    {
+        if (event->button() == Qt::LeftButton && onStepClicked && chart()) {
+            const QPointF inChart = chart()->mapFromScene(mapToScene(event->position().toPoint()));
+            if (chart()->plotArea().contains(inChart)) {
+                const int step = stepAt(chart(), chart()->mapToValue(inChart).x());
+                if (step >= 0) {
+                    onStepClicked(step);
+                    event->accept();
+                    return;
+                }
+            }
+        }
+        QChartView::mousePressEvent(event);
+    }
+};
+
+QChart *placeholder(const QString &text)
+{
+    auto *chart = new QChart;
+    chart->setTitle(text);
+    chart->legend()->setVisible(false);
+    chart->setBackgroundRoundness(0);
+    return chart;
+}
+
+} // namespace
+
+ChartsPanel::ChartsPanel(QWidget *parent)
+    : QWidget(parent)
+{
+    m_tabs = new QTabWidget(this);
+    const QString names[] = {tr("Footprint"), tr("Durations"), tr("Cumulative"), tr("Compare"), tr("Sweep")};
+    for (int tab = FootprintTab; tab <= SweepTab; ++tab) {
+        auto *view = new StepChartView(placeholder(QString()));
+        view->setRenderHint(QPainter::Antialiasing);
+        if (tab <= CumulativeTab) {
+            view->onStepClicked = [this](int step) { emit stepClicked(step); };
+            view->setToolTip(tr("Click a step to show it"));
+        }
+        m_views[tab] = view;
+        if (tab == FootprintTab) {
+            auto *page = new QWidget;
+            auto *layout = new QVBoxLayout(page);
+            layout->setContentsMargins(0, 0, 0, 0);
+            m_perActionBox = new QCheckBox(tr("Per action (a1 free input … a6 compute)"), page);
+            m_perActionBox->setToolTip(tr("Show the footprint after each of the six actions of every step instead of after each step"));
+            connect(m_perActionBox, &QCheckBox::toggled, this, &ChartsPanel::setFootprintPerAction);
+            auto *bar = new QHBoxLayout;
+            bar->setContentsMargins(6, 4, 6, 0);
+            bar->addWidget(m_perActionBox);
+            bar->addStretch();
+            layout->addLayout(bar);
+            layout->addWidget(view, 1);
+            m_tabs->addTab(page, names[tab]);
+        } else {
+            m_tabs->addTab(view, names[tab]);
+        }
+    }
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_tabs);
+    rebuildStepCharts();
+    setComparison({});
+    setSweep({});
+}
+
+ChartsPanel::~ChartsPanel() = default;
+
+void ChartsPanel::replaceChart(Tab tab, QChart *chart)
+{
+    // The view owns the chart it shows, but not one it has been given back.
+    QChartView *view = m_views[tab];
+    QChart *old = view->chart();
+    view->setChart(chart);
+    delete old;
+}
+
+void ChartsPanel::setSimulation(const Problem *problem, const SimulationResult *result, const QString &strategy)
+{
+    m_problem = problem;
+    m_result = result;
+    m_strategy = strategy;
+    if (!m_result || m_currentStep >= int(m_result->steps.size()))
+        m_currentStep = -1;
+    // Per action needs the action-level trace.
+    m_perActionBox->setEnabled(m_result && !m_result->trace.actions.empty());
+    rebuildStepCharts();
+}
+
+void ChartsPanel::rebuildFootprint()
+{
+    if (m_problem && m_result)
+        replaceChart(FootprintTab, footprintChart(*m_problem, *m_result, m_currentStep, m_perAction, m_strategy));
+    else
+        replaceChart(FootprintTab, placeholder(tr("No simulation to show: choose a valid layer and a strategy")));
+}
+
+void ChartsPanel::rebuildStepCharts()
+{
+    rebuildFootprint();
+    if (m_problem && m_result) {
+        replaceChart(DurationsTab, durationChart(*m_result, m_currentStep, m_strategy));
+        replaceChart(CumulativeTab, cumulativeDurationChart(*m_result, m_currentStep, m_strategy));
+    } else {
+        replaceChart(DurationsTab, placeholder(tr("No simulation to show")));
+        replaceChart(CumulativeTab, placeholder(tr("No simulation to show")));
+    }
+}
+
+void ChartsPanel::setComparison(std::vector<CompareRow> rows)
+{
+    m_comparison = std::move(rows);
+    replaceChart(CompareTab, m_comparison.empty() ? placeholder(tr("No strategies to compare")) : comparisonChart(m_comparison));
+}
+
+void ChartsPanel::setSweep(std::vector<SweepRow> rows)
+{
+    m_sweep = std::move(rows);
+    replaceChart(SweepTab, m_sweep.empty() ? placeholder(tr("No group-size sweep yet")) : sweepChart(m_sweep));
+}
+
+void ChartsPanel::setCurrentStep(int step)
+{
+    if (!m_result || step < 0 || step >= int(m_result->steps.size()))
+        step = -1;
+    if (step == m_currentStep)
+        return;
+    m_currentStep = step;
+    for (int tab = FootprintTab; tab <= CumulativeTab; ++tab)
+        moveCursor(m_views[tab]->chart(), step);
+}
+
+void ChartsPanel::setFootprintPerAction(bool perAction)
+{
+    if (perAction == m_perAction)
+        return;
+    m_perAction = perAction;
+    {
+        const QSignalBlocker blocker(m_perActionBox);
+        m_perActionBox->setChecked(perAction);
+    }
+    rebuildFootprint();
+    emit footprintPerActionChanged(perAction);
+}
+
+void ChartsPanel::setCurrentTab(Tab tab) { m_tabs->setCurrentIndex(tab); }
+
+ChartsPanel::Tab ChartsPanel::currentTab() const { return Tab(m_tabs->currentIndex()); }
+
+QChart *ChartsPanel::chart(Tab tab) const { return m_views[tab]->chart(); }
+
+QChartView *ChartsPanel::chartView(Tab tab) const { return m_views[tab]; }
+
+} // namespace convoffload::ui

@@ -1,0 +1,72 @@
+#pragma once
+// The charts of the visualiser, one tab each: footprint (per step or per
+// action), durations, cumulative duration, strategy comparison, group-size
+// sweep. Charts are rebuilt when their data change; moving the current step
+// only moves the cursor lines. Clicking a step chart selects that step.
+
+#include "convoffload/Layer.h"
+#include "convoffload/Report.h"
+#include "convoffload/Simulator.h"
+
+#include <QWidget>
+
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QChart;
+class QChartView;
+class QTabWidget;
+QT_END_NAMESPACE
+
+namespace convoffload::ui {
+
+class ChartsPanel : public QWidget {
+    Q_OBJECT
+public:
+    enum Tab { FootprintTab, DurationsTab, CumulativeTab, CompareTab, SweepTab };
+
+    explicit ChartsPanel(QWidget *parent = nullptr);
+    ~ChartsPanel() override;
+
+    /// Shows a simulation; both must outlive the panel or the next call
+    /// (nullptrs clear the step charts). `strategy` names the figures.
+    void setSimulation(const Problem *problem, const SimulationResult *result, const QString &strategy = {});
+    void setComparison(std::vector<CompareRow> rows);
+    void setSweep(std::vector<SweepRow> rows);
+    /// 0-based step, -1 for none; only the cursor lines move.
+    void setCurrentStep(int step);
+    int currentStep() const { return m_currentStep; }
+
+    void setFootprintPerAction(bool perAction);
+    bool footprintPerAction() const { return m_perAction; }
+
+    void setCurrentTab(Tab tab);
+    Tab currentTab() const;
+    /// The chart of a tab (owned by its view), for export.
+    QChart *chart(Tab tab) const;
+    QChartView *chartView(Tab tab) const;
+
+signals:
+    /// A step chart was clicked on the plot of step `step` (0-based).
+    void stepClicked(int step);
+    void footprintPerActionChanged(bool perAction);
+
+private:
+    void rebuildFootprint();
+    void rebuildStepCharts();
+    void replaceChart(Tab tab, QChart *chart);
+
+    QTabWidget *m_tabs = nullptr;
+    QCheckBox *m_perActionBox = nullptr;
+    QChartView *m_views[5] = {};
+    const Problem *m_problem = nullptr;
+    const SimulationResult *m_result = nullptr;
+    QString m_strategy;
+    std::vector<CompareRow> m_comparison;
+    std::vector<SweepRow> m_sweep;
+    int m_currentStep = -1;
+    bool m_perAction = false;
+};
+
+} // namespace convoffload::ui

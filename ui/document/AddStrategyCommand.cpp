@@ -1,0 +1,16 @@
+#include "document/AddStrategyCommand.h"
+
+namespace convoffload::ui {
+
+AddStrategyCommand::AddStrategyCommand(ProjectDocument *document, int index, const StrategySpec &spec)
+    : m_document(document)
+    , m_index(index)
+    , m_spec(spec)
+{
+    setText(QObject::tr("Add strategy %1").arg(QString::fromStdString(spec.name)));
+}
+
+void AddStrategyCommand::undo() { m_document->removeStrategy(m_index); }
+void AddStrategyCommand::redo() { m_document->insertStrategy(m_index, m_spec); }
+
+} // namespace convoffload::ui

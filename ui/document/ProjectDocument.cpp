@@ -1,0 +1,244 @@
+#include "document/ProjectDocument.h"
+
+#include <QFileInfo>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace convoffload::ui {
+
+namespace {
+
+std::optional<TensorData> tensorsFor(const Project &project, const std::string &projectPath)
+{
+    const std::string file = resolveDataFile(projectPath, project.data);
+    if (file.empty())
+        return std::nullopt;
+    return loadTensorData(project.problem.layer, file);
+}
+
+/// Runs on a worker thread: everything it touches is a copy.
+std::shared_ptr<const SimulationSnapshot> simulateCopy(Project project, int index, std::string projectPath)
+{
+    auto snapshot = std::make_shared<SimulationSnapshot>();
+    snapshot->problem = project.problem;
+    snapshot->spec = project.strategies[std::size_t(index)];
+    try {
+        const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
+        SimulationOptions options;
+        options.seed = project.data.seed;
+        options.data = tensors ? &*tensors : nullptr;
+        snapshot->result = runStrategy(snapshot->problem, snapshot->spec, options);
+    } catch (const std::bad_alloc &) {
+        snapshot->failure = "out of memory while simulating this layer";
+    } catch (const std::exception &e) {
+        snapshot->failure = e.what();
+    }
+    return snapshot;
+}
+
+std::vector<CompareRow> compareCopy(Project project, std::string projectPath)
+{
+    try {
+        const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
+        SimulationOptions options;
+        options.trace = false;
+        options.seed = project.data.seed;
+        options.data = tensors ? &*tensors : nullptr;
+        return compareStrategies(project, options);
+    } catch (const std::exception &e) {
+        std::vector<CompareRow> rows;
+        for (const StrategySpec &s : project.strategies)
+            rows.push_back({s.name, toString(s.kind), 0, e.what()});
+        return rows;
+    }
+}
+
+bool problemIsSound(const Problem &p) { return p.layer.problems().empty() && p.hardware.problems().empty(); }
+
+} // namespace
+
+ProjectDocument::ProjectDocument(QObject *parent)
+    : QObject(parent)
+{
+    connect(&m_undoStack, &QUndoStack::cleanChanged, this, &ProjectDocument::fileChanged);
+    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<const SimulationSnapshot>>::finished, this,
+            &ProjectDocument::onSimulationFinished);
+    connect(&m_compareWatcher, &QFutureWatcher<std::vector<CompareRow>>::finished, this, [this] {
+        m_comparison = m_compareWatcher.result();
+        emit comparisonChanged();
+        if (std::exchange(m_pendingCompare, false))
+            recompare();
+    });
+}
+
+ProjectDocument::~ProjectDocument()
+{
+    m_watcher.waitForFinished();
+    m_compareWatcher.waitForFinished();
+}
+
+QString ProjectDocument::load(const QString &path)
+{
+    try {
+        const Project project = loadProject(path.toStdString());
+        resetToProject(project, path);
+        return {};
+    } catch (const std::exception &e) {
+        return QString::fromStdString(e.what());
+    }
+}
+
+QString ProjectDocument::save(const QString &path)
+{
+    try {
+        saveProject(m_project, path.toStdString());
+    } catch (const std::exception &e) {
+        return QString::fromStdString(e.what());
+    }
+    m_filePath = path;
+    m_undoStack.setClean();
+    emit fileChanged();
+    return {};
+}
+
+void ProjectDocument::resetToProject(const Project &project, const QString &path)
+{
+    m_project = project;
+    m_filePath = path;
+    m_undoStack.clear();
+    m_current = m_project.strategies.empty() ? -1 : 0;
+    emit fileChanged();
+    emit problemChanged();
+    emit strategiesChanged();
+    emit currentStrategyChanged(m_current);
+    resimulate();
+    recompare();
+}
+
+QString ProjectDocument::displayName() const
+{
+    return m_filePath.isEmpty() ? tr("Untitled") : QFileInfo(m_filePath).fileName();
+}
+
+void ProjectDocument::setProblem(const Problem &problem)
+{
+    if (problem == m_project.problem)
+        return;
+    m_project.problem = problem;
+    emit problemChanged();
+    resimulate();
+    recompare();
+}
+
+void ProjectDocument::insertStrategy(int index, const StrategySpec &spec)
+{
+    index = std::clamp(index, 0, int(m_project.strategies.size()));
+    m_project.strategies.insert(m_project.strategies.begin() + index, spec);
+    emit strategiesChanged();
+    setCurrentStrategy(index);
+    recompare();
+}
+
+void ProjectDocument::removeStrategy(int index)
+{
+    if (index < 0 || index >= int(m_project.strategies.size()))
+        return;
+    m_project.strategies.erase(m_project.strategies.begin() + index);
+    emit strategiesChanged();
+    const int count = int(m_project.strategies.size());
+    m_current = -1; // force the change signal and a new simulation
+    setCurrentStrategy(std::min(index, count - 1));
+    recompare();
+}
+
+void ProjectDocument::replaceStrategy(int index, const StrategySpec &spec)
+{
+    if (index < 0 || index >= int(m_project.strategies.size()))
+        return;
+    m_project.strategies[std::size_t(index)] = spec;
+    emit strategiesChanged();
+    if (index == m_current)
+        resimulate();
+    recompare();
+}
+
+QString ProjectDocument::uniqueStrategyName(const QString &base) const
+{
+    QString name = base;
+    for (int i = 2; m_project.findStrategy(name.toStdString()); ++i)
+        name = base + QStringLiteral(" (%1)").arg(i);
+    return name;
+}
+
+void ProjectDocument::setCurrentStrategy(int index)
+{
+    if (index >= int(m_project.strategies.size()))
+        index = int(m_project.strategies.size()) - 1;
+    if (index == m_current)
+        return;
+    m_current = index;
+    emit currentStrategyChanged(index);
+    resimulate();
+}
+
+void ProjectDocument::seek(Moment moment)
+{
+    if (!m_cursor)
+        return;
+    m_cursor->seek(moment);
+    if (m_cursor->moment() == m_moment)
+        return;
+    m_moment = m_cursor->moment();
+    emit momentChanged(m_moment);
+}
+
+// Long work runs on a worker with a copy of the project; a request made while
+// one runs is queued and only the latest state is simulated next.
+void ProjectDocument::resimulate()
+{
+    if (m_watcher.isRunning()) {
+        m_pendingResimulation = true;
+        return;
+    }
+    if (m_current < 0 || !problemIsSound(m_project.problem)) {
+        m_cursor.reset();
+        m_simulation.reset();
+        emit simulationChanged();
+        return;
+    }
+    emit simulationStarted();
+    m_watcher.setFuture(QtConcurrent::run(simulateCopy, m_project, m_current, m_filePath.toStdString()));
+}
+
+void ProjectDocument::onSimulationFinished()
+{
+    if (std::exchange(m_pendingResimulation, false)) {
+        resimulate();
+        return;
+    }
+    m_cursor.reset(); // it points into the old snapshot
+    m_simulation = m_watcher.result();
+    if (m_simulation->failure.empty() && !m_simulation->result.steps.empty()) {
+        m_cursor = std::make_unique<StepCursor>(m_simulation->problem, m_simulation->result);
+        const int last = int(m_simulation->result.steps.size()) - 1;
+        m_cursor->seek({std::min(m_moment.step, last), m_moment.action});
+        m_moment = m_cursor->moment();
+    }
+    emit simulationChanged();
+    emit momentChanged(m_moment);
+}
+
+void ProjectDocument::recompare()
+{
+    if (m_compareWatcher.isRunning()) {
+        m_pendingCompare = true;
+        return;
+    }
+    if (!problemIsSound(m_project.problem)) {
+        m_comparison.clear();
+        emit comparisonChanged();
+        return;
+    }
+    m_compareWatcher.setFuture(QtConcurrent::run(compareCopy, m_project, m_filePath.toStdString()));
+}
+
+} // namespace convoffload::ui

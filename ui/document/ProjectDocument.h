@@ -1,0 +1,98 @@
+#pragma once
+// The UI-side owner of a project: the core Project value, its file, the undo
+// stack and modified state, the selected strategy, its simulation (run off the
+// GUI thread) and the moment being shown. Views read from it and listen to its
+// signals; every edit goes through an undo command that calls its setters.
+
+#include "convoffload/Project.h"
+#include "convoffload/Report.h"
+#include "convoffload/StepCursor.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QString>
+#include <QUndoStack>
+
+#include <memory>
+#include <optional>
+
+namespace convoffload::ui {
+
+/// A finished simulation of one strategy, shared read-only with the views.
+struct SimulationSnapshot {
+    Problem problem;
+    StrategySpec spec;
+    std::string failure; // the strategy could not be expanded (then result is empty)
+    SimulationResult result;
+};
+
+class ProjectDocument : public QObject {
+    Q_OBJECT
+public:
+    explicit ProjectDocument(QObject *parent = nullptr);
+    ~ProjectDocument() override;
+
+    // ---- file ---------------------------------------------------------------
+    /// Replaces the document; returns an error message (empty on success).
+    QString load(const QString &path);
+    /// Atomic save; returns an error message naming the path and reason.
+    QString save(const QString &path);
+    void resetToProject(const Project &project, const QString &path = {});
+    QString filePath() const { return m_filePath; }
+    QString displayName() const;
+    bool isModified() const { return !m_undoStack.isClean(); }
+    QUndoStack *undoStack() { return &m_undoStack; }
+
+    // ---- the project (setters are for undo commands; views push commands) ---
+    const Project &project() const { return m_project; }
+    const Problem &problem() const { return m_project.problem; }
+    void setProblem(const Problem &problem);
+    void insertStrategy(int index, const StrategySpec &spec);
+    void removeStrategy(int index);
+    void replaceStrategy(int index, const StrategySpec &spec);
+    /// A name not used by any strategy yet, based on `base`.
+    QString uniqueStrategyName(const QString &base) const;
+
+    // ---- what is shown ------------------------------------------------------
+    int currentStrategy() const { return m_current; }
+    void setCurrentStrategy(int index);
+    /// The selected strategy's simulation, null while none is ready.
+    std::shared_ptr<const SimulationSnapshot> simulation() const { return m_simulation; }
+    /// Cursor over the current simulation's trace, null without one.
+    const StepCursor *cursor() const { return m_cursor.get(); }
+    Moment moment() const { return m_moment; }
+    void seek(Moment moment);
+    bool busy() const { return m_watcher.isRunning(); }
+
+    /// One row per strategy (valid, duration, ...), refreshed with the project.
+    const std::vector<CompareRow> &comparison() const { return m_comparison; }
+
+signals:
+    void fileChanged();          // path or modified state
+    void problemChanged();       // layer, hardware or options
+    void strategiesChanged();    // list of strategies (names, kinds, count)
+    void currentStrategyChanged(int index);
+    void simulationStarted();
+    void simulationChanged();    // a new snapshot (or none) is available
+    void momentChanged(convoffload::Moment moment);
+    void comparisonChanged();
+
+private:
+    void resimulate();
+    void recompare();
+    void onSimulationFinished();
+
+    Project m_project;
+    QString m_filePath;
+    QUndoStack m_undoStack;
+    int m_current = -1;
+    Moment m_moment;
+    std::shared_ptr<const SimulationSnapshot> m_simulation;
+    std::unique_ptr<StepCursor> m_cursor;
+    std::vector<CompareRow> m_comparison;
+    QFutureWatcher<std::shared_ptr<const SimulationSnapshot>> m_watcher;
+    QFutureWatcher<std::vector<CompareRow>> m_compareWatcher;
+    bool m_pendingResimulation = false, m_pendingCompare = false;
+};
+
+} // namespace convoffload::ui

@@ -1,0 +1,237 @@
+#include "export/FigureExport.h"
+
+#include "convoffload/Report.h"
+
+#include <QChart>
+#include <QDir>
+#include <QFileInfo>
+#include <QGraphicsLayout>
+#include <QGraphicsScene>
+#include <QGuiApplication>
+#include <QImage>
+#include <QImageWriter>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QScreen>
+#include <QSvgGenerator>
+
+#include <cmath>
+#include <memory>
+
+namespace convoffload::ui {
+
+namespace {
+
+QString native(const QString &path) { return QDir::toNativeSeparators(path); }
+
+ExportResult failure(const QString &message) { return {false, message}; }
+
+ExportResult cannotWrite(const QString &path, const QString &reason)
+{
+    return failure(QStringLiteral("Cannot write “%1”: %2").arg(native(path), reason));
+}
+
+/// The resolution the figure is laid out at: fonts are sized in points, so
+/// SVG and PDF must use the screen's resolution for the text to keep the size
+/// it had in the layout (96 dpi headless).
+int layoutDpi()
+{
+    if (const QScreen *screen = QGuiApplication::primaryScreen())
+        return std::max(1, qRound(screen->logicalDotsPerInch()));
+    return 96;
+}
+
+ExportResult commit(QSaveFile &file, const QString &path)
+{
+    if (!file.commit())
+        return cannotWrite(path, file.errorString());
+    return {true, {}};
+}
+
+ExportResult writePng(const PaintFunction &paint, QSize size, const QString &path)
+{
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    if (image.isNull())
+        return failure(QStringLiteral("Cannot export “%1”: not enough memory for a %2×%3 image")
+                           .arg(native(path))
+                           .arg(size.width())
+                           .arg(size.height()));
+    image.fill(Qt::white);
+    {
+        QPainter painter(&image);
+        painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
+        paint(painter, QRectF(QPointF(0, 0), QSizeF(size)));
+    }
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return cannotWrite(path, file.errorString());
+    QImageWriter writer(&file, "png");
+    if (!writer.write(image)) {
+        file.cancelWriting();
+        return cannotWrite(path, writer.errorString());
+    }
+    return commit(file, path);
+}
+
+ExportResult writeSvg(const PaintFunction &paint, QSize size, const QString &path, const QString &title, const QString &description)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return cannotWrite(path, file.errorString());
+    QSvgGenerator svg;
+    svg.setOutputDevice(&file);
+    svg.setSize(size);
+    svg.setViewBox(QRect(QPoint(0, 0), size));
+    svg.setResolution(layoutDpi());
+    svg.setTitle(title);
+    svg.setDescription(description);
+    QPainter painter;
+    if (!painter.begin(&svg)) {
+        file.cancelWriting();
+        return cannotWrite(path, QStringLiteral("the SVG generator could not start"));
+    }
+    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    paint(painter, QRectF(QPointF(0, 0), QSizeF(size)));
+    painter.end();
+    return commit(file, path);
+}
+
+ExportResult writePdf(const PaintFunction &paint, QSize size, const QString &path, const QString &title)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return cannotWrite(path, file.errorString());
+    const int dpi = layoutDpi();
+    QPdfWriter pdf(&file);
+    pdf.setTitle(title);
+    pdf.setCreator(QStringLiteral("ConvOffload"));
+    pdf.setResolution(dpi);
+    // One page exactly the size of the figure, no margins.
+    const QSizeF points(size.width() * 72.0 / dpi, size.height() * 72.0 / dpi);
+    pdf.setPageSize(QPageSize(points, QPageSize::Point, title, QPageSize::ExactMatch));
+    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+    QPainter painter;
+    if (!painter.begin(&pdf)) {
+        file.cancelWriting();
+        return cannotWrite(path, QStringLiteral("the PDF writer could not start"));
+    }
+    painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+    // The page in device pixels may differ from `size` by rounding: fill it.
+    paint(painter, QRectF(0, 0, pdf.width(), pdf.height()));
+    painter.end();
+    return commit(file, path);
+}
+
+} // namespace
+
+ExportResult exportFigure(const PaintFunction &paint, QSize size, const QString &path, const QString &title, const QString &description)
+{
+    if (path.isEmpty())
+        return failure(QStringLiteral("Cannot export: no file name given"));
+    if (!paint)
+        return failure(QStringLiteral("Cannot export “%1”: nothing to draw").arg(native(path)));
+    if (size.width() <= 0 || size.height() <= 0)
+        return failure(QStringLiteral("Cannot export “%1”: the figure size %2×%3 is empty")
+                           .arg(native(path))
+                           .arg(size.width())
+                           .arg(size.height()));
+    if (size.width() > kMaxFigureSide || size.height() > kMaxFigureSide)
+        return failure(QStringLiteral("Cannot export “%1”: the figure size %2×%3 is too large (at most %4 pixels a side)")
+                           .arg(native(path))
+                           .arg(size.width())
+                           .arg(size.height())
+                           .arg(kMaxFigureSide));
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png"))
+        return writePng(paint, size, path);
+    if (suffix == QLatin1String("svg"))
+        return writeSvg(paint, size, path, title, description);
+    if (suffix == QLatin1String("pdf"))
+        return writePdf(paint, size, path, title);
+    return failure(QStringLiteral("Cannot export “%1”: %2 (use .png, .svg or .pdf)")
+                       .arg(native(path),
+                           suffix.isEmpty() ? QStringLiteral("the file name has no extension")
+                                            : QStringLiteral("unknown extension “.%1”").arg(suffix)));
+}
+
+PaintFunction chartPainter(QChart *chart, qreal scale)
+{
+    if (!(scale > 0) || !std::isfinite(scale))
+        scale = 1.0;
+    return [chart, scale](QPainter &painter, const QRectF &target) {
+        if (!chart || target.isEmpty())
+            return;
+        // A chart shown in a view lives in the view's scene: render it there
+        // at the target size and give it back its geometry. A chart built
+        // headless gets a private scene for the time of the rendering.
+        std::unique_ptr<QGraphicsScene> ownScene;
+        QGraphicsScene *scene = chart->scene();
+        if (!scene) {
+            ownScene = std::make_unique<QGraphicsScene>();
+            ownScene->addItem(chart);
+            scene = ownScene.get();
+        }
+        const QRectF oldGeometry = chart->geometry();
+        const auto layOut = [chart](const QRectF &geometry) {
+            chart->setGeometry(geometry);
+            if (QGraphicsLayout *layout = chart->layout())
+                layout->activate(); // axes, legend and plot area now, not at the next event loop turn
+        };
+        layOut(QRectF(oldGeometry.topLeft(), target.size() / scale));
+        // render() scales the chart's rectangle onto the target.
+        scene->render(&painter, target, chart->sceneBoundingRect(), Qt::IgnoreAspectRatio);
+        if (ownScene)
+            ownScene->removeItem(chart); // the scene must not delete the caller's chart
+        else
+            layOut(oldGeometry);
+    };
+}
+
+QString exportMetricsCsv(const SimulationResult &result)
+{
+    QString csv = QStringLiteral(
+        "step,drain,loaded_input,loaded_kernels,freed_input,freed_kernels,written,computed,"
+        "footprint_input,footprint_kernels,footprint_output,footprint_after,peak_footprint,"
+        "load_duration,write_duration,compute_duration,duration,cumulative_duration\n");
+    const auto num = [](double v) {
+        return v == std::floor(v) && std::abs(v) < 1e15 ? QString::number(qint64(v)) : QString::number(v, 'g', 10);
+    };
+    double total = 0;
+    for (std::size_t i = 0; i < result.steps.size(); ++i) {
+        const StepStats &s = result.steps[i];
+        total += s.duration();
+        const QStringList fields{QString::number(i + 1), s.drain ? QStringLiteral("true") : QStringLiteral("false"),
+            QString::number(s.loadedInput), QString::number(s.loadedKernels), QString::number(s.freedInput),
+            QString::number(s.freedKernels), QString::number(s.written), QString::number(s.computed),
+            QString::number(s.after.input), QString::number(s.after.kernels), QString::number(s.after.output),
+            QString::number(s.after.total()), QString::number(s.peakFootprint), num(s.loadDuration), num(s.writeDuration),
+            num(s.computeDuration), num(s.duration()), num(total)};
+        csv += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
+    }
+    return csv;
+}
+
+QString exportMetricsJson(const Problem &problem, const QString &strategy, const SimulationResult &result)
+{
+    return QString::fromStdString(simulationToJson(problem, strategy.toStdString(), result).dump(2)) + QLatin1Char('\n');
+}
+
+ExportResult exportText(const QString &text, const QString &path)
+{
+    if (path.isEmpty())
+        return failure(QStringLiteral("Cannot export: no file name given"));
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return cannotWrite(path, file.errorString());
+    const QByteArray bytes = text.toUtf8();
+    if (file.write(bytes) != bytes.size()) {
+        const QString reason = file.errorString();
+        file.cancelWriting();
+        return cannotWrite(path, reason);
+    }
+    return commit(file, path);
+}
+
+} // namespace convoffload::ui

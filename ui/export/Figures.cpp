@@ -1,0 +1,268 @@
+#include "export/Figures.h"
+
+#include "charts/ChartFactory.h"
+#include "render/GridRenderer.h"
+
+#include <QChart>
+#include <QPainter>
+
+namespace convoffload::ui {
+
+namespace {
+
+struct KindName {
+    FigureKind kind;
+    const char *name;
+};
+constexpr KindName kKindNames[] = {
+    {FigureKind::Grid, "grid"},
+    {FigureKind::InputGrid, "input-grid"},
+    {FigureKind::OutputGrid, "output-grid"},
+    {FigureKind::Memory, "memory"},
+    {FigureKind::MemoryPerAction, "memory-actions"},
+    {FigureKind::Durations, "durations"},
+    {FigureKind::Cumulative, "cumulative"},
+    {FigureKind::Compare, "compare"},
+    {FigureKind::Sweep, "sweep"},
+    {FigureKind::Storyboard, "storyboard"},
+};
+
+QString qstr(const std::string &s) { return QString::fromStdString(s); }
+
+/// A chart figure: the chart is owned by the figure.
+Figure chartFigure(QChart *chart, const QString &title, const QString &description, QSize size)
+{
+    std::shared_ptr<QChart> owned(chart);
+    return {chartPainter(owned.get()), title, description, size, owned};
+}
+
+struct CursorFigureState {
+    std::unique_ptr<StepCursor> cursor;
+    GridRenderer renderer;
+};
+
+/// Steps are 0-based inside, 1-based in every message.
+void checkStep(const SimulationResult &r, const std::string &strategy, int step)
+{
+    const int count = int(r.steps.size());
+    if (step < 0 || step >= count)
+        throw FigureError("step " + std::to_string(step + 1) + " is out of range: strategy '" + strategy + "' has steps 1.."
+                          + std::to_string(count) + " (the last is the drain)");
+}
+
+Figure gridFigure(FigureSource &source, const FigureRequest &request)
+{
+    const Problem &problem = source.project().problem;
+    const SimulationResult &result = source.simulation(request.strategy);
+    checkStep(result, request.strategy, request.moment.step);
+    auto state = std::make_shared<CursorFigureState>();
+    state->cursor = std::make_unique<StepCursor>(problem, result);
+    state->cursor->seek(request.moment);
+    GridStyle style;
+    style.heatMap = request.heatMap;
+    const FigureKind kind = request.kind;
+    const QString what = kind == FigureKind::InputGrid ? QStringLiteral("Input") : kind == FigureKind::OutputGrid ? QStringLiteral("Output")
+                                                                                                                 : QStringLiteral("Input and output");
+    Figure f;
+    f.title = QStringLiteral("%1 — %2, %3").arg(what, qstr(request.strategy), GridRenderer::momentText(*state->cursor));
+    f.description = QStringLiteral("ConvOffload grid figure: pixel and output states of strategy %1.").arg(qstr(request.strategy));
+    f.preferredSize = kind == FigureKind::Grid ? QSize(1600, 900) : QSize(1000, 1000);
+    f.paint = [state, style, kind, &problem](QPainter &painter, const QRectF &target) {
+        if (kind == FigureKind::InputGrid)
+            state->renderer.paintInputGrid(painter, target, problem, *state->cursor, style);
+        else if (kind == FigureKind::OutputGrid)
+            state->renderer.paintOutputGrid(painter, target, problem, *state->cursor, style);
+        else
+            state->renderer.paintGrids(painter, target, problem, *state->cursor, style);
+    };
+    f.keepAlive = state;
+    return f;
+}
+
+/// The first K steps of two strategies side by side, like the paper's
+/// Row-by-Row / ZigZag comparison figure: one input grid per step and
+/// strategy, the current group outlined, one legend for all.
+Figure storyboardFigure(FigureSource &source, const FigureRequest &request)
+{
+    const Project &project = source.project();
+    std::string versus = request.versus;
+    if (versus.empty())
+        for (const StrategySpec &s : project.strategies)
+            if (s.name != request.strategy) {
+                versus = s.name;
+                break;
+            }
+    if (versus.empty())
+        throw FigureError("the storyboard compares two strategies: give --versus NAME (the project has only '" + request.strategy + "')");
+    if (request.storyboardSteps < 1 || request.storyboardSteps > 32)
+        throw FigureError("storyboard steps must be between 1 and 32, got " + std::to_string(request.storyboardSteps));
+
+    struct State {
+        std::unique_ptr<StepCursor> left, right;
+        GridRenderer renderer;
+    };
+    auto state = std::make_shared<State>();
+    const SimulationResult &a = source.simulation(request.strategy);
+    const SimulationResult &b = source.simulation(versus);
+    state->left = std::make_unique<StepCursor>(project.problem, a);
+    state->right = std::make_unique<StepCursor>(project.problem, b);
+    // Compute steps only (the drain shows nothing new).
+    const int steps = std::min({request.storyboardSteps, a.computeSteps(), b.computeSteps()});
+    const QString names[2] = {qstr(request.strategy), qstr(versus)};
+    const Problem &problem = project.problem;
+
+    Figure f;
+    f.title = QStringLiteral("%1 vs %2 — first %3 steps").arg(names[0], names[1]).arg(steps);
+    f.description = QStringLiteral("ConvOffload storyboard: input pixels loaded, kept and freed at each step of two strategies.");
+    f.preferredSize = QSize(1200, 300 + 380 * steps);
+    f.paint = [state, steps, names, &problem](QPainter &painter, const QRectF &target) {
+        painter.save();
+        painter.fillRect(target, Qt::white);
+        painter.setFont(GridRenderer::figureFont(painter.font(), target));
+        const QFontMetricsF metrics(painter.font());
+        const double line = metrics.height() * 1.6;
+        GridStyle style;
+        style.legend = false;
+        const auto legend = GridRenderer::inputLegend(problem, *state->left, style);
+        const double legendHeight = GridRenderer::legendHeight(metrics, target.width(), legend);
+        const QRectF body(target.left(), target.top() + line, target.width(), target.height() - line - legendHeight - 8);
+        const double cellW = body.width() / 2, cellH = body.height() / steps;
+        for (int column = 0; column < 2; ++column)
+            GridRenderer::paintTitle(painter, QRectF(target.left() + column * cellW, target.top(), cellW, line), names[column]);
+        StepCursor *cursors[2] = {state->left.get(), state->right.get()};
+        for (int k = 0; k < steps; ++k)
+            for (int column = 0; column < 2; ++column) {
+                cursors[column]->seek({k, Action::Compute});
+                const QRectF cell(body.left() + column * cellW + 6, body.top() + k * cellH + 4, cellW - 12, cellH - 8);
+                state->renderer.paintInputGrid(painter, cell, problem, *cursors[column], style);
+            }
+        GridRenderer::paintLegend(painter, QRectF(target.left(), target.bottom() - legendHeight, target.width(), legendHeight), legend);
+        painter.restore();
+    };
+    f.keepAlive = state;
+    return f;
+}
+
+} // namespace
+
+QString figureName(FigureKind kind)
+{
+    for (const KindName &k : kKindNames)
+        if (k.kind == kind)
+            return QLatin1String(k.name);
+    return {};
+}
+
+std::optional<FigureKind> figureKindFromName(const QString &name)
+{
+    for (const KindName &k : kKindNames)
+        if (name == QLatin1String(k.name))
+            return k.kind;
+    return std::nullopt;
+}
+
+QStringList figureNames()
+{
+    QStringList names;
+    for (const KindName &k : kKindNames)
+        names << QLatin1String(k.name);
+    return names;
+}
+
+bool figureNeedsStrategy(FigureKind kind) { return kind != FigureKind::Compare && kind != FigureKind::Sweep; }
+
+FigureSource::FigureSource(Project project, const std::string &projectPath)
+    : m_project(std::move(project))
+{
+    const std::string file = resolveDataFile(projectPath, m_project.data);
+    if (!file.empty())
+        m_tensors = loadTensorData(m_project.problem.layer, file);
+}
+
+SimulationOptions FigureSource::options(bool trace) const
+{
+    SimulationOptions o;
+    o.trace = trace;
+    o.seed = m_project.data.seed;
+    o.data = m_tensors ? &*m_tensors : nullptr;
+    return o;
+}
+
+const SimulationResult &FigureSource::simulation(const std::string &strategy)
+{
+    if (const auto it = m_simulations.find(strategy); it != m_simulations.end())
+        return it->second;
+    const StrategySpec *spec = m_project.findStrategy(strategy);
+    if (!spec) {
+        std::string names;
+        for (const StrategySpec &s : m_project.strategies)
+            names += (names.empty() ? "'" : ", '") + s.name + "'";
+        throw FigureError("no strategy named '" + strategy + "' in the project (it has " + (names.empty() ? "none" : names) + ")");
+    }
+    try {
+        return m_simulations.emplace(strategy, runStrategy(m_project.problem, *spec, options(true))).first->second;
+    } catch (const std::exception &e) {
+        throw FigureError(e.what());
+    }
+}
+
+std::vector<CompareRow> FigureSource::comparison() const { return compareStrategies(m_project, options(false)); }
+
+std::vector<SweepRow> FigureSource::sweep(std::int64_t from, std::int64_t to) const
+{
+    return sweepGroupSizes(m_project.problem, from, to, options(false));
+}
+
+Figure makeFigure(FigureSource &source, const FigureRequest &request)
+{
+    const Problem &problem = source.project().problem;
+    const QString strategy = qstr(request.strategy);
+    switch (request.kind) {
+    case FigureKind::Grid:
+    case FigureKind::InputGrid:
+    case FigureKind::OutputGrid: return gridFigure(source, request);
+    case FigureKind::Storyboard: return storyboardFigure(source, request);
+    case FigureKind::Memory:
+    case FigureKind::MemoryPerAction: {
+        const SimulationResult &r = source.simulation(request.strategy);
+        checkStep(r, request.strategy, request.moment.step);
+        return chartFigure(footprintChart(problem, r, request.moment.step, request.kind == FigureKind::MemoryPerAction, strategy),
+                           QStringLiteral("On-chip footprint — %1").arg(strategy),
+                           QStringLiteral("Input, kernel and output elements on chip per step, with the capacity line."),
+                           QSize(1400, 700));
+    }
+    case FigureKind::Durations: {
+        const SimulationResult &r = source.simulation(request.strategy);
+        checkStep(r, request.strategy, request.moment.step);
+        return chartFigure(durationChart(r, request.moment.step, strategy), QStringLiteral("Step durations — %1").arg(strategy),
+                           QStringLiteral("Load, write and compute cycles of every step."), QSize(1400, 700));
+    }
+    case FigureKind::Cumulative: {
+        const SimulationResult &r = source.simulation(request.strategy);
+        checkStep(r, request.strategy, request.moment.step);
+        return chartFigure(cumulativeDurationChart(r, request.moment.step, strategy),
+                           QStringLiteral("Cumulative duration — %1").arg(strategy), QStringLiteral("Running total of the step durations."),
+                           QSize(1400, 700));
+    }
+    case FigureKind::Compare: {
+        const std::vector<CompareRow> rows = source.comparison();
+        if (rows.empty())
+            throw FigureError("the project has no strategy to compare");
+        return chartFigure(comparisonChart(rows), QStringLiteral("Strategy comparison"),
+                           QStringLiteral("Total duration, loaded input and peak footprint of every strategy."), QSize(1400, 800));
+    }
+    case FigureKind::Sweep: {
+        const std::int64_t patches = problem.layer.patchCount();
+        const std::int64_t to = request.sweepTo > 0 ? request.sweepTo
+                                                    : std::min<std::int64_t>(patches, std::max<std::int64_t>(32, 2 * problem.nbPatchesMax()));
+        if (request.sweepFrom < 1 || to < request.sweepFrom || to > patches)
+            throw FigureError("group sizes " + std::to_string(request.sweepFrom) + ".." + std::to_string(to)
+                              + " are not within 1.." + std::to_string(patches) + " (the number of patches)");
+        return chartFigure(sweepChart(source.sweep(request.sweepFrom, to)), QStringLiteral("ZigZag vs Row-by-Row by group size"),
+                           QStringLiteral("Total duration of both heuristics for each group size."), QSize(1400, 700));
+    }
+    }
+    throw FigureError("unknown figure");
+}
+
+} // namespace convoffload::ui

@@ -1,0 +1,78 @@
+#pragma once
+// The catalogue of exportable figures: grids at a moment, memory and duration
+// charts, comparison, sweep and the two-strategy storyboard. One definition
+// serves the export dialog, `convoffload-cli export` and the headless report,
+// so all three draw the same picture.
+
+#include "export/FigureExport.h"
+
+#include "convoffload/Project.h"
+#include "convoffload/Report.h"
+#include "convoffload/StepCursor.h"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+
+namespace convoffload::ui {
+
+enum class FigureKind { Grid, InputGrid, OutputGrid, Memory, MemoryPerAction, Durations, Cumulative, Compare, Sweep, Storyboard };
+
+QString figureName(FigureKind kind); // "grid", "memory", ... as the CLI spells them
+std::optional<FigureKind> figureKindFromName(const QString &name);
+QStringList figureNames();
+/// Figures drawn for one strategy at one step (the others describe the project).
+bool figureNeedsStrategy(FigureKind kind);
+
+struct FigureError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+/// A project and the simulations figures are drawn from, computed on demand
+/// and kept (with their traces) for the lifetime of the source.
+class FigureSource {
+public:
+    /// `projectPath` resolves data.file; throws FormatError for a bad data file.
+    FigureSource(Project project, const std::string &projectPath);
+    const Project &project() const { return m_project; }
+    /// Throws FigureError naming the strategy (unknown, cannot be expanded).
+    const SimulationResult &simulation(const std::string &strategy);
+    std::vector<CompareRow> comparison() const;
+    std::vector<SweepRow> sweep(std::int64_t from, std::int64_t to) const;
+
+private:
+    SimulationOptions options(bool trace) const;
+    Project m_project;
+    std::optional<TensorData> m_tensors;
+    std::map<std::string, SimulationResult> m_simulations;
+};
+
+struct FigureRequest {
+    FigureKind kind = FigureKind::Grid;
+    std::string strategy;   // figures of one strategy; the storyboard's left column
+    std::string versus;     // the storyboard's right column (default: another strategy)
+    Moment moment{1, Action::Compute}; // 0-based step
+    int storyboardSteps = 4;
+    bool heatMap = false;
+    std::int64_t sweepFrom = 1, sweepTo = 0; // 0: up to min(patches, max(32, 2·nb_patches_max))
+};
+
+/// A figure ready to paint at any size; it keeps alive what it draws from,
+/// except the FigureSource, which must outlive it.
+struct Figure {
+    PaintFunction paint;
+    QString title, description;
+    QSize preferredSize;
+    std::shared_ptr<void> keepAlive;
+};
+
+/// Throws FigureError with a message a user can act on (unknown strategy,
+/// step out of range, nothing to compare).
+Figure makeFigure(FigureSource &source, const FigureRequest &request);
+
+} // namespace convoffload::ui

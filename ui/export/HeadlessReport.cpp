@@ -1,0 +1,77 @@
+#include "export/HeadlessReport.h"
+
+#include "export/Figures.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace convoffload::ui {
+
+namespace {
+
+QString slug(const std::string &name)
+{
+    QString s = QString::fromStdString(name).toLower();
+    for (QChar &c : s)
+        if (!c.isLetterOrNumber())
+            c = QLatin1Char('-');
+    return s;
+}
+
+} // namespace
+
+QStringList writeHeadlessReport(const QString &projectPath, const QString &folder, QString *error)
+{
+    QStringList written;
+    try {
+        FigureSource source(loadProject(projectPath.toStdString()), projectPath.toStdString());
+        if (!QDir().mkpath(folder)) {
+            *error = QStringLiteral("%1: cannot create the folder").arg(QDir::toNativeSeparators(folder));
+            return written;
+        }
+        const QString base = QFileInfo(projectPath).completeBaseName();
+        const auto write = [&](const FigureRequest &request, const QString &name, const QString &extension = QStringLiteral("png")) {
+            const Figure figure = makeFigure(source, request);
+            const QString path = QDir(folder).filePath(QStringLiteral("%1-%2.%3").arg(base, name, extension));
+            const ExportResult result = exportFigure(figure.paint, figure.preferredSize, path, figure.title, figure.description);
+            if (!result)
+                throw FigureError(result.error.toStdString());
+            written << path;
+        };
+        const auto &strategies = source.project().strategies;
+        for (const StrategySpec &s : strategies) {
+            const int steps = int(source.simulation(s.name).steps.size());
+            FigureRequest r;
+            r.strategy = s.name;
+            r.moment = {std::min(1, steps - 1), Action::Compute};
+            r.kind = FigureKind::Grid;
+            write(r, slug(s.name) + QStringLiteral("-grid-step%1").arg(r.moment.step + 1));
+            r.kind = FigureKind::Memory;
+            write(r, slug(s.name) + QStringLiteral("-memory"));
+            r.kind = FigureKind::Durations;
+            write(r, slug(s.name) + QStringLiteral("-durations"));
+        }
+        if (!strategies.empty()) {
+            FigureRequest compare;
+            compare.kind = FigureKind::Compare;
+            write(compare, QStringLiteral("compare"));
+            write(compare, QStringLiteral("compare"), QStringLiteral("svg"));
+            FigureRequest sweep;
+            sweep.kind = FigureKind::Sweep;
+            write(sweep, QStringLiteral("sweep"));
+        }
+        if (strategies.size() >= 2) {
+            FigureRequest r;
+            r.kind = FigureKind::Storyboard;
+            r.strategy = strategies[strategies.size() - 2].name;
+            r.versus = strategies.back().name;
+            write(r, QStringLiteral("storyboard"));
+            write(r, QStringLiteral("storyboard"), QStringLiteral("pdf"));
+        }
+    } catch (const std::exception &e) {
+        *error = QString::fromStdString(e.what());
+    }
+    return written;
+}
+
+} // namespace convoffload::ui

@@ -1,0 +1,819 @@
+#include "render/GridRenderer.h"
+
+#include "render/Palette.h"
+
+#include <QBrush>
+#include <QLinearGradient>
+#include <QLineF>
+#include <QPaintEngine>
+#include <QPainter>
+#include <QPen>
+#include <QVector>
+
+#include <algorithm>
+#include <cmath>
+
+namespace convoffload::ui {
+
+namespace {
+
+constexpr double kMinCellForLines = 4.0; // px: thinner cells get no grid lines
+constexpr int kMaxCellLabels = 65536;    // in-cell texts drawn at most
+
+QColor gridLineColour() { return QColor(0, 0, 0, 40); }
+QColor frameColour() { return QColor(0x66, 0x66, 0x66); }
+QColor textColour() { return QColor(0x22, 0x22, 0x22); }
+QColor axisColour() { return QColor(0x55, 0x55, 0x55); }
+QBrush hatchBrush() { return QBrush(QColor(0, 0, 0, 120), Qt::BDiagPattern); }
+
+// Smallest of 1, 2, 5, 10, 20, 50, ... that is >= needed.
+int niceStep(double needed)
+{
+    if (!(needed > 1.0))
+        return 1;
+    for (int decade = 1; decade < 100000000; decade *= 10)
+        for (int m : {1, 2, 5})
+            if (m * decade >= needed)
+                return m * decade;
+    return 100000000;
+}
+
+QString fromView(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+QString inputName(const Problem &problem)
+{
+    const Layer &l = problem.layer;
+    QString name = QStringLiteral("Input %1×%2×%3").arg(l.c_in).arg(l.paddedHeight()).arg(l.paddedWidth());
+    if (l.paddedHeight() != l.h_in || l.paddedWidth() != l.w_in)
+        name += QStringLiteral(" (padded)");
+    return name;
+}
+
+QString outputName(const Problem &problem)
+{
+    const Layer &l = problem.layer;
+    return QStringLiteral("Output %1×%2×%3").arg(l.n).arg(l.hOut()).arg(l.wOut());
+}
+
+QFont scaledFont(const QFont &font, double factor)
+{
+    QFont f = font;
+    if (f.pixelSize() > 0)
+        f.setPixelSize(std::max(8, int(std::lround(f.pixelSize() * factor))));
+    else
+        f.setPointSizeF(std::max(6.0, f.pointSizeF() * factor));
+    return f;
+}
+
+// --- legend flow: one routine measures and paints, so both agree ----------
+
+struct LegendMetrics {
+    double h, swatch, gapIn, spacing, lineHeight, bar;
+    explicit LegendMetrics(const QFontMetricsF &fm)
+        : h(fm.height()), swatch(std::round(fm.height() * 0.8)), gapIn(std::round(fm.height() * 0.3)),
+          spacing(std::round(fm.height() * 1.1)), lineHeight(std::round(fm.height() * 1.4)),
+          bar(std::round(fm.height() * 6))
+    {
+    }
+};
+
+double itemWidth(const QFontMetricsF &fm, const LegendMetrics &m, const LegendItem &item)
+{
+    switch (item.kind) {
+    case LegendItem::Kind::Swatch:
+    case LegendItem::Kind::Hatch:
+    case LegendItem::Kind::Outline:
+        return m.swatch + m.gapIn + fm.horizontalAdvance(item.label);
+    case LegendItem::Kind::Gradient:
+        return fm.horizontalAdvance(item.low) + m.gapIn + m.bar + m.gapIn + fm.horizontalAdvance(item.high)
+               + (item.label.isEmpty() ? 0.0 : m.gapIn + fm.horizontalAdvance(item.label));
+    case LegendItem::Kind::Text:
+        return fm.horizontalAdvance(item.label);
+    }
+    return 0;
+}
+
+void paintItem(QPainter &p, const QFontMetricsF &fm, const LegendMetrics &m, const LegendItem &item, double x,
+               const QRectF &line)
+{
+    const QRectF box(x, line.center().y() - m.swatch / 2, m.swatch, m.swatch);
+    auto text = [&](double tx, const QString &s) {
+        p.setPen(textColour());
+        p.drawText(QRectF(tx, line.top(), fm.horizontalAdvance(s) + 2, line.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                   s);
+    };
+    switch (item.kind) {
+    case LegendItem::Kind::Swatch:
+        p.fillRect(box, item.color);
+        p.setPen(QPen(frameColour(), 1));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(box);
+        text(box.right() + m.gapIn, item.label);
+        break;
+    case LegendItem::Kind::Hatch:
+        p.fillRect(box, item.color);
+        p.fillRect(box, hatchBrush());
+        p.setPen(QPen(frameColour(), 1, Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(box);
+        text(box.right() + m.gapIn, item.label);
+        break;
+    case LegendItem::Kind::Outline:
+        p.fillRect(box, Qt::white);
+        p.setPen(QPen(item.color, 2, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(box.adjusted(1, 1, -1, -1));
+        text(box.right() + m.gapIn, item.label);
+        break;
+    case LegendItem::Kind::Gradient: {
+        text(x, item.low);
+        const double bx = x + fm.horizontalAdvance(item.low) + m.gapIn;
+        const QRectF bar(bx, box.top(), m.bar, m.swatch);
+        QLinearGradient g(bar.topLeft(), bar.topRight());
+        for (double t : {0.0, 0.5, 1.0})
+            g.setColorAt(t, Palette::heat(t));
+        p.fillRect(bar, g);
+        p.setPen(QPen(frameColour(), 1));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(bar);
+        text(bar.right() + m.gapIn, item.high);
+        if (!item.label.isEmpty())
+            text(bar.right() + m.gapIn + fm.horizontalAdvance(item.high) + m.gapIn, item.label);
+        break;
+    }
+    case LegendItem::Kind::Text:
+        text(x, item.label);
+        break;
+    }
+}
+
+// Lays the legend out in `rect` (only its width matters for measuring);
+// paints when `painter` is set. Returns the height used.
+double legendPass(QPainter *painter, const QFontMetricsF &fm, const QRectF &rect, const std::vector<LegendRow> &rows)
+{
+    const LegendMetrics m(fm);
+    struct Line {
+        const LegendRow *row;
+        bool first;
+        std::vector<std::pair<const LegendItem *, double>> items; // item, width
+        double width;
+    };
+    std::vector<Line> lines;
+    double captionWidth = 0; // captions share a column so items line up
+    for (const LegendRow &row : rows)
+        if (!row.caption.isEmpty())
+            captionWidth = std::max(captionWidth, fm.horizontalAdvance(row.caption) + m.gapIn);
+    for (const LegendRow &row : rows) {
+        Line line{&row, true, {}, captionWidth};
+        for (const LegendItem &item : row.items) {
+            const double w = itemWidth(fm, m, item);
+            if (!line.items.empty() && line.width + m.spacing + w > rect.width()) {
+                lines.push_back(std::move(line));
+                line = Line{&row, false, {}, captionWidth};
+            }
+            line.width += (line.items.empty() ? 0.0 : m.spacing) + w;
+            line.items.emplace_back(&item, w);
+        }
+        lines.push_back(std::move(line));
+    }
+    double widest = 0;
+    for (const Line &line : lines)
+        widest = std::max(widest, line.width);
+    if (painter) {
+        const double left = rect.left() + std::max(0.0, (rect.width() - widest) / 2);
+        double y = rect.top();
+        for (const Line &line : lines) {
+            const QRectF lineRect(left, y, widest, m.lineHeight);
+            if (line.first && !line.row->caption.isEmpty()) {
+                painter->setPen(textColour());
+                painter->drawText(QRectF(left, y, captionWidth, m.lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
+                                  line.row->caption);
+            }
+            double x = left + captionWidth;
+            for (const auto &[item, w] : line.items) {
+                paintItem(*painter, fm, m, *item, x, lineRect);
+                x += w + m.spacing;
+            }
+            y += m.lineHeight;
+        }
+    }
+    return double(lines.size()) * m.lineHeight;
+}
+
+} // namespace
+
+// --- GridGeometry -------------------------------------------------------------
+
+std::optional<GridCell> GridGeometry::cellAt(const QPointF &p) const
+{
+    if (cellSize <= 0)
+        return std::nullopt;
+    const double x = (p.x() - origin.x()) / cellSize, y = (p.y() - origin.y()) / cellSize;
+    if (!(x >= 0 && y >= 0 && x < cols && y < rows))
+        return std::nullopt;
+    return GridCell{int(y), int(x)};
+}
+
+QRect GridGeometry::cellsIn(const QRectF &area) const
+{
+    if (cellSize <= 0 || area.isEmpty())
+        return {};
+    return cellsOfUnits(QRectF((area.left() - origin.x()) / cellSize, (area.top() - origin.y()) / cellSize,
+                               area.width() / cellSize, area.height() / cellSize));
+}
+
+QRect GridGeometry::cellsOfUnits(const QRectF &u) const
+{
+    if (u.isEmpty())
+        return {};
+    // Clamp in doubles first: zoomed-in views produce coordinates far outside int range.
+    const int c0 = int(std::clamp(std::floor(u.left()), 0.0, double(cols)));
+    const int c1 = int(std::clamp(std::ceil(u.right()), 0.0, double(cols)));
+    const int r0 = int(std::clamp(std::floor(u.top()), 0.0, double(rows)));
+    const int r1 = int(std::clamp(std::ceil(u.bottom()), 0.0, double(rows)));
+    if (c1 <= c0 || r1 <= r0)
+        return {};
+    return QRect(c0, r0, c1 - c0, r1 - r0);
+}
+
+QRectF GridGeometry::rectOf(const QRect &cells) const
+{
+    return QRectF(origin.x() + cells.x() * cellSize, origin.y() + cells.y() * cellSize, cells.width() * cellSize,
+                  cells.height() * cellSize);
+}
+
+GridGeometry GridGeometry::fit(int rows, int cols, const QRectF &area)
+{
+    GridGeometry g;
+    g.rows = rows;
+    g.cols = cols;
+    if (rows <= 0 || cols <= 0 || area.width() <= 0 || area.height() <= 0) {
+        g.origin = area.topLeft();
+        return g;
+    }
+    g.cellSize = std::min(area.width() / cols, area.height() / rows);
+    g.origin = area.center() - QPointF(cols * g.cellSize / 2, rows * g.cellSize / 2);
+    return g;
+}
+
+// --- texts and legends --------------------------------------------------------
+
+QString GridRenderer::momentText(const StepCursor &cursor)
+{
+    const Moment m = cursor.moment();
+    const int n = cursor.stepCount();
+    if (m.step < 0)
+        return QStringLiteral("before step 1 of %1").arg(n);
+    QString s = QStringLiteral("step %1/%2").arg(m.step + 1).arg(n);
+    if (m.step == n - 1 && cursor.currentPatches().empty())
+        s += QStringLiteral(" (drain)");
+    return s + QStringLiteral(", ") + fromView(actionName(m.action));
+}
+
+QString GridRenderer::inputTitle(const Problem &problem, const StepCursor &cursor)
+{
+    return inputName(problem) + QStringLiteral(" — ") + momentText(cursor);
+}
+
+QString GridRenderer::outputTitle(const Problem &problem, const StepCursor &cursor)
+{
+    return outputName(problem) + QStringLiteral(" — ") + momentText(cursor);
+}
+
+std::vector<LegendRow> GridRenderer::inputLegend(const Problem &problem, const StepCursor &cursor,
+                                                 const GridStyle &style, const QString &caption)
+{
+    using K = LegendItem::Kind;
+    LegendRow row{caption, {}};
+    if (style.heatMap) {
+        const std::uint32_t max = cursor.maxLoadsSoFar();
+        if (max <= 6) {
+            row.items.push_back({K::Text, {}, QStringLiteral("loads so far:"), {}, {}});
+            for (std::uint32_t k = 0; k <= max; ++k)
+                row.items.push_back({K::Swatch, Palette::heat(max ? double(k) / max : 0.0), QString::number(k), {}, {}});
+        } else {
+            row.items.push_back({K::Gradient, {}, QStringLiteral("loads so far"), QStringLiteral("0"),
+                                 QString::number(max)});
+        }
+    } else {
+        for (PixelState s : {PixelState::Loaded, PixelState::Kept, PixelState::Freed, PixelState::Off})
+            row.items.push_back({K::Swatch, Palette::pixel(s), Palette::pixelLabel(s), {}, {}});
+    }
+    const Layer &l = problem.layer;
+    if (l.pad_top || l.pad_bottom || l.pad_left || l.pad_right)
+        row.items.push_back({K::Hatch, Palette::pixel(PixelState::Off),
+                             problem.options.padding_in_dram ? QStringLiteral("padding (zeros in DRAM)")
+                                                             : QStringLiteral("padding (made on chip)"),
+                             {}, {}});
+    if (style.outlineGroup)
+        row.items.push_back({K::Outline, Palette::cursor(), QStringLiteral("patches of the current group"), {}, {}});
+    return {row};
+}
+
+std::vector<LegendRow> GridRenderer::outputLegend(const GridStyle &style, const QString &caption)
+{
+    using K = LegendItem::Kind;
+    LegendRow row{caption, {}};
+    for (OutputState s : {OutputState::Computed, OutputState::Written, OutputState::OnChip, OutputState::Done,
+                          OutputState::Pending})
+        row.items.push_back({K::Swatch, Palette::output(s), Palette::outputLabel(s), {}, {}});
+    if (style.outlineGroup)
+        row.items.push_back({K::Outline, Palette::cursor(), QStringLiteral("current group"), {}, {}});
+    return {row};
+}
+
+double GridRenderer::legendHeight(const QFontMetricsF &metrics, double width, const std::vector<LegendRow> &rows)
+{
+    return legendPass(nullptr, metrics, QRectF(0, 0, width, 0), rows);
+}
+
+void GridRenderer::paintLegend(QPainter &painter, const QRectF &rect, const std::vector<LegendRow> &rows)
+{
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    legendPass(&painter, QFontMetricsF(painter.font(), painter.device()), rect, rows);
+    painter.restore();
+}
+
+void GridRenderer::paintTitle(QPainter &painter, const QRectF &rect, const QString &title)
+{
+    if (rect.isEmpty())
+        return;
+    const QFontMetricsF fm(painter.font(), painter.device());
+    painter.save();
+    painter.setPen(textColour());
+    painter.drawText(rect, Qt::AlignHCenter | Qt::AlignVCenter, fm.elidedText(title, Qt::ElideRight, rect.width()));
+    painter.restore();
+}
+
+// --- layout ------------------------------------------------------------------
+
+int GridRenderer::rowsOf(GridKind kind, const Problem &problem)
+{
+    return kind == GridKind::Input ? problem.layer.paddedHeight() : problem.layer.hOut();
+}
+
+int GridRenderer::colsOf(GridKind kind, const Problem &problem)
+{
+    return kind == GridKind::Input ? problem.layer.paddedWidth() : problem.layer.wOut();
+}
+
+QFont GridRenderer::figureFont(const QFont &base, const QRectF &target)
+{
+    QFont f = base;
+    const double side = std::min(target.width(), target.height());
+    f.setPixelSize(int(std::clamp(std::lround(side / 40.0), 11L, 20L)));
+    return f;
+}
+
+QSizeF GridRenderer::axisSize(const QFontMetricsF &metrics, int rows, int cols)
+{
+    const double h = metrics.height();
+    const int widest = std::max(rows, cols) - 1;
+    return QSizeF(std::ceil(metrics.horizontalAdvance(QString::number(std::max(widest, 0))) * 0.9 + h * 0.5),
+                  std::ceil(h * 1.1));
+}
+
+QRect GridRenderer::patchPixels(const Layer &layer, PatchId patch)
+{
+    const Grid g = patchPosition(layer, patch);
+    return QRect(g.col * layer.stride_w, g.row * layer.stride_h, layer.w_k, layer.h_k);
+}
+
+GridFigureLayout GridRenderer::layout(GridKind kind, const QFontMetricsF &metrics, const QRectF &target,
+                                      const Problem &problem, const StepCursor &cursor, const GridStyle &style)
+{
+    const double h = metrics.height();
+    const double margin = std::round(h * 0.5);
+    const QRectF inner = target.adjusted(margin, margin, -margin, -margin);
+    const double titleH = style.labels ? std::ceil(h * 1.3) : 0.0;
+    const double titleGap = style.labels ? std::round(h * 0.3) : 0.0;
+    const double legendH = style.legend ? legendHeight(metrics, inner.width(),
+                                                       kind == GridKind::Input
+                                                           ? inputLegend(problem, cursor, style)
+                                                           : outputLegend(style))
+                                        : 0.0;
+    const double legendGap = style.legend ? std::round(h * 0.6) : 0.0;
+    const int rows = rowsOf(kind, problem), cols = colsOf(kind, problem);
+    const QSizeF axis = style.labels ? axisSize(metrics, rows, cols) : QSizeF(0, 0);
+
+    const QRectF gridArea(inner.left() + axis.width(), inner.top() + titleH + titleGap + axis.height(),
+                          std::max(0.0, inner.width() - axis.width()),
+                          std::max(0.0, inner.height() - titleH - titleGap - axis.height() - legendGap - legendH));
+    GridGeometry g = GridGeometry::fit(rows, cols, gridArea);
+    if (g.cellSize >= 8)
+        g.cellSize = std::floor(g.cellSize); // whole pixels: crisp, even cells
+    const double gw = cols * g.cellSize, gh = rows * g.cellSize;
+    const double blockW = axis.width() + gw;
+    const double blockH = titleH + titleGap + axis.height() + gh + legendGap + legendH;
+    const double x0 = std::round(inner.left() + std::max(0.0, (inner.width() - blockW) / 2));
+    const double y0 = std::round(inner.top() + std::max(0.0, (inner.height() - blockH) / 2));
+    g.origin = QPointF(x0 + axis.width(), y0 + titleH + titleGap + axis.height());
+
+    GridFigureLayout out;
+    out.geometry = g;
+    out.title = QRectF(inner.left(), y0, inner.width(), titleH);
+    out.topAxis = QRectF(g.origin.x(), g.origin.y() - axis.height(), gw, axis.height());
+    out.leftAxis = QRectF(x0, g.origin.y(), axis.width(), gh);
+    out.legend = QRectF(inner.left(), g.origin.y() + gh + legendGap, inner.width(), legendH);
+    return out;
+}
+
+// --- cells -----------------------------------------------------------------------
+
+void GridRenderer::paintCellColours(QPainter &painter, const GridGeometry &geometry, QRect cells, GridKind kind,
+                                    const Problem &problem, const StepCursor &cursor, const GridStyle &style)
+{
+    const Layer &l = problem.layer;
+    QRgb stateColours[5] = {};
+    const bool heat = kind == GridKind::Input && style.heatMap;
+    std::uint32_t maxLoads = 0;
+    if (kind == GridKind::Input) {
+        for (PixelState s : {PixelState::Off, PixelState::Kept, PixelState::Loaded, PixelState::Freed})
+            stateColours[int(s)] = Palette::pixel(s).rgb();
+        if (heat) {
+            maxLoads = cursor.maxLoadsSoFar();
+            m_heatColours.resize(std::size_t(maxLoads) + 1);
+            for (std::uint32_t k = 0; k <= maxLoads; ++k)
+                m_heatColours[k] = Palette::heat(maxLoads ? double(k) / maxLoads : 0.0).rgb();
+        }
+    } else {
+        for (OutputState s : {OutputState::Pending, OutputState::OnChip, OutputState::Computed, OutputState::Written,
+                              OutputState::Done})
+            stateColours[int(s)] = Palette::output(s).rgb();
+    }
+    auto colourAt = [&](int row, int col) -> QRgb {
+        if (kind == GridKind::Output)
+            return stateColours[int(cursor.patch(patchId(l, row, col)))];
+        const PixelId p = pixelId(l, row, col);
+        if (heat)
+            return m_heatColours[std::min(cursor.loadsSoFar(p), maxLoads)];
+        return stateColours[int(cursor.pixel(p))];
+    };
+
+    const QPaintEngine *engine = painter.paintEngine();
+    if (engine && engine->type() == QPaintEngine::Raster) {
+        // One image pixel per cell, scaled without smoothing: a single blit
+        // whatever the number of cells.
+        if (m_cells.width() < cells.width() || m_cells.height() < cells.height())
+            m_cells = QImage(std::max(cells.width(), m_cells.width()), std::max(cells.height(), m_cells.height()),
+                             QImage::Format_RGB32);
+        for (int r = 0; r < cells.height(); ++r) {
+            auto *line = reinterpret_cast<QRgb *>(m_cells.scanLine(r));
+            for (int c = 0; c < cells.width(); ++c)
+                line[c] = colourAt(cells.y() + r, cells.x() + c);
+        }
+        painter.drawImage(geometry.rectOf(cells), m_cells, QRectF(0, 0, cells.width(), cells.height()));
+        return;
+    }
+    // Vector devices (SVG, PDF): one rectangle per run of equal colour.
+    for (int r = cells.top(); r <= cells.bottom(); ++r) {
+        int c = cells.left();
+        while (c <= cells.right()) {
+            const QRgb colour = colourAt(r, c);
+            int end = c + 1;
+            while (end <= cells.right() && colourAt(r, end) == colour)
+                ++end;
+            painter.fillRect(geometry.rectOf(QRect(c, r, end - c, 1)), QColor(colour));
+            c = end;
+        }
+    }
+}
+
+void GridRenderer::paintGridLines(QPainter &painter, const GridGeometry &geometry, QRect cells)
+{
+    if (geometry.cellSize < kMinCellForLines)
+        return;
+    const QRectF area = geometry.rectOf(cells);
+    QVector<QLineF> lines;
+    lines.reserve(cells.width() + cells.height() + 2);
+    for (int c = cells.left(); c <= cells.right() + 1; ++c) {
+        const double x = geometry.origin.x() + c * geometry.cellSize;
+        lines.append(QLineF(x, area.top(), x, area.bottom()));
+    }
+    for (int r = cells.top(); r <= cells.bottom() + 1; ++r) {
+        const double y = geometry.origin.y() + r * geometry.cellSize;
+        lines.append(QLineF(area.left(), y, area.right(), y));
+    }
+    // A clip makes the raster engine blend the translucent lines span by span
+    // in this thread: unclipped, Qt 6 hands each line's spans to its thread
+    // pool, which costs ~60 ms for 450 lines instead of ~1.5 ms.
+    painter.save();
+    painter.setClipRect(area.adjusted(-1, -1, 1, 1), Qt::IntersectClip);
+    // Fainter on small cells, where the lines would dominate the colours.
+    QColor colour = gridLineColour();
+    if (geometry.cellSize < 8)
+        colour.setAlpha(colour.alpha() * 3 / 5);
+    painter.setPen(QPen(colour, 0));
+    painter.drawLines(lines);
+    painter.restore();
+}
+
+void GridRenderer::paintUnionOutline(QPainter &painter, const GridGeometry &geometry, const std::vector<QRect> &parts)
+{
+    QRect box;
+    for (const QRect &r : parts)
+        box |= r;
+    box &= geometry.allCells();
+    if (box.isEmpty())
+        return;
+    const int w = box.width(), h = box.height();
+    std::vector<std::uint8_t> mask(std::size_t(w) * h, 0);
+    for (QRect r : parts) {
+        r = r.intersected(box).translated(-box.topLeft());
+        for (int y = r.top(); y <= r.bottom(); ++y)
+            std::fill_n(mask.begin() + std::ptrdiff_t(y) * w + r.left(), r.width(), std::uint8_t(1));
+    }
+    auto in = [&](int y, int x) { return x >= 0 && y >= 0 && x < w && y < h && mask[std::size_t(y) * w + x]; };
+    const double cs = geometry.cellSize;
+    const double ox = geometry.origin.x() + box.left() * cs, oy = geometry.origin.y() + box.top() * cs;
+    QVector<QLineF> lines;
+    // The outline runs just outside the group (shifted half a pen width
+    // outwards) so it never hides the colour of small cells. An edge's side
+    // is +1 when the group lies below it (right of it, for vertical edges).
+    constexpr double kWidth = 2.0;
+    const double half = kWidth / 2;
+    auto below = [&](int y, int x) { return int(in(y, x)) - int(in(y - 1, x)); };
+    auto right = [&](int y, int x) { return int(in(y, x)) - int(in(y, x - 1)); };
+    for (int y = 0; y <= h; ++y)
+        for (int x = 0; x < w;) {
+            const int side = below(y, x);
+            if (side == 0) {
+                ++x;
+                continue;
+            }
+            const int start = x;
+            while (x < w && below(y, x) == side)
+                ++x;
+            const double yy = oy + y * cs - side * half;
+            lines.append(QLineF(ox + start * cs, yy, ox + x * cs, yy));
+        }
+    for (int x = 0; x <= w; ++x)
+        for (int y = 0; y < h;) {
+            const int side = right(y, x);
+            if (side == 0) {
+                ++y;
+                continue;
+            }
+            const int start = y;
+            while (y < h && right(y, x) == side)
+                ++y;
+            const double xx = ox + x * cs - side * half;
+            lines.append(QLineF(xx, oy + start * cs, xx, oy + y * cs));
+        }
+    // Square caps extend each segment by half a width: the corners close.
+    painter.setPen(QPen(Palette::cursor(), kWidth, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+    painter.drawLines(lines);
+}
+
+void GridRenderer::paintInputCells(QPainter &painter, const GridGeometry &geometry, const Problem &problem,
+                                   const StepCursor &cursor, const GridStyle &style, QRect cells)
+{
+    cells &= geometry.allCells();
+    if (cells.isEmpty() || geometry.cellSize <= 0)
+        return;
+    const Layer &l = problem.layer;
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    paintCellColours(painter, geometry, cells, GridKind::Input, problem, cursor, style);
+
+    // Padding: hatched, and the real input framed with a dashed line.
+    const QRect inner(l.pad_left, l.pad_top, l.w_in, l.h_in);
+    if (inner != geometry.allCells()) {
+        const int cols = geometry.cols;
+        const QRect bands[] = {QRect(0, 0, cols, l.pad_top), QRect(0, l.pad_top + l.h_in, cols, l.pad_bottom),
+                               QRect(0, l.pad_top, l.pad_left, l.h_in),
+                               QRect(l.pad_left + l.w_in, l.pad_top, l.pad_right, l.h_in)};
+        for (const QRect &band : bands) {
+            const QRect part = band & cells;
+            if (!part.isEmpty())
+                painter.fillRect(geometry.rectOf(part), hatchBrush());
+        }
+    }
+    paintGridLines(painter, geometry, cells);
+    if (inner != geometry.allCells()) {
+        painter.setPen(QPen(QColor(0x33, 0x33, 0x33), 1, Qt::DashLine));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawRect(geometry.rectOf(inner));
+    }
+
+    // Reload counts in cells big enough to hold them.
+    const QFontMetricsF fm(painter.font(), painter.device());
+    if (style.labels && style.heatMap && geometry.cellSize >= std::max(fm.height() * 1.2, fm.horizontalAdvance(QStringLiteral("00")) + 4)
+        && qint64(cells.width()) * cells.height() <= kMaxCellLabels) {
+        painter.setPen(textColour());
+        for (int r = cells.top(); r <= cells.bottom(); ++r)
+            for (int c = cells.left(); c <= cells.right(); ++c)
+                if (const std::uint32_t n = cursor.loadsSoFar(pixelId(l, r, c)))
+                    painter.drawText(geometry.cellRect(r, c), Qt::AlignCenter, QString::number(n));
+    }
+
+    // The frame first: the group's outline stays on top where they meet.
+    painter.setPen(QPen(frameColour(), 1));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(geometry.bounds());
+    if (style.outlineGroup) {
+        std::vector<QRect> parts;
+        for (PatchId p : cursor.currentPatches())
+            parts.push_back(patchPixels(l, p));
+        paintUnionOutline(painter, geometry, parts);
+    }
+    painter.restore();
+}
+
+void GridRenderer::paintOutputCells(QPainter &painter, const GridGeometry &geometry, const Problem &problem,
+                                    const StepCursor &cursor, const GridStyle &style, QRect cells)
+{
+    cells &= geometry.allCells();
+    if (cells.isEmpty() || geometry.cellSize <= 0)
+        return;
+    const Layer &l = problem.layer;
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    paintCellColours(painter, geometry, cells, GridKind::Output, problem, cursor, style);
+    paintGridLines(painter, geometry, cells);
+
+    // Patch ids in the top-left corner of cells big enough (the centre keeps the colour).
+    const QFont small = scaledFont(painter.font(), 0.8);
+    const QFontMetricsF fm(small, painter.device());
+    const QString widest = QString::number(std::max<std::int64_t>(l.patchCount() - 1, 0));
+    if (style.labels && geometry.cellSize >= std::max(fm.height() * 2.2, fm.horizontalAdvance(widest) * 1.6)
+        && qint64(cells.width()) * cells.height() <= kMaxCellLabels) {
+        painter.setFont(small);
+        painter.setPen(textColour());
+        const double pad = std::max(2.0, geometry.cellSize * 0.06);
+        for (int r = cells.top(); r <= cells.bottom(); ++r)
+            for (int c = cells.left(); c <= cells.right(); ++c)
+                painter.drawText(geometry.cellRect(r, c).adjusted(pad, pad / 2, -pad, -pad),
+                                 Qt::AlignLeft | Qt::AlignTop, QString::number(patchId(l, r, c)));
+    }
+
+    // The frame first: the group's outline stays on top where they meet.
+    painter.setPen(QPen(frameColour(), 1));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawRect(geometry.bounds());
+    if (style.outlineGroup) {
+        std::vector<QRect> parts;
+        for (PatchId p : cursor.currentPatches()) {
+            const Grid g = patchPosition(l, p);
+            parts.emplace_back(g.col, g.row, 1, 1);
+        }
+        paintUnionOutline(painter, geometry, parts);
+    }
+    painter.restore();
+}
+
+void GridRenderer::paintAxes(QPainter &painter, const GridGeometry &geometry, const QRectF &topAxis,
+                             const QRectF &leftAxis, QRect cells)
+{
+    cells &= geometry.allCells();
+    if (cells.isEmpty() || geometry.cellSize <= 0)
+        return;
+    painter.save();
+    painter.setFont(scaledFont(painter.font(), 0.85));
+    const QFontMetricsF fm(painter.font(), painter.device());
+    painter.setPen(axisColour());
+    if (!topAxis.isEmpty()) {
+        const double need = fm.horizontalAdvance(QString::number(geometry.cols - 1)) + fm.height() * 0.6;
+        const int step = niceStep(need / geometry.cellSize);
+        for (int c = (cells.left() + step - 1) / step * step; c <= cells.right(); c += step) {
+            const double x = geometry.origin.x() + (c + 0.5) * geometry.cellSize;
+            if (x < topAxis.left() || x > topAxis.right())
+                continue;
+            painter.drawText(QRectF(x - need / 2, topAxis.top(), need, topAxis.height()),
+                             Qt::AlignHCenter | Qt::AlignBottom, QString::number(c));
+        }
+    }
+    if (!leftAxis.isEmpty()) {
+        const double need = fm.height() * 1.05;
+        const int step = niceStep(need / geometry.cellSize);
+        const double pad = fm.height() * 0.3;
+        for (int r = (cells.top() + step - 1) / step * step; r <= cells.bottom(); r += step) {
+            const double y = geometry.origin.y() + (r + 0.5) * geometry.cellSize;
+            if (y < leftAxis.top() || y > leftAxis.bottom())
+                continue;
+            painter.drawText(QRectF(leftAxis.left(), y - need / 2, leftAxis.width() - pad, need),
+                             Qt::AlignRight | Qt::AlignVCenter, QString::number(r));
+        }
+    }
+    painter.restore();
+}
+
+// --- figures ---------------------------------------------------------------------
+
+void GridRenderer::paintInputGrid(QPainter &painter, const QRectF &target, const Problem &problem,
+                                  const StepCursor &cursor, const GridStyle &style, const QRectF &exposedCells)
+{
+    painter.save();
+    painter.setFont(figureFont(painter.font(), target));
+    const GridFigureLayout lay = layout(GridKind::Input, QFontMetricsF(painter.font(), painter.device()), target,
+                                        problem, cursor, style);
+    if (!exposedCells.isEmpty()) {
+        paintInputCells(painter, lay.geometry, problem, cursor, style, lay.geometry.cellsOfUnits(exposedCells));
+        painter.restore();
+        return;
+    }
+    painter.fillRect(target, Qt::white);
+    paintInputCells(painter, lay.geometry, problem, cursor, style, lay.geometry.allCells());
+    if (style.labels) {
+        paintTitle(painter, lay.title, inputTitle(problem, cursor));
+        paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells());
+    }
+    if (style.legend)
+        paintLegend(painter, lay.legend, inputLegend(problem, cursor, style));
+    painter.restore();
+}
+
+void GridRenderer::paintOutputGrid(QPainter &painter, const QRectF &target, const Problem &problem,
+                                   const StepCursor &cursor, const GridStyle &style)
+{
+    painter.save();
+    painter.setFont(figureFont(painter.font(), target));
+    const GridFigureLayout lay = layout(GridKind::Output, QFontMetricsF(painter.font(), painter.device()), target,
+                                        problem, cursor, style);
+    painter.fillRect(target, Qt::white);
+    paintOutputCells(painter, lay.geometry, problem, cursor, style, lay.geometry.allCells());
+    if (style.labels) {
+        paintTitle(painter, lay.title, outputTitle(problem, cursor));
+        paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells());
+    }
+    if (style.legend)
+        paintLegend(painter, lay.legend, outputLegend(style));
+    painter.restore();
+}
+
+void GridRenderer::paintGrids(QPainter &painter, const QRectF &target, const Problem &problem,
+                              const StepCursor &cursor, const GridStyle &style)
+{
+    painter.save();
+    painter.setFont(figureFont(painter.font(), target));
+    const QFontMetricsF fm(painter.font(), painter.device());
+    const double h = fm.height();
+    const double margin = std::round(h * 0.5);
+    const QRectF inner = target.adjusted(margin, margin, -margin, -margin);
+    // A main title (the moment), then one subtitle per grid.
+    const double titleH = style.labels ? std::ceil(h * 1.3) : 0.0;
+    const double subtitleH = titleH;
+    const double titleGap = style.labels ? std::round(h * 0.3) : 0.0;
+    std::vector<LegendRow> legend;
+    if (style.legend) {
+        legend = inputLegend(problem, cursor, style, QStringLiteral("Input:"));
+        for (LegendRow &row : outputLegend(style, QStringLiteral("Output:")))
+            legend.push_back(std::move(row));
+    }
+    const double legendH = style.legend ? legendHeight(fm, inner.width(), legend) : 0.0;
+    const double legendGap = style.legend ? std::round(h * 0.6) : 0.0;
+
+    const int rowsIn = rowsOf(GridKind::Input, problem), colsIn = colsOf(GridKind::Input, problem);
+    const int rowsOut = rowsOf(GridKind::Output, problem), colsOut = colsOf(GridKind::Output, problem);
+    const QSizeF axisIn = style.labels ? axisSize(fm, rowsIn, colsIn) : QSizeF(0, 0);
+    const QSizeF axisOut = style.labels ? axisSize(fm, rowsOut, colsOut) : QSizeF(0, 0);
+    const double axisH = std::max(axisIn.height(), axisOut.height());
+    const double between = std::round(h * 2);
+
+    const double availW = inner.width() - axisIn.width() - axisOut.width() - between;
+    const double head = titleH + titleGap + subtitleH + axisH;
+    const double availH = inner.height() - head - legendGap - legendH;
+    double cs = std::max(0.0, std::min(availW / (colsIn + colsOut), availH / std::max(rowsIn, rowsOut)));
+    if (cs >= 8)
+        cs = std::floor(cs);
+    const double wIn = colsIn * cs, wOut = colsOut * cs, gridH = std::max(rowsIn, rowsOut) * cs;
+    const double blockW = axisIn.width() + wIn + between + axisOut.width() + wOut;
+    const double blockH = head + gridH + legendGap + legendH;
+    const double x0 = std::round(inner.left() + std::max(0.0, (inner.width() - blockW) / 2));
+    const double y0 = std::round(inner.top() + std::max(0.0, (inner.height() - blockH) / 2));
+    const double gridTop = y0 + head;
+
+    GridGeometry in{rowsIn, colsIn, QPointF(x0 + axisIn.width(), gridTop), cs};
+    GridGeometry out{rowsOut, colsOut, QPointF(x0 + axisIn.width() + wIn + between + axisOut.width(), gridTop), cs};
+
+    painter.fillRect(target, Qt::white);
+    paintInputCells(painter, in, problem, cursor, style, in.allCells());
+    paintOutputCells(painter, out, problem, cursor, style, out.allCells());
+    if (style.labels) {
+        QString moment = momentText(cursor);
+        if (!moment.isEmpty())
+            moment[0] = moment[0].toUpper();
+        QFont bold = painter.font();
+        bold.setBold(true);
+        painter.save();
+        painter.setFont(bold);
+        paintTitle(painter, QRectF(inner.left(), y0, inner.width(), titleH), moment);
+        painter.restore();
+        const double subY = y0 + titleH + titleGap;
+        paintTitle(painter, QRectF(x0, subY, axisIn.width() + wIn, subtitleH), inputName(problem));
+        paintTitle(painter, QRectF(out.origin.x() - axisOut.width(), subY, axisOut.width() + wOut, subtitleH),
+                   outputName(problem));
+        paintAxes(painter, in, QRectF(in.origin.x(), gridTop - axisH, wIn, axisH),
+                  QRectF(x0, gridTop, axisIn.width(), rowsIn * cs), in.allCells());
+        paintAxes(painter, out, QRectF(out.origin.x(), gridTop - axisH, wOut, axisH),
+                  QRectF(out.origin.x() - axisOut.width(), gridTop, axisOut.width(), rowsOut * cs), out.allCells());
+    }
+    if (style.legend)
+        paintLegend(painter, QRectF(inner.left(), gridTop + gridH + legendGap, inner.width(), legendH), legend);
+    painter.restore();
+}
+
+} // namespace convoffload::ui

@@ -1,0 +1,146 @@
+#pragma once
+// Headless renderer of the input and output grids: one cell per padded input
+// pixel (coloured by its state at the cursor's moment, or by its reload count)
+// and one cell per patch of the output. Paints with any QPainter, so the grid
+// views, the export dialog and the tests draw the same picture.
+
+#include "convoffload/StepCursor.h"
+
+#include <QColor>
+#include <QFontMetricsF>
+#include <QImage>
+#include <QPointF>
+#include <QRect>
+#include <QRectF>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+class QPainter;
+
+namespace convoffload::ui {
+
+struct GridStyle {
+    bool heatMap = false;     // input cells by reload count instead of state
+    bool outlineGroup = true; // outline the patches of the current group
+    bool legend = true;
+    bool labels = true;       // title, row/column indices, counts and ids in big cells
+};
+
+enum class GridKind { Input, Output };
+
+struct GridCell {
+    int row = 0, col = 0;
+    bool operator==(const GridCell &) const = default;
+};
+
+/// Square cells laid out from `origin`: cell (row, col) covers
+/// [origin.x + col·cellSize, +cellSize) × [origin.y + row·cellSize, +cellSize).
+/// Ranges of cells are QRects in cell units (x = column, y = row).
+struct GridGeometry {
+    int rows = 0, cols = 0;
+    QPointF origin;
+    double cellSize = 0;
+
+    QRectF bounds() const { return QRectF(origin.x(), origin.y(), cols * cellSize, rows * cellSize); }
+    QRectF cellRect(int row, int col) const
+    {
+        return QRectF(origin.x() + col * cellSize, origin.y() + row * cellSize, cellSize, cellSize);
+    }
+    /// The cell under a point, nullopt outside the grid.
+    std::optional<GridCell> cellAt(const QPointF &p) const;
+    /// Cells that overlap `area` (painter coordinates), clamped to the grid.
+    QRect cellsIn(const QRectF &area) const;
+    /// Cells that overlap a rectangle in cell units, clamped to the grid.
+    QRect cellsOfUnits(const QRectF &cellUnits) const;
+    /// The painter rectangle of a range of cells.
+    QRectF rectOf(const QRect &cells) const;
+    QRect allCells() const { return QRect(0, 0, cols, rows); }
+    /// The largest square cells that fit `area`, the grid centred in it.
+    static GridGeometry fit(int rows, int cols, const QRectF &area);
+};
+
+/// One entry of a legend.
+struct LegendItem {
+    enum class Kind { Swatch, Hatch, Outline, Gradient, Text };
+    Kind kind = Kind::Swatch;
+    QColor color;
+    QString label;
+    QString low, high; // Gradient: the counts at its two ends
+};
+
+/// A line of a legend, with an optional caption ("Input:").
+struct LegendRow {
+    QString caption;
+    std::vector<LegendItem> items;
+};
+
+/// Where a one-grid figure puts its parts.
+struct GridFigureLayout {
+    QRectF title, topAxis, leftAxis, legend;
+    GridGeometry geometry;
+};
+
+class GridRenderer {
+public:
+    /// The padded input, one cell per pixel. `exposedCells` (cell units:
+    /// x = column, y = row) limits the painting to those cells; empty = all.
+    void paintInputGrid(QPainter &painter, const QRectF &target, const Problem &problem, const StepCursor &cursor,
+                        const GridStyle &style, const QRectF &exposedCells = {});
+    /// The output, one cell per patch, coloured by its most advanced output.
+    void paintOutputGrid(QPainter &painter, const QRectF &target, const Problem &problem, const StepCursor &cursor,
+                         const GridStyle &style);
+    /// Input and output side by side, same cell size, one shared legend:
+    /// the "grid" figure of the export.
+    void paintGrids(QPainter &painter, const QRectF &target, const Problem &problem, const StepCursor &cursor,
+                    const GridStyle &style);
+
+    // Building blocks, for views that zoom and pan with their own geometry.
+
+    /// Cells of `cells` (clamped) with padding hatch, grid lines, counts, and
+    /// the current group's outline.
+    void paintInputCells(QPainter &painter, const GridGeometry &geometry, const Problem &problem,
+                         const StepCursor &cursor, const GridStyle &style, QRect cells);
+    void paintOutputCells(QPainter &painter, const GridGeometry &geometry, const Problem &problem,
+                          const StepCursor &cursor, const GridStyle &style, QRect cells);
+    /// Row indices in `leftAxis` and column indices in `topAxis`, for the
+    /// cells of `cells` only, thinned out so they never overlap.
+    static void paintAxes(QPainter &painter, const GridGeometry &geometry, const QRectF &topAxis,
+                          const QRectF &leftAxis, QRect cells);
+    /// One line, centred and elided to the rectangle.
+    static void paintTitle(QPainter &painter, const QRectF &rect, const QString &title);
+    /// Rows of items, wrapped to the rectangle's width, each line centred.
+    static void paintLegend(QPainter &painter, const QRectF &rect, const std::vector<LegendRow> &rows);
+    static double legendHeight(const QFontMetricsF &metrics, double width, const std::vector<LegendRow> &rows);
+
+    static QString momentText(const StepCursor &cursor); // "step 2/6, a4 load input"
+    static QString inputTitle(const Problem &problem, const StepCursor &cursor);
+    static QString outputTitle(const Problem &problem, const StepCursor &cursor);
+    static std::vector<LegendRow> inputLegend(const Problem &problem, const StepCursor &cursor,
+                                              const GridStyle &style, const QString &caption = {});
+    static std::vector<LegendRow> outputLegend(const GridStyle &style, const QString &caption = {});
+
+    static int rowsOf(GridKind kind, const Problem &problem);
+    static int colsOf(GridKind kind, const Problem &problem);
+    /// Title, axes, grid and legend of a one-grid figure in `target`.
+    static GridFigureLayout layout(GridKind kind, const QFontMetricsF &metrics, const QRectF &target,
+                                   const Problem &problem, const StepCursor &cursor, const GridStyle &style);
+    /// The font figures use: `base` sized to the target (11–20 px).
+    static QFont figureFont(const QFont &base, const QRectF &target);
+    /// Axis strip sizes for a grid of that many rows and columns.
+    static QSizeF axisSize(const QFontMetricsF &metrics, int rows, int cols);
+    /// Range of patches' pixels in the padded input (cell units).
+    static QRect patchPixels(const Layer &layer, PatchId patch);
+
+private:
+    void paintCellColours(QPainter &painter, const GridGeometry &geometry, QRect cells, GridKind kind,
+                          const Problem &problem, const StepCursor &cursor, const GridStyle &style);
+    static void paintGridLines(QPainter &painter, const GridGeometry &geometry, QRect cells);
+    static void paintUnionOutline(QPainter &painter, const GridGeometry &geometry, const std::vector<QRect> &parts);
+
+    QImage m_cells; // one pixel per cell, reused between frames
+    std::vector<QRgb> m_heatColours;
+};
+
+} // namespace convoffload::ui

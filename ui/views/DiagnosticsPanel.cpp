@@ -1,0 +1,188 @@
+#include "views/DiagnosticsPanel.h"
+
+#include "document/ProjectDocument.h"
+#include "render/Palette.h"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QPainter>
+#include <QPainterPath>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace convoffload::ui {
+
+namespace {
+
+QString fromStd(const std::string &s) { return QString::fromStdString(s); }
+
+/// Error: a vermillion disc with a cross; warning: an amber triangle with an
+/// exclamation mark. Shape and colour both differ.
+QIcon severityIcon(Severity severity)
+{
+    static QIcon icons[2];
+    QIcon &icon = icons[severity == Severity::Error ? 0 : 1];
+    if (!icon.isNull())
+        return icon;
+    for (int size : {16, 32, 64}) {
+        QPixmap pixmap(size, size);
+        pixmap.fill(Qt::transparent);
+        QPainter p(&pixmap);
+        p.setRenderHint(QPainter::Antialiasing);
+        const qreal s = size;
+        const QPen mark(Qt::white, s * 0.13, Qt::SolidLine, Qt::RoundCap);
+        p.setPen(Qt::NoPen);
+        if (severity == Severity::Error) {
+            p.setBrush(Palette::capacity());
+            p.drawEllipse(QRectF(s * 0.06, s * 0.06, s * 0.88, s * 0.88));
+            p.setPen(mark);
+            p.drawLine(QPointF(s * 0.34, s * 0.34), QPointF(s * 0.66, s * 0.66));
+            p.drawLine(QPointF(s * 0.66, s * 0.34), QPointF(s * 0.34, s * 0.66));
+        } else {
+            QPainterPath triangle;
+            triangle.moveTo(s * 0.5, s * 0.05);
+            triangle.lineTo(s * 0.97, s * 0.92);
+            triangle.lineTo(s * 0.03, s * 0.92);
+            triangle.closeSubpath();
+            p.setBrush(Palette::load()); // orange
+            p.drawPath(triangle);
+            p.setPen(QPen(Qt::black, s * 0.12, Qt::SolidLine, Qt::RoundCap));
+            p.drawLine(QPointF(s * 0.5, s * 0.35), QPointF(s * 0.5, s * 0.6));
+            p.drawPoint(QPointF(s * 0.5, s * 0.78));
+        }
+        p.end();
+        icon.addPixmap(pixmap);
+    }
+    return icon;
+}
+
+/// The message without its "step 3, " / "step 3: " prefix, which the Step
+/// column already shows.
+QString withoutStep(const Diagnostic &d)
+{
+    QString text = fromStd(d.message);
+    if (d.step > 0)
+        for (const QString &prefix : {QStringLiteral("step %1, ").arg(d.step), QStringLiteral("step %1: ").arg(d.step)})
+            if (text.startsWith(prefix))
+                return text.mid(prefix.size());
+    return text;
+}
+
+} // namespace
+
+DiagnosticsPanel::DiagnosticsPanel(ProjectDocument *document, QWidget *parent)
+    : QWidget(parent)
+    , m_document(document)
+    , m_summary(new QLabel)
+    , m_tree(new QTreeWidget)
+{
+    m_summary->setWordWrap(true);
+    m_tree->setColumnCount(2);
+    m_tree->setHeaderLabels({tr("Step"), tr("Finding")});
+    m_tree->headerItem()->setToolTip(0, tr("The step the finding is located at (1-based; — for the whole strategy)"));
+    m_tree->setRootIsDecorated(false);
+    m_tree->setUniformRowHeights(true);
+    m_tree->setAlternatingRowColors(true);
+    m_tree->setWordWrap(false);
+    m_tree->setTextElideMode(Qt::ElideRight);
+    m_tree->header()->setStretchLastSection(true);
+    m_tree->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    m_tree->setToolTip(tr("Double-click (or Enter) a finding to go to its step and highlight its element"));
+
+    auto *column = new QVBoxLayout(this);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->addWidget(m_summary);
+    column->addWidget(m_tree, 1);
+
+    connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) { activate(item); });
+    connect(m_document, &ProjectDocument::simulationChanged, this, &DiagnosticsPanel::rebuild);
+    connect(m_document, &ProjectDocument::simulationStarted, this, [this] { m_summary->setText(tr("Simulating…")); });
+    rebuild();
+}
+
+QString DiagnosticsPanel::summary() const { return m_summary->text(); }
+
+void DiagnosticsPanel::rebuild()
+{
+    m_tree->clear();
+    const auto snapshot = m_document->simulation();
+    if (!snapshot) {
+        if (m_document->busy())
+            m_summary->setText(tr("Simulating…"));
+        else if (m_document->currentStrategy() < 0)
+            m_summary->setText(tr("No strategy selected."));
+        else
+            m_summary->setText(tr("Not simulated: the layer or hardware has problems (see the problem editor)."));
+        return;
+    }
+
+    const QString strategy = fromStd(snapshot->spec.name).toHtmlEscaped();
+    QList<QTreeWidgetItem *> items;
+    const auto add = [&](Severity severity, const QString &step, const QString &text, const QString &tip, int index) {
+        auto *item = new QTreeWidgetItem({step, text});
+        item->setIcon(0, severityIcon(severity));
+        item->setToolTip(1, tip);
+        item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
+        item->setData(0, DiagnosticIndexRole, index);
+        items << item;
+    };
+
+    if (!snapshot->failure.empty()) {
+        const QString failure = fromStd(snapshot->failure);
+        add(Severity::Error, QStringLiteral("—"), failure, failure, -1);
+        m_summary->setText(tr("<b>%1</b> cannot be simulated.").arg(strategy));
+        m_tree->addTopLevelItems(items);
+        return;
+    }
+
+    const SimulationResult &r = snapshot->result;
+    const int stepCount = int(r.steps.size());
+    for (std::size_t i = 0; i < r.diagnostics.size(); ++i) {
+        const Diagnostic &d = r.diagnostics[i];
+        QString step = d.step <= 0 ? QStringLiteral("—") : QString::number(d.step);
+        if (d.step == stepCount && stepCount > 0 && r.steps.back().drain)
+            step = tr("drain");
+        add(d.severity, step, withoutStep(d),
+            QStringLiteral("%1\n(%2)").arg(fromStd(d.message), QLatin1String(ruleName(d.rule).data(), qsizetype(ruleName(d.rule).size()))),
+            int(i));
+    }
+    if (r.functional.status == FunctionalStatus::Fail) {
+        const QString text = tr("functional check failed: %1").arg(fromStd(r.functional.message));
+        add(Severity::Error, QStringLiteral("—"), text, text, -1);
+    }
+    if (r.suppressedDiagnostics > 0) {
+        auto *more = new QTreeWidgetItem({QString(), tr("%1 more not listed (at most 50 per rule)").arg(r.suppressedDiagnostics)});
+        more->setData(0, DiagnosticIndexRole, -1);
+        more->setFlags(Qt::ItemIsEnabled);
+        QFont italic = more->font(1);
+        italic.setItalic(true);
+        more->setFont(1, italic);
+        items << more;
+    }
+    m_tree->addTopLevelItems(items);
+
+    const auto count = [](std::int64_t n, const QString &one, const QString &many) {
+        return n == 1 ? one : many.arg(n);
+    };
+    QString text = r.valid() ? tr("<b>%1</b> is valid").arg(strategy) : tr("<b>%1</b> is <b>invalid</b>").arg(strategy);
+    text += QStringLiteral(": ") + count(r.errorCount, tr("1 error"), tr("%1 errors")) + QStringLiteral(", ")
+        + count(r.warningCount, tr("1 warning"), tr("%1 warnings"));
+    text += QStringLiteral("; ") + tr("functional check %1.").arg(fromStd(statusName(r.functional.status)));
+    m_summary->setText(text);
+}
+
+void DiagnosticsPanel::activate(QTreeWidgetItem *item)
+{
+    const auto snapshot = m_document->simulation();
+    if (!item || !snapshot)
+        return;
+    const int index = item->data(0, DiagnosticIndexRole).toInt();
+    if (index < 0 || index >= int(snapshot->result.diagnostics.size()))
+        return;
+    const Diagnostic &d = snapshot->result.diagnostics[std::size_t(index)];
+    if (d.step > 0)
+        m_document->seek({d.step - 1, d.hasAction ? d.action : Action::Compute});
+    emit elementHighlighted(fromStd(d.element));
+}
+
+} // namespace convoffload::ui

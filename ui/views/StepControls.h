@@ -1,0 +1,53 @@
+#pragma once
+// First / previous / play-pause / next / last, a slider, the play speed and
+// the choice to walk the six actions of a step one at a time.
+
+#include "convoffload/StepCursor.h"
+
+#include <QTimer>
+#include <QWidget>
+
+class QAction;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QSlider;
+
+namespace convoffload::ui {
+
+class ProjectDocument;
+
+class StepControls : public QWidget {
+    Q_OBJECT
+public:
+    explicit StepControls(ProjectDocument *document, QWidget *parent = nullptr);
+
+    // For the main window's menus and shortcuts.
+    QAction *firstAction() const { return m_first; }
+    QAction *previousAction() const { return m_previous; }
+    QAction *playAction() const { return m_play; }
+    QAction *nextAction() const { return m_next; }
+    QAction *lastAction() const { return m_last; }
+    bool subSteps() const;
+
+public slots:
+    void first();
+    void previous();
+    void next();
+    void last();
+    void setPlaying(bool playing);
+
+private:
+    void refresh();
+    int stepCount() const;
+
+    ProjectDocument *m_document;
+    QAction *m_first, *m_previous, *m_play, *m_next, *m_last;
+    QSlider *m_slider;
+    QLabel *m_label;
+    QComboBox *m_speed;
+    QCheckBox *m_subSteps;
+    QTimer m_timer;
+};
+
+} // namespace convoffload::ui

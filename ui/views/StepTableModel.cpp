@@ -1,0 +1,136 @@
+#include "views/StepTableModel.h"
+
+#include "document/ProjectDocument.h"
+#include "render/Palette.h"
+
+#include <QBrush>
+#include <QLocale>
+
+namespace convoffload::ui {
+
+namespace {
+
+QString formatNumber(double v)
+{
+    if (std::abs(v) < 9e15 && v == double(std::int64_t(v)))
+        return QString::number(qlonglong(v));
+    return QString::number(v, 'g', 6);
+}
+
+} // namespace
+
+StepTableModel::StepTableModel(ProjectDocument *document, QObject *parent)
+    : QAbstractTableModel(parent)
+    , m_document(document)
+{
+    connect(document, &ProjectDocument::simulationChanged, this, &StepTableModel::reset);
+    reset();
+}
+
+void StepTableModel::reset()
+{
+    beginResetModel();
+    m_snapshot = m_document->simulation();
+    m_cumulative.clear();
+    if (m_snapshot) {
+        double sum = 0;
+        for (const StepStats &s : m_snapshot->result.steps)
+            m_cumulative.push_back(sum += s.duration());
+    }
+    endResetModel();
+}
+
+int StepTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() || !m_snapshot ? 0 : int(m_snapshot->result.steps.size());
+}
+
+int StepTableModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant StepTableModel::value(int row, int column) const
+{
+    const StepStats &s = m_snapshot->result.steps[std::size_t(row)];
+    switch (Column(column)) {
+    case StepColumn: return row + 1;
+    case LoadedInputColumn: return qint64(s.loadedInput);
+    case LoadedKernelsColumn: return qint64(s.loadedKernels);
+    case FreedInputColumn: return qint64(s.freedInput);
+    case WrittenColumn: return qint64(s.written);
+    case ComputedColumn: return qint64(s.computed);
+    case FootprintColumn: return qint64(s.peakFootprint);
+    case DurationColumn: return s.duration();
+    case CumulativeColumn: return m_cumulative[std::size_t(row)];
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+QVariant StepTableModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const int row = index.row(), column = index.column();
+    const StepStats &s = m_snapshot->result.steps[std::size_t(row)];
+    const std::int64_t memSize = m_snapshot->problem.hardware.mem_size;
+    switch (role) {
+    case Qt::DisplayRole: {
+        if (column == StepColumn)
+            return s.drain ? tr("drain") : QString::number(row + 1);
+        const QVariant v = value(row, column);
+        return v.typeId() == QMetaType::Double ? formatNumber(v.toDouble()) : QLocale().toString(v.toLongLong());
+    }
+    case Qt::TextAlignmentRole: return int(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::ForegroundRole:
+        if (column == FootprintColumn && s.peakFootprint > memSize)
+            return QBrush(Palette::capacity().darker(120));
+        return {};
+    case Qt::ToolTipRole: {
+        if (column == FootprintColumn)
+            return tr("Peak over the step's six actions: %1 of mem_size %2 elements (input %3, kernels %4, output %5 "
+                      "after the step)")
+                .arg(s.peakFootprint)
+                .arg(memSize)
+                .arg(s.after.input)
+                .arg(s.after.kernels)
+                .arg(s.after.output);
+        if (column == DurationColumn)
+            return tr("load %1 + write %2 + compute %3 cycles")
+                .arg(formatNumber(s.loadDuration), formatNumber(s.writeDuration), formatNumber(s.computeDuration));
+        if (column == StepColumn && s.drain)
+            return tr("The drain: writes what is left on chip and frees everything (no compute, no t_acc)");
+        return {};
+    }
+    case StepIndexRole: return row;
+    case ValueRole: return value(row, column);
+    case DrainRole: return s.drain;
+    default: return {};
+    }
+}
+
+QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    static const char *const titles[ColumnCount] = {QT_TR_NOOP("Step"), QT_TR_NOOP("Loaded input"),
+        QT_TR_NOOP("Loaded kernels"), QT_TR_NOOP("Freed input"), QT_TR_NOOP("Written"), QT_TR_NOOP("Computed"),
+        QT_TR_NOOP("Footprint (peak)"), QT_TR_NOOP("Duration"), QT_TR_NOOP("Cumulative")};
+    static const char *const tips[ColumnCount] = {
+        QT_TR_NOOP("Step number (1-based); the drain writes what is left and frees everything"),
+        QT_TR_NOOP("Input elements loaded (I_slice), a pixel counts c_in elements"),
+        QT_TR_NOOP("Kernel weights loaded (K_sub), in elements"),
+        QT_TR_NOOP("Input elements freed (F_inp) that were on chip"),
+        QT_TR_NOOP("Output elements written back to DRAM (W)"),
+        QT_TR_NOOP("Output elements computed (Out)"),
+        QT_TR_NOOP("Largest on-chip footprint after any of the step's actions, in elements"),
+        QT_TR_NOOP("Loads·t_l + writes·t_w + t_acc (no t_acc at the drain), in cycles"),
+        QT_TR_NOOP("Duration of the strategy up to the end of this step, in cycles")};
+    switch (role) {
+    case Qt::DisplayRole: return tr(titles[section]);
+    case Qt::ToolTipRole: return tr(tips[section]);
+    case Qt::TextAlignmentRole:
+        return int(Qt::AlignRight | Qt::AlignVCenter);
+    default: return QAbstractTableModel::headerData(section, orientation, role);
+    }
+}
+
+} // namespace convoffload::ui

@@ -1,0 +1,53 @@
+#pragma once
+// One row per step of the current simulation (the drain last): element
+// counts, peak footprint, duration and cumulative duration. Reset whenever the
+// document has a new simulation snapshot.
+
+#include <QAbstractTableModel>
+
+#include <memory>
+#include <vector>
+
+namespace convoffload::ui {
+
+class ProjectDocument;
+struct SimulationSnapshot;
+
+class StepTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        StepColumn,
+        LoadedInputColumn,
+        LoadedKernelsColumn,
+        FreedInputColumn,
+        WrittenColumn,
+        ComputedColumn,
+        FootprintColumn,
+        DurationColumn,
+        CumulativeColumn,
+        ColumnCount
+    };
+    enum Role {
+        StepIndexRole = Qt::UserRole, // int: 0-based index into SimulationResult::steps
+        ValueRole, // the cell's number (qint64 or double), for sorting and tests
+        DrainRole, // bool
+    };
+
+    explicit StepTableModel(ProjectDocument *document, QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    void reset();
+    QVariant value(int row, int column) const;
+
+    ProjectDocument *m_document;
+    std::shared_ptr<const SimulationSnapshot> m_snapshot; // kept alive while shown
+    std::vector<double> m_cumulative;
+};
+
+} // namespace convoffload::ui

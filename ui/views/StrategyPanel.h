@@ -1,0 +1,114 @@
+#pragma once
+// The project's strategies: a list with a validity badge and the duration of
+// each (from the document's comparison), and the actions that edit the list —
+// add a heuristic, duplicate as explicit groups, rename, delete, import and
+// export the strategy CSV. Every edit is an undo command; selecting a row
+// makes it the document's current strategy.
+
+#include "convoffload/S1Strategy.h"
+
+#include <QAbstractListModel>
+#include <QIcon>
+#include <QWidget>
+
+class QAction;
+class QListView;
+
+namespace convoffload {
+struct CompareRow;
+}
+
+namespace convoffload::ui {
+
+class ProjectDocument;
+
+/// A thin adapter over document->project().strategies and document->comparison().
+/// Display/Edit: the name (setting it pushes a rename, refused when empty or taken).
+class StrategyListModel : public QAbstractListModel {
+    Q_OBJECT
+public:
+    enum Role {
+        KindRole = Qt::UserRole, // QString: "zigzag", "groups", ...
+        GroupSizeRole, // qint64: G of a generator (1 for s1-baseline), 0 for explicit groups
+        ValidRole, // bool; invalid QVariant while not simulated yet
+        DurationRole, // double; invalid QVariant while not simulated or not expandable
+        ErrorCountRole, // qint64
+        WarningCountRole, // qint64
+        StatusRole, // int(Status)
+        SummaryRole, // QString: the line under the name ("zigzag · G = 2 · 121 cycles")
+    };
+    enum class Status { Pending, Valid, Invalid, Failed };
+
+    explicit StrategyListModel(ProjectDocument *document, QObject *parent = nullptr);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    QHash<int, QByteArray> roleNames() const override;
+
+    /// Why the strategy at `row` cannot be called `name`; empty when it can.
+    QString renameProblem(int row, const QString &name) const;
+    static QIcon badge(Status status);
+
+signals:
+    /// setData refused a name; `reason` is a sentence for the user.
+    void renameRefused(const QString &reason);
+
+private:
+    void onStrategiesChanged();
+    const CompareRow *comparisonFor(int row) const;
+    Status status(int row) const;
+    QString toolTip(int row) const;
+    QString summary(int row) const;
+
+    ProjectDocument *m_document;
+    int m_count = 0; // what the views were last told
+};
+
+class StrategyPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit StrategyPanel(ProjectDocument *document, QWidget *parent = nullptr);
+
+    StrategyListModel *model() const { return m_model; }
+    QListView *view() const { return m_view; }
+
+    // For the main window's Strategy menu. Their shortcuts (Ins, Ctrl+D, F2,
+    // Del) are scoped to this panel (Qt::WidgetWithChildrenShortcut) so Del in
+    // another view does not delete a strategy; widen the context to make them
+    // window-wide.
+    QAction *addHeuristicAction() const { return m_add; }
+    QAction *duplicateAction() const { return m_duplicate; }
+    QAction *renameAction() const { return m_rename; }
+    QAction *deleteAction() const { return m_delete; }
+    QAction *importCsvAction() const { return m_import; }
+    QAction *exportCsvAction() const { return m_export; }
+
+    // What the actions do once their dialog is answered; each returns an error
+    // message for the user, empty on success.
+    QString addHeuristic(StrategyKind kind, std::int64_t groupSize, const QString &name);
+    QString duplicateCurrent();
+    QString deleteCurrent();
+    QString importCsv(const QString &path);
+    QString exportCsv(const QString &path) const;
+
+public slots:
+    void showAddDialog();
+    void renameCurrent();
+    void showImportDialog();
+    void showExportDialog();
+
+private:
+    void showError(const QString &title, const QString &message);
+    void selectCurrent();
+    void updateActions();
+
+    ProjectDocument *m_document;
+    StrategyListModel *m_model;
+    QListView *m_view;
+    QAction *m_add, *m_duplicate, *m_rename, *m_delete, *m_import, *m_export;
+    bool m_selecting = false; // selection set from the document: do not echo it back
+};
+
+} // namespace convoffload::ui
