@@ -30,7 +30,9 @@ build() {
 }
 
 main_job() {
-    # Until the GUI lands: compare the strategies of every sample project.
+    # The GUI on a sample; with no display it writes the sample's figures to
+    # report/ instead. Then the command-line comparison of every sample.
+    "$BUILD_DIR/app/convoffload" samples/lenet5-conv1.json
     for project in samples/*.json; do
         echo "== $project"
         "$BUILD_DIR/app/convoffload-cli" compare "$project"

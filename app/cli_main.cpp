@@ -5,17 +5,15 @@
 #include "convoffload/Report.h"
 #include "convoffload/StrategyCsv.h"
 #include "export/Figures.h"
+#include "export/HeadlessPlatform.h"
 
 #include <QCommandLineParser>
 #include <QApplication>
 #include <QCoreApplication>
-#include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 
 #include <cstdio>
-#include <unistd.h>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -195,12 +193,6 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
     return 0;
 }
 
-bool noDisplay()
-{
-    return qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
-        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
-}
-
 } // namespace
 
 int main(int argc, char *argv[])
@@ -208,16 +200,8 @@ int main(int argc, char *argv[])
     // Figures need a GUI application (fonts, Qt Charts); everything else runs
     // on a bare core application. Without a display figures render offscreen.
     const bool exporting = argc > 1 && std::string(argv[1]) == "export";
-    if (exporting && noDisplay()) {
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-        if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
-            // Qt wants a private runtime folder and warns without one.
-            const QString runtime = QDir::tempPath() + QStringLiteral("/convoffload-runtime-") + QString::number(getuid());
-            QDir().mkpath(runtime);
-            QFile::setPermissions(runtime, QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
-            qputenv("XDG_RUNTIME_DIR", runtime.toLocal8Bit());
-        }
-    }
+    if (exporting && ui::noDisplay())
+        ui::useOffscreenPlatform();
     const std::unique_ptr<QCoreApplication> app(exporting ? new QApplication(argc, argv) : new QCoreApplication(argc, argv));
     QCoreApplication::setApplicationName(QStringLiteral("convoffload-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral("0.1"));

@@ -4,6 +4,7 @@
 
 #include "app/MainWindow.h"
 #include "document/ProjectDocument.h"
+#include "export/HeadlessPlatform.h"
 #include "export/HeadlessReport.h"
 
 #include <QApplication>
@@ -14,12 +15,6 @@
 #include <cstdio>
 
 namespace {
-
-bool noDisplay()
-{
-    return qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
-        && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
-}
 
 int writeReport(const QString &project, const QString &folder)
 {
@@ -39,9 +34,9 @@ int writeReport(const QString &project, const QString &folder)
 
 int main(int argc, char *argv[])
 {
-    const bool headless = noDisplay();
+    const bool headless = convoffload::ui::noDisplay();
     if (headless)
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+        convoffload::ui::useOffscreenPlatform();
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("ConvOffload"));
     QApplication::setApplicationName(QStringLiteral("ConvOffload"));

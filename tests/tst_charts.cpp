@@ -23,6 +23,7 @@
 #include <QCheckBox>
 #include <QDir>
 #include <QFile>
+#include <QGraphicsScene>
 #include <QImage>
 #include <QPainter>
 #include <QLegend>
@@ -324,12 +325,19 @@ private slots:
         }
         std::unique_ptr<QChart> none(durationChart(r, -1));
         QVERIFY(!cursorSeries(none.get())->isVisible());
-        // No cursor, no legend entry for it.
+        // No cursor, no legend entry for it (items are visible only in a scene).
+        QGraphicsScene scene;
+        scene.addItem(none.get());
+        none->resize(800, 500);
         const QList<QLegendMarker *> markers = none->legend()->markers(cursorSeries(none.get()));
         QCOMPARE(markers.size(), 1);
         QVERIFY(!markers[0]->isVisible());
+        QVERIFY(none->legend()->markers().first()->isVisible());
         moveCursor(none.get(), 0);
         QVERIFY(markers[0]->isVisible());
+        moveCursor(none.get(), -1);
+        QVERIFY(!markers[0]->isVisible());
+        scene.removeItem(none.get());
     }
 
     void comparison()

@@ -2,6 +2,8 @@
 // and one precise message on stderr for every kind of bad input.
 
 #include <QFile>
+#include <QImage>
+#include <QSet>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -196,6 +198,84 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("tensors.json"), r.err.constData());
         QVERIFY2(r.err.contains("input"), r.err.constData());
+    }
+
+    // Every figure in every format, headless, through the same catalogue as the GUI.
+    void exportFigures_data()
+    {
+        QTest::addColumn<QString>("figure");
+        QTest::addColumn<QString>("extension");
+        for (const char *figure : {"grid", "input-grid", "output-grid", "memory", "memory-actions", "durations", "cumulative", "compare",
+                                   "sweep", "storyboard"})
+            for (const char *extension : {"png", "svg", "pdf"})
+                QTest::addRow("%s.%s", figure, extension) << QString::fromLatin1(figure) << QString::fromLatin1(extension);
+    }
+    void exportFigures()
+    {
+        QFETCH(QString, figure);
+        QFETCH(QString, extension);
+        const QString out = m_dir.filePath(figure + QLatin1Char('.') + extension);
+        const Run r = cli({QStringLiteral("export"), sample("paper-example.json"), QStringLiteral("--figure"), figure, QStringLiteral("--strategy"),
+                           QStringLiteral("ZigZag"), QStringLiteral("--versus"), QStringLiteral("Row-by-Row"), QStringLiteral("--step"),
+                           QStringLiteral("2"), QStringLiteral("--size"), QStringLiteral("800x600"), QStringLiteral("--out"), out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray data = file.readAll();
+        if (extension == QLatin1String("png")) {
+            const QImage image = QImage::fromData(data);
+            QCOMPARE(image.size(), QSize(800, 600));
+            QSet<QRgb> colours;
+            for (int y = 0; y < image.height(); y += 7)
+                for (int x = 0; x < image.width(); x += 7)
+                    colours.insert(image.pixel(x, y));
+            QVERIFY2(colours.size() > 4, "the figure is blank");
+        } else if (extension == QLatin1String("svg")) {
+            QVERIFY(data.contains("<svg"));
+            QVERIFY(data.contains("<path") || data.contains("<rect") || data.contains("<polyline"));
+        } else {
+            QVERIFY(data.startsWith("%PDF"));
+            QVERIFY(data.contains("/Type /Page"));
+        }
+    }
+
+    void exportErrors_data()
+    {
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown figure") << QStringList{QStringLiteral("--figure"), QStringLiteral("pie"), QStringLiteral("--strategy"), QStringLiteral("ZigZag")}
+                                        << QStringLiteral("--figure: expected one of");
+        QTest::newRow("no strategy") << QStringList{QStringLiteral("--figure"), QStringLiteral("grid")} << QStringLiteral("needs --strategy");
+        QTest::newRow("step beyond") << QStringList{QStringLiteral("--figure"), QStringLiteral("grid"), QStringLiteral("--strategy"), QStringLiteral("ZigZag"),
+                                                    QStringLiteral("--step"), QStringLiteral("99")}
+                                     << QStringLiteral("step 99 is out of range");
+        QTest::newRow("bad size") << QStringList{QStringLiteral("--figure"), QStringLiteral("compare"), QStringLiteral("--size"), QStringLiteral("big")}
+                                  << QStringLiteral("--size");
+        QTest::newRow("huge size") << QStringList{QStringLiteral("--figure"), QStringLiteral("compare"), QStringLiteral("--size"), QStringLiteral("900000x900000")}
+                                   << QStringLiteral("too large");
+        QTest::newRow("bad action") << QStringList{QStringLiteral("--figure"), QStringLiteral("grid"), QStringLiteral("--strategy"), QStringLiteral("ZigZag"),
+                                                   QStringLiteral("--action"), QStringLiteral("a9")}
+                                    << QStringLiteral("--action");
+        QTest::newRow("unknown strategy") << QStringList{QStringLiteral("--figure"), QStringLiteral("memory"), QStringLiteral("--strategy"), QStringLiteral("Nope")}
+                                          << QStringLiteral("no strategy named 'Nope'");
+    }
+    void exportErrors()
+    {
+        QFETCH(QStringList, extra);
+        QFETCH(QString, message);
+        const QString out = m_dir.filePath(QStringLiteral("error.png"));
+        const Run r = cli(QStringList{QStringLiteral("export"), sample("paper-example.json"), QStringLiteral("--out"), out} + extra);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+        QVERIFY(!QFile::exists(out));
+    }
+
+    void exportToUnwritablePlace()
+    {
+        const Run r = cli({QStringLiteral("export"), sample("paper-example.json"), QStringLiteral("--figure"), QStringLiteral("compare"),
+                           QStringLiteral("--out"), QStringLiteral("/nonexistent-dir/figure.png")});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("/nonexistent-dir/figure.png"), r.err.constData());
     }
 
     void badStrategyCsvNamesLine()

@@ -108,6 +108,8 @@ ExportDialog::ExportDialog(ProjectDocument *document, QWidget *parent)
     updateEnabled();
 }
 
+void ExportDialog::setFigure(FigureKind kind) { m_figure->setCurrentIndex(m_figure->findData(int(kind))); }
+
 void ExportDialog::updateEnabled()
 {
     const auto kind = FigureKind(m_figure->currentData().toInt());

@@ -3,6 +3,8 @@
 // storyboard) at a chosen size to PNG, SVG or PDF, and the per-step metrics
 // to CSV or JSON — the same drawings as `convoffload-cli export`.
 
+#include "export/Figures.h"
+
 #include <QDialog>
 
 class QCheckBox;
@@ -20,6 +22,7 @@ class ExportDialog : public QDialog {
 public:
     explicit ExportDialog(ProjectDocument *document, QWidget *parent = nullptr);
 
+    void setFigure(FigureKind kind);
     /// Exports with the dialog's current choices; returns an error message.
     QString exportFigureTo(const QString &path);
     QString exportMetricsTo(const QString &path);

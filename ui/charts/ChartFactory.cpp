@@ -226,9 +226,7 @@ void moveCursor(QChart *chart, int cursorStep)
         return;
     const int count = chart->property(kStepCountProperty).toInt();
     const bool visible = cursorStep >= 0 && cursorStep < count;
-    cursor->setVisible(visible);
-    for (QLegendMarker *marker : chart->legend()->markers(cursor)) // not always synced by Qt
-        marker->setVisible(visible);
+    cursor->setVisible(visible); // its legend entry follows
     if (!visible) {
         cursor->clear();
         return;

@@ -3,6 +3,8 @@
 #include "export/Figures.h"
 
 #include <QDir>
+
+#include <algorithm>
 #include <QFileInfo>
 
 namespace convoffload::ui {
@@ -60,13 +62,23 @@ QStringList writeHeadlessReport(const QString &projectPath, const QString &folde
             sweep.kind = FigureKind::Sweep;
             write(sweep, QStringLiteral("sweep"));
         }
-        if (strategies.size() >= 2) {
-            FigureRequest r;
-            r.kind = FigureKind::Storyboard;
-            r.strategy = strategies[strategies.size() - 2].name;
-            r.versus = strategies.back().name;
-            write(r, QStringLiteral("storyboard"));
-            write(r, QStringLiteral("storyboard"), QStringLiteral("pdf"));
+        // The storyboard of the paper: Row-by-Row against ZigZag when the
+        // project has both, otherwise its last two strategies.
+        const auto firstOf = [&](StrategyKind kind) {
+            const auto it = std::find_if(strategies.begin(), strategies.end(), [kind](const StrategySpec &s) { return s.kind == kind; });
+            return it == strategies.end() ? std::string() : it->name;
+        };
+        FigureRequest story;
+        story.kind = FigureKind::Storyboard;
+        story.strategy = firstOf(StrategyKind::RowByRow);
+        story.versus = firstOf(StrategyKind::ZigZag);
+        if ((story.strategy.empty() || story.versus.empty()) && strategies.size() >= 2) {
+            story.strategy = strategies[strategies.size() - 2].name;
+            story.versus = strategies.back().name;
+        }
+        if (!story.strategy.empty() && !story.versus.empty()) {
+            write(story, QStringLiteral("storyboard"));
+            write(story, QStringLiteral("storyboard"), QStringLiteral("pdf"));
         }
     } catch (const std::exception &e) {
         *error = QString::fromStdString(e.what());

@@ -108,6 +108,7 @@ ProblemEditor::ProblemEditor(ProjectDocument *document, QWidget *parent)
     // ---- layer ----------------------------------------------------------
     auto *layerBox = new QGroupBox(tr("Layer"));
     auto *layerForm = new QFormLayout(layerBox);
+    layerForm->setRowWrapPolicy(QFormLayout::WrapLongRows);
     addRow(layerForm, tr("Input c_in × h_in × w_in"), tr("The input tensor: channels × height × width, before padding."),
         {layerInt("c_in", &Layer::c_in, tr("c_in: input channels. A pixel carries c_in elements (one per channel).")),
             layerInt("h_in", &Layer::h_in, tr("h_in: input height in pixels, padding not included.")),
@@ -132,6 +133,7 @@ ProblemEditor::ProblemEditor(ProjectDocument *document, QWidget *parent)
     // ---- hardware -------------------------------------------------------
     auto *hardwareBox = new QGroupBox(tr("Hardware"));
     auto *hardwareForm = new QFormLayout(hardwareBox);
+    hardwareForm->setRowWrapPolicy(QFormLayout::WrapLongRows);
     addRow(hardwareForm, tr("mem_size (elements)"), {},
         {hwInt64("mem_size", &Hardware::mem_size,
             tr("mem_size: on-chip memory in elements. Input elements, kernel weights and output values count one each; "
@@ -163,6 +165,7 @@ ProblemEditor::ProblemEditor(ProjectDocument *document, QWidget *parent)
     // ---- options --------------------------------------------------------
     auto *optionsBox = new QGroupBox(tr("Options"));
     auto *optionsForm = new QFormLayout(optionsBox);
+    optionsForm->setRowWrapPolicy(QFormLayout::WrapLongRows);
     addRow(optionsForm, tr("kernels_preloaded"), {},
         {optionBool("kernels_preloaded", &Options::kernels_preloaded,
             tr("Kernel loads cost nothing (the paper's ILP assumption); the kernels still occupy on-chip memory."))});
@@ -183,6 +186,7 @@ ProblemEditor::ProblemEditor(ProjectDocument *document, QWidget *parent)
     // ---- derived figures ------------------------------------------------
     auto *derivedBox = new QGroupBox(tr("Derived (read-only)"));
     auto *derivedForm = new QFormLayout(derivedBox);
+    derivedForm->setRowWrapPolicy(QFormLayout::WrapLongRows);
     const auto derived = [&](const QString &label, const QString &tip) {
         auto *value = new QLabel;
         value->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -259,6 +263,8 @@ QWidget *ProblemEditor::makeEditor(Field &field)
         spin->setRange(padding ? 0 : 1, kMaxDimension);
         spin->setGroupSeparatorShown(true);
         spin->setAccelerated(true);
+        // The widest value (1,048,576) would make three of them too wide for a dock.
+        spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("000,000")) + 28);
         connect(spin, &QSpinBox::valueChanged, this, [this, index] { onEdited(index); });
         field.editor = spin;
         break;
@@ -270,7 +276,7 @@ QWidget *ProblemEditor::makeEditor(Field &field)
         spin->setGroupSeparatorShown(true);
         spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
         spin->setAccelerated(true);
-        spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("000,000,000,000,000")));
+        spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("000,000,000,000")) + 28);
         connect(spin, &QDoubleSpinBox::valueChanged, this, [this, index] { onEdited(index); });
         field.editor = spin;
         break;
@@ -433,9 +439,9 @@ void ProblemEditor::updateDerived()
     const Problem &p = m_document->problem();
     const Layer &l = p.layer;
     if (!l.problems().empty()) {
-        const QString none = tr("— (fix the layer first)");
-        for (QLabel *label : {m_output, m_patches, m_nbPatchesMax, m_kRange, m_layerSize})
-            label->setText(none);
+        m_output->setText(tr("— (fix the layer first)"));
+        for (QLabel *label : {m_patches, m_nbPatchesMax, m_kRange, m_layerSize})
+            label->setText(QStringLiteral("—"));
         return;
     }
     m_output->setText(tr("%1 × %2 × %3 = %4 elements")

@@ -21,7 +21,7 @@ StepTable::StepTable(ProjectDocument *document, QWidget *parent)
     verticalHeader()->hide();
     verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    horizontalHeader()->setStretchLastSection(true);
+    horizontalHeader()->setSectionResizeMode(StepTableModel::CumulativeColumn, QHeaderView::Stretch);
     horizontalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
 
     connect(selectionModel(), &QItemSelectionModel::currentRowChanged, this,

@@ -211,6 +211,13 @@ public:
         m_name->setObjectName(QStringLiteral("name"));
         m_hint = new QLabel;
         m_hint->setWordWrap(true);
+        QPalette hintPalette = m_hint->palette();
+        hintPalette.setColor(QPalette::WindowText, QColor(0x80, 0x58, 0x00)); // dark amber, readable on grey
+        m_hint->setPalette(hintPalette);
+        // Room for the hint, so the dialog does not jump when it appears.
+        m_hint->setMinimumHeight(m_hint->fontMetrics().lineSpacing() * 3);
+        m_hint->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+        setMinimumWidth(fontMetrics().horizontalAdvance(QLatin1Char('x')) * 52);
 
         auto *form = new QFormLayout;
         form->addRow(tr("&Kind"), m_kind);
@@ -262,7 +269,6 @@ private:
                        .arg(groupSize())
                        .arg(m_nbPatchesMax);
         m_hint->setText(problem.isEmpty() ? note : problem);
-        m_hint->setVisible(!m_hint->text().isEmpty());
         m_buttons->button(QDialogButtonBox::Ok)->setEnabled(problem.isEmpty());
     }
 
@@ -555,7 +561,26 @@ StrategyPanel::StrategyPanel(ProjectDocument *document, QWidget *parent)
     connect(m_document, &ProjectDocument::currentStrategyChanged, this, &StrategyPanel::selectCurrent);
     connect(m_document, &ProjectDocument::problemChanged, this, &StrategyPanel::updateActions);
     connect(m_document, &ProjectDocument::strategiesChanged, this, &StrategyPanel::updateActions);
+    connect(m_document, &ProjectDocument::strategiesChanged, this, &StrategyPanel::resimulateIfStale, Qt::QueuedConnection);
+    connect(m_document, &ProjectDocument::simulationChanged, this, &StrategyPanel::resimulateIfStale, Qt::QueuedConnection);
     selectCurrent();
+}
+
+// Work-around: ProjectDocument::insertStrategy(i) does not resimulate when i
+// is already the current index (undoing the deletion of a strategy in the
+// middle of the list), so the simulation of the strategy that used to be at i
+// stays on screen. Once the document is idle, a snapshot that does not match
+// the current strategy is refreshed by re-setting that strategy unchanged
+// (no undo entry). Remove when insertStrategy forces the change itself.
+void StrategyPanel::resimulateIfStale()
+{
+    const int current = m_document->currentStrategy();
+    const auto &strategies = m_document->project().strategies;
+    const auto snapshot = m_document->simulation();
+    if (m_document->busy() || !snapshot || current < 0 || current >= int(strategies.size()))
+        return;
+    if (snapshot->spec != strategies[std::size_t(current)] && snapshot->problem == m_document->problem())
+        m_document->replaceStrategy(current, strategies[std::size_t(current)]);
 }
 
 void StrategyPanel::selectCurrent()

@@ -1,0 +1,167 @@
+// The assembled application, offscreen: open a sample, step through every
+// step and back, edit with undo, save and reload, export every figure in every
+// format from the export dialog, and write the headless report.
+
+#include "app/ExportDialog.h"
+#include "app/MainWindow.h"
+#include "document/EditProblemCommand.h"
+#include "document/ProjectDocument.h"
+#include "export/HeadlessReport.h"
+#include "views/GridView.h"
+#include "views/StepControls.h"
+
+#include <QFile>
+#include <QImage>
+#include <QSet>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace convoffload;
+using namespace convoffload::ui;
+
+namespace {
+
+QString sample(const char *name) { return QStringLiteral(CONVOFFLOAD_SAMPLES "/") + QLatin1String(name); }
+
+bool notBlank(const QImage &image)
+{
+    QSet<QRgb> colours;
+    for (int y = 0; y < image.height(); y += 5)
+        for (int x = 0; x < image.width(); x += 5)
+            colours.insert(image.pixel(x, y));
+    return colours.size() > 3;
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("ConvOffloadTests"));
+        QSettings().clear();
+    }
+
+    void stepThroughEveryStepAndBack()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openFile(sample("paper-example.json")));
+        ProjectDocument *doc = window.document();
+        QTRY_VERIFY(doc->cursor() != nullptr);
+        const int steps = doc->cursor()->stepCount();
+        QCOMPARE(steps, 10); // S1-baseline: 9 patches + drain
+        StepControls *controls = window.stepControls();
+        controls->first();
+        QCOMPARE(doc->moment().step, 0);
+        for (int i = 1; i < steps; ++i) {
+            controls->next();
+            QCOMPARE(doc->moment().step, i);
+        }
+        controls->next(); // stays on the last step
+        QCOMPARE(doc->moment().step, steps - 1);
+        for (int i = steps - 2; i >= 0; --i) {
+            controls->previous();
+            QCOMPARE(doc->moment().step, i);
+        }
+        QVERIFY(notBlank(window.inputGrid()->grab().toImage()));
+        QVERIFY(notBlank(window.outputGrid()->grab().toImage()));
+        QVERIFY(notBlank(window.grab().toImage()));
+    }
+
+    void keyboardStepping()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFile(sample("paper-example.json")));
+        ProjectDocument *doc = window.document();
+        QTRY_VERIFY(doc->cursor() != nullptr);
+        window.stepControls()->lastAction()->trigger();
+        QCOMPARE(doc->moment().step, doc->cursor()->stepCount() - 1);
+        window.stepControls()->firstAction()->trigger();
+        QCOMPARE(doc->moment().step, 0);
+    }
+
+    void editUndoSaveReload()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        QVERIFY(window.openFile(sample("paper-example.json")));
+        ProjectDocument *doc = window.document();
+        QVERIFY(!doc->isModified());
+        Problem changed = doc->problem();
+        changed.hardware.mem_size = 71; // Row-by-Row needs 72 at step 2
+        doc->undoStack()->push(new EditProblemCommand(doc, changed, QStringLiteral("hardware.mem_size")));
+        QVERIFY(doc->isModified());
+        QVERIFY(window.windowTitle().contains(QLatin1String("paper-example.json")));
+        QTRY_VERIFY(!doc->comparison().empty() && doc->comparison()[1].valid == false);
+        doc->undoStack()->undo();
+        QCOMPARE(doc->problem().hardware.mem_size, 80);
+        QVERIFY(!doc->isModified());
+        doc->undoStack()->redo();
+        const QString path = dir.filePath(QStringLiteral("saved.json"));
+        QVERIFY(doc->save(path).isEmpty());
+        QVERIFY(!doc->isModified());
+        ProjectDocument reloaded;
+        QVERIFY(reloaded.load(path).isEmpty());
+        QCOMPARE(reloaded.problem().hardware.mem_size, 71);
+        QVERIFY(reloaded.project() == doc->project());
+        QVERIFY(!doc->save(QStringLiteral("/nonexistent-dir/x.json")).isEmpty());
+        QVERIFY(!reloaded.load(QStringLiteral("/nonexistent-dir/x.json")).isEmpty());
+    }
+
+    void exportEveryFigure_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("extension");
+        for (const QString &name : figureNames())
+            for (const char *extension : {"png", "svg", "pdf"})
+                QTest::addRow("%s.%s", qPrintable(name), extension) << int(*figureKindFromName(name)) << QString::fromLatin1(extension);
+    }
+    void exportEveryFigure()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, extension);
+        QTemporaryDir dir;
+        MainWindow window;
+        QVERIFY(window.openFile(sample("paper-example.json")));
+        QTRY_VERIFY(window.document()->cursor() != nullptr);
+        ExportDialog dialog(window.document());
+        dialog.setFigure(FigureKind(kind));
+        const QString path = dir.filePath(QStringLiteral("figure.") + extension);
+        const QString error = dialog.exportFigureTo(path);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray data = file.readAll();
+        if (extension == QLatin1String("png"))
+            QVERIFY(notBlank(QImage::fromData(data)));
+        else if (extension == QLatin1String("svg"))
+            QVERIFY(data.contains("<path") || data.contains("<rect") || data.contains("<polyline"));
+        else
+            QVERIFY(data.startsWith("%PDF") && data.contains("/Type /Page"));
+        const QString metrics = dir.filePath(QStringLiteral("metrics.csv"));
+        QVERIFY(dialog.exportMetricsTo(metrics).isEmpty());
+        QVERIFY(QFile(metrics).size() > 0);
+    }
+
+    void headlessReport()
+    {
+        QTemporaryDir dir;
+        QString error;
+        const QStringList files = writeHeadlessReport(sample("paper-example.json"), dir.path(), &error);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        // 4 strategies × (grid, memory, durations) + compare png/svg + sweep + storyboard png/pdf
+        QCOMPARE(files.size(), 4 * 3 + 2 + 1 + 2);
+        for (const QString &f : files)
+            QVERIFY2(QFile(f).size() > 1000, qPrintable(f));
+        writeHeadlessReport(QStringLiteral("/nonexistent/p.json"), dir.path(), &error);
+        QVERIFY(error.contains(QLatin1String("/nonexistent/p.json")));
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"
