@@ -113,6 +113,32 @@ private slots:
         QVERIFY(!reloaded.load(QStringLiteral("/nonexistent-dir/x.json")).isEmpty());
     }
 
+    // A big layer's simulation runs on a worker and stops when cancelled,
+    // leaving the window responsive and the document usable.
+    void cancelLongWork()
+    {
+        Project project = loadProject(sample("paper-example.json").toStdString());
+        project.problem.layer = {3, 400, 400, 3, 3, 16, 1, 1, 0, 0, 0, 0};
+        project.problem.hardware.nbop_pe = 27 * 16 * 16;
+        project.problem.hardware.mem_size = 1 << 30;
+        project.strategies = {{"ZigZag", StrategyKind::ZigZag, 16, {}}};
+        ProjectDocument doc;
+        doc.resetToProject(project);
+        QVERIFY(doc.busy());
+        doc.cancel();
+        QTRY_VERIFY_WITH_TIMEOUT(!doc.busy(), 30000);
+        QVERIFY(doc.simulation() != nullptr);
+        QCOMPARE(doc.simulation()->failure, std::string("simulation cancelled"));
+        QVERIFY(doc.cursor() == nullptr);
+        // The next edit simulates again, to the end.
+        Problem small = doc.problem();
+        small.layer = {1, 8, 8, 3, 3, 1, 1, 1, 0, 0, 0, 0};
+        small.hardware.nbop_pe = 9 * 16;
+        doc.setProblem(small);
+        QTRY_VERIFY(doc.cursor() != nullptr);
+        QVERIFY(doc.simulation()->failure.empty());
+    }
+
     void exportEveryFigure_data()
     {
         QTest::addColumn<int>("kind");

@@ -480,6 +480,26 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         saveShot(window, "all-panels.png");
+
+        // Invalid and unexpandable strategies, and warnings in the form.
+        StrategySpec big;
+        big.name = "Too big";
+        big.kind = StrategyKind::Groups;
+        big.groups = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}};
+        doc.undoStack()->push(new AddStrategyCommand(&doc, 4, big));
+        StrategySpec broken = big;
+        broken.name = "Broken";
+        broken.groups = {{0, 1}, {42}};
+        doc.undoStack()->push(new AddStrategyCommand(&doc, 5, broken));
+        QTRY_VERIFY(settled(doc));
+        Problem p = doc.problem();
+        p.hardware.mem_size = 40;
+        p.hardware.dram_size = 100;
+        doc.undoStack()->push(new EditProblemCommand(&doc, p, QStringLiteral("hardware.mem_size")));
+        QTRY_VERIFY(settled(doc) && !doc.comparison().front().valid); // the comparison of the new problem
+        doc.setCurrentStrategy(4);
+        QTRY_VERIFY(settled(doc));
+        saveShot(window, "all-panels-invalid.png");
     }
 };
 

@@ -220,6 +220,26 @@ private slots:
         QCOMPARE(r.loadedKernels(), 4); // still loaded, just free of cost
     }
 
+    void cancelAndProgress()
+    {
+        Problem p;
+        p.layer = {1, 40, 40, 3, 3, 1, 1, 1, 0, 0, 0, 0}; // 38x38 = 1444 patches
+        p.hardware.mem_size = 100000;
+        p.hardware.nbop_pe = 9;
+        const StepList steps = expandS1(p, s1Baseline(p.layer));
+        SimulationOptions options;
+        std::vector<std::size_t> seen;
+        options.progress = [&](std::size_t done, std::size_t total) {
+            QCOMPARE(total, steps.size());
+            seen.push_back(done);
+        };
+        simulate(p, steps, options);
+        QCOMPARE(seen, (std::vector<std::size_t>{0, 256, 512, 768, 1024, 1280}));
+        std::atomic<bool> cancel{true};
+        options.cancel = &cancel;
+        QVERIFY_THROWS_EXCEPTION(Cancelled, simulate(p, steps, options));
+    }
+
     void unsoundProblemIsRejected()
     {
         Problem p = tinyProblem();

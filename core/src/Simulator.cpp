@@ -140,8 +140,11 @@ public:
                     + s.compute.size();
             m_result.trace.ids.reserve(ids);
         }
-        for (std::size_t i = 0; i < steps.size(); ++i)
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            if (i % kPollEvery == 0)
+                poll(i, steps.size());
             runStep(int(i + 1), steps[i]);
+        }
         checkEnd(int(steps.size()));
         if (m_options.functional)
             compareWithReference();
@@ -152,6 +155,16 @@ public:
     }
 
 private:
+    static constexpr std::size_t kPollEvery = 256;
+
+    void poll(std::size_t done, std::size_t total) const
+    {
+        if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed))
+            throw Cancelled();
+        if (m_options.progress)
+            m_options.progress(done, total);
+    }
+
     // ---- footprint -------------------------------------------------------
     Footprint footprint() const
     {

@@ -20,9 +20,11 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QToolButton>
 #include <QUndoView>
 #include <QVBoxLayout>
 
@@ -44,7 +46,17 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_document, &ProjectDocument::simulationChanged, this, &MainWindow::onSimulationChanged);
     connect(m_document, &ProjectDocument::simulationStarted, this, [this] { m_status->setText(tr("Simulating…")); });
     connect(m_document, &ProjectDocument::momentChanged, this, &MainWindow::onMomentChanged);
-    connect(m_document, &ProjectDocument::comparisonChanged, this, [this] { m_charts->setComparison(m_document->comparison()); });
+    connect(m_document, &ProjectDocument::comparisonChanged, this, [this] {
+        m_charts->setComparison(m_document->comparison());
+        m_charts->setSweep(m_document->sweep());
+    });
+    connect(m_document, &ProjectDocument::progress, this, [this](const QString &what, int percent) {
+        m_progress->setFormat(what + QStringLiteral(" %p%"));
+        m_progress->setValue(percent);
+        updateBusy();
+    });
+    connect(m_document, &ProjectDocument::simulationChanged, this, &MainWindow::updateBusy);
+    connect(m_document, &ProjectDocument::comparisonChanged, this, &MainWindow::updateBusy);
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
@@ -110,6 +122,18 @@ void MainWindow::createViews()
 
     m_status = new QLabel(this);
     statusBar()->addWidget(m_status, 1);
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(260);
+    m_progress->setRange(0, 100);
+    m_progress->setVisible(false);
+    statusBar()->addPermanentWidget(m_progress);
+    m_cancel = new QToolButton(this);
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Stop the running simulation, comparison or sweep (Esc)"));
+    m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancel->setVisible(false);
+    connect(m_cancel, &QToolButton::clicked, m_document, &ProjectDocument::cancel);
+    statusBar()->addPermanentWidget(m_cancel);
 }
 
 void MainWindow::createMenus()
@@ -287,7 +311,8 @@ void MainWindow::onSimulationChanged()
     const Problem *problem = snapshot ? &snapshot->problem : nullptr;
     m_inputGrid->setSource(cursor ? problem : nullptr, cursor);
     m_outputGrid->setSource(cursor ? problem : nullptr, cursor);
-    m_charts->setSimulation(cursor ? problem : nullptr, cursor ? &snapshot->result : nullptr);
+    m_charts->setSimulation(cursor ? problem : nullptr, cursor ? &snapshot->result : nullptr,
+                            snapshot ? QString::fromStdString(snapshot->spec.name) : QString());
     if (!snapshot)
         m_status->setText(tr("No simulation: fix the layer or select a strategy"));
     else if (!snapshot->failure.empty())
@@ -299,6 +324,13 @@ void MainWindow::onSimulationChanged()
                               .arg(snapshot->result.totalDuration())
                               .arg(snapshot->result.peakFootprint())
                               .arg(snapshot->problem.hardware.mem_size));
+}
+
+void MainWindow::updateBusy()
+{
+    const bool busy = m_document->busy();
+    m_progress->setVisible(busy);
+    m_cancel->setVisible(busy);
 }
 
 void MainWindow::onMomentChanged()

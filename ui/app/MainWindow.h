@@ -5,6 +5,8 @@
 #include <QMainWindow>
 
 class QLabel;
+class QProgressBar;
+class QToolButton;
 class QMenu;
 
 namespace convoffload::ui {
@@ -49,6 +51,7 @@ private:
     void addRecentFile(const QString &path);
     void onSimulationChanged();
     void onMomentChanged();
+    void updateBusy();
 
     ProjectDocument *m_document;
     GridView *m_inputGrid = nullptr;
@@ -60,6 +63,8 @@ private:
     StrategyPanel *m_strategies = nullptr;
     DiagnosticsPanel *m_diagnostics = nullptr;
     QLabel *m_status = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QToolButton *m_cancel = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
 };

@@ -1,6 +1,7 @@
 #include "document/ProjectDocument.h"
 
 #include <QFileInfo>
+#include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace convoffload::ui {
@@ -15,41 +16,67 @@ std::optional<TensorData> tensorsFor(const Project &project, const std::string &
     return loadTensorData(project.problem.layer, file);
 }
 
+using Progress = std::function<void(const QString &, int)>;
+
+SimulationOptions workerOptions(const Project &project, const std::optional<TensorData> &tensors, bool trace,
+                                const std::shared_ptr<std::atomic<bool>> &cancel)
+{
+    SimulationOptions options;
+    options.trace = trace;
+    options.seed = project.data.seed;
+    options.data = tensors ? &*tensors : nullptr;
+    options.cancel = cancel.get();
+    return options;
+}
+
 /// Runs on a worker thread: everything it touches is a copy.
-std::shared_ptr<const SimulationSnapshot> simulateCopy(Project project, int index, std::string projectPath)
+std::shared_ptr<const SimulationSnapshot> simulateCopy(Project project, int index, std::string projectPath,
+                                                       std::shared_ptr<std::atomic<bool>> cancel, Progress report)
 {
     auto snapshot = std::make_shared<SimulationSnapshot>();
     snapshot->problem = project.problem;
     snapshot->spec = project.strategies[std::size_t(index)];
+    const QString what = QObject::tr("Simulating %1").arg(QString::fromStdString(snapshot->spec.name));
     try {
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
-        SimulationOptions options;
-        options.seed = project.data.seed;
-        options.data = tensors ? &*tensors : nullptr;
+        SimulationOptions options = workerOptions(project, tensors, true, cancel);
+        options.progress = [&](std::size_t done, std::size_t total) { report(what, int(100 * done / std::max<std::size_t>(total, 1))); };
         snapshot->result = runStrategy(snapshot->problem, snapshot->spec, options);
+    } catch (const Cancelled &) {
+        snapshot->failure = "simulation cancelled";
     } catch (const std::bad_alloc &) {
         snapshot->failure = "out of memory while simulating this layer";
     } catch (const std::exception &e) {
         snapshot->failure = e.what();
     }
+    report(what, 100);
     return snapshot;
 }
 
-std::vector<CompareRow> compareCopy(Project project, std::string projectPath)
+ProjectDocument::Overview overviewCopy(Project project, std::string projectPath, std::shared_ptr<std::atomic<bool>> cancel,
+                                       Progress report)
 {
+    ProjectDocument::Overview overview;
+    const QString what = QObject::tr("Comparing strategies");
     try {
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
-        SimulationOptions options;
-        options.trace = false;
-        options.seed = project.data.seed;
-        options.data = tensors ? &*tensors : nullptr;
-        return compareStrategies(project, options);
+        const SimulationOptions options = workerOptions(project, tensors, false, cancel);
+        overview.comparison = compareStrategies(project, options);
+        const Problem &p = project.problem;
+        const std::int64_t to = std::min<std::int64_t>(p.layer.patchCount(), std::max<std::int64_t>(32, 2 * p.nbPatchesMax()));
+        for (std::int64_t g = 1; g <= to; ++g) {
+            report(QObject::tr("Sweeping group sizes"), int(100 * g / (to + 1)));
+            const std::vector<SweepRow> one = sweepGroupSizes(p, g, g, options);
+            overview.sweep.insert(overview.sweep.end(), one.begin(), one.end());
+        }
+    } catch (const Cancelled &) {
+        overview.cancelled = true;
     } catch (const std::exception &e) {
-        std::vector<CompareRow> rows;
         for (const StrategySpec &s : project.strategies)
-            rows.push_back({s.name, toString(s.kind), 0, e.what()});
-        return rows;
+            overview.comparison.push_back({s.name, toString(s.kind), 0, e.what()});
     }
+    report(what, 100);
+    return overview;
 }
 
 bool problemIsSound(const Problem &p) { return p.layer.problems().empty() && p.hardware.problems().empty(); }
@@ -62,8 +89,12 @@ ProjectDocument::ProjectDocument(QObject *parent)
     connect(&m_undoStack, &QUndoStack::cleanChanged, this, &ProjectDocument::fileChanged);
     connect(&m_watcher, &QFutureWatcher<std::shared_ptr<const SimulationSnapshot>>::finished, this,
             &ProjectDocument::onSimulationFinished);
-    connect(&m_compareWatcher, &QFutureWatcher<std::vector<CompareRow>>::finished, this, [this] {
-        m_comparison = m_compareWatcher.result();
+    connect(&m_compareWatcher, &QFutureWatcher<Overview>::finished, this, [this] {
+        const Overview overview = m_compareWatcher.result();
+        if (!overview.cancelled) {
+            m_comparison = overview.comparison;
+            m_sweep = overview.sweep;
+        }
         emit comparisonChanged();
         if (std::exchange(m_pendingCompare, false))
             recompare();
@@ -206,7 +237,9 @@ void ProjectDocument::resimulate()
         return;
     }
     emit simulationStarted();
-    m_watcher.setFuture(QtConcurrent::run(simulateCopy, m_project, m_current, m_filePath.toStdString()));
+    m_simulationCancel = std::make_shared<std::atomic<bool>>(false);
+    m_watcher.setFuture(
+        QtConcurrent::run(simulateCopy, m_project, m_current, m_filePath.toStdString(), m_simulationCancel, progressReporter()));
 }
 
 void ProjectDocument::onSimulationFinished()
@@ -227,6 +260,30 @@ void ProjectDocument::onSimulationFinished()
     emit momentChanged(m_moment);
 }
 
+void ProjectDocument::cancel()
+{
+    for (const auto &flag : {m_simulationCancel, m_overviewCancel})
+        if (flag)
+            flag->store(true);
+    m_pendingResimulation = m_pendingCompare = false;
+}
+
+// Workers report from their thread; the signal is emitted on the GUI thread.
+std::function<void(const QString &, int)> ProjectDocument::progressReporter()
+{
+    QPointer<ProjectDocument> self(this);
+    return [self](const QString &what, int percent) {
+        if (self)
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, what, percent] {
+                    if (self)
+                        emit self->progress(what, percent);
+                },
+                Qt::QueuedConnection);
+    };
+}
+
 void ProjectDocument::recompare()
 {
     if (m_compareWatcher.isRunning()) {
@@ -238,7 +295,8 @@ void ProjectDocument::recompare()
         emit comparisonChanged();
         return;
     }
-    m_compareWatcher.setFuture(QtConcurrent::run(compareCopy, m_project, m_filePath.toStdString()));
+    m_overviewCancel = std::make_shared<std::atomic<bool>>(false);
+    m_compareWatcher.setFuture(QtConcurrent::run(overviewCopy, m_project, m_filePath.toStdString(), m_overviewCancel, progressReporter()));
 }
 
 } // namespace convoffload::ui

@@ -13,6 +13,9 @@
 #include <QString>
 #include <QUndoStack>
 
+#include <atomic>
+#include <functional>
+
 #include <memory>
 #include <optional>
 
@@ -62,10 +65,21 @@ public:
     const StepCursor *cursor() const { return m_cursor.get(); }
     Moment moment() const { return m_moment; }
     void seek(Moment moment);
-    bool busy() const { return m_watcher.isRunning(); }
+    bool busy() const { return m_watcher.isRunning() || m_compareWatcher.isRunning(); }
+    /// Stops the running simulation, comparison and sweep; they report "cancelled".
+    void cancel();
 
     /// One row per strategy (valid, duration, ...), refreshed with the project.
     const std::vector<CompareRow> &comparison() const { return m_comparison; }
+    /// Row-by-Row and ZigZag over group sizes 1..min(patches, max(32, 2·G)).
+    const std::vector<SweepRow> &sweep() const { return m_sweep; }
+
+    /// What the workers compute besides the current simulation.
+    struct Overview {
+        std::vector<CompareRow> comparison;
+        std::vector<SweepRow> sweep;
+        bool cancelled = false;
+    };
 
 signals:
     void fileChanged();          // path or modified state
@@ -75,12 +89,15 @@ signals:
     void simulationStarted();
     void simulationChanged();    // a new snapshot (or none) is available
     void momentChanged(convoffload::Moment moment);
-    void comparisonChanged();
+    void comparisonChanged(); // comparison and sweep
+    /// Long work under way: what it is and how far (0–100); done when 100.
+    void progress(const QString &what, int percent);
 
 private:
     void resimulate();
     void recompare();
     void onSimulationFinished();
+    std::function<void(const QString &, int)> progressReporter();
 
     Project m_project;
     QString m_filePath;
@@ -90,8 +107,11 @@ private:
     std::shared_ptr<const SimulationSnapshot> m_simulation;
     std::unique_ptr<StepCursor> m_cursor;
     std::vector<CompareRow> m_comparison;
+    std::vector<SweepRow> m_sweep;
     QFutureWatcher<std::shared_ptr<const SimulationSnapshot>> m_watcher;
-    QFutureWatcher<std::vector<CompareRow>> m_compareWatcher;
+    QFutureWatcher<Overview> m_compareWatcher;
+    // One flag per job, so starting one never un-cancels another.
+    std::shared_ptr<std::atomic<bool>> m_simulationCancel, m_overviewCancel;
     bool m_pendingResimulation = false, m_pendingCompare = false;
 };
 

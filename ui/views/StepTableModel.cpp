@@ -111,9 +111,11 @@ QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, in
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char *const titles[ColumnCount] = {QT_TR_NOOP("Step"), QT_TR_NOOP("Loaded input"),
-        QT_TR_NOOP("Loaded kernels"), QT_TR_NOOP("Freed input"), QT_TR_NOOP("Written"), QT_TR_NOOP("Computed"),
-        QT_TR_NOOP("Footprint (peak)"), QT_TR_NOOP("Duration"), QT_TR_NOOP("Cumulative")};
+    // Two lines keep the numeric columns narrow enough for a dock.
+    static const char *const titles[ColumnCount] = {QT_TR_NOOP("Step"), QT_TR_NOOP("Loaded\ninput"),
+        QT_TR_NOOP("Loaded\nkernels"), QT_TR_NOOP("Freed\ninput"), QT_TR_NOOP("Written\noutputs"),
+        QT_TR_NOOP("Computed\noutputs"), QT_TR_NOOP("Footprint\n(peak)"), QT_TR_NOOP("Duration\n(cycles)"),
+        QT_TR_NOOP("Cumulative\n(cycles)")};
     static const char *const tips[ColumnCount] = {
         QT_TR_NOOP("Step number (1-based); the drain writes what is left and frees everything"),
         QT_TR_NOOP("Input elements loaded (I_slice), a pixel counts c_in elements"),

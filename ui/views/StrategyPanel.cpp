@@ -394,10 +394,12 @@ QVariant StrategyListModel::data(const QModelIndex &index, int role) const
 QString StrategyListModel::summary(int row) const
 {
     const StrategySpec &spec = m_document->project().strategies[std::size_t(row)];
-    QStringList parts{fromStd(toString(spec.kind))};
-    if (spec.kind == StrategyKind::Groups)
+    QStringList parts;
+    if (spec.kind == StrategyKind::Groups) // "5 groups" says the kind already
         parts << (spec.groups.size() == 1 ? tr("1 group") : tr("%1 groups").arg(spec.groups.size()));
-    else if (spec.kind != StrategyKind::S1Baseline)
+    else
+        parts << fromStd(toString(spec.kind));
+    if (spec.kind == StrategyKind::RowByRow || spec.kind == StrategyKind::ZigZag)
         parts << tr("G = %1").arg(data(index(row), GroupSizeRole).toLongLong());
     const CompareRow *r = comparisonFor(row);
     if (!r)

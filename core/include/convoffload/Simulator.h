@@ -8,7 +8,10 @@
 #include "convoffload/Layer.h"
 #include "convoffload/Step.h"
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
+#include <stdexcept>
 #include <optional>
 #include <vector>
 
@@ -51,12 +54,22 @@ struct StepStats {
     bool drain = false;
 };
 
+/// Thrown by simulate() when SimulationOptions::cancel is raised.
+struct Cancelled : std::runtime_error {
+    Cancelled() : std::runtime_error("cancelled") { }
+};
+
 struct SimulationOptions {
     bool trace = true;
     bool functional = true;
     std::uint64_t seed = 1; // for generated tensors
     const TensorData *data = nullptr; // explicit tensors instead of seeded ones
     int maxDiagnosticsPerRule = 50; // the rest are counted, not listed
+    /// Long runs (big layers, sweeps) poll this every few hundred steps and
+    /// throw Cancelled when it is set; another thread may set it.
+    const std::atomic<bool> *cancel = nullptr;
+    /// Called every few hundred steps with (steps done, steps in all).
+    std::function<void(std::size_t, std::size_t)> progress;
 };
 
 enum class FunctionalStatus { Skipped, Pass, Fail };
