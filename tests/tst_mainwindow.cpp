@@ -7,6 +7,7 @@
 #include "document/EditProblemCommand.h"
 #include "document/ProjectDocument.h"
 #include "export/HeadlessReport.h"
+#include "views/DiagnosticsPanel.h"
 #include "views/GridView.h"
 #include "views/StepControls.h"
 
@@ -16,6 +17,7 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
 
 using namespace convoffload;
 using namespace convoffload::ui;
@@ -69,6 +71,30 @@ private slots:
         QVERIFY(notBlank(window.inputGrid()->grab().toImage()));
         QVERIFY(notBlank(window.outputGrid()->grab().toImage()));
         QVERIFY(notBlank(window.grab().toImage()));
+    }
+
+    // S1-baseline on the paper example loads pixel (2,0) a third time at step
+    // 7 (patches 0, 3 and 6 all hold it): clicking that warning jumps there
+    // and rings the pixel.
+    void findingJumpsAndHighlights()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openFile(sample("paper-example.json")));
+        ProjectDocument *doc = window.document();
+        QTRY_VERIFY(doc->cursor() != nullptr);
+        QTreeWidget *tree = window.diagnostics()->tree();
+        QTRY_VERIFY(tree->topLevelItemCount() > 0);
+        QTreeWidgetItem *first = nullptr;
+        for (int i = 0; i < tree->topLevelItemCount() && !first; ++i)
+            if (tree->topLevelItem(i)->data(0, DiagnosticsPanel::DiagnosticIndexRole).toInt() >= 0)
+                first = tree->topLevelItem(i);
+        QVERIFY(first);
+        emit tree->itemActivated(first, 0);
+        QCOMPARE(doc->moment().step, 6);
+        QVERIFY(window.inputGrid()->highlight().has_value());
+        QCOMPARE(*window.inputGrid()->highlight(), (GridCell{2, 0}));
+        QVERIFY(!window.outputGrid()->highlight().has_value());
     }
 
     void keyboardStepping()
@@ -126,8 +152,8 @@ private slots:
         doc.resetToProject(project);
         QVERIFY(doc.busy());
         doc.cancel();
-        QTRY_VERIFY_WITH_TIMEOUT(!doc.busy(), 30000);
-        QVERIFY(doc.simulation() != nullptr);
+        // busy() drops when the worker ends, the snapshot arrives with the event after.
+        QTRY_VERIFY_WITH_TIMEOUT(!doc.busy() && doc.simulation() != nullptr, 30000);
         QCOMPARE(doc.simulation()->failure, std::string("simulation cancelled"));
         QVERIFY(doc.cursor() == nullptr);
         // The next edit simulates again, to the end.

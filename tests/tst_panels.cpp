@@ -67,6 +67,19 @@ bool settled(const ProjectDocument &doc)
     return doc.currentStrategy() < 0 || (sim && sim->spec == strategies[std::size_t(doc.currentStrategy())]);
 }
 
+QByteArray describe(const ProjectDocument &doc)
+{
+    QByteArray out = "busy " + QByteArray::number(doc.busy()) + ", current " + QByteArray::number(doc.currentStrategy())
+        + ", simulation of " + (doc.simulation() ? QByteArray(doc.simulation()->spec.name.c_str()) : QByteArray("none"))
+        + ", strategies";
+    for (const StrategySpec &s : doc.project().strategies)
+        out += " " + QByteArray(s.name.c_str());
+    out += ", comparison";
+    for (const CompareRow &r : doc.comparison())
+        out += " " + QByteArray(r.name.c_str());
+    return out;
+}
+
 void saveShot(QWidget &widget, const char *file)
 {
     const QByteArray folder = qgetenv("CONVOFFLOAD_PANEL_SHOTS");
@@ -85,7 +98,7 @@ void saveShot(QWidget &widget, const char *file)
         QCOMPARE((doc).load(kPaperExample), QString());                                                                  \
         QTRY_VERIFY((doc).simulation() != nullptr);                                                                      \
         QTRY_VERIFY(!(doc).comparison().empty());                                                                        \
-        QTRY_VERIFY(settled(doc));                                                                                       \
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());                                                                                       \
     } while (false)
 
 class TestPanels : public QObject {
@@ -115,7 +128,7 @@ private slots:
 
         // Every change the models go through is watched by the testers.
         doc.setCurrentStrategy(2);
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
         QCOMPARE(doc.simulation()->spec.name, std::string("ZigZag"));
         StepTableModel *m = steps.stepModel();
         QCOMPARE(m->rowCount(), 6); // 5 steps + drain
@@ -137,7 +150,7 @@ private slots:
             Qt::AlignRight);
 
         doc.setCurrentStrategy(0); // S1-baseline: 9 steps + drain, with warnings
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
         QCOMPARE(m->rowCount(), 10);
         QVERIFY(diagnostics.tree()->topLevelItemCount() > 0);
 
@@ -150,11 +163,11 @@ private slots:
         QCOMPARE(strategies.model()->index(2).data(StrategyListModel::StatusRole).toInt(),
             int(StrategyListModel::Status::Pending));
         doc.undoStack()->undo();
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
         QCOMPARE(m->rowCount(), 10);
         strategies.duplicateAction()->trigger();
         strategies.deleteAction()->trigger();
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
     }
 
     void stepTableFollowsTheMoment()
@@ -162,7 +175,7 @@ private slots:
         ProjectDocument doc;
         LOAD_PAPER(doc);
         doc.setCurrentStrategy(2);
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
         StepTable table(&doc);
         table.resize(760, 260);
         table.show();
@@ -252,9 +265,9 @@ private slots:
         QCOMPARE(doc.load(QStringLiteral(CONVOFFLOAD_SAMPLES "/lenet5-conv1.json")), QString());
         QCOMPARE(hk->value(), 5);
         QCOMPARE(doc.undoStack()->count(), 0);
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
         QCOMPARE(doc.load(kPaperExample), QString());
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
         saveShot(editor, "problem-editor.png");
     }
 
@@ -297,7 +310,7 @@ private slots:
         QCOMPARE(panel.view()->currentIndex().row(), int(original.size()));
         doc.undoStack()->undo();
         QVERIFY(doc.project().strategies == original);
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
 
         // Duplicate ZigZag as explicit groups.
         panel.view()->setCurrentIndex(panel.model()->index(2));
@@ -309,7 +322,7 @@ private slots:
         QVERIFY(copy.kind == StrategyKind::Groups);
         QCOMPARE(copy.groups, (Groups{{0, 1}, {2, 5}, {4, 3}, {6, 7}, {8}}));
         QCOMPARE(doc.currentStrategy(), 3);
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
         QCOMPARE(panel.model()->index(3).data(StrategyListModel::DurationRole).toDouble(), 121.0);
         doc.undoStack()->undo();
         QVERIFY(doc.project().strategies == original);
@@ -323,14 +336,19 @@ private slots:
         doc.undoStack()->undo();
         QVERIFY(doc.project().strategies == original);
         QCOMPARE(panel.model()->rowCount(), 4);
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
 
         // Rename "Mine" with the inline editor.
         const int undoIndex = doc.undoStack()->index();
+        // The add dialog has closed: let the panel be the active window again,
+        // or the activation change takes the focus from the editor and closes it.
+        panel.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&panel));
         panel.view()->setCurrentIndex(panel.model()->index(3));
         panel.renameAction()->trigger();
         auto *editor = panel.view()->viewport()->findChild<QLineEdit *>();
         QVERIFY(editor);
+        QTRY_VERIFY(editor->hasFocus());
         QCOMPARE(editor->text(), QStringLiteral("Mine"));
         editor->setText(QStringLiteral("Hand-made"));
         QTest::keyClick(editor, Qt::Key_Return); // the delegate commits on the next event loop pass
@@ -410,7 +428,7 @@ private slots:
         big.kind = StrategyKind::Groups;
         big.groups = {{0, 1, 2}, {3, 4, 5}, {6, 7, 8}};
         doc.undoStack()->push(new AddStrategyCommand(&doc, 4, big));
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
         QCOMPARE(doc.simulation()->spec.name, big.name);
         const SimulationResult &r = doc.simulation()->result;
         QCOMPARE(r.diagnostics.front().rule, Rule::TooManyOps);
@@ -430,7 +448,7 @@ private slots:
 
         // S1-baseline: reload-bound warnings naming a pixel at a load.
         doc.setCurrentStrategy(0);
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
         QVERIFY(panel.summary().contains(QStringLiteral("valid")));
         QTreeWidgetItem *warning = tree->topLevelItem(0);
         QVERIFY(warning);
@@ -450,7 +468,7 @@ private slots:
         broken.kind = StrategyKind::Groups;
         broken.groups = {{0, 1}, {42}};
         doc.undoStack()->push(new AddStrategyCommand(&doc, 5, broken));
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
         QCOMPARE(tree->topLevelItemCount(), 1);
         QVERIFY(tree->topLevelItem(0)->text(1).contains(QStringLiteral("42")));
         highlighted.clear();
@@ -466,7 +484,7 @@ private slots:
         ProjectDocument doc;
         LOAD_PAPER(doc);
         doc.setCurrentStrategy(2);
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
         doc.seek({1, Action::Compute});
         QWidget window;
         auto *row = new QHBoxLayout(&window);
@@ -491,14 +509,14 @@ private slots:
         broken.name = "Broken";
         broken.groups = {{0, 1}, {42}};
         doc.undoStack()->push(new AddStrategyCommand(&doc, 5, broken));
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
         Problem p = doc.problem();
         p.hardware.mem_size = 40;
         p.hardware.dram_size = 100;
         doc.undoStack()->push(new EditProblemCommand(&doc, p, QStringLiteral("hardware.mem_size")));
         QTRY_VERIFY(settled(doc) && !doc.comparison().front().valid); // the comparison of the new problem
         doc.setCurrentStrategy(4);
-        QTRY_VERIFY(settled(doc));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
         saveShot(window, "all-panels-invalid.png");
     }
 };

@@ -142,6 +142,26 @@ private slots:
         QVERIFY2(found->message.rfind(where, 0) == 0, found->message.c_str());
     }
 
+    // Diagnostics carry the element as kind + id, so views can point at it.
+    void diagnosticsNameTheirElement()
+    {
+        const Problem p = tinyProblem();
+        StepList steps = expandS1(p, s1Baseline(p.layer));
+        steps[1].loadInput = {5};          // patch 1 misses pixel 2
+        steps[1].freeInput.push_back(8);   // pixel 8 is not on chip
+        steps[0].write.push_back(1);       // output 1 is not computed yet
+        const SimulationResult r = simulate(p, steps);
+        const auto find = [&](Rule rule) {
+            return *std::find_if(r.diagnostics.begin(), r.diagnostics.end(), [&](const Diagnostic &d) { return d.rule == rule; });
+        };
+        QCOMPARE(int(find(Rule::PatchNotOnChip).elementKind), int(ElementKind::Patch));
+        QCOMPARE(find(Rule::PatchNotOnChip).elementId, 1u);
+        QCOMPARE(int(find(Rule::FreeNotPresent).elementKind), int(ElementKind::Pixel));
+        QCOMPARE(find(Rule::FreeNotPresent).elementId, 8u);
+        QCOMPARE(int(find(Rule::WriteNotComputed).elementKind), int(ElementKind::Output));
+        QCOMPARE(find(Rule::WriteNotComputed).elementId, 1u);
+    }
+
     void paddingCannotBeLoadedWhenSynthesised()
     {
         Problem p;

@@ -179,7 +179,7 @@ private:
         stats.after = now;
         if (now.total() > m_problem.hardware.mem_size)
             report(Severity::Error, Rule::MemoryOverflow, step, action, [&] {
-                return Finding{std::string(),
+                return Finding{{},
                     "the on-chip footprint reaches " + std::to_string(now.total()) + " elements (input "
                         + std::to_string(now.input) + ", kernels " + std::to_string(now.kernels) + ", output "
                         + std::to_string(now.output) + "), more than mem_size " + std::to_string(m_problem.hardware.mem_size)};
@@ -189,9 +189,19 @@ private:
     }
 
     // ---- diagnostics -----------------------------------------------------
-    struct Finding {
-        std::string element, what;
+    struct Element {
+        std::string name;
+        ElementKind kind = ElementKind::None;
+        std::uint32_t id = 0;
     };
+    struct Finding {
+        Element element;
+        std::string what;
+    };
+    Element pixelElement(PixelId p) const { return {pixelName(m_layer, p), ElementKind::Pixel, p}; }
+    Element kernelElement(KernelId k) const { return {kernelName(k), ElementKind::Kernel, k}; }
+    Element outputElement(OutputId o) const { return {outputName(m_layer, o), ElementKind::Output, o}; }
+    Element patchElement(PatchId p) const { return {patchName(m_layer, p), ElementKind::Patch, p}; }
 
     /// Counts a finding; lists it while its rule is under the cap. The text is
     /// built by `describe` only then, so a strategy that breaks a rule a
@@ -207,7 +217,7 @@ private:
         }
         ++count;
         Finding finding = describe();
-        std::string element = std::move(finding.element), what = std::move(finding.what);
+        std::string element = std::move(finding.element.name), what = std::move(finding.what);
         Diagnostic d;
         d.severity = severity;
         d.rule = rule;
@@ -216,6 +226,8 @@ private:
         if (action)
             d.action = *action;
         d.element = element;
+        d.elementKind = finding.element.kind;
+        d.elementId = finding.element.id;
         std::string where = step > 0 ? "step " + std::to_string(step) : std::string("strategy");
         if (action)
             where += ", " + std::string(actionName(*action));
@@ -236,7 +248,7 @@ private:
     void outOfRange(int step, Action action, std::uint32_t id, std::int64_t bound, const char *kind)
     {
         report(Severity::Error, Rule::IdOutOfRange, step, action, [&] {
-            return Finding{std::string(kind) + " " + std::to_string(id),
+            return Finding{{std::string(kind) + " " + std::to_string(id)},
                 "no such " + std::string(kind) + " (ids 0.." + std::to_string(bound - 1) + ")"};
         });
     }
@@ -280,7 +292,7 @@ private:
             trace(p);
             if (!m_inputPresent[p]) {
                 report(Severity::Error, Rule::FreeNotPresent, step, Action::FreeInput, [&] {
-                    return Finding{pixelName(m_layer, p), "freed but not on chip"};
+                    return Finding{pixelElement(p), "freed but not on chip"};
                 });
                 continue;
             }
@@ -300,7 +312,7 @@ private:
             trace(k);
             if (!m_kernelPresent[k]) {
                 report(Severity::Error, Rule::FreeNotPresent, step, Action::FreeKernels, [&] {
-                    return Finding{kernelName(k), "freed but not on chip"};
+                    return Finding{kernelElement(k), "freed but not on chip"};
                 });
                 continue;
             }
@@ -322,12 +334,12 @@ private:
             switch (m_outputState[o]) {
             case OutputState::Pending:
                 report(Severity::Error, Rule::WriteNotComputed, step, Action::Write, [&] {
-                    return Finding{outputName(m_layer, o), "written back but not computed yet"};
+                    return Finding{outputElement(o), "written back but not computed yet"};
                 });
                 continue;
             case OutputState::Written:
                 report(Severity::Error, Rule::WriteAlreadyWritten, step, Action::Write, [&] {
-                    return Finding{outputName(m_layer, o), "written back again (it is no longer on chip)"};
+                    return Finding{outputElement(o), "written back again (it is no longer on chip)"};
                 });
                 continue;
             case OutputState::OnChip:
@@ -351,7 +363,7 @@ private:
             const Grid g = pixelPosition(m_layer, p);
             if (!m_problem.options.padding_in_dram && m_layer.isPadding(g.row, g.col)) {
                 report(Severity::Error, Rule::PaddingLoaded, step, Action::LoadInput, [&] {
-                    return Finding{pixelName(m_layer, p),
+                    return Finding{pixelElement(p),
                         "is padding, which this project synthesises on chip (padding_in_dram is false): it cannot be loaded"};
                 });
                 continue;
@@ -359,13 +371,13 @@ private:
             m_result.steps.back().loadedInput += m_layer.c_in;
             if (++m_inputLoads[p] == std::uint32_t(maxLoads) + 1)
                 report(Severity::Warning, Rule::ReloadBound, step, Action::LoadInput, [&] {
-                    return Finding{pixelName(m_layer, p),
+                    return Finding{pixelElement(p),
                         "loaded " + std::to_string(maxLoads + 1)
                             + " times, more than max_loads_per_element = " + std::to_string(maxLoads)};
                 });
             if (m_inputPresent[p]) {
                 report(Severity::Warning, Rule::UselessLoad, step, Action::LoadInput, [&] {
-                    return Finding{pixelName(m_layer, p), "loaded while already on chip"};
+                    return Finding{pixelElement(p), "loaded while already on chip"};
                 });
                 continue;
             }
@@ -388,13 +400,13 @@ private:
             m_result.steps.back().loadedKernels += m_layer.kernelElements();
             if (++m_kernelLoads[k] == std::uint32_t(maxLoads) + 1)
                 report(Severity::Warning, Rule::ReloadBound, step, Action::LoadKernels, [&] {
-                    return Finding{kernelName(k),
+                    return Finding{kernelElement(k),
                         "loaded " + std::to_string(maxLoads + 1)
                             + " times, more than max_loads_per_element = " + std::to_string(maxLoads)};
                 });
             if (m_kernelPresent[k]) {
                 report(Severity::Warning, Rule::UselessLoad, step, Action::LoadKernels, [&] {
-                    return Finding{kernelName(k), "loaded while already on chip"};
+                    return Finding{kernelElement(k), "loaded while already on chip"};
                 });
                 continue;
             }
@@ -412,7 +424,7 @@ private:
         const std::int64_t ops = std::int64_t(outputs.size()) * m_layer.opsPerOutput();
         if (ops > m_problem.hardware.nbop_pe)
             report(Severity::Error, Rule::TooManyOps, step, Action::Compute, [&] {
-                return Finding{std::string(),
+                return Finding{{},
                     std::to_string(outputs.size()) + " outputs need " + std::to_string(ops) + " MACs, more than nbop_pe "
                         + std::to_string(m_problem.hardware.nbop_pe)};
             });
@@ -424,11 +436,11 @@ private:
             const KernelId k = kernelOfOutput(m_layer, o);
             if (!m_kernelPresent[k])
                 report(Severity::Error, Rule::KernelNotOnChip, step, Action::Compute, [&] {
-                    return Finding{outputName(m_layer, o), "needs " + kernelName(k) + ", which is not on chip"};
+                    return Finding{outputElement(o), "needs " + kernelName(k) + ", which is not on chip"};
                 });
             if (m_outputState[o] != OutputState::Pending) {
                 report(Severity::Error, Rule::ComputedTwice, step, Action::Compute, [&] {
-                    return Finding{outputName(m_layer, o),
+                    return Finding{outputElement(o),
                         "computed again (first computed at step " + std::to_string(m_computedAt[o]) + ")"};
                 });
             } else {
@@ -457,7 +469,7 @@ private:
         });
         if (missing > 0)
             report(Severity::Error, Rule::PatchNotOnChip, step, Action::Compute, [&] {
-                return Finding{patchName(m_layer, patch),
+                return Finding{patchElement(patch),
                     "needs " + pixelName(m_layer, first)
                         + (missing > 1 ? " and " + std::to_string(missing - 1) + " more pixel(s)" : std::string())
                         + ", not on chip"};
@@ -508,7 +520,7 @@ private:
         const std::int64_t total = inputElements + m_layer.kernelElements() * m_layer.n + m_layer.outputCount();
         if (total > m_problem.hardware.dram_size)
             report(Severity::Error, Rule::DramOverflow, 0, std::nullopt, [&] {
-                return Finding{std::string(),
+                return Finding{{},
                     "the layer needs " + std::to_string(total)
                         + " elements of DRAM (input, kernels, output), more than dram_size "
                         + std::to_string(m_problem.hardware.dram_size)};
@@ -520,13 +532,13 @@ private:
         for (std::size_t o = 0; o < m_outputState.size(); ++o)
             if (m_outputState[o] != OutputState::Written)
                 report(Severity::Error, Rule::OutputNotWritten, lastStep, std::nullopt, [&] {
-                    return Finding{outputName(m_layer, OutputId(o)),
+                    return Finding{outputElement(OutputId(o)),
                         m_outputState[o] == OutputState::Pending ? "never computed" : "computed but never written back"};
                 });
         const Footprint left = footprint();
         if (left.total() > 0)
             report(Severity::Error, Rule::MemoryNotEmpty, lastStep, std::nullopt, [&] {
-                return Finding{std::string(),
+                return Finding{{},
                     "the memory is not empty at the end: " + std::to_string(left.input) + " input, "
                         + std::to_string(left.kernels) + " kernel and " + std::to_string(left.output)
                         + " output elements remain on chip"};

@@ -25,6 +25,7 @@
 #include <QSplitter>
 #include <QStatusBar>
 #include <QToolButton>
+#include <QTreeWidget>
 #include <QUndoView>
 #include <QVBoxLayout>
 
@@ -119,6 +120,16 @@ void MainWindow::createViews()
     connect(m_inputGrid, &GridView::cellClicked, this, [this](int row, int col) {
         m_status->setText(tr("pixel (%1,%2)").arg(row).arg(col));
     });
+
+    const auto pointAtFinding = [this](QTreeWidgetItem *item) {
+        const auto snapshot = m_document->simulation();
+        const int index = item ? item->data(0, DiagnosticsPanel::DiagnosticIndexRole).toInt() : -1;
+        if (!snapshot || index < 0 || index >= int(snapshot->result.diagnostics.size()))
+            return;
+        highlightElement(snapshot->result.diagnostics[std::size_t(index)]);
+    };
+    connect(m_diagnostics->tree(), &QTreeWidget::itemActivated, this, pointAtFinding);
+    connect(m_diagnostics->tree(), &QTreeWidget::itemClicked, this, pointAtFinding);
 
     m_status = new QLabel(this);
     statusBar()->addWidget(m_status, 1);
@@ -311,6 +322,8 @@ void MainWindow::onSimulationChanged()
     const Problem *problem = snapshot ? &snapshot->problem : nullptr;
     m_inputGrid->setSource(cursor ? problem : nullptr, cursor);
     m_outputGrid->setSource(cursor ? problem : nullptr, cursor);
+    m_inputGrid->setHighlight(std::nullopt);
+    m_outputGrid->setHighlight(std::nullopt);
     m_charts->setSimulation(cursor ? problem : nullptr, cursor ? &snapshot->result : nullptr,
                             snapshot ? QString::fromStdString(snapshot->spec.name) : QString());
     if (!snapshot)
@@ -324,6 +337,35 @@ void MainWindow::onSimulationChanged()
                               .arg(snapshot->result.totalDuration())
                               .arg(snapshot->result.peakFootprint())
                               .arg(snapshot->problem.hardware.mem_size));
+}
+
+void MainWindow::highlightElement(const Diagnostic &d)
+{
+    const auto snapshot = m_document->simulation();
+    if (!snapshot)
+        return;
+    const Layer &layer = snapshot->problem.layer;
+    std::optional<GridCell> input, output;
+    switch (d.elementKind) {
+    case ElementKind::Pixel: {
+        const Grid g = pixelPosition(layer, d.elementId);
+        input = GridCell{g.row, g.col};
+        break;
+    }
+    case ElementKind::Patch:
+    case ElementKind::Output: {
+        const PatchId patch = d.elementKind == ElementKind::Patch ? d.elementId : patchOfOutput(layer, d.elementId);
+        const Grid g = patchPosition(layer, patch);
+        output = GridCell{g.row, g.col};
+        break;
+    }
+    case ElementKind::Kernel:
+    case ElementKind::None: break;
+    }
+    m_inputGrid->setHighlight(input);
+    m_outputGrid->setHighlight(output);
+    if (!d.element.empty())
+        m_status->setText(QString::fromStdString(d.message));
 }
 
 void MainWindow::updateBusy()

@@ -2,6 +2,8 @@
 // The main window: the document's views laid out, its menus and shortcuts,
 // open/save/recent files, the unsaved-changes prompt and kept window state.
 
+#include "convoffload/Diagnostic.h"
+
 #include <QMainWindow>
 
 class QLabel;
@@ -34,6 +36,7 @@ public:
     GridView *outputGrid() const { return m_outputGrid; }
     ChartsPanel *charts() const { return m_charts; }
     StepControls *stepControls() const { return m_stepControls; }
+    DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -52,6 +55,7 @@ private:
     void onSimulationChanged();
     void onMomentChanged();
     void updateBusy();
+    void highlightElement(const convoffload::Diagnostic &d);
 
     ProjectDocument *m_document;
     GridView *m_inputGrid = nullptr;

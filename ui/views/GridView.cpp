@@ -172,6 +172,16 @@ void GridView::paintEvent(QPaintEvent *event)
             m_renderer.paintInputCells(painter, g, *m_problem, *m_cursor, m_style, cells);
         else
             m_renderer.paintOutputCells(painter, g, *m_problem, *m_cursor, m_style, cells);
+        if (m_highlight && m_highlight->row < m_rows && m_highlight->col < m_cols) {
+            // A white ring inside a dark one reads on every state colour.
+            const QRectF r = g.cellRect(m_highlight->row, m_highlight->col);
+            const double w = std::max(2.0, std::min(5.0, g.cellSize / 6));
+            painter.setBrush(Qt::NoBrush);
+            painter.setPen(QPen(Palette::cursor(), w));
+            painter.drawRect(r.adjusted(-w, -w, w, w));
+            painter.setPen(QPen(Qt::white, w / 2));
+            painter.drawRect(r.adjusted(-w / 4, -w / 4, w / 4, w / 4));
+        }
         if (m_hover) {
             painter.setPen(QPen(Palette::cursor(), 1, Qt::DotLine));
             painter.setBrush(Qt::NoBrush);
@@ -187,6 +197,14 @@ void GridView::paintEvent(QPaintEvent *event)
     }
     if (m_style.legend && m_legend.intersects(exposed))
         GridRenderer::paintLegend(painter, m_legend, legendRows());
+}
+
+void GridView::setHighlight(std::optional<GridCell> cell)
+{
+    if (cell == m_highlight)
+        return;
+    m_highlight = cell;
+    update();
 }
 
 void GridView::resizeEvent(QResizeEvent *event)

@@ -31,6 +31,7 @@ public:
     const StepCursor *cursor() const { return m_cursor; }
 
     bool heatMap() const { return m_style.heatMap; }
+    std::optional<GridCell> highlight() const { return m_highlight; }
     const GridStyle &style() const { return m_style; }
 
     const ViewTransform &transform() const { return m_transform; }
@@ -51,6 +52,8 @@ public Q_SLOTS:
     void setHeatMap(bool on);
     void setOutlineGroup(bool on);
     void fitToView();
+    /// Rings one cell (an element a diagnostic names); nullopt clears it.
+    void setHighlight(std::optional<GridCell> cell);
     void zoomIn();
     void zoomOut();
 
@@ -98,6 +101,7 @@ private:
     QPoint m_pressPos, m_lastPos;
     bool m_pressed = false, m_dragging = false;
     std::optional<GridCell> m_hover;
+    std::optional<GridCell> m_highlight;
 };
 
 } // namespace convoffload::ui

@@ -4,6 +4,7 @@
 
 #include "convoffload/Step.h"
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -30,6 +31,9 @@ enum class Rule {
 };
 std::string_view ruleName(Rule r); // stable identifier, e.g. "memory-overflow"
 
+/// What kind of element a diagnostic is about, so views can point at it.
+enum class ElementKind { None, Pixel, Kernel, Output, Patch };
+
 struct Diagnostic {
     Severity severity = Severity::Error;
     Rule rule = Rule::IdOutOfRange;
@@ -37,6 +41,8 @@ struct Diagnostic {
     Action action = Action::Compute;
     bool hasAction = false;
     std::string element; // e.g. "pixel (3,0)"; empty when not about one element
+    ElementKind elementKind = ElementKind::None;
+    std::uint32_t elementId = 0; // pixel, kernel, output or patch id
     std::string message; // full sentence, located
 
     /// "step 3, a4 load input, pixel (3,0): ..." — the message is already that.
