@@ -54,7 +54,9 @@ int main(int argc, char *argv[])
                                         QStringLiteral("file"));
     const QCommandLineOption step(QStringLiteral("step"), QStringLiteral("1-based step for --screenshot."), QStringLiteral("n"),
                                   QStringLiteral("2"));
-    parser.addOptions({report, screenshot, step});
+    const QCommandLineOption strategy(QStringLiteral("strategy"), QStringLiteral("Strategy to select for --screenshot."),
+                                      QStringLiteral("name"));
+    parser.addOptions({report, screenshot, step, strategy});
     parser.process(app);
     const QString project = parser.positionalArguments().value(0);
 
@@ -73,6 +75,12 @@ int main(int argc, char *argv[])
     window.show();
     if (!project.isEmpty() && !window.openFile(project) && parser.isSet(screenshot))
         return 1;
+    if (parser.isSet(strategy)) {
+        const auto &strategies = window.document()->project().strategies;
+        for (std::size_t i = 0; i < strategies.size(); ++i)
+            if (QString::fromStdString(strategies[i].name) == parser.value(strategy))
+                window.document()->setCurrentStrategy(int(i));
+    }
     if (parser.isSet(screenshot)) {
         // Wait for the worker's simulation, then grab the window.
         const QString file = parser.value(screenshot);
