@@ -5,6 +5,7 @@
 // Set CONVOFFLOAD_CHART_SHOTS=<dir> to also write every chart of the paper
 // example and of LeNet-5 conv1 as PNG there (to look at them).
 
+#include "TestImages.h"
 #include "charts/ChartFactory.h"
 #include "charts/ChartsPanel.h"
 #include "export/FigureExport.h"
@@ -104,15 +105,6 @@ double cursorX(const QChart *chart)
         hi = std::max(hi, p.x());
     }
     return (lo + hi) / 2;
-}
-
-int distinctColours(const QImage &image)
-{
-    std::set<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            colours.insert(image.pixel(x, y));
-    return int(colours.size());
 }
 
 struct NamedChart {

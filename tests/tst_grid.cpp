@@ -2,6 +2,7 @@
 // renderer on the paper's Example (colours checked against the states the core
 // gives, and those states against the Example worked out by hand), and the
 // GridView widget offscreen (painting, tooltips, zoom, pan, clicks).
+#include "TestImages.h"
 #include "render/GridRenderer.h"
 #include "render/Palette.h"
 #include "views/GridView.h"
@@ -74,15 +75,6 @@ GridFigureLayout figureLayout(GridKind kind, QImage &image, const QRectF &target
 QRgb colourAt(const QImage &image, const GridGeometry &g, int row, int col)
 {
     return image.pixel(g.cellRect(row, col).center().toPoint()) | 0xFF000000u;
-}
-
-int distinctColours(const QImage &image)
-{
-    std::set<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            colours.insert(image.pixel(x, y));
-    return int(colours.size());
 }
 
 } // namespace

@@ -2,9 +2,12 @@
 // step and back, edit with undo, save and reload, export every figure in every
 // format from the export dialog, and write the headless report.
 
+#include "TestImages.h"
+
 #include "app/ExportDialog.h"
 #include "app/MainWindow.h"
 #include "document/EditProblemCommand.h"
+#include "document/RemoveStrategyCommand.h"
 #include "document/ProjectDocument.h"
 #include "export/HeadlessReport.h"
 #include "views/DiagnosticsPanel.h"
@@ -26,14 +29,7 @@ namespace {
 
 QString sample(const char *name) { return QStringLiteral(CONVOFFLOAD_SAMPLES "/") + QLatin1String(name); }
 
-bool notBlank(const QImage &image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 5)
-        for (int x = 0; x < image.width(); x += 5)
-            colours.insert(image.pixel(x, y));
-    return colours.size() > 3;
-}
+bool notBlank(const QImage &image) { return distinctColours(image, 5) > 3; }
 
 } // namespace
 
@@ -163,6 +159,21 @@ private slots:
         doc.setProblem(small);
         QTRY_VERIFY(doc.cursor() != nullptr);
         QVERIFY(doc.simulation()->failure.empty());
+    }
+
+    // Undoing the deletion of the current strategy puts it back at the same
+    // index: its own simulation must be shown, not its neighbour's.
+    void undoDeleteShowsTheRestoredStrategy()
+    {
+        ProjectDocument doc;
+        QVERIFY(doc.load(sample("paper-example.json")).isEmpty());
+        doc.setCurrentStrategy(1);
+        QTRY_VERIFY(!doc.busy() && doc.simulation() && doc.simulation()->spec.name == "Row-by-Row");
+        doc.undoStack()->push(new RemoveStrategyCommand(&doc, 1));
+        QTRY_VERIFY(!doc.busy() && doc.simulation() && doc.simulation()->spec.name == "ZigZag");
+        doc.undoStack()->undo();
+        QCOMPARE(doc.currentStrategy(), 1);
+        QTRY_VERIFY(!doc.busy() && doc.simulation() && doc.simulation()->spec.name == "Row-by-Row");
     }
 
     void exportEveryFigure_data()

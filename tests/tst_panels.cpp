@@ -49,7 +49,10 @@ namespace {
 
 const QString kPaperExample = QStringLiteral(CONVOFFLOAD_SAMPLES "/paper-example.json");
 
-QString name(const ProjectDocument &doc, int i) { return QString::fromStdString(doc.project().strategies.at(std::size_t(i)).name); }
+QString name(const ProjectDocument &doc, int i)
+{
+    return QString::fromStdString(doc.project().strategies.at(std::size_t(i)).name);
+}
 
 /// True once the document's simulation and comparison describe its project as it is now.
 bool settled(const ProjectDocument &doc)
@@ -93,12 +96,12 @@ void saveShot(QWidget &widget, const char *file)
 } // namespace
 
 // Loads the paper's Example and waits for the worker threads.
-#define LOAD_PAPER(doc)                                                                                                  \
-    do {                                                                                                                 \
-        QCOMPARE((doc).load(kPaperExample), QString());                                                                  \
-        QTRY_VERIFY((doc).simulation() != nullptr);                                                                      \
-        QTRY_VERIFY(!(doc).comparison().empty());                                                                        \
-        QTRY_VERIFY2(settled(doc), describe(doc).constData());                                                                                       \
+#define LOAD_PAPER(doc)                                                                                                          \
+    do {                                                                                                                         \
+        QCOMPARE((doc).load(kPaperExample), QString());                                                                          \
+        QTRY_VERIFY((doc).simulation() != nullptr);                                                                              \
+        QTRY_VERIFY(!(doc).comparison().empty());                                                                                \
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());                                                                   \
     } while (false)
 
 class TestPanels : public QObject {
@@ -160,8 +163,8 @@ private slots:
         doc.undoStack()->push(new EditProblemCommand(&doc, p, QStringLiteral("layer.h_k")));
         QTRY_VERIFY(settled(doc) || (!doc.busy() && doc.simulation() == nullptr));
         QTRY_COMPARE(m->rowCount(), 0);
-        QCOMPARE(strategies.model()->index(2).data(StrategyListModel::StatusRole).toInt(),
-            int(StrategyListModel::Status::Pending));
+        QCOMPARE(
+            strategies.model()->index(2).data(StrategyListModel::StatusRole).toInt(), int(StrategyListModel::Status::Pending));
         doc.undoStack()->undo();
         QTRY_VERIFY2(settled(doc), describe(doc).constData());
         QCOMPARE(m->rowCount(), 10);
@@ -183,8 +186,8 @@ private slots:
         doc.seek({3, Action::Compute});
         QCOMPARE(table.currentIndex().row(), 3);
         // Picking a row moves the document to the end of that step.
-        table.selectionModel()->setCurrentIndex(table.model()->index(1, 0),
-            QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        table.selectionModel()->setCurrentIndex(
+            table.model()->index(1, 0), QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
         QCOMPARE(doc.moment(), (Moment{1, Action::Compute}));
         // A moment inside a step selects its row without being sent back to its end.
         doc.seek({4, Action::LoadInput});
@@ -257,7 +260,8 @@ private slots:
         // Options.
         auto *policy = qobject_cast<QComboBox *>(editor.editorFor(QStringLiteral("options.write_policy")));
         policy->setCurrentIndex(1);
-        QVERIFY(doc.problem().options.write_policy == WritePolicy::AsLateAsPossible); // convoffload::toString hides QTest::toString
+        QVERIFY(
+            doc.problem().options.write_policy == WritePolicy::AsLateAsPossible); // convoffload::toString hides QTest::toString
         doc.undoStack()->undo();
         QCOMPARE(policy->currentIndex(), 0);
 

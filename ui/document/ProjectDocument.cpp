@@ -90,6 +90,7 @@ ProjectDocument::ProjectDocument(QObject *parent)
     connect(&m_watcher, &QFutureWatcher<std::shared_ptr<const SimulationSnapshot>>::finished, this,
             &ProjectDocument::onSimulationFinished);
     connect(&m_compareWatcher, &QFutureWatcher<Overview>::finished, this, [this] {
+        m_overviewRunning = false;
         const Overview overview = m_compareWatcher.result();
         if (!overview.cancelled) {
             m_comparison = overview.comparison;
@@ -165,6 +166,7 @@ void ProjectDocument::insertStrategy(int index, const StrategySpec &spec)
     index = std::clamp(index, 0, int(m_project.strategies.size()));
     m_project.strategies.insert(m_project.strategies.begin() + index, spec);
     emit strategiesChanged();
+    m_current = -1; // the index may be the same, the strategy is not
     setCurrentStrategy(index);
     recompare();
 }
@@ -226,7 +228,7 @@ void ProjectDocument::seek(Moment moment)
 // one runs is queued and only the latest state is simulated next.
 void ProjectDocument::resimulate()
 {
-    if (m_watcher.isRunning()) {
+    if (m_simulationRunning) {
         m_pendingResimulation = true;
         return;
     }
@@ -238,12 +240,14 @@ void ProjectDocument::resimulate()
     }
     emit simulationStarted();
     m_simulationCancel = std::make_shared<std::atomic<bool>>(false);
+    m_simulationRunning = true;
     m_watcher.setFuture(
         QtConcurrent::run(simulateCopy, m_project, m_current, m_filePath.toStdString(), m_simulationCancel, progressReporter()));
 }
 
 void ProjectDocument::onSimulationFinished()
 {
+    m_simulationRunning = false;
     if (std::exchange(m_pendingResimulation, false)) {
         resimulate();
         return;
@@ -286,7 +290,7 @@ std::function<void(const QString &, int)> ProjectDocument::progressReporter()
 
 void ProjectDocument::recompare()
 {
-    if (m_compareWatcher.isRunning()) {
+    if (m_overviewRunning) {
         m_pendingCompare = true;
         return;
     }
@@ -296,6 +300,7 @@ void ProjectDocument::recompare()
         return;
     }
     m_overviewCancel = std::make_shared<std::atomic<bool>>(false);
+    m_overviewRunning = true;
     m_compareWatcher.setFuture(QtConcurrent::run(overviewCopy, m_project, m_filePath.toStdString(), m_overviewCancel, progressReporter()));
 }
 

@@ -65,7 +65,8 @@ public:
     const StepCursor *cursor() const { return m_cursor.get(); }
     Moment moment() const { return m_moment; }
     void seek(Moment moment);
-    bool busy() const { return m_watcher.isRunning() || m_compareWatcher.isRunning(); }
+    /// True from the start of a job until its result has been taken in.
+    bool busy() const { return m_simulationRunning || m_overviewRunning; }
     /// Stops the running simulation, comparison and sweep; they report "cancelled".
     void cancel();
 
@@ -113,6 +114,9 @@ private:
     // One flag per job, so starting one never un-cancels another.
     std::shared_ptr<std::atomic<bool>> m_simulationCancel, m_overviewCancel;
     bool m_pendingResimulation = false, m_pendingCompare = false;
+    // Not QFuture::isRunning: that drops before `finished` is delivered, and a
+    // job started in between would share the watcher with the old one.
+    bool m_simulationRunning = false, m_overviewRunning = false;
 };
 
 } // namespace convoffload::ui

@@ -143,7 +143,8 @@ void DiagnosticsPanel::rebuild()
         if (d.step == stepCount && stepCount > 0 && r.steps.back().drain)
             step = tr("drain");
         add(d.severity, step, withoutStep(d),
-            QStringLiteral("%1\n(%2)").arg(fromStd(d.message), QLatin1String(ruleName(d.rule).data(), qsizetype(ruleName(d.rule).size()))),
+            QStringLiteral("%1\n(%2)")
+                .arg(fromStd(d.message), QLatin1String(ruleName(d.rule).data(), qsizetype(ruleName(d.rule).size()))),
             int(i));
     }
     if (r.functional.status == FunctionalStatus::Fail) {
@@ -151,7 +152,8 @@ void DiagnosticsPanel::rebuild()
         add(Severity::Error, QStringLiteral("—"), text, text, -1);
     }
     if (r.suppressedDiagnostics > 0) {
-        auto *more = new QTreeWidgetItem({QString(), tr("%1 more not listed (at most 50 per rule)").arg(r.suppressedDiagnostics)});
+        auto *more
+            = new QTreeWidgetItem({QString(), tr("%1 more not listed (at most 50 per rule)").arg(r.suppressedDiagnostics)});
         more->setData(0, DiagnosticIndexRole, -1);
         more->setFlags(Qt::ItemIsEnabled);
         QFont italic = more->font(1);
@@ -161,9 +163,7 @@ void DiagnosticsPanel::rebuild()
     }
     m_tree->addTopLevelItems(items);
 
-    const auto count = [](std::int64_t n, const QString &one, const QString &many) {
-        return n == 1 ? one : many.arg(n);
-    };
+    const auto count = [](std::int64_t n, const QString &one, const QString &many) { return n == 1 ? one : many.arg(n); };
     QString text = r.valid() ? tr("<b>%1</b> is valid").arg(strategy) : tr("<b>%1</b> is <b>invalid</b>").arg(strategy);
     text += QStringLiteral(": ") + count(r.errorCount, tr("1 error"), tr("%1 errors")) + QStringLiteral(", ")
         + count(r.warningCount, tr("1 warning"), tr("%1 warnings"));

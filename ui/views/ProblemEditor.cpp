@@ -94,8 +94,8 @@ ProblemEditor::ProblemEditor(ProjectDocument *document, QWidget *parent)
     };
     const auto hwReal = [](const char *name, double Hardware::*member, const QString &tip) {
         Field f{QStringLiteral("hardware.") + QLatin1String(name), QLatin1String(name), EditorKind::Real, nullptr, tip,
-            [member](const Problem &p) { return p.hardware.*member; },
-            [member](Problem &p, double v) { p.hardware.*member = v; }, -1, {}, {}};
+            [member](const Problem &p) { return p.hardware.*member; }, [member](Problem &p, double v) { p.hardware.*member = v; },
+            -1, {}, {}};
         return f;
     };
     const auto optionBool = [](const char *name, bool Options::*member, const QString &tip) {
@@ -153,8 +153,8 @@ ProblemEditor::ProblemEditor(ProjectDocument *document, QWidget *parent)
         {hwInt64("dram_size", &Hardware::dram_size,
             tr("dram_size: DRAM capacity in elements; the input (with padding when it lives in DRAM), the kernels "
                "and the output must fit."))});
-    Field maxLoads{QStringLiteral("hardware.max_loads_per_element"), QStringLiteral("max_loads_per_element"),
-        EditorKind::Int, nullptr,
+    Field maxLoads{QStringLiteral("hardware.max_loads_per_element"), QStringLiteral("max_loads_per_element"), EditorKind::Int,
+        nullptr,
         tr("max_loads_per_element: the reload bound. Loading an input element more often is reported as a warning "
            "(the heuristics routinely do)."),
         [](const Problem &p) { return double(p.hardware.max_loads_per_element); },
@@ -174,8 +174,8 @@ ProblemEditor::ProblemEditor(ProjectDocument *document, QWidget *parent)
            "as-late-as-possible: outputs stay on chip; before each load the oldest are written, just enough for "
            "the step to fit mem_size."),
         [](const Problem &p) { return p.options.write_policy == WritePolicy::NextStep ? 0.0 : 1.0; },
-        [](Problem &p, double v) { p.options.write_policy = v != 0 ? WritePolicy::AsLateAsPossible : WritePolicy::NextStep; },
-        -1, {}, {}};
+        [](Problem &p, double v) { p.options.write_policy = v != 0 ? WritePolicy::AsLateAsPossible : WritePolicy::NextStep; }, -1,
+        {}, {}};
     addRow(optionsForm, tr("write_policy"), {}, {policy});
     addRow(optionsForm, tr("padding_in_dram"), {},
         {optionBool("padding_in_dram", &Options::padding_in_dram,
@@ -204,8 +204,8 @@ ProblemEditor::ProblemEditor(ProjectDocument *document, QWidget *parent)
         tr("⌊nbop_pe / (c_in·h_k·w_k·n)⌋: the most patches one step can compute (the default group size G)."));
     m_kRange = derived(tr("Steps K_min … K_max"),
         tr("K_min = ⌈patches / nb_patches_max⌉ steps at least; K_max = patches (one patch per step)."));
-    m_layerSize = derived(tr("Whole layer"),
-        tr("Input (with padding) + kernels + output, in elements, against the on-chip memory mem_size."));
+    m_layerSize = derived(
+        tr("Whole layer"), tr("Input (with padding) + kernels + output, in elements, against the on-chip memory mem_size."));
     column->addWidget(derivedBox);
     column->addStretch(1);
 
@@ -292,7 +292,7 @@ QWidget *ProblemEditor::makeEditor(Field &field)
     }
     case EditorKind::Check: {
         auto *check = new QCheckBox(field.name == QLatin1String("kernels_preloaded") ? tr("kernel loads cost nothing")
-                                                                                      : tr("padding is loaded from DRAM"));
+                                                                                     : tr("padding is loaded from DRAM"));
         connect(check, &QCheckBox::toggled, this, [this, index] { onEdited(index); });
         field.editor = check;
         break;
@@ -314,11 +314,15 @@ QWidget *ProblemEditor::makeEditor(Field &field)
 double ProblemEditor::editorValue(const Field &field) const
 {
     switch (field.kind) {
-    case EditorKind::Int: return static_cast<QSpinBox *>(field.editor)->value();
+    case EditorKind::Int:
+        return static_cast<QSpinBox *>(field.editor)->value();
     case EditorKind::Int64:
-    case EditorKind::Real: return static_cast<QDoubleSpinBox *>(field.editor)->value();
-    case EditorKind::Check: return static_cast<QCheckBox *>(field.editor)->isChecked() ? 1 : 0;
-    case EditorKind::Policy: return static_cast<QComboBox *>(field.editor)->currentIndex();
+    case EditorKind::Real:
+        return static_cast<QDoubleSpinBox *>(field.editor)->value();
+    case EditorKind::Check:
+        return static_cast<QCheckBox *>(field.editor)->isChecked() ? 1 : 0;
+    case EditorKind::Policy:
+        return static_cast<QComboBox *>(field.editor)->currentIndex();
     }
     return 0;
 }
@@ -329,11 +333,19 @@ void ProblemEditor::setEditorValue(Field &field, double value)
         return; // leaves the text being typed alone
     const QSignalBlocker blocker(field.editor);
     switch (field.kind) {
-    case EditorKind::Int: static_cast<QSpinBox *>(field.editor)->setValue(int(value)); break;
+    case EditorKind::Int:
+        static_cast<QSpinBox *>(field.editor)->setValue(int(value));
+        break;
     case EditorKind::Int64:
-    case EditorKind::Real: static_cast<QDoubleSpinBox *>(field.editor)->setValue(value); break;
-    case EditorKind::Check: static_cast<QCheckBox *>(field.editor)->setChecked(value != 0); break;
-    case EditorKind::Policy: static_cast<QComboBox *>(field.editor)->setCurrentIndex(int(value)); break;
+    case EditorKind::Real:
+        static_cast<QDoubleSpinBox *>(field.editor)->setValue(value);
+        break;
+    case EditorKind::Check:
+        static_cast<QCheckBox *>(field.editor)->setChecked(value != 0);
+        break;
+    case EditorKind::Policy:
+        static_cast<QComboBox *>(field.editor)->setCurrentIndex(int(value));
+        break;
     }
 }
 
@@ -425,8 +437,8 @@ void ProblemEditor::showMessages()
         return out;
     };
     for (std::size_t r = 0; r < m_rows.size(); ++r) {
-        const QString text = html(rowErrors[r], kErrorText, QStringLiteral("✗"))
-            + html(rowWarnings[r], kWarningText, QStringLiteral("⚠"));
+        const QString text
+            = html(rowErrors[r], kErrorText, QStringLiteral("✗")) + html(rowWarnings[r], kWarningText, QStringLiteral("⚠"));
         m_rows[r].message->setText(text);
         m_rows[r].message->setVisible(!text.isEmpty());
     }
@@ -444,8 +456,8 @@ void ProblemEditor::updateDerived()
             label->setText(QStringLiteral("—"));
         return;
     }
-    m_output->setText(tr("%1 × %2 × %3 = %4 elements")
-                          .arg(number(l.n), number(l.hOut()), number(l.wOut()), number(l.outputCount())));
+    m_output->setText(
+        tr("%1 × %2 × %3 = %4 elements").arg(number(l.n), number(l.hOut()), number(l.wOut()), number(l.outputCount())));
     m_patches->setText(tr("%1 (%2 × %3), %4 MACs each")
                            .arg(number(l.patchCount()), number(l.hOut()), number(l.wOut()), number(l.kernelElements() * l.n)));
     const std::int64_t g = p.nbPatchesMax();

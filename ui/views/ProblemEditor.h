@@ -66,8 +66,7 @@ private:
     std::vector<Field> m_fields;
     std::vector<Row> m_rows;
     QLabel *m_general = nullptr;
-    QLabel *m_output = nullptr, *m_patches = nullptr, *m_nbPatchesMax = nullptr, *m_kRange = nullptr,
-           *m_layerSize = nullptr;
+    QLabel *m_output = nullptr, *m_patches = nullptr, *m_nbPatchesMax = nullptr, *m_kRange = nullptr, *m_layerSize = nullptr;
 };
 
 } // namespace convoffload::ui

@@ -51,16 +51,26 @@ QVariant StepTableModel::value(int row, int column) const
 {
     const StepStats &s = m_snapshot->result.steps[std::size_t(row)];
     switch (Column(column)) {
-    case StepColumn: return row + 1;
-    case LoadedInputColumn: return qint64(s.loadedInput);
-    case LoadedKernelsColumn: return qint64(s.loadedKernels);
-    case FreedInputColumn: return qint64(s.freedInput);
-    case WrittenColumn: return qint64(s.written);
-    case ComputedColumn: return qint64(s.computed);
-    case FootprintColumn: return qint64(s.peakFootprint);
-    case DurationColumn: return s.duration();
-    case CumulativeColumn: return m_cumulative[std::size_t(row)];
-    case ColumnCount: break;
+    case StepColumn:
+        return row + 1;
+    case LoadedInputColumn:
+        return qint64(s.loadedInput);
+    case LoadedKernelsColumn:
+        return qint64(s.loadedKernels);
+    case FreedInputColumn:
+        return qint64(s.freedInput);
+    case WrittenColumn:
+        return qint64(s.written);
+    case ComputedColumn:
+        return qint64(s.computed);
+    case FootprintColumn:
+        return qint64(s.peakFootprint);
+    case DurationColumn:
+        return s.duration();
+    case CumulativeColumn:
+        return m_cumulative[std::size_t(row)];
+    case ColumnCount:
+        break;
     }
     return {};
 }
@@ -79,7 +89,8 @@ QVariant StepTableModel::data(const QModelIndex &index, int role) const
         const QVariant v = value(row, column);
         return v.typeId() == QMetaType::Double ? formatNumber(v.toDouble()) : QLocale().toString(v.toLongLong());
     }
-    case Qt::TextAlignmentRole: return int(Qt::AlignRight | Qt::AlignVCenter);
+    case Qt::TextAlignmentRole:
+        return int(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
         if (column == FootprintColumn && s.peakFootprint > memSize)
             return QBrush(Palette::capacity().darker(120));
@@ -100,10 +111,14 @@ QVariant StepTableModel::data(const QModelIndex &index, int role) const
             return tr("The drain: writes what is left on chip and frees everything (no compute, no t_acc)");
         return {};
     }
-    case StepIndexRole: return row;
-    case ValueRole: return value(row, column);
-    case DrainRole: return s.drain;
-    default: return {};
+    case StepIndexRole:
+        return row;
+    case ValueRole:
+        return value(row, column);
+    case DrainRole:
+        return s.drain;
+    default:
+        return {};
     }
 }
 
@@ -112,26 +127,27 @@ QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, in
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
     // Two lines keep the numeric columns narrow enough for a dock.
-    static const char *const titles[ColumnCount] = {QT_TR_NOOP("Step"), QT_TR_NOOP("Loaded\ninput"),
-        QT_TR_NOOP("Loaded\nkernels"), QT_TR_NOOP("Freed\ninput"), QT_TR_NOOP("Written\noutputs"),
-        QT_TR_NOOP("Computed\noutputs"), QT_TR_NOOP("Footprint\n(peak)"), QT_TR_NOOP("Duration\n(cycles)"),
-        QT_TR_NOOP("Cumulative\n(cycles)")};
+    static const char *const titles[ColumnCount]
+        = {QT_TR_NOOP("Step"), QT_TR_NOOP("Loaded\ninput"), QT_TR_NOOP("Loaded\nkernels"), QT_TR_NOOP("Freed\ninput"),
+            QT_TR_NOOP("Written\noutputs"), QT_TR_NOOP("Computed\noutputs"), QT_TR_NOOP("Footprint\n(peak)"),
+            QT_TR_NOOP("Duration\n(cycles)"), QT_TR_NOOP("Cumulative\n(cycles)")};
     static const char *const tips[ColumnCount] = {
         QT_TR_NOOP("Step number (1-based); the drain writes what is left and frees everything"),
         QT_TR_NOOP("Input elements loaded (I_slice), a pixel counts c_in elements"),
-        QT_TR_NOOP("Kernel weights loaded (K_sub), in elements"),
-        QT_TR_NOOP("Input elements freed (F_inp) that were on chip"),
-        QT_TR_NOOP("Output elements written back to DRAM (W)"),
-        QT_TR_NOOP("Output elements computed (Out)"),
+        QT_TR_NOOP("Kernel weights loaded (K_sub), in elements"), QT_TR_NOOP("Input elements freed (F_inp) that were on chip"),
+        QT_TR_NOOP("Output elements written back to DRAM (W)"), QT_TR_NOOP("Output elements computed (Out)"),
         QT_TR_NOOP("Largest on-chip footprint after any of the step's actions, in elements"),
         QT_TR_NOOP("Loads·t_l + writes·t_w + t_acc (no t_acc at the drain), in cycles"),
         QT_TR_NOOP("Duration of the strategy up to the end of this step, in cycles")};
     switch (role) {
-    case Qt::DisplayRole: return tr(titles[section]);
-    case Qt::ToolTipRole: return tr(tips[section]);
+    case Qt::DisplayRole:
+        return tr(titles[section]);
+    case Qt::ToolTipRole:
+        return tr(tips[section]);
     case Qt::TextAlignmentRole:
         return int(Qt::AlignRight | Qt::AlignVCenter);
-    default: return QAbstractTableModel::headerData(section, orientation, role);
+    default:
+        return QAbstractTableModel::headerData(section, orientation, role);
     }
 }
 

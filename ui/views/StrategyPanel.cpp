@@ -29,6 +29,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStyledItemDelegate>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -51,10 +52,14 @@ QString formatNumber(double v)
 QString kindLabel(StrategyKind kind)
 {
     switch (kind) {
-    case StrategyKind::S1Baseline: return QStringLiteral("S1-baseline");
-    case StrategyKind::RowByRow: return QStringLiteral("Row-by-Row");
-    case StrategyKind::ZigZag: return QStringLiteral("ZigZag");
-    case StrategyKind::Groups: return QStringLiteral("Groups");
+    case StrategyKind::S1Baseline:
+        return QStringLiteral("S1-baseline");
+    case StrategyKind::RowByRow:
+        return QStringLiteral("Row-by-Row");
+    case StrategyKind::ZigZag:
+        return QStringLiteral("ZigZag");
+    case StrategyKind::Groups:
+        return QStringLiteral("Groups");
     }
     return {};
 }
@@ -153,15 +158,15 @@ public:
         bold.setBold(true);
         painter->setFont(bold);
         const QRect nameRect(textLeft, r.top(), r.right() - textLeft, line);
-        painter->drawText(nameRect, Qt::AlignLeft | Qt::AlignVCenter,
-            QFontMetrics(bold).elidedText(name, Qt::ElideRight, nameRect.width()));
+        painter->drawText(
+            nameRect, Qt::AlignLeft | Qt::AlignVCenter, QFontMetrics(bold).elidedText(name, Qt::ElideRight, nameRect.width()));
         painter->setFont(opt.font);
         text.setAlphaF(selected ? 0.85 : 0.65);
         painter->setPen(text);
         const QRect summaryRect(textLeft, r.top() + line + kMargin, r.right() - textLeft, line);
         painter->drawText(summaryRect, Qt::AlignLeft | Qt::AlignVCenter,
-            opt.fontMetrics.elidedText(index.data(StrategyListModel::SummaryRole).toString(), Qt::ElideRight,
-                summaryRect.width()));
+            opt.fontMetrics.elidedText(
+                index.data(StrategyListModel::SummaryRole).toString(), Qt::ElideRight, summaryRect.width()));
         painter->restore();
     }
 
@@ -205,8 +210,8 @@ public:
         m_groupSize->setObjectName(QStringLiteral("groupSize"));
         m_groupSize->setRange(1, int(std::clamp<std::int64_t>(patches, 1, std::numeric_limits<int>::max())));
         m_groupSize->setValue(int(std::clamp<std::int64_t>(m_nbPatchesMax, 1, m_groupSize->maximum())));
-        m_groupSize->setToolTip(tr("G: patches per step. nb_patches_max = %1 is the most one compute can do (nbop_pe).")
-                                    .arg(m_nbPatchesMax));
+        m_groupSize->setToolTip(
+            tr("G: patches per step. nb_patches_max = %1 is the most one compute can do (nbop_pe).").arg(m_nbPatchesMax));
         m_name = new QLineEdit;
         m_name->setObjectName(QStringLiteral("name"));
         m_hint = new QLabel;
@@ -371,23 +376,34 @@ QVariant StrategyListModel::data(const QModelIndex &index, int role) const
     const bool simulated = r && r->failure.empty();
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::EditRole: return fromStd(spec.name);
-    case Qt::ToolTipRole: return toolTip(row);
-    case Qt::DecorationRole: return badge(status(row));
-    case KindRole: return fromStd(toString(spec.kind));
+    case Qt::EditRole:
+        return fromStd(spec.name);
+    case Qt::ToolTipRole:
+        return toolTip(row);
+    case Qt::DecorationRole:
+        return badge(status(row));
+    case KindRole:
+        return fromStd(toString(spec.kind));
     case GroupSizeRole:
         if (spec.kind == StrategyKind::Groups)
             return qint64(0);
         if (spec.kind == StrategyKind::S1Baseline)
             return qint64(1);
         return qint64(spec.group_size.value_or(m_document->problem().nbPatchesMax()));
-    case ValidRole: return r ? QVariant(simulated && r->valid) : QVariant();
-    case DurationRole: return simulated ? QVariant(r->totalDuration) : QVariant();
-    case ErrorCountRole: return simulated ? QVariant(qint64(r->errors)) : QVariant();
-    case WarningCountRole: return simulated ? QVariant(qint64(r->warnings)) : QVariant();
-    case StatusRole: return int(status(row));
-    case SummaryRole: return summary(row);
-    default: return {};
+    case ValidRole:
+        return r ? QVariant(simulated && r->valid) : QVariant();
+    case DurationRole:
+        return simulated ? QVariant(r->totalDuration) : QVariant();
+    case ErrorCountRole:
+        return simulated ? QVariant(qint64(r->errors)) : QVariant();
+    case WarningCountRole:
+        return simulated ? QVariant(qint64(r->warnings)) : QVariant();
+    case StatusRole:
+        return int(status(row));
+    case SummaryRole:
+        return summary(row);
+    default:
+        return {};
     }
 }
 
@@ -422,7 +438,7 @@ QString StrategyListModel::toolTip(int row) const
     if (!r) {
         tip += QStringLiteral("<br>")
             + (problemIsSound(m_document->problem()) ? tr("Not simulated yet.")
-                                                      : tr("Not simulated: the layer or hardware has problems."));
+                                                     : tr("Not simulated: the layer or hardware has problems."));
     } else if (!r->failure.empty()) {
         tip += QStringLiteral("<br>") + tr("Cannot be expanded: %1").arg(fromStd(r->failure).toHtmlEscaped());
     } else {
@@ -434,8 +450,7 @@ QString StrategyListModel::toolTip(int row) const
                   .arg(r->steps)
                   .arg(r->peakFootprint)
                   .arg(m_document->problem().hardware.mem_size)
-            + QStringLiteral("<br>")
-            + (r->errors == 1 ? tr("1 error") : tr("%1 errors").arg(r->errors)) + QStringLiteral(", ")
+            + QStringLiteral("<br>") + (r->errors == 1 ? tr("1 error") : tr("%1 errors").arg(r->errors)) + QStringLiteral(", ")
             + (r->warnings == 1 ? tr("1 warning.") : tr("%1 warnings.").arg(r->warnings));
     }
     return tip;
@@ -500,19 +515,19 @@ StrategyPanel::StrategyPanel(ProjectDocument *document, QWidget *parent)
     m_view->setUniformItemSizes(true);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
 
-    const auto makeAction = [this](const QString &text, const QString &iconText, const QKeySequence &key,
-                                const QString &tip, auto slot) {
-        auto *action = new QAction(text, this);
-        action->setIconText(iconText);
-        action->setShortcut(key);
-        action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        action->setToolTip(QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
-        action->setStatusTip(tip);
-        connect(action, &QAction::triggered, this, slot);
-        addAction(action);
-        m_view->addAction(action);
-        return action;
-    };
+    const auto makeAction
+        = [this](const QString &text, const QString &iconText, const QKeySequence &key, const QString &tip, auto slot) {
+              auto *action = new QAction(text, this);
+              action->setIconText(iconText);
+              action->setShortcut(key);
+              action->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+              action->setToolTip(QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+              action->setStatusTip(tip);
+              connect(action, &QAction::triggered, this, slot);
+              addAction(action);
+              m_view->addAction(action);
+              return action;
+          };
     m_add = makeAction(tr("&Add Heuristic…"), tr("Add…"), QKeySequence(Qt::Key_Insert),
         tr("Add an S1-baseline, Row-by-Row or ZigZag strategy"), &StrategyPanel::showAddDialog);
     m_duplicate = makeAction(tr("D&uplicate as Groups"), tr("Duplicate"), QKeySequence(Qt::CTRL | Qt::Key_D),
@@ -520,16 +535,15 @@ StrategyPanel::StrategyPanel(ProjectDocument *document, QWidget *parent)
             if (const QString error = duplicateCurrent(); !error.isEmpty())
                 showError(tr("Duplicate Strategy"), error);
         });
-    m_rename = makeAction(tr("&Rename"), tr("Rename"), QKeySequence(Qt::Key_F2), tr("Rename the selected strategy"),
-        &StrategyPanel::renameCurrent);
-    m_delete = makeAction(tr("&Delete"), tr("Delete"), QKeySequence(QKeySequence::Delete), tr("Delete the selected strategy"),
-        [this] {
-            if (const QString error = deleteCurrent(); !error.isEmpty())
-                showError(tr("Delete Strategy"), error);
-        });
+    m_rename = makeAction(
+        tr("&Rename"), tr("Rename"), QKeySequence(Qt::Key_F2), tr("Rename the selected strategy"), &StrategyPanel::renameCurrent);
+    m_delete
+        = makeAction(tr("&Delete"), tr("Delete"), QKeySequence(QKeySequence::Delete), tr("Delete the selected strategy"), [this] {
+              if (const QString error = deleteCurrent(); !error.isEmpty())
+                  showError(tr("Delete Strategy"), error);
+          });
     m_import = makeAction(tr("&Import CSV…"), tr("Import…"), QKeySequence(),
-        tr("Add a strategy from a CSV of groups (patch,group / row,col,group / 0-1 matrix)"),
-        &StrategyPanel::showImportDialog);
+        tr("Add a strategy from a CSV of groups (patch,group / row,col,group / 0-1 matrix)"), &StrategyPanel::showImportDialog);
     m_export = makeAction(tr("&Export CSV…"), tr("Export…"), QKeySequence(),
         tr("Save the selected strategy's groups as patch,row,col,group"), &StrategyPanel::showExportDialog);
     for (QAction *a : {m_import, m_export})
@@ -563,26 +577,7 @@ StrategyPanel::StrategyPanel(ProjectDocument *document, QWidget *parent)
     connect(m_document, &ProjectDocument::currentStrategyChanged, this, &StrategyPanel::selectCurrent);
     connect(m_document, &ProjectDocument::problemChanged, this, &StrategyPanel::updateActions);
     connect(m_document, &ProjectDocument::strategiesChanged, this, &StrategyPanel::updateActions);
-    connect(m_document, &ProjectDocument::strategiesChanged, this, &StrategyPanel::resimulateIfStale, Qt::QueuedConnection);
-    connect(m_document, &ProjectDocument::simulationChanged, this, &StrategyPanel::resimulateIfStale, Qt::QueuedConnection);
     selectCurrent();
-}
-
-// Work-around: ProjectDocument::insertStrategy(i) does not resimulate when i
-// is already the current index (undoing the deletion of a strategy in the
-// middle of the list), so the simulation of the strategy that used to be at i
-// stays on screen. Once the document is idle, a snapshot that does not match
-// the current strategy is refreshed by re-setting that strategy unchanged
-// (no undo entry). Remove when insertStrategy forces the change itself.
-void StrategyPanel::resimulateIfStale()
-{
-    const int current = m_document->currentStrategy();
-    const auto &strategies = m_document->project().strategies;
-    const auto snapshot = m_document->simulation();
-    if (m_document->busy() || !snapshot || current < 0 || current >= int(strategies.size()))
-        return;
-    if (snapshot->spec != strategies[std::size_t(current)] && snapshot->problem == m_document->problem())
-        m_document->replaceStrategy(current, strategies[std::size_t(current)]);
 }
 
 void StrategyPanel::selectCurrent()
@@ -739,8 +734,8 @@ void StrategyPanel::showExportDialog()
     QString name = fromStd(m_document->project().strategies[std::size_t(current)].name);
     name.replace(QLatin1Char('/'), QLatin1Char('_')).replace(QLatin1Char('\\'), QLatin1Char('_'));
     const QString folder = QFileInfo(m_document->filePath()).path();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Strategy CSV"),
-        folder + QLatin1Char('/') + name + QStringLiteral(".csv"), tr("Strategy CSV (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Strategy CSV"), folder + QLatin1Char('/') + name + QStringLiteral(".csv"), tr("Strategy CSV (*.csv)"));
     if (path.isEmpty())
         return;
     if (const QString error = exportCsv(path); !error.isEmpty())

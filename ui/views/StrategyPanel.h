@@ -103,7 +103,6 @@ private:
     void showError(const QString &title, const QString &message);
     void selectCurrent();
     void updateActions();
-    void resimulateIfStale();
 
     ProjectDocument *m_document;
     StrategyListModel *m_model;
