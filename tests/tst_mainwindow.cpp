@@ -9,11 +9,13 @@
 #include "document/EditProblemCommand.h"
 #include "document/RemoveStrategyCommand.h"
 #include "document/ProjectDocument.h"
+#include "export/Figures.h"
 #include "export/HeadlessReport.h"
 #include "views/DiagnosticsPanel.h"
 #include "views/GridView.h"
 #include "views/StepControls.h"
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QSet>
@@ -91,6 +93,52 @@ private slots:
         QVERIFY(window.inputGrid()->highlight().has_value());
         QCOMPARE(*window.inputGrid()->highlight(), (GridCell{2, 0}));
         QVERIFY(!window.outputGrid()->highlight().has_value());
+    }
+
+    // Every sample: open, step through every step and back, then every figure
+    // in every format through the catalogue the export dialog and CLI use.
+    void everySample_data()
+    {
+        QTest::addColumn<QString>("path");
+        const QDir dir(QStringLiteral(CONVOFFLOAD_SAMPLES));
+        for (const QString &f : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+            QTest::newRow(qPrintable(f)) << dir.filePath(f);
+    }
+    void everySample()
+    {
+        QFETCH(QString, path);
+        MainWindow window;
+        window.resize(1200, 800);
+        window.show();
+        QVERIFY(window.openFile(path));
+        ProjectDocument *doc = window.document();
+        QTRY_VERIFY_WITH_TIMEOUT(!doc->busy() && doc->cursor() != nullptr, 20000);
+        const int steps = doc->cursor()->stepCount();
+        StepControls *controls = window.stepControls();
+        controls->first();
+        for (int i = 1; i < steps; ++i)
+            controls->next();
+        QCOMPARE(doc->moment().step, steps - 1);
+        QVERIFY(notBlank(window.inputGrid()->grab().toImage()));
+        for (int i = steps - 2; i >= 0; --i)
+            controls->previous();
+        QCOMPARE(doc->moment().step, 0);
+
+        QTemporaryDir dir;
+        FigureSource source(doc->project(), path.toStdString());
+        for (const QString &name : figureNames()) {
+            FigureRequest request;
+            request.kind = *figureKindFromName(name);
+            request.strategy = doc->project().strategies.front().name;
+            request.versus = doc->project().strategies.back().name;
+            const Figure figure = makeFigure(source, request);
+            for (const char *extension : {"png", "svg", "pdf"}) {
+                const QString file = dir.filePath(name + QLatin1Char('.') + QLatin1String(extension));
+                const ExportResult result = exportFigure(figure.paint, QSize(640, 480), file, figure.title);
+                QVERIFY2(result.ok, qPrintable(result.error));
+                QVERIFY2(QFile(file).size() > 500, qPrintable(file));
+            }
+        }
     }
 
     void keyboardStepping()
