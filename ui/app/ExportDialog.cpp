@@ -133,6 +133,16 @@ QString ExportDialog::exportFigureTo(const QString &path)
 {
     try {
         FigureSource source(m_document->project(), m_document->filePath().toStdString());
+        // Reuse what the document's workers computed for the same project.
+        const auto snapshot = m_document->simulation();
+        if (snapshot && snapshot->failure.empty() && snapshot->problem == m_document->problem()
+            && m_document->project().findStrategy(snapshot->spec.name)
+            && *m_document->project().findStrategy(snapshot->spec.name) == snapshot->spec)
+            source.provideSimulation(snapshot->spec.name, snapshot->result);
+        if (!m_document->busy()) {
+            source.provideComparison(m_document->comparison());
+            source.provideSweep(m_document->sweep());
+        }
         FigureRequest request;
         request.kind = FigureKind(m_figure->currentData().toInt());
         request.strategy = m_strategy->currentText().toStdString();

@@ -206,11 +206,21 @@ const SimulationResult &FigureSource::simulation(const std::string &strategy)
     }
 }
 
-std::vector<CompareRow> FigureSource::comparison() const { return compareStrategies(m_project, options(false)); }
+std::vector<CompareRow> FigureSource::comparison() const
+{
+    return m_comparison.empty() ? compareStrategies(m_project, options(false)) : m_comparison;
+}
 
 std::vector<SweepRow> FigureSource::sweep(std::int64_t from, std::int64_t to) const
 {
+    if (!m_sweep.empty() && m_sweep.front().groupSize == from && m_sweep.back().groupSize == to)
+        return m_sweep;
     return sweepGroupSizes(m_project.problem, from, to, options(false));
+}
+
+void FigureSource::provideSimulation(const std::string &strategy, SimulationResult result)
+{
+    m_simulations.insert_or_assign(strategy, std::move(result));
 }
 
 Figure makeFigure(FigureSource &source, const FigureRequest &request)

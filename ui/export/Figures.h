@@ -45,11 +45,19 @@ public:
     std::vector<CompareRow> comparison() const;
     std::vector<SweepRow> sweep(std::int64_t from, std::int64_t to) const;
 
+    /// Results already computed elsewhere (the GUI's workers), used instead of
+    /// simulating again on the caller's thread.
+    void provideSimulation(const std::string &strategy, SimulationResult result);
+    void provideComparison(std::vector<CompareRow> rows) { m_comparison = std::move(rows); }
+    void provideSweep(std::vector<SweepRow> rows) { m_sweep = std::move(rows); }
+
 private:
     SimulationOptions options(bool trace) const;
     Project m_project;
     std::optional<TensorData> m_tensors;
     std::map<std::string, SimulationResult> m_simulations;
+    std::vector<CompareRow> m_comparison;
+    std::vector<SweepRow> m_sweep;
 };
 
 struct FigureRequest {
