@@ -1,0 +1,54 @@
+#pragma once
+// Hand edits of an S1 strategy's groups (SPEC §3): pure functions from Groups
+// to Groups, no Qt. An edit that makes no sense — an empty selection, an index
+// out of range, a move that changes nothing — throws StrategyError with a
+// sentence the UI can show as the reason a drop or a shortcut was refused.
+// Groups left empty by an edit are dropped; indices name groups as they are
+// before the edit. Patch ids are not checked against a layer here (the caller
+// knows the layer; groupsOf checks them before simulating).
+
+#include "convoffload/Ids.h"
+#include "convoffload/S1Strategy.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace convoffload {
+
+using PatchList = std::vector<PatchId>;
+
+/// Patches of the layer that are in no group, ascending.
+PatchList unassignedPatches(const Layer &layer, const Groups &groups);
+
+/// Takes `patches` out of their groups (or the unassigned pool) and appends
+/// them, in the given order, to group `targetGroup`; patches already in the
+/// target stay where they are. Refuses an empty list, a patch listed twice, a
+/// target out of range and a move that changes nothing (the patches are all in
+/// the target already).
+Groups movePatches(const Groups &groups, const PatchList &patches, std::size_t targetGroup);
+
+/// Takes `patches` out of their groups (or the pool) and makes them a new group
+/// inserted before group `position` (0..size; size appends). Refuses as
+/// movePatches does, and a group "moved" next to itself.
+Groups moveToNewGroup(const Groups &groups, const PatchList &patches, std::size_t position);
+
+/// Moves group `from` so that it ends up at index `to` (both 0..size-1).
+Groups reorderGroup(const Groups &groups, std::size_t from, std::size_t to);
+
+/// Takes `patchesToSplitOff` (all in group `group`, not all of it) out of the
+/// group into a new group right after it, in the group's order.
+Groups splitGroup(const Groups &groups, std::size_t group, const PatchList &patchesToSplitOff);
+
+/// Appends group b's patches to group a and removes b (a != b).
+Groups mergeGroups(const Groups &groups, std::size_t a, std::size_t b);
+
+/// Takes the patches out of their groups (back to the unassigned pool);
+/// refuses when none of them is in a group.
+Groups unassign(const Groups &groups, const PatchList &patches);
+
+/// The groups a hand edit starts from: the generated groups of a heuristic,
+/// the explicit groups (as they are, even empty) of a `groups` strategy.
+/// Throws StrategyError when a heuristic cannot generate its groups.
+Groups editableGroups(const Problem &problem, const StrategySpec &spec);
+
+} // namespace convoffload

@@ -1,0 +1,364 @@
+#include "views/GroupListModel.h"
+
+#include "document/ChangeStrategyCommand.h"
+#include "document/ProjectDocument.h"
+
+#include <QDataStream>
+#include <QIODevice>
+#include <QMimeData>
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace convoffload::ui {
+
+namespace {
+
+// Top-level rows have internal id 0, patches the row of their parent + 1.
+constexpr quintptr kTopLevel = 0;
+
+QString patches(std::size_t n) { return n == 1 ? GroupListModel::tr("1 patch") : GroupListModel::tr("%1 patches").arg(n); }
+
+/// What a drag carries: the strategy it comes from, its patches and, for a
+/// whole group, that group's index.
+struct Payload {
+    qint32 strategy = -1;
+    bool wholeGroup = false;
+    qint32 group = -1;
+    PatchList patches;
+};
+
+// strategy (4 bytes), whole-group flag (1), group (4), patch count (4), then 4 per patch.
+constexpr qint64 kHeaderBytes = 13;
+
+QByteArray encode(const Payload &p)
+{
+    QByteArray bytes;
+    QDataStream out(&bytes, QIODevice::WriteOnly);
+    out << p.strategy << quint8(p.wholeGroup) << p.group << quint32(p.patches.size());
+    for (PatchId id : p.patches)
+        out << quint32(id);
+    return bytes;
+}
+
+/// Decodes a payload; nullopt for anything malformed (the count is checked
+/// against the bytes before reading, so garbage never allocates much).
+std::optional<Payload> decode(const QByteArray &bytes)
+{
+    QDataStream in(bytes);
+    Payload p;
+    quint8 whole = 0;
+    quint32 count = 0;
+    in >> p.strategy >> whole >> p.group >> count;
+    if (in.status() != QDataStream::Ok || whole > 1 || count == 0 || qint64(count) * 4 != bytes.size() - kHeaderBytes)
+        return std::nullopt;
+    p.wholeGroup = whole == 1;
+    p.patches.reserve(count);
+    for (quint32 i = 0; i < count; ++i) {
+        quint32 id = 0;
+        in >> id;
+        p.patches.push_back(PatchId(id));
+    }
+    if (in.status() != QDataStream::Ok || !in.atEnd())
+        return std::nullopt;
+    return p;
+}
+
+} // namespace
+
+GroupListModel::GroupListModel(ProjectDocument *document, QObject *parent)
+    : QAbstractItemModel(parent)
+    , m_document(document)
+{
+    const auto reset = [this] {
+        beginResetModel();
+        reload();
+        endResetModel();
+    };
+    connect(document, &ProjectDocument::strategiesChanged, this, reset);
+    connect(document, &ProjectDocument::currentStrategyChanged, this, reset);
+    connect(document, &ProjectDocument::problemChanged, this, reset);
+    reload();
+}
+
+void GroupListModel::reload()
+{
+    m_strategy = m_document->currentStrategy();
+    m_groups.clear();
+    m_unassigned.clear();
+    m_problem.clear();
+    const auto &strategies = m_document->project().strategies;
+    if (m_strategy < 0 || m_strategy >= int(strategies.size())) {
+        m_strategy = -1;
+        return;
+    }
+    const Problem &problem = m_document->problem();
+    if (!problem.layer.problems().empty()) {
+        m_problem = tr("The layer has errors: fix them before editing groups.");
+        return;
+    }
+    try {
+        m_groups = editableGroups(problem, strategies[std::size_t(m_strategy)]);
+    } catch (const StrategyError &e) {
+        m_problem = tr("This strategy cannot be edited: %1").arg(QString::fromStdString(e.what()));
+    }
+    m_unassigned = unassignedPatches(problem.layer, m_groups);
+}
+
+// ---- edits ------------------------------------------------------------------
+
+QString GroupListModel::checkPatches(const PatchList &list) const
+{
+    const std::int64_t count = m_document->problem().layer.patchCount();
+    for (PatchId p : list)
+        if (std::int64_t(p) >= count)
+            return tr("Patch %1 does not exist: the layer has %2 patches.").arg(p).arg(count);
+    return {};
+}
+
+GroupListModel::Edit GroupListModel::plan(const Operation &operation, const QString &text) const
+{
+    Edit edit;
+    if (m_strategy < 0)
+        edit.error = tr("No strategy is selected.");
+    else if (!m_problem.isEmpty())
+        edit.error = m_problem;
+    if (!edit.error.isEmpty())
+        return edit;
+    try {
+        edit.groups = operation(m_groups);
+        edit.text = text;
+    } catch (const StrategyError &e) {
+        // The core's sentences start lower case; the UI shows them on their own.
+        edit.error = QString::fromStdString(e.what());
+        if (!edit.error.isEmpty())
+            edit.error[0] = edit.error[0].toUpper();
+    }
+    return edit;
+}
+
+QString GroupListModel::apply(const Edit &edit)
+{
+    if (!edit.error.isEmpty()) {
+        emit editRefused(edit.error);
+        return edit.error;
+    }
+    StrategySpec spec = m_document->project().strategies.at(std::size_t(m_strategy));
+    spec.kind = StrategyKind::Groups;
+    spec.group_size.reset(); // not allowed with explicit groups (SPEC §4)
+    spec.groups = edit.groups;
+    m_document->undoStack()->push(new ChangeStrategyCommand(m_document, m_strategy, spec, edit.text));
+    return {};
+}
+
+QString GroupListModel::moveToGroup(const PatchList &list, int group)
+{
+    if (const QString bad = checkPatches(list); !bad.isEmpty())
+        return apply({{}, {}, bad});
+    return apply(plan([&](const Groups &g) { return movePatches(g, list, std::size_t(group)); },
+        tr("Move %1 to group %2").arg(patches(list.size())).arg(group + 1)));
+}
+
+QString GroupListModel::newGroup(const PatchList &list)
+{
+    if (const QString bad = checkPatches(list); !bad.isEmpty())
+        return apply({{}, {}, bad});
+    return apply(plan([&](const Groups &g) { return moveToNewGroup(g, list, g.size()); },
+        tr("Move %1 to a new group").arg(patches(list.size()))));
+}
+
+QString GroupListModel::moveGroup(int from, int to)
+{
+    return apply(plan([&](const Groups &g) { return reorderGroup(g, std::size_t(from), std::size_t(to)); },
+        tr("Move group %1 to position %2").arg(from + 1).arg(to + 1)));
+}
+
+QString GroupListModel::split(int group, const PatchList &list)
+{
+    return apply(plan([&](const Groups &g) { return splitGroup(g, std::size_t(group), list); },
+        tr("Split %1 off group %2").arg(patches(list.size())).arg(group + 1)));
+}
+
+QString GroupListModel::merge(int a, int b)
+{
+    return apply(plan([&](const Groups &g) { return mergeGroups(g, std::size_t(a), std::size_t(b)); },
+        tr("Merge group %1 into group %2").arg(b + 1).arg(a + 1)));
+}
+
+QString GroupListModel::unassignPatches(const PatchList &list)
+{
+    if (const QString bad = checkPatches(list); !bad.isEmpty())
+        return apply({{}, {}, bad});
+    return apply(plan([&](const Groups &g) { return unassign(g, list); }, tr("Unassign %1").arg(patches(list.size()))));
+}
+
+// ---- the tree ---------------------------------------------------------------
+
+QModelIndex GroupListModel::index(int row, int column, const QModelIndex &parent) const
+{
+    if (!hasIndex(row, column, parent))
+        return {};
+    if (!parent.isValid())
+        return createIndex(row, column, kTopLevel);
+    return createIndex(row, column, quintptr(parent.row()) + 1);
+}
+
+QModelIndex GroupListModel::parent(const QModelIndex &child) const
+{
+    if (!child.isValid() || child.internalId() == kTopLevel)
+        return {};
+    return createIndex(int(child.internalId() - 1), 0, kTopLevel);
+}
+
+int GroupListModel::rowCount(const QModelIndex &parent) const
+{
+    if (m_strategy < 0)
+        return 0;
+    if (!parent.isValid())
+        return int(m_groups.size()) + 1;
+    if (parent.column() != 0 || parent.internalId() != kTopLevel)
+        return 0;
+    if (parent.row() == unassignedRow())
+        return int(m_unassigned.size());
+    return int(m_groups[std::size_t(parent.row())].size());
+}
+
+int GroupListModel::columnCount(const QModelIndex &) const { return 1; }
+
+QVariant GroupListModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
+        return {};
+    const bool topLevel = index.internalId() == kTopLevel;
+    const int top = topLevel ? index.row() : int(index.internalId() - 1);
+    const bool isUnassigned = top == unassignedRow();
+    const PatchList &list = isUnassigned ? m_unassigned : m_groups[std::size_t(top)];
+    switch (role) {
+    case Qt::DisplayRole:
+    case Qt::ToolTipRole:
+        if (!topLevel)
+            return QString::fromStdString(patchName(m_document->problem().layer, list[std::size_t(index.row())]));
+        if (isUnassigned)
+            return tr("Unassigned (%1)").arg(list.size());
+        return tr("Group %1 — %2").arg(top + 1).arg(patches(list.size()));
+    case GroupIndexRole:
+        return isUnassigned ? -1 : top;
+    case PatchIdRole:
+        return topLevel ? QVariant() : QVariant(int(list[std::size_t(index.row())]));
+    case IsUnassignedRole:
+        return isUnassigned;
+    case PatchCountRole:
+        return topLevel ? QVariant(int(list.size())) : QVariant();
+    default:
+        return {};
+    }
+}
+
+Qt::ItemFlags GroupListModel::flags(const QModelIndex &index) const
+{
+    if (!index.isValid())
+        return Qt::ItemIsDropEnabled; // between top-level rows and below the last one
+    Qt::ItemFlags f = Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsDropEnabled;
+    if (index.internalId() != kTopLevel)
+        return f | Qt::ItemIsDragEnabled | Qt::ItemNeverHasChildren;
+    if (index.row() != unassignedRow() || !m_unassigned.empty())
+        f |= Qt::ItemIsDragEnabled;
+    return f;
+}
+
+// ---- drag and drop ----------------------------------------------------------
+
+QStringList GroupListModel::mimeTypes() const { return {mimeType()}; }
+
+Qt::DropActions GroupListModel::supportedDropActions() const { return Qt::MoveAction; }
+Qt::DropActions GroupListModel::supportedDragActions() const { return Qt::MoveAction; }
+
+QMimeData *GroupListModel::mimeData(const QModelIndexList &indexes) const
+{
+    Payload payload;
+    payload.strategy = m_strategy;
+    std::unordered_set<PatchId> seen;
+    const auto add = [&](PatchId p) {
+        if (seen.insert(p).second)
+            payload.patches.push_back(p);
+    };
+    int groupRows = 0, otherRows = 0;
+    for (const QModelIndex &index : indexes) {
+        if (!checkIndex(index, CheckIndexOption::IndexIsValid) || index.column() != 0)
+            continue;
+        if (index.internalId() != kTopLevel) {
+            ++otherRows;
+            add(PatchId(index.data(PatchIdRole).toInt()));
+        } else if (index.row() == unassignedRow()) {
+            ++otherRows;
+            std::for_each(m_unassigned.begin(), m_unassigned.end(), add);
+        } else {
+            ++groupRows;
+            payload.group = index.row();
+            const Group &g = m_groups[std::size_t(index.row())];
+            std::for_each(g.begin(), g.end(), add);
+        }
+    }
+    if (payload.patches.empty())
+        return nullptr;
+    payload.wholeGroup = groupRows == 1 && otherRows == 0;
+    if (!payload.wholeGroup)
+        payload.group = -1;
+    auto *data = new QMimeData;
+    data->setData(mimeType(), encode(payload));
+    return data;
+}
+
+GroupListModel::Edit GroupListModel::planDrop(
+    const QMimeData *data, Qt::DropAction action, int row, const QModelIndex &parent) const
+{
+    const auto refuse = [](const QString &why) { return Edit{{}, {}, why}; };
+    if (!data || !data->hasFormat(mimeType()))
+        return refuse(tr("Only patches and groups can be dropped here."));
+    if (action != Qt::MoveAction)
+        return refuse(tr("Patches can only be moved."));
+    const std::optional<Payload> payload = decode(data->data(mimeType()));
+    if (!payload)
+        return refuse(tr("The dragged data is damaged."));
+    if (payload->strategy != m_strategy || m_strategy < 0)
+        return refuse(tr("These patches come from another strategy."));
+    if (const QString bad = checkPatches(payload->patches); !bad.isEmpty())
+        return refuse(bad);
+    const PatchList &list = payload->patches;
+
+    if (parent.isValid()) {
+        if (!checkIndex(parent, CheckIndexOption::IndexIsValid))
+            return refuse(tr("There is nothing to drop on here."));
+        // On a patch, or between the patches of a group: join that group.
+        const int top = parent.internalId() == kTopLevel ? parent.row() : int(parent.internalId() - 1);
+        if (top == unassignedRow())
+            return plan([&](const Groups &g) { return unassign(g, list); }, tr("Unassign %1").arg(patches(list.size())));
+        return plan([&](const Groups &g) { return movePatches(g, list, std::size_t(top)); },
+            tr("Move %1 to group %2").arg(patches(list.size())).arg(top + 1));
+    }
+
+    // Between top-level rows (or below the last one): a new group there.
+    const std::size_t position = row < 0 ? m_groups.size() : std::min(std::size_t(row), m_groups.size());
+    if (payload->wholeGroup) {
+        const std::size_t from = std::size_t(payload->group);
+        if (payload->group < 0 || from >= m_groups.size() || m_groups[from] != list)
+            return refuse(tr("The dragged group has changed since the drag started."));
+        const std::size_t to = position > from ? position - 1 : position;
+        return plan([&](const Groups &g) { return reorderGroup(g, from, to); },
+            tr("Move group %1 to position %2").arg(from + 1).arg(to + 1));
+    }
+    return plan([&](const Groups &g) { return moveToNewGroup(g, list, position); },
+        tr("Move %1 to a new group").arg(patches(list.size())));
+}
+
+bool GroupListModel::canDropMimeData(const QMimeData *data, Qt::DropAction action, int row, int, const QModelIndex &parent) const
+{
+    return planDrop(data, action, row, parent).error.isEmpty();
+}
+
+bool GroupListModel::dropMimeData(const QMimeData *data, Qt::DropAction action, int row, int, const QModelIndex &parent)
+{
+    return apply(planDrop(data, action, row, parent)).isEmpty();
+}
+
+} // namespace convoffload::ui

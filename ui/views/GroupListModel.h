@@ -1,0 +1,97 @@
+#pragma once
+// The groups of the document's current strategy as a two-level tree: one
+// top-level row per group ("Group 3 — 4 patches") and a last top-level row
+// "Unassigned (N)"; their children are patches ("patch 12 (1,3)"). Patches and
+// whole groups are dragged with a custom MIME type and dropped on a group (or
+// one of its patches) to join it, on "Unassigned" to leave their group, or
+// between top-level rows to become a new group there (a whole group is moved
+// there instead). Every accepted edit — drop or keyboard method — pushes ONE
+// ChangeStrategyCommand that turns the strategy into explicit `groups` (name
+// kept); refused ones change nothing and say why. Reset whenever the
+// document's strategies, current strategy or problem change.
+
+#include "convoffload/GroupEdit.h"
+
+#include <QAbstractItemModel>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+namespace convoffload::ui {
+
+class ProjectDocument;
+
+class GroupListModel : public QAbstractItemModel {
+    Q_OBJECT
+public:
+    enum Role {
+        GroupIndexRole = Qt::UserRole, // int: 0-based group index; -1 for the unassigned row and its patches
+        PatchIdRole, // int: the patch id on patch rows; invalid on top-level rows
+        IsUnassignedRole, // bool: the unassigned row and its patches
+        PatchCountRole, // int: patches of a top-level row
+    };
+
+    explicit GroupListModel(ProjectDocument *document, QObject *parent = nullptr);
+
+    static QString mimeType() { return QStringLiteral("application/x-convoffload-patches"); }
+
+    /// The groups being shown (the current strategy's, heuristics expanded).
+    const Groups &groups() const { return m_groups; }
+    const PatchList &unassigned() const { return m_unassigned; }
+    /// Why the current strategy cannot be edited (empty when it can).
+    QString problem() const { return m_problem; }
+    /// The top-level row of the "Unassigned" entry.
+    int unassignedRow() const { return int(m_groups.size()); }
+
+    // ---- keyboard-friendly edits: each pushes one command, or returns why not
+    QString moveToGroup(const PatchList &patches, int group);
+    QString newGroup(const PatchList &patches); // appended as the last group
+    QString moveGroup(int from, int to); // `to`: the group's index afterwards
+    QString split(int group, const PatchList &patches);
+    QString merge(int a, int b); // b's patches appended to a
+    QString unassignPatches(const PatchList &patches);
+
+    // ---- QAbstractItemModel -------------------------------------------------
+    QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
+    QModelIndex parent(const QModelIndex &child) const override;
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+
+    QStringList mimeTypes() const override;
+    QMimeData *mimeData(const QModelIndexList &indexes) const override;
+    bool canDropMimeData(
+        const QMimeData *data, Qt::DropAction action, int row, int column, const QModelIndex &parent) const override;
+    bool dropMimeData(const QMimeData *data, Qt::DropAction action, int row, int column, const QModelIndex &parent) override;
+    Qt::DropActions supportedDropActions() const override;
+    Qt::DropActions supportedDragActions() const override;
+
+signals:
+    /// An edit (drop or keyboard method) was refused; `reason` says why.
+    void editRefused(const QString &reason);
+
+private:
+    /// A planned edit: the new groups and the undo text, or why it is refused.
+    struct Edit {
+        Groups groups;
+        QString text;
+        QString error;
+    };
+    using Operation = std::function<Groups(const Groups &)>;
+
+    void reload();
+    Edit plan(const Operation &operation, const QString &text) const;
+    Edit planDrop(const QMimeData *data, Qt::DropAction action, int row, const QModelIndex &parent) const;
+    QString apply(const Edit &edit);
+    QString checkPatches(const PatchList &patches) const;
+
+    ProjectDocument *m_document;
+    int m_strategy = -1;
+    Groups m_groups;
+    PatchList m_unassigned;
+    QString m_problem;
+};
+
+} // namespace convoffload::ui
