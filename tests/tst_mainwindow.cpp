@@ -13,6 +13,7 @@
 #include "export/HeadlessReport.h"
 #include "views/DiagnosticsPanel.h"
 #include "views/GridView.h"
+#include "views/GroupsPanel.h"
 #include "views/StepControls.h"
 
 #include <QDir>
@@ -22,6 +23,7 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeView>
 #include <QTreeWidget>
 
 using namespace convoffload;
@@ -139,6 +141,32 @@ private slots:
                 QVERIFY2(QFile(file).size() > 500, qPrintable(file));
             }
         }
+    }
+
+    // The Groups dock edits the current strategy by keyboard too: a new group
+    // from a selection is one undoable edit, and a refusal is shown, not silent.
+    void groupsDockEdits()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openFile(sample("paper-example.json")));
+        ProjectDocument *doc = window.document();
+        doc->setCurrentStrategy(3); // "Mine": [[0,1],[2,5],[4,3],[6,7],[8]]
+        QTRY_VERIFY(!doc->busy() && doc->simulation() && doc->simulation()->spec.name == "Mine");
+        GroupsPanel *panel = window.groups();
+        QTreeView *view = panel->view();
+        const QModelIndex group1 = view->model()->index(1, 0);
+        view->selectionModel()->select(view->model()->index(1, 0, group1), QItemSelectionModel::Select); // patch 5
+        panel->newGroupFromSelection();
+        const Groups expected{{0, 1}, {2}, {4, 3}, {6, 7}, {8}, {5}};
+        QCOMPARE(doc->project().strategies[3].groups, expected);
+        QTRY_VERIFY(!doc->busy() && doc->simulation()->spec.groups == expected);
+        doc->undoStack()->undo();
+        QCOMPARE(doc->project().strategies[3].groups, (Groups{{0, 1}, {2, 5}, {4, 3}, {6, 7}, {8}}));
+        view->selectionModel()->clearSelection();
+        panel->newGroupFromSelection(); // nothing selected
+        QVERIFY(!panel->lastMessage().isEmpty());
+        QCOMPARE(doc->project().strategies[3].groups, (Groups{{0, 1}, {2, 5}, {4, 3}, {6, 7}, {8}}));
     }
 
     void keyboardStepping()

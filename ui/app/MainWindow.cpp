@@ -5,6 +5,7 @@
 #include "document/ProjectDocument.h"
 #include "views/DiagnosticsPanel.h"
 #include "views/GridView.h"
+#include "views/GroupsPanel.h"
 #include "views/ProblemEditor.h"
 #include "views/StepControls.h"
 #include "views/StepTable.h"
@@ -100,6 +101,7 @@ void MainWindow::createViews()
     m_diagnostics = new DiagnosticsPanel(m_document, this);
     m_stepTable = new StepTable(m_document, this);
     m_charts = new ChartsPanel(this);
+    m_groups = new GroupsPanel(m_document, this);
     auto *undoView = new QUndoView(m_document->undoStack(), this);
     undoView->setEmptyLabel(tr("<opened project>"));
 
@@ -107,8 +109,10 @@ void MainWindow::createViews()
     QDockWidget *problem = dock(m_problemEditor, tr("Layer & hardware"), QStringLiteral("problemDock"), Qt::LeftDockWidgetArea);
     QDockWidget *diagnostics = dock(m_diagnostics, tr("Errors & warnings"), QStringLiteral("diagnosticsDock"), Qt::LeftDockWidgetArea);
     QDockWidget *history = dock(undoView, tr("History"), QStringLiteral("historyDock"), Qt::LeftDockWidgetArea);
+    QDockWidget *groups = dock(m_groups, tr("Groups"), QStringLiteral("groupsDock"), Qt::LeftDockWidgetArea);
     QDockWidget *steps = dock(m_stepTable, tr("Steps"), QStringLiteral("stepsDock"), Qt::BottomDockWidgetArea);
     QDockWidget *charts = dock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(problem, groups);
     tabifyDockWidget(problem, history);
     problem->raise();
     Q_UNUSED(strategies);

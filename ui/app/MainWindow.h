@@ -16,6 +16,7 @@ namespace convoffload::ui {
 class ChartsPanel;
 class DiagnosticsPanel;
 class GridView;
+class GroupsPanel;
 class ProblemEditor;
 class ProjectDocument;
 class StepControls;
@@ -37,6 +38,7 @@ public:
     ChartsPanel *charts() const { return m_charts; }
     StepControls *stepControls() const { return m_stepControls; }
     DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
+    GroupsPanel *groups() const { return m_groups; }
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -66,6 +68,7 @@ private:
     ProblemEditor *m_problemEditor = nullptr;
     StrategyPanel *m_strategies = nullptr;
     DiagnosticsPanel *m_diagnostics = nullptr;
+    GroupsPanel *m_groups = nullptr;
     QLabel *m_status = nullptr;
     QProgressBar *m_progress = nullptr;
     QToolButton *m_cancel = nullptr;
