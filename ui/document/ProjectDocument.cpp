@@ -53,8 +53,8 @@ std::shared_ptr<const SimulationSnapshot> simulateCopy(Project project, int inde
     return snapshot;
 }
 
-ProjectDocument::Overview overviewCopy(Project project, std::string projectPath, std::shared_ptr<std::atomic<bool>> cancel,
-                                       Progress report)
+ProjectDocument::Overview overviewCopy(Project project, std::string projectPath, bool sweepToo,
+                                       std::shared_ptr<std::atomic<bool>> cancel, Progress report)
 {
     ProjectDocument::Overview overview;
     const QString what = QObject::tr("Comparing strategies");
@@ -62,9 +62,10 @@ ProjectDocument::Overview overviewCopy(Project project, std::string projectPath,
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
         const SimulationOptions options = workerOptions(project, tensors, false, cancel);
         overview.comparison = compareStrategies(project, options);
+        overview.sweepDone = sweepToo;
         const Problem &p = project.problem;
         const std::int64_t to = std::min<std::int64_t>(p.layer.patchCount(), std::max<std::int64_t>(32, 2 * p.nbPatchesMax()));
-        for (std::int64_t g = 1; g <= to; ++g) {
+        for (std::int64_t g = 1; sweepToo && g <= to; ++g) {
             report(QObject::tr("Sweeping group sizes"), int(100 * g / (to + 1)));
             const std::vector<SweepRow> one = sweepGroupSizes(p, g, g, options);
             overview.sweep.insert(overview.sweep.end(), one.begin(), one.end());
@@ -94,11 +95,12 @@ ProjectDocument::ProjectDocument(QObject *parent)
         const Overview overview = m_compareWatcher.result();
         if (!overview.cancelled) {
             m_comparison = overview.comparison;
-            m_sweep = overview.sweep;
+            if (overview.sweepDone)
+                m_sweep = overview.sweep; // the sweep depends on the problem only
         }
         emit comparisonChanged();
         if (std::exchange(m_pendingCompare, false))
-            recompare();
+            recompare(std::exchange(m_pendingSweep, false));
     });
 }
 
@@ -143,7 +145,7 @@ void ProjectDocument::resetToProject(const Project &project, const QString &path
     emit strategiesChanged();
     emit currentStrategyChanged(m_current);
     resimulate();
-    recompare();
+    recompare(true);
 }
 
 QString ProjectDocument::displayName() const
@@ -158,7 +160,7 @@ void ProjectDocument::setProblem(const Problem &problem)
     m_project.problem = problem;
     emit problemChanged();
     resimulate();
-    recompare();
+    recompare(true);
 }
 
 void ProjectDocument::insertStrategy(int index, const StrategySpec &spec)
@@ -168,7 +170,7 @@ void ProjectDocument::insertStrategy(int index, const StrategySpec &spec)
     emit strategiesChanged();
     m_current = -1; // the index may be the same, the strategy is not
     setCurrentStrategy(index);
-    recompare();
+    recompare(false);
 }
 
 void ProjectDocument::removeStrategy(int index)
@@ -180,7 +182,7 @@ void ProjectDocument::removeStrategy(int index)
     const int count = int(m_project.strategies.size());
     m_current = -1; // force the change signal and a new simulation
     setCurrentStrategy(std::min(index, count - 1));
-    recompare();
+    recompare(false);
 }
 
 void ProjectDocument::replaceStrategy(int index, const StrategySpec &spec)
@@ -191,7 +193,7 @@ void ProjectDocument::replaceStrategy(int index, const StrategySpec &spec)
     emit strategiesChanged();
     if (index == m_current)
         resimulate();
-    recompare();
+    recompare(false);
 }
 
 QString ProjectDocument::uniqueStrategyName(const QString &base) const
@@ -288,10 +290,11 @@ std::function<void(const QString &, int)> ProjectDocument::progressReporter()
     };
 }
 
-void ProjectDocument::recompare()
+void ProjectDocument::recompare(bool sweepToo)
 {
     if (m_overviewRunning) {
         m_pendingCompare = true;
+        m_pendingSweep = m_pendingSweep || sweepToo;
         return;
     }
     if (!problemIsSound(m_project.problem)) {
@@ -301,7 +304,7 @@ void ProjectDocument::recompare()
     }
     m_overviewCancel = std::make_shared<std::atomic<bool>>(false);
     m_overviewRunning = true;
-    m_compareWatcher.setFuture(QtConcurrent::run(overviewCopy, m_project, m_filePath.toStdString(), m_overviewCancel, progressReporter()));
+    m_compareWatcher.setFuture(QtConcurrent::run(overviewCopy, m_project, m_filePath.toStdString(), sweepToo, m_overviewCancel, progressReporter()));
 }
 
 } // namespace convoffload::ui

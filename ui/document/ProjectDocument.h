@@ -79,6 +79,7 @@ public:
     struct Overview {
         std::vector<CompareRow> comparison;
         std::vector<SweepRow> sweep;
+        bool sweepDone = false; // strategy edits leave the sweep as it was
         bool cancelled = false;
     };
 
@@ -96,7 +97,7 @@ signals:
 
 private:
     void resimulate();
-    void recompare();
+    void recompare(bool sweepToo);
     void onSimulationFinished();
     std::function<void(const QString &, int)> progressReporter();
 
@@ -113,7 +114,7 @@ private:
     QFutureWatcher<Overview> m_compareWatcher;
     // One flag per job, so starting one never un-cancels another.
     std::shared_ptr<std::atomic<bool>> m_simulationCancel, m_overviewCancel;
-    bool m_pendingResimulation = false, m_pendingCompare = false;
+    bool m_pendingResimulation = false, m_pendingCompare = false, m_pendingSweep = false;
     // Not QFuture::isRunning: that drops before `finished` is delivered, and a
     // job started in between would share the watcher with the old one.
     bool m_simulationRunning = false, m_overviewRunning = false;

@@ -2,6 +2,8 @@
 
 #include "views/GroupListModel.h"
 
+#include "document/ProjectDocument.h"
+
 #include <QAction>
 #include <QLabel>
 #include <QTreeView>
@@ -11,10 +13,14 @@ namespace convoffload::ui {
 
 GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
     : QWidget(parent)
+    , m_document(document)
     , m_model(new GroupListModel(document, this))
     , m_view(new QTreeView(this))
     , m_message(new QLabel(this))
+    , m_feedback(new QLabel(this))
 {
+    m_feedback->setWordWrap(true);
+    m_feedback->setTextFormat(Qt::RichText);
     m_view->setModel(m_model);
     m_view->setHeaderHidden(true);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -46,13 +52,65 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_feedback);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_message);
     connect(m_model, &GroupListModel::editRefused, this, &GroupsPanel::show);
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_view->expandToDepth(0); });
+    connect(document, &ProjectDocument::simulationStarted, this, &GroupsPanel::updateFeedback);
+    connect(document, &ProjectDocument::simulationChanged, this, &GroupsPanel::updateFeedback);
+    connect(document, &ProjectDocument::comparisonChanged, this, &GroupsPanel::updateFeedback);
+    updateFeedback();
 }
 
 QString GroupsPanel::lastMessage() const { return m_message->isVisible() ? m_message->text() : QString(); }
+
+QString GroupsPanel::feedback() const { return m_feedback->text(); }
+
+// What every edit is judged by: valid or not (and why), the total duration and
+// how it compares with the best valid heuristic of the project.
+void GroupsPanel::updateFeedback()
+{
+    const auto snapshot = m_document->simulation();
+    const int current = m_document->currentStrategy();
+    const auto &strategies = m_document->project().strategies;
+    const bool stale = !snapshot || current < 0 || current >= int(strategies.size())
+        || snapshot->spec != strategies[std::size_t(current)] || snapshot->problem != m_document->problem();
+    if (m_document->busy() && stale) {
+        m_feedback->setText(tr("<i>Simulating…</i>"));
+        return;
+    }
+    if (!snapshot) {
+        m_feedback->setText(QString());
+        return;
+    }
+    if (!snapshot->failure.empty()) {
+        m_feedback->setText(tr("<b style='color:#D55E00'>✗</b> %1").arg(QString::fromStdString(snapshot->failure).toHtmlEscaped()));
+        return;
+    }
+    const SimulationResult &r = snapshot->result;
+    QString text = r.valid() ? tr("<b style='color:#009E73'>✓ valid</b>")
+                             : tr("<b style='color:#D55E00'>✗ %n error(s)</b>", nullptr, int(r.errorCount));
+    text += tr(" · duration <b>%1</b>").arg(r.totalDuration());
+    const CompareRow *best = nullptr;
+    for (const CompareRow &row : m_document->comparison())
+        if (row.kind != toString(StrategyKind::Groups) && row.failure.empty() && row.valid && (!best || row.totalDuration < best->totalDuration))
+            best = &row;
+    if (best) {
+        const double delta = r.totalDuration() - best->totalDuration;
+        const QString sign = delta > 0 ? QStringLiteral("+") : QString();
+        text += tr(" · %1%2 (%3%4 %) vs best heuristic %5")
+                    .arg(sign)
+                    .arg(delta)
+                    .arg(sign)
+                    .arg(best->totalDuration > 0 ? 100.0 * delta / best->totalDuration : 0.0, 0, 'f', 1)
+                    .arg(QString::fromStdString(best->name).toHtmlEscaped());
+    }
+    if (!r.valid() && !r.diagnostics.empty())
+        text += QStringLiteral("<br><span style='color:#D55E00'>%1</span>")
+                    .arg(QString::fromStdString(r.diagnostics.front().message).toHtmlEscaped());
+    m_feedback->setText(text);
+}
 
 void GroupsPanel::show(const QString &error)
 {

@@ -22,6 +22,8 @@ public:
     GroupListModel *model() const { return m_model; }
     QTreeView *view() const { return m_view; }
     QString lastMessage() const;
+    /// The live feedback line: validity, duration, difference from the best heuristic.
+    QString feedback() const;
 
 public slots:
     void newGroupFromSelection();
@@ -33,10 +35,13 @@ private:
     std::vector<std::uint32_t> selectedPatches() const;
     int currentGroup() const;
     void show(const QString &error);
+    void updateFeedback();
 
+    ProjectDocument *m_document;
     GroupListModel *m_model;
     QTreeView *m_view;
     QLabel *m_message;
+    QLabel *m_feedback;
 };
 
 } // namespace convoffload::ui

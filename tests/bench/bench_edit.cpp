@@ -1,0 +1,99 @@
+// convoffload-bench-edit: how long a hand edit takes to reach the views on
+// LeNet-5 conv1 (784 patches, 98 groups): from the edit (one undo command
+// pushed by the group model) until the document has the new simulation with
+// its trace and cursor, and until the comparison and sweep are refreshed too.
+// Baseline in the same run: the core alone (expand + simulate with trace).
+
+#include "convoffload/Project.h"
+#include "convoffload/Report.h"
+#include "app/MainWindow.h"
+#include "charts/ChartsPanel.h"
+#include "document/ProjectDocument.h"
+#include "views/GridView.h"
+#include "export/HeadlessPlatform.h"
+#include "views/GroupListModel.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <vector>
+
+using namespace convoffload;
+using namespace convoffload::ui;
+
+namespace {
+
+struct Stats {
+    double mean, worst;
+};
+Stats stats(const std::vector<double> &v)
+{
+    return {std::accumulate(v.begin(), v.end(), 0.0) / double(v.size()), *std::max_element(v.begin(), v.end())};
+}
+
+} // namespace
+
+int main(int argc, char *argv[])
+{
+    if (noDisplay())
+        useOffscreenPlatform();
+    QApplication app(argc, argv);
+    const QString path = QStringLiteral(CONVOFFLOAD_SAMPLES "/lenet5-conv1.json");
+    MainWindow window;
+    window.resize(1400, 900);
+    window.show();
+    if (!window.openFile(path))
+        return 1;
+    ProjectDocument &doc = *window.document();
+    doc.setCurrentStrategy(2); // ZigZag, G = 8: the first edit turns it into groups
+    while (doc.busy() || !doc.cursor())
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 2);
+    GroupListModel model(&doc);
+
+    constexpr int kEdits = 30;
+    std::vector<double> toSimulation, toEverything, core;
+    for (int i = 0; i < kEdits; ++i) {
+        const Groups &groups = model.groups();
+        // Move the last patch of group i into group i + 1 (a real edit each time).
+        const int from = i % int(groups.size() - 1);
+        const PatchList patch{groups[std::size_t(from)].back()};
+        QElapsedTimer clock;
+        clock.start();
+        const QString error = model.moveToGroup(patch, from + 1);
+        if (!error.isEmpty()) {
+            std::fprintf(stderr, "edit %d refused: %s\n", i, qPrintable(error));
+            return 1;
+        }
+        while (!doc.cursor() || doc.simulation()->spec != doc.project().strategies[2])
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 2);
+        // The window's slots ran on the signal; paint the grids and charts now.
+        window.inputGrid()->repaint();
+        window.outputGrid()->repaint();
+        window.charts()->repaint();
+        toSimulation.push_back(clock.nsecsElapsed() / 1e6);
+        while (doc.busy())
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 2);
+        toEverything.push_back(clock.nsecsElapsed() / 1e6);
+
+        QElapsedTimer coreClock;
+        coreClock.start();
+        SimulationOptions options;
+        options.seed = doc.project().data.seed;
+        runStrategy(doc.problem(), doc.project().strategies[2], options);
+        core.push_back(coreClock.nsecsElapsed() / 1e6);
+    }
+    const Stats a = stats(toSimulation), e = stats(toEverything), c = stats(core);
+    std::printf("convoffload-bench-edit: LeNet-5 conv1 (784 patches), %d edits of ZigZag's groups (moveToGroup)\n", kEdits);
+    std::printf("  edit -> new simulation, grids and charts repainted         mean %7.2f ms   worst %7.2f ms\n", a.mean, a.worst);
+    std::printf("  edit -> also the comparison of all strategies refreshed    mean %7.2f ms   worst %7.2f ms\n", e.mean, e.worst);
+    std::printf("  core alone (expand + simulate + functional check)          mean %7.2f ms   worst %7.2f ms\n", c.mean, c.worst);
+    std::printf("  overhead of the document, worker, model and views: %.2f ms per edit (ratio %.1fx the core)\n", a.mean - c.mean,
+                c.mean > 0 ? a.mean / c.mean : 0.0);
+    const bool interactive = a.worst < 100.0;
+    std::printf("%s\n", interactive ? "bench-edit: every edit reached the views within 100 ms" : "bench-edit: SLOWER than 100 ms");
+    return interactive ? 0 : 1;
+}
