@@ -5,6 +5,7 @@
 #include "document/ProjectDocument.h"
 #include "views/DiagnosticsPanel.h"
 #include "views/GridView.h"
+#include "views/GroupListModel.h"
 #include "views/GroupsPanel.h"
 #include "views/ProblemEditor.h"
 #include "views/StepControls.h"
@@ -123,6 +124,17 @@ void MainWindow::createViews()
     connect(m_charts, &ChartsPanel::stepClicked, this, [this](int step) { m_document->seek({step, Action::Compute}); });
     connect(m_inputGrid, &GridView::cellClicked, this, [this](int row, int col) {
         m_status->setText(tr("pixel (%1,%2)").arg(row).arg(col));
+    });
+
+    // The output grid edits the current strategy's groups: select patches,
+    // drag them onto another group's patch, or press 1-9 / N.
+    m_outputGrid->setEditable(m_groups->model());
+    connect(m_outputGrid, &GridView::dropRefused, this, [this](const QString &reason) {
+        if (!reason.isEmpty())
+            statusBar()->showMessage(reason, 4000);
+    });
+    connect(m_groups->model(), &GroupListModel::editRefused, this, [this](const QString &reason) {
+        statusBar()->showMessage(reason, 4000);
     });
 
     const auto pointAtFinding = [this](QTreeWidgetItem *item) {

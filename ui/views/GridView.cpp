@@ -1,8 +1,17 @@
 #include "views/GridView.h"
 
 #include "render/Palette.h"
+#include "views/GroupListModel.h"
 
 #include <QApplication>
+#include <QDrag>
+#include <QDragEnterEvent>
+#include <QDragLeaveEvent>
+#include <QDragMoveEvent>
+#include <QDropEvent>
+#include <QFocusEvent>
+#include <QMimeData>
+#include <QPixmap>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -24,6 +33,11 @@ constexpr int kMaxListedSteps = 20;     // in a pixel's tooltip
 constexpr int kMaxListedOutputs = 16;   // in a patch's tooltip
 
 QString fromStd(const std::string &s) { return QString::fromStdString(s); }
+
+// Selected patches: a translucent sky-blue wash and a dark blue ring, distinct
+// from every output state colour.
+QColor selectionFill() { return QColor(0x56, 0xB4, 0xE9, 120); }
+QColor selectionLine() { return QColor(0x1F, 0x3F, 0xBF); }
 
 QString range(int first, int last)
 {
@@ -51,8 +65,12 @@ void GridView::setSource(const Problem *problem, const StepCursor *cursor)
     m_rows = rows;
     m_cols = cols;
     m_hover.reset();
-    if (reshaped)
+    if (reshaped) {
         m_fitted = true;
+        m_anchor.reset();
+        if (!m_selection.empty())
+            setSelection({}); // the ids named patches of another shape
+    }
     updateLayout();
     update();
 }
@@ -85,8 +103,12 @@ std::vector<LegendRow> GridView::legendRows() const
 {
     if (!m_problem || !m_cursor)
         return {};
-    return m_kind == GridKind::Input ? GridRenderer::inputLegend(*m_problem, *m_cursor, m_style)
-                                     : GridRenderer::outputLegend(m_style);
+    if (m_kind == GridKind::Input)
+        return GridRenderer::inputLegend(*m_problem, *m_cursor, m_style);
+    std::vector<LegendRow> rows = GridRenderer::outputLegend(m_style);
+    if (m_model && !rows.empty())
+        rows.back().items.push_back({LegendItem::Kind::Outline, selectionLine(), QStringLiteral("selected"), {}, {}});
+    return rows;
 }
 
 void GridView::updateLayout()
@@ -182,6 +204,29 @@ void GridView::paintEvent(QPaintEvent *event)
             painter.setPen(QPen(Qt::white, w / 2));
             painter.drawRect(r.adjusted(-w / 4, -w / 4, w / 4, w / 4));
         }
+        if (!m_selection.empty() && m_cols > 0) {
+            const double w = std::max(2.0, std::min(4.0, g.cellSize / 10));
+            painter.setPen(QPen(selectionLine(), w));
+            painter.setBrush(selectionFill());
+            for (PatchId id : m_selection) {
+                const int r = int(id / PatchId(m_cols)), c = int(id % PatchId(m_cols));
+                if (cells.contains(c, r))
+                    painter.drawRect(g.cellRect(r, c).adjusted(w / 2, w / 2, -w / 2, -w / 2));
+            }
+        }
+        if (m_dropCell) {
+            const double w = std::max(2.0, std::min(5.0, g.cellSize / 6));
+            painter.setBrush(Qt::NoBrush);
+            painter.setPen(QPen(selectionLine(), w, Qt::DashLine));
+            painter.drawRect(g.cellRect(m_dropCell->row, m_dropCell->col).adjusted(w / 2, w / 2, -w / 2, -w / 2));
+        }
+        if (!m_band.isEmpty()) {
+            QColor fill = selectionFill();
+            fill.setAlpha(50);
+            painter.setPen(QPen(selectionLine(), 1, Qt::DashLine));
+            painter.setBrush(fill);
+            painter.drawRect(QRectF(m_band).adjusted(0.5, 0.5, -0.5, -0.5));
+        }
         if (m_hover) {
             painter.setPen(QPen(Palette::cursor(), 1, Qt::DotLine));
             painter.setBrush(Qt::NoBrush);
@@ -228,29 +273,68 @@ void GridView::wheelEvent(QWheelEvent *event)
 
 void GridView::mousePressEvent(QMouseEvent *event)
 {
-    if (event->button() != Qt::LeftButton) {
+    const bool editing = isEditable();
+    const bool pan = event->button() == Qt::LeftButton ? !editing || m_spaceHeld
+                                                       : editing && event->button() == Qt::MiddleButton;
+    if (!pan && !(editing && event->button() == Qt::LeftButton)) {
         QWidget::mousePressEvent(event);
         return;
     }
     m_pressed = true;
     m_dragging = false;
+    m_pressButton = event->button();
+    m_pressModifiers = event->modifiers();
     m_pressPos = m_lastPos = event->position().toPoint();
+    if (pan) {
+        m_gesture = Gesture::Pan;
+        return;
+    }
+    // A plain press on a selected patch may become a drag of the selection;
+    // anywhere else a move draws a rubber band.
+    const auto patch = patchAt(event->position());
+    const bool plain = !(m_pressModifiers & (Qt::ControlModifier | Qt::ShiftModifier));
+    m_gesture = plain && patch && m_selection.count(*patch) ? Gesture::PendingDrag : Gesture::Select;
 }
 
 void GridView::mouseMoveEvent(QMouseEvent *event)
 {
     const QPoint pos = event->position().toPoint();
-    if (m_pressed && (event->buttons() & Qt::LeftButton)) {
-        if (!m_dragging && (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
-            m_dragging = true;
-            setCursor(Qt::ClosedHandCursor);
-        }
-        if (m_dragging) {
-            m_transform.pan(QPointF(pos - m_lastPos));
-            m_transform.constrain(sceneSize(), m_viewport);
-            m_fitted = false;
-            m_lastPos = pos;
-            update();
+    if (m_pressed && (event->buttons() & m_pressButton)) {
+        const bool far = (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance();
+        switch (m_gesture) {
+        case Gesture::Pan:
+            if (!m_dragging && far) {
+                m_dragging = true;
+                setCursor(Qt::ClosedHandCursor);
+            }
+            if (m_dragging) {
+                m_transform.pan(QPointF(pos - m_lastPos));
+                m_transform.constrain(sceneSize(), m_viewport);
+                m_fitted = false;
+                m_lastPos = pos;
+                update();
+            }
+            break;
+        case Gesture::PendingDrag:
+            if (far) {
+                // QDrag::exec swallows the release: the press ends here.
+                m_pressed = false;
+                m_gesture = Gesture::None;
+                execDrag(selectionMimeData());
+                return;
+            }
+            break;
+        case Gesture::Select:
+            if (!far)
+                break;
+            m_gesture = Gesture::RubberBand;
+            m_bandBase = (m_pressModifiers & Qt::ControlModifier) ? m_selection : std::set<PatchId>{};
+            [[fallthrough]];
+        case Gesture::RubberBand:
+            updateRubberBand(pos);
+            break;
+        case Gesture::None:
+            break;
         }
     }
     setHover(m_viewport.contains(event->position()) ? geometry().cellAt(event->position()) : std::nullopt);
@@ -258,16 +342,35 @@ void GridView::mouseMoveEvent(QMouseEvent *event)
 
 void GridView::mouseReleaseEvent(QMouseEvent *event)
 {
-    if (event->button() != Qt::LeftButton || !m_pressed) {
+    if (event->button() != m_pressButton || !m_pressed) {
         QWidget::mouseReleaseEvent(event);
         return;
     }
-    if (m_dragging)
-        unsetCursor();
-    else if (m_viewport.contains(event->position()))
-        if (const auto cell = geometry().cellAt(event->position()))
-            Q_EMIT cellClicked(cell->row, cell->col);
+    const Gesture gesture = m_gesture;
+    const bool panned = m_dragging;
     m_pressed = m_dragging = false;
+    m_gesture = Gesture::None;
+    if (gesture == Gesture::RubberBand) {
+        m_band = {};
+        m_bandBase.clear();
+        update();
+        return;
+    }
+    if (gesture == Gesture::Pan && panned) {
+        unsetCursor();
+        return;
+    }
+    if (gesture == Gesture::Pan && m_pressButton != Qt::LeftButton)
+        return; // a middle click is no click on a cell
+    const auto cell = m_viewport.contains(event->position()) ? geometry().cellAt(event->position()) : std::nullopt;
+    if (gesture == Gesture::Select || gesture == Gesture::PendingDrag) {
+        if (const auto patch = patchAt(event->position()))
+            clickSelect(*patch, gesture == Gesture::PendingDrag ? Qt::NoModifier : m_pressModifiers);
+        else if (!(m_pressModifiers & (Qt::ControlModifier | Qt::ShiftModifier)))
+            clearSelection();
+    }
+    if (cell)
+        Q_EMIT cellClicked(cell->row, cell->col);
 }
 
 void GridView::mouseDoubleClickEvent(QMouseEvent *event)
@@ -278,6 +381,8 @@ void GridView::mouseDoubleClickEvent(QMouseEvent *event)
 
 void GridView::keyPressEvent(QKeyEvent *event)
 {
+    if (editKey(event))
+        return;
     switch (event->key()) {
     case Qt::Key_Plus:
     case Qt::Key_Equal:
@@ -333,6 +438,297 @@ bool GridView::event(QEvent *event)
         return true;
     }
     return QWidget::event(event);
+}
+
+// --- edit mode -------------------------------------------------------------------
+
+void GridView::setEditable(GroupListModel *model)
+{
+    if (m_kind != GridKind::Output)
+        model = nullptr;
+    if (m_model == model)
+        return;
+    if (m_model)
+        disconnect(m_model, nullptr, this, nullptr);
+    m_model = model;
+    m_modelStrategy = model ? model->strategy() : -1;
+    if (model) {
+        connect(model, &QAbstractItemModel::modelReset, this, &GridView::onModelReset);
+        connect(model, &QObject::destroyed, this, [this] { setEditable(nullptr); });
+    }
+    m_gesture = Gesture::None;
+    m_pressed = m_dragging = false;
+    m_band = {};
+    m_anchor.reset();
+    setSelection({});
+    setAcceptDrops(model != nullptr);
+    updateLayout(); // the legend gains or loses "selected"
+    update();
+}
+
+void GridView::onModelReset()
+{
+    // Another strategy: its patches are not the ones selected. The same one
+    // edited: the patches are still there, keep them.
+    if (m_model->strategy() != m_modelStrategy) {
+        m_modelStrategy = m_model->strategy();
+        m_anchor.reset();
+        setSelection({});
+    }
+}
+
+std::optional<PatchId> GridView::patchAt(const QPointF &pos) const
+{
+    if (!m_problem || m_kind != GridKind::Output || !m_viewport.contains(pos))
+        return std::nullopt;
+    const auto cell = geometry().cellAt(pos);
+    if (!cell)
+        return std::nullopt;
+    return patchId(m_problem->layer, cell->row, cell->col);
+}
+
+void GridView::setSelection(std::set<PatchId> selection)
+{
+    if (selection == m_selection)
+        return;
+    m_selection = std::move(selection);
+    update();
+    Q_EMIT selectionChanged();
+}
+
+void GridView::setSelectedPatches(const PatchList &patches)
+{
+    const PatchId count = PatchId(m_rows) * PatchId(m_cols);
+    std::set<PatchId> selection;
+    for (PatchId p : patches)
+        if (p < count)
+            selection.insert(p);
+    setSelection(std::move(selection));
+}
+
+void GridView::clearSelection()
+{
+    m_anchor.reset();
+    setSelection({});
+}
+
+void GridView::clickSelect(PatchId patch, Qt::KeyboardModifiers modifiers)
+{
+    std::set<PatchId> selection = m_selection;
+    if (modifiers & Qt::ShiftModifier) {
+        // The row-major range from the anchor; ctrl + shift adds it.
+        if (!(modifiers & Qt::ControlModifier))
+            selection.clear();
+        const PatchId from = m_anchor ? std::min(*m_anchor, patch) : patch;
+        const PatchId to = m_anchor ? std::max(*m_anchor, patch) : patch;
+        for (PatchId p = from; p <= to; ++p)
+            selection.insert(p);
+        if (!m_anchor)
+            m_anchor = patch;
+    } else if (modifiers & Qt::ControlModifier) {
+        if (!selection.erase(patch))
+            selection.insert(patch);
+        m_anchor = patch;
+    } else {
+        selection = {patch};
+        m_anchor = patch;
+    }
+    setSelection(std::move(selection));
+}
+
+void GridView::updateRubberBand(const QPoint &pos)
+{
+    m_band = QRect(m_pressPos, pos).normalized();
+    std::set<PatchId> selection = m_bandBase;
+    const QRectF area = QRectF(m_band) & m_viewport;
+    if (m_problem && !area.isEmpty()) {
+        const QRect cells = geometry().cellsIn(area);
+        for (int r = cells.top(); r <= cells.bottom(); ++r)
+            for (int c = cells.left(); c <= cells.right(); ++c)
+                selection.insert(patchId(m_problem->layer, r, c));
+    }
+    setSelection(std::move(selection));
+    update(); // the band itself
+}
+
+QMimeData *GridView::selectionMimeData() const
+{
+    if (!m_model || m_selection.empty())
+        return nullptr;
+    return GroupListModel::encodePatches(m_model->strategy(), selectedPatches());
+}
+
+void GridView::execDrag(QMimeData *data)
+{
+    if (!data)
+        return;
+    auto *drag = new QDrag(this);
+    drag->setMimeData(data);
+    // A badge with the number of patches dragged.
+    const QString text = QString::number(m_selection.size());
+    const QFontMetrics fm(font());
+    QPixmap badge(QSize(fm.horizontalAdvance(text) + 12, fm.height() + 6) * devicePixelRatio());
+    badge.setDevicePixelRatio(devicePixelRatio());
+    badge.fill(Qt::transparent);
+    {
+        QPainter p(&badge);
+        p.setRenderHint(QPainter::Antialiasing);
+        p.setPen(Qt::NoPen);
+        p.setBrush(selectionLine());
+        const QRectF r(QPointF(0, 0), QSizeF(badge.size()) / badge.devicePixelRatio());
+        p.drawRoundedRect(r, 6, 6);
+        p.setPen(Qt::white);
+        p.drawText(r, Qt::AlignCenter, text);
+    }
+    drag->setPixmap(badge);
+    drag->setHotSpot(QPoint(-8, -8));
+    drag->exec(Qt::MoveAction);
+}
+
+QString GridView::dropRefusal(const QMimeData *data, const QPointF &pos, int *group) const
+{
+    if (!m_model)
+        return tr("This grid is not being edited.");
+    if (!m_model->problem().isEmpty())
+        return m_model->problem();
+    if (!data || !data->hasFormat(GroupListModel::mimeType()))
+        return tr("Only patches can be dropped here.");
+    const std::optional<PatchPayload> payload = GroupListModel::decodePatches(data);
+    if (!payload)
+        return tr("The dragged data is damaged.");
+    if (payload->strategy != m_model->strategy() || m_model->strategy() < 0)
+        return tr("These patches come from another strategy.");
+    const auto target = patchAt(pos);
+    if (!target)
+        return tr("Drop the patches on a patch of the group they should join.");
+
+    const std::size_t count = std::size_t(m_rows) * std::size_t(m_cols);
+    std::vector<int> groupOf(count, -1);
+    const Groups &groups = m_model->groups();
+    for (std::size_t g = 0; g < groups.size(); ++g)
+        for (PatchId p : groups[g])
+            if (p < count)
+                groupOf[p] = int(g);
+    const int targetGroup = groupOf[*target];
+    if (targetGroup < 0)
+        return tr("Patch %1 is in no group: drop on a patch of a group.").arg(*target);
+    for (PatchId p : payload->patches) {
+        if (p >= count)
+            return tr("Patch %1 does not exist: the layer has %2 patches.").arg(p).arg(count);
+        if (groupOf[p] == targetGroup)
+            return tr("Patch %1 is already in group %2: drop on a patch of another group.").arg(p).arg(targetGroup + 1);
+    }
+    if (group)
+        *group = targetGroup;
+    return {};
+}
+
+void GridView::setDropCell(std::optional<GridCell> cell)
+{
+    if (cell == m_dropCell)
+        return;
+    m_dropCell = cell;
+    update();
+}
+
+void GridView::dragEnterEvent(QDragEnterEvent *event)
+{
+    m_lastRefusal.clear();
+    if (m_model && event->mimeData()->hasFormat(GroupListModel::mimeType())) {
+        // Accept the enter so the moves follow; they decide cell by cell.
+        event->setDropAction(Qt::MoveAction);
+        event->accept();
+    } else {
+        event->ignore();
+    }
+}
+
+void GridView::dragMoveEvent(QDragMoveEvent *event)
+{
+    const QString why = dropRefusal(event->mimeData(), event->position());
+    if (why.isEmpty()) {
+        m_lastRefusal.clear();
+        setDropCell(geometry().cellAt(event->position()));
+        event->setDropAction(Qt::MoveAction);
+        event->accept();
+        return;
+    }
+    setDropCell(std::nullopt);
+    event->ignore(); // the cursor shows "forbidden"
+    if (why != m_lastRefusal) {
+        m_lastRefusal = why;
+        Q_EMIT dropRefused(why);
+    }
+}
+
+void GridView::dragLeaveEvent(QDragLeaveEvent *event)
+{
+    setDropCell(std::nullopt);
+    m_lastRefusal.clear();
+    QWidget::dragLeaveEvent(event);
+}
+
+void GridView::dropEvent(QDropEvent *event)
+{
+    setDropCell(std::nullopt);
+    m_lastRefusal.clear();
+    int group = -1;
+    QString why = dropRefusal(event->mimeData(), event->position(), &group);
+    if (why.isEmpty()) {
+        const std::optional<PatchPayload> payload = GroupListModel::decodePatches(event->mimeData());
+        why = m_model->moveToGroup(payload->patches, group); // one undo command
+    }
+    if (!why.isEmpty()) {
+        event->ignore();
+        Q_EMIT dropRefused(why);
+        return;
+    }
+    event->setDropAction(Qt::MoveAction);
+    event->accept();
+    clearSelection();
+}
+
+bool GridView::editKey(QKeyEvent *event)
+{
+    if (!m_model)
+        return false;
+    const int key = event->key();
+    if (key == Qt::Key_Space) {
+        if (!event->isAutoRepeat())
+            m_spaceHeld = true; // space + drag pans
+        return true;
+    }
+    if (event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
+        return false;
+    if (key == Qt::Key_Escape && !m_selection.empty()) {
+        clearSelection();
+        return true;
+    }
+    if (m_selection.empty())
+        return false;
+    if (key >= Qt::Key_1 && key <= Qt::Key_9) {
+        // Refusals reach the user through the model's editRefused.
+        m_model->moveToGroup(selectedPatches(), key - Qt::Key_1);
+        return true;
+    }
+    if (key == Qt::Key_N) {
+        m_model->newGroup(selectedPatches());
+        return true;
+    }
+    return false;
+}
+
+void GridView::keyReleaseEvent(QKeyEvent *event)
+{
+    if (event->key() == Qt::Key_Space && !event->isAutoRepeat())
+        m_spaceHeld = false;
+    QWidget::keyReleaseEvent(event);
+}
+
+void GridView::focusOutEvent(QFocusEvent *event)
+{
+    m_spaceHeld = false;
+    QWidget::focusOutEvent(event);
 }
 
 // --- tooltips --------------------------------------------------------------------

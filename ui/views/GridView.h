@@ -4,15 +4,31 @@
 // click, 0), tooltips naming the cell under the mouse, an optional reload heat
 // map. The owner keeps the problem and the cursor alive, seeks the cursor and
 // calls refresh(); the view only reads them.
+//
+// Edit mode (output grid only, setEditable): the left button selects patches
+// (click, ctrl-click toggles, shift-click takes the row-major range from the
+// last clicked patch, dragging on empty space or an unselected patch draws a
+// rubber band), dragging a selected patch starts a drag of the selection with
+// GroupListModel's MIME payload, and a drop on a patch of another group moves
+// the dragged patches there (one undo command through the model). Panning
+// moves to the middle button or space + left drag. Keys 1–9 move the selection
+// to that group, N makes it a new group, Esc clears it.
 
 #include "render/GridRenderer.h"
 #include "views/ViewTransform.h"
 
+#include "convoffload/GroupEdit.h"
+
 #include <QWidget>
 
 #include <optional>
+#include <set>
+
+class QMimeData;
 
 namespace convoffload::ui {
+
+class GroupListModel;
 
 class GridView : public QWidget {
     Q_OBJECT
@@ -42,6 +58,22 @@ public:
     /// The text of the tooltip at a widget position; empty outside the grid.
     QString toolTipAt(const QPointF &pos) const;
 
+    /// Turns edit mode on for the output grid (null turns it off). The model
+    /// edits the document's current strategy; the view must show that
+    /// strategy's problem. Ignored on the input grid.
+    void setEditable(GroupListModel *model);
+    GroupListModel *editModel() const { return m_model; }
+    bool isEditable() const { return m_model != nullptr; }
+    /// The selected patches, ascending (row-major).
+    PatchList selectedPatches() const { return PatchList(m_selection.begin(), m_selection.end()); }
+    void setSelectedPatches(const PatchList &patches);
+    /// The MIME data a drag of the selection carries (caller owns it); null
+    /// without a selection or outside edit mode.
+    QMimeData *selectionMimeData() const;
+    /// Why dropping `data` on the widget position `pos` would be refused;
+    /// empty when it would be accepted (then `group` gets the target group).
+    QString dropRefusal(const QMimeData *data, const QPointF &pos, int *group = nullptr) const;
+
     QSize sizeHint() const override { return QSize(420, 420); }
     QSize minimumSizeHint() const override { return QSize(160, 160); }
 
@@ -56,11 +88,15 @@ public Q_SLOTS:
     void setHighlight(std::optional<GridCell> cell);
     void zoomIn();
     void zoomOut();
+    void clearSelection();
 
 Q_SIGNALS:
     void cellClicked(int row, int col);
     /// The cell under the mouse; (-1, -1) when it leaves the grid.
     void cellHovered(int row, int col);
+    void selectionChanged();
+    /// A drop (or the drag hovering here) is refused; `reason` says why.
+    void dropRefused(const QString &reason);
 
 protected:
     bool event(QEvent *event) override;
@@ -72,7 +108,16 @@ protected:
     void mouseReleaseEvent(QMouseEvent *event) override;
     void mouseDoubleClickEvent(QMouseEvent *event) override;
     void keyPressEvent(QKeyEvent *event) override;
+    void keyReleaseEvent(QKeyEvent *event) override;
+    void focusOutEvent(QFocusEvent *event) override;
     void leaveEvent(QEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dragMoveEvent(QDragMoveEvent *event) override;
+    void dragLeaveEvent(QDragLeaveEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    /// Runs the drag of the selection (takes ownership of `data`); blocks in
+    /// QDrag::exec. Virtual so tests can see the drag start without blocking.
+    virtual void execDrag(QMimeData *data);
 
 private:
     int rows() const { return m_rows; }
@@ -88,6 +133,15 @@ private:
     QRect hoverRect(const std::optional<GridCell> &cell) const;
     QString inputToolTip(int row, int col) const;
     QString outputToolTip(int row, int col) const;
+    // edit mode
+    enum class Gesture { None, Pan, Select, RubberBand, PendingDrag };
+    std::optional<PatchId> patchAt(const QPointF &pos) const;
+    void clickSelect(PatchId patch, Qt::KeyboardModifiers modifiers);
+    void updateRubberBand(const QPoint &pos);
+    void setSelection(std::set<PatchId> selection);
+    void setDropCell(std::optional<GridCell> cell);
+    void onModelReset();
+    bool editKey(QKeyEvent *event);
 
     GridKind m_kind;
     const Problem *m_problem = nullptr;
@@ -100,6 +154,19 @@ private:
     QRectF m_title, m_topAxis, m_leftAxis, m_viewport, m_legend;
     QPoint m_pressPos, m_lastPos;
     bool m_pressed = false, m_dragging = false;
+    // edit mode
+    GroupListModel *m_model = nullptr; // reset when it is destroyed
+    int m_modelStrategy = -1; // the strategy the selection belongs to
+    std::set<PatchId> m_selection;
+    std::set<PatchId> m_bandBase; // selection kept under a ctrl + rubber band
+    std::optional<PatchId> m_anchor; // of shift-click ranges
+    Gesture m_gesture = Gesture::None;
+    Qt::MouseButton m_pressButton = Qt::LeftButton;
+    Qt::KeyboardModifiers m_pressModifiers;
+    QRect m_band; // rubber band, widget coordinates; empty when none
+    bool m_spaceHeld = false;
+    std::optional<GridCell> m_dropCell; // the accepted drop target under a drag
+    QString m_lastRefusal; // de-duplicates dropRefused while hovering
     std::optional<GridCell> m_hover;
     std::optional<GridCell> m_highlight;
 };

@@ -19,14 +19,7 @@ constexpr quintptr kTopLevel = 0;
 
 QString patches(std::size_t n) { return n == 1 ? GroupListModel::tr("1 patch") : GroupListModel::tr("%1 patches").arg(n); }
 
-/// What a drag carries: the strategy it comes from, its patches and, for a
-/// whole group, that group's index.
-struct Payload {
-    qint32 strategy = -1;
-    bool wholeGroup = false;
-    qint32 group = -1;
-    PatchList patches;
-};
+using Payload = PatchPayload;
 
 // strategy (4 bytes), whole-group flag (1), group (4), patch count (4), then 4 per patch.
 constexpr qint64 kHeaderBytes = 13;
@@ -65,6 +58,28 @@ std::optional<Payload> decode(const QByteArray &bytes)
 }
 
 } // namespace
+
+QMimeData *GroupListModel::encodePatches(const PatchPayload &payload)
+{
+    auto *data = new QMimeData;
+    data->setData(mimeType(), encode(payload));
+    return data;
+}
+
+QMimeData *GroupListModel::encodePatches(int strategy, const PatchList &patches)
+{
+    PatchPayload payload;
+    payload.strategy = strategy;
+    payload.patches = patches;
+    return encodePatches(payload);
+}
+
+std::optional<PatchPayload> GroupListModel::decodePatches(const QMimeData *data)
+{
+    if (!data || !data->hasFormat(mimeType()))
+        return std::nullopt;
+    return decode(data->data(mimeType()));
+}
 
 GroupListModel::GroupListModel(ProjectDocument *document, QObject *parent)
     : QAbstractItemModel(parent)
@@ -304,9 +319,7 @@ QMimeData *GroupListModel::mimeData(const QModelIndexList &indexes) const
     payload.wholeGroup = groupRows == 1 && otherRows == 0;
     if (!payload.wholeGroup)
         payload.group = -1;
-    auto *data = new QMimeData;
-    data->setData(mimeType(), encode(payload));
-    return data;
+    return encodePatches(payload);
 }
 
 GroupListModel::Edit GroupListModel::planDrop(
@@ -317,7 +330,7 @@ GroupListModel::Edit GroupListModel::planDrop(
         return refuse(tr("Only patches and groups can be dropped here."));
     if (action != Qt::MoveAction)
         return refuse(tr("Patches can only be moved."));
-    const std::optional<Payload> payload = decode(data->data(mimeType()));
+    const std::optional<Payload> payload = decodePatches(data);
     if (!payload)
         return refuse(tr("The dragged data is damaged."));
     if (payload->strategy != m_strategy || m_strategy < 0)

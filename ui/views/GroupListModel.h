@@ -18,9 +18,21 @@
 #include <functional>
 #include <optional>
 
+class QMimeData;
+
 namespace convoffload::ui {
 
 class ProjectDocument;
+
+/// What a drag of patches carries (MIME type GroupListModel::mimeType()): the
+/// strategy it comes from, its patches and, for a whole group, that group's
+/// index (-1 otherwise).
+struct PatchPayload {
+    qint32 strategy = -1;
+    bool wholeGroup = false;
+    qint32 group = -1;
+    PatchList patches;
+};
 
 class GroupListModel : public QAbstractItemModel {
     Q_OBJECT
@@ -35,6 +47,15 @@ public:
     explicit GroupListModel(ProjectDocument *document, QObject *parent = nullptr);
 
     static QString mimeType() { return QStringLiteral("application/x-convoffload-patches"); }
+    /// A new QMimeData (caller owns it) carrying `payload` in mimeType().
+    static QMimeData *encodePatches(const PatchPayload &payload);
+    /// Loose patches (no whole group) of strategy `strategy`.
+    static QMimeData *encodePatches(int strategy, const PatchList &patches);
+    /// The payload of `data`; nullopt without mimeType() or when malformed.
+    static std::optional<PatchPayload> decodePatches(const QMimeData *data);
+
+    /// The index of the strategy being edited (-1 for none).
+    int strategy() const { return m_strategy; }
 
     /// The groups being shown (the current strategy's, heuristics expanded).
     const Groups &groups() const { return m_groups; }
