@@ -9,6 +9,7 @@
 // GridView::execDrag.
 // Groups are written "0 1|2 5|8".
 
+#include "TestGroups.h"
 #include "document/ProjectDocument.h"
 #include "views/GridView.h"
 #include "views/GroupListModel.h"
@@ -32,18 +33,6 @@ namespace {
 const QString kPaperExample = QStringLiteral(CONVOFFLOAD_SAMPLES "/paper-example.json");
 constexpr int kMine = 3;
 const QString kMineGroups = QStringLiteral("0 1|2 5|4 3|6 7|8");
-
-QString groupsText(const Groups &groups)
-{
-    QStringList parts;
-    for (const Group &g : groups) {
-        QStringList ids;
-        for (PatchId p : g)
-            ids << QString::number(p);
-        parts << ids.join(QLatin1Char(' '));
-    }
-    return parts.join(QLatin1Char('|'));
-}
 
 PatchList patches(std::initializer_list<PatchId> ids) { return PatchList(ids); }
 

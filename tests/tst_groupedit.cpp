@@ -3,6 +3,7 @@
 // the clean-up of groups left empty and the index fixing that goes with it.
 // Groups are written "0 1|2 5|8": groups separated by '|', patch ids by spaces.
 
+#include "TestGroups.h"
 #include "convoffload/GroupEdit.h"
 
 #include <QTest>
@@ -10,20 +11,6 @@
 using namespace convoffload;
 
 namespace {
-
-Groups parseGroups(const QString &text)
-{
-    Groups groups;
-    if (text.isEmpty())
-        return groups;
-    for (const QString &part : text.split(QLatin1Char('|'))) {
-        Group g;
-        for (const QString &id : part.split(QLatin1Char(' '), Qt::SkipEmptyParts))
-            g.push_back(PatchId(id.toUInt()));
-        groups.push_back(g);
-    }
-    return groups;
-}
 
 PatchList parsePatches(const QString &text)
 {

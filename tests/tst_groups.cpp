@@ -8,6 +8,7 @@
 // Groups are written "0 1|2 5|8"; indexes "g1" (top-level row 1), "g1.0"
 // (its first patch), "u" (the unassigned row), "u.0" (its first patch).
 
+#include "TestGroups.h"
 #include "document/ProjectDocument.h"
 #include "views/GroupListModel.h"
 
@@ -27,20 +28,6 @@ namespace {
 
 const QString kPaperExample = QStringLiteral(CONVOFFLOAD_SAMPLES "/paper-example.json");
 constexpr int kZigZag = 2, kMine = 3;
-
-Groups parseGroups(const QString &text)
-{
-    Groups groups;
-    if (text.isEmpty())
-        return groups;
-    for (const QString &part : text.split(QLatin1Char('|'))) {
-        Group g;
-        for (const QString &id : part.split(QLatin1Char(' '), Qt::SkipEmptyParts))
-            g.push_back(PatchId(id.toUInt()));
-        groups.push_back(g);
-    }
-    return groups;
-}
 
 QModelIndex indexAt(const GroupListModel &model, const QString &where)
 {

@@ -34,9 +34,9 @@ constexpr int kMaxListedOutputs = 16;   // in a patch's tooltip
 
 QString fromStd(const std::string &s) { return QString::fromStdString(s); }
 
-// Selected patches: a translucent sky-blue wash and a dark blue ring, distinct
-// from every output state colour.
-QColor selectionFill() { return QColor(0x56, 0xB4, 0xE9, 120); }
+// Selected patches: a dark blue hatch and ring, distinct from every output
+// state colour (a plain wash would read as one of the state swatches).
+QColor selectionFill() { return QColor(0x1F, 0x3F, 0xBF, 90); }
 QColor selectionLine() { return QColor(0x1F, 0x3F, 0xBF); }
 
 QString range(int first, int last)
@@ -207,7 +207,7 @@ void GridView::paintEvent(QPaintEvent *event)
         if (!m_selection.empty() && m_cols > 0) {
             const double w = std::max(2.0, std::min(4.0, g.cellSize / 10));
             painter.setPen(QPen(selectionLine(), w));
-            painter.setBrush(selectionFill());
+            painter.setBrush(QBrush(selectionLine(), Qt::BDiagPattern));
             for (PatchId id : m_selection) {
                 const int r = int(id / PatchId(m_cols)), c = int(id % PatchId(m_cols));
                 if (cells.contains(c, r))

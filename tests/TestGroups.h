@@ -1,0 +1,34 @@
+#pragma once
+// Groups written the way the group-editing tests read best: "0 1|2 5|8" is
+// three groups; "" is none.
+
+#include "convoffload/S1Strategy.h"
+
+#include <QString>
+#include <QStringList>
+
+inline convoffload::Groups parseGroups(const QString &text)
+{
+    convoffload::Groups groups;
+    if (text.isEmpty())
+        return groups;
+    for (const QString &part : text.split(QLatin1Char('|'))) {
+        convoffload::Group g;
+        for (const QString &id : part.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            g.push_back(convoffload::PatchId(id.toUInt()));
+        groups.push_back(g);
+    }
+    return groups;
+}
+
+inline QString groupsText(const convoffload::Groups &groups)
+{
+    QStringList parts;
+    for (const convoffload::Group &g : groups) {
+        QStringList ids;
+        for (convoffload::PatchId p : g)
+            ids << QString::number(p);
+        parts << ids.join(QLatin1Char(' '));
+    }
+    return parts.join(QLatin1Char('|'));
+}
