@@ -18,7 +18,7 @@ namespace convoffload::ui {
 namespace {
 
 constexpr double kMinCellForLines = 4.0; // px: thinner cells get no grid lines
-constexpr int kMaxCellLabels = 65536;    // in-cell texts drawn at most
+constexpr int kMaxCellLabels = 65536; // in-cell texts drawn at most
 
 QColor gridLineColour() { return QColor(0, 0, 0, 40); }
 QColor frameColour() { return QColor(0x66, 0x66, 0x66); }
@@ -70,9 +70,12 @@ QFont scaledFont(const QFont &font, double factor)
 struct LegendMetrics {
     double h, swatch, gapIn, spacing, lineHeight, bar;
     explicit LegendMetrics(const QFontMetricsF &fm)
-        : h(fm.height()), swatch(std::round(fm.height() * 0.8)), gapIn(std::round(fm.height() * 0.3)),
-          spacing(std::round(fm.height() * 1.1)), lineHeight(std::round(fm.height() * 1.4)),
-          bar(std::round(fm.height() * 6))
+        : h(fm.height())
+        , swatch(std::round(fm.height() * 0.8))
+        , gapIn(std::round(fm.height() * 0.3))
+        , spacing(std::round(fm.height() * 1.1))
+        , lineHeight(std::round(fm.height() * 1.4))
+        , bar(std::round(fm.height() * 6))
     {
     }
 };
@@ -86,21 +89,19 @@ double itemWidth(const QFontMetricsF &fm, const LegendMetrics &m, const LegendIt
         return m.swatch + m.gapIn + fm.horizontalAdvance(item.label);
     case LegendItem::Kind::Gradient:
         return fm.horizontalAdvance(item.low) + m.gapIn + m.bar + m.gapIn + fm.horizontalAdvance(item.high)
-               + (item.label.isEmpty() ? 0.0 : m.gapIn + fm.horizontalAdvance(item.label));
+            + (item.label.isEmpty() ? 0.0 : m.gapIn + fm.horizontalAdvance(item.label));
     case LegendItem::Kind::Text:
         return fm.horizontalAdvance(item.label);
     }
     return 0;
 }
 
-void paintItem(QPainter &p, const QFontMetricsF &fm, const LegendMetrics &m, const LegendItem &item, double x,
-               const QRectF &line)
+void paintItem(QPainter &p, const QFontMetricsF &fm, const LegendMetrics &m, const LegendItem &item, double x, const QRectF &line)
 {
     const QRectF box(x, line.center().y() - m.swatch / 2, m.swatch, m.swatch);
     auto text = [&](double tx, const QString &s) {
         p.setPen(textColour());
-        p.drawText(QRectF(tx, line.top(), fm.horizontalAdvance(s) + 2, line.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                   s);
+        p.drawText(QRectF(tx, line.top(), fm.horizontalAdvance(s) + 2, line.height()), Qt::AlignLeft | Qt::AlignVCenter, s);
     };
     switch (item.kind) {
     case LegendItem::Kind::Swatch:
@@ -186,8 +187,8 @@ double legendPass(QPainter *painter, const QFontMetricsF &fm, const QRectF &rect
             const QRectF lineRect(left, y, widest, m.lineHeight);
             if (line.first && !line.row->caption.isEmpty()) {
                 painter->setPen(textColour());
-                painter->drawText(QRectF(left, y, captionWidth, m.lineHeight), Qt::AlignLeft | Qt::AlignVCenter,
-                                  line.row->caption);
+                painter->drawText(
+                    QRectF(left, y, captionWidth, m.lineHeight), Qt::AlignLeft | Qt::AlignVCenter, line.row->caption);
             }
             double x = left + captionWidth;
             for (const auto &[item, w] : line.items) {
@@ -219,7 +220,7 @@ QRect GridGeometry::cellsIn(const QRectF &area) const
     if (cellSize <= 0 || area.isEmpty())
         return {};
     return cellsOfUnits(QRectF((area.left() - origin.x()) / cellSize, (area.top() - origin.y()) / cellSize,
-                               area.width() / cellSize, area.height() / cellSize));
+        area.width() / cellSize, area.height() / cellSize));
 }
 
 QRect GridGeometry::cellsOfUnits(const QRectF &u) const
@@ -239,7 +240,7 @@ QRect GridGeometry::cellsOfUnits(const QRectF &u) const
 QRectF GridGeometry::rectOf(const QRect &cells) const
 {
     return QRectF(origin.x() + cells.x() * cellSize, origin.y() + cells.y() * cellSize, cells.width() * cellSize,
-                  cells.height() * cellSize);
+        cells.height() * cellSize);
 }
 
 GridGeometry GridGeometry::fit(int rows, int cols, const QRectF &area)
@@ -280,8 +281,8 @@ QString GridRenderer::outputTitle(const Problem &problem, const StepCursor &curs
     return outputName(problem) + QStringLiteral(" — ") + momentText(cursor);
 }
 
-std::vector<LegendRow> GridRenderer::inputLegend(const Problem &problem, const StepCursor &cursor,
-                                                 const GridStyle &style, const QString &caption)
+std::vector<LegendRow> GridRenderer::inputLegend(
+    const Problem &problem, const StepCursor &cursor, const GridStyle &style, const QString &caption)
 {
     using K = LegendItem::Kind;
     LegendRow row{caption, {}};
@@ -292,8 +293,7 @@ std::vector<LegendRow> GridRenderer::inputLegend(const Problem &problem, const S
             for (std::uint32_t k = 0; k <= max; ++k)
                 row.items.push_back({K::Swatch, Palette::heat(max ? double(k) / max : 0.0), QString::number(k), {}, {}});
         } else {
-            row.items.push_back({K::Gradient, {}, QStringLiteral("loads so far"), QStringLiteral("0"),
-                                 QString::number(max)});
+            row.items.push_back({K::Gradient, {}, QStringLiteral("loads so far"), QStringLiteral("0"), QString::number(max)});
         }
     } else {
         for (PixelState s : {PixelState::Loaded, PixelState::Kept, PixelState::Freed, PixelState::Off})
@@ -302,9 +302,9 @@ std::vector<LegendRow> GridRenderer::inputLegend(const Problem &problem, const S
     const Layer &l = problem.layer;
     if (l.pad_top || l.pad_bottom || l.pad_left || l.pad_right)
         row.items.push_back({K::Hatch, Palette::pixel(PixelState::Off),
-                             problem.options.padding_in_dram ? QStringLiteral("padding (zeros in DRAM)")
-                                                             : QStringLiteral("padding (made on chip)"),
-                             {}, {}});
+            problem.options.padding_in_dram ? QStringLiteral("padding (zeros in DRAM)")
+                                            : QStringLiteral("padding (made on chip)"),
+            {}, {}});
     if (style.outlineGroup)
         row.items.push_back({K::Outline, Palette::cursor(), QStringLiteral("patches of the current group"), {}, {}});
     return {row};
@@ -314,8 +314,8 @@ std::vector<LegendRow> GridRenderer::outputLegend(const GridStyle &style, const 
 {
     using K = LegendItem::Kind;
     LegendRow row{caption, {}};
-    for (OutputState s : {OutputState::Computed, OutputState::Written, OutputState::OnChip, OutputState::Done,
-                          OutputState::Pending})
+    for (OutputState s :
+        {OutputState::Computed, OutputState::Written, OutputState::OnChip, OutputState::Done, OutputState::Pending})
         row.items.push_back({K::Swatch, Palette::output(s), Palette::outputLabel(s), {}, {}});
     if (style.outlineGroup)
         row.items.push_back({K::Outline, Palette::cursor(), QStringLiteral("current group"), {}, {}});
@@ -370,8 +370,7 @@ QSizeF GridRenderer::axisSize(const QFontMetricsF &metrics, int rows, int cols)
 {
     const double h = metrics.height();
     const int widest = std::max(rows, cols) - 1;
-    return QSizeF(std::ceil(metrics.horizontalAdvance(QString::number(std::max(widest, 0))) * 0.9 + h * 0.5),
-                  std::ceil(h * 1.1));
+    return QSizeF(std::ceil(metrics.horizontalAdvance(QString::number(std::max(widest, 0))) * 0.9 + h * 0.5), std::ceil(h * 1.1));
 }
 
 QRect GridRenderer::patchPixels(const Layer &layer, PatchId patch)
@@ -380,8 +379,8 @@ QRect GridRenderer::patchPixels(const Layer &layer, PatchId patch)
     return QRect(g.col * layer.stride_w, g.row * layer.stride_h, layer.w_k, layer.h_k);
 }
 
-GridFigureLayout GridRenderer::layout(GridKind kind, const QFontMetricsF &metrics, const QRectF &target,
-                                      const Problem &problem, const StepCursor &cursor, const GridStyle &style)
+GridFigureLayout GridRenderer::layout(GridKind kind, const QFontMetricsF &metrics, const QRectF &target, const Problem &problem,
+    const StepCursor &cursor, const GridStyle &style)
 {
     const double h = metrics.height();
     const double margin = std::round(h * 0.5);
@@ -389,17 +388,15 @@ GridFigureLayout GridRenderer::layout(GridKind kind, const QFontMetricsF &metric
     const double titleH = style.labels ? std::ceil(h * 1.3) : 0.0;
     const double titleGap = style.labels ? std::round(h * 0.3) : 0.0;
     const double legendH = style.legend ? legendHeight(metrics, inner.width(),
-                                                       kind == GridKind::Input
-                                                           ? inputLegend(problem, cursor, style)
-                                                           : outputLegend(style))
+                               kind == GridKind::Input ? inputLegend(problem, cursor, style) : outputLegend(style))
                                         : 0.0;
     const double legendGap = style.legend ? std::round(h * 0.6) : 0.0;
     const int rows = rowsOf(kind, problem), cols = colsOf(kind, problem);
     const QSizeF axis = style.labels ? axisSize(metrics, rows, cols) : QSizeF(0, 0);
 
     const QRectF gridArea(inner.left() + axis.width(), inner.top() + titleH + titleGap + axis.height(),
-                          std::max(0.0, inner.width() - axis.width()),
-                          std::max(0.0, inner.height() - titleH - titleGap - axis.height() - legendGap - legendH));
+        std::max(0.0, inner.width() - axis.width()),
+        std::max(0.0, inner.height() - titleH - titleGap - axis.height() - legendGap - legendH));
     GridGeometry g = GridGeometry::fit(rows, cols, gridArea);
     if (g.cellSize >= 8)
         g.cellSize = std::floor(g.cellSize); // whole pixels: crisp, even cells
@@ -422,7 +419,7 @@ GridFigureLayout GridRenderer::layout(GridKind kind, const QFontMetricsF &metric
 // --- cells -----------------------------------------------------------------------
 
 void GridRenderer::paintCellColours(QPainter &painter, const GridGeometry &geometry, QRect cells, GridKind kind,
-                                    const Problem &problem, const StepCursor &cursor, const GridStyle &style)
+    const Problem &problem, const StepCursor &cursor, const GridStyle &style)
 {
     const Layer &l = problem.layer;
     QRgb stateColours[5] = {};
@@ -438,8 +435,8 @@ void GridRenderer::paintCellColours(QPainter &painter, const GridGeometry &geome
                 m_heatColours[k] = Palette::heat(maxLoads ? double(k) / maxLoads : 0.0).rgb();
         }
     } else {
-        for (OutputState s : {OutputState::Pending, OutputState::OnChip, OutputState::Computed, OutputState::Written,
-                              OutputState::Done})
+        for (OutputState s :
+            {OutputState::Pending, OutputState::OnChip, OutputState::Computed, OutputState::Written, OutputState::Done})
             stateColours[int(s)] = Palette::output(s).rgb();
     }
     auto colourAt = [&](int row, int col) -> QRgb {
@@ -456,8 +453,8 @@ void GridRenderer::paintCellColours(QPainter &painter, const GridGeometry &geome
         // One image pixel per cell, scaled without smoothing: a single blit
         // whatever the number of cells.
         if (m_cells.width() < cells.width() || m_cells.height() < cells.height())
-            m_cells = QImage(std::max(cells.width(), m_cells.width()), std::max(cells.height(), m_cells.height()),
-                             QImage::Format_RGB32);
+            m_cells = QImage(
+                std::max(cells.width(), m_cells.width()), std::max(cells.height(), m_cells.height()), QImage::Format_RGB32);
         for (int r = 0; r < cells.height(); ++r) {
             auto *line = reinterpret_cast<QRgb *>(m_cells.scanLine(r));
             for (int c = 0; c < cells.width(); ++c)
@@ -533,41 +530,41 @@ void GridRenderer::paintUnionOutline(QPainter &painter, const GridGeometry &geom
     // is +1 when the group lies below it (right of it, for vertical edges).
     constexpr double kWidth = 2.0;
     const double half = kWidth / 2;
-    auto below = [&](int y, int x) { return int(in(y, x)) - int(in(y - 1, x)); };
-    auto right = [&](int y, int x) { return int(in(y, x)) - int(in(y, x - 1)); };
-    for (int y = 0; y <= h; ++y)
-        for (int x = 0; x < w;) {
-            const int side = below(y, x);
-            if (side == 0) {
-                ++x;
-                continue;
+    // Walks the edge lines i = 0..count (rows of horizontal edges, columns of
+    // vertical ones) and emits each run of edge cells j with the same side.
+    const auto runs = [](int count, int length, auto sideAt, auto emitRun) {
+        for (int i = 0; i <= count; ++i)
+            for (int j = 0; j < length;) {
+                const int side = sideAt(i, j);
+                if (side == 0) {
+                    ++j;
+                    continue;
+                }
+                const int start = j;
+                while (j < length && sideAt(i, j) == side)
+                    ++j;
+                emitRun(i, start, j, side);
             }
-            const int start = x;
-            while (x < w && below(y, x) == side)
-                ++x;
+    };
+    runs(
+        h, w, [&](int y, int x) { return int(in(y, x)) - int(in(y - 1, x)); },
+        [&](int y, int from, int to, int side) {
             const double yy = oy + y * cs - side * half;
-            lines.append(QLineF(ox + start * cs, yy, ox + x * cs, yy));
-        }
-    for (int x = 0; x <= w; ++x)
-        for (int y = 0; y < h;) {
-            const int side = right(y, x);
-            if (side == 0) {
-                ++y;
-                continue;
-            }
-            const int start = y;
-            while (y < h && right(y, x) == side)
-                ++y;
+            lines.append(QLineF(ox + from * cs, yy, ox + to * cs, yy));
+        });
+    runs(
+        w, h, [&](int x, int y) { return int(in(y, x)) - int(in(y, x - 1)); },
+        [&](int x, int from, int to, int side) {
             const double xx = ox + x * cs - side * half;
-            lines.append(QLineF(xx, oy + start * cs, xx, oy + y * cs));
-        }
+            lines.append(QLineF(xx, oy + from * cs, xx, oy + to * cs));
+        });
     // Square caps extend each segment by half a width: the corners close.
     painter.setPen(QPen(Palette::cursor(), kWidth, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
     painter.drawLines(lines);
 }
 
 void GridRenderer::paintInputCells(QPainter &painter, const GridGeometry &geometry, const Problem &problem,
-                                   const StepCursor &cursor, const GridStyle &style, QRect cells)
+    const StepCursor &cursor, const GridStyle &style, QRect cells)
 {
     cells &= geometry.allCells();
     if (cells.isEmpty() || geometry.cellSize <= 0)
@@ -583,8 +580,7 @@ void GridRenderer::paintInputCells(QPainter &painter, const GridGeometry &geomet
     if (inner != geometry.allCells()) {
         const int cols = geometry.cols;
         const QRect bands[] = {QRect(0, 0, cols, l.pad_top), QRect(0, l.pad_top + l.h_in, cols, l.pad_bottom),
-                               QRect(0, l.pad_top, l.pad_left, l.h_in),
-                               QRect(l.pad_left + l.w_in, l.pad_top, l.pad_right, l.h_in)};
+            QRect(0, l.pad_top, l.pad_left, l.h_in), QRect(l.pad_left + l.w_in, l.pad_top, l.pad_right, l.h_in)};
         for (const QRect &band : bands) {
             const QRect part = band & cells;
             if (!part.isEmpty())
@@ -600,7 +596,8 @@ void GridRenderer::paintInputCells(QPainter &painter, const GridGeometry &geomet
 
     // Reload counts in cells big enough to hold them.
     const QFontMetricsF fm(painter.font(), painter.device());
-    if (style.labels && style.heatMap && geometry.cellSize >= std::max(fm.height() * 1.2, fm.horizontalAdvance(QStringLiteral("00")) + 4)
+    if (style.labels && style.heatMap
+        && geometry.cellSize >= std::max(fm.height() * 1.2, fm.horizontalAdvance(QStringLiteral("00")) + 4)
         && qint64(cells.width()) * cells.height() <= kMaxCellLabels) {
         painter.setPen(textColour());
         for (int r = cells.top(); r <= cells.bottom(); ++r)
@@ -623,7 +620,7 @@ void GridRenderer::paintInputCells(QPainter &painter, const GridGeometry &geomet
 }
 
 void GridRenderer::paintOutputCells(QPainter &painter, const GridGeometry &geometry, const Problem &problem,
-                                    const StepCursor &cursor, const GridStyle &style, QRect cells)
+    const StepCursor &cursor, const GridStyle &style, QRect cells)
 {
     cells &= geometry.allCells();
     if (cells.isEmpty() || geometry.cellSize <= 0)
@@ -646,8 +643,8 @@ void GridRenderer::paintOutputCells(QPainter &painter, const GridGeometry &geome
         const double pad = std::max(2.0, geometry.cellSize * 0.06);
         for (int r = cells.top(); r <= cells.bottom(); ++r)
             for (int c = cells.left(); c <= cells.right(); ++c)
-                painter.drawText(geometry.cellRect(r, c).adjusted(pad, pad / 2, -pad, -pad),
-                                 Qt::AlignLeft | Qt::AlignTop, QString::number(patchId(l, r, c)));
+                painter.drawText(geometry.cellRect(r, c).adjusted(pad, pad / 2, -pad, -pad), Qt::AlignLeft | Qt::AlignTop,
+                    QString::number(patchId(l, r, c)));
     }
 
     // The frame first: the group's outline stays on top where they meet.
@@ -665,8 +662,8 @@ void GridRenderer::paintOutputCells(QPainter &painter, const GridGeometry &geome
     painter.restore();
 }
 
-void GridRenderer::paintAxes(QPainter &painter, const GridGeometry &geometry, const QRectF &topAxis,
-                             const QRectF &leftAxis, QRect cells)
+void GridRenderer::paintAxes(
+    QPainter &painter, const GridGeometry &geometry, const QRectF &topAxis, const QRectF &leftAxis, QRect cells)
 {
     cells &= geometry.allCells();
     if (cells.isEmpty() || geometry.cellSize <= 0)
@@ -682,8 +679,8 @@ void GridRenderer::paintAxes(QPainter &painter, const GridGeometry &geometry, co
             const double x = geometry.origin.x() + (c + 0.5) * geometry.cellSize;
             if (x < topAxis.left() || x > topAxis.right())
                 continue;
-            painter.drawText(QRectF(x - need / 2, topAxis.top(), need, topAxis.height()),
-                             Qt::AlignHCenter | Qt::AlignBottom, QString::number(c));
+            painter.drawText(QRectF(x - need / 2, topAxis.top(), need, topAxis.height()), Qt::AlignHCenter | Qt::AlignBottom,
+                QString::number(c));
         }
     }
     if (!leftAxis.isEmpty()) {
@@ -695,7 +692,7 @@ void GridRenderer::paintAxes(QPainter &painter, const GridGeometry &geometry, co
             if (y < leftAxis.top() || y > leftAxis.bottom())
                 continue;
             painter.drawText(QRectF(leftAxis.left(), y - need / 2, leftAxis.width() - pad, need),
-                             Qt::AlignRight | Qt::AlignVCenter, QString::number(r));
+                Qt::AlignRight | Qt::AlignVCenter, QString::number(r));
         }
     }
     painter.restore();
@@ -703,13 +700,13 @@ void GridRenderer::paintAxes(QPainter &painter, const GridGeometry &geometry, co
 
 // --- figures ---------------------------------------------------------------------
 
-void GridRenderer::paintInputGrid(QPainter &painter, const QRectF &target, const Problem &problem,
-                                  const StepCursor &cursor, const GridStyle &style, const QRectF &exposedCells)
+void GridRenderer::paintInputGrid(QPainter &painter, const QRectF &target, const Problem &problem, const StepCursor &cursor,
+    const GridStyle &style, const QRectF &exposedCells)
 {
     painter.save();
     painter.setFont(figureFont(painter.font(), target));
-    const GridFigureLayout lay = layout(GridKind::Input, QFontMetricsF(painter.font(), painter.device()), target,
-                                        problem, cursor, style);
+    const GridFigureLayout lay
+        = layout(GridKind::Input, QFontMetricsF(painter.font(), painter.device()), target, problem, cursor, style);
     if (!exposedCells.isEmpty()) {
         paintInputCells(painter, lay.geometry, problem, cursor, style, lay.geometry.cellsOfUnits(exposedCells));
         painter.restore();
@@ -726,13 +723,13 @@ void GridRenderer::paintInputGrid(QPainter &painter, const QRectF &target, const
     painter.restore();
 }
 
-void GridRenderer::paintOutputGrid(QPainter &painter, const QRectF &target, const Problem &problem,
-                                   const StepCursor &cursor, const GridStyle &style)
+void GridRenderer::paintOutputGrid(
+    QPainter &painter, const QRectF &target, const Problem &problem, const StepCursor &cursor, const GridStyle &style)
 {
     painter.save();
     painter.setFont(figureFont(painter.font(), target));
-    const GridFigureLayout lay = layout(GridKind::Output, QFontMetricsF(painter.font(), painter.device()), target,
-                                        problem, cursor, style);
+    const GridFigureLayout lay
+        = layout(GridKind::Output, QFontMetricsF(painter.font(), painter.device()), target, problem, cursor, style);
     painter.fillRect(target, Qt::white);
     paintOutputCells(painter, lay.geometry, problem, cursor, style, lay.geometry.allCells());
     if (style.labels) {
@@ -744,8 +741,8 @@ void GridRenderer::paintOutputGrid(QPainter &painter, const QRectF &target, cons
     painter.restore();
 }
 
-void GridRenderer::paintGrids(QPainter &painter, const QRectF &target, const Problem &problem,
-                              const StepCursor &cursor, const GridStyle &style)
+void GridRenderer::paintGrids(
+    QPainter &painter, const QRectF &target, const Problem &problem, const StepCursor &cursor, const GridStyle &style)
 {
     painter.save();
     painter.setFont(figureFont(painter.font(), target));
@@ -804,12 +801,12 @@ void GridRenderer::paintGrids(QPainter &painter, const QRectF &target, const Pro
         painter.restore();
         const double subY = y0 + titleH + titleGap;
         paintTitle(painter, QRectF(x0, subY, axisIn.width() + wIn, subtitleH), inputName(problem));
-        paintTitle(painter, QRectF(out.origin.x() - axisOut.width(), subY, axisOut.width() + wOut, subtitleH),
-                   outputName(problem));
+        paintTitle(
+            painter, QRectF(out.origin.x() - axisOut.width(), subY, axisOut.width() + wOut, subtitleH), outputName(problem));
         paintAxes(painter, in, QRectF(in.origin.x(), gridTop - axisH, wIn, axisH),
-                  QRectF(x0, gridTop, axisIn.width(), rowsIn * cs), in.allCells());
+            QRectF(x0, gridTop, axisIn.width(), rowsIn * cs), in.allCells());
         paintAxes(painter, out, QRectF(out.origin.x(), gridTop - axisH, wOut, axisH),
-                  QRectF(out.origin.x() - axisOut.width(), gridTop, axisOut.width(), rowsOut * cs), out.allCells());
+            QRectF(out.origin.x() - axisOut.width(), gridTop, axisOut.width(), rowsOut * cs), out.allCells());
     }
     if (style.legend)
         paintLegend(painter, QRectF(inner.left(), gridTop + gridH + legendGap, inner.width(), legendH), legend);
