@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 
 PACKAGES=(cmake ninja-build g++ pkg-config
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev
-          nlohmann-json3-dev libcsv-dev coinor-libcbc-dev)
+          nlohmann-json3-dev libcsv-dev coinor-libcbc-dev coinor-cbc)
 BUILD_DIR=${BUILD_DIR:-build}
 
 install_missing() {
