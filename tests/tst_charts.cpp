@@ -588,6 +588,62 @@ private slots:
         QVERIFY(failed.error.contains(QDir::toNativeSeparators(bad)));
     }
 
+    void panelUpdatesChartsInPlace()
+    {
+        const Problem p = paperExample();
+        const SimulationResult rows = rowByRowG2(p);
+        SimulationOptions options;
+        const SimulationResult zig = simulate(p, expandS1(p, zigzag(p.layer, 2)), options);
+        const SimulationResult single = simulate(p, expandS1(p, rowByRow(p.layer, 1)), options);
+        ChartsPanel panel;
+        panel.resize(900, 600);
+        panel.setSimulation(&p, &rows, QStringLiteral("Row-by-Row"));
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QChart *footprint = panel.chart(ChartsPanel::FootprintTab);
+        QChart *durations = panel.chart(ChartsPanel::DurationsTab);
+        QChart *cumulative = panel.chart(ChartsPanel::CumulativeTab);
+
+        // Another result of the same shape (and one with more steps): the
+        // same charts, holding what freshly built ones hold.
+        for (const SimulationResult *r : {&zig, &single}) {
+            panel.setSimulation(&p, r, QStringLiteral("Edited"));
+            QCOMPARE(panel.chart(ChartsPanel::FootprintTab), footprint);
+            QCOMPARE(panel.chart(ChartsPanel::DurationsTab), durations);
+            QCOMPARE(panel.chart(ChartsPanel::CumulativeTab), cumulative);
+            std::unique_ptr<QChart> freshFootprint(footprintChart(p, *r, -1, false, QStringLiteral("Edited")));
+            std::unique_ptr<QChart> freshDurations(durationChart(*r, -1, QStringLiteral("Edited")));
+            std::unique_ptr<QChart> freshCumulative(cumulativeDurationChart(*r, -1, QStringLiteral("Edited")));
+            QCOMPARE(footprint->title(), freshFootprint->title());
+            QCOMPARE(durations->title(), freshDurations->title());
+            for (const QString &name : {QStringLiteral("input"), QStringLiteral("kernels"), QStringLiteral("output")})
+                QCOMPARE(seriesNamed<QAreaSeries>(footprint, name)->upperSeries()->points(),
+                    seriesNamed<QAreaSeries>(freshFootprint.get(), name)->upperSeries()->points());
+            const auto sets = seriesOfType<QStackedBarSeries>(durations).value(0)->barSets();
+            const auto freshSets = seriesOfType<QStackedBarSeries>(freshDurations.get()).value(0)->barSets();
+            QCOMPARE(sets.size(), freshSets.size());
+            for (qsizetype i = 0; i < sets.size(); ++i) {
+                QCOMPARE(sets[i]->count(), freshSets[i]->count());
+                for (int k = 0; k < sets[i]->count(); ++k)
+                    QCOMPARE(sets[i]->at(k), freshSets[i]->at(k));
+            }
+            QCOMPARE(seriesOfType<QLineSeries>(cumulative).value(0)->points(),
+                seriesOfType<QLineSeries>(freshCumulative.get()).value(0)->points());
+            const auto *x = qobject_cast<QCategoryAxis *>(durations->axes(Qt::Horizontal).value(0));
+            auto *freshX = qobject_cast<QCategoryAxis *>(freshDurations->axes(Qt::Horizontal).value(0));
+            QVERIFY(x && freshX);
+            QCOMPARE(const_cast<QCategoryAxis *>(x)->categoriesLabels(), freshX->categoriesLabels());
+            QCOMPARE(x->max(), freshX->max());
+            // The cursor still follows the steps.
+            panel.setCurrentStep(int(r->steps.size()) - 1);
+            QCOMPARE(cursorX(footprint), double(r->steps.size() - 1));
+            panel.setCurrentStep(-1);
+        }
+        // A placeholder has another shape: replaced.
+        panel.setSimulation(nullptr, nullptr);
+        QVERIFY(panel.chart(ChartsPanel::FootprintTab)->series().isEmpty());
+    }
+
     void panel()
     {
         const Problem p = paperExample();

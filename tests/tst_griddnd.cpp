@@ -303,7 +303,7 @@ private Q_SLOTS:
 
         QTest::newRow("same group") << QList<int>{0} << 1 << QStringLiteral("already in group 1");
         QTest::newRow("onto itself") << QList<int>{4} << 4 << QStringLiteral("already in group 3");
-        QTest::newRow("one of them in the target") << QList<int>{0, 2} << 5 << QStringLiteral("already in group 2");
+        QTest::newRow("all of them in the target") << QList<int>{2, 5} << 2 << QStringLiteral("already in group 2");
         QTest::newRow("outside") << QList<int>{0} << -1 << QStringLiteral("on a patch");
         QTest::newRow("missing patch") << QList<int>{42} << 2 << QStringLiteral("does not exist");
     }
@@ -335,6 +335,40 @@ private Q_SLOTS:
         QVERIFY2(why.contains(reason), qPrintable(why));
         QCOMPARE(mine(), kMineGroups);
         QCOMPARE(m_doc->undoStack()->count(), 0);
+    }
+
+    void selectionWithAPatchOfTheTargetIsAccepted()
+    {
+        // movePatches keeps the target's own patches where they are.
+        std::unique_ptr<QMimeData> data(GroupListModel::encodePatches(kMine, patches({0, 2})));
+        QVERIFY(drop(data.get(), centreOf(5))); // group 2 = [2, 5]
+        QCOMPARE(mine(), QStringLiteral("1|2 5 0|4 3|6 7|8"));
+        QCOMPARE(m_doc->undoStack()->count(), 1);
+        QTRY_VERIFY(!m_doc->busy());
+        m_doc->undoStack()->undo();
+        QCOMPARE(mine(), kMineGroups);
+    }
+
+    void dropOnAnUnassignedPatchUnassigns()
+    {
+        QCOMPARE(m_model->unassignPatches(patches({4})), QString());
+        QCOMPARE(mine(), QStringLiteral("0 1|2 5|3|6 7|8"));
+        std::unique_ptr<QMimeData> data(GroupListModel::encodePatches(kMine, patches({0, 8})));
+        QVERIFY(drop(data.get(), centreOf(4)));
+        QCOMPARE(mine(), QStringLiteral("1|2 5|3|6 7"));
+        QCOMPARE(m_doc->undoStack()->count(), 2);
+        // Patches already in no group: the core refuses, nothing changes.
+        QSignalSpy refused(m_view.get(), &GridView::dropRefused);
+        std::unique_ptr<QMimeData> pool(GroupListModel::encodePatches(kMine, patches({0, 4})));
+        QVERIFY(!drop(pool.get(), centreOf(8)));
+        QVERIFY(!refused.isEmpty() && refused.last().at(0).toString().contains(QLatin1String("not in any group")));
+        QCOMPARE(m_doc->undoStack()->count(), 2);
+        QTRY_VERIFY(!m_doc->busy());
+        m_doc->undoStack()->undo();
+        QCOMPARE(mine(), QStringLiteral("0 1|2 5|3|6 7|8"));
+        m_doc->undoStack()->redo();
+        QCOMPARE(mine(), QStringLiteral("1|2 5|3|6 7"));
+        QTRY_VERIFY(!m_doc->busy());
     }
 
     void foreignDataIsNotEntered()

@@ -13,10 +13,16 @@
 #include "export/HeadlessReport.h"
 #include "views/DiagnosticsPanel.h"
 #include "views/GridView.h"
+#include "views/DropPreview.h"
+#include "views/GroupListModel.h"
 #include "views/GroupsPanel.h"
 #include "views/StepControls.h"
 
 #include <QDir>
+#include <QDragEnterEvent>
+#include <QDragMoveEvent>
+#include <QMenuBar>
+#include <QMimeData>
 #include <QFile>
 #include <QImage>
 #include <QSet>
@@ -25,6 +31,8 @@
 #include <QTest>
 #include <QTreeView>
 #include <QTreeWidget>
+
+#include <memory>
 
 using namespace convoffload;
 using namespace convoffload::ui;
@@ -172,6 +180,50 @@ private slots:
         QCOMPARE(doc->project().strategies[3].groups, (Groups{{0, 1}, {2, 5}, {4, 3}, {6, 7}, {8}}));
     }
 
+    void editFeedbackInTheWindow()
+    {
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFile(sample("paper-example.json")));
+        ProjectDocument *doc = window.document();
+        doc->setCurrentStrategy(3); // "Mine": [[0,1],[2,5],[4,3],[6,7],[8]]
+        QTRY_VERIFY(!doc->busy() && doc->simulation() && doc->simulation()->spec.name == "Mine");
+        GroupListModel *model = window.groups()->model();
+
+        // The Groups menu holds the dock's actions, split and merge among them.
+        QMenu *groupsMenu = nullptr;
+        for (QAction *a : window.menuBar()->actions())
+            if (a->text() == QLatin1String("&Groups"))
+                groupsMenu = a->menu();
+        QVERIFY(groupsMenu);
+        QVERIFY(groupsMenu->actions().contains(window.groups()->splitAction()));
+        QVERIFY(groupsMenu->actions().contains(window.groups()->mergeAction()));
+
+        // Three patches in group 1 (G = 2): flagged on the output grid.
+        QCOMPARE(model->moveToGroup({2}, 0), QString());
+        QTRY_VERIFY(!doc->busy() && doc->simulation()->spec == doc->project().strategies[3]);
+        QCOMPARE(window.outputGrid()->flaggedPatches(), (std::vector<PatchId>{0, 1, 2}));
+
+        // A drag of patch 8 over patch 6 previews group 4's field on the input grid.
+        std::unique_ptr<QMimeData> data(GroupListModel::encodePatches(3, {8}));
+        GridView *output = window.outputGrid();
+        const QPoint target = output->geometry().cellRect(2, 0).center().toPoint();
+        QDragEnterEvent enter(target, Qt::MoveAction, data.get(), Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(output, &enter);
+        QDragMoveEvent move(target, Qt::MoveAction, data.get(), Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(output, &move);
+        QVERIFY(move.isAccepted());
+        QVERIFY(window.inputGrid()->dropPreview() && window.inputGrid()->dropPreview()->isActive());
+        QCOMPARE(window.inputGrid()->title(), QStringLiteral("Group 4 would need 15 pixels (+3), 30 elements of 80"));
+        QDir().mkpath(QStringLiteral("/tmp/editfeedback-shots"));
+        QVERIFY(window.grab().save(QStringLiteral("/tmp/editfeedback-shots/window.png")));
+        QDragLeaveEvent leave;
+        QCoreApplication::sendEvent(output, &leave);
+        QVERIFY(!window.inputGrid()->dropPreview()->isActive());
+    }
+
     void keyboardStepping()
     {
         MainWindow window;
@@ -261,7 +313,8 @@ private slots:
         QTest::addColumn<QString>("extension");
         for (const QString &name : figureNames())
             for (const char *extension : {"png", "svg", "pdf"})
-                QTest::addRow("%s.%s", qPrintable(name), extension) << int(*figureKindFromName(name)) << QString::fromLatin1(extension);
+                QTest::addRow("%s.%s", qPrintable(name), extension)
+                    << int(*figureKindFromName(name)) << QString::fromLatin1(extension);
     }
     void exportEveryFigure()
     {

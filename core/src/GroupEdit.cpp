@@ -1,6 +1,8 @@
 #include "convoffload/GroupEdit.h"
 
 #include <algorithm>
+#include <iterator>
+#include <optional>
 #include <string>
 #include <unordered_set>
 
@@ -168,6 +170,94 @@ Groups unassign(const Groups &groups, const PatchList &patches)
     if (out == groups)
         throw StrategyError(patchCount(patches.size()) + (patches.size() == 1 ? " is" : " are") + " not in any group already");
     return out;
+}
+
+std::vector<PixelId> receptiveField(const Problem &problem, const PatchList &patches)
+{
+    std::vector<PixelId> pixels;
+    pixels.reserve(patches.size() * std::size_t(problem.layer.h_k) * std::size_t(problem.layer.w_k));
+    for (PatchId p : patches)
+        forEachPatchPixel(problem.layer, problem.options.padding_in_dram, p, [&](PixelId px) { pixels.push_back(px); });
+    std::sort(pixels.begin(), pixels.end());
+    pixels.erase(std::unique(pixels.begin(), pixels.end()), pixels.end());
+    return pixels;
+}
+
+FieldPreview previewJoin(const Problem &problem, const PatchList &target, const PatchList &dragged)
+{
+    FieldPreview preview;
+    preview.kept = receptiveField(problem, target);
+    const std::vector<PixelId> all = receptiveField(problem, dragged);
+    std::set_difference(all.begin(), all.end(), preview.kept.begin(), preview.kept.end(), std::back_inserter(preview.added));
+    return preview;
+}
+
+std::vector<std::size_t> FindingPlaces::ofPatch(PatchId patch) const
+{
+    std::vector<std::size_t> out;
+    const auto first = std::lower_bound(patches.begin(), patches.end(), std::pair<PatchId, std::size_t>(patch, 0));
+    for (auto it = first; it != patches.end() && it->first == patch; ++it)
+        out.push_back(it->second);
+    return out;
+}
+
+std::vector<PatchId> FindingPlaces::flaggedPatches() const
+{
+    std::vector<PatchId> out;
+    for (const auto &[patch, finding] : patches)
+        if (out.empty() || out.back() != patch)
+            out.push_back(patch);
+    return out;
+}
+
+FindingPlaces locateFindings(const Problem &problem, const Groups &groups, const std::vector<Diagnostic> &diagnostics)
+{
+    const Layer &layer = problem.layer;
+    const auto patchCount = std::max<std::int64_t>(layer.patchCount(), 0);
+    const auto known = [&](PatchId p) { return std::int64_t(p) < patchCount; };
+    FindingPlaces places;
+    places.groups.resize(groups.size());
+    std::optional<std::size_t> neverComputed;
+    for (std::size_t d = 0; d < diagnostics.size(); ++d) {
+        const Diagnostic &finding = diagnostics[d];
+        const bool inGroup = finding.step >= 1 && std::size_t(finding.step) <= groups.size();
+        const std::size_t group = inGroup ? std::size_t(finding.step - 1) : 0;
+        (inGroup ? places.groups[group] : places.strategy).push_back(d);
+        if (finding.rule == Rule::OutputNotWritten && !neverComputed)
+            neverComputed = d;
+        switch (finding.elementKind) {
+        case ElementKind::Output:
+        case ElementKind::Patch: {
+            const PatchId patch
+                = finding.elementKind == ElementKind::Patch ? finding.elementId : patchOfOutput(layer, finding.elementId);
+            if (known(patch))
+                places.patches.emplace_back(patch, d);
+            break;
+        }
+        case ElementKind::Pixel:
+            if (inGroup)
+                for (PatchId p : groups[group]) {
+                    bool reads = false;
+                    forEachPatchPixel(layer, true, p, [&](PixelId px) { reads = reads || px == finding.elementId; });
+                    if (reads && known(p))
+                        places.patches.emplace_back(p, d);
+                }
+            break;
+        case ElementKind::Kernel:
+        case ElementKind::None:
+            if (inGroup)
+                for (PatchId p : groups[group])
+                    if (known(p))
+                        places.patches.emplace_back(p, d);
+            break;
+        }
+    }
+    if (neverComputed)
+        for (PatchId p : unassignedPatches(layer, groups))
+            places.patches.emplace_back(p, *neverComputed);
+    std::sort(places.patches.begin(), places.patches.end());
+    places.patches.erase(std::unique(places.patches.begin(), places.patches.end()), places.patches.end());
+    return places;
 }
 
 Groups editableGroups(const Problem &problem, const StrategySpec &spec)

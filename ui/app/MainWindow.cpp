@@ -129,6 +129,9 @@ void MainWindow::createViews()
     // The output grid edits the current strategy's groups: select patches,
     // drag them onto another group's patch, or press 1-9 / N.
     m_outputGrid->setEditable(m_groups->model());
+    // While a drag hovers over a group (on the grid or in the dock), the
+    // input grid shows the receptive field that group would have.
+    m_inputGrid->setDropPreview(m_groups->model()->dropPreview());
     connect(m_outputGrid, &GridView::dropRefused, this, [this](const QString &reason) {
         if (!reason.isEmpty())
             statusBar()->showMessage(reason, 4000);
@@ -187,6 +190,10 @@ void MainWindow::createMenus()
     for (QAction *a : {m_strategies->addHeuristicAction(), m_strategies->duplicateAction(), m_strategies->renameAction(),
                        m_strategies->deleteAction(), m_strategies->importCsvAction(), m_strategies->exportCsvAction()})
         strategy->addAction(a);
+
+    QMenu *groups = menuBar()->addMenu(tr("&Groups"));
+    groups->setToolTipsVisible(true);
+    groups->addActions(m_groups->editActions());
 
     QMenu *step = menuBar()->addMenu(tr("S&tep"));
     for (QAction *a : {m_stepControls->firstAction(), m_stepControls->previousAction(), m_stepControls->playAction(),

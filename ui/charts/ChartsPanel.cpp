@@ -1,6 +1,7 @@
 #include "charts/ChartsPanel.h"
 
 #include "charts/ChartFactory.h"
+#include "charts/ChartRefresh.h"
 
 #include <QChart>
 #include <QChartView>
@@ -69,7 +70,8 @@ ChartsPanel::ChartsPanel(QWidget *parent)
             auto *layout = new QVBoxLayout(page);
             layout->setContentsMargins(0, 0, 0, 0);
             m_perActionBox = new QCheckBox(tr("Per action (a1 free input … a6 compute)"), page);
-            m_perActionBox->setToolTip(tr("Show the footprint after each of the six actions of every step instead of after each step"));
+            m_perActionBox->setToolTip(
+                tr("Show the footprint after each of the six actions of every step instead of after each step"));
             connect(m_perActionBox, &QCheckBox::toggled, this, &ChartsPanel::setFootprintPerAction);
             auto *bar = new QHBoxLayout;
             bar->setContentsMargins(6, 4, 6, 0);
@@ -97,6 +99,10 @@ void ChartsPanel::replaceChart(Tab tab, QChart *chart)
     // The view owns the chart it shows, but not one it has been given back.
     QChartView *view = m_views[tab];
     QChart *old = view->chart();
+    if (refreshChart(old, chart)) { // same shape (an edit, another strategy): new data only
+        delete chart;
+        return;
+    }
     view->setChart(chart);
     delete old;
 }

@@ -1,8 +1,9 @@
 #pragma once
 // The charts of the visualiser, one tab each: footprint (per step or per
 // action), durations, cumulative duration, strategy comparison, group-size
-// sweep. Charts are rebuilt when their data change; moving the current step
-// only moves the cursor lines. Clicking a step chart selects that step.
+// sweep. New data update the charts shown in place when they keep their shape
+// (same series and axes: after a hand edit), else the chart is replaced;
+// moving the current step only moves the cursor lines. Clicking a step chart selects that step.
 
 #include "convoffload/Layer.h"
 #include "convoffload/Report.h"

@@ -80,12 +80,29 @@ struct LegendMetrics {
     }
 };
 
+// A cell that breaks a rule: hatch, a thick frame inside the cell and a white
+// line inside the frame, so it reads on every state colour, vermillion too.
+void paintFlag(QPainter &p, const QRectF &cell, const QColor &colour)
+{
+    const double w = std::clamp(cell.width() / 8, 2.0, 4.0);
+    p.fillRect(cell, QBrush(colour, Qt::FDiagPattern));
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(colour, w, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+    p.drawRect(cell.adjusted(w / 2, w / 2, -w / 2, -w / 2));
+    if (cell.width() >= 4 * w) {
+        p.setPen(QPen(Qt::white, 1));
+        p.drawRect(cell.adjusted(w + 0.5, w + 0.5, -w - 0.5, -w - 0.5));
+    }
+}
+
 double itemWidth(const QFontMetricsF &fm, const LegendMetrics &m, const LegendItem &item)
 {
     switch (item.kind) {
     case LegendItem::Kind::Swatch:
     case LegendItem::Kind::Hatch:
     case LegendItem::Kind::Outline:
+    case LegendItem::Kind::Marker:
+    case LegendItem::Kind::Flag:
         return m.swatch + m.gapIn + fm.horizontalAdvance(item.label);
     case LegendItem::Kind::Gradient:
         return fm.horizontalAdvance(item.low) + m.gapIn + m.bar + m.gapIn + fm.horizontalAdvance(item.high)
@@ -124,6 +141,19 @@ void paintItem(QPainter &p, const QFontMetricsF &fm, const LegendMetrics &m, con
         p.setPen(QPen(item.color, 2, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
         p.setBrush(Qt::NoBrush);
         p.drawRect(box.adjusted(1, 1, -1, -1));
+        text(box.right() + m.gapIn, item.label);
+        break;
+    case LegendItem::Kind::Marker:
+        p.fillRect(box, Qt::white);
+        p.setPen(QPen(frameColour(), 1));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(box);
+        p.fillRect(GridRenderer::markerRect(box), item.color);
+        text(box.right() + m.gapIn, item.label);
+        break;
+    case LegendItem::Kind::Flag:
+        p.fillRect(box, Qt::white);
+        paintFlag(p, box, item.color);
         text(box.right() + m.gapIn, item.label);
         break;
     case LegendItem::Kind::Gradient: {
@@ -506,7 +536,8 @@ void GridRenderer::paintGridLines(QPainter &painter, const GridGeometry &geometr
     painter.restore();
 }
 
-void GridRenderer::paintUnionOutline(QPainter &painter, const GridGeometry &geometry, const std::vector<QRect> &parts)
+void GridRenderer::paintUnionOutline(
+    QPainter &painter, const GridGeometry &geometry, const std::vector<QRect> &parts, const QColor &colour)
 {
     QRect box;
     for (const QRect &r : parts)
@@ -559,7 +590,7 @@ void GridRenderer::paintUnionOutline(QPainter &painter, const GridGeometry &geom
             lines.append(QLineF(xx, oy + from * cs, xx, oy + to * cs));
         });
     // Square caps extend each segment by half a width: the corners close.
-    painter.setPen(QPen(Palette::cursor(), kWidth, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+    painter.setPen(QPen(colour, kWidth, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
     painter.drawLines(lines);
 }
 
@@ -614,7 +645,7 @@ void GridRenderer::paintInputCells(QPainter &painter, const GridGeometry &geomet
         std::vector<QRect> parts;
         for (PatchId p : cursor.currentPatches())
             parts.push_back(patchPixels(l, p));
-        paintUnionOutline(painter, geometry, parts);
+        paintUnionOutline(painter, geometry, parts, Palette::cursor());
     }
     painter.restore();
 }
@@ -657,7 +688,63 @@ void GridRenderer::paintOutputCells(QPainter &painter, const GridGeometry &geome
             const Grid g = patchPosition(l, p);
             parts.emplace_back(g.col, g.row, 1, 1);
         }
-        paintUnionOutline(painter, geometry, parts);
+        paintUnionOutline(painter, geometry, parts, Palette::cursor());
+    }
+    painter.restore();
+}
+
+QRectF GridRenderer::markerRect(const QRectF &cell)
+{
+    // Small cells are filled whole; bigger ones keep a rim of their state colour.
+    if (cell.width() < 6)
+        return cell;
+    const double side = std::max(3.0, std::round(cell.width() * 0.5));
+    return QRectF(cell.center().x() - side / 2, cell.center().y() - side / 2, side, side);
+}
+
+void GridRenderer::paintFieldPreview(
+    QPainter &painter, const GridGeometry &geometry, const Layer &layer, const FieldPreview &preview, QRect cells)
+{
+    cells &= geometry.allCells();
+    if (cells.isEmpty() || geometry.cellSize <= 0 || preview.pixels() == 0)
+        return;
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    std::vector<QRect> parts;
+    parts.reserve(preview.pixels());
+    const auto mark = [&](const std::vector<PixelId> &pixels, const QColor &colour) {
+        for (PixelId p : pixels) {
+            const Grid g = pixelPosition(layer, p);
+            parts.emplace_back(g.col, g.row, 1, 1);
+            if (!cells.contains(g.col, g.row))
+                continue;
+            const QRectF marker = markerRect(geometry.cellRect(g.row, g.col));
+            painter.fillRect(marker, colour);
+            if (marker.width() >= 6) {
+                painter.setPen(QPen(Palette::previewOutline(), 1));
+                painter.setBrush(Qt::NoBrush);
+                painter.drawRect(marker.adjusted(0.5, 0.5, -0.5, -0.5));
+            }
+        }
+    };
+    mark(preview.kept, Palette::previewKept());
+    mark(preview.added, Palette::previewAdded());
+    paintUnionOutline(painter, geometry, parts, Palette::previewOutline());
+    painter.restore();
+}
+
+void GridRenderer::paintPatchFlags(
+    QPainter &painter, const GridGeometry &geometry, const Layer &layer, const std::vector<PatchId> &patches, QRect cells)
+{
+    cells &= geometry.allCells();
+    if (cells.isEmpty() || geometry.cellSize <= 0)
+        return;
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    for (PatchId p : patches) {
+        const Grid g = patchPosition(layer, p);
+        if (cells.contains(g.col, g.row))
+            paintFlag(painter, geometry.cellRect(g.row, g.col), Palette::flag());
     }
     painter.restore();
 }

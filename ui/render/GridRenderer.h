@@ -4,6 +4,7 @@
 // and one cell per patch of the output. Paints with any QPainter, so the grid
 // views, the export dialog and the tests draw the same picture.
 
+#include "convoffload/GroupEdit.h"
 #include "convoffload/StepCursor.h"
 
 #include <QColor>
@@ -63,7 +64,7 @@ struct GridGeometry {
 
 /// One entry of a legend.
 struct LegendItem {
-    enum class Kind { Swatch, Hatch, Outline, Gradient, Text };
+    enum class Kind { Swatch, Hatch, Outline, Gradient, Text, Marker, Flag };
     Kind kind = Kind::Swatch;
     QColor color;
     QString label;
@@ -104,6 +105,18 @@ public:
                          const StepCursor &cursor, const GridStyle &style, QRect cells);
     void paintOutputCells(QPainter &painter, const GridGeometry &geometry, const Problem &problem,
                           const StepCursor &cursor, const GridStyle &style, QRect cells);
+    /// The receptive-field preview of a drop over the input cells of `cells`:
+    /// a marker in every pixel of the field (Palette::previewKept for the
+    /// pixels the group reads already, previewAdded for those the drop adds)
+    /// and the field's outline.
+    static void paintFieldPreview(QPainter &painter, const GridGeometry &geometry, const Layer &layer,
+                                  const FieldPreview &preview, QRect cells);
+    /// Marks the output cells of `patches` (ascending) that lie in `cells`
+    /// as breaking a rule (Palette::flag frame and hatch).
+    static void paintPatchFlags(QPainter &painter, const GridGeometry &geometry, const Layer &layer,
+                                const std::vector<PatchId> &patches, QRect cells);
+    /// The square a preview marker fills in a cell.
+    static QRectF markerRect(const QRectF &cell);
     /// Row indices in `leftAxis` and column indices in `topAxis`, for the
     /// cells of `cells` only, thinned out so they never overlap.
     static void paintAxes(QPainter &painter, const GridGeometry &geometry, const QRectF &topAxis,
@@ -137,7 +150,8 @@ private:
     void paintCellColours(QPainter &painter, const GridGeometry &geometry, QRect cells, GridKind kind,
                           const Problem &problem, const StepCursor &cursor, const GridStyle &style);
     static void paintGridLines(QPainter &painter, const GridGeometry &geometry, QRect cells);
-    static void paintUnionOutline(QPainter &painter, const GridGeometry &geometry, const std::vector<QRect> &parts);
+    static void paintUnionOutline(QPainter &painter, const GridGeometry &geometry, const std::vector<QRect> &parts,
+                                  const QColor &colour);
 
     QImage m_cells; // one pixel per cell, reused between frames
     std::vector<QRgb> m_heatColours;

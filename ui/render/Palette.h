@@ -61,6 +61,18 @@ struct Palette {
     static QColor write() { return QColor(0xCC, 0x79, 0xA7); }
     static QColor compute() { return QColor(0x00, 0x9E, 0x73); }
     static QColor cursor() { return QColor(0x00, 0x00, 0x00); }
+    // Editing feedback. The receptive-field preview marks the pixels the
+    // target group reads already in blue and those a drop adds in yellow
+    // (dark vs light: they differ in lightness too), its outline in blue.
+    static QColor previewKept() { return QColor(0x00, 0x72, 0xB2); }  // blue
+    static QColor previewAdded() { return QColor(0xF0, 0xE4, 0x42); } // yellow
+    static QColor previewOutline() { return QColor(0x00, 0x72, 0xB2); }
+    /// Patches where a rule breaks: a vermillion frame with a hatch, so it
+    /// differs from the "written now" fill by its pattern as well.
+    static QColor flag() { return QColor(0xD5, 0x5E, 0x00); }
+    static QString previewKeptLabel() { return QStringLiteral("drop preview: read by the group already"); }
+    static QString previewAddedLabel() { return QStringLiteral("added by the drop"); }
+    static QString flagLabel() { return QStringLiteral("breaks a rule"); }
     /// Reload heat map: white (loaded once or never) to deep vermillion.
     static QColor heat(double t)
     {

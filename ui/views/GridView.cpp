@@ -1,6 +1,7 @@
 #include "views/GridView.h"
 
 #include "render/Palette.h"
+#include "views/DropPreview.h"
 #include "views/GroupListModel.h"
 
 #include <QApplication>
@@ -21,6 +22,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace convoffload::ui {
@@ -31,6 +33,7 @@ constexpr double kZoomStep = 1.25;      // per key press or wheel notch
 constexpr double kFitInset = 2.0;       // px between the fitted grid and the viewport's edge
 constexpr int kMaxListedSteps = 20;     // in a pixel's tooltip
 constexpr int kMaxListedOutputs = 16;   // in a patch's tooltip
+constexpr int kMaxListedFindings = 6;   // in a patch's tooltip
 
 QString fromStd(const std::string &s) { return QString::fromStdString(s); }
 
@@ -103,11 +106,22 @@ std::vector<LegendRow> GridView::legendRows() const
 {
     if (!m_problem || !m_cursor)
         return {};
-    if (m_kind == GridKind::Input)
-        return GridRenderer::inputLegend(*m_problem, *m_cursor, m_style);
+    if (m_kind == GridKind::Input) {
+        std::vector<LegendRow> rows = GridRenderer::inputLegend(*m_problem, *m_cursor, m_style);
+        // Always listed while a preview source is attached, so the layout
+        // does not jump when a drag starts.
+        if (m_preview && !rows.empty()) {
+            rows.back().items.push_back({LegendItem::Kind::Marker, Palette::previewKept(), Palette::previewKeptLabel(), {}, {}});
+            rows.back().items.push_back(
+                {LegendItem::Kind::Marker, Palette::previewAdded(), Palette::previewAddedLabel(), {}, {}});
+        }
+        return rows;
+    }
     std::vector<LegendRow> rows = GridRenderer::outputLegend(m_style);
-    if (m_model && !rows.empty())
+    if (m_model && !rows.empty()) {
         rows.back().items.push_back({LegendItem::Kind::Outline, selectionLine(), QStringLiteral("selected"), {}, {}});
+        rows.back().items.push_back({LegendItem::Kind::Flag, Palette::flag(), Palette::flagLabel(), {}, {}});
+    }
     return rows;
 }
 
@@ -181,9 +195,7 @@ void GridView::paintEvent(QPaintEvent *event)
     }
     const GridGeometry g = geometry();
     if (m_title.intersects(exposed))
-        GridRenderer::paintTitle(painter, m_title,
-                                 m_kind == GridKind::Input ? GridRenderer::inputTitle(*m_problem, *m_cursor)
-                                                           : GridRenderer::outputTitle(*m_problem, *m_cursor));
+        GridRenderer::paintTitle(painter, m_title, title());
 
     const QRectF shown = m_viewport & QRectF(exposed);
     if (!shown.isEmpty()) {
@@ -194,6 +206,10 @@ void GridView::paintEvent(QPaintEvent *event)
             m_renderer.paintInputCells(painter, g, *m_problem, *m_cursor, m_style, cells);
         else
             m_renderer.paintOutputCells(painter, g, *m_problem, *m_cursor, m_style, cells);
+        if (m_preview && m_preview->isActive())
+            GridRenderer::paintFieldPreview(painter, g, m_problem->layer, m_preview->state()->field, cells);
+        if (!m_flagged.empty())
+            GridRenderer::paintPatchFlags(painter, g, m_problem->layer, m_flagged, cells);
         if (m_highlight && m_highlight->row < m_rows && m_highlight->col < m_cols) {
             // A white ring inside a dark one reads on every state colour.
             const QRectF r = g.cellRect(m_highlight->row, m_highlight->col);
@@ -242,6 +258,38 @@ void GridView::paintEvent(QPaintEvent *event)
     }
     if (m_style.legend && m_legend.intersects(exposed))
         GridRenderer::paintLegend(painter, m_legend, legendRows());
+}
+
+QString GridView::title() const
+{
+    if (!m_problem || !m_cursor)
+        return {};
+    if (m_kind == GridKind::Input && m_preview && m_preview->isActive()) {
+        // The sentence alone (the legend names the markers): it must fit narrow docks.
+        QString text = m_preview->state()->text;
+        if (!text.isEmpty())
+            text[0] = text[0].toUpper();
+        return text;
+    }
+    return m_kind == GridKind::Input ? GridRenderer::inputTitle(*m_problem, *m_cursor)
+                                     : GridRenderer::outputTitle(*m_problem, *m_cursor);
+}
+
+void GridView::setDropPreview(const DropPreview *preview)
+{
+    if (m_kind != GridKind::Input)
+        preview = nullptr;
+    if (m_preview == preview)
+        return;
+    if (m_preview)
+        disconnect(m_preview, nullptr, this, nullptr);
+    m_preview = preview;
+    if (preview) {
+        connect(preview, &DropPreview::changed, this, qOverload<>(&QWidget::update));
+        connect(preview, &QObject::destroyed, this, [this] { setDropPreview(nullptr); });
+    }
+    updateLayout(); // the legend gains or loses the preview's markers
+    update();
 }
 
 void GridView::setHighlight(std::optional<GridCell> cell)
@@ -454,8 +502,10 @@ void GridView::setEditable(GroupListModel *model)
     m_modelStrategy = model ? model->strategy() : -1;
     if (model) {
         connect(model, &QAbstractItemModel::modelReset, this, &GridView::onModelReset);
+        connect(model, &GroupListModel::findingsChanged, this, &GridView::onFindingsChanged);
         connect(model, &QObject::destroyed, this, [this] { setEditable(nullptr); });
     }
+    onFindingsChanged();
     m_gesture = Gesture::None;
     m_pressed = m_dragging = false;
     m_band = {};
@@ -475,6 +525,21 @@ void GridView::onModelReset()
         m_anchor.reset();
         setSelection({});
     }
+}
+
+void GridView::onFindingsChanged()
+{
+    std::vector<PatchId> flagged = m_model ? m_model->findings().flaggedPatches() : std::vector<PatchId>{};
+    if (flagged == m_flagged)
+        return;
+    m_flagged = std::move(flagged);
+    update();
+}
+
+void GridView::clearDropPreview()
+{
+    if (m_model)
+        m_model->dropPreview()->clear();
 }
 
 std::optional<PatchId> GridView::patchAt(const QPointF &pos) const
@@ -583,6 +648,7 @@ void GridView::execDrag(QMimeData *data)
     drag->setPixmap(badge);
     drag->setHotSpot(QPoint(-8, -8));
     drag->exec(Qt::MoveAction);
+    clearDropPreview(); // a cancelled drag may end outside every target
 }
 
 QString GridView::dropRefusal(const QMimeData *data, const QPointF &pos, int *group) const
@@ -602,22 +668,16 @@ QString GridView::dropRefusal(const QMimeData *data, const QPointF &pos, int *gr
     if (!target)
         return tr("Drop the patches on a patch of the group they should join.");
 
-    const std::size_t count = std::size_t(m_rows) * std::size_t(m_cols);
-    std::vector<int> groupOf(count, -1);
+    // The target patch's group (-1: unassigned, a drop there unassigns);
+    // whether the move makes sense is the core's to say.
+    int targetGroup = -1;
     const Groups &groups = m_model->groups();
-    for (std::size_t g = 0; g < groups.size(); ++g)
-        for (PatchId p : groups[g])
-            if (p < count)
-                groupOf[p] = int(g);
-    const int targetGroup = groupOf[*target];
-    if (targetGroup < 0)
-        return tr("Patch %1 is in no group: drop on a patch of a group.").arg(*target);
-    for (PatchId p : payload->patches) {
-        if (p >= count)
-            return tr("Patch %1 does not exist: the layer has %2 patches.").arg(p).arg(count);
-        if (groupOf[p] == targetGroup)
-            return tr("Patch %1 is already in group %2: drop on a patch of another group.").arg(p).arg(targetGroup + 1);
-    }
+    for (std::size_t g = 0; g < groups.size() && targetGroup < 0; ++g)
+        if (std::find(groups[g].begin(), groups[g].end(), *target) != groups[g].end())
+            targetGroup = int(g);
+    const QString why = m_model->moveRefusal(payload->patches, targetGroup);
+    if (!why.isEmpty())
+        return why;
     if (group)
         *group = targetGroup;
     return {};
@@ -645,15 +705,22 @@ void GridView::dragEnterEvent(QDragEnterEvent *event)
 
 void GridView::dragMoveEvent(QDragMoveEvent *event)
 {
-    const QString why = dropRefusal(event->mimeData(), event->position());
+    int group = -1;
+    const QString why = dropRefusal(event->mimeData(), event->position(), &group);
     if (why.isEmpty()) {
         m_lastRefusal.clear();
         setDropCell(geometry().cellAt(event->position()));
+        const std::optional<PatchPayload> payload = GroupListModel::decodePatches(event->mimeData());
+        if (group >= 0 && payload)
+            m_model->previewJoin(group, payload->patches);
+        else
+            clearDropPreview(); // unassigning: no group's field to show
         event->setDropAction(Qt::MoveAction);
         event->accept();
         return;
     }
     setDropCell(std::nullopt);
+    clearDropPreview();
     event->ignore(); // the cursor shows "forbidden"
     if (why != m_lastRefusal) {
         m_lastRefusal = why;
@@ -664,6 +731,7 @@ void GridView::dragMoveEvent(QDragMoveEvent *event)
 void GridView::dragLeaveEvent(QDragLeaveEvent *event)
 {
     setDropCell(std::nullopt);
+    clearDropPreview();
     m_lastRefusal.clear();
     QWidget::dragLeaveEvent(event);
 }
@@ -671,12 +739,14 @@ void GridView::dragLeaveEvent(QDragLeaveEvent *event)
 void GridView::dropEvent(QDropEvent *event)
 {
     setDropCell(std::nullopt);
+    clearDropPreview();
     m_lastRefusal.clear();
     int group = -1;
     QString why = dropRefusal(event->mimeData(), event->position(), &group);
     if (why.isEmpty()) {
+        // One undo command either way.
         const std::optional<PatchPayload> payload = GroupListModel::decodePatches(event->mimeData());
-        why = m_model->moveToGroup(payload->patches, group); // one undo command
+        why = group >= 0 ? m_model->moveToGroup(payload->patches, group) : m_model->unassignPatches(payload->patches);
     }
     if (!why.isEmpty()) {
         event->ignore();
@@ -789,6 +859,13 @@ QString GridView::outputToolTip(int row, int col) const
     }
     if (l.n > kMaxListedOutputs)
         lines << QStringLiteral("  … and %1 more").arg(l.n - kMaxListedOutputs);
+    if (m_model && std::binary_search(m_flagged.begin(), m_flagged.end(), patch)) {
+        const QStringList messages = m_model->findingMessages(m_model->findings().ofPatch(patch));
+        for (qsizetype i = 0; i < messages.size() && i < kMaxListedFindings; ++i)
+            lines << QStringLiteral("⚠ ") + messages[i];
+        if (messages.size() > kMaxListedFindings)
+            lines << QStringLiteral("  … and %1 more").arg(messages.size() - kMaxListedFindings);
+    }
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -10,9 +10,13 @@
 // last clicked patch, dragging on empty space or an unselected patch draws a
 // rubber band), dragging a selected patch starts a drag of the selection with
 // GroupListModel's MIME payload, and a drop on a patch of another group moves
-// the dragged patches there (one undo command through the model). Panning
-// moves to the middle button or space + left drag. Keys 1–9 move the selection
-// to that group, N makes it a new group, Esc clears it.
+// the dragged patches there, a drop on an unassigned patch takes them out of
+// their groups (one undo command through the model). While a drag hovers over
+// a target the model's DropPreview holds the receptive field the group would
+// have; the input grid draws it (setDropPreview). Patches where the current
+// simulation breaks a rule are flagged, with the core's messages in their
+// tooltips. Panning moves to the middle button or space + left drag. Keys 1–9
+// move the selection to that group, N makes it a new group, Esc clears it.
 
 #include "render/GridRenderer.h"
 #include "views/ViewTransform.h"
@@ -28,6 +32,7 @@ class QMimeData;
 
 namespace convoffload::ui {
 
+class DropPreview;
 class GroupListModel;
 
 class GridView : public QWidget {
@@ -71,8 +76,18 @@ public:
     /// without a selection or outside edit mode.
     QMimeData *selectionMimeData() const;
     /// Why dropping `data` on the widget position `pos` would be refused;
-    /// empty when it would be accepted (then `group` gets the target group).
+    /// empty when it would be accepted (then `group` gets the target group,
+    /// -1 for a drop on an unassigned patch, which unassigns the patches).
     QString dropRefusal(const QMimeData *data, const QPointF &pos, int *group = nullptr) const;
+    /// The patches flagged as breaking a rule (edit mode), ascending.
+    const std::vector<PatchId> &flaggedPatches() const { return m_flagged; }
+
+    /// Input grid: draws `preview` (the model's, while a drag hovers over a
+    /// target) over the cells and names it in the title; null turns it off.
+    void setDropPreview(const DropPreview *preview);
+    const DropPreview *dropPreview() const { return m_preview; }
+    /// The title shown now.
+    QString title() const;
 
     QSize sizeHint() const override { return QSize(420, 420); }
     QSize minimumSizeHint() const override { return QSize(160, 160); }
@@ -141,6 +156,8 @@ private:
     void setSelection(std::set<PatchId> selection);
     void setDropCell(std::optional<GridCell> cell);
     void onModelReset();
+    void onFindingsChanged();
+    void clearDropPreview();
     bool editKey(QKeyEvent *event);
 
     GridKind m_kind;
@@ -166,6 +183,8 @@ private:
     QRect m_band; // rubber band, widget coordinates; empty when none
     bool m_spaceHeld = false;
     std::optional<GridCell> m_dropCell; // the accepted drop target under a drag
+    std::vector<PatchId> m_flagged; // edit mode: patches breaking a rule
+    const DropPreview *m_preview = nullptr; // input grid: the drop preview drawn
     QString m_lastRefusal; // de-duplicates dropRefused while hovering
     std::optional<GridCell> m_hover;
     std::optional<GridCell> m_highlight;

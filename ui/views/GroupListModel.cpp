@@ -2,8 +2,12 @@
 
 #include "document/ChangeStrategyCommand.h"
 #include "document/ProjectDocument.h"
+#include "views/DropPreview.h"
 
+#include <QApplication>
 #include <QDataStream>
+#include <QIcon>
+#include <QStyle>
 #include <QIODevice>
 #include <QMimeData>
 
@@ -23,6 +27,8 @@ using Payload = PatchPayload;
 
 // strategy (4 bytes), whole-group flag (1), group (4), patch count (4), then 4 per patch.
 constexpr qint64 kHeaderBytes = 13;
+
+constexpr int kMaxListedFindings = 6; // in a row's tooltip
 
 QByteArray encode(const Payload &p)
 {
@@ -84,16 +90,99 @@ std::optional<PatchPayload> GroupListModel::decodePatches(const QMimeData *data)
 GroupListModel::GroupListModel(ProjectDocument *document, QObject *parent)
     : QAbstractItemModel(parent)
     , m_document(document)
+    , m_preview(new DropPreview(this))
 {
     const auto reset = [this] {
+        m_preview->clear(); // it previewed groups that are gone
         beginResetModel();
         reload();
+        updateFindings();
         endResetModel();
+        emit findingsChanged();
     };
     connect(document, &ProjectDocument::strategiesChanged, this, reset);
     connect(document, &ProjectDocument::currentStrategyChanged, this, reset);
     connect(document, &ProjectDocument::problemChanged, this, reset);
+    connect(document, &ProjectDocument::simulationChanged, this, [this] {
+        updateFindings();
+        // The icons and tooltips of every row may change; the rows do not.
+        const QList<int> roles{Qt::DecorationRole, Qt::ToolTipRole, FindingsRole};
+        const int top = rowCount();
+        if (top > 0) {
+            emit dataChanged(index(0, 0), index(top - 1, 0), roles);
+            for (int row = 0; row < top; ++row)
+                if (const int children = rowCount(index(row, 0)); children > 0)
+                    emit dataChanged(index(0, 0, index(row, 0)), index(children - 1, 0, index(row, 0)), roles);
+        }
+        emit findingsChanged();
+    });
     reload();
+    updateFindings();
+}
+
+void GroupListModel::updateFindings()
+{
+    m_findingsSource.reset();
+    m_findings = {};
+    const auto snapshot = m_document->simulation();
+    const auto &strategies = m_document->project().strategies;
+    // Only a simulation of exactly the groups shown: the findings' steps are
+    // these groups' indices.
+    if (!snapshot || !m_problem.isEmpty() || m_strategy < 0 || m_strategy >= int(strategies.size()) || !snapshot->failure.empty()
+        || snapshot->spec != strategies[std::size_t(m_strategy)] || snapshot->problem != m_document->problem())
+        return;
+    m_findingsSource = snapshot;
+    m_findings = locateFindings(snapshot->problem, m_groups, snapshot->result.diagnostics);
+}
+
+QStringList GroupListModel::findingMessages(const std::vector<std::size_t> &findings) const
+{
+    QStringList messages;
+    if (!m_findingsSource)
+        return messages;
+    const auto &diagnostics = m_findingsSource->result.diagnostics;
+    for (std::size_t d : findings)
+        if (d < diagnostics.size())
+            messages << QString::fromStdString(diagnostics[d].message);
+    return messages;
+}
+
+bool GroupListModel::hasError(const std::vector<std::size_t> &findings) const
+{
+    if (!m_findingsSource)
+        return false;
+    const auto &diagnostics = m_findingsSource->result.diagnostics;
+    return std::any_of(findings.begin(), findings.end(),
+        [&](std::size_t d) { return d < diagnostics.size() && diagnostics[d].severity == Severity::Error; });
+}
+
+void GroupListModel::previewJoin(int group, const PatchList &dragged)
+{
+    if (m_strategy < 0 || !m_problem.isEmpty() || dragged.empty()) {
+        m_preview->clear();
+        return;
+    }
+    m_preview->show(m_document->problem(), m_groups, group, dragged);
+}
+
+void GroupListModel::previewDrop(const QMimeData *data, int row, const QModelIndex &parent)
+{
+    const std::optional<Payload> payload = decodePatches(data);
+    if (!payload || !planDrop(data, Qt::MoveAction, row, parent).error.isEmpty()) {
+        m_preview->clear();
+        return;
+    }
+    if (parent.isValid()) {
+        const int top = parent.internalId() == kTopLevel ? parent.row() : int(parent.internalId() - 1);
+        if (top == unassignedRow())
+            m_preview->clear(); // unassigned patches have no field
+        else
+            previewJoin(top, payload->patches);
+    } else if (payload->wholeGroup) {
+        m_preview->clear(); // a reorder: no group's field changes
+    } else {
+        previewJoin(-1, payload->patches);
+    }
 }
 
 void GroupListModel::reload()
@@ -200,6 +289,35 @@ QString GroupListModel::merge(int a, int b)
         tr("Merge group %1 into group %2").arg(b + 1).arg(a + 1)));
 }
 
+QString GroupListModel::moveRefusal(const PatchList &list, int group) const
+{
+    if (const QString bad = checkPatches(list); !bad.isEmpty())
+        return bad;
+    if (group < 0)
+        return plan([&](const Groups &g) { return unassign(g, list); }, {}).error;
+    return plan([&](const Groups &g) { return movePatches(g, list, std::size_t(group)); }, {}).error;
+}
+
+QString GroupListModel::mergeAll(std::vector<int> groups)
+{
+    std::sort(groups.begin(), groups.end());
+    groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+    if (groups.size() < 2)
+        return apply({{}, {}, tr("Select at least two groups to merge.")});
+    QStringList names;
+    for (int g : groups)
+        names << QString::number(g + 1);
+    return apply(plan(
+        [&](const Groups &g) {
+            // Each merge removes a group after the first: later indices shift down by one.
+            Groups out = g;
+            for (std::size_t i = 1; i < groups.size(); ++i)
+                out = mergeGroups(out, std::size_t(groups.front()), std::size_t(groups[i]) - (i - 1));
+            return out;
+        },
+        tr("Merge groups %1").arg(names.join(QStringLiteral(", ")))));
+}
+
 QString GroupListModel::unassignPatches(const PatchList &list)
 {
     if (const QString bad = checkPatches(list); !bad.isEmpty())
@@ -248,14 +366,44 @@ QVariant GroupListModel::data(const QModelIndex &index, int role) const
     const int top = topLevel ? index.row() : int(index.internalId() - 1);
     const bool isUnassigned = top == unassignedRow();
     const PatchList &list = isUnassigned ? m_unassigned : m_groups[std::size_t(top)];
+    // The findings of this row: a group's own, or every finding of its patches.
+    const auto rowFindings = [&] {
+        if (!topLevel)
+            return m_findings.ofPatch(list[std::size_t(index.row())]);
+        if (!isUnassigned) // no findings at all while no simulation of these groups is ready
+            return std::size_t(top) < m_findings.groups.size() ? m_findings.groups[std::size_t(top)] : std::vector<std::size_t>{};
+        std::vector<std::size_t> all;
+        for (PatchId p : list)
+            for (std::size_t d : m_findings.ofPatch(p))
+                if (std::find(all.begin(), all.end(), d) == all.end())
+                    all.push_back(d);
+        return all;
+    };
     switch (role) {
     case Qt::DisplayRole:
-    case Qt::ToolTipRole:
         if (!topLevel)
             return QString::fromStdString(patchName(m_document->problem().layer, list[std::size_t(index.row())]));
         if (isUnassigned)
             return tr("Unassigned (%1)").arg(list.size());
         return tr("Group %1 — %2").arg(top + 1).arg(patches(list.size()));
+    case Qt::ToolTipRole: {
+        QStringList lines{data(index, Qt::DisplayRole).toString()};
+        const QStringList messages = findingMessages(rowFindings());
+        for (qsizetype i = 0; i < messages.size() && i < kMaxListedFindings; ++i)
+            lines << QStringLiteral("⚠ ") + messages[i];
+        if (messages.size() > kMaxListedFindings)
+            lines << tr("… and %1 more").arg(messages.size() - kMaxListedFindings);
+        return lines.join(QLatin1Char('\n'));
+    }
+    case Qt::DecorationRole: {
+        const std::vector<std::size_t> findings = rowFindings();
+        if (findings.empty())
+            return {};
+        return QApplication::style()->standardIcon(
+            hasError(findings) ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning);
+    }
+    case FindingsRole:
+        return findingMessages(rowFindings());
     case GroupIndexRole:
         return isUnassigned ? -1 : top;
     case PatchIdRole:

@@ -9,20 +9,29 @@
 // ChangeStrategyCommand that turns the strategy into explicit `groups` (name
 // kept); refused ones change nothing and say why. Reset whenever the
 // document's strategies, current strategy or problem change.
+//
+// Feedback: groups and patches where the current simulation breaks a rule
+// carry a warning icon and the core's messages (core locateFindings maps the
+// findings' steps to groups; the rules themselves stay in the core), and the
+// model owns the DropPreview every drop target fills while a drag hovers.
 
 #include "convoffload/GroupEdit.h"
 
 #include <QAbstractItemModel>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
+#include <memory>
 #include <optional>
 
 class QMimeData;
 
 namespace convoffload::ui {
 
+class DropPreview;
 class ProjectDocument;
+struct SimulationSnapshot;
 
 /// What a drag of patches carries (MIME type GroupListModel::mimeType()): the
 /// strategy it comes from, its patches and, for a whole group, that group's
@@ -42,6 +51,7 @@ public:
         PatchIdRole, // int: the patch id on patch rows; invalid on top-level rows
         IsUnassignedRole, // bool: the unassigned row and its patches
         PatchCountRole, // int: patches of a top-level row
+        FindingsRole, // QStringList: the core's messages about this group or patch; empty when it breaks no rule
     };
 
     explicit GroupListModel(ProjectDocument *document, QObject *parent = nullptr);
@@ -71,7 +81,29 @@ public:
     QString moveGroup(int from, int to); // `to`: the group's index afterwards
     QString split(int group, const PatchList &patches);
     QString merge(int a, int b); // b's patches appended to a
+    /// Every group of `groups` (two or more) appended, in order, to the first.
+    QString mergeAll(std::vector<int> groups);
     QString unassignPatches(const PatchList &patches);
+    /// Why moveToGroup(patches, group) — unassignPatches for group -1 — would
+    /// be refused (the core's reason); empty when it would be accepted.
+    QString moveRefusal(const PatchList &patches, int group) const;
+
+    // ---- feedback -----------------------------------------------------------
+    /// Where the current simulation breaks rules, by group and patch; empty
+    /// while no simulation of exactly these groups is ready.
+    const FindingPlaces &findings() const { return m_findings; }
+    /// The core's messages of those findings (indices into the simulation's diagnostics).
+    QStringList findingMessages(const std::vector<std::size_t> &findings) const;
+    /// True when one of the findings is an error (not only warnings).
+    bool hasError(const std::vector<std::size_t> &findings) const;
+    /// The receptive-field preview of the drag hovering over a drop target.
+    DropPreview *dropPreview() const { return m_preview; }
+    /// Previews `dragged` joining group `group` (-1: a new group).
+    void previewJoin(int group, const PatchList &dragged);
+    /// Previews the drop the tree would make of `data` at (row, parent), as
+    /// dropMimeData would; clears the preview when the drop is refused or
+    /// changes no group's field (unassign, reorder).
+    void previewDrop(const QMimeData *data, int row, const QModelIndex &parent);
 
     // ---- QAbstractItemModel -------------------------------------------------
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
@@ -92,6 +124,8 @@ public:
 signals:
     /// An edit (drop or keyboard method) was refused; `reason` says why.
     void editRefused(const QString &reason);
+    /// findings() changed (a new simulation, or the groups changed).
+    void findingsChanged();
 
 private:
     /// A planned edit: the new groups and the undo text, or why it is refused.
@@ -103,6 +137,7 @@ private:
     using Operation = std::function<Groups(const Groups &)>;
 
     void reload();
+    void updateFindings();
     Edit plan(const Operation &operation, const QString &text) const;
     Edit planDrop(const QMimeData *data, Qt::DropAction action, int row, const QModelIndex &parent) const;
     QString apply(const Edit &edit);
@@ -113,6 +148,9 @@ private:
     Groups m_groups;
     PatchList m_unassigned;
     QString m_problem;
+    std::shared_ptr<const SimulationSnapshot> m_findingsSource; // the diagnostics findings point into
+    FindingPlaces m_findings;
+    DropPreview *m_preview;
 };
 
 } // namespace convoffload::ui

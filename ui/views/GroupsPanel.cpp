@@ -1,12 +1,16 @@
 #include "views/GroupsPanel.h"
 
 #include "views/GroupListModel.h"
+#include "views/GroupTreeView.h"
 
 #include "document/ProjectDocument.h"
 
 #include <QAction>
 #include <QLabel>
+#include <QToolBar>
 #include <QTreeView>
+
+#include <algorithm>
 #include <QVBoxLayout>
 
 namespace convoffload::ui {
@@ -15,7 +19,8 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
     : QWidget(parent)
     , m_document(document)
     , m_model(new GroupListModel(document, this))
-    , m_view(new QTreeView(this))
+    , m_view(new GroupTreeView(this))
+    , m_toolBar(new QToolBar(this))
     , m_message(new QLabel(this))
     , m_feedback(new QLabel(this))
 {
@@ -33,19 +38,35 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
     m_message->setStyleSheet(QStringLiteral("color: #D55E00"));
     m_message->hide();
 
-    const auto action = [this](const QString &text, const QKeySequence &key, void (GroupsPanel::*slot)()) {
+    const auto action = [this](const QString &text, const QString &iconText, const QKeySequence &key, const QString &tip,
+                            void (GroupsPanel::*slot)()) {
         auto *a = new QAction(text, this);
+        a->setIconText(iconText);
         a->setShortcut(key);
         a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-        a->setToolTip(QStringLiteral("%1 (%2)").arg(text, key.toString(QKeySequence::NativeText)));
+        a->setToolTip(QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+        a->setStatusTip(tip);
         connect(a, &QAction::triggered, this, slot);
         addAction(a);
+        m_editActions << a;
         return a;
     };
-    action(tr("New group from selection"), QKeySequence(tr("Ctrl+G")), &GroupsPanel::newGroupFromSelection);
-    action(tr("Unassign selection"), QKeySequence(Qt::Key_Backspace), &GroupsPanel::unassignSelection);
-    action(tr("Move group up"), QKeySequence(tr("Ctrl+Up")), &GroupsPanel::moveGroupUp);
-    action(tr("Move group down"), QKeySequence(tr("Ctrl+Down")), &GroupsPanel::moveGroupDown);
+    action(tr("New group from selection"), tr("New"), QKeySequence(tr("Ctrl+G")),
+        tr("Move the selected patches to a new group at the end"), &GroupsPanel::newGroupFromSelection);
+    m_split = action(tr("Split selection off"), tr("Split"), QKeySequence(tr("Ctrl+Shift+G")),
+        tr("Move the selected patches of a group into a new group right after it"), &GroupsPanel::splitSelection);
+    m_merge = action(tr("Merge groups"), tr("Merge"), QKeySequence(tr("Ctrl+M")),
+        tr("Merge the selected groups into the first of them (one group selected: merge it with the next)"),
+        &GroupsPanel::mergeSelection);
+    action(tr("Unassign selection"), tr("Unassign"), QKeySequence(Qt::Key_Backspace),
+        tr("Take the selected patches out of their groups"), &GroupsPanel::unassignSelection);
+    action(tr("Move group up"), tr("Up"), QKeySequence(tr("Ctrl+Up")), tr("Move the current group one place earlier"),
+        &GroupsPanel::moveGroupUp);
+    action(tr("Move group down"), tr("Down"), QKeySequence(tr("Ctrl+Down")), tr("Move the current group one place later"),
+        &GroupsPanel::moveGroupDown);
+    m_toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    m_toolBar->setIconSize(QSize(16, 16));
+    m_toolBar->addActions(m_editActions);
     setContextMenuPolicy(Qt::ActionsContextMenu);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_view->addActions(actions());
@@ -53,6 +74,7 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(m_feedback);
+    layout->addWidget(m_toolBar);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_message);
     connect(m_model, &GroupListModel::editRefused, this, &GroupsPanel::show);
@@ -85,7 +107,8 @@ void GroupsPanel::updateFeedback()
         return;
     }
     if (!snapshot->failure.empty()) {
-        m_feedback->setText(tr("<b style='color:#D55E00'>✗</b> %1").arg(QString::fromStdString(snapshot->failure).toHtmlEscaped()));
+        m_feedback->setText(
+            tr("<b style='color:#D55E00'>✗</b> %1").arg(QString::fromStdString(snapshot->failure).toHtmlEscaped()));
         return;
     }
     const SimulationResult &r = snapshot->result;
@@ -94,7 +117,8 @@ void GroupsPanel::updateFeedback()
     text += tr(" · duration <b>%1</b>").arg(r.totalDuration());
     const CompareRow *best = nullptr;
     for (const CompareRow &row : m_document->comparison())
-        if (row.kind != toString(StrategyKind::Groups) && row.failure.empty() && row.valid && (!best || row.totalDuration < best->totalDuration))
+        if (row.kind != toString(StrategyKind::Groups) && row.failure.empty() && row.valid
+            && (!best || row.totalDuration < best->totalDuration))
             best = &row;
     if (best) {
         const double delta = r.totalDuration() - best->totalDuration;
@@ -131,6 +155,50 @@ int GroupsPanel::currentGroup() const
 {
     const QModelIndex i = m_view->currentIndex();
     return i.isValid() ? i.data(GroupListModel::GroupIndexRole).toInt() : -1;
+}
+
+std::vector<int> GroupsPanel::selectedGroups() const
+{
+    std::vector<int> groups;
+    for (const QModelIndex &i : m_view->selectionModel()->selectedIndexes())
+        if (!i.parent().isValid() && !i.data(GroupListModel::IsUnassignedRole).toBool())
+            groups.push_back(i.data(GroupListModel::GroupIndexRole).toInt());
+    std::sort(groups.begin(), groups.end());
+    return groups;
+}
+
+void GroupsPanel::splitSelection()
+{
+    // The selected patches' group; patches of several groups cannot be split at once.
+    int group = -1;
+    for (const QModelIndex &i : m_view->selectionModel()->selectedIndexes()) {
+        if (!i.parent().isValid())
+            continue;
+        const int g = i.data(GroupListModel::GroupIndexRole).toInt();
+        if (g < 0 || (group >= 0 && g != group)) {
+            show(tr("Select patches of one group to split them off it."));
+            return;
+        }
+        group = g;
+    }
+    if (group < 0) {
+        show(tr("Select the patches to split off their group."));
+        return;
+    }
+    show(m_model->split(group, selectedPatches()));
+}
+
+void GroupsPanel::mergeSelection()
+{
+    std::vector<int> groups = selectedGroups();
+    if (groups.empty() && currentGroup() >= 0)
+        groups.push_back(currentGroup());
+    if (groups.size() == 1)
+        groups.push_back(groups.front() + 1); // with the next one (refused when it is the last)
+    if (groups.size() == 2) // name them as the model's merge does
+        show(m_model->merge(groups[0], groups[1]));
+    else
+        show(m_model->mergeAll(groups));
 }
 
 void GroupsPanel::newGroupFromSelection() { show(m_model->newGroup(selectedPatches())); }

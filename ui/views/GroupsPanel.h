@@ -1,12 +1,19 @@
 #pragma once
 // The current strategy's groups as a tree to edit by hand: drag patches
 // between groups, onto "Unassigned" or between groups (a new group); drag
-// groups to reorder them; or use the keyboard actions. Refused edits say why.
+// groups to reorder them; split and merge groups; or use the keyboard
+// actions (also in the toolbar and the context menu). Refused edits say why.
+// Groups and patches breaking a rule carry a warning icon and the core's
+// message (GroupListModel's findings).
 
+#include <QList>
 #include <QWidget>
+
+#include <vector>
 
 class QAction;
 class QLabel;
+class QToolBar;
 class QTreeView;
 
 namespace convoffload::ui {
@@ -24,22 +31,37 @@ public:
     QString lastMessage() const;
     /// The live feedback line: validity, duration, difference from the best heuristic.
     QString feedback() const;
+    /// The editing actions (new group, unassign, split, merge, move up/down),
+    /// for the main window's Groups menu.
+    QList<QAction *> editActions() const { return m_editActions; }
+    QAction *splitAction() const { return m_split; }
+    QAction *mergeAction() const { return m_merge; }
 
 public slots:
     void newGroupFromSelection();
     void unassignSelection();
     void moveGroupUp();
     void moveGroupDown();
+    /// The selected patches (all of one group) become a new group right after it.
+    void splitSelection();
+    /// The selected groups merge into the first of them; one selected group
+    /// merges with the next one.
+    void mergeSelection();
 
 private:
     std::vector<std::uint32_t> selectedPatches() const;
     int currentGroup() const;
+    std::vector<int> selectedGroups() const;
     void show(const QString &error);
     void updateFeedback();
 
     ProjectDocument *m_document;
     GroupListModel *m_model;
     QTreeView *m_view;
+    QToolBar *m_toolBar;
+    QList<QAction *> m_editActions;
+    QAction *m_split = nullptr;
+    QAction *m_merge = nullptr;
     QLabel *m_message;
     QLabel *m_feedback;
 };

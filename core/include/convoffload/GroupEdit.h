@@ -7,6 +7,7 @@
 // before the edit. Patch ids are not checked against a layer here (the caller
 // knows the layer; groupsOf checks them before simulating).
 
+#include "convoffload/Diagnostic.h"
 #include "convoffload/Ids.h"
 #include "convoffload/S1Strategy.h"
 
@@ -50,5 +51,37 @@ Groups unassign(const Groups &groups, const PatchList &patches);
 /// the explicit groups (as they are, even empty) of a `groups` strategy.
 /// Throws StrategyError when a heuristic cannot generate its groups.
 Groups editableGroups(const Problem &problem, const StrategySpec &spec);
+
+/// The input pixels a group of `patches` reads (U(g)), ascending, each once;
+/// padding pixels are left out when they are synthesised on chip.
+std::vector<PixelId> receptiveField(const Problem &problem, const PatchList &patches);
+
+/// The receptive field a group would have once `dragged` joins `target`
+/// (the target's patches; empty for a new group): `kept` = U(target),
+/// `added` = U(target ∪ dragged) \ U(target), both ascending.
+struct FieldPreview {
+    std::vector<PixelId> kept, added;
+    std::size_t pixels() const { return kept.size() + added.size(); }
+};
+FieldPreview previewJoin(const Problem &problem, const PatchList &target, const PatchList &dragged);
+
+/// Where the findings of a simulation of `groups` (expanded by expandS1) break.
+/// Group i runs at step i + 1 (SPEC §3), so a finding at step 1..n belongs to
+/// group step - 1. A finding names the patches it is about: the patch of an
+/// output or patch element; the group's patches reading a pixel element; every
+/// patch of the group for a finding about the step as a whole (too many ops,
+/// memory overflow) or a kernel. Patches in no group are never computed: they
+/// carry the first "output not written" finding (the simulator lists only a
+/// few of those). Indices point into `diagnostics`.
+struct FindingPlaces {
+    std::vector<std::vector<std::size_t>> groups; // one list per group
+    std::vector<std::pair<PatchId, std::size_t>> patches; // sorted by patch, then finding
+    std::vector<std::size_t> strategy; // findings of no group (step 0, the drain)
+    /// The findings of one patch, in finding order.
+    std::vector<std::size_t> ofPatch(PatchId patch) const;
+    /// The patches with at least one finding, ascending.
+    std::vector<PatchId> flaggedPatches() const;
+};
+FindingPlaces locateFindings(const Problem &problem, const Groups &groups, const std::vector<Diagnostic> &diagnostics);
 
 } // namespace convoffload

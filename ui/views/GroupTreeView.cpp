@@ -1,0 +1,70 @@
+#include "views/GroupTreeView.h"
+
+#include "views/DropPreview.h"
+#include "views/GroupListModel.h"
+
+#include <QDragMoveEvent>
+#include <QDropEvent>
+
+namespace convoffload::ui {
+
+GroupListModel *GroupTreeView::groupModel() const { return qobject_cast<GroupListModel *>(model()); }
+
+void GroupTreeView::clearPreview()
+{
+    if (GroupListModel *m = groupModel())
+        m->dropPreview()->clear();
+}
+
+void GroupTreeView::dragMoveEvent(QDragMoveEvent *event)
+{
+    QTreeView::dragMoveEvent(event); // places the drop indicator and asks the model
+    GroupListModel *m = groupModel();
+    if (!m)
+        return;
+    if (!event->isAccepted()) {
+        m->dropPreview()->clear();
+        return;
+    }
+    // Where the drop would go, as QAbstractItemView turns the indicator into
+    // dropMimeData's (row, parent).
+    const QModelIndex index = indexAt(event->position().toPoint());
+    int row = -1;
+    QModelIndex parent;
+    switch (dropIndicatorPosition()) {
+    case AboveItem:
+        row = index.row();
+        parent = index.parent();
+        break;
+    case BelowItem:
+        row = index.row() + 1;
+        parent = index.parent();
+        break;
+    case OnItem:
+        parent = index;
+        break;
+    case OnViewport:
+        break;
+    }
+    m->previewDrop(event->mimeData(), row, parent);
+}
+
+void GroupTreeView::dragLeaveEvent(QDragLeaveEvent *event)
+{
+    clearPreview();
+    QTreeView::dragLeaveEvent(event);
+}
+
+void GroupTreeView::dropEvent(QDropEvent *event)
+{
+    clearPreview();
+    QTreeView::dropEvent(event);
+}
+
+void GroupTreeView::startDrag(Qt::DropActions supportedActions)
+{
+    QTreeView::startDrag(supportedActions);
+    clearPreview(); // a cancelled drag may end outside every target
+}
+
+} // namespace convoffload::ui

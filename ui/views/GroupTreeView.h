@@ -1,0 +1,29 @@
+#pragma once
+// The Groups dock's tree: a QTreeView that, while patches are dragged over it,
+// tells its GroupListModel where they would land so the model's DropPreview
+// follows the drop indicator (a group, or "new group" between groups), and
+// clears the preview when the drag leaves, drops or is cancelled.
+
+#include <QTreeView>
+
+namespace convoffload::ui {
+
+class GroupListModel;
+
+class GroupTreeView : public QTreeView {
+    Q_OBJECT
+public:
+    using QTreeView::QTreeView;
+
+protected:
+    void dragMoveEvent(QDragMoveEvent *event) override;
+    void dragLeaveEvent(QDragLeaveEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+    void startDrag(Qt::DropActions supportedActions) override;
+
+private:
+    GroupListModel *groupModel() const;
+    void clearPreview();
+};
+
+} // namespace convoffload::ui
