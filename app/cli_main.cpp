@@ -1,6 +1,8 @@
 // convoffload-cli: the scripting face of the core (SPEC §6).
 // Exit 0 on success, 1 on bad input with one precise message on stderr.
 
+#include "CliCommon.h"
+#include "CliOptimise.h"
 #include "convoffload/Project.h"
 #include "convoffload/Report.h"
 #include "convoffload/StrategyCsv.h"
@@ -19,28 +21,9 @@
 #include <optional>
 
 using namespace convoffload;
+using namespace convoffload::cli;
 
 namespace {
-
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
-
-std::string str(const QString &s) { return s.toStdString(); }
-
-struct Loaded {
-    Project project;
-    std::optional<TensorData> tensors;
-};
-
-Loaded load(const QString &path)
-{
-    Loaded loaded{loadProject(str(path)), std::nullopt};
-    const std::string dataFile = resolveDataFile(str(path), loaded.project.data);
-    if (!dataFile.empty())
-        loaded.tensors = loadTensorData(loaded.project.problem.layer, dataFile);
-    return loaded;
-}
 
 SimulationOptions simulationOptions(const QCommandLineParser &parser, const Loaded &loaded, bool trace)
 {
@@ -51,8 +34,6 @@ SimulationOptions simulationOptions(const QCommandLineParser &parser, const Load
     options.data = loaded.tensors ? &*loaded.tensors : nullptr;
     return options;
 }
-
-void print(const std::string &text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
 int simulateCommand(const QCommandLineParser &parser, const Loaded &loaded)
 {
@@ -95,23 +76,7 @@ int compareCommand(const QCommandLineParser &parser, const Loaded &loaded)
     return 0;
 }
 
-struct GroupSizeRange {
-    std::int64_t from = 0, to = 0;
-};
-
-GroupSizeRange parseGroupSizes(const QString &range, std::int64_t patches)
-{
-    static const QRegularExpression pattern(QStringLiteral("^\\s*(\\d{1,9})\\s*\\.\\.\\s*(\\d{1,9})\\s*$"));
-    const QRegularExpressionMatch m = pattern.match(range);
-    if (!m.hasMatch())
-        throw UsageError("--group-sizes: expected A..B with integers A <= B, got '" + str(range) + "'");
-    const GroupSizeRange r{m.captured(1).toLongLong(), m.captured(2).toLongLong()};
-    if (r.from < 1 || r.to < r.from)
-        throw UsageError("--group-sizes: expected 1 <= A <= B, got " + str(range));
-    if (r.to > patches)
-        throw UsageError("--group-sizes: B = " + std::to_string(r.to) + " exceeds the number of patches (" + std::to_string(patches) + ")");
-    return r;
-}
+IntRange parseGroupSizes(const QString &range, std::int64_t patches) { return parseRange(range, "--group-sizes", patches, "the number of patches"); }
 
 int sweepCommand(const QCommandLineParser &parser, const Loaded &loaded)
 {
@@ -139,7 +104,7 @@ Action parseAction(const QString &text)
             return Action(a);
     }
     throw UsageError("--action: expected a1..a6 (or free_input, free_kernels, write, load_input, load_kernels, compute), got '"
-                     + str(text) + "'");
+        + str(text) + "'");
 }
 
 int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath)
@@ -147,8 +112,8 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
     const QString figureText = parser.value(QStringLiteral("figure"));
     const std::optional<ui::FigureKind> kind = ui::figureKindFromName(figureText);
     if (!kind)
-        throw UsageError("--figure: expected one of " + str(ui::figureNames().join(QStringLiteral(", "))) + ", got '"
-                         + str(figureText) + "'");
+        throw UsageError(
+            "--figure: expected one of " + str(ui::figureNames().join(QStringLiteral(", "))) + ", got '" + str(figureText) + "'");
     const QString out = parser.value(QStringLiteral("out"));
     if (out.isEmpty())
         throw UsageError("export needs --out FILE.png, FILE.svg or FILE.pdf");
@@ -170,7 +135,8 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
         throw UsageError("--steps: expected a number of steps, got '" + str(parser.value(QStringLiteral("steps"))) + "'");
     request.heatMap = parser.isSet(QStringLiteral("heat-map"));
     if (parser.isSet(QStringLiteral("group-sizes"))) {
-        const auto range = parseGroupSizes(parser.value(QStringLiteral("group-sizes")), loaded.project.problem.layer.patchCount());
+        const auto range
+            = parseGroupSizes(parser.value(QStringLiteral("group-sizes")), loaded.project.problem.layer.patchCount());
         request.sweepFrom = range.from;
         request.sweepTo = range.to;
     }
@@ -182,8 +148,8 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
         static const QRegularExpression pattern(QStringLiteral("^(\\d{1,6})x(\\d{1,6})$"));
         const QRegularExpressionMatch m = pattern.match(parser.value(QStringLiteral("size")));
         if (!m.hasMatch())
-            throw UsageError("--size: expected WIDTHxHEIGHT in pixels, e.g. 1600x900, got '" + str(parser.value(QStringLiteral("size")))
-                             + "'");
+            throw UsageError("--size: expected WIDTHxHEIGHT in pixels, e.g. 1600x900, got '"
+                + str(parser.value(QStringLiteral("size"))) + "'");
         size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
     }
     const ui::ExportResult result = ui::exportFigure(figure.paint, size, out, figure.title, figure.description);
@@ -199,7 +165,7 @@ int main(int argc, char *argv[])
 {
     // Figures need a GUI application (fonts, Qt Charts); everything else runs
     // on a bare core application. Without a display figures render offscreen.
-    const bool exporting = argc > 1 && std::string(argv[1]) == "export";
+    const bool exporting = argc > 1 && (std::string(argv[1]) == "export" || std::string(argv[1]) == "experiments");
     if (exporting && ui::noDisplay())
         ui::useOffscreenPlatform();
     const std::unique_ptr<QCoreApplication> app(exporting ? new QApplication(argc, argv) : new QCoreApplication(argc, argv));
@@ -207,19 +173,26 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(QStringLiteral("0.1"));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Simulate and compare convolution offloading strategies.\n\n"
-                       "Commands:\n"
+    parser.setApplicationDescription(QStringLiteral(
+        "Simulate and compare convolution offloading strategies.\n\n"
+        "Commands:\n"
         "  simulate PROJECT --strategy NAME [--json]   every step, duration, footprint, checks\n"
         "  simulate PROJECT --strategy-csv FILE        a strategy imported from a solver's CSV\n"
         "  compare  PROJECT [--json|--csv]             every strategy of the project\n"
         "  sweep    PROJECT --group-sizes A..B [--csv|--json]  Row-by-Row vs ZigZag per group size\n"
         "  export   PROJECT --figure F [--strategy NAME] [--step K] --out FILE.{png,svg,pdf}\n"
         "           F: grid, input-grid, output-grid, memory, memory-actions, durations, cumulative,\n"
-        "              compare, sweep [--group-sizes A..B], storyboard [--versus NAME] [--steps N]"));
+        "              compare, sweep [--group-sizes A..B], storyboard [--versus NAME] [--steps N]\n"
+        "  optimize PROJECT [--method search|ilp] [--time-limit S] [--seed N] [--out CSV] [--save NAME] [--json]\n"
+        "           [--group-size G] [--groups kmin|any [--max-groups N]]   an optimised groups strategy\n"
+        "  model    PROJECT --out FILE.{lp,mps} [--group-size G] [--groups kmin|any]   the ILP for external solvers\n"
+        "  import-solution PROJECT --solution FILE [--save NAME]   a solver's solution, validated\n"
+        "  experiments [--sizes 4..12] [--group-sizes 2..10] [--time-limit S] [--ilp-time-limit S]\n"
+        "           [--csv|--json] [--out GAIN.{svg,png,pdf}]   the paper's optimisation experiments"));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("simulate, compare or sweep"));
+    parser.addPositionalArgument(QStringLiteral("command"),
+        QStringLiteral("simulate, compare, sweep, export, optimize, model, import-solution or experiments"));
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("project file (.json)"));
     parser.addOptions({
         {QStringLiteral("strategy"), QStringLiteral("Strategy name in the project."), QStringLiteral("name")},
@@ -230,14 +203,20 @@ int main(int argc, char *argv[])
         {QStringLiteral("group-sizes"), QStringLiteral("Group sizes to sweep, A..B."), QStringLiteral("range")},
         {QStringLiteral("no-functional"), QStringLiteral("Skip the functional simulation on values.")},
         {QStringLiteral("figure"), QStringLiteral("Figure to export."), QStringLiteral("name")},
-        {QStringLiteral("step"), QStringLiteral("Step of the figure, from 1 (default 2)."), QStringLiteral("k"), QStringLiteral("2")},
+        {QStringLiteral("step"), QStringLiteral("Step of the figure, from 1 (default 2)."), QStringLiteral("k"),
+            QStringLiteral("2")},
         {QStringLiteral("action"), QStringLiteral("Show the step right after this action (a1..a6)."), QStringLiteral("action")},
-        {QStringLiteral("out"), QStringLiteral("Output file (.png, .svg, .pdf)."), QStringLiteral("file")},
+        {QStringLiteral("out"),
+            QStringLiteral("Output file: a figure (.png, .svg, .pdf) for export and experiments, a strategy CSV for optimize, "
+                           ".lp or .mps for model."),
+            QStringLiteral("file")},
         {QStringLiteral("size"), QStringLiteral("Figure size in pixels, WIDTHxHEIGHT."), QStringLiteral("size")},
         {QStringLiteral("versus"), QStringLiteral("Second strategy of the storyboard."), QStringLiteral("name")},
-        {QStringLiteral("steps"), QStringLiteral("Steps shown by the storyboard (default 4)."), QStringLiteral("n"), QStringLiteral("4")},
+        {QStringLiteral("steps"), QStringLiteral("Steps shown by the storyboard (default 4)."), QStringLiteral("n"),
+            QStringLiteral("4")},
         {QStringLiteral("heat-map"), QStringLiteral("Colour input pixels by their load count.")},
     });
+    addOptimiseOptions(parser);
     if (!parser.parse(QCoreApplication::arguments())) {
         std::cerr << "convoffload-cli: " << str(parser.errorText()) << "\n";
         return 1;
@@ -249,14 +228,21 @@ int main(int argc, char *argv[])
 
     const QStringList args = parser.positionalArguments();
     try {
-        if (args.size() != 2)
-            throw UsageError("expected a command and a project file (see --help)");
         if (parser.isSet(QStringLiteral("json")) && parser.isSet(QStringLiteral("csv")))
             throw UsageError("--json and --csv exclude each other");
-        const QString command = args[0];
-        const QStringList commands{QStringLiteral("simulate"), QStringLiteral("compare"), QStringLiteral("sweep"), QStringLiteral("export")};
+        const QString command = args.value(0);
+        if (command == QLatin1String("experiments")) {
+            if (args.size() != 1)
+                throw UsageError("experiments takes no project file (it builds the paper's layers itself)");
+            return experimentsCommand(parser);
+        }
+        if (args.size() != 2)
+            throw UsageError("expected a command and a project file (see --help)");
+        const QStringList commands{QStringLiteral("simulate"), QStringLiteral("compare"), QStringLiteral("sweep"),
+            QStringLiteral("export"), QStringLiteral("optimize"), QStringLiteral("model"), QStringLiteral("import-solution")};
         if (!commands.contains(command))
-            throw UsageError("unknown command '" + str(command) + "' (expected simulate, compare, sweep or export)");
+            throw UsageError("unknown command '" + str(command)
+                + "' (expected simulate, compare, sweep, export, optimize, model, import-solution or experiments)");
         const Loaded loaded = load(args[1]);
         if (command == QLatin1String("simulate"))
             return simulateCommand(parser, loaded);
@@ -264,6 +250,12 @@ int main(int argc, char *argv[])
             return compareCommand(parser, loaded);
         if (command == QLatin1String("export"))
             return exportCommand(parser, loaded, args[1]);
+        if (command == QLatin1String("optimize"))
+            return optimizeCommand(parser, loaded, args[1]);
+        if (command == QLatin1String("model"))
+            return modelCommand(parser, loaded);
+        if (command == QLatin1String("import-solution"))
+            return importSolutionCommand(parser, loaded, args[1]);
         return sweepCommand(parser, loaded);
     } catch (const std::bad_alloc &) {
         std::cerr << "convoffload-cli: out of memory (is the layer too large?)\n";

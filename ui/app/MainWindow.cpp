@@ -2,7 +2,10 @@
 
 #include "app/ExportDialog.h"
 #include "charts/ChartsPanel.h"
+#include "document/AddStrategyCommand.h"
 #include "document/ProjectDocument.h"
+#include "optimise/ExperimentsDialog.h"
+#include "optimise/OptimiseDialog.h"
 #include "views/DiagnosticsPanel.h"
 #include "views/GridView.h"
 #include "views/GroupListModel.h"
@@ -194,6 +197,16 @@ void MainWindow::createMenus()
     QMenu *groups = menuBar()->addMenu(tr("&Groups"));
     groups->setToolTipsVisible(true);
     groups->addActions(m_groups->editActions());
+
+    QMenu *optimiseMenu = menuBar()->addMenu(tr("&Optimise"));
+    optimiseMenu->setToolTipsVisible(true);
+    QAction *optimiseAction = optimiseMenu->addAction(tr("&Optimise Strategy…"), QKeySequence(tr("Ctrl+Shift+O")), this,
+        &MainWindow::optimiseStrategy);
+    optimiseAction->setObjectName(QStringLiteral("optimiseAction"));
+    optimiseAction->setToolTip(tr("Find a shorter strategy for this layer with the search optimiser or the ILP (CBC)"));
+    QAction *experimentsAction = optimiseMenu->addAction(tr("&Paper Experiments and Gain…"), this, &MainWindow::showExperiments);
+    experimentsAction->setObjectName(QStringLiteral("experimentsAction"));
+    experimentsAction->setToolTip(tr("The paper's grid of small layers: gain of optimised strategies over the heuristics"));
 
     QMenu *step = menuBar()->addMenu(tr("S&tep"));
     for (QAction *a : {m_stepControls->firstAction(), m_stepControls->previousAction(), m_stepControls->playAction(),
@@ -403,6 +416,32 @@ void MainWindow::onMomentChanged()
     m_inputGrid->refresh();
     m_outputGrid->refresh();
     m_charts->setCurrentStep(m_document->moment().step);
+}
+
+void MainWindow::optimiseStrategy()
+{
+    QStringList names;
+    for (const StrategySpec &spec : m_document->project().strategies)
+        names << QString::fromStdString(spec.name);
+    auto *dialog = new OptimiseDialog(m_document->problem(), names, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &OptimiseDialog::strategyReady, this, [this](const StrategySpec &spec) {
+        const int at = int(m_document->project().strategies.size());
+        m_document->undoStack()->push(new AddStrategyCommand(m_document, at, spec));
+        m_document->setCurrentStrategy(at);
+        statusBar()->showMessage(tr("Added the optimised strategy '%1'").arg(QString::fromStdString(spec.name)), 5000);
+    });
+    dialog->open();
+}
+
+void MainWindow::showExperiments()
+{
+    // One gain view per window: it keeps its results while hidden.
+    if (!m_experiments)
+        m_experiments = new ExperimentsDialog(this);
+    m_experiments->show();
+    m_experiments->raise();
+    m_experiments->activateWindow();
 }
 
 } // namespace convoffload::ui

@@ -14,6 +14,7 @@ class QMenu;
 namespace convoffload::ui {
 
 class ChartsPanel;
+class ExperimentsDialog;
 class DiagnosticsPanel;
 class GridView;
 class GroupsPanel;
@@ -51,6 +52,8 @@ private:
     bool saveAs();
     bool maybeSave();
     void exportFigure();
+    void optimiseStrategy();
+    void showExperiments();
     void updateTitle();
     void updateRecentFiles();
     void addRecentFile(const QString &path);
@@ -74,6 +77,7 @@ private:
     QToolButton *m_cancel = nullptr;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
+    ExperimentsDialog *m_experiments = nullptr;
 };
 
 } // namespace convoffload::ui

@@ -1,0 +1,54 @@
+#include "CliCommon.h"
+
+#include <QRegularExpression>
+
+#include <cmath>
+#include <cstdio>
+
+namespace convoffload::cli {
+
+Loaded load(const QString &path)
+{
+    Loaded loaded{loadProject(str(path)), std::nullopt};
+    const std::string dataFile = resolveDataFile(str(path), loaded.project.data);
+    if (!dataFile.empty())
+        loaded.tensors = loadTensorData(loaded.project.problem.layer, dataFile);
+    return loaded;
+}
+
+void print(const std::string &text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
+IntRange parseRange(const QString &text, const std::string &option, std::int64_t max, const std::string &maxWhat)
+{
+    static const QRegularExpression pattern(QStringLiteral("^\\s*(\\d{1,9})\\s*\\.\\.\\s*(\\d{1,9})\\s*$"));
+    const QRegularExpressionMatch m = pattern.match(text);
+    if (!m.hasMatch())
+        throw UsageError(option + ": expected A..B with integers A <= B, got '" + str(text) + "'");
+    const IntRange r{m.captured(1).toLongLong(), m.captured(2).toLongLong()};
+    if (r.from < 1 || r.to < r.from)
+        throw UsageError(option + ": expected 1 <= A <= B, got " + str(text));
+    if (r.to > max)
+        throw UsageError(option + ": B = " + std::to_string(r.to) + " exceeds " + maxWhat + " (" + std::to_string(max) + ")");
+    return r;
+}
+
+double parseSeconds(const QCommandLineParser &parser, const QString &option)
+{
+    bool ok = false;
+    const double seconds = parser.value(option).toDouble(&ok);
+    if (!ok || !std::isfinite(seconds) || seconds <= 0 || seconds > 7 * 24 * 3600)
+        throw UsageError("--" + str(option) + ": expected a number of seconds > 0, got '" + str(parser.value(option)) + "'");
+    return seconds;
+}
+
+std::int64_t parseInteger(const QCommandLineParser &parser, const QString &option, std::int64_t min, std::int64_t max)
+{
+    bool ok = false;
+    const qlonglong value = parser.value(option).toLongLong(&ok);
+    if (!ok || value < min || value > max)
+        throw UsageError("--" + str(option) + ": expected an integer from " + std::to_string(min) + " to " + std::to_string(max)
+            + ", got '" + str(parser.value(option)) + "'");
+    return value;
+}
+
+} // namespace convoffload::cli

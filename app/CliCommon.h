@@ -1,0 +1,44 @@
+#pragma once
+// What every convoffload-cli command shares: the usage error, loading a
+// project with its data file, printing, and parsing ranges.
+#include "convoffload/Functional.h"
+#include "convoffload/Project.h"
+
+#include <QCommandLineParser>
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace convoffload::cli {
+
+/// A mistake on the command line: reported as one message, exit 1.
+struct UsageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+inline std::string str(const QString &s) { return s.toStdString(); }
+
+struct Loaded {
+    Project project;
+    std::optional<TensorData> tensors;
+};
+
+Loaded load(const QString &path);
+
+void print(const std::string &text);
+
+struct IntRange {
+    std::int64_t from = 0, to = 0;
+};
+/// "A..B" with 1 <= A <= B <= max; `option` names the flag and `maxWhat`
+/// the limit in messages ("the number of patches").
+IntRange parseRange(const QString &text, const std::string &option, std::int64_t max, const std::string &maxWhat);
+
+/// A number option: `option` named in the message when it is not one or out of range.
+double parseSeconds(const QCommandLineParser &parser, const QString &option);
+std::int64_t parseInteger(const QCommandLineParser &parser, const QString &option, std::int64_t min, std::int64_t max);
+
+} // namespace convoffload::cli

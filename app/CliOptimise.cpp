@@ -1,0 +1,260 @@
+#include "CliOptimise.h"
+
+#include "convoffload/IlpModel.h"
+#include "convoffload/Optimiser.h"
+#include "convoffload/PaperExperiments.h"
+#include "convoffload/SolutionImport.h"
+#include "convoffload/StrategyCsv.h"
+#include "export/FigureExport.h"
+#include "optimise/GainHeatMap.h"
+
+#include <QFileInfo>
+
+#include <atomic>
+#include <csignal>
+#include <cstdio>
+#include <iostream>
+#include <unistd.h>
+
+namespace convoffload::cli {
+
+namespace {
+
+// Ctrl+C asks the optimiser to stop and keep its best strategy so far; a
+// second Ctrl+C falls back to the default action.
+std::atomic<bool> interrupted{false};
+
+extern "C" void onInterrupt(int)
+{
+    interrupted.store(true);
+    std::signal(SIGINT, SIG_DFL);
+}
+
+const std::atomic<bool> *interruptFlag()
+{
+    std::signal(SIGINT, onInterrupt);
+    return &interrupted;
+}
+
+QString opt(const char *name) { return QString::fromLatin1(name); }
+
+OptimiseSettings settingsFrom(const QCommandLineParser &parser, const Problem &problem)
+{
+    OptimiseSettings settings;
+    if (parser.isSet(opt("group-size")))
+        settings.group_size = parseInteger(parser, opt("group-size"), 1, problem.layer.patchCount());
+    const QString groups = parser.value(opt("groups"));
+    if (groups == QLatin1String("any")) {
+        settings.group_count = GroupCount::AtMostCap;
+        if (parser.isSet(opt("max-groups")))
+            settings.max_groups = parseInteger(parser, opt("max-groups"), 1, problem.layer.patchCount());
+    } else if (groups != QLatin1String("kmin")) {
+        throw UsageError("--groups: expected kmin (exactly K_min groups, the paper's choice) or any, got '" + str(groups) + "'");
+    } else if (parser.isSet(opt("max-groups"))) {
+        throw UsageError("--max-groups needs --groups any");
+    }
+    return settings;
+}
+
+OptimiseRequest requestFrom(const QCommandLineParser &parser, const Problem &problem)
+{
+    OptimiseRequest request;
+    const std::optional<OptimiseMethod> method = optimiseMethodFromString(str(parser.value(opt("method"))));
+    if (!method)
+        throw UsageError("--method: expected ilp or search, got '" + str(parser.value(opt("method"))) + "'");
+    request.method = *method;
+    request.settings = settingsFrom(parser, problem);
+    request.seed = std::uint64_t(parseInteger(parser, opt("seed"), 0, std::numeric_limits<std::int64_t>::max()));
+    if (parser.isSet(opt("max-moves")))
+        request.max_moves = parseInteger(parser, opt("max-moves"), 1, std::int64_t(1) << 50);
+    request.worker_path = str(parser.value(opt("cbc-worker")));
+    return request;
+}
+
+/// Live progress on stderr when a person is watching (a terminal).
+ProgressCallback terminalProgress()
+{
+    if (!isatty(fileno(stderr)))
+        return {};
+    return [](const OptimiseProgress &p) {
+        std::fprintf(stderr, "\r[%7.1f s] best %s  bound %s   ", p.seconds,
+            p.incumbent ? std::to_string(std::llround(*p.incumbent)).c_str() : "-",
+            p.bound ? std::to_string(std::llround(*p.bound)).c_str() : "-");
+        std::fflush(stderr);
+    };
+}
+
+} // namespace
+
+void addOptimiseOptions(QCommandLineParser &parser)
+{
+    parser.addOptions({
+        {opt("method"), opt("Optimiser: search (default) or ilp (CBC)."), opt("method"), opt("search")},
+        {opt("time-limit"), opt("Optimiser time limit in seconds (default 10)."), opt("seconds"), opt("10")},
+        {opt("seed"), opt("Seed of the search optimiser (default 1)."), opt("n"), opt("1")},
+        {opt("max-moves"), opt("Move budget of the search (default: scaled to the layer)."), opt("n")},
+        {opt("group-size"), opt("G, the largest group (default nb_patches_max)."), opt("g")},
+        {opt("groups"), opt("kmin: exactly K_min groups (the paper's choice, default); any: up to --max-groups."), opt("rule"),
+            opt("kmin")},
+        {opt("max-groups"), opt("Cap on the number of groups with --groups any (default: one per patch)."), opt("n")},
+        {opt("save"), opt("optimize, import-solution: add the strategy to the project file under this name."), opt("name")},
+        {opt("cbc-worker"), opt("Path of convoffload-cbc-worker (default: next to this program)."), opt("path")},
+        {opt("format"), opt("Model file format for `model`: lp or mps (default: from --out's extension)."), opt("format")},
+        {opt("solution"), opt("Solution file to import: CBC's solution file, name-value pairs or a strategy CSV."), opt("file")},
+        {opt("sizes"), opt("Input sizes H_in = W_in of the experiments, A..B (default 4..12)."), opt("range")},
+        {opt("ilp-time-limit"), opt("Run CBC on each experiment with this time limit (default: not run)."), opt("seconds")},
+    });
+}
+
+int optimizeCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath)
+{
+    const Problem &problem = loaded.project.problem;
+    const OptimiseRequest request = requestFrom(parser, problem);
+    std::string saveName = str(parser.value(opt("save")));
+    if (parser.isSet(opt("save")) && saveName.empty())
+        throw UsageError("--save: the strategy needs a name");
+    if (!saveName.empty() && loaded.project.findStrategy(saveName))
+        throw UsageError("--save: the project already has a strategy named '" + saveName + "'");
+
+    OptimiseControl control;
+    control.time_limit_s = parseSeconds(parser, opt("time-limit"));
+    control.cancel = interruptFlag();
+    control.progress = terminalProgress();
+    const OptimiseReport report = optimise(problem, request, control);
+    if (control.progress)
+        std::fputs("\n", stderr);
+
+    if (parser.isSet(opt("json")))
+        print(optimiseReportToJson(report).dump(2) + "\n");
+    else
+        print(optimiseReportToText(report));
+    if (!report.result.hasSolution()) {
+        std::cerr << "convoffload-cli: " << toString(report.result.status)
+                  << (report.result.message.empty() ? "" : ": " + report.result.message) << "\n";
+        return 1;
+    }
+    if (parser.isSet(opt("out"))) {
+        saveGroupsCsv(problem.layer, report.result.groups, str(parser.value(opt("out"))));
+        std::cerr << "Wrote " << str(parser.value(opt("out"))) << "\n";
+    }
+    if (!saveName.empty()) {
+        Project project = loaded.project;
+        project.strategies.push_back(toStrategy(report, saveName));
+        saveProject(project, str(projectPath));
+        std::cerr << "Added strategy '" << saveName << "' to " << str(projectPath) << "\n";
+    }
+    return 0;
+}
+
+int modelCommand(const QCommandLineParser &parser, const Loaded &loaded)
+{
+    const QString out = parser.value(opt("out"));
+    if (out.isEmpty())
+        throw UsageError("model needs --out FILE.lp or FILE.mps");
+    QString format = parser.value(opt("format"));
+    if (format.isEmpty())
+        format = QFileInfo(out).suffix().toLower();
+    if (format != QLatin1String("lp") && format != QLatin1String("mps"))
+        throw UsageError(
+            "model: expected --format lp or mps (or an --out file ending in .lp or .mps), got '" + str(format) + "'");
+    const S1Instance instance = makeS1Instance(loaded.project.problem, settingsFrom(parser, loaded.project.problem));
+    const IlpModel model = buildIlpModel(instance);
+    if (format == QLatin1String("lp"))
+        writeLp(model, str(out));
+    else
+        writeMps(model, str(out));
+    std::cout << "Wrote " << str(out) << ": " << model.columnCount() << " variables, " << model.rowCount() << " constraints ("
+              << instance.min_groups << (instance.group_count == GroupCount::ExactlyKMin ? "" : "+") << " groups of at most "
+              << instance.group_size << " patches)\n";
+    return 0;
+}
+
+int importSolutionCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath)
+{
+    const QString file = parser.value(opt("solution"));
+    if (file.isEmpty())
+        throw UsageError("import-solution needs --solution FILE (CBC solution, name-value pairs or strategy CSV)");
+    const Problem &problem = loaded.project.problem;
+    const S1Instance instance = makeS1Instance(problem, settingsFrom(parser, problem));
+    // A strategy CSV (SPEC §5) by its extension; anything else is a solver's
+    // solution file in terms of the model's variables.
+    Groups groups;
+    std::string fileSays;
+    if (QFileInfo(file).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0) {
+        groups = loadGroupsCsv(problem.layer, str(file));
+    } else {
+        const ImportedSolution solution = loadSolution(instance, str(file));
+        groups = solution.groups;
+        if (solution.objective)
+            fileSays = " (the file reports " + (solution.solver_status.empty() ? "" : solution.solver_status + ", ")
+                + "objective " + std::to_string(*solution.objective) + ")";
+    }
+    const S1Evaluation evaluation = evaluate(instance, groups);
+    std::string name = str(parser.value(opt("save")));
+    if (name.empty())
+        name = str(QFileInfo(file).completeBaseName());
+    std::cout << "Imported '" << name << "': " << groups.size() << " groups, duration " << evaluation.duration << fileSays
+              << (evaluation.feasible ? "" : " — breaks the problem: " + evaluation.violation) << "\n";
+    if (parser.isSet(opt("save"))) {
+        if (loaded.project.findStrategy(name))
+            throw UsageError("--save: the project already has a strategy named '" + name + "'");
+        Project project = loaded.project;
+        project.strategies.push_back({name, StrategyKind::Groups, std::nullopt, groups});
+        saveProject(project, str(projectPath));
+        std::cout << "Added strategy '" << name << "' to " << str(projectPath) << "\n";
+    }
+    return 0;
+}
+
+int experimentsCommand(const QCommandLineParser &parser)
+{
+    ExperimentGrid grid;
+    if (parser.isSet(opt("sizes"))) {
+        const IntRange sizes = parseRange(parser.value(opt("sizes")), "--sizes", 64, "the largest input of the experiments");
+        if (sizes.from < 3)
+            throw UsageError("--sizes: inputs smaller than the 3x3 kernel have no output");
+        grid.size_from = int(sizes.from);
+        grid.size_to = int(sizes.to);
+    }
+    if (parser.isSet(opt("group-sizes"))) {
+        const IntRange groups = parseRange(parser.value(opt("group-sizes")), "--group-sizes", 64, "the largest group of the experiments");
+        grid.group_from = int(groups.from);
+        grid.group_to = int(groups.to);
+    }
+    grid.search_time_limit_s = parseSeconds(parser, opt("time-limit"));
+    grid.seed = std::uint64_t(parseInteger(parser, opt("seed"), 0, std::numeric_limits<std::int64_t>::max()));
+    if (parser.isSet(opt("max-moves")))
+        grid.search_max_moves = parseInteger(parser, opt("max-moves"), 1, std::int64_t(1) << 50);
+    if (parser.isSet(opt("ilp-time-limit")))
+        grid.ilp_time_limit_s = parseSeconds(parser, opt("ilp-time-limit"));
+    grid.worker_path = str(parser.value(opt("cbc-worker")));
+
+    const bool verbose = isatty(fileno(stderr));
+    const std::vector<ExperimentRow> rows
+        = runPaperExperiments(grid, interruptFlag(), [verbose](const ExperimentRow &row, int done, int total) {
+              if (verbose)
+                  std::fprintf(stderr, "\r%d/%d instances (H=W=%d, G=%d)   ", done, total, row.input_size, row.group_size);
+          });
+    if (verbose)
+        std::fputs("\n", stderr);
+    if (parser.isSet(opt("json")))
+        print(experimentsToJson(rows).dump(2) + "\n");
+    else if (parser.isSet(opt("csv")))
+        print(experimentsToCsv(rows));
+    else
+        print(experimentsToText(rows));
+
+    if (parser.isSet(opt("out"))) {
+        const QString path = parser.value(opt("out"));
+        const ui::ExportResult result
+            = ui::exportFigure([&rows](QPainter &painter, const QRectF &target) { ui::paintGainHeatMap(painter, target, rows); },
+                QSize(900, 640), path, QStringLiteral("Gain over the best heuristic"),
+                QStringLiteral("The paper's gain figure: best optimised strategy versus the best of Row-by-Row and ZigZag"));
+        if (!result)
+            throw std::runtime_error(str(result.error));
+        std::cerr << "Wrote " << str(path) << "\n";
+    }
+    return interrupted.load() ? 1 : 0;
+}
+
+} // namespace convoffload::cli

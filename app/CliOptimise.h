@@ -1,0 +1,18 @@
+#pragma once
+// The optimiser commands of convoffload-cli: `optimize`, `model` (LP/MPS for
+// external solvers), `import-solution` and `experiments` (the paper's grid).
+#include "CliCommon.h"
+
+#include <QCommandLineParser>
+
+namespace convoffload::cli {
+
+void addOptimiseOptions(QCommandLineParser &parser);
+
+int optimizeCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath);
+int modelCommand(const QCommandLineParser &parser, const Loaded &loaded);
+int importSolutionCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath);
+/// Needs a QApplication when --figure is given.
+int experimentsCommand(const QCommandLineParser &parser);
+
+} // namespace convoffload::cli

@@ -1,0 +1,485 @@
+// The optimisers as users reach them: the optimise() entry point, the paper's
+// experiment grid, the CLI commands (optimize, model, import-solution,
+// experiments), the Optimise dialog and the gain view.
+
+#include "TestImages.h"
+#include "TestPrinting.h"
+
+#include "convoffload/Optimiser.h"
+#include "convoffload/PaperExperiments.h"
+#include "convoffload/Project.h"
+#include "convoffload/Simulator.h"
+#include "convoffload/StrategyCsv.h"
+#include "optimise/ExperimentsDialog.h"
+#include "optimise/GainHeatMap.h"
+#include "optimise/OptimiseDialog.h"
+#include "app/MainWindow.h"
+#include "document/ProjectDocument.h"
+
+#include <QAction>
+#include <QUndoStack>
+
+#include <QApplication>
+#include <QChart>
+#include <QChartView>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QImage>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLineSeries>
+#include <QPainter>
+#include <QProcess>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace convoffload;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run run(const QString &program, const QStringList &args, int timeoutMs = 120000)
+{
+    QProcess p;
+    p.start(program, args);
+    p.waitForFinished(timeoutMs);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+Run cli(const QStringList &args) { return run(QStringLiteral(CONVOFFLOAD_CLI), args); }
+
+QString sample(const char *name) { return QStringLiteral(CONVOFFLOAD_SAMPLES "/") + QLatin1String(name); }
+
+/// The duration the simulator reports for explicit groups: the independent
+/// route every optimiser result is checked against.
+double simulated(const Problem &problem, const Groups &groups, bool *valid = nullptr)
+{
+    SimulationOptions options;
+    options.functional = true;
+    const SimulationResult r = simulate(problem, expandS1(problem, groups), options);
+    if (valid)
+        *valid = r.valid() && r.functional.status == FunctionalStatus::Pass;
+    return r.totalDuration();
+}
+
+QString copyTo(const QTemporaryDir &dir, const QString &from, const char *name)
+{
+    const QString to = dir.filePath(QLatin1String(name));
+    QFile::remove(to);
+    if (!QFile::copy(from, to))
+        qFatal("cannot copy %s", qPrintable(from));
+    QFile(to).setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
+    return to;
+}
+
+/// CONVOFFLOAD_SHOTS=DIR saves what the dialogs look like, to look at them.
+void saveShot(QWidget &widget, const char *name)
+{
+    const QString dir = qEnvironmentVariable("CONVOFFLOAD_SHOTS");
+    if (!dir.isEmpty())
+        widget.grab().save(dir + QLatin1Char('/') + QLatin1String(name));
+}
+
+int countColour(const QImage &image, const QColor &colour)
+{
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            count += image.pixelColor(x, y) == colour;
+    return count;
+}
+
+} // namespace
+
+class TestOptimise : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+
+private slots:
+    // 6x6 input, 3x3 kernel: 4x4 outputs, G = 4 -> K_min = 4 groups. The
+    // memory holds 4 whole patches (36 pixels), one kernel (9) and 4 outputs.
+    void paperInstanceIsThePapersSetup()
+    {
+        const Problem p = paperInstance(6, 4);
+        QCOMPARE(p.layer.patchCount(), 16);
+        QCOMPARE(p.nbPatchesMax(), 4);
+        QCOMPARE(p.kMin(), 4);
+        QCOMPARE(p.hardware.mem_size, 49);
+        QVERIFY(p.options.kernels_preloaded);
+        QCOMPARE(p.hardware.t_w, 0.0);
+        QCOMPARE(p.hardware.max_loads_per_element, 9);
+    }
+
+    // Row-by-Row with G = W_out = 4 takes one output row per group: 18 pixels
+    // first, then one new input row of 6 pixels per group: 36 loads + 4
+    // computes = 40, which is every pixel once and K_min computes: optimal.
+    void rowByRowIsOptimalWhenGroupsAreWholeRows()
+    {
+        ExperimentGrid grid;
+        grid.size_from = grid.size_to = 6;
+        grid.group_from = grid.group_to = 4;
+        grid.search_time_limit_s = 5;
+        const std::vector<ExperimentRow> rows = runPaperExperiments(grid);
+        QCOMPARE(rows.size(), std::size_t(1));
+        QCOMPARE(rows[0].row_by_row, 40.0);
+        QCOMPARE(rows[0].lower_bound, 40.0);
+        QCOMPARE(rows[0].search.duration, 40.0);
+        QVERIFY(rows[0].search.status == OptimiseStatus::Optimal);
+        QCOMPARE(rows[0].gain(), 0.0);
+    }
+
+    // On a small grid every optimised strategy is valid for the simulator,
+    // passes the functional check, has the simulated duration, is never worse
+    // than the best heuristic and never below the lower bound.
+    void experimentsAreValidAndNeverWorse()
+    {
+        ExperimentGrid grid;
+        grid.size_from = 4;
+        grid.size_to = 7;
+        grid.group_from = 2;
+        grid.group_to = 4;
+        grid.search_time_limit_s = 5;
+        int calls = 0;
+        const std::vector<ExperimentRow> rows
+            = runPaperExperiments(grid, nullptr, [&calls](const ExperimentRow &, int done, int total) {
+                  ++calls;
+                  QCOMPARE(done, calls);
+                  QCOMPARE(total, 12);
+              });
+        QCOMPARE(rows.size(), std::size_t(12));
+        for (const ExperimentRow &r : rows) {
+            const Problem problem = paperInstance(r.input_size, r.group_size);
+            QVERIFY(r.search.hasSolution());
+            bool valid = false;
+            QCOMPARE(simulated(problem, r.search.groups, &valid), r.search.duration);
+            QVERIFY(valid);
+            QCOMPARE(simulated(problem, rowByRow(problem.layer, r.group_size)), r.row_by_row);
+            QCOMPARE(simulated(problem, zigzag(problem.layer, r.group_size)), r.zigzag);
+            QVERIFY(r.search.duration <= r.bestHeuristic());
+            QVERIFY(r.search.duration >= r.lower_bound);
+            QVERIFY(r.gain() >= 0.0);
+            QCOMPARE(std::int64_t(r.search.groups.size()), problem.kMin());
+        }
+        const QStringList csv = QString::fromStdString(experimentsToCsv(rows)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(csv.size(), 13);
+        QVERIFY(csv[0].startsWith(QLatin1String("input_size,group_size,")));
+    }
+
+    // optimise() on the paper's Example: the result is a groups strategy the
+    // simulator accepts, no longer than the best heuristic (Row-by-Row, 117).
+    void optimiseReportOnThePaperExample()
+    {
+        const Project project = loadProject(sample("paper-example.json").toStdString());
+        OptimiseControl control;
+        control.time_limit_s = 5;
+        const OptimiseReport report = optimise(project.problem, {}, control);
+        QVERIFY(report.best_heuristic);
+        QCOMPARE(report.best_heuristic->name, std::string("Row-by-Row"));
+        QCOMPARE(report.best_heuristic->evaluation.duration, 117.0);
+        QVERIFY(report.result.duration <= 117.0);
+        const StrategySpec spec = toStrategy(report, "Optimised");
+        QVERIFY(spec.kind == StrategyKind::Groups);
+        bool valid = false;
+        QCOMPARE(simulated(project.problem, spec.groups, &valid), report.result.duration);
+        QVERIFY(valid);
+        QVERIFY(report.gainOverHeuristic().has_value());
+        const auto json = optimiseReportToJson(report);
+        QCOMPARE(json["method"].get<std::string>(), std::string("search"));
+        QCOMPARE(json["duration"].get<double>(), report.result.duration);
+    }
+
+    void optimiseRefusesImpossibleSettings_data()
+    {
+        QTest::addColumn<std::int64_t>("groupSize");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("zero") << std::int64_t(0) << QStringLiteral("group size must be at least 1");
+        QTest::newRow("above nb_patches_max") << std::int64_t(3) << QStringLiteral("exceeds nb_patches_max = 2");
+    }
+    void optimiseRefusesImpossibleSettings()
+    {
+        QFETCH(std::int64_t, groupSize);
+        QFETCH(QString, expected);
+        const Project project = loadProject(sample("paper-example.json").toStdString());
+        OptimiseRequest request;
+        request.settings.group_size = groupSize;
+        try {
+            optimise(project.problem, request, {});
+            QFAIL("no error");
+        } catch (const InstanceError &e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(expected), e.what());
+        }
+    }
+
+    // The CLI's optimised CSV, simulated by the CLI itself, gives the duration
+    // the optimiser printed; --save adds a strategy that compare lists valid.
+    void cliOptimizeRoundTrip()
+    {
+        const QString project = copyTo(m_dir, sample("paper-example.json"), "example.json");
+        const QString csv = m_dir.filePath(QStringLiteral("optimised.csv"));
+        const Run r = cli({QStringLiteral("optimize"), project, QStringLiteral("--time-limit"), QStringLiteral("5"),
+            QStringLiteral("--json"), QStringLiteral("--out"), csv, QStringLiteral("--save"), QStringLiteral("Best")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+        const double duration = j[QLatin1String("duration")].toDouble();
+        QVERIFY(duration > 0 && duration <= 117);
+        QVERIFY(j[QLatin1String("lower_bound")].toDouble() <= duration);
+
+        const Run sim
+            = cli({QStringLiteral("simulate"), project, QStringLiteral("--strategy-csv"), csv, QStringLiteral("--json")});
+        QCOMPARE(sim.exitCode, 0);
+        const QJsonObject s = QJsonDocument::fromJson(sim.out).object();
+        QCOMPARE(s[QLatin1String("total_duration")].toDouble(), duration);
+        QCOMPARE(s[QLatin1String("valid")].toBool(), true);
+
+        const Project saved = loadProject(project.toStdString());
+        const StrategySpec *best = saved.findStrategy("Best");
+        QVERIFY(best);
+        QCOMPARE(simulated(saved.problem, best->groups), duration);
+
+        // A second --save under the same name is refused and changes nothing.
+        const Run again = cli({QStringLiteral("optimize"), project, QStringLiteral("--save"), QStringLiteral("Best")});
+        QCOMPARE(again.exitCode, 1);
+        QVERIFY(again.err.contains("already has a strategy named 'Best'"));
+        QCOMPARE(loadProject(project.toStdString()), saved);
+    }
+
+    void cliOptimizeErrors_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("method") << QStringList{QStringLiteral("--method"), QStringLiteral("cplex")}
+                                << QStringLiteral("--method: expected ilp or search, got 'cplex'");
+        QTest::newRow("time") << QStringList{QStringLiteral("--time-limit"), QStringLiteral("-3")}
+                              << QStringLiteral("--time-limit: expected a number of seconds > 0, got '-3'");
+        QTest::newRow("seed") << QStringList{QStringLiteral("--seed"), QStringLiteral("x")}
+                              << QStringLiteral("--seed: expected an integer");
+        QTest::newRow("groups") << QStringList{QStringLiteral("--groups"), QStringLiteral("some")}
+                                << QStringLiteral("--groups: expected kmin");
+        QTest::newRow("cap without any") << QStringList{QStringLiteral("--max-groups"), QStringLiteral("7")}
+                                         << QStringLiteral("--max-groups needs --groups any");
+        QTest::newRow("G too big") << QStringList{QStringLiteral("--group-size"), QStringLiteral("3")}
+                                   << QStringLiteral("group size 3 exceeds nb_patches_max = 2");
+    }
+    void cliOptimizeErrors()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = cli(QStringList{QStringLiteral("optimize"), sample("paper-example.json")} + args);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    }
+
+    // The exported model is accepted by Debian's cbc, whose solution file
+    // imports back into a strategy of the duration cbc reports.
+    void cliModelSolvedByCbcImportsBack_data()
+    {
+        QTest::addColumn<QString>("extension");
+        QTest::newRow("lp") << QStringLiteral("lp");
+        QTest::newRow("mps") << QStringLiteral("mps");
+    }
+    void cliModelSolvedByCbcImportsBack()
+    {
+        QFETCH(QString, extension);
+        const QString cbc = QStringLiteral("/usr/bin/cbc");
+        if (!QFile::exists(cbc))
+            QSKIP("Debian's coinor-cbc is not installed (./build.sh installs it)");
+        const QString project = copyTo(m_dir, sample("paper-example.json"), "cbc-example.json");
+        const QString model = m_dir.filePath(QStringLiteral("example.") + extension);
+        const Run m = cli({QStringLiteral("model"), project, QStringLiteral("--out"), model});
+        QVERIFY2(m.exitCode == 0, m.err.constData());
+        const QString solution = m_dir.filePath(QStringLiteral("example-") + extension + QStringLiteral(".sol"));
+        const Run solved = run(
+            cbc, {model, QStringLiteral("sec"), QStringLiteral("60"), QStringLiteral("solve"), QStringLiteral("solu"), solution});
+        QVERIFY2(solved.exitCode == 0, solved.out.constData());
+        QFile file(solution);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString firstLine = QString::fromUtf8(file.readLine());
+        QVERIFY2(firstLine.startsWith(QLatin1String("Optimal")), qPrintable(firstLine));
+        const double objective = firstLine.section(QStringLiteral("objective value"), 1).trimmed().toDouble();
+
+        const Run imported = cli({QStringLiteral("import-solution"), project, QStringLiteral("--solution"), solution,
+            QStringLiteral("--save"), QStringLiteral("From CBC")});
+        QVERIFY2(imported.exitCode == 0, imported.err.constData());
+        const Project saved = loadProject(project.toStdString());
+        const StrategySpec *fromCbc = saved.findStrategy("From CBC");
+        QVERIFY(fromCbc);
+        bool valid = false;
+        QCOMPARE(simulated(saved.problem, fromCbc->groups, &valid), objective);
+        QVERIFY(valid);
+    }
+
+    void cliImportSolutionErrorNamesTheLine()
+    {
+        const QString bad = m_dir.filePath(QStringLiteral("bad.sol"));
+        QFile file(bad);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("Optimal - objective value 110.00000000\n      0 x_p0_g0  1  0\n      1 x_p1_g0  banana  0\n");
+        file.close();
+        const Run r = cli({QStringLiteral("import-solution"), sample("paper-example.json"), QStringLiteral("--solution"), bad});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("line 3"), r.err.constData());
+    }
+
+    void cliExperimentsTableAndFigure()
+    {
+        const QString figure = m_dir.filePath(QStringLiteral("gain.svg"));
+        const Run r = cli({QStringLiteral("experiments"), QStringLiteral("--sizes"), QStringLiteral("4..5"),
+            QStringLiteral("--group-sizes"), QStringLiteral("2..3"), QStringLiteral("--time-limit"), QStringLiteral("2"),
+            QStringLiteral("--csv"), QStringLiteral("--out"), figure});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QStringList lines = QString::fromUtf8(r.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 5);
+        QVERIFY(lines[1].startsWith(QLatin1String("4,2,4,2,")));
+        QFile svg(figure);
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(svg.readAll().contains("<svg"));
+
+        const Run project = cli({QStringLiteral("experiments"), sample("paper-example.json")});
+        QCOMPARE(project.exitCode, 1);
+        QVERIFY(project.err.contains("experiments takes no project file"));
+    }
+
+    // The heat map colours a cell by its gain: white for none, the darkest
+    // blue for the largest.
+    void gainHeatMapColoursCells()
+    {
+        QCOMPARE(ui::gainColour(0.0, 0.3), QColor(255, 255, 255));
+        QCOMPARE(ui::gainColour(0.3, 0.3), QColor(0, 80, 140));
+        QCOMPARE(ui::gainColour(0.6, 0.3), QColor(0, 80, 140));
+
+        ExperimentRow none, some;
+        none.input_size = 4;
+        none.group_size = 2;
+        none.row_by_row = none.zigzag = 100;
+        none.search.groups = {{0}};
+        none.search.duration = 100;
+        some = none;
+        some.input_size = 5;
+        some.search.duration = 80; // gain 20 %
+        QImage image(600, 400, QImage::Format_RGB32);
+        QPainter painter(&image);
+        ui::paintGainHeatMap(painter, QRectF(image.rect()), {none, some});
+        painter.end();
+        QVERIFY(countColour(image, ui::gainColour(0.2, 0.2)) > 1000);
+        QVERIFY(countColour(image, QColor(255, 255, 255)) > 1000);
+    }
+
+    // The dialog runs the search on a worker thread, draws the incumbent,
+    // and hands a valid strategy to the project.
+    void optimiseDialogRunsAndAddsTheStrategy()
+    {
+        const Project project = loadProject(sample("paper-example.json").toStdString());
+        ui::OptimiseDialog dialog(project.problem, {QStringLiteral("Optimised")});
+        dialog.setTimeLimit(3);
+        QSignalSpy finished(&dialog, &ui::OptimiseDialog::finished);
+        QSignalSpy ready(&dialog, &ui::OptimiseDialog::strategyReady);
+        dialog.start();
+        QVERIFY(dialog.isRunning());
+        QVERIFY(finished.wait(20000));
+        QVERIFY(!dialog.isRunning());
+        QVERIFY(dialog.report() && dialog.report()->result.hasSolution());
+        auto *chartView = dialog.findChild<QChartView *>();
+        QVERIFY(chartView);
+        const auto series = chartView->chart()->series();
+        QVERIFY(!series.isEmpty());
+        QVERIFY(static_cast<QLineSeries *>(series[0])->count() > 0);
+        dialog.resize(700, 720);
+        saveShot(dialog, "optimise-dialog.png");
+
+        QPushButton *add = nullptr;
+        for (QPushButton *b : dialog.findChildren<QPushButton *>())
+            if (b->text() == QLatin1String("&Add to project"))
+                add = b;
+        QVERIFY(add && add->isEnabled());
+        add->click();
+        QCOMPARE(ready.size(), 1);
+        const auto spec = ready[0][0].value<StrategySpec>();
+        QCOMPARE(spec.name, std::string("Optimised 2")); // "Optimised" is taken
+        bool valid = false;
+        QCOMPARE(simulated(project.problem, spec.groups, &valid), dialog.report()->result.duration);
+        QVERIFY(valid);
+    }
+
+    // Stop ends a long search promptly and keeps a valid strategy.
+    void optimiseDialogStops()
+    {
+        const Project project = loadProject(sample("lenet5-conv1.json").toStdString());
+        ui::OptimiseDialog dialog(project.problem, {});
+        dialog.setTimeLimit(600);
+        QSignalSpy finished(&dialog, &ui::OptimiseDialog::finished);
+        dialog.start();
+        QTest::qWait(300);
+        QElapsedTimer timer;
+        timer.start();
+        dialog.cancel();
+        QVERIFY(finished.wait(10000));
+        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY(dialog.report());
+        QVERIFY(dialog.report()->result.cancelled);
+    }
+
+    // Optimise > Optimise Strategy… in the main window: the result becomes the
+    // current strategy through one undoable command.
+    void mainWindowAddsTheOptimisedStrategy()
+    {
+        ui::MainWindow window;
+        QVERIFY(window.openFile(sample("paper-example.json")));
+        ui::ProjectDocument *doc = window.document();
+        const std::size_t before = doc->project().strategies.size();
+        auto *action = window.findChild<QAction *>(QStringLiteral("optimiseAction"));
+        QVERIFY(action);
+        QCOMPARE(action->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+O")));
+        action->trigger();
+        auto *dialog = window.findChild<ui::OptimiseDialog *>();
+        QVERIFY(dialog && dialog->isVisible());
+        dialog->setTimeLimit(3);
+        QSignalSpy finished(dialog, &ui::OptimiseDialog::finished);
+        dialog->start();
+        QVERIFY(finished.wait(20000));
+        for (QPushButton *b : dialog->findChildren<QPushButton *>())
+            if (b->text() == QLatin1String("&Add to project"))
+                b->click();
+        QCOMPARE(doc->project().strategies.size(), before + 1);
+        const StrategySpec &added = doc->project().strategies.back();
+        QVERIFY(added.kind == StrategyKind::Groups);
+        QCOMPARE(doc->currentStrategy(), int(before));
+        QVERIFY(doc->isModified());
+        doc->undoStack()->undo();
+        QCOMPARE(doc->project().strategies.size(), before);
+        doc->undoStack()->redo();
+        QCOMPARE(doc->project().strategies.back(), added);
+    }
+
+    void experimentsDialogFillsTheHeatMap()
+    {
+        ui::ExperimentsDialog dialog;
+        ExperimentGrid grid;
+        grid.size_from = 4;
+        grid.size_to = 5;
+        grid.group_from = 2;
+        grid.group_to = 3;
+        grid.search_time_limit_s = 2;
+        dialog.setGrid(grid);
+        QSignalSpy finished(&dialog, &ui::ExperimentsDialog::finished);
+        dialog.start();
+        QVERIFY(finished.wait(60000));
+        QCoreApplication::processEvents(); // the last queued row
+        QCOMPARE(dialog.rows().size(), std::size_t(4));
+        auto *table = dialog.findChild<QTableWidget *>();
+        QVERIFY(table);
+        QCOMPARE(table->rowCount(), 4);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("4"));
+        saveShot(dialog, "experiments-dialog.png");
+    }
+};
+
+QTEST_MAIN(TestOptimise)
+#include "tst_optimise.moc"

@@ -1,0 +1,294 @@
+#include "optimise/ExperimentsDialog.h"
+
+#include "export/FigureExport.h"
+#include "optimise/GainHeatMap.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPainter>
+#include <QPointer>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace convoffload::ui {
+
+void GainHeatMapWidget::setRows(std::vector<ExperimentRow> rows)
+{
+    m_rows = std::move(rows);
+    update();
+}
+
+void GainHeatMapWidget::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this);
+    paintGainHeatMap(painter, QRectF(rect()), m_rows);
+}
+
+namespace {
+
+QSpinBox *spin(int low, int high, int value, const QString &tip)
+{
+    auto *box = new QSpinBox;
+    box->setRange(low, high);
+    box->setValue(value);
+    box->setToolTip(tip);
+    return box;
+}
+
+QString cell(double value) { return QString::number(value, 'f', 0); }
+
+} // namespace
+
+ExperimentsDialog::ExperimentsDialog(QWidget *parent)
+    : QDialog(parent)
+{
+    setWindowTitle(tr("Paper experiments — gain of optimised strategies"));
+    const ExperimentGrid defaults;
+    m_sizeFrom = spin(3, 64, defaults.size_from, tr("Smallest input H_in = W_in"));
+    m_sizeTo = spin(3, 64, defaults.size_to, tr("Largest input H_in = W_in"));
+    m_groupFrom = spin(1, 64, defaults.group_from, tr("Smallest group size G"));
+    m_groupTo = spin(1, 64, defaults.group_to, tr("Largest group size G"));
+    m_searchLimit = new QDoubleSpinBox;
+    m_searchLimit->setRange(0.1, 3600);
+    m_searchLimit->setValue(2);
+    m_searchLimit->setSuffix(tr(" s"));
+    m_searchLimit->setToolTip(tr("Time limit of the search optimiser per instance."));
+    m_runIlp = new QCheckBox(tr("also solve the ILP with CBC, limit"));
+    m_runIlp->setToolTip(tr("CBC proves optima only on the smallest inputs; it runs in a separate process."));
+    m_ilpLimit = new QDoubleSpinBox;
+    m_ilpLimit->setRange(0.1, 3600);
+    m_ilpLimit->setValue(10);
+    m_ilpLimit->setSuffix(tr(" s"));
+    m_ilpLimit->setEnabled(false);
+    connect(m_runIlp, &QCheckBox::toggled, m_ilpLimit, &QWidget::setEnabled);
+
+    auto *range = [](QSpinBox *a, QSpinBox *b) {
+        auto *row = new QHBoxLayout;
+        row->addWidget(a);
+        row->addWidget(new QLabel(QStringLiteral("…")));
+        row->addWidget(b);
+        row->addStretch();
+        return row;
+    }(m_sizeFrom, m_sizeTo);
+    auto *groups = new QHBoxLayout;
+    groups->addWidget(m_groupFrom);
+    groups->addWidget(new QLabel(QStringLiteral("…")));
+    groups->addWidget(m_groupTo);
+    groups->addStretch();
+    auto *ilp = new QHBoxLayout;
+    ilp->addWidget(m_runIlp);
+    ilp->addWidget(m_ilpLimit);
+    ilp->addStretch();
+    auto *form = new QFormLayout;
+    form->addRow(tr("Input sizes:"), range);
+    form->addRow(tr("Group sizes G:"), groups);
+    form->addRow(tr("Search limit:"), m_searchLimit);
+    form->addRow(QString(), ilp);
+
+    m_table = new QTableWidget(0, 9);
+    m_table->setHorizontalHeaderLabels({tr("H=W"), tr("G"), tr("Row-by-Row"), tr("ZigZag"), tr("Search"), tr("CBC"),
+        tr("CBC status"), tr("Lower bound"), tr("Gain")});
+    m_table->verticalHeader()->hide();
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_heatMap = new GainHeatMapWidget;
+    auto *split = new QSplitter;
+    split->addWidget(m_heatMap);
+    split->addWidget(m_table);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+
+    m_progress = new QProgressBar;
+    m_status = new QLabel(tr("Durations Σ|I_slice| + n, exactly K_min groups, 3×3 kernel, stride 1 (the paper's setup)."));
+    m_status->setWordWrap(true);
+
+    auto *buttons = new QDialogButtonBox;
+    m_run = buttons->addButton(tr("&Run"), QDialogButtonBox::ActionRole);
+    m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    m_run->setToolTip(tr("Run every instance of the grid (Ctrl+Return)."));
+    m_stop = buttons->addButton(tr("&Stop"), QDialogButtonBox::ActionRole);
+    m_stop->setToolTip(tr("Stop after the current instance; the finished ones stay."));
+    m_exportFigure = buttons->addButton(tr("Export &figure…"), QDialogButtonBox::ActionRole);
+    m_exportFigure->setToolTip(tr("Save the gain heat map as PNG, SVG or PDF."));
+    m_exportTable = buttons->addButton(tr("Export &table…"), QDialogButtonBox::ActionRole);
+    m_exportTable->setToolTip(tr("Save every instance's figures as CSV."));
+    buttons->addButton(QDialogButtonBox::Close);
+    connect(m_run, &QPushButton::clicked, this, &ExperimentsDialog::start);
+    connect(m_stop, &QPushButton::clicked, this, &ExperimentsDialog::cancel);
+    connect(m_exportFigure, &QPushButton::clicked, this, &ExperimentsDialog::exportFigure);
+    connect(m_exportTable, &QPushButton::clicked, this, &ExperimentsDialog::exportTable);
+    connect(buttons, &QDialogButtonBox::rejected, this, &ExperimentsDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(split, 1);
+    layout->addWidget(m_progress);
+    layout->addWidget(m_status);
+    layout->addWidget(buttons);
+    resize(1100, 700);
+    setRunning(false);
+}
+
+ExperimentsDialog::~ExperimentsDialog()
+{
+    if (m_cancelFlag)
+        m_cancelFlag->store(true);
+    m_watcher.waitForFinished();
+}
+
+ExperimentGrid ExperimentsDialog::grid() const
+{
+    ExperimentGrid grid;
+    grid.size_from = std::min(m_sizeFrom->value(), m_sizeTo->value());
+    grid.size_to = std::max(m_sizeFrom->value(), m_sizeTo->value());
+    grid.group_from = std::min(m_groupFrom->value(), m_groupTo->value());
+    grid.group_to = std::max(m_groupFrom->value(), m_groupTo->value());
+    grid.search_time_limit_s = m_searchLimit->value();
+    grid.ilp_time_limit_s = m_runIlp->isChecked() ? m_ilpLimit->value() : 0;
+    return grid;
+}
+
+void ExperimentsDialog::setGrid(const ExperimentGrid &grid)
+{
+    m_sizeFrom->setValue(grid.size_from);
+    m_sizeTo->setValue(grid.size_to);
+    m_groupFrom->setValue(grid.group_from);
+    m_groupTo->setValue(grid.group_to);
+    m_searchLimit->setValue(grid.search_time_limit_s);
+    m_runIlp->setChecked(grid.ilp_time_limit_s > 0);
+    if (grid.ilp_time_limit_s > 0)
+        m_ilpLimit->setValue(grid.ilp_time_limit_s);
+}
+
+void ExperimentsDialog::start()
+{
+    if (isRunning())
+        return;
+    m_table->setRowCount(0);
+    m_heatMap->setRows({});
+    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
+    const ExperimentGrid g = grid();
+    m_progress->setRange(0, (g.size_to - g.size_from + 1) * (g.group_to - g.group_from + 1));
+    m_progress->setValue(0);
+    QPointer<ExperimentsDialog> self(this);
+    const auto flag = m_cancelFlag;
+    connect(
+        &m_watcher, &QFutureWatcher<void>::finished, this,
+        [this] {
+            setRunning(false);
+            m_status->setText(m_cancelFlag && m_cancelFlag->load() ? tr("Stopped: %1 instances done.").arg(rows().size())
+                                                                   : tr("Done: %1 instances.").arg(rows().size()));
+            emit finished();
+        },
+        Qt::SingleShotConnection);
+    m_watcher.setFuture(QtConcurrent::run([self, g, flag] {
+        try {
+            runPaperExperiments(g, flag.get(), [self](const ExperimentRow &row, int done, int total) {
+                QMetaObject::invokeMethod(
+                    self,
+                    [self, row, done, total] {
+                        if (self)
+                            self->addRow(row, done, total);
+                    },
+                    Qt::QueuedConnection);
+            });
+        } catch (const std::exception &e) {
+            const QString message = QString::fromStdString(e.what());
+            QMetaObject::invokeMethod(
+                self,
+                [self, message] {
+                    if (self)
+                        self->m_status->setText(tr("Failed: %1").arg(message));
+                },
+                Qt::QueuedConnection);
+        }
+    }));
+    m_status->setText(tr("Running…"));
+    setRunning(true);
+}
+
+void ExperimentsDialog::addRow(const ExperimentRow &row, int done, int total)
+{
+    std::vector<ExperimentRow> rows = m_heatMap->rows();
+    rows.push_back(row);
+    m_heatMap->setRows(std::move(rows));
+    const int r = m_table->rowCount();
+    m_table->insertRow(r);
+    const QStringList values{QString::number(row.input_size), QString::number(row.group_size), cell(row.row_by_row),
+        cell(row.zigzag), row.search.hasSolution() ? cell(row.search.duration) : QStringLiteral("–"),
+        row.ilp && row.ilp->hasSolution() ? cell(row.ilp->duration) : QStringLiteral("–"),
+        row.ilp ? QString::fromStdString(toString(row.ilp->status)) : tr("not run"), cell(row.lower_bound),
+        QString::number(100 * row.gain(), 'f', 1) + QStringLiteral(" %")};
+    for (int c = 0; c < values.size(); ++c) {
+        auto *item = new QTableWidgetItem(values[c]);
+        item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        m_table->setItem(r, c, item);
+    }
+    m_progress->setValue(done);
+    m_status->setText(tr("%1 of %2 instances (H=W=%3, G=%4)").arg(done).arg(total).arg(row.input_size).arg(row.group_size));
+}
+
+void ExperimentsDialog::cancel()
+{
+    if (m_cancelFlag)
+        m_cancelFlag->store(true);
+}
+
+void ExperimentsDialog::reject()
+{
+    if (isRunning()) {
+        cancel();
+        m_watcher.waitForFinished();
+    }
+    QDialog::reject();
+}
+
+void ExperimentsDialog::setRunning(bool running)
+{
+    for (QWidget *w : std::initializer_list<QWidget *>{m_sizeFrom, m_sizeTo, m_groupFrom, m_groupTo, m_searchLimit, m_runIlp})
+        w->setEnabled(!running);
+    m_ilpLimit->setEnabled(!running && m_runIlp->isChecked());
+    m_run->setEnabled(!running);
+    m_stop->setEnabled(running);
+    m_exportFigure->setEnabled(!running && !rows().empty());
+    m_exportTable->setEnabled(!running && !rows().empty());
+}
+
+void ExperimentsDialog::exportFigure()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export gain figure"), QStringLiteral("gain.svg"), tr("Figures (*.svg *.png *.pdf)"));
+    if (path.isEmpty())
+        return;
+    const std::vector<ExperimentRow> data = rows();
+    const ExportResult result
+        = ui::exportFigure([data](QPainter &painter, const QRectF &target) { paintGainHeatMap(painter, target, data); },
+            QSize(900, 640), path, tr("Gain over the best heuristic"));
+    if (!result)
+        QMessageBox::warning(this, tr("Export failed"), result.error);
+}
+
+void ExperimentsDialog::exportTable()
+{
+    const QString path
+        = QFileDialog::getSaveFileName(this, tr("Export table"), QStringLiteral("experiments.csv"), tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    const ExportResult result = exportText(QString::fromStdString(experimentsToCsv(rows())), path);
+    if (!result)
+        QMessageBox::warning(this, tr("Export failed"), result.error);
+}
+
+} // namespace convoffload::ui

@@ -1,0 +1,121 @@
+#include "optimise/GainHeatMap.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+#include <map>
+
+namespace convoffload::ui {
+
+QColor gainColour(double gain, double maxGain)
+{
+    // White to the Okabe-Ito blue (0, 114, 178), darkened at the top end:
+    // one hue, so order reads without telling colours apart.
+    const double t = maxGain > 0 ? std::clamp(gain / maxGain, 0.0, 1.0) : 0.0;
+    auto mix = [t](int from, int to) { return int(from + (to - from) * t + 0.5); };
+    return QColor(mix(255, 0), mix(255, 80), mix(255, 140));
+}
+
+void paintGainHeatMap(QPainter &painter, const QRectF &target, const std::vector<ExperimentRow> &rows)
+{
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.fillRect(target, Qt::white);
+    QFont font = painter.font();
+    font.setPointSizeF(std::max(7.0, target.height() / 45));
+    painter.setFont(font);
+    const QFontMetricsF metrics(font);
+    const double line = metrics.height();
+
+    QFont titleFont = font;
+    titleFont.setBold(true);
+    titleFont.setPointSizeF(font.pointSizeF() * 1.2);
+    painter.setFont(titleFont);
+    const QRectF titleRect(target.left(), target.top() + line * 0.3, target.width(), line * 1.6);
+    painter.drawText(
+        titleRect, Qt::AlignCenter, QStringLiteral("Gain of the best optimised strategy over the best of Row-by-Row and ZigZag"));
+    painter.setFont(font);
+
+    if (rows.empty()) {
+        painter.drawText(target, Qt::AlignCenter, QStringLiteral("No experiment results yet"));
+        painter.restore();
+        return;
+    }
+    int sizeFrom = rows.front().input_size, sizeTo = sizeFrom, groupFrom = rows.front().group_size, groupTo = groupFrom;
+    double maxGain = 0.0;
+    std::map<std::pair<int, int>, const ExperimentRow *> cells;
+    for (const ExperimentRow &r : rows) {
+        sizeFrom = std::min(sizeFrom, r.input_size);
+        sizeTo = std::max(sizeTo, r.input_size);
+        groupFrom = std::min(groupFrom, r.group_size);
+        groupTo = std::max(groupTo, r.group_size);
+        maxGain = std::max(maxGain, r.gain());
+        cells[{r.input_size, r.group_size}] = &r;
+    }
+    const double scaleTop = std::max(maxGain, 0.05);
+    const int columns = sizeTo - sizeFrom + 1, rowsCount = groupTo - groupFrom + 1;
+
+    // Plot area: room on the left for the G axis, below for the size axis,
+    // on the right for the colour scale.
+    const QRectF plot(target.left() + line * 4, titleRect.bottom() + line * 1.6, target.width() - line * 11,
+        target.height() - titleRect.height() - line * 6.2);
+    const double cellW = plot.width() / columns, cellH = plot.height() / rowsCount;
+    for (int c = 0; c < columns; ++c)
+        for (int r = 0; r < rowsCount; ++r) {
+            const int size = sizeFrom + c, group = groupTo - r; // G grows upwards
+            const QRectF cell(plot.left() + c * cellW, plot.top() + r * cellH, cellW, cellH);
+            const auto found = cells.find({size, group});
+            if (found == cells.end()) {
+                painter.fillRect(cell, QColor(0xEE, 0xEE, 0xEE));
+                continue;
+            }
+            const double gain = found->second->gain();
+            const QColor colour = gainColour(gain, scaleTop);
+            painter.fillRect(cell, colour);
+            painter.setPen(colour.lightnessF() < 0.55 ? Qt::white : Qt::black);
+            painter.drawText(cell, Qt::AlignCenter, QString::number(100 * gain, 'f', gain > 0 && gain < 0.1 ? 1 : 0));
+        }
+    painter.setPen(QPen(QColor(0x66, 0x66, 0x66), 0.8));
+    painter.drawRect(plot);
+
+    painter.setPen(Qt::black);
+    for (int c = 0; c < columns; ++c)
+        painter.drawText(QRectF(plot.left() + c * cellW, plot.bottom() + line * 0.2, cellW, line), Qt::AlignCenter,
+            QString::number(sizeFrom + c));
+    for (int r = 0; r < rowsCount; ++r)
+        painter.drawText(QRectF(plot.left() - line * 2.2, plot.top() + r * cellH, line * 2, cellH),
+            Qt::AlignRight | Qt::AlignVCenter, QString::number(groupTo - r));
+    painter.drawText(QRectF(plot.left(), plot.bottom() + line * 1.4, plot.width(), line * 1.2), Qt::AlignCenter,
+        QStringLiteral("input size H_in = W_in (3×3 kernel, stride 1)"));
+    painter.save();
+    painter.translate(plot.left() - line * 3, plot.center().y());
+    painter.rotate(-90);
+    painter.drawText(QRectF(-plot.height() / 2, -line * 0.8, plot.height(), line * 1.2), Qt::AlignCenter,
+        QStringLiteral("group size G (nb_patches_max)"));
+    painter.restore();
+
+    // Colour scale: gain in percent, bottom 0 to top the largest gain.
+    const QRectF scale(plot.right() + line * 2, plot.top(), line * 1.2, plot.height());
+    const int bands = 50;
+    for (int i = 0; i < bands; ++i) {
+        const double t = double(i) / (bands - 1);
+        painter.fillRect(
+            QRectF(scale.left(), scale.bottom() - (i + 1) * scale.height() / bands, scale.width(), scale.height() / bands + 0.5),
+            gainColour(t * scaleTop, scaleTop));
+    }
+    painter.setPen(QPen(QColor(0x66, 0x66, 0x66), 0.8));
+    painter.drawRect(scale);
+    painter.setPen(Qt::black);
+    for (int i = 0; i <= 4; ++i) {
+        const double t = i / 4.0;
+        const double y = scale.bottom() - t * scale.height();
+        painter.drawText(QRectF(scale.right() + line * 0.3, y - line / 2, line * 4, line), Qt::AlignLeft | Qt::AlignVCenter,
+            QString::number(100 * t * scaleTop, 'f', 0) + QStringLiteral(" %"));
+    }
+    painter.drawText(
+        QRectF(scale.left() - line, scale.top() - line * 1.3, line * 6, line), Qt::AlignLeft, QStringLiteral("gain"));
+    painter.restore();
+}
+
+} // namespace convoffload::ui

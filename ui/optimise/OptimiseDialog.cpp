@@ -1,0 +1,351 @@
+#include "optimise/OptimiseDialog.h"
+
+#include "render/Palette.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLineSeries>
+#include <QPointer>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QValueAxis>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <cmath>
+
+namespace convoffload::ui {
+
+namespace {
+
+QString percent(const std::optional<double> &fraction)
+{
+    return fraction ? QString::number(100.0 * *fraction, 'f', 1) + QStringLiteral(" %") : QStringLiteral("–");
+}
+
+QString number(double value) { return QString::number(value, 'g', 10); }
+
+} // namespace
+
+OptimiseDialog::OptimiseDialog(const Problem &problem, QStringList takenNames, QWidget *parent)
+    : QDialog(parent)
+    , m_problem(problem)
+    , m_takenNames(std::move(takenNames))
+{
+    setWindowTitle(tr("Optimise strategy"));
+    buildForm();
+    setRunning(false);
+}
+
+OptimiseDialog::~OptimiseDialog()
+{
+    // The worker reads nothing of the dialog once started, but waiting keeps a
+    // CBC worker process from outliving the window.
+    if (m_cancelFlag)
+        m_cancelFlag->store(true);
+    m_watcher.waitForFinished();
+}
+
+void OptimiseDialog::buildForm()
+{
+    const std::int64_t patchesMax = std::max<std::int64_t>(1, m_problem.nbPatchesMax());
+    auto *form = new QFormLayout;
+
+    m_method = new QComboBox;
+    m_method->addItem(tr("Search (fast, no solver)"), int(OptimiseMethod::Search));
+    m_method->addItem(tr("ILP solved by CBC (proves optimality on small layers)"), int(OptimiseMethod::Ilp));
+    m_method->setToolTip(tr("The search improves the heuristics and compact tilings by local moves; the ILP is the "
+                            "paper's section 5 model, solved by CBC in a separate process from the best heuristic."));
+    form->addRow(tr("&Method:"), m_method);
+
+    m_timeLimit = new QDoubleSpinBox;
+    m_timeLimit->setRange(0.1, 24 * 3600);
+    m_timeLimit->setDecimals(1);
+    m_timeLimit->setValue(10);
+    m_timeLimit->setSuffix(tr(" s"));
+    m_timeLimit->setToolTip(tr("The optimiser stops at this time and keeps its best strategy."));
+    form->addRow(tr("&Time limit:"), m_timeLimit);
+
+    m_seed = new QSpinBox;
+    m_seed->setRange(0, 1'000'000'000);
+    m_seed->setValue(1);
+    m_seed->setToolTip(tr("The search is deterministic for a given seed and move budget."));
+    form->addRow(tr("&Seed:"), m_seed);
+
+    m_groupSize = new QSpinBox;
+    m_groupSize->setRange(1, int(std::min<std::int64_t>(patchesMax, 1'000'000)));
+    m_groupSize->setValue(m_groupSize->maximum());
+    m_groupSize->setToolTip(tr("G, the most patches per group; at most nb_patches_max = %1.").arg(patchesMax));
+    form->addRow(tr("&Group size G:"), m_groupSize);
+
+    m_groupCount = new QComboBox;
+    m_groupCount->addItem(tr("Exactly K_min groups (the paper's choice)"), int(GroupCount::ExactlyKMin));
+    m_groupCount->addItem(tr("Any number of groups up to a cap"), int(GroupCount::AtMostCap));
+    m_groupCount->setToolTip(tr("More groups cost one compute each but may load fewer pixels."));
+    form->addRow(tr("Group &count:"), m_groupCount);
+
+    m_maxGroups = new QSpinBox;
+    m_maxGroups->setRange(0, int(std::min<std::int64_t>(m_problem.layer.patchCount(), 1'000'000'000)));
+    m_maxGroups->setSpecialValueText(tr("one per patch"));
+    m_maxGroups->setToolTip(tr("Cap on the number of groups when any number is allowed."));
+    form->addRow(tr("&Cap on groups:"), m_maxGroups);
+    connect(m_groupCount, &QComboBox::currentIndexChanged, this,
+        [this] { m_maxGroups->setEnabled(m_groupCount->currentData().toInt() == int(GroupCount::AtMostCap)); });
+    m_maxGroups->setEnabled(false);
+
+    m_name = new QLineEdit(uniqueName(tr("Optimised")));
+    m_name->setToolTip(tr("Name of the strategy added to the project."));
+    form->addRow(tr("Strategy &name:"), m_name);
+
+    m_incumbent = new QLineSeries;
+    m_incumbent->setName(tr("best duration found"));
+    m_incumbent->setColor(Palette::input());
+    m_bound = new QLineSeries;
+    m_bound->setName(tr("lower bound"));
+    m_bound->setColor(Palette::kernels());
+    m_chart = new QChart;
+    m_chart->addSeries(m_incumbent);
+    m_chart->addSeries(m_bound);
+    m_timeAxis = new QValueAxis;
+    m_timeAxis->setTitleText(tr("seconds"));
+    m_timeAxis->setRange(0, 1);
+    m_durationAxis = new QValueAxis;
+    m_durationAxis->setTitleText(tr("duration"));
+    m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
+    m_chart->addAxis(m_durationAxis, Qt::AlignLeft);
+    for (QLineSeries *s : {m_incumbent, m_bound}) {
+        s->attachAxis(m_timeAxis);
+        s->attachAxis(m_durationAxis);
+    }
+    m_chart->setTitle(tr("Progress"));
+    m_chart->legend()->setAlignment(Qt::AlignBottom);
+    m_chartView = new QChartView(m_chart);
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumSize(420, 240);
+
+    m_status = new QLabel(tr("Ready."));
+    m_status->setWordWrap(true);
+    m_summary = new QLabel;
+    m_summary->setWordWrap(true);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto *buttons = new QDialogButtonBox;
+    m_run = buttons->addButton(tr("&Optimise"), QDialogButtonBox::ActionRole);
+    m_run->setToolTip(tr("Start the optimiser (Ctrl+Return)."));
+    m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    m_cancel = buttons->addButton(tr("&Stop"), QDialogButtonBox::ActionRole);
+    m_cancel->setToolTip(tr("Stop and keep the best strategy found so far."));
+    m_add = buttons->addButton(tr("&Add to project"), QDialogButtonBox::AcceptRole);
+    m_add->setToolTip(tr("Add the optimised groups to the project as a new strategy (undoable)."));
+    buttons->addButton(QDialogButtonBox::Close);
+    connect(m_run, &QPushButton::clicked, this, &OptimiseDialog::start);
+    connect(m_cancel, &QPushButton::clicked, this, &OptimiseDialog::cancel);
+    connect(m_add, &QPushButton::clicked, this, [this] {
+        if (!m_report || !m_report->result.hasSolution())
+            return;
+        const QString name
+            = m_name->text().trimmed().isEmpty() ? uniqueName(tr("Optimised")) : uniqueName(m_name->text().trimmed());
+        emit strategyReady(toStrategy(*m_report, name.toStdString()));
+        accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &OptimiseDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_chartView, 1);
+    layout->addWidget(m_status);
+    layout->addWidget(m_summary);
+    layout->addWidget(buttons);
+}
+
+QString OptimiseDialog::uniqueName(const QString &base) const
+{
+    QString name = base;
+    for (int i = 2; m_takenNames.contains(name); ++i)
+        name = base + QStringLiteral(" %1").arg(i);
+    return name;
+}
+
+OptimiseRequest OptimiseDialog::request() const
+{
+    OptimiseRequest request;
+    request.method = OptimiseMethod(m_method->currentData().toInt());
+    request.seed = std::uint64_t(m_seed->value());
+    request.settings.group_size = m_groupSize->value();
+    request.settings.group_count = GroupCount(m_groupCount->currentData().toInt());
+    request.settings.max_groups = m_maxGroups->value();
+    return request;
+}
+
+double OptimiseDialog::timeLimit() const { return m_timeLimit->value(); }
+
+void OptimiseDialog::setMethod(OptimiseMethod method) { m_method->setCurrentIndex(m_method->findData(int(method))); }
+
+void OptimiseDialog::setTimeLimit(double seconds) { m_timeLimit->setValue(seconds); }
+
+bool OptimiseDialog::isRunning() const { return m_watcher.isRunning(); }
+
+void OptimiseDialog::start()
+{
+    if (isRunning())
+        return;
+    m_report.reset();
+    m_error.clear();
+    m_incumbent->clear();
+    m_bound->clear();
+    m_summary->clear();
+    m_timeAxis->setRange(0, std::max(1.0, timeLimit()));
+    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
+
+    struct Outcome {
+        std::optional<OptimiseReport> report;
+        QString error;
+    };
+    auto outcome = std::make_shared<Outcome>();
+    const Problem problem = m_problem;
+    const OptimiseRequest req = request();
+    OptimiseControl control;
+    control.time_limit_s = timeLimit();
+    control.cancel = m_cancelFlag.get();
+    QPointer<OptimiseDialog> self(this);
+    control.progress = [self](const OptimiseProgress &point) {
+        QMetaObject::invokeMethod(
+            self,
+            [self, point] {
+                if (self)
+                    self->onProgress(point);
+            },
+            Qt::QueuedConnection);
+    };
+    // The watcher's finished signal carries no value: keep the outcome here.
+    connect(
+        &m_watcher, &QFutureWatcher<void>::finished, this,
+        [this, outcome] {
+            m_report = outcome->report;
+            m_error = outcome->error;
+            onFinished();
+        },
+        Qt::SingleShotConnection);
+    const auto cancelFlag = m_cancelFlag; // kept alive by the task
+    m_watcher.setFuture(QtConcurrent::run([outcome, problem, req, control, cancelFlag] {
+        try {
+            outcome->report = optimise(problem, req, control);
+        } catch (const std::exception &e) {
+            outcome->error = QString::fromStdString(e.what());
+        }
+    }));
+    m_status->setText(tr("Optimising… (Stop keeps the best strategy so far)"));
+    setRunning(true);
+}
+
+void OptimiseDialog::cancel()
+{
+    if (m_cancelFlag)
+        m_cancelFlag->store(true);
+    if (isRunning())
+        m_status->setText(tr("Stopping…"));
+}
+
+void OptimiseDialog::reject()
+{
+    if (isRunning()) {
+        cancel();
+        m_watcher.waitForFinished();
+    }
+    QDialog::reject();
+}
+
+void OptimiseDialog::onProgress(const OptimiseProgress &point)
+{
+    double low = m_durationAxis->min(), high = m_durationAxis->max();
+    const bool empty = m_incumbent->count() == 0 && m_bound->count() == 0;
+    auto extend = [&](double v) {
+        if (empty && low == 0 && high == 0) {
+            low = high = v;
+        }
+        low = std::min(low, v);
+        high = std::max(high, v);
+    };
+    if (empty) {
+        low = point.incumbent.value_or(point.bound.value_or(0));
+        high = low;
+    }
+    if (point.incumbent) {
+        m_incumbent->append(point.seconds, *point.incumbent);
+        extend(*point.incumbent);
+    }
+    if (point.bound) {
+        m_bound->append(point.seconds, *point.bound);
+        extend(*point.bound);
+    }
+    const double margin = std::max(1.0, (high - low) * 0.1);
+    m_durationAxis->setRange(std::floor(low - margin), std::ceil(high + margin));
+    if (point.seconds > m_timeAxis->max())
+        m_timeAxis->setMax(point.seconds * 1.2);
+    m_status->setText(tr("Optimising… %1 s, best %2, bound %3")
+                          .arg(point.seconds, 0, 'f', 1)
+                          .arg(point.incumbent ? number(*point.incumbent) : tr("none yet"))
+                          .arg(point.bound ? number(*point.bound) : tr("–")));
+}
+
+void OptimiseDialog::onFinished()
+{
+    setRunning(false);
+    if (!m_error.isEmpty()) {
+        m_status->setText(tr("Cannot optimise: %1").arg(m_error));
+    } else if (m_report) {
+        // The final point, so the chart ends where the result is.
+        if (m_report->result.hasSolution())
+            onProgress({m_report->result.seconds, m_report->result.duration, m_report->lower_bound});
+        // Zoom on the run: a search that ends early should not be a dot at the left.
+        m_timeAxis->setRange(0, std::max(0.1, m_report->result.seconds * 1.05));
+        showReport();
+    }
+    emit finished();
+}
+
+void OptimiseDialog::showReport()
+{
+    const OptimiseResult &r = m_report->result;
+    QString status = QString::fromStdString(toString(r.status));
+    if (r.cancelled)
+        status += tr(", stopped");
+    if (r.timed_out)
+        status += tr(", time limit reached");
+    m_status->setText(tr("Finished: %1 in %2 s.%3")
+                          .arg(status)
+                          .arg(r.seconds, 0, 'f', 2)
+                          .arg(r.message.empty() ? QString() : QStringLiteral(" ") + QString::fromStdString(r.message)));
+    QStringList lines;
+    if (r.hasSolution())
+        lines << tr("<b>Duration %1</b> in %2 groups").arg(number(r.duration)).arg(r.groups.size());
+    lines << tr("Lower bound %1 — gap to optimal at most %2").arg(number(m_report->lower_bound), percent(r.gap()));
+    for (const NamedGroups &h : m_report->heuristics)
+        lines << tr("%1: %2%3")
+                     .arg(QString::fromStdString(h.name), number(h.evaluation.duration),
+                         h.evaluation.feasible ? QString()
+                                               : tr(" (breaks: %1)").arg(QString::fromStdString(h.evaluation.violation)));
+    if (m_report->best_heuristic)
+        lines << tr("Gain over %1: <b>%2</b>")
+                     .arg(QString::fromStdString(m_report->best_heuristic->name), percent(m_report->gainOverHeuristic()));
+    m_summary->setText(lines.join(QStringLiteral("<br>")));
+}
+
+void OptimiseDialog::setRunning(bool running)
+{
+    for (QWidget *w : std::initializer_list<QWidget *>{m_method, m_timeLimit, m_seed, m_groupSize, m_groupCount})
+        w->setEnabled(!running);
+    m_maxGroups->setEnabled(!running && m_groupCount->currentData().toInt() == int(GroupCount::AtMostCap));
+    m_run->setEnabled(!running);
+    m_cancel->setEnabled(running);
+    m_add->setEnabled(!running && m_report && m_report->result.hasSolution());
+}
+
+} // namespace convoffload::ui

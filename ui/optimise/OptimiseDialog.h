@@ -1,0 +1,95 @@
+#pragma once
+// The Optimise dialog: choose a method (search or CBC), its limits and the
+// problem options, watch the incumbent and the bound over time, cancel, and
+// hand the result to the project as a `groups` strategy.
+
+#include "convoffload/Optimiser.h"
+
+#include <QDialog>
+#include <QFutureWatcher>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+class QChart;
+class QChartView;
+class QLineSeries;
+class QValueAxis;
+QT_END_NAMESPACE
+
+namespace convoffload::ui {
+
+class OptimiseDialog : public QDialog {
+    Q_OBJECT
+public:
+    OptimiseDialog(const Problem &problem, QStringList takenNames, QWidget *parent = nullptr);
+    ~OptimiseDialog() override;
+
+    bool isRunning() const;
+    /// The last finished run, if any.
+    const std::optional<OptimiseReport> &report() const { return m_report; }
+    /// What the form asks for (also used by tests).
+    OptimiseRequest request() const;
+    double timeLimit() const;
+    void setMethod(OptimiseMethod method);
+    void setTimeLimit(double seconds);
+
+public slots:
+    void start();
+    void cancel();
+
+signals:
+    /// The user chose to add the result to the project.
+    void strategyReady(const convoffload::StrategySpec &spec);
+    void finished(); // a run ended (result, failure or cancel)
+
+protected:
+    void reject() override;
+
+private:
+    void buildForm();
+    void onProgress(const OptimiseProgress &point);
+    void onFinished();
+    void showReport();
+    void setRunning(bool running);
+    QString uniqueName(const QString &base) const;
+
+    Problem m_problem;
+    QStringList m_takenNames;
+    std::optional<OptimiseReport> m_report;
+    QString m_error;
+
+    QComboBox *m_method = nullptr;
+    QDoubleSpinBox *m_timeLimit = nullptr;
+    QSpinBox *m_seed = nullptr;
+    QSpinBox *m_groupSize = nullptr;
+    QComboBox *m_groupCount = nullptr;
+    QSpinBox *m_maxGroups = nullptr;
+    QLineEdit *m_name = nullptr;
+    QLabel *m_status = nullptr;
+    QLabel *m_summary = nullptr;
+    QPushButton *m_run = nullptr;
+    QPushButton *m_cancel = nullptr;
+    QPushButton *m_add = nullptr;
+
+    QChart *m_chart = nullptr;
+    QChartView *m_chartView = nullptr;
+    QLineSeries *m_incumbent = nullptr;
+    QLineSeries *m_bound = nullptr;
+    QValueAxis *m_timeAxis = nullptr;
+    QValueAxis *m_durationAxis = nullptr;
+
+    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
+    QFutureWatcher<void> m_watcher;
+};
+
+} // namespace convoffload::ui
