@@ -6,6 +6,7 @@
 // example and of LeNet-5 conv1 as PNG there (to look at them).
 
 #include "TestImages.h"
+#include "TestProblems.h"
 #include "charts/ChartFactory.h"
 #include "charts/ChartsPanel.h"
 #include "export/FigureExport.h"
@@ -50,14 +51,7 @@ namespace {
 
 /// The paper's Example with the README's hardware: 2×5×5 input, two 3×3
 /// kernels, stride 1, nbop_pe 72 (2 patches per step), mem_size 80.
-Problem paperExample()
-{
-    Problem p;
-    p.layer = {2, 5, 5, 3, 3, 2, 1, 1, 0, 0, 0, 0};
-    p.hardware.mem_size = 80;
-    p.hardware.nbop_pe = 72;
-    return p;
-}
+Problem paperExample() { return paperExampleProblem(80); }
 
 SimulationResult rowByRowG2(const Problem &p)
 {

@@ -3,6 +3,7 @@
 // consistency of any seek order against a fresh forward replay.
 
 #include "TestPrinting.h"
+#include "TestProblems.h"
 
 #include "convoffload/S1Strategy.h"
 #include "convoffload/StepCursor.h"
@@ -15,14 +16,7 @@ using namespace convoffload;
 
 namespace {
 
-Problem paperExample()
-{
-    Problem p;
-    p.layer = {2, 5, 5, 3, 3, 2, 1, 1, 0, 0, 0, 0};
-    p.hardware.mem_size = 200;
-    p.hardware.nbop_pe = 72;
-    return p;
-}
+Problem paperExample() { return paperExampleProblem(); }
 
 PixelState at(const StepCursor &c, const Layer &l, int row, int col) { return c.pixel(pixelId(l, row, col)); }
 

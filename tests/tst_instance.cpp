@@ -4,6 +4,7 @@
 // lower bound against a hand count on the paper's Example.
 
 #include "convoffload/Project.h"
+#include "TestProblems.h"
 #include "convoffload/S1Instance.h"
 #include "convoffload/Simulator.h"
 
@@ -20,16 +21,7 @@ namespace {
 
 /// The paper's Example (SPEC §4): input 2×5×5, two 3×3 kernels, stride 1,
 /// nbop_pe 72 so G = 2, mem_size 200, t_l = t_w = t_acc = 1.
-Problem paperExample()
-{
-    Problem p;
-    p.layer = {2, 5, 5, 3, 3, 2, 1, 1, 0, 0, 0, 0};
-    p.hardware.mem_size = 200;
-    p.hardware.nbop_pe = 72;
-    p.hardware.t_l = p.hardware.t_w = p.hardware.t_acc = 1;
-    p.hardware.max_loads_per_element = 2;
-    return p;
-}
+Problem paperExample() { return paperExampleProblem(); }
 
 SimulationResult simulateGroups(const Problem &problem, const Groups &groups)
 {

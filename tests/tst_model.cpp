@@ -3,6 +3,7 @@
 // (see the comments) rather than taken from the code.
 
 #include "convoffload/Layer.h"
+#include "TestProblems.h"
 #include "convoffload/S1Strategy.h"
 #include "convoffload/Simulator.h"
 
@@ -18,14 +19,7 @@ Q_DECLARE_METATYPE(std::vector<convoffload::PixelId>)
 
 namespace {
 
-Problem paperExample()
-{
-    Problem p;
-    p.layer = {2, 5, 5, 3, 3, 2, 1, 1, 0, 0, 0, 0};
-    p.hardware.mem_size = 200;
-    p.hardware.nbop_pe = 72; // 72 / (2·3·3·2) = 2 patches per step
-    return p;
-}
+Problem paperExample() { return paperExampleProblem(); }
 
 std::vector<PixelId> pixels(const Layer &l, std::initializer_list<std::pair<int, int>> rc)
 {

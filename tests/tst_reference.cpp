@@ -4,6 +4,7 @@
 // Every random case is rebuilt from its own seed; a failure names the seed.
 
 #include "NaiveExecutor.h"
+#include "TestProblems.h"
 
 #include "convoffload/Functional.h"
 #include "convoffload/Ids.h"
@@ -418,17 +419,6 @@ bool lateLoad(StepList &s, std::mt19937 &rng, const Layer &)
 
 // ---------------------------------------------------------------- the paper's Example
 
-Problem paperExampleProblem()
-{
-    Problem p;
-    p.layer.c_in = 2;
-    p.layer.h_in = p.layer.w_in = 5;
-    p.layer.h_k = p.layer.w_k = 3;
-    p.layer.n = 2;
-    p.hardware.nbop_pe = 72;
-    p.hardware.mem_size = 200;
-    return p;
-}
 
 std::vector<PixelId> pixelIds(const Layer &l, const std::vector<std::pair<int, int>> &rowCols)
 {

@@ -13,6 +13,7 @@
 
 #include "convoffload/Project.h"
 #include "convoffload/S1Instance.h"
+#include "convoffload/PaperExperiments.h"
 #include "convoffload/Search.h"
 
 #include <chrono>
@@ -25,22 +26,6 @@ using namespace convoffload;
 
 namespace {
 
-Problem paperGridProblem(int size, int groupSize)
-{
-    Problem p;
-    p.layer.c_in = 1;
-    p.layer.h_in = p.layer.w_in = size;
-    p.layer.h_k = p.layer.w_k = 3;
-    p.layer.n = 1;
-    p.hardware.nbop_pe = 9 * groupSize;
-    p.hardware.mem_size = std::int64_t(1) << 30;
-    p.hardware.dram_size = std::int64_t(1) << 30;
-    p.hardware.t_l = p.hardware.t_acc = 1;
-    p.hardware.t_w = 0;
-    p.hardware.max_loads_per_element = 9;
-    p.options.kernels_preloaded = true;
-    return p;
-}
 
 bool parseRange(const char *text, int &from, int &to) { return std::sscanf(text, "%d..%d", &from, &to) == 2 && from <= to; }
 
@@ -125,7 +110,7 @@ int main(int argc, char **argv)
     for (int size = sizeFrom; size <= sizeTo; ++size)
         for (int g = groupFrom; g <= groupTo; ++g) {
             const std::string label = std::to_string(size) + "x" + std::to_string(size) + " G=" + std::to_string(g);
-            runOne(label.c_str(), paperGridProblem(size, g), options, 60, grid);
+            runOne(label.c_str(), paperInstance(size, g), options, 60, grid);
         }
     std::printf("grid: %d instances, %d at the lower bound, %d failures, %.2f s in all, slowest %.2f s\n\n", grid.instances,
         grid.optimal, grid.failures, grid.seconds, grid.worstSeconds);
@@ -138,7 +123,7 @@ int main(int argc, char **argv)
         runOne("LeNet-5 conv1 G=8", project.problem, options, 60, other);
     }
     if (big) {
-        Problem p = paperGridProblem(224, 16);
+        Problem p = paperInstance(224, 16);
         p.hardware.max_loads_per_element = 2;
         SearchOptions quick = options;
         if (quick.max_moves == 0)
