@@ -43,6 +43,7 @@ main_job() {
 case "${1:-}" in
     run) install_missing; build; main_job ;;
     test) install_missing; build; ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" ;;
-    bench) install_missing; build; "$BUILD_DIR/tests/convoffload-bench" "${@:2}"; "$BUILD_DIR/tests/convoffload-bench-grid" ;;
+    bench) install_missing; build; "$BUILD_DIR/tests/convoffload-bench" "${@:2}"; "$BUILD_DIR/tests/convoffload-bench-grid"
+           "$BUILD_DIR/tests/convoffload-bench-search" ;;
     *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
 esac

@@ -1,6 +1,7 @@
 // convoffload-bench-search: the search optimiser on the paper's experiment
 // grid (input H = W from 4 to 12, one 3×3 kernel, stride 1, G from 2 to 10,
-// t_l = t_acc = 1, t_w = 0, kernels preloaded, memory ample, a reload bound
+// t_l = t_acc = 1, t_w = 0, kernels preloaded, memory for G whole patches (the
+// paper's assumption: paperInstance in PaperExperiments.h), a reload bound
 // that cannot bind, exactly K_min groups), then on LeNet-5 conv1 (reload
 // bound 2, which the heuristics break) and on a 224×224 layer.
 //

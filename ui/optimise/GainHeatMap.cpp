@@ -23,7 +23,7 @@ void paintGainHeatMap(QPainter &painter, const QRectF &target, const std::vector
     painter.setRenderHint(QPainter::Antialiasing);
     painter.fillRect(target, Qt::white);
     QFont font = painter.font();
-    font.setPointSizeF(std::max(7.0, target.height() / 45));
+    font.setPointSizeF(std::max(7.0, std::min(target.height() / 45, target.width() / 70)));
     painter.setFont(font);
     const QFontMetricsF metrics(font);
     const double line = metrics.height();
@@ -34,7 +34,7 @@ void paintGainHeatMap(QPainter &painter, const QRectF &target, const std::vector
     painter.setFont(titleFont);
     const QRectF titleRect(target.left(), target.top() + line * 0.3, target.width(), line * 1.6);
     painter.drawText(
-        titleRect, Qt::AlignCenter, QStringLiteral("Gain of the best optimised strategy over the best of Row-by-Row and ZigZag"));
+        titleRect, Qt::AlignCenter, QStringLiteral("Gain (%) of the best optimised strategy over the best heuristic"));
     painter.setFont(font);
 
     if (rows.empty()) {
