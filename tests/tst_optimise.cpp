@@ -196,6 +196,26 @@ private slots:
         QCOMPARE(json["duration"].get<double>(), report.result.duration);
     }
 
+    // LeNet-5 conv1: both heuristics break the reload bound of 2, so the ILP
+    // starts from a short search; CBC cannot finish its root LP in seconds,
+    // and the start is kept: a valid strategy, said so in the message.
+    void ilpWithoutAFeasibleHeuristicStartsFromASearch()
+    {
+        const Project project = loadProject(sample("lenet5-conv1.json").toStdString());
+        OptimiseRequest request;
+        request.method = OptimiseMethod::Ilp;
+        request.worker_path = CONVOFFLOAD_CBC_WORKER;
+        OptimiseControl control;
+        control.time_limit_s = 3;
+        const OptimiseReport report = optimise(project.problem, request, control);
+        QVERIFY(!report.best_heuristic);
+        QVERIFY2(report.result.hasSolution(), report.result.message.c_str());
+        QVERIFY2(report.result.message.find("MIP start from a short search") != std::string::npos, report.result.message.c_str());
+        bool valid = false;
+        QCOMPARE(simulated(project.problem, report.result.groups, &valid), report.result.duration);
+        QVERIFY(valid);
+    }
+
     void optimiseRefusesImpossibleSettings_data()
     {
         QTest::addColumn<std::int64_t>("groupSize");

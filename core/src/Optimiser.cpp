@@ -3,6 +3,7 @@
 #include "convoffload/IlpSolve.h"
 #include "convoffload/Search.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -36,7 +37,28 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
     if (request.method == OptimiseMethod::Ilp) {
         IlpSolveOptions options;
         options.worker_path = request.worker_path;
-        report.result = solveIlp(report.instance, options, control);
+        OptimiseControl ilpControl = control;
+        double startSeconds = 0;
+        if (!report.best_heuristic) {
+            // No heuristic satisfies the problem (typically the reload bound):
+            // CBC would start from nothing, so a short search gives it a start.
+            OptimiseControl startControl;
+            startControl.time_limit_s = std::min(2.0, control.time_limit_s / 10);
+            startControl.cancel = control.cancel;
+            SearchOptions searchOptions;
+            searchOptions.seed = request.seed;
+            const OptimiseResult start = searchOptimise(report.instance, searchOptions, startControl);
+            startSeconds = start.seconds;
+            if (start.hasSolution()) {
+                options.start = start.groups;
+                ilpControl.time_limit_s = std::max(0.1, control.time_limit_s - start.seconds);
+            }
+        }
+        report.result = solveIlp(report.instance, options, ilpControl);
+        if (options.start)
+            report.result.message += std::string(report.result.message.empty() ? "" : "; ")
+                + "MIP start from a short search, as no heuristic satisfies the problem";
+        report.result.seconds += startSeconds;
     } else {
         SearchOptions options;
         options.seed = request.seed;
