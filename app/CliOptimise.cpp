@@ -56,6 +56,14 @@ OptimiseSettings settingsFrom(const QCommandLineParser &parser, const Problem &p
     return settings;
 }
 
+bool ilpStartFromSearch(const QCommandLineParser &parser)
+{
+    const QString start = parser.value(opt("ilp-start"));
+    if (start != QLatin1String("heuristic") && start != QLatin1String("search"))
+        throw UsageError("--ilp-start: expected heuristic or search, got '" + str(start) + "'");
+    return start == QLatin1String("search");
+}
+
 OptimiseRequest requestFrom(const QCommandLineParser &parser, const Problem &problem)
 {
     OptimiseRequest request;
@@ -68,6 +76,7 @@ OptimiseRequest requestFrom(const QCommandLineParser &parser, const Problem &pro
     if (parser.isSet(opt("max-moves")))
         request.max_moves = parseInteger(parser, opt("max-moves"), 1, std::int64_t(1) << 50);
     request.worker_path = str(parser.value(opt("cbc-worker")));
+    request.ilp_start_from_search = ilpStartFromSearch(parser);
     return request;
 }
 
@@ -97,6 +106,8 @@ void addOptimiseOptions(QCommandLineParser &parser)
         {opt("groups"), opt("kmin: exactly K_min groups (the paper's choice, default); any: up to --max-groups."), opt("rule"),
             opt("kmin")},
         {opt("max-groups"), opt("Cap on the number of groups with --groups any (default: one per patch)."), opt("n")},
+        {opt("ilp-start"), opt("MIP start of the ILP: heuristic (the paper's choice, default) or search."), opt("from"),
+            opt("heuristic")},
         {opt("save"), opt("optimize, import-solution: add the strategy to the project file under this name."), opt("name")},
         {opt("cbc-worker"), opt("Path of convoffload-cbc-worker (default: next to this program)."), opt("path")},
         {opt("format"), opt("Model file format for `model`: lp or mps (default: from --out's extension)."), opt("format")},
@@ -217,7 +228,8 @@ int experimentsCommand(const QCommandLineParser &parser)
         grid.size_to = int(sizes.to);
     }
     if (parser.isSet(opt("group-sizes"))) {
-        const IntRange groups = parseRange(parser.value(opt("group-sizes")), "--group-sizes", 64, "the largest group of the experiments");
+        const IntRange groups
+            = parseRange(parser.value(opt("group-sizes")), "--group-sizes", 64, "the largest group of the experiments");
         grid.group_from = int(groups.from);
         grid.group_to = int(groups.to);
     }
@@ -228,6 +240,7 @@ int experimentsCommand(const QCommandLineParser &parser)
     if (parser.isSet(opt("ilp-time-limit")))
         grid.ilp_time_limit_s = parseSeconds(parser, opt("ilp-time-limit"));
     grid.worker_path = str(parser.value(opt("cbc-worker")));
+    grid.ilp_start_from_search = ilpStartFromSearch(parser);
 
     const bool verbose = isatty(fileno(stderr));
     const std::vector<ExperimentRow> rows

@@ -39,9 +39,9 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
         options.worker_path = request.worker_path;
         OptimiseControl ilpControl = control;
         double startSeconds = 0;
-        if (!report.best_heuristic) {
-            // No heuristic satisfies the problem (typically the reload bound):
-            // CBC would start from nothing, so a short search gives it a start.
+        if (!report.best_heuristic || request.ilp_start_from_search) {
+            // Asked for, or no heuristic satisfies the problem (typically the
+            // reload bound) and CBC would start from nothing.
             OptimiseControl startControl;
             startControl.time_limit_s = std::min(2.0, control.time_limit_s / 10);
             startControl.cancel = control.cancel;
@@ -57,7 +57,8 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
         report.result = solveIlp(report.instance, options, ilpControl);
         if (options.start)
             report.result.message += std::string(report.result.message.empty() ? "" : "; ")
-                + "MIP start from a short search, as no heuristic satisfies the problem";
+                + (report.best_heuristic ? "MIP start from a short search"
+                                         : "MIP start from a short search, as no heuristic satisfies the problem");
         report.result.seconds += startSeconds;
     } else {
         SearchOptions options;

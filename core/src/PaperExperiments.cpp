@@ -63,6 +63,7 @@ std::vector<ExperimentRow> runPaperExperiments(
             if (grid.ilp_time_limit_s > 0) {
                 request.method = OptimiseMethod::Ilp;
                 request.worker_path = grid.worker_path;
+                request.ilp_start_from_search = grid.ilp_start_from_search;
                 control.time_limit_s = grid.ilp_time_limit_s;
                 const OptimiseReport ilp = optimise(problem, request, control);
                 row.ilp = ilp.result;

@@ -106,6 +106,9 @@ ProjectDocument::ProjectDocument(QObject *parent)
 
 ProjectDocument::~ProjectDocument()
 {
+    // The undo stack's destructor emits cleanChanged; a document going away
+    // must not call back into views that are being destroyed with it.
+    blockSignals(true);
     m_watcher.waitForFinished();
     m_compareWatcher.waitForFinished();
 }

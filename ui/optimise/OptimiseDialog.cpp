@@ -4,6 +4,7 @@
 
 #include <QChart>
 #include <QChartView>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -64,6 +65,13 @@ void OptimiseDialog::buildForm()
     m_method->setToolTip(tr("The search improves the heuristics and compact tilings by local moves; the ILP is the "
                             "paper's section 5 model, solved by CBC in a separate process from the best heuristic."));
     form->addRow(tr("&Method:"), m_method);
+
+    m_startFromSearch = new QCheckBox(tr("Start CBC from a short search instead of the best heuristic"));
+    m_startFromSearch->setToolTip(tr("The paper starts from the best heuristic; a better start leaves CBC's time to the bound."));
+    m_startFromSearch->setEnabled(false);
+    form->addRow(QString(), m_startFromSearch);
+    connect(m_method, &QComboBox::currentIndexChanged, this,
+        [this] { m_startFromSearch->setEnabled(m_method->currentData().toInt() == int(OptimiseMethod::Ilp)); });
 
     m_timeLimit = new QDoubleSpinBox;
     m_timeLimit->setRange(0.1, 24 * 3600);
@@ -181,6 +189,7 @@ OptimiseRequest OptimiseDialog::request() const
     request.settings.group_size = m_groupSize->value();
     request.settings.group_count = GroupCount(m_groupCount->currentData().toInt());
     request.settings.max_groups = m_maxGroups->value();
+    request.ilp_start_from_search = request.method == OptimiseMethod::Ilp && m_startFromSearch->isChecked();
     return request;
 }
 
@@ -343,6 +352,7 @@ void OptimiseDialog::setRunning(bool running)
     for (QWidget *w : std::initializer_list<QWidget *>{m_method, m_timeLimit, m_seed, m_groupSize, m_groupCount})
         w->setEnabled(!running);
     m_maxGroups->setEnabled(!running && m_groupCount->currentData().toInt() == int(GroupCount::AtMostCap));
+    m_startFromSearch->setEnabled(!running && m_method->currentData().toInt() == int(OptimiseMethod::Ilp));
     m_run->setEnabled(!running);
     m_cancel->setEnabled(running);
     m_add->setEnabled(!running && m_report && m_report->result.hasSolution());

@@ -73,6 +73,7 @@ private:
     QSpinBox *m_seed = nullptr;
     QSpinBox *m_groupSize = nullptr;
     QComboBox *m_groupCount = nullptr;
+    QCheckBox *m_startFromSearch = nullptr;
     QSpinBox *m_maxGroups = nullptr;
     QLineEdit *m_name = nullptr;
     QLabel *m_status = nullptr;

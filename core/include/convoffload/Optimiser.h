@@ -22,6 +22,10 @@ struct OptimiseRequest {
     std::uint64_t seed = 1; // search only
     std::int64_t max_moves = 0; // search only; 0 = automatic
     std::string worker_path; // ILP only; empty = next to the running executable
+    /// ILP only: CBC's MIP start. The paper starts from the best heuristic;
+    /// starting from a short search hands CBC a better incumbent, so its time
+    /// goes into the bound. Without a feasible heuristic a search is used anyway.
+    bool ilp_start_from_search = false;
 };
 
 /// What a caller shows about an optimisation: the result and what it is

@@ -26,6 +26,7 @@ struct ExperimentGrid {
     std::uint64_t seed = 1;
     double ilp_time_limit_s = 0; // 0: the ILP is not run
     std::string worker_path; // CBC worker; empty = next to the running executable
+    bool ilp_start_from_search = false; // see OptimiseRequest
 };
 
 struct ExperimentRow {
