@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One entry point from a fresh Debian 12 machine:
-#   ./build.sh run    install what is missing, build, run the main job
+#   ./build.sh run    install what is missing, build, run the main job (GUI or
+#                     headless report, comparison of the samples, optimiser)
 #   ./build.sh test   install what is missing, build, run every test (CTest)
 #   ./build.sh bench  install what is missing, build, run the benchmark
 set -euo pipefail
@@ -38,6 +39,13 @@ main_job() {
         "$BUILD_DIR/app/convoffload-cli" compare "$project"
         echo
     done
+    # The optimiser on a layer whose heuristics break the reload bound, and
+    # the paper's gain figure (search only; add --ilp-time-limit S for CBC).
+    echo "== optimize samples/lenet5-conv1.json"
+    "$BUILD_DIR/app/convoffload-cli" optimize samples/lenet5-conv1.json --time-limit 10
+    echo
+    mkdir -p report
+    "$BUILD_DIR/app/convoffload-cli" experiments --time-limit 2 --out report/paper-gain.svg
 }
 
 case "${1:-}" in
