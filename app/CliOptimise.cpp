@@ -6,7 +6,10 @@
 #include "convoffload/SolutionImport.h"
 #include "convoffload/StrategyCsv.h"
 #include "export/FigureExport.h"
+#include "optimise/ExperimentCharts.h"
 #include "optimise/GainHeatMap.h"
+
+#include <QChart>
 
 #include <QFileInfo>
 
@@ -112,6 +115,7 @@ void addOptimiseOptions(QCommandLineParser &parser)
         {opt("cbc-worker"), opt("Path of convoffload-cbc-worker (default: next to this program)."), opt("path")},
         {opt("format"), opt("Model file format for `model`: lp or mps (default: from --out's extension)."), opt("format")},
         {opt("solution"), opt("Solution file to import: CBC's solution file, name-value pairs or a strategy CSV."), opt("file")},
+        {opt("durations-out"), opt("experiments: the duration-against-size figure for --group-size G (default 4)."), opt("file")},
         {opt("sizes"), opt("Input sizes H_in = W_in of the experiments, A..B (default 4..12)."), opt("range")},
         {opt("ilp-time-limit"), opt("Run CBC on each experiment with this time limit (default: not run)."), opt("seconds")},
     });
@@ -263,6 +267,18 @@ int experimentsCommand(const QCommandLineParser &parser)
             = ui::exportFigure([&rows](QPainter &painter, const QRectF &target) { ui::paintGainHeatMap(painter, target, rows); },
                 QSize(900, 640), path, QStringLiteral("Gain over the best heuristic"),
                 QStringLiteral("The paper's gain figure: best optimised strategy versus the best of Row-by-Row and ZigZag"));
+        if (!result)
+            throw std::runtime_error(str(result.error));
+        std::cerr << "Wrote " << str(path) << "\n";
+    }
+    if (parser.isSet(opt("durations-out"))) {
+        const QString path = parser.value(opt("durations-out"));
+        const int groupSize = parser.isSet(opt("group-size")) ? int(parseInteger(parser, opt("group-size"), 1, 64)) : 4;
+        if (groupSize < grid.group_from || groupSize > grid.group_to)
+            throw UsageError("--group-size " + std::to_string(groupSize) + " is outside the experiments' group sizes");
+        const std::unique_ptr<QChart> chart(ui::durationsBySizeChart(rows, groupSize));
+        const ui::ExportResult result = ui::exportFigure(ui::chartPainter(chart.get()), QSize(900, 560), path,
+            QStringLiteral("Duration against input size, G = %1").arg(groupSize));
         if (!result)
             throw std::runtime_error(str(result.error));
         std::cerr << "Wrote " << str(path) << "\n";

@@ -76,7 +76,10 @@ int compareCommand(const QCommandLineParser &parser, const Loaded &loaded)
     return 0;
 }
 
-IntRange parseGroupSizes(const QString &range, std::int64_t patches) { return parseRange(range, "--group-sizes", patches, "the number of patches"); }
+IntRange parseGroupSizes(const QString &range, std::int64_t patches)
+{
+    return parseRange(range, "--group-sizes", patches, "the number of patches");
+}
 
 int sweepCommand(const QCommandLineParser &parser, const Loaded &loaded)
 {
@@ -188,7 +191,8 @@ int main(int argc, char *argv[])
         "  model    PROJECT --out FILE.{lp,mps} [--group-size G] [--groups kmin|any]   the ILP for external solvers\n"
         "  import-solution PROJECT --solution FILE [--save NAME]   a solver's solution, validated\n"
         "  experiments [--sizes 4..12] [--group-sizes 2..10] [--time-limit S] [--ilp-time-limit S]\n"
-        "           [--csv|--json] [--out GAIN.{svg,png,pdf}]   the paper's optimisation experiments"));
+        "           [--csv|--json] [--out GAIN.{svg,png,pdf}] [--durations-out FILE [--group-size G]]\n"
+        "           the paper's optimisation experiments: table, gain heat map, durations for one G"));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("command"),

@@ -10,6 +10,7 @@
 #include "convoffload/Project.h"
 #include "convoffload/Simulator.h"
 #include "convoffload/StrategyCsv.h"
+#include "optimise/ExperimentCharts.h"
 #include "optimise/ExperimentsDialog.h"
 #include "optimise/GainHeatMap.h"
 #include "optimise/OptimiseDialog.h"
@@ -32,6 +33,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -392,6 +394,38 @@ private slots:
         QVERIFY(countColour(image, QColor(255, 255, 255)) > 1000);
     }
 
+    // One series per strategy, a point per input size of the chosen G, in
+    // the rows' values; CBC is left out when it did not run.
+    void durationsChartHasTheRowsValues()
+    {
+        std::vector<ExperimentRow> rows;
+        for (int size : {6, 5, 7})
+            for (int g : {3, 4}) {
+                ExperimentRow r;
+                r.input_size = size;
+                r.group_size = g;
+                r.s1_baseline = 100 * size + g;
+                r.row_by_row = 10 * size + g;
+                r.zigzag = 10 * size + g + 1;
+                r.search.groups = {{0}};
+                r.search.duration = 10 * size;
+                r.lower_bound = 9 * size;
+                rows.push_back(r);
+            }
+        const std::unique_ptr<QChart> chart(ui::durationsBySizeChart(rows, 4));
+        const auto series = chart->series();
+        QCOMPARE(series.size(), 5);
+        const QStringList expected{QStringLiteral("S1-baseline"), QStringLiteral("Row-by-Row"), QStringLiteral("ZigZag"),
+            QStringLiteral("Search"), QStringLiteral("Lower bound")};
+        for (int i = 0; i < series.size(); ++i)
+            QCOMPARE(series[i]->name(), expected[i]);
+        auto points = [&](int i) { return static_cast<QLineSeries *>(series[i])->points(); };
+        QCOMPARE(points(0), (QList<QPointF>{{5, 504}, {6, 604}, {7, 704}}));
+        QCOMPARE(points(1), (QList<QPointF>{{5, 54}, {6, 64}, {7, 74}}));
+        QCOMPARE(points(3), (QList<QPointF>{{5, 50}, {6, 60}, {7, 70}}));
+        QCOMPARE(points(4), (QList<QPointF>{{5, 45}, {6, 54}, {7, 63}}));
+    }
+
     // The dialog runs the search on a worker thread, draws the incumbent,
     // and hands a valid strategy to the project.
     void optimiseDialogRunsAndAddsTheStrategy()
@@ -497,6 +531,20 @@ private slots:
         QVERIFY(table);
         QCOMPARE(table->rowCount(), 4);
         QCOMPARE(table->item(0, 0)->text(), QStringLiteral("4"));
+        // The durations tab draws G = 4 by default: not among these rows,
+        // so no series; G = 2 has one point per input size.
+        auto *chartView = dialog.findChild<QChartView *>();
+        QVERIFY(chartView);
+        QVERIFY(chartView->chart()->series().isEmpty());
+        const auto spins = dialog.findChildren<QSpinBox *>();
+        QSpinBox *durationsGroup = nullptr;
+        for (QSpinBox *spin : spins)
+            if (spin->toolTip().startsWith(QLatin1String("Group size G of the duration chart")))
+                durationsGroup = spin;
+        QVERIFY(durationsGroup);
+        durationsGroup->setValue(2);
+        QVERIFY(!chartView->chart()->series().isEmpty());
+        QCOMPARE(static_cast<QLineSeries *>(chartView->chart()->series()[0])->count(), 2);
         saveShot(dialog, "experiments-dialog.png");
     }
 };

@@ -57,6 +57,7 @@ std::vector<ExperimentRow> runPaperExperiments(
             row.min_groups = search.instance.min_groups;
             for (const NamedGroups &h : search.heuristics)
                 (h.name == "ZigZag" ? row.zigzag : row.row_by_row) = h.evaluation.duration;
+            row.s1_baseline = evaluate(search.instance, s1Baseline(problem.layer)).duration;
             row.search = search.result;
             row.lower_bound = search.lower_bound;
 
@@ -93,11 +94,11 @@ std::string ilpStatus(const ExperimentRow &row) { return row.ilp ? toString(row.
 
 std::string experimentsToCsv(const std::vector<ExperimentRow> &rows)
 {
-    std::string out = "input_size,group_size,patches,k_min,row_by_row,zigzag,best_heuristic,search,search_seconds,"
+    std::string out = "input_size,group_size,patches,k_min,s1_baseline,row_by_row,zigzag,best_heuristic,search,search_seconds,"
                       "cbc,cbc_status,cbc_seconds,lower_bound,gap,gain\n";
     for (const ExperimentRow &r : rows) {
         out += std::to_string(r.input_size) + "," + std::to_string(r.group_size) + "," + std::to_string(r.patches) + ","
-            + std::to_string(r.min_groups) + "," + fixed(r.row_by_row, 0) + "," + fixed(r.zigzag, 0) + ","
+            + std::to_string(r.min_groups) + "," + fixed(r.s1_baseline, 0) + "," + fixed(r.row_by_row, 0) + "," + fixed(r.zigzag, 0) + ","
             + fixed(r.bestHeuristic(), 0) + "," + (r.search.hasSolution() ? fixed(r.search.duration, 0) : "") + ","
             + fixed(r.search.seconds, 3) + "," + ilpDuration(r) + "," + csvField(ilpStatus(r)) + ","
             + (r.ilp ? fixed(r.ilp->seconds, 3) : "") + "," + fixed(r.lower_bound, 0) + "," + fixed(r.gap(), 4) + ","

@@ -1,7 +1,12 @@
 #include "optimise/ExperimentsDialog.h"
 
 #include "export/FigureExport.h"
+#include "optimise/ExperimentCharts.h"
 #include "optimise/GainHeatMap.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QTabWidget>
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -104,8 +109,23 @@ ExperimentsDialog::ExperimentsDialog(QWidget *parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_heatMap = new GainHeatMapWidget;
+    m_durations = new QChartView;
+    m_durations->setRenderHint(QPainter::Antialiasing);
+    m_durationsGroup = spin(1, 64, 4, tr("Group size G of the duration chart (the paper shows G = 4)"));
+    connect(m_durationsGroup, &QSpinBox::valueChanged, this, &ExperimentsDialog::updateDurationChart);
+    auto *durationsPage = new QWidget;
+    auto *durationsLayout = new QVBoxLayout(durationsPage);
+    auto *durationsBar = new QHBoxLayout;
+    durationsBar->addWidget(new QLabel(tr("Group size G:")));
+    durationsBar->addWidget(m_durationsGroup);
+    durationsBar->addStretch();
+    durationsLayout->addLayout(durationsBar);
+    durationsLayout->addWidget(m_durations, 1);
+    m_views = new QTabWidget;
+    m_views->addTab(m_heatMap, tr("&Gain"));
+    m_views->addTab(durationsPage, tr("&Durations"));
     auto *split = new QSplitter;
-    split->addWidget(m_heatMap);
+    split->addWidget(m_views);
     split->addWidget(m_table);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
@@ -178,6 +198,7 @@ void ExperimentsDialog::start()
         return;
     m_table->setRowCount(0);
     m_heatMap->setRows({});
+    updateDurationChart();
     m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
     const ExperimentGrid g = grid();
     m_progress->setRange(0, (g.size_to - g.size_from + 1) * (g.group_to - g.group_from + 1));
@@ -224,6 +245,7 @@ void ExperimentsDialog::addRow(const ExperimentRow &row, int done, int total)
     std::vector<ExperimentRow> rows = m_heatMap->rows();
     rows.push_back(row);
     m_heatMap->setRows(std::move(rows));
+    updateDurationChart();
     const int r = m_table->rowCount();
     m_table->insertRow(r);
     const QStringList values{QString::number(row.input_size), QString::number(row.group_size), cell(row.row_by_row),
@@ -238,6 +260,13 @@ void ExperimentsDialog::addRow(const ExperimentRow &row, int done, int total)
     }
     m_progress->setValue(done);
     m_status->setText(tr("%1 of %2 instances (H=W=%3, G=%4)").arg(done).arg(total).arg(row.input_size).arg(row.group_size));
+}
+
+void ExperimentsDialog::updateDurationChart()
+{
+    QChart *old = m_durations->chart();
+    m_durations->setChart(durationsBySizeChart(rows(), m_durationsGroup->value()));
+    delete old;
 }
 
 void ExperimentsDialog::cancel()
@@ -268,13 +297,17 @@ void ExperimentsDialog::setRunning(bool running)
 
 void ExperimentsDialog::exportFigure()
 {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export gain figure"), QStringLiteral("gain.svg"), tr("Figures (*.svg *.png *.pdf)"));
+    // The figure of the tab on show: the gain heat map or the durations.
+    const bool durations = m_views->currentIndex() == 1;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export figure"),
+        durations ? QStringLiteral("durations-g%1.svg").arg(m_durationsGroup->value()) : QStringLiteral("gain.svg"),
+        tr("Figures (*.svg *.png *.pdf)"));
     if (path.isEmpty())
         return;
     const std::vector<ExperimentRow> data = rows();
-    const ExportResult result
-        = ui::exportFigure([data](QPainter &painter, const QRectF &target) { paintGainHeatMap(painter, target, data); },
+    const ExportResult result = durations
+        ? ui::exportFigure(chartPainter(m_durations->chart()), QSize(900, 560), path, m_durations->chart()->title())
+        : ui::exportFigure([data](QPainter &painter, const QRectF &target) { paintGainHeatMap(painter, target, data); },
             QSize(900, 640), path, tr("Gain over the best heuristic"));
     if (!result)
         QMessageBox::warning(this, tr("Export failed"), result.error);

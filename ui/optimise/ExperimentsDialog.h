@@ -21,6 +21,8 @@ class QProgressBar;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
+class QTabWidget;
+class QChartView;
 QT_END_NAMESPACE
 
 namespace convoffload::ui {
@@ -66,6 +68,7 @@ private:
     void addRow(const ExperimentRow &row, int done, int total);
     void setRunning(bool running);
     void exportFigure();
+    void updateDurationChart();
     void exportTable();
 
     QSpinBox *m_sizeFrom = nullptr, *m_sizeTo = nullptr, *m_groupFrom = nullptr, *m_groupTo = nullptr;
@@ -76,6 +79,9 @@ private:
     QLabel *m_status = nullptr;
     QTableWidget *m_table = nullptr;
     GainHeatMapWidget *m_heatMap = nullptr;
+    QTabWidget *m_views = nullptr;
+    QChartView *m_durations = nullptr;
+    QSpinBox *m_durationsGroup = nullptr;
 
     std::shared_ptr<std::atomic<bool>> m_cancelFlag;
     QFutureWatcher<void> m_watcher;

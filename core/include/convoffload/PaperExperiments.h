@@ -33,6 +33,7 @@ struct ExperimentRow {
     int input_size = 0, group_size = 0;
     std::int64_t patches = 0, min_groups = 0;
     double row_by_row = 0, zigzag = 0;
+    double s1_baseline = 0; // one patch per step (n = patches, not K_min): the paper's reference
     double lower_bound = 0; // the best known: simple bound or CBC's
     OptimiseResult search;
     std::optional<OptimiseResult> ilp;
