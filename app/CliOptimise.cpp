@@ -11,6 +11,7 @@
 
 #include <QChart>
 
+#include <QDir>
 #include <QFileInfo>
 
 #include <atomic>
@@ -57,6 +58,23 @@ OptimiseSettings settingsFrom(const QCommandLineParser &parser, const Problem &p
         throw UsageError("--max-groups needs --groups any");
     }
     return settings;
+}
+
+/// An output file is checked before the (possibly long) run, so a typo in
+/// its path does not throw the result away: its folder must exist and, for
+/// figures, its extension name a format.
+QString outputPath(const QCommandLineParser &parser, const QString &option, const QStringList &extensions)
+{
+    const QString path = parser.value(option);
+    if (path.isEmpty())
+        return path;
+    const QFileInfo info(path);
+    if (!info.absoluteDir().exists())
+        throw UsageError("--" + str(option) + ": the folder of '" + str(path) + "' does not exist");
+    if (!extensions.isEmpty() && !extensions.contains(info.suffix().toLower()))
+        throw UsageError(
+            "--" + str(option) + ": '" + str(path) + "' should end in ." + str(extensions.join(QStringLiteral(", ."))));
+    return path;
 }
 
 bool ilpStartFromSearch(const QCommandLineParser &parser)
@@ -130,6 +148,7 @@ int optimizeCommand(const QCommandLineParser &parser, const Loaded &loaded, cons
         throw UsageError("--save: the strategy needs a name");
     if (!saveName.empty() && loaded.project.findStrategy(saveName))
         throw UsageError("--save: the project already has a strategy named '" + saveName + "'");
+    const QString csvOut = outputPath(parser, opt("out"), {});
 
     OptimiseControl control;
     control.time_limit_s = parseSeconds(parser, opt("time-limit"));
@@ -148,9 +167,9 @@ int optimizeCommand(const QCommandLineParser &parser, const Loaded &loaded, cons
                   << (report.result.message.empty() ? "" : ": " + report.result.message) << "\n";
         return 1;
     }
-    if (parser.isSet(opt("out"))) {
-        saveGroupsCsv(problem.layer, report.result.groups, str(parser.value(opt("out"))));
-        std::cerr << "Wrote " << str(parser.value(opt("out"))) << "\n";
+    if (!csvOut.isEmpty()) {
+        saveGroupsCsv(problem.layer, report.result.groups, str(csvOut));
+        std::cerr << "Wrote " << str(csvOut) << "\n";
     }
     if (!saveName.empty()) {
         Project project = loaded.project;
@@ -245,6 +264,13 @@ int experimentsCommand(const QCommandLineParser &parser)
         grid.ilp_time_limit_s = parseSeconds(parser, opt("ilp-time-limit"));
     grid.worker_path = str(parser.value(opt("cbc-worker")));
     grid.ilp_start_from_search = ilpStartFromSearch(parser);
+    const QStringList figureFormats{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")};
+    const QString gainOut = outputPath(parser, opt("out"), figureFormats);
+    const QString durationsOut = outputPath(parser, opt("durations-out"), figureFormats);
+    const int durationsGroup = parser.isSet(opt("group-size")) ? int(parseInteger(parser, opt("group-size"), 1, 64)) : 4;
+    if (!durationsOut.isEmpty() && (durationsGroup < grid.group_from || durationsGroup > grid.group_to))
+        throw UsageError("--group-size " + std::to_string(durationsGroup) + " is outside the experiments' group sizes ("
+            + std::to_string(grid.group_from) + ".." + std::to_string(grid.group_to) + ")");
 
     const bool verbose = isatty(fileno(stderr));
     const std::vector<ExperimentRow> rows
@@ -261,8 +287,8 @@ int experimentsCommand(const QCommandLineParser &parser)
     else
         print(experimentsToText(rows));
 
-    if (parser.isSet(opt("out"))) {
-        const QString path = parser.value(opt("out"));
+    if (!gainOut.isEmpty()) {
+        const QString &path = gainOut;
         const ui::ExportResult result
             = ui::exportFigure([&rows](QPainter &painter, const QRectF &target) { ui::paintGainHeatMap(painter, target, rows); },
                 QSize(900, 640), path, QStringLiteral("Gain over the best heuristic"),
@@ -271,14 +297,11 @@ int experimentsCommand(const QCommandLineParser &parser)
             throw std::runtime_error(str(result.error));
         std::cerr << "Wrote " << str(path) << "\n";
     }
-    if (parser.isSet(opt("durations-out"))) {
-        const QString path = parser.value(opt("durations-out"));
-        const int groupSize = parser.isSet(opt("group-size")) ? int(parseInteger(parser, opt("group-size"), 1, 64)) : 4;
-        if (groupSize < grid.group_from || groupSize > grid.group_to)
-            throw UsageError("--group-size " + std::to_string(groupSize) + " is outside the experiments' group sizes");
-        const std::unique_ptr<QChart> chart(ui::durationsBySizeChart(rows, groupSize));
+    if (!durationsOut.isEmpty()) {
+        const QString &path = durationsOut;
+        const std::unique_ptr<QChart> chart(ui::durationsBySizeChart(rows, durationsGroup));
         const ui::ExportResult result = ui::exportFigure(ui::chartPainter(chart.get()), QSize(900, 560), path,
-            QStringLiteral("Duration against input size, G = %1").arg(groupSize));
+            QStringLiteral("Duration against input size, G = %1").arg(durationsGroup));
         if (!result)
             throw std::runtime_error(str(result.error));
         std::cerr << "Wrote " << str(path) << "\n";

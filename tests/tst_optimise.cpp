@@ -28,6 +28,7 @@
 #include <QImage>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QLineSeries>
 #include <QPainter>
 #include <QProcess>
@@ -299,6 +300,77 @@ private slots:
         QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
     }
 
+    // Every flag of the optimiser commands, broken: one message naming it,
+    // exit 1, and a project file that --save would have changed stays as it was
+    // (output paths are checked before the run, so no result is thrown away).
+    void cliOptimiserCommandsRefuseBadInput_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        const QString project = QStringLiteral("PROJECT");
+        auto row = [&](const char *name, QStringList args, const char *message) {
+            QTest::newRow(name) << args << QString::fromUtf8(message);
+        };
+        row("ilp start", {QStringLiteral("optimize"), project, QStringLiteral("--ilp-start"), QStringLiteral("maybe")},
+            "--ilp-start: expected heuristic or search, got 'maybe'");
+        row("moves", {QStringLiteral("optimize"), project, QStringLiteral("--max-moves"), QStringLiteral("0")},
+            "--max-moves: expected an integer from 1");
+        row("csv folder",
+            {QStringLiteral("optimize"), project, QStringLiteral("--out"), QStringLiteral("/nonexistent/d/x.csv"),
+                QStringLiteral("--save"), QStringLiteral("Lost")},
+            "--out: the folder of '/nonexistent/d/x.csv' does not exist");
+        row("empty save", {QStringLiteral("optimize"), project, QStringLiteral("--save"), QString()},
+            "--save: the strategy needs a name");
+        row("missing worker",
+            {QStringLiteral("optimize"), project, QStringLiteral("--method"), QStringLiteral("ilp"),
+                QStringLiteral("--cbc-worker"), QStringLiteral("/nonexistent/worker"), QStringLiteral("--save"),
+                QStringLiteral("Lost")},
+            "failed: cannot start the CBC worker '/nonexistent/worker'");
+        row("model without out", {QStringLiteral("model"), project}, "model needs --out FILE.lp or FILE.mps");
+        row("model format", {QStringLiteral("model"), project, QStringLiteral("--out"), QStringLiteral("m.txt")},
+            "model: expected --format lp or mps");
+        row("no solution file", {QStringLiteral("import-solution"), project}, "import-solution needs --solution FILE");
+        row("missing solution",
+            {QStringLiteral("import-solution"), project, QStringLiteral("--solution"), QStringLiteral("/nonexistent.sol"),
+                QStringLiteral("--save"), QStringLiteral("Lost")},
+            "/nonexistent.sol:");
+        row("sizes below kernel", {QStringLiteral("experiments"), QStringLiteral("--sizes"), QStringLiteral("2..4")},
+            "--sizes: inputs smaller than the 3x3 kernel have no output");
+        row("sizes too big", {QStringLiteral("experiments"), QStringLiteral("--sizes"), QStringLiteral("4..99")},
+            "--sizes: B = 99 exceeds the largest input of the experiments (64)");
+        row("group sizes", {QStringLiteral("experiments"), QStringLiteral("--group-sizes"), QStringLiteral("x")},
+            "--group-sizes: expected A..B");
+        row("figure format", {QStringLiteral("experiments"), QStringLiteral("--out"), QStringLiteral("/tmp/gain.bmp")},
+            "--out: '/tmp/gain.bmp' should end in .png, .svg, .pdf");
+        row("figure folder",
+            {QStringLiteral("experiments"), QStringLiteral("--durations-out"), QStringLiteral("/nonexistent/d.png")},
+            "--durations-out: the folder of '/nonexistent/d.png' does not exist");
+        row("durations G",
+            {QStringLiteral("experiments"), QStringLiteral("--group-sizes"), QStringLiteral("2..3"),
+                QStringLiteral("--durations-out"), QStringLiteral("/tmp/d.png"), QStringLiteral("--group-size"),
+                QStringLiteral("7")},
+            "--group-size 7 is outside the experiments' group sizes (2..3)");
+        row("ilp limit", {QStringLiteral("experiments"), QStringLiteral("--ilp-time-limit"), QStringLiteral("0")},
+            "--ilp-time-limit: expected a number of seconds > 0, got '0'");
+    }
+    void cliOptimiserCommandsRefuseBadInput()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const QString project = copyTo(m_dir, sample("paper-example.json"), "bad-input.json");
+        const QByteArray before = [&] {
+            QFile f(project);
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        }();
+        args.replaceInStrings(QStringLiteral("PROJECT"), project);
+        const Run r = cli(args);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+        QFile after(project);
+        QVERIFY(after.open(QIODevice::ReadOnly));
+        QCOMPARE(after.readAll(), before);
+    }
+
     // The exported model is accepted by Debian's cbc, whose solution file
     // imports back into a strategy of the duration cbc reports.
     void cliModelSolvedByCbcImportsBack_data()
@@ -460,6 +532,28 @@ private slots:
         bool valid = false;
         QCOMPARE(simulated(project.problem, spec.groups, &valid), dialog.report()->result.duration);
         QVERIFY(valid);
+    }
+
+    // A problem the optimisers cannot take (one patch does not fit the
+    // memory) is said in the dialog, and nothing can be added.
+    void optimiseDialogSaysWhyItCannotOptimise()
+    {
+        Project project = loadProject(sample("paper-example.json").toStdString());
+        project.problem.hardware.mem_size = 40; // 18 input + 2 output + 36 kernel elements needed
+        ui::OptimiseDialog dialog(project.problem, {});
+        QSignalSpy finished(&dialog, &ui::OptimiseDialog::finished);
+        dialog.start();
+        QVERIFY(finished.wait(10000));
+        QVERIFY(!dialog.report());
+        QLabel *status = nullptr;
+        for (QLabel *label : dialog.findChildren<QLabel *>())
+            if (label->text().startsWith(QLatin1String("Cannot optimise: ")))
+                status = label;
+        QVERIFY(status);
+        QVERIFY2(status->text().contains(QLatin1String("mem_size = 40 cannot hold one patch")), qPrintable(status->text()));
+        for (QPushButton *b : dialog.findChildren<QPushButton *>())
+            if (b->text() == QLatin1String("&Add to project"))
+                QVERIFY(!b->isEnabled());
     }
 
     // Stop ends a long search promptly and keeps a valid strategy.
