@@ -7,6 +7,12 @@
 #include <QString>
 #include <QStringList>
 
+/// The paper's Example sample and its hand-made strategy "Mine" (index 3),
+/// which the group-editing suites edit.
+inline const QString kPaperExample = QStringLiteral(CONVOFFLOAD_SAMPLES "/paper-example.json");
+constexpr int kMine = 3;
+inline const QString kMineGroups = QStringLiteral("0 1|2 5|4 3|6 7|8");
+
 inline convoffload::Groups parseGroups(const QString &text)
 {
     convoffload::Groups groups;

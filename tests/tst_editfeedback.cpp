@@ -39,9 +39,6 @@ using namespace convoffload::ui;
 
 namespace {
 
-const QString kPaperExample = QStringLiteral(CONVOFFLOAD_SAMPLES "/paper-example.json");
-constexpr int kMine = 3;
-const QString kMineGroups = QStringLiteral("0 1|2 5|4 3|6 7|8");
 constexpr int kWidth = 5; // of the input; no padding, so pixel id = row * 5 + col
 constexpr int kOutWidth = 3;
 

@@ -30,10 +30,6 @@ using namespace convoffload::ui;
 
 namespace {
 
-const QString kPaperExample = QStringLiteral(CONVOFFLOAD_SAMPLES "/paper-example.json");
-constexpr int kMine = 3;
-const QString kMineGroups = QStringLiteral("0 1|2 5|4 3|6 7|8");
-
 PatchList patches(std::initializer_list<PatchId> ids) { return PatchList(ids); }
 
 /// A grid view whose drag is recorded instead of run (QDrag::exec blocks).

@@ -56,8 +56,6 @@ void check(const QString &result, const QString &after)
         QCOMPARE(result, after);
 }
 
-const QString kMine = QStringLiteral("0 1|2 5|4 3|6 7|8");
-
 } // namespace
 
 class TestGroupEdit : public QObject {
@@ -67,7 +65,7 @@ private slots:
     {
         QTest::addColumn<QString>("groups");
         QTest::addColumn<QString>("expected");
-        QTest::newRow("all assigned") << kMine << QString();
+        QTest::newRow("all assigned") << kMineGroups << QString();
         QTest::newRow("none assigned") << QString() << QStringLiteral("0 1 2 3 4 5 6 7 8");
         QTest::newRow("some, sorted") << QStringLiteral("8 0|4") << QStringLiteral("1 2 3 5 6 7");
         QTest::newRow("ids out of range ignored") << QStringLiteral("0 1 2 3 4 5 6 7 99") << QStringLiteral("8");
@@ -89,28 +87,29 @@ private slots:
     void movePatches_data()
     {
         addColumns();
-        QTest::newRow("one patch to another group") << kMine << QStringLiteral("5") << 0 << QStringLiteral("0 1 5|2|4 3|6 7|8");
+        QTest::newRow("one patch to another group")
+            << kMineGroups << QStringLiteral("5") << 0 << QStringLiteral("0 1 5|2|4 3|6 7|8");
         QTest::newRow("from two groups, in the given order")
-            << kMine << QStringLiteral("7 2") << 4 << QStringLiteral("0 1|5|4 3|6|8 7 2");
+            << kMineGroups << QStringLiteral("7 2") << 4 << QStringLiteral("0 1|5|4 3|6|8 7 2");
         QTest::newRow("emptied group before the target is dropped")
-            << kMine << QStringLiteral("0 1") << 2 << QStringLiteral("2 5|4 3 0 1|6 7|8");
+            << kMineGroups << QStringLiteral("0 1") << 2 << QStringLiteral("2 5|4 3 0 1|6 7|8");
         QTest::newRow("emptied group after the target is dropped")
-            << kMine << QStringLiteral("8") << 1 << QStringLiteral("0 1|2 5 8|4 3|6 7");
+            << kMineGroups << QStringLiteral("8") << 1 << QStringLiteral("0 1|2 5 8|4 3|6 7");
         QTest::newRow("whole group onto another = merge")
-            << kMine << QStringLiteral("4 3") << 0 << QStringLiteral("0 1 4 3|2 5|6 7|8");
+            << kMineGroups << QStringLiteral("4 3") << 0 << QStringLiteral("0 1 4 3|2 5|6 7|8");
         QTest::newRow("from the unassigned pool")
             << QStringLiteral("0|1") << QStringLiteral("5 2") << 1 << QStringLiteral("0|1 5 2");
         QTest::newRow("part already in the target stays in place")
-            << kMine << QStringLiteral("0 2") << 0 << QStringLiteral("0 1 2|5|4 3|6 7|8");
+            << kMineGroups << QStringLiteral("0 2") << 0 << QStringLiteral("0 1 2|5|4 3|6 7|8");
         QTest::newRow("refused: same group")
-            << kMine << QStringLiteral("4 3") << 2 << QStringLiteral("error: already in group 3");
+            << kMineGroups << QStringLiteral("4 3") << 2 << QStringLiteral("error: already in group 3");
         QTest::newRow("refused: one patch of the same group")
-            << kMine << QStringLiteral("7") << 3 << QStringLiteral("error: changes nothing");
-        QTest::newRow("refused: nothing selected") << kMine << QString() << 0 << QStringLiteral("error: no patch selected");
+            << kMineGroups << QStringLiteral("7") << 3 << QStringLiteral("error: changes nothing");
+        QTest::newRow("refused: nothing selected") << kMineGroups << QString() << 0 << QStringLiteral("error: no patch selected");
         QTest::newRow("refused: target out of range")
-            << kMine << QStringLiteral("0") << 5 << QStringLiteral("error: target group 6 does not exist");
+            << kMineGroups << QStringLiteral("0") << 5 << QStringLiteral("error: target group 6 does not exist");
         QTest::newRow("refused: patch twice")
-            << kMine << QStringLiteral("2 2") << 0 << QStringLiteral("error: patch 2 is selected twice");
+            << kMineGroups << QStringLiteral("2 2") << 0 << QStringLiteral("error: patch 2 is selected twice");
         QTest::newRow("refused: no groups at all")
             << QString() << QStringLiteral("0") << 0 << QStringLiteral("error: does not exist");
     }
@@ -127,23 +126,23 @@ private slots:
     void moveToNewGroup_data()
     {
         addColumns();
-        QTest::newRow("at the front") << kMine << QStringLiteral("5") << 0 << QStringLiteral("5|0 1|2|4 3|6 7|8");
-        QTest::newRow("at the end") << kMine << QStringLiteral("0 7") << 5 << QStringLiteral("1|2 5|4 3|6|8|0 7");
-        QTest::newRow("in the middle") << kMine << QStringLiteral("3") << 2 << QStringLiteral("0 1|2 5|3|4|6 7|8");
+        QTest::newRow("at the front") << kMineGroups << QStringLiteral("5") << 0 << QStringLiteral("5|0 1|2|4 3|6 7|8");
+        QTest::newRow("at the end") << kMineGroups << QStringLiteral("0 7") << 5 << QStringLiteral("1|2 5|4 3|6|8|0 7");
+        QTest::newRow("in the middle") << kMineGroups << QStringLiteral("3") << 2 << QStringLiteral("0 1|2 5|3|4|6 7|8");
         QTest::newRow("position after an emptied group shifts")
-            << kMine << QStringLiteral("8 0 1") << 3 << QStringLiteral("2 5|4 3|8 0 1|6 7");
+            << kMineGroups << QStringLiteral("8 0 1") << 3 << QStringLiteral("2 5|4 3|8 0 1|6 7");
         QTest::newRow("whole group to another place")
-            << kMine << QStringLiteral("0 1") << 3 << QStringLiteral("2 5|4 3|0 1|6 7|8");
+            << kMineGroups << QStringLiteral("0 1") << 3 << QStringLiteral("2 5|4 3|0 1|6 7|8");
         QTest::newRow("reordered inside its own place")
-            << kMine << QStringLiteral("1 0") << 0 << QStringLiteral("1 0|2 5|4 3|6 7|8");
+            << kMineGroups << QStringLiteral("1 0") << 0 << QStringLiteral("1 0|2 5|4 3|6 7|8");
         QTest::newRow("from the pool into no groups") << QString() << QStringLiteral("4") << 0 << QStringLiteral("4");
         QTest::newRow("refused: group before itself")
-            << kMine << QStringLiteral("2 5") << 1 << QStringLiteral("error: changes nothing");
+            << kMineGroups << QStringLiteral("2 5") << 1 << QStringLiteral("error: changes nothing");
         QTest::newRow("refused: group after itself")
-            << kMine << QStringLiteral("2 5") << 2 << QStringLiteral("error: changes nothing");
+            << kMineGroups << QStringLiteral("2 5") << 2 << QStringLiteral("error: changes nothing");
         QTest::newRow("refused: position out of range")
-            << kMine << QStringLiteral("0") << 6 << QStringLiteral("error: position 6 is out of range");
-        QTest::newRow("refused: nothing selected") << kMine << QString() << 0 << QStringLiteral("error: no patch selected");
+            << kMineGroups << QStringLiteral("0") << 6 << QStringLiteral("error: position 6 is out of range");
+        QTest::newRow("refused: nothing selected") << kMineGroups << QString() << 0 << QStringLiteral("error: no patch selected");
     }
     void moveToNewGroup()
     {
@@ -162,12 +161,13 @@ private slots:
         QTest::addColumn<int>("from");
         QTest::addColumn<int>("to");
         QTest::addColumn<QString>("after");
-        QTest::newRow("first to last") << kMine << 0 << 4 << QStringLiteral("2 5|4 3|6 7|8|0 1");
-        QTest::newRow("last to first") << kMine << 4 << 0 << QStringLiteral("8|0 1|2 5|4 3|6 7");
-        QTest::newRow("one down") << kMine << 1 << 2 << QStringLiteral("0 1|4 3|2 5|6 7|8");
-        QTest::newRow("refused: same place") << kMine << 2 << 2 << QStringLiteral("error: group 3 is already at that place");
-        QTest::newRow("refused: from out of range") << kMine << 5 << 0 << QStringLiteral("error: group 6 does not exist");
-        QTest::newRow("refused: to out of range") << kMine << 0 << 5 << QStringLiteral("error: position 6 is out of range");
+        QTest::newRow("first to last") << kMineGroups << 0 << 4 << QStringLiteral("2 5|4 3|6 7|8|0 1");
+        QTest::newRow("last to first") << kMineGroups << 4 << 0 << QStringLiteral("8|0 1|2 5|4 3|6 7");
+        QTest::newRow("one down") << kMineGroups << 1 << 2 << QStringLiteral("0 1|4 3|2 5|6 7|8");
+        QTest::newRow("refused: same place")
+            << kMineGroups << 2 << 2 << QStringLiteral("error: group 3 is already at that place");
+        QTest::newRow("refused: from out of range") << kMineGroups << 5 << 0 << QStringLiteral("error: group 6 does not exist");
+        QTest::newRow("refused: to out of range") << kMineGroups << 0 << 5 << QStringLiteral("error: position 6 is out of range");
     }
     void reorderGroup()
     {
@@ -181,17 +181,17 @@ private slots:
     void splitGroup_data()
     {
         addColumns();
-        QTest::newRow("second patch off") << kMine << QStringLiteral("5") << 1 << QStringLiteral("0 1|2|5|4 3|6 7|8");
-        QTest::newRow("first patch off") << kMine << QStringLiteral("4") << 2 << QStringLiteral("0 1|2 5|3|4|6 7|8");
+        QTest::newRow("second patch off") << kMineGroups << QStringLiteral("5") << 1 << QStringLiteral("0 1|2|5|4 3|6 7|8");
+        QTest::newRow("first patch off") << kMineGroups << QStringLiteral("4") << 2 << QStringLiteral("0 1|2 5|3|4|6 7|8");
         QTest::newRow("kept in the group's order")
             << QStringLiteral("0 1 2 3") << QStringLiteral("3 1") << 0 << QStringLiteral("0 2|1 3");
         QTest::newRow("refused: whole group")
-            << kMine << QStringLiteral("1 0") << 0 << QStringLiteral("error: would leave it empty");
+            << kMineGroups << QStringLiteral("1 0") << 0 << QStringLiteral("error: would leave it empty");
         QTest::newRow("refused: patch of another group")
-            << kMine << QStringLiteral("2") << 0 << QStringLiteral("error: patch 2 is not in group 1");
+            << kMineGroups << QStringLiteral("2") << 0 << QStringLiteral("error: patch 2 is not in group 1");
         QTest::newRow("refused: group out of range")
-            << kMine << QStringLiteral("0") << 7 << QStringLiteral("error: group 8 does not exist");
-        QTest::newRow("refused: nothing selected") << kMine << QString() << 0 << QStringLiteral("error: no patch selected");
+            << kMineGroups << QStringLiteral("0") << 7 << QStringLiteral("error: group 8 does not exist");
+        QTest::newRow("refused: nothing selected") << kMineGroups << QString() << 0 << QStringLiteral("error: no patch selected");
     }
     void splitGroup()
     {
@@ -209,11 +209,11 @@ private slots:
         QTest::addColumn<int>("a");
         QTest::addColumn<int>("b");
         QTest::addColumn<QString>("after");
-        QTest::newRow("later into earlier") << kMine << 0 << 4 << QStringLiteral("0 1 8|2 5|4 3|6 7");
-        QTest::newRow("earlier into later, a shifts") << kMine << 3 << 1 << QStringLiteral("0 1|4 3|6 7 2 5|8");
-        QTest::newRow("neighbours") << kMine << 2 << 3 << QStringLiteral("0 1|2 5|4 3 6 7|8");
-        QTest::newRow("refused: itself") << kMine << 2 << 2 << QStringLiteral("error: cannot merge group 3 with itself");
-        QTest::newRow("refused: out of range") << kMine << 0 << 5 << QStringLiteral("error: group 6 does not exist");
+        QTest::newRow("later into earlier") << kMineGroups << 0 << 4 << QStringLiteral("0 1 8|2 5|4 3|6 7");
+        QTest::newRow("earlier into later, a shifts") << kMineGroups << 3 << 1 << QStringLiteral("0 1|4 3|6 7 2 5|8");
+        QTest::newRow("neighbours") << kMineGroups << 2 << 3 << QStringLiteral("0 1|2 5|4 3 6 7|8");
+        QTest::newRow("refused: itself") << kMineGroups << 2 << 2 << QStringLiteral("error: cannot merge group 3 with itself");
+        QTest::newRow("refused: out of range") << kMineGroups << 0 << 5 << QStringLiteral("error: group 6 does not exist");
     }
     void mergeGroups()
     {
@@ -227,13 +227,13 @@ private slots:
     void unassign_data()
     {
         addColumns();
-        QTest::newRow("one patch") << kMine << QStringLiteral("5") << 0 << QStringLiteral("0 1|2|4 3|6 7|8");
-        QTest::newRow("empties and drops groups") << kMine << QStringLiteral("8 0 1 6") << 0 << QStringLiteral("2 5|4 3|7");
+        QTest::newRow("one patch") << kMineGroups << QStringLiteral("5") << 0 << QStringLiteral("0 1|2|4 3|6 7|8");
+        QTest::newRow("empties and drops groups") << kMineGroups << QStringLiteral("8 0 1 6") << 0 << QStringLiteral("2 5|4 3|7");
         QTest::newRow("everything") << QStringLiteral("0|1") << QStringLiteral("0 1") << 0 << QString();
         QTest::newRow("mixed with unassigned ones") << QStringLiteral("0 1") << QStringLiteral("1 5") << 0 << QStringLiteral("0");
         QTest::newRow("refused: all unassigned already")
             << QStringLiteral("0 1") << QStringLiteral("5 6") << 0 << QStringLiteral("error: not in any group already");
-        QTest::newRow("refused: nothing selected") << kMine << QString() << 0 << QStringLiteral("error: no patch selected");
+        QTest::newRow("refused: nothing selected") << kMineGroups << QString() << 0 << QStringLiteral("error: no patch selected");
     }
     void unassign()
     {

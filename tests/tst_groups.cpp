@@ -26,8 +26,7 @@ using namespace convoffload::ui;
 
 namespace {
 
-const QString kPaperExample = QStringLiteral(CONVOFFLOAD_SAMPLES "/paper-example.json");
-constexpr int kZigZag = 2, kMine = 3;
+constexpr int kZigZag = 2; // kMine = 3 and the sample: TestGroups.h
 
 QModelIndex indexAt(const GroupListModel &model, const QString &where)
 {

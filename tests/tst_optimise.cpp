@@ -92,6 +92,25 @@ void saveShot(QWidget &widget, const char *name)
         widget.grab().save(dir + QLatin1Char('/') + QLatin1String(name));
 }
 
+ExperimentGrid smallGrid(int sizeTo, int groupTo, double searchSeconds)
+{
+    ExperimentGrid grid;
+    grid.size_from = 4;
+    grid.size_to = sizeTo;
+    grid.group_from = 2;
+    grid.group_to = groupTo;
+    grid.search_time_limit_s = searchSeconds;
+    return grid;
+}
+
+QPushButton *addButton(const QWidget &dialog)
+{
+    for (QPushButton *b : dialog.findChildren<QPushButton *>())
+        if (b->text() == QLatin1String("&Add to project"))
+            return b;
+    return nullptr;
+}
+
 int countColour(const QImage &image, const QColor &colour)
 {
     int count = 0;
@@ -146,12 +165,7 @@ private slots:
     // than the best heuristic and never below the lower bound.
     void experimentsAreValidAndNeverWorse()
     {
-        ExperimentGrid grid;
-        grid.size_from = 4;
-        grid.size_to = 7;
-        grid.group_from = 2;
-        grid.group_to = 4;
-        grid.search_time_limit_s = 5;
+        const ExperimentGrid grid = smallGrid(7, 4, 5);
         int calls = 0;
         const std::vector<ExperimentRow> rows
             = runPaperExperiments(grid, nullptr, [&calls](const ExperimentRow &, int done, int total) {
@@ -530,10 +544,7 @@ private slots:
         dialog.resize(700, 720);
         saveShot(dialog, "optimise-dialog.png");
 
-        QPushButton *add = nullptr;
-        for (QPushButton *b : dialog.findChildren<QPushButton *>())
-            if (b->text() == QLatin1String("&Add to project"))
-                add = b;
+        QPushButton *add = addButton(dialog);
         QVERIFY(add && add->isEnabled());
         add->click();
         QCOMPARE(ready.size(), 1);
@@ -561,9 +572,7 @@ private slots:
                 status = label;
         QVERIFY(status);
         QVERIFY2(status->text().contains(QLatin1String("mem_size = 40 cannot hold one patch")), qPrintable(status->text()));
-        for (QPushButton *b : dialog.findChildren<QPushButton *>())
-            if (b->text() == QLatin1String("&Add to project"))
-                QVERIFY(!b->isEnabled());
+        QVERIFY(addButton(dialog) && !addButton(dialog)->isEnabled());
     }
 
     // Stop ends a long search promptly and keeps a valid strategy.
@@ -602,9 +611,8 @@ private slots:
         QSignalSpy finished(dialog, &ui::OptimiseDialog::finished);
         dialog->start();
         QVERIFY(finished.wait(20000));
-        for (QPushButton *b : dialog->findChildren<QPushButton *>())
-            if (b->text() == QLatin1String("&Add to project"))
-                b->click();
+        QVERIFY(addButton(*dialog));
+        addButton(*dialog)->click();
         QCOMPARE(doc->project().strategies.size(), before + 1);
         const StrategySpec &added = doc->project().strategies.back();
         QVERIFY(added.kind == StrategyKind::Groups);
@@ -619,13 +627,7 @@ private slots:
     void experimentsDialogFillsTheHeatMap()
     {
         ui::ExperimentsDialog dialog;
-        ExperimentGrid grid;
-        grid.size_from = 4;
-        grid.size_to = 5;
-        grid.group_from = 2;
-        grid.group_to = 3;
-        grid.search_time_limit_s = 2;
-        dialog.setGrid(grid);
+        dialog.setGrid(smallGrid(5, 3, 2));
         QSignalSpy finished(&dialog, &ui::ExperimentsDialog::finished);
         dialog.start();
         QVERIFY(finished.wait(60000));

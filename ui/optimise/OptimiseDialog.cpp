@@ -21,6 +21,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
+#include <limits>
 
 namespace convoffload::ui {
 
@@ -273,29 +274,21 @@ void OptimiseDialog::reject()
 
 void OptimiseDialog::onProgress(const OptimiseProgress &point)
 {
-    double low = m_durationAxis->min(), high = m_durationAxis->max();
-    const bool empty = m_incumbent->count() == 0 && m_bound->count() == 0;
-    auto extend = [&](double v) {
-        if (empty && low == 0 && high == 0) {
-            low = high = v;
-        }
-        low = std::min(low, v);
-        high = std::max(high, v);
-    };
-    if (empty) {
-        low = point.incumbent.value_or(point.bound.value_or(0));
-        high = low;
-    }
-    if (point.incumbent) {
+    if (point.incumbent)
         m_incumbent->append(point.seconds, *point.incumbent);
-        extend(*point.incumbent);
-    }
-    if (point.bound) {
+    if (point.bound)
         m_bound->append(point.seconds, *point.bound);
-        extend(*point.bound);
+    // The axis spans the points drawn so far (a few hundred at most).
+    double low = std::numeric_limits<double>::max(), high = std::numeric_limits<double>::lowest();
+    for (const QLineSeries *series : {m_incumbent, m_bound})
+        for (const QPointF &p : series->points()) {
+            low = std::min(low, p.y());
+            high = std::max(high, p.y());
+        }
+    if (low <= high) {
+        const double margin = std::max(1.0, (high - low) * 0.1);
+        m_durationAxis->setRange(std::floor(low - margin), std::ceil(high + margin));
     }
-    const double margin = std::max(1.0, (high - low) * 0.1);
-    m_durationAxis->setRange(std::floor(low - margin), std::ceil(high + margin));
     if (point.seconds > m_timeAxis->max())
         m_timeAxis->setMax(point.seconds * 1.2);
     m_status->setText(tr("Optimising… %1 s, best %2, bound %3")
