@@ -1,8 +1,8 @@
 #pragma once
 // What every convoffload-cli command shares: the usage error, loading a
 // project with its data file, printing, and parsing ranges.
-#include "convoffload/Functional.h"
-#include "convoffload/Project.h"
+#include "convoffload/model/TensorData.h"
+#include "convoffload/io/ProjectFile.h"
 
 #include <QCommandLineParser>
 #include <QString>

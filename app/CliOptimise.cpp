@@ -1,10 +1,11 @@
 #include "CliOptimise.h"
 
-#include "convoffload/IlpModel.h"
-#include "convoffload/Optimiser.h"
-#include "convoffload/PaperExperiments.h"
-#include "convoffload/SolutionImport.h"
-#include "convoffload/StrategyCsv.h"
+#include "convoffload/optimise/IlpFiles.h"
+#include "convoffload/optimise/IlpModel.h"
+#include "convoffload/optimise/Optimiser.h"
+#include "convoffload/optimise/PaperExperiments.h"
+#include "convoffload/optimise/SolutionImport.h"
+#include "convoffload/io/StrategyCsv.h"
 #include "export/FigureExport.h"
 #include "optimise/ExperimentCharts.h"
 #include "optimise/GainHeatMap.h"
@@ -88,7 +89,7 @@ bool ilpStartFromSearch(const QCommandLineParser &parser)
 OptimiseRequest requestFrom(const QCommandLineParser &parser, const Problem &problem)
 {
     OptimiseRequest request;
-    const std::optional<OptimiseMethod> method = optimiseMethodFromString(str(parser.value(opt("method"))));
+    const std::optional<OptimiseMethod> method = optimiseMethodFromName(str(parser.value(opt("method"))));
     if (!method)
         throw UsageError("--method: expected ilp or search, got '" + str(parser.value(opt("method"))) + "'");
     request.method = *method;
@@ -163,7 +164,7 @@ int optimizeCommand(const QCommandLineParser &parser, const Loaded &loaded, cons
     else
         print(optimiseReportToText(report));
     if (!report.result.hasSolution()) {
-        std::cerr << "convoffload-cli: " << toString(report.result.status)
+        std::cerr << "convoffload-cli: " << optimiseStatusName(report.result.status)
                   << (report.result.message.empty() ? "" : ": " + report.result.message) << "\n";
         return 1;
     }

@@ -3,9 +3,9 @@
 
 #include "CliCommon.h"
 #include "CliOptimise.h"
-#include "convoffload/Project.h"
-#include "convoffload/Report.h"
-#include "convoffload/StrategyCsv.h"
+#include "convoffload/io/ProjectFile.h"
+#include "convoffload/io/Report.h"
+#include "convoffload/io/StrategyCsv.h"
 #include "export/Figures.h"
 #include "export/HeadlessPlatform.h"
 
@@ -101,7 +101,7 @@ int sweepCommand(const QCommandLineParser &parser, const Loaded &loaded)
 Action parseAction(const QString &text)
 {
     for (int a = 0; a < kActionCount; ++a) {
-        const auto full = actionName(Action(a)), shortName = actionShortName(Action(a));
+        const auto full = actionName(Action(a)), shortName = actionIdentifier(Action(a));
         if (text == QStringLiteral("a%1").arg(a + 1) || text == QLatin1String(shortName.data(), qsizetype(shortName.size()))
             || text == QLatin1String(full.data(), qsizetype(full.size())))
             return Action(a);

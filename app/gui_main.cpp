@@ -2,7 +2,7 @@
 // no QT_QPA_PLATFORM), or with --report, it writes a report of figures for the
 // project instead of opening a window.
 
-#include "app/MainWindow.h"
+#include "mainwindow/MainWindow.h"
 #include "document/ProjectDocument.h"
 #include "export/HeadlessPlatform.h"
 #include "export/HeadlessReport.h"

@@ -2,7 +2,7 @@
 // Groups written the way the group-editing tests read best: "0 1|2 5|8" is
 // three groups; "" is none.
 
-#include "convoffload/S1Strategy.h"
+#include "convoffload/model/S1Strategy.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,9 +1,9 @@
 #pragma once
 // Lets QCOMPARE print core values when a comparison fails (found by ADL).
 
-#include "convoffload/Diagnostic.h"
-#include "convoffload/S1Strategy.h"
-#include "convoffload/Simulator.h"
+#include "convoffload/model/Diagnostic.h"
+#include "convoffload/model/S1Strategy.h"
+#include "convoffload/simulate/Simulator.h"
 
 #include <QTest>
 
@@ -11,11 +11,11 @@
 #include <vector>
 
 namespace QTest {
-template <> inline char *toString(const convoffload::FunctionalStatus &s) { return qstrdup(convoffload::statusName(s).c_str()); }
-template <> inline char *toString(const convoffload::Rule &r) { return qstrdup(std::string(convoffload::ruleName(r)).c_str()); }
+template <> inline char *toString(const convoffload::FunctionalStatus &s) { return qstrdup(convoffload::functionalStatusName(s).c_str()); }
+template <> inline char *toString(const convoffload::Rule &r) { return qstrdup(convoffload::ruleName(r).c_str()); }
 template <> inline char *toString(const convoffload::Action &a)
 {
-    return qstrdup(std::string(convoffload::actionName(a)).c_str());
+    return qstrdup(convoffload::actionName(a).c_str());
 }
 template <> inline char *toString(const convoffload::Severity &s)
 {

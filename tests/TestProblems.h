@@ -1,7 +1,7 @@
 #pragma once
 // Problems several suites work by hand.
 
-#include "convoffload/Layer.h"
+#include "convoffload/model/Problem.h"
 
 /// The paper's Example (SPEC §4): input 2×5×5, two 3×3 kernels, stride 1, no
 /// padding, nbop_pe 72 so G = 72 / (2·3·3·2) = 2, t_l = t_w = t_acc = 1.

@@ -11,10 +11,10 @@
 #include "charts/ChartsPanel.h"
 #include "export/FigureExport.h"
 
-#include "convoffload/Project.h"
-#include "convoffload/Report.h"
-#include "convoffload/S1Strategy.h"
-#include "convoffload/Simulator.h"
+#include "convoffload/io/ProjectFile.h"
+#include "convoffload/io/Report.h"
+#include "convoffload/model/S1Strategy.h"
+#include "convoffload/simulate/Simulator.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
@@ -337,7 +337,7 @@ private slots:
         CompareRow cheat = rows[0];
         cheat.name = "Cheat";
         cheat.valid = false;
-        cheat.totalDuration = 10;
+        cheat.total_duration = 10;
         rows.push_back(cheat);
         CompareRow broken;
         broken.name = "Broken";
@@ -726,7 +726,7 @@ private slots:
             CompareRow cheat = rows[2];
             cheat.name = "Too big";
             cheat.valid = false;
-            cheat.totalDuration = 90;
+            cheat.total_duration = 90;
             rows.push_back(cheat);
             CompareRow broken;
             broken.name = "Broken";

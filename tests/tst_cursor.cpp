@@ -5,8 +5,8 @@
 #include "TestPrinting.h"
 #include "TestProblems.h"
 
-#include "convoffload/S1Strategy.h"
-#include "convoffload/StepCursor.h"
+#include "convoffload/model/S1Strategy.h"
+#include "convoffload/simulate/StepCursor.h"
 
 #include <QTest>
 
@@ -136,7 +136,7 @@ private slots:
         }
         wandering.seek({int(r.steps.size()) - 1, Action::Compute});
         for (PixelId px = 0; px < PixelId(p.layer.pixelCount()); ++px)
-            QCOMPARE(wandering.loadsSoFar(px), r.inputLoadCounts[px]);
+            QCOMPARE(wandering.loadsSoFar(px), r.input_load_counts[px]);
     }
 
     void needsATrace()

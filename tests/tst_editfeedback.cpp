@@ -289,16 +289,16 @@ private Q_SLOTS:
         std::vector<Diagnostic> findings(5);
         findings[0].step = 2; // about step 2 as a whole: group 2, all its patches
         findings[1].step = 2; // pixel (0,4) at step 2: only patch 2 of [2, 5] reads it
-        findings[1].elementKind = ElementKind::Pixel;
-        findings[1].elementId = 4;
+        findings[1].element_kind = ElementKind::Pixel;
+        findings[1].element_id = 4;
         findings[2].step = 4; // the drain: the strategy
         findings[2].rule = Rule::OutputNotWritten; // output O[1] of patch 6: never computed
-        findings[2].elementKind = ElementKind::Output;
-        findings[2].elementId = 6 * 2 + 1;
+        findings[2].element_kind = ElementKind::Output;
+        findings[2].element_id = 6 * 2 + 1;
         findings[3].step = 0; // the strategy as a whole
         findings[4].step = 1; // output of patch 1 at step 1
-        findings[4].elementKind = ElementKind::Output;
-        findings[4].elementId = 1 * 2;
+        findings[4].element_kind = ElementKind::Output;
+        findings[4].element_id = 1 * 2;
         const FindingPlaces places = locateFindings(problem, groups, findings);
         QCOMPARE(places.groups, (std::vector<std::vector<std::size_t>>{{4}, {0, 1}, {}}));
         QCOMPARE(places.strategy, (std::vector<std::size_t>{2, 3}));

@@ -4,8 +4,8 @@
 // (C_in 2, 5×5 input, two 3×3 kernels, stride 1 → 3×3 output = 9 patches,
 // patch id = row·3 + col) and are worked out by hand.
 
-#include "convoffload/Project.h"
-#include "convoffload/StrategyCsv.h"
+#include "convoffload/io/ProjectFile.h"
+#include "convoffload/io/StrategyCsv.h"
 
 #include "TestPrinting.h"
 

@@ -8,9 +8,9 @@
 #include "views/GridView.h"
 #include "views/ViewTransform.h"
 
-#include "convoffload/S1Strategy.h"
-#include "convoffload/Simulator.h"
-#include "convoffload/StepCursor.h"
+#include "convoffload/model/S1Strategy.h"
+#include "convoffload/simulate/Simulator.h"
+#include "convoffload/simulate/StepCursor.h"
 
 #include <QApplication>
 #include <QHelpEvent>

@@ -4,7 +4,7 @@
 // Groups are written "0 1|2 5|8": groups separated by '|', patch ids by spaces.
 
 #include "TestGroups.h"
-#include "convoffload/GroupEdit.h"
+#include "convoffload/model/GroupEdit.h"
 
 #include <QTest>
 

@@ -105,7 +105,7 @@ template <> inline char *toString(const convoffload::Groups &groups)
 template <> inline char *toString(const convoffload::PatchList &patches) { return toString(convoffload::Groups{patches}); }
 template <> inline char *toString(const convoffload::StrategySpec &s)
 {
-    std::string text = s.name + " (" + convoffload::toString(s.kind) + ")";
+    std::string text = s.name + " (" + convoffload::strategyKindName(s.kind) + ")";
     if (s.group_size)
         text += " G=" + std::to_string(*s.group_size);
     for (const auto &g : s.groups) {

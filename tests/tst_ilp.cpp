@@ -8,10 +8,11 @@
 // t_l = t_acc = 1, t_w = 0, kernels preloaded, so D = Σ|I_slice| + n.
 
 #include "TestGroups.h"
-#include "convoffload/IlpModel.h"
-#include "convoffload/IlpSolve.h"
-#include "convoffload/Simulator.h"
-#include "convoffload/SolutionImport.h"
+#include "convoffload/optimise/IlpFiles.h"
+#include "convoffload/optimise/IlpModel.h"
+#include "convoffload/optimise/IlpSolver.h"
+#include "convoffload/simulate/Simulator.h"
+#include "convoffload/optimise/SolutionImport.h"
 
 #include <QElapsedTimer>
 #include <QFile>
@@ -45,7 +46,7 @@ QString qs(const char *text) { return QString::fromUtf8(text); }
 const char *statusText(const OptimiseResult &r)
 {
     static thread_local std::string text;
-    text = toString(r.status) + ": " + r.message;
+    text = optimiseStatusName(r.status) + ": " + r.message;
     return text.c_str();
 }
 
@@ -81,7 +82,7 @@ std::optional<double> simulatedDuration(const Problem &problem, const Groups &gr
     const SimulationResult r = simulate(problem, expandS1(problem, groups), options);
     if (!r.valid())
         return std::nullopt;
-    for (std::uint32_t loads : r.inputLoadCounts)
+    for (std::uint32_t loads : r.input_load_counts)
         if (int(loads) > problem.hardware.max_loads_per_element)
             return std::nullopt;
     return r.totalDuration();

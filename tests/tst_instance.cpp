@@ -3,10 +3,10 @@
 // against the simulator's diagnostics and against hand-built violations, its
 // lower bound against a hand count on the paper's Example.
 
-#include "convoffload/Project.h"
+#include "convoffload/io/ProjectFile.h"
 #include "TestProblems.h"
-#include "convoffload/S1Instance.h"
-#include "convoffload/Simulator.h"
+#include "convoffload/optimise/S1Instance.h"
+#include "convoffload/simulate/Simulator.h"
 
 #include "TestGroups.h"
 

@@ -4,8 +4,8 @@
 
 #include "TestImages.h"
 
-#include "app/ExportDialog.h"
-#include "app/MainWindow.h"
+#include "mainwindow/ExportDialog.h"
+#include "mainwindow/MainWindow.h"
 #include "document/EditProblemCommand.h"
 #include "document/RemoveStrategyCommand.h"
 #include "document/ProjectDocument.h"

@@ -2,10 +2,10 @@
 // steps and the paper's Example, with every expected value worked out by hand
 // (see the comments) rather than taken from the code.
 
-#include "convoffload/Layer.h"
+#include "convoffload/model/Problem.h"
 #include "TestProblems.h"
-#include "convoffload/S1Strategy.h"
-#include "convoffload/Simulator.h"
+#include "convoffload/model/S1Strategy.h"
+#include "convoffload/simulate/Simulator.h"
 
 #include "TestPrinting.h"
 
@@ -162,17 +162,17 @@ private slots:
         const Problem p = paperExample();
         const StepList steps = expandS1(p, groupsOf(p, {"s", StrategyKind(kind), 2, {}}));
         QCOMPARE(steps.size(), std::size_t(6)); // 5 groups + the drain
-        QCOMPARE(steps[1].freeInput, freed);
-        QCOMPARE(steps[1].loadInput, loaded);
-        QVERIFY(steps[1].loadKernels.empty());
-        QVERIFY(steps[1].freeKernels.empty());
+        QCOMPARE(steps[1].free_input, freed);
+        QCOMPARE(steps[1].load_input, loaded);
+        QVERIFY(steps[1].load_kernels.empty());
+        QVERIFY(steps[1].free_kernels.empty());
         // W_2 = outputs of g_1 = patches 0 and 1 with both kernels: O[0,0,0], O[1,0,0], O[0,0,1], O[1,0,1].
         QCOMPARE(steps[1].write, (std::vector<OutputId>{0, 1, 2, 3}));
 
         const SimulationResult r = simulate(p, steps);
         QVERIFY(r.valid());
         const StepStats &s2 = r.steps[1];
-        QCOMPARE(s2.loadedInput, 12);
+        QCOMPARE(s2.loaded_input, 12);
         QCOMPARE(s2.written, 4);
         QCOMPARE(s2.after.input, inputFootprint);
         QCOMPARE(r.trace.record(1, Action::LoadInput).after.input, inputFootprint);
@@ -309,12 +309,12 @@ private slots:
         const StepList steps = expandS1(p, zigzag(p.layer, 2));
         const Step &drain = steps.back();
         QVERIFY(drain.isDrain());
-        QCOMPARE(drain.freeKernels, (std::vector<KernelId>{0, 1}));
+        QCOMPARE(drain.free_kernels, (std::vector<KernelId>{0, 1}));
         QCOMPARE(drain.write, (std::vector<OutputId>{16, 17})); // patch 8, both kernels
-        QCOMPARE(drain.freeInput.size(), std::size_t(9)); // the last patch's pixels
+        QCOMPARE(drain.free_input.size(), std::size_t(9)); // the last patch's pixels
         const SimulationResult r = simulate(p, steps);
         QVERIFY(r.steps.back().drain);
-        QCOMPARE(r.steps.back().computeDuration, 0.0); // no t_acc in the drain
+        QCOMPARE(r.steps.back().compute_duration, 0.0); // no t_acc in the drain
         QCOMPARE(r.steps.back().after.total(), 0);
     }
 };

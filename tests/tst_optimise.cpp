@@ -5,16 +5,16 @@
 #include "TestImages.h"
 #include "TestPrinting.h"
 
-#include "convoffload/Optimiser.h"
-#include "convoffload/PaperExperiments.h"
-#include "convoffload/Project.h"
-#include "convoffload/Simulator.h"
-#include "convoffload/StrategyCsv.h"
+#include "convoffload/optimise/Optimiser.h"
+#include "convoffload/optimise/PaperExperiments.h"
+#include "convoffload/io/ProjectFile.h"
+#include "convoffload/simulate/Simulator.h"
+#include "convoffload/io/StrategyCsv.h"
 #include "optimise/ExperimentCharts.h"
 #include "optimise/ExperimentsDialog.h"
 #include "optimise/GainHeatMap.h"
 #include "optimise/OptimiseDialog.h"
-#include "app/MainWindow.h"
+#include "mainwindow/MainWindow.h"
 #include "document/ProjectDocument.h"
 
 #include <QAction>

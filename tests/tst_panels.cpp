@@ -15,7 +15,7 @@
 #include "views/StepTableModel.h"
 #include "views/StrategyPanel.h"
 
-#include "convoffload/StrategyCsv.h"
+#include "convoffload/io/StrategyCsv.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -6,10 +6,10 @@
 #include "NaiveExecutor.h"
 #include "TestProblems.h"
 
-#include "convoffload/Functional.h"
-#include "convoffload/Ids.h"
-#include "convoffload/S1Strategy.h"
-#include "convoffload/Simulator.h"
+#include "convoffload/model/TensorData.h"
+#include "convoffload/model/Ids.h"
+#include "convoffload/model/S1Strategy.h"
+#include "convoffload/simulate/Simulator.h"
 
 #include <QtTest>
 
@@ -49,7 +49,7 @@ struct Case {
     std::uint64_t seed = 0;
     Problem problem;
     Kind kind = Kind::ZigZag;
-    std::int64_t groupSize = 1;
+    std::int64_t group_size = 1;
     Groups groups;
 };
 
@@ -124,20 +124,20 @@ Case randomCase(std::uint64_t seed, Kind kind, bool generousMemory)
     c.problem.layer = randomLayer(rng);
     c.problem.options = randomOptions(rng);
     const std::int64_t patches = c.problem.layer.patchCount();
-    c.groupSize = kind == Kind::Baseline ? 1 : uniform(rng, 1, int(std::min<std::int64_t>(patches, 8)));
-    c.problem.hardware = randomHardware(rng, c.problem.layer, c.groupSize, generousMemory || coin(rng));
+    c.group_size = kind == Kind::Baseline ? 1 : uniform(rng, 1, int(std::min<std::int64_t>(patches, 8)));
+    c.problem.hardware = randomHardware(rng, c.problem.layer, c.group_size, generousMemory || coin(rng));
     switch (kind) {
     case Kind::Baseline:
         c.groups = s1Baseline(c.problem.layer);
         break;
     case Kind::RowByRow:
-        c.groups = rowByRow(c.problem.layer, c.groupSize);
+        c.groups = rowByRow(c.problem.layer, c.group_size);
         break;
     case Kind::ZigZag:
-        c.groups = zigzag(c.problem.layer, c.groupSize);
+        c.groups = zigzag(c.problem.layer, c.group_size);
         break;
     case Kind::Partition:
-        c.groups = randomPartition(rng, patches, c.groupSize);
+        c.groups = randomPartition(rng, patches, c.group_size);
         break;
     }
     return c;
@@ -149,12 +149,12 @@ std::string describe(const Case &c)
     const Hardware &h = c.problem.hardware;
     const Options &o = c.problem.options;
     std::ostringstream s;
-    s << "seed " << c.seed << " [" << kindName(c.kind) << " G=" << c.groupSize << ", " << c.groups.size()
+    s << "seed " << c.seed << " [" << kindName(c.kind) << " G=" << c.group_size << ", " << c.groups.size()
       << " groups; layer c_in=" << l.c_in << " " << l.h_in << "x" << l.w_in << " k" << l.h_k << "x" << l.w_k << " n=" << l.n
       << " s=(" << l.stride_h << "," << l.stride_w << ") pad(t,b,l,r)=(" << l.pad_top << "," << l.pad_bottom << "," << l.pad_left
       << "," << l.pad_right << "); mem=" << h.mem_size << " nbop=" << h.nbop_pe << " t=(" << h.t_l << "," << h.t_w << ","
       << h.t_acc << ") maxLoads=" << h.max_loads_per_element << "; preloaded=" << o.kernels_preloaded
-      << " write=" << toString(o.write_policy) << " paddingInDram=" << o.padding_in_dram << "]";
+      << " write=" << writePolicyName(o.write_policy) << " paddingInDram=" << o.padding_in_dram << "]";
     return s.str();
 }
 
@@ -184,8 +184,8 @@ std::string compareExpansions(const StepList &fast, const StepList &ref)
         const std::string at = "expanded step " + std::to_string(k + 1) + " ";
         const Step &f = fast[k], &r = ref[k];
         const std::pair<const char *, std::pair<const std::vector<std::uint32_t> *, const std::vector<std::uint32_t> *>> fields[]
-            = {{"F_inp", {&f.freeInput, &r.freeInput}}, {"F_ker", {&f.freeKernels, &r.freeKernels}}, {"W", {&f.write, &r.write}},
-                {"I_slice", {&f.loadInput, &r.loadInput}}, {"K_sub", {&f.loadKernels, &r.loadKernels}},
+            = {{"F_inp", {&f.free_input, &r.free_input}}, {"F_ker", {&f.free_kernels, &r.free_kernels}}, {"W", {&f.write, &r.write}},
+                {"I_slice", {&f.load_input, &r.load_input}}, {"K_sub", {&f.load_kernels, &r.load_kernels}},
                 {"Out", {&f.compute, &r.compute}}};
         for (const auto &[name, pair] : fields)
             if (sorted(*pair.first) != *pair.second)
@@ -229,8 +229,8 @@ std::string compareStats(const SimulationResult &fast, const naive::NaiveReport 
         const naive::NaiveStepReport &r = ref.steps[k];
         const std::string at = "step " + std::to_string(k + 1) + ": ";
         const std::pair<const char *, std::pair<std::int64_t, std::int64_t>> counts[]
-            = {{"loadedInput", {f.loadedInput, r.loadedInput}}, {"loadedKernels", {f.loadedKernels, r.loadedKernels}},
-                {"freedInput", {f.freedInput, r.freedInput}}, {"freedKernels", {f.freedKernels, r.freedKernels}},
+            = {{"loadedInput", {f.loaded_input, r.loaded_input}}, {"loadedKernels", {f.loaded_kernels, r.loaded_kernels}},
+                {"freedInput", {f.freed_input, r.freed_input}}, {"freedKernels", {f.freed_kernels, r.freed_kernels}},
                 {"written", {f.written, r.written}}, {"computed", {f.computed, r.computed}}};
         for (const auto &[name, pair] : counts)
             if (pair.first != pair.second)
@@ -249,8 +249,8 @@ std::string compareStats(const SimulationResult &fast, const naive::NaiveReport 
         const naive::NaiveFootprint &last = r.after[kActionCount - 1];
         if (f.after.input != last.input || f.after.kernels != last.kernels || f.after.output != last.output)
             return at + "StepStats::after differs from the naive footprint after a6";
-        if (f.peakFootprint != peak)
-            return at + "peakFootprint fast " + std::to_string(f.peakFootprint) + " naive " + std::to_string(peak);
+        if (f.peak_footprint != peak)
+            return at + "peakFootprint fast " + std::to_string(f.peak_footprint) + " naive " + std::to_string(peak);
         if (f.drain != (r.computed == 0))
             return at + "drain flag fast " + std::to_string(f.drain);
     }
@@ -266,7 +266,7 @@ SimulationOptions traceOptions(bool functional = false, std::uint64_t seed = 1)
     o.trace = true;
     o.functional = functional;
     o.seed = seed;
-    o.maxDiagnosticsPerRule = 1 << 30; // every (step, rule) must be visible to compare
+    o.max_diagnostics_per_rule = 1 << 30; // every (step, rule) must be visible to compare
     return o;
 }
 
@@ -276,8 +276,8 @@ std::string compareExecutions(const Problem &p, const StepList &steps, bool with
 {
     const SimulationResult fast = simulate(p, steps, traceOptions());
     const naive::NaiveReport ref = naive::naiveExecute(p, steps);
-    if (fast.suppressedDiagnostics != 0)
-        return "fast engine suppressed " + std::to_string(fast.suppressedDiagnostics) + " diagnostics";
+    if (fast.suppressed_diagnostics != 0)
+        return "fast engine suppressed " + std::to_string(fast.suppressed_diagnostics) + " diagnostics";
     const auto [errors, warnings] = fastViolations(fast);
     if (errors != ref.errors)
         return "errors fast " + violationList(errors) + " naive " + violationList(ref.errors);
@@ -363,10 +363,10 @@ template <typename Field> bool dropOne(StepList &s, std::mt19937 &rng, Field fie
     return true;
 }
 
-bool dropLoad(StepList &s, std::mt19937 &rng, const Layer &) { return dropOne(s, rng, &Step::loadInput); }
+bool dropLoad(StepList &s, std::mt19937 &rng, const Layer &) { return dropOne(s, rng, &Step::load_input); }
 bool dropWrite(StepList &s, std::mt19937 &rng, const Layer &) { return dropOne(s, rng, &Step::write); }
-bool dropKernelLoad(StepList &s, std::mt19937 &rng, const Layer &) { return dropOne(s, rng, &Step::loadKernels); }
-bool dropFree(StepList &s, std::mt19937 &rng, const Layer &) { return dropOne(s, rng, &Step::freeInput); }
+bool dropKernelLoad(StepList &s, std::mt19937 &rng, const Layer &) { return dropOne(s, rng, &Step::load_kernels); }
+bool dropFree(StepList &s, std::mt19937 &rng, const Layer &) { return dropOne(s, rng, &Step::free_input); }
 
 bool duplicateCompute(StepList &s, std::mt19937 &rng, const Layer &)
 {
@@ -389,30 +389,30 @@ bool spuriousFree(StepList &s, std::mt19937 &rng, const Layer &l)
     Step &step = s[std::size_t(uniform(rng, 0, int(s.size()) - 1))];
     if (coin(rng, 0.25)) {
         const KernelId k = KernelId(uniform(rng, 0, l.n - 1));
-        if (std::find(step.freeKernels.begin(), step.freeKernels.end(), k) != step.freeKernels.end())
+        if (std::find(step.free_kernels.begin(), step.free_kernels.end(), k) != step.free_kernels.end())
             return false;
-        insertSorted(step.freeKernels, k);
+        insertSorted(step.free_kernels, k);
         return true;
     }
     const PixelId p = PixelId(uniform(rng, 0, int(l.pixelCount()) - 1));
-    if (std::find(step.freeInput.begin(), step.freeInput.end(), p) != step.freeInput.end())
+    if (std::find(step.free_input.begin(), step.free_input.end(), p) != step.free_input.end())
         return false;
-    insertSorted(step.freeInput, p);
+    insertSorted(step.free_input, p);
     return true;
 }
 
 bool lateLoad(StepList &s, std::mt19937 &rng, const Layer &)
 {
-    auto at = positions(s, &Step::loadInput);
+    auto at = positions(s, &Step::load_input);
     std::erase_if(at, [&](const auto &a) { return a.first + 1 >= s.size(); });
     if (at.empty())
         return false;
     const auto [k, i] = at[std::size_t(uniform(rng, 0, int(at.size()) - 1))];
-    const PixelId p = s[k].loadInput[i];
-    auto &next = s[k + 1].loadInput;
+    const PixelId p = s[k].load_input[i];
+    auto &next = s[k + 1].load_input;
     if (std::find(next.begin(), next.end(), p) != next.end())
         return false;
-    s[k].loadInput.erase(s[k].loadInput.begin() + std::ptrdiff_t(i));
+    s[k].load_input.erase(s[k].load_input.begin() + std::ptrdiff_t(i));
     insertSorted(next, p);
     return true;
 }
@@ -491,15 +491,15 @@ void TestReference::paperExample()
     // Fast engine.
     const StepList fast = expandS1(p, groups);
     QCOMPARE(fast.size(), std::size_t(6)); // 9 patches in groups of 2, then the drain
-    QCOMPARE(sorted(fast[1].freeInput), freed);
-    QCOMPARE(sorted(fast[1].loadInput), loaded);
+    QCOMPARE(sorted(fast[1].free_input), freed);
+    QCOMPARE(sorted(fast[1].load_input), loaded);
     QCOMPARE(sorted(fast[1].write), written);
-    QVERIFY(fast[1].loadKernels.empty() && fast[1].freeKernels.empty());
+    QVERIFY(fast[1].load_kernels.empty() && fast[1].free_kernels.empty());
     const SimulationResult r = simulate(p, fast, traceOptions(true));
     QVERIFY2(r.valid(), r.diagnostics.empty() ? "" : r.diagnostics.front().message.c_str());
     QCOMPARE(r.trace.record(1, Action::LoadInput).after.input, std::int64_t(inputElements));
     QCOMPARE(r.steps[1].after.input, std::int64_t(inputElements));
-    QCOMPARE(r.steps[1].loadedInput, std::int64_t(12));
+    QCOMPARE(r.steps[1].loaded_input, std::int64_t(12));
     QCOMPARE(r.steps[1].written, std::int64_t(4));
     QCOMPARE(r.steps[1].duration(), 12.0 + 4.0 + 1.0); // elements: 12·t_l + 4·t_w + t_acc
     QCOMPARE(sorted(r.trace.idsOf(1, Action::FreeInput)), freed);
@@ -509,18 +509,18 @@ void TestReference::paperExample()
     // Naive reference.
     const naive::NaiveSteps sets = naive::naiveExpandS1Sets(p, groups);
     QCOMPARE(sets.size(), std::size_t(6));
-    QCOMPARE(sets[1].freeInput.size(), freed.size() * 2); // elements: 2 channels
-    QCOMPARE(sets[1].loadInput.size(), std::size_t(12));
+    QCOMPARE(sets[1].free_input.size(), freed.size() * 2); // elements: 2 channels
+    QCOMPARE(sets[1].load_input.size(), std::size_t(12));
     const StepList ref = naive::toStepList(l, sets);
-    QCOMPARE(ref[1].freeInput, freed);
-    QCOMPARE(ref[1].loadInput, loaded);
+    QCOMPARE(ref[1].free_input, freed);
+    QCOMPARE(ref[1].load_input, loaded);
     QCOMPARE(ref[1].write, written);
     naive::NaiveOptions no;
     no.functional = true;
     const naive::NaiveReport n = naive::naiveExecute(p, ref, no);
     QVERIFY(n.valid());
     QCOMPARE(n.steps[1].after[std::size_t(Action::LoadInput)].input, std::int64_t(inputElements));
-    QCOMPARE(n.steps[1].loadedInput, std::int64_t(12));
+    QCOMPARE(n.steps[1].loaded_input, std::int64_t(12));
     QCOMPARE(n.steps[1].written, std::int64_t(4));
     QCOMPARE(n.steps[1].duration, 17.0);
     QVERIFY2(n.functionalPass, n.functionalMessage.c_str());
@@ -615,7 +615,7 @@ void TestReference::functionalPasses()
         const StepList steps = expandS1(c.problem, c.groups);
         const SimulationResult fast = simulate(c.problem, steps, traceOptions(true, seed));
         if (fast.functional.status != FunctionalStatus::Pass)
-            return describe(c) + ": fast functional " + statusName(fast.functional.status) + " " + fast.functional.message;
+            return describe(c) + ": fast functional " + functionalStatusName(fast.functional.status) + " " + fast.functional.message;
         naive::NaiveOptions no;
         no.functional = true;
         no.seed = seed;
@@ -653,15 +653,15 @@ void TestReference::functionalCatchesCorruption()
             // Remove the load of a real (non-padding) pixel: its value is not 0.
             std::vector<std::pair<std::size_t, std::size_t>> candidates;
             for (std::size_t k = 0; k < steps.size(); ++k)
-                for (std::size_t i = 0; i < steps[k].loadInput.size(); ++i) {
-                    const Grid g = pixelPosition(c.problem.layer, steps[k].loadInput[i]);
+                for (std::size_t i = 0; i < steps[k].load_input.size(); ++i) {
+                    const Grid g = pixelPosition(c.problem.layer, steps[k].load_input[i]);
                     if (!c.problem.layer.isPadding(g.row, g.col))
                         candidates.emplace_back(k, i);
                 }
             if (candidates.empty())
                 return {};
             const auto [k, i] = candidates[std::size_t(uniform(rng, 0, int(candidates.size()) - 1))];
-            steps[k].loadInput.erase(steps[k].loadInput.begin() + std::ptrdiff_t(i));
+            steps[k].load_input.erase(steps[k].load_input.begin() + std::ptrdiff_t(i));
         }
         naive::NaiveOptions no;
         no.functional = true;
@@ -674,7 +674,7 @@ void TestReference::functionalCatchesCorruption()
                 : describe(c) + ": naive passes, fast says " + fast.functional.message;
         ++observable;
         if (fast.functional.status != FunctionalStatus::Fail)
-            return describe(c) + ": fast functional " + statusName(fast.functional.status) + ", naive: " + ref.functionalMessage;
+            return describe(c) + ": fast functional " + functionalStatusName(fast.functional.status) + ", naive: " + ref.functionalMessage;
         const std::string name = outputName(c.problem.layer, naive::naiveOutputId(c.problem.layer, *ref.firstWrongOutput));
         if (fast.functional.message.find(name) == std::string::npos)
             return describe(c) + ": fast message '" + fast.functional.message + "' does not name " + name

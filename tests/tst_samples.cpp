@@ -6,8 +6,8 @@
 #include "NaiveExecutor.h"
 #include "TestPrinting.h"
 
-#include "convoffload/Project.h"
-#include "convoffload/Report.h"
+#include "convoffload/io/ProjectFile.h"
+#include "convoffload/io/Report.h"
 
 #include <QDir>
 #include <QTemporaryDir>

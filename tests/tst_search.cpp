@@ -3,10 +3,10 @@
 // pixel bitmasks (no S1Instance, no search code); its strategies against the
 // simulator (validity, reload warnings, functional check, duration).
 
-#include "convoffload/S1Instance.h"
-#include "convoffload/Project.h"
-#include "convoffload/Search.h"
-#include "convoffload/Simulator.h"
+#include "convoffload/optimise/S1Instance.h"
+#include "convoffload/io/ProjectFile.h"
+#include "convoffload/optimise/SearchOptimiser.h"
+#include "convoffload/simulate/Simulator.h"
 
 #include "TestGroups.h"
 #include "TestPrinting.h"
@@ -176,7 +176,7 @@ private slots:
         const OptimiseResult r = searchOptimise(in, budget(200000));
         QCOMPARE(r.method, std::string("search"));
         if (!optimum) {
-            QCOMPARE(toString(r.status), toString(OptimiseStatus::NoSolution));
+            QCOMPARE(optimiseStatusName(r.status), optimiseStatusName(OptimiseStatus::NoSolution));
             QVERIFY(!r.hasSolution());
             QVERIFY(!r.message.empty());
             return;
@@ -187,7 +187,7 @@ private slots:
         QVERIFY2(ev.feasible, ev.violation.c_str());
         QCOMPARE(ev.duration, r.duration);
         QVERIFY(r.lower_bound <= r.duration);
-        QCOMPARE(toString(r.status), toString(r.duration == r.lower_bound ? OptimiseStatus::Optimal : OptimiseStatus::Feasible));
+        QCOMPARE(optimiseStatusName(r.status), optimiseStatusName(r.duration == r.lower_bound ? OptimiseStatus::Optimal : OptimiseStatus::Feasible));
         checkWithSimulator(problem, r);
     }
 
@@ -232,7 +232,7 @@ private slots:
         const S1Instance in = makeS1Instance(project.problem);
         QVERIFY(!bestFeasibleHeuristic(in));
         const OptimiseResult r = searchOptimise(in, budget(20000));
-        QCOMPARE(toString(r.status), toString(OptimiseStatus::Feasible));
+        QCOMPARE(optimiseStatusName(r.status), optimiseStatusName(OptimiseStatus::Feasible));
         QCOMPARE(std::int64_t(r.groups.size()), in.min_groups);
         QVERIFY2(evaluate(in, r.groups).feasible, evaluate(in, r.groups).violation.c_str());
         checkWithSimulator(project.problem, r);
@@ -257,7 +257,7 @@ private slots:
         QVERIFY(!r.timed_out);
         QVERIFY2(seconds < 2.0, std::to_string(seconds).c_str());
         QVERIFY(r.hasSolution());
-        QCOMPARE(toString(r.status), toString(OptimiseStatus::Feasible));
+        QCOMPARE(optimiseStatusName(r.status), optimiseStatusName(OptimiseStatus::Feasible));
         QVERIFY(r.duration <= bestFeasibleHeuristic(in)->evaluation.duration);
         QCOMPARE(evaluate(in, r.groups).duration, r.duration);
     }
@@ -299,7 +299,7 @@ private slots:
     {
         const S1Instance in = makeS1Instance(paperProblem(6, 6, 8));
         const OptimiseResult r = searchOptimise(in, budget(std::int64_t(1) << 40));
-        QCOMPARE(toString(r.status), toString(OptimiseStatus::Optimal));
+        QCOMPARE(optimiseStatusName(r.status), optimiseStatusName(OptimiseStatus::Optimal));
         QCOMPARE(r.duration, lowerBound(in));
         QVERIFY(r.seconds < 1.0);
     }

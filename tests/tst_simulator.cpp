@@ -9,8 +9,8 @@
 //   step 4: free {3,6}, write O2, load {5,8}, compute O3
 //   step 5 (drain): free {4,5,7,8}, free kernel 0, write O3
 
-#include "convoffload/S1Strategy.h"
-#include "convoffload/Simulator.h"
+#include "convoffload/model/S1Strategy.h"
+#include "convoffload/simulate/Simulator.h"
 
 #include "TestPrinting.h"
 
@@ -46,9 +46,9 @@ std::vector<RuleCase> ruleCases()
     using S = StepList;
     using P = Problem;
     return {
-        {"patch not on chip", [](P &, S &s) { s[1].loadInput = {5}; }, Rule::PatchNotOnChip, Severity::Error, 2, Action::Compute,
+        {"patch not on chip", [](P &, S &s) { s[1].load_input = {5}; }, Rule::PatchNotOnChip, Severity::Error, 2, Action::Compute,
             "pixel (0,2)"},
-        {"kernel not on chip", [](P &, S &s) { s[0].loadKernels.clear(); }, Rule::KernelNotOnChip, Severity::Error, 1,
+        {"kernel not on chip", [](P &, S &s) { s[0].load_kernels.clear(); }, Rule::KernelNotOnChip, Severity::Error, 1,
             Action::Compute, "kernel 0"},
         {"computed twice", [](P &, S &s) { s[1].compute.push_back(0); }, Rule::ComputedTwice, Severity::Error, 2, Action::Compute,
             "first computed at step 1"},
@@ -56,12 +56,12 @@ std::vector<RuleCase> ruleCases()
             Action::Write, "O[0](0,1)"},
         {"write already written", [](P &, S &s) { s[2].write.push_back(0); }, Rule::WriteAlreadyWritten, Severity::Error, 3,
             Action::Write, "O[0](0,0)"},
-        {"free input not present", [](P &, S &s) { s[1].freeInput.push_back(8); }, Rule::FreeNotPresent, Severity::Error, 2,
+        {"free input not present", [](P &, S &s) { s[1].free_input.push_back(8); }, Rule::FreeNotPresent, Severity::Error, 2,
             Action::FreeInput, "pixel (2,2)"},
         {"free kernel not present",
             [](P &, S &s) {
-                s[3].freeKernels = {0, 0};
-                s[4].freeKernels.clear();
+                s[3].free_kernels = {0, 0};
+                s[4].free_kernels.clear();
             },
             Rule::FreeNotPresent, Severity::Error, 4, Action::FreeKernels, "kernel 0"},
         // After a4 of step 1: 4 input elements; after a5: + 4 kernel elements = 8 > 5.
@@ -74,15 +74,15 @@ std::vector<RuleCase> ruleCases()
             "O[0](1,1)"},
         {"memory not empty",
             [](P &, S &s) {
-                s[4].freeInput = {4, 5};
+                s[4].free_input = {4, 5};
             },
             Rule::MemoryNotEmpty, Severity::Error, 5, std::nullopt, "2 input"},
-        {"id out of range", [](P &, S &s) { s[0].loadInput.push_back(99); }, Rule::IdOutOfRange, Severity::Error, 1,
+        {"id out of range", [](P &, S &s) { s[0].load_input.push_back(99); }, Rule::IdOutOfRange, Severity::Error, 1,
             Action::LoadInput, "pixel 99"},
         // 9 input + 4 kernel + 4 output elements.
         {"dram overflow", [](P &p, S &) { p.hardware.dram_size = 16; }, Rule::DramOverflow, Severity::Error, 0, std::nullopt,
             "17 elements"},
-        {"useless load", [](P &, S &s) { s[1].loadInput.push_back(1); }, Rule::UselessLoad, Severity::Warning, 2,
+        {"useless load", [](P &, S &s) { s[1].load_input.push_back(1); }, Rule::UselessLoad, Severity::Warning, 2,
             Action::LoadInput, "pixel (0,1)"},
         // Pixel 3 = (1,0) is loaded at steps 1 and 3.
         {"reload bound", [](P &p, S &) { p.hardware.max_loads_per_element = 1; }, Rule::ReloadBound, Severity::Warning, 3,
@@ -100,17 +100,17 @@ private slots:
         const Problem p = tinyProblem();
         const StepList steps = expandS1(p, s1Baseline(p.layer));
         QCOMPARE(steps.size(), std::size_t(5));
-        QCOMPARE(steps[2].freeInput, (std::vector<PixelId>{1, 2, 5}));
-        QCOMPARE(steps[2].loadInput, (std::vector<PixelId>{3, 6, 7}));
-        QCOMPARE(steps[3].loadInput, (std::vector<PixelId>{5, 8}));
+        QCOMPARE(steps[2].free_input, (std::vector<PixelId>{1, 2, 5}));
+        QCOMPARE(steps[2].load_input, (std::vector<PixelId>{3, 6, 7}));
+        QCOMPARE(steps[3].load_input, (std::vector<PixelId>{5, 8}));
         const SimulationResult r = simulate(p, steps);
         QVERIFY(r.valid());
         QVERIFY(r.diagnostics.empty());
         // loads 4+2+3+2 pixels + 4 kernel elements, 4 writes, 4 computes
         QCOMPARE(r.totalDuration(), 11.0 + 4 + 4 + 4);
         QCOMPARE(r.functional.status, FunctionalStatus::Pass);
-        QCOMPARE(r.inputLoadCounts[3], 2u);
-        QCOMPARE(r.inputLoadCounts[0], 1u);
+        QCOMPARE(r.input_load_counts[3], 2u);
+        QCOMPARE(r.input_load_counts[0], 1u);
     }
 
     void rule_data()
@@ -134,7 +134,7 @@ private slots:
         QVERIFY2(found != r.diagnostics.end(), "the rule was not reported");
         QCOMPARE(found->severity, c.severity);
         QCOMPARE(found->step, c.step);
-        QCOMPARE(found->hasAction, c.action.has_value());
+        QCOMPARE(found->has_action, c.action.has_value());
         if (c.action)
             QCOMPARE(found->action, *c.action);
         QVERIFY2(found->message.find(c.mentions) != std::string::npos, found->message.c_str());
@@ -147,19 +147,19 @@ private slots:
     {
         const Problem p = tinyProblem();
         StepList steps = expandS1(p, s1Baseline(p.layer));
-        steps[1].loadInput = {5};          // patch 1 misses pixel 2
-        steps[1].freeInput.push_back(8);   // pixel 8 is not on chip
+        steps[1].load_input = {5};          // patch 1 misses pixel 2
+        steps[1].free_input.push_back(8);   // pixel 8 is not on chip
         steps[0].write.push_back(1);       // output 1 is not computed yet
         const SimulationResult r = simulate(p, steps);
         const auto find = [&](Rule rule) {
             return *std::find_if(r.diagnostics.begin(), r.diagnostics.end(), [&](const Diagnostic &d) { return d.rule == rule; });
         };
-        QCOMPARE(int(find(Rule::PatchNotOnChip).elementKind), int(ElementKind::Patch));
-        QCOMPARE(find(Rule::PatchNotOnChip).elementId, 1u);
-        QCOMPARE(int(find(Rule::FreeNotPresent).elementKind), int(ElementKind::Pixel));
-        QCOMPARE(find(Rule::FreeNotPresent).elementId, 8u);
-        QCOMPARE(int(find(Rule::WriteNotComputed).elementKind), int(ElementKind::Output));
-        QCOMPARE(find(Rule::WriteNotComputed).elementId, 1u);
+        QCOMPARE(int(find(Rule::PatchNotOnChip).element_kind), int(ElementKind::Patch));
+        QCOMPARE(find(Rule::PatchNotOnChip).element_id, 1u);
+        QCOMPARE(int(find(Rule::FreeNotPresent).element_kind), int(ElementKind::Pixel));
+        QCOMPARE(find(Rule::FreeNotPresent).element_id, 8u);
+        QCOMPARE(int(find(Rule::WriteNotComputed).element_kind), int(ElementKind::Output));
+        QCOMPARE(find(Rule::WriteNotComputed).element_id, 1u);
     }
 
     void paddingCannotBeLoadedWhenSynthesised()
@@ -169,7 +169,7 @@ private slots:
         p.hardware.nbop_pe = 9;
         p.options.padding_in_dram = false;
         StepList steps = expandS1(p, s1Baseline(p.layer));
-        steps[0].loadInput.push_back(0); // pixel (0,0) is padding
+        steps[0].load_input.push_back(0); // pixel (0,0) is padding
         const SimulationResult r = simulate(p, steps);
         QVERIFY(!r.valid());
         QCOMPARE(r.errors().front()->rule, Rule::PaddingLoaded);
@@ -182,12 +182,12 @@ private slots:
         Problem p = tinyProblem();
         StepList steps = expandS1(p, s1Baseline(p.layer));
         for (PixelId id = 100; id < 200; ++id)
-            steps[0].loadInput.push_back(id);
+            steps[0].load_input.push_back(id);
         SimulationOptions options;
-        options.maxDiagnosticsPerRule = 10;
+        options.max_diagnostics_per_rule = 10;
         const SimulationResult r = simulate(p, steps, options);
         QCOMPARE(r.errors().size(), std::size_t(10));
-        QCOMPARE(r.suppressedDiagnostics, 90);
+        QCOMPARE(r.suppressed_diagnostics, 90);
     }
 
     // A corrupted strategy must fail the functional check, naming the first
@@ -209,7 +209,7 @@ private slots:
         if (corruption == 0)
             steps[2].write.clear();
         else if (corruption == 1)
-            steps[1].loadInput = {5}; // pixel 2 missing: O1 reads freed memory
+            steps[1].load_input = {5}; // pixel 2 missing: O1 reads freed memory
         else
             steps[2].compute.clear();
         TensorData data = seededTensors(p.layer, 1);

@@ -11,8 +11,8 @@
 
 #include "NaiveExecutor.h"
 
-#include "convoffload/S1Strategy.h"
-#include "convoffload/Simulator.h"
+#include "convoffload/model/S1Strategy.h"
+#include "convoffload/simulate/Simulator.h"
 
 #include <chrono>
 #include <cstdio>
@@ -126,7 +126,7 @@ Comparison compareOne(int size, const Heuristic &h, int fastRuns)
                 "written %lld, peak %lld, valid %d, functional %s\n",
         fast.steps.size(), fast.totalDuration(), (long long)fast.loadedInput(), (long long)fast.loadedKernels(),
         (long long)fast.written(), (long long)fast.peakFootprint(), int(fast.valid()),
-        statusName(fast.functional.status).c_str());
+        functionalStatusName(fast.functional.status).c_str());
     std::printf("                 naive: steps %zu, duration %.0f, loaded input %lld, loaded kernels %lld, "
                 "written %lld, peak %lld, valid %d, functional %s\n",
         ref.steps.size(), ref.totalDuration(), (long long)ref.loadedInput(), (long long)ref.loadedKernels(),
@@ -149,7 +149,7 @@ std::int64_t touchedPixels(const Layer &l, const StepList &steps)
 {
     std::int64_t touched = 0;
     for (const Step &s : steps)
-        touched += std::int64_t(s.loadInput.size() + s.freeInput.size()) + std::int64_t(s.compute.size()) / l.n * l.h_k * l.w_k;
+        touched += std::int64_t(s.load_input.size() + s.free_input.size()) + std::int64_t(s.compute.size()) / l.n * l.h_k * l.w_k;
     return touched;
 }
 

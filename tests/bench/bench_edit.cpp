@@ -7,9 +7,9 @@
 // grid and chart repaints), and the step charts given a new simulation
 // updated in place (ChartRefresh) against rebuilt, both in the same run.
 
-#include "convoffload/Project.h"
-#include "convoffload/Report.h"
-#include "app/MainWindow.h"
+#include "convoffload/io/ProjectFile.h"
+#include "convoffload/io/Report.h"
+#include "mainwindow/MainWindow.h"
 #include "charts/ChartsPanel.h"
 #include "charts/ChartFactory.h"
 #include "document/ProjectDocument.h"

@@ -12,10 +12,10 @@
 //        [--seed S] [--no-grid] [--no-lenet] [--big]
 // Exit status 1 when a result is infeasible or worse than the heuristic.
 
-#include "convoffload/Project.h"
-#include "convoffload/S1Instance.h"
-#include "convoffload/PaperExperiments.h"
-#include "convoffload/Search.h"
+#include "convoffload/io/ProjectFile.h"
+#include "convoffload/optimise/S1Instance.h"
+#include "convoffload/optimise/PaperExperiments.h"
+#include "convoffload/optimise/SearchOptimiser.h"
 
 #include <chrono>
 #include <cstdio>
@@ -53,7 +53,7 @@ bool runOne(const char *label, const Problem &problem, const SearchOptions &opti
     const double gain
         = heuristic && feasible ? 100.0 * (heuristic->evaluation.duration - r.duration) / heuristic->evaluation.duration : 0.0;
     std::printf("%-22s %6lld %-22s %8.0f %8.0f %6.1f%% %6.1f%% %7.3f  %s%s\n", label, (long long)in.patches, heuristicText,
-        r.duration, r.lower_bound, 100.0 * r.gap().value_or(0), gain, r.seconds, toString(r.status).c_str(),
+        r.duration, r.lower_bound, 100.0 * r.gap().value_or(0), gain, r.seconds, optimiseStatusName(r.status).c_str(),
         r.timed_out ? " (time limit)" : "");
     if (!feasible)
         std::printf("  ERROR: infeasible result: %s\n", check.violation.c_str());

@@ -129,26 +129,26 @@ public:
         // absent moves nothing, a load of something present is still a
         // transfer, padding synthesised on chip is never transferred.
         const std::size_t inputBefore = mInp.size(), kernelsBefore = mKer.size(), outputsBefore = mOut.size();
-        freeInput(step, s.freeInput);
+        freeInput(step, s.free_input);
         after(step, r, Action::FreeInput);
-        r.freedInput = std::int64_t(inputBefore - mInp.size());
-        freeKernels(step, s.freeKernels);
+        r.freed_input = std::int64_t(inputBefore - mInp.size());
+        freeKernels(step, s.free_kernels);
         after(step, r, Action::FreeKernels);
-        r.freedKernels = std::int64_t(kernelsBefore - mKer.size()) * kernelSize;
+        r.freed_kernels = std::int64_t(kernelsBefore - mKer.size()) * kernelSize;
         write(step, s.write);
         after(step, r, Action::Write);
         r.written = std::int64_t(outputsBefore - mOut.size());
-        r.loadedInput = loadInput(step, s.loadInput);
+        r.loaded_input = loadInput(step, s.load_input);
         after(step, r, Action::LoadInput);
-        r.loadedKernels = std::int64_t(s.loadKernels.size()) * kernelSize;
-        loadKernels(step, s.loadKernels);
+        r.loaded_kernels = std::int64_t(s.load_kernels.size()) * kernelSize;
+        loadKernels(step, s.load_kernels);
         after(step, r, Action::LoadKernels);
         r.computed = std::int64_t(s.compute.size());
         compute(step, s.compute, kernelSize);
         after(step, r, Action::Compute);
 
-        const double kernelLoadCost = p.options.kernels_preloaded ? 0.0 : double(r.loadedKernels);
-        r.duration = (double(r.loadedInput) + kernelLoadCost) * p.hardware.t_l + double(r.written) * p.hardware.t_w
+        const double kernelLoadCost = p.options.kernels_preloaded ? 0.0 : double(r.loaded_kernels);
+        r.duration = (double(r.loaded_input) + kernelLoadCost) * p.hardware.t_l + double(r.written) * p.hardware.t_w
             + (s.compute.empty() ? 0.0 : p.hardware.t_acc);
         rep.steps.push_back(r);
     }
@@ -375,11 +375,11 @@ NaiveStep fromStep(const Problem &p, int step, const Step &s, NaiveReport &rep)
         return out;
     };
     NaiveStep n;
-    n.freeInput = pixels(s.freeInput);
-    n.freeKernels = kernels(s.freeKernels);
+    n.free_input = pixels(s.free_input);
+    n.free_kernels = kernels(s.free_kernels);
     n.write = outputs(s.write);
-    n.loadInput = pixels(s.loadInput);
-    n.loadKernels = kernels(s.loadKernels);
+    n.load_input = pixels(s.load_input);
+    n.load_kernels = kernels(s.load_kernels);
     n.compute = outputs(s.compute);
     return n;
 }
@@ -421,10 +421,10 @@ NaiveSteps naiveExpandS1Sets(const Problem &problem, const Groups &groups)
             for (int k = 0; k < l.n; ++k)
                 s.compute.insert({k, i, j});
         }
-        s.loadInput = minus(needed, onChip);
-        s.freeInput = minus(onChip, needed);
+        s.load_input = minus(needed, onChip);
+        s.free_input = minus(onChip, needed);
         if (steps.empty())
-            s.loadKernels = allKernels(l);
+            s.load_kernels = allKernels(l);
         if (problem.options.write_policy == WritePolicy::NextStep) {
             s.write = previousOut;
             previousOut = s.compute;
@@ -438,8 +438,8 @@ NaiveSteps naiveExpandS1Sets(const Problem &problem, const Groups &groups)
     }
 
     NaiveStep drain;
-    drain.freeInput = onChip;
-    drain.freeKernels = allKernels(l);
+    drain.free_input = onChip;
+    drain.free_kernels = allKernels(l);
     if (problem.options.write_policy == WritePolicy::NextStep)
         drain.write = previousOut;
     else
@@ -466,8 +466,8 @@ StepList toStepList(const Layer &layer, const NaiveSteps &steps)
     };
     StepList list;
     for (const NaiveStep &s : steps)
-        list.push_back({pixels(s.freeInput), kernels(s.freeKernels), outputs(s.write), pixels(s.loadInput),
-            kernels(s.loadKernels), outputs(s.compute)});
+        list.push_back({pixels(s.free_input), kernels(s.free_kernels), outputs(s.write), pixels(s.load_input),
+            kernels(s.load_kernels), outputs(s.compute)});
     return list;
 }
 
@@ -517,7 +517,7 @@ std::int64_t NaiveReport::loadedInput() const
 {
     std::int64_t total = 0;
     for (const NaiveStepReport &s : steps)
-        total += s.loadedInput;
+        total += s.loaded_input;
     return total;
 }
 
@@ -525,7 +525,7 @@ std::int64_t NaiveReport::loadedKernels() const
 {
     std::int64_t total = 0;
     for (const NaiveStepReport &s : steps)
-        total += s.loadedKernels;
+        total += s.loaded_kernels;
     return total;
 }
 

@@ -11,11 +11,11 @@
 // (pixel = row*paddedWidth+col, patch = i*W_out+j, output = patch*N+kernel)
 // are shared. It is slow on purpose: clarity over speed.
 
-#include "convoffload/Diagnostic.h"
-#include "convoffload/Functional.h"
-#include "convoffload/Layer.h"
-#include "convoffload/S1Strategy.h"
-#include "convoffload/Step.h"
+#include "convoffload/model/Diagnostic.h"
+#include "convoffload/model/TensorData.h"
+#include "convoffload/model/Problem.h"
+#include "convoffload/model/S1Strategy.h"
+#include "convoffload/model/Step.h"
 
 #include <array>
 #include <compare>
@@ -45,11 +45,11 @@ using KernelIndex = int;
 
 /// A step as the paper writes it: six sets (F_inp, F_ker, W, I_slice, K_sub, Out).
 struct NaiveStep {
-    std::set<InputElement> freeInput;
-    std::set<KernelIndex> freeKernels;
+    std::set<InputElement> free_input;
+    std::set<KernelIndex> free_kernels;
     std::set<OutputElement> write;
-    std::set<InputElement> loadInput;
-    std::set<KernelIndex> loadKernels;
+    std::set<InputElement> load_input;
+    std::set<KernelIndex> load_kernels;
     std::set<OutputElement> compute;
     bool operator==(const NaiveStep &) const = default;
 };
@@ -79,10 +79,10 @@ struct NaiveStepReport {
     // Data that really moved: loads count even when the data was already on
     // chip (the transfer happens) but not padding synthesised on chip; frees
     // and writes count only what was on chip.
-    std::int64_t loadedInput = 0; // elements of I_slice transferred
-    std::int64_t loadedKernels = 0; // elements of K_sub
-    std::int64_t freedInput = 0; // elements of F_inp that were on chip
-    std::int64_t freedKernels = 0; // elements of F_ker that were on chip
+    std::int64_t loaded_input = 0; // elements of I_slice transferred
+    std::int64_t loaded_kernels = 0; // elements of K_sub
+    std::int64_t freed_input = 0; // elements of F_inp that were on chip
+    std::int64_t freed_kernels = 0; // elements of F_ker that were on chip
     std::int64_t written = 0; // outputs of W that were on chip
     std::int64_t computed = 0; // outputs listed in Out
     double duration = 0;

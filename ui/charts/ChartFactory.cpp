@@ -350,9 +350,9 @@ QChart *durationChart(const SimulationResult &result, int cursorStep, const QStr
     QBarSet *compute = barSet(QStringLiteral("compute"), Palette::compute());
     double top = 0;
     for (const StepStats &s : steps) {
-        load->append(s.loadDuration);
-        write->append(s.writeDuration);
-        compute->append(s.computeDuration);
+        load->append(s.load_duration);
+        write->append(s.write_duration);
+        compute->append(s.compute_duration);
         top = std::max(top, s.duration());
     }
     auto *bars = new QStackedBarSeries;
@@ -408,7 +408,7 @@ int bestRow(const std::vector<CompareRow> &rows)
     int best = -1;
     for (int i = 0; i < int(rows.size()); ++i) {
         const CompareRow &r = rows[std::size_t(i)];
-        if (r.failure.empty() && r.valid && (best < 0 || r.totalDuration < rows[std::size_t(best)].totalDuration))
+        if (r.failure.empty() && r.valid && (best < 0 || r.total_duration < rows[std::size_t(best)].total_duration))
             best = i;
     }
     return best;
@@ -419,7 +419,7 @@ QChart *comparisonChart(const std::vector<CompareRow> &rows)
     const int best = bestRow(rows);
     QChart *chart = newChart(best >= 0
             ? QStringLiteral("Strategies compared — best: %1 (%2 cycles)")
-                  .arg(QString::fromStdString(rows[std::size_t(best)].name), number(rows[std::size_t(best)].totalDuration))
+                  .arg(QString::fromStdString(rows[std::size_t(best)].name), number(rows[std::size_t(best)].total_duration))
             : QStringLiteral("Strategies compared — no valid strategy"));
 
     QStringList categories;
@@ -431,7 +431,7 @@ QChart *comparisonChart(const std::vector<CompareRow> &rows)
         if (!r.failure.empty())
             second << QStringLiteral("✗ failed");
         else {
-            second << (r.groupSize > 0 ? QStringLiteral("G=%1").arg(r.groupSize) : QStringLiteral("groups"));
+            second << (r.group_size > 0 ? QStringLiteral("G=%1").arg(r.group_size) : QStringLiteral("groups"));
             if (i == best)
                 second << QStringLiteral("★ best");
             else if (!r.valid)
@@ -456,11 +456,11 @@ QChart *comparisonChart(const std::vector<CompareRow> &rows)
     };
     const Metric metrics[] = {
         {QStringLiteral("total duration"), QStringLiteral("total duration (cycles)"), Palette::kernels(),
-            [](const CompareRow &r) { return r.totalDuration; }},
+            [](const CompareRow &r) { return r.total_duration; }},
         {QStringLiteral("loaded input"), QStringLiteral("loaded input (elements)"), Palette::input(),
-            [](const CompareRow &r) { return double(r.loadedInput); }},
+            [](const CompareRow &r) { return double(r.loaded_input); }},
         {QStringLiteral("peak footprint"), QStringLiteral("peak footprint (elements)"), Palette::outputs(),
-            [](const CompareRow &r) { return double(r.peakFootprint); }},
+            [](const CompareRow &r) { return double(r.peak_footprint); }},
     };
     bool anyFaded = false;
     for (std::size_t m = 0; m < std::size(metrics); ++m) {
@@ -508,17 +508,17 @@ std::vector<double> sweepCrossovers(const std::vector<SweepRow> &rows)
     int last = -1; // last row with a strict winner
     for (int i = 0; i < int(rows.size()); ++i) {
         const SweepRow &r = rows[std::size_t(i)];
-        const double d = r.rowByRow.totalDuration - r.zigzag.totalDuration;
-        if (d == 0 || !r.rowByRow.failure.empty() || !r.zigzag.failure.empty())
+        const double d = r.row_by_row.total_duration - r.zigzag.total_duration;
+        if (d == 0 || !r.row_by_row.failure.empty() || !r.zigzag.failure.empty())
             continue;
         if (last >= 0) {
             const SweepRow &p = rows[std::size_t(last)];
-            const double dp = p.rowByRow.totalDuration - p.zigzag.totalDuration;
+            const double dp = p.row_by_row.total_duration - p.zigzag.total_duration;
             if ((dp < 0) != (d < 0)) {
                 if (last == i - 1) // the two curves cross between the two sizes
-                    crossings.push_back(double(p.groupSize) + (double(r.groupSize - p.groupSize) * dp / (dp - d)));
+                    crossings.push_back(double(p.group_size) + (double(r.group_size - p.group_size) * dp / (dp - d)));
                 else // they meet (a tie) at the sizes in between
-                    crossings.push_back(double(rows[std::size_t(last + 1)].groupSize));
+                    crossings.push_back(double(rows[std::size_t(last + 1)].group_size));
             }
         }
         last = i;
@@ -535,13 +535,13 @@ QChart *sweepChart(const std::vector<SweepRow> &rows)
     double lo = 0, hi = 1, gMin = 0, gMax = 1;
     bool first = true;
     for (const SweepRow &r : rows)
-        for (const CompareRow *c : {&r.rowByRow, &r.zigzag}) {
+        for (const CompareRow *c : {&r.row_by_row, &r.zigzag}) {
             if (!c->failure.empty())
                 continue;
-            lo = first ? c->totalDuration : std::min(lo, c->totalDuration);
-            hi = first ? c->totalDuration : std::max(hi, c->totalDuration);
-            gMin = first ? double(r.groupSize) : std::min(gMin, double(r.groupSize));
-            gMax = first ? double(r.groupSize) : std::max(gMax, double(r.groupSize));
+            lo = first ? c->total_duration : std::min(lo, c->total_duration);
+            hi = first ? c->total_duration : std::max(hi, c->total_duration);
+            gMin = first ? double(r.group_size) : std::min(gMin, double(r.group_size));
+            gMax = first ? double(r.group_size) : std::max(gMax, double(r.group_size));
             first = false;
         }
     const double pad = std::max(1.0, (hi - lo) * 0.06);
@@ -569,7 +569,7 @@ QChart *sweepChart(const std::vector<SweepRow> &rows)
         QScatterSeries::MarkerShape shape;
     };
     const Curve curves[] = {
-        {QStringLiteral("Row-by-Row"), Palette::kernels(), &SweepRow::rowByRow, QScatterSeries::MarkerShapeRectangle},
+        {QStringLiteral("Row-by-Row"), Palette::kernels(), &SweepRow::row_by_row, QScatterSeries::MarkerShapeRectangle},
         {QStringLiteral("ZigZag"), Palette::capacity(), &SweepRow::zigzag, QScatterSeries::MarkerShapeCircle},
     };
     for (const Curve &curve : curves) {
@@ -596,7 +596,7 @@ QChart *sweepChart(const std::vector<SweepRow> &rows)
                 previous.reset();
                 continue;
             }
-            const QPointF p(double(r.groupSize), c.totalDuration);
+            const QPointF p(double(r.group_size), c.total_duration);
             (c.valid ? validMarks : invalidMarks)->append(p);
             if (!run || runValid != c.valid) {
                 const bool named = c.valid ? validNamed : invalidNamed;

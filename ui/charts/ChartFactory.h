@@ -15,9 +15,9 @@
 // chart and around the step's six actions per action. moveCursor moves it
 // without rebuilding the chart.
 
-#include "convoffload/Layer.h"
-#include "convoffload/Report.h"
-#include "convoffload/Simulator.h"
+#include "convoffload/model/Problem.h"
+#include "convoffload/io/Report.h"
+#include "convoffload/simulate/Simulator.h"
 
 #include <QString>
 

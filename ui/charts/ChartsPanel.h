@@ -5,9 +5,9 @@
 // (same series and axes: after a hand edit), else the chart is replaced;
 // moving the current step only moves the cursor lines. Clicking a step chart selects that step.
 
-#include "convoffload/Layer.h"
-#include "convoffload/Report.h"
-#include "convoffload/Simulator.h"
+#include "convoffload/model/Problem.h"
+#include "convoffload/io/Report.h"
+#include "convoffload/simulate/Simulator.h"
 
 #include <QWidget>
 

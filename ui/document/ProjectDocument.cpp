@@ -74,7 +74,7 @@ ProjectDocument::Overview overviewCopy(Project project, std::string projectPath,
         overview.cancelled = true;
     } catch (const std::exception &e) {
         for (const StrategySpec &s : project.strategies)
-            overview.comparison.push_back({s.name, toString(s.kind), 0, e.what()});
+            overview.comparison.push_back({s.name, strategyKindName(s.kind), 0, e.what()});
     }
     report(what, 100);
     return overview;

@@ -4,9 +4,9 @@
 // GUI thread) and the moment being shown. Views read from it and listen to its
 // signals; every edit goes through an undo command that calls its setters.
 
-#include "convoffload/Project.h"
-#include "convoffload/Report.h"
-#include "convoffload/StepCursor.h"
+#include "convoffload/io/ProjectFile.h"
+#include "convoffload/io/Report.h"
+#include "convoffload/simulate/StepCursor.h"
 
 #include <QFutureWatcher>
 #include <QObject>

@@ -1,6 +1,6 @@
 #include "export/FigureExport.h"
 
-#include "convoffload/Report.h"
+#include "convoffload/io/Report.h"
 
 #include <QChart>
 #include <QDir>
@@ -203,11 +203,11 @@ QString exportMetricsCsv(const SimulationResult &result)
         const StepStats &s = result.steps[i];
         total += s.duration();
         const QStringList fields{QString::number(i + 1), s.drain ? QStringLiteral("true") : QStringLiteral("false"),
-            QString::number(s.loadedInput), QString::number(s.loadedKernels), QString::number(s.freedInput),
-            QString::number(s.freedKernels), QString::number(s.written), QString::number(s.computed),
+            QString::number(s.loaded_input), QString::number(s.loaded_kernels), QString::number(s.freed_input),
+            QString::number(s.freed_kernels), QString::number(s.written), QString::number(s.computed),
             QString::number(s.after.input), QString::number(s.after.kernels), QString::number(s.after.output),
-            QString::number(s.after.total()), QString::number(s.peakFootprint), num(s.loadDuration), num(s.writeDuration),
-            num(s.computeDuration), num(s.duration()), num(total)};
+            QString::number(s.after.total()), QString::number(s.peak_footprint), num(s.load_duration), num(s.write_duration),
+            num(s.compute_duration), num(s.duration()), num(total)};
         csv += fields.join(QLatin1Char(',')) + QLatin1Char('\n');
     }
     return csv;

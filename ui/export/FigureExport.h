@@ -7,8 +7,8 @@
 // path and the reason (cannot write, unknown extension, size zero or too
 // large); nothing here throws or aborts on bad input.
 
-#include "convoffload/Layer.h"
-#include "convoffload/Simulator.h"
+#include "convoffload/model/Problem.h"
+#include "convoffload/simulate/Simulator.h"
 
 #include <QRectF>
 #include <QSize>

@@ -213,7 +213,7 @@ std::vector<CompareRow> FigureSource::comparison() const
 
 std::vector<SweepRow> FigureSource::sweep(std::int64_t from, std::int64_t to) const
 {
-    if (!m_sweep.empty() && m_sweep.front().groupSize == from && m_sweep.back().groupSize == to)
+    if (!m_sweep.empty() && m_sweep.front().group_size == from && m_sweep.back().group_size == to)
         return m_sweep;
     return sweepGroupSizes(m_project.problem, from, to, options(false));
 }

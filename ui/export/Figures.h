@@ -6,9 +6,9 @@
 
 #include "export/FigureExport.h"
 
-#include "convoffload/Project.h"
-#include "convoffload/Report.h"
-#include "convoffload/StepCursor.h"
+#include "convoffload/io/ProjectFile.h"
+#include "convoffload/io/Report.h"
+#include "convoffload/simulate/StepCursor.h"
 
 #include <QSize>
 #include <QString>

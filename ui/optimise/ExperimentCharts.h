@@ -3,7 +3,7 @@
 // strategy against the input size (S1-baseline, Row-by-Row, ZigZag, the
 // search, CBC where it ran, the lower bound).
 
-#include "convoffload/PaperExperiments.h"
+#include "convoffload/optimise/PaperExperiments.h"
 
 #include <QString>
 

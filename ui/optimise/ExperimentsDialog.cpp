@@ -251,7 +251,7 @@ void ExperimentsDialog::addRow(const ExperimentRow &row, int done, int total)
     const QStringList values{QString::number(row.input_size), QString::number(row.group_size), cell(row.row_by_row),
         cell(row.zigzag), row.search.hasSolution() ? cell(row.search.duration) : QStringLiteral("–"),
         row.ilp && row.ilp->hasSolution() ? cell(row.ilp->duration) : QStringLiteral("–"),
-        row.ilp ? QString::fromStdString(toString(row.ilp->status)) : tr("not run"), cell(row.lower_bound),
+        row.ilp ? QString::fromStdString(optimiseStatusName(row.ilp->status)) : tr("not run"), cell(row.lower_bound),
         QString::number(100 * row.gain(), 'f', 1) + QStringLiteral(" %")};
     for (int c = 0; c < values.size(); ++c) {
         auto *item = new QTableWidgetItem(values[c]);

@@ -4,7 +4,7 @@
 // the best optimised strategy over the best heuristic, with the table behind
 // it and export of both.
 
-#include "convoffload/PaperExperiments.h"
+#include "convoffload/optimise/PaperExperiments.h"
 
 #include <QDialog>
 #include <QFutureWatcher>

@@ -4,7 +4,7 @@
 // Row-by-Row and ZigZag. A plain QPainter drawing, so the GUI view, the
 // export dialog and `convoffload-cli experiments --figure` share it.
 
-#include "convoffload/PaperExperiments.h"
+#include "convoffload/optimise/PaperExperiments.h"
 
 #include <QColor>
 #include <QRectF>

@@ -316,7 +316,7 @@ void OptimiseDialog::onFinished()
 void OptimiseDialog::showReport()
 {
     const OptimiseResult &r = m_report->result;
-    QString status = QString::fromStdString(toString(r.status));
+    QString status = QString::fromStdString(optimiseStatusName(r.status));
     if (r.cancelled)
         status += tr(", stopped");
     if (r.timed_out)

@@ -3,7 +3,7 @@
 // problem options, watch the incumbent and the bound over time, cancel, and
 // hand the result to the project as a `groups` strategy.
 
-#include "convoffload/Optimiser.h"
+#include "convoffload/optimise/Optimiser.h"
 
 #include <QDialog>
 #include <QFutureWatcher>

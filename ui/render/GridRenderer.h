@@ -4,8 +4,8 @@
 // and one cell per patch of the output. Paints with any QPainter, so the grid
 // views, the export dialog and the tests draw the same picture.
 
-#include "convoffload/GroupEdit.h"
-#include "convoffload/StepCursor.h"
+#include "convoffload/model/GroupEdit.h"
+#include "convoffload/simulate/StepCursor.h"
 
 #include <QColor>
 #include <QFontMetricsF>

@@ -2,7 +2,7 @@
 // One colour-blind-safe palette (Okabe & Ito) for every coloured view, legend
 // and export, so a state has the same colour everywhere.
 
-#include "convoffload/StepCursor.h"
+#include "convoffload/simulate/StepCursor.h"
 
 #include <QColor>
 #include <QString>

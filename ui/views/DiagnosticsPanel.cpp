@@ -151,9 +151,9 @@ void DiagnosticsPanel::rebuild()
         const QString text = tr("functional check failed: %1").arg(fromStd(r.functional.message));
         add(Severity::Error, QStringLiteral("—"), text, text, -1);
     }
-    if (r.suppressedDiagnostics > 0) {
+    if (r.suppressed_diagnostics > 0) {
         auto *more
-            = new QTreeWidgetItem({QString(), tr("%1 more not listed (at most 50 per rule)").arg(r.suppressedDiagnostics)});
+            = new QTreeWidgetItem({QString(), tr("%1 more not listed (at most 50 per rule)").arg(r.suppressed_diagnostics)});
         more->setData(0, DiagnosticIndexRole, -1);
         more->setFlags(Qt::ItemIsEnabled);
         QFont italic = more->font(1);
@@ -165,9 +165,9 @@ void DiagnosticsPanel::rebuild()
 
     const auto count = [](std::int64_t n, const QString &one, const QString &many) { return n == 1 ? one : many.arg(n); };
     QString text = r.valid() ? tr("<b>%1</b> is valid").arg(strategy) : tr("<b>%1</b> is <b>invalid</b>").arg(strategy);
-    text += QStringLiteral(": ") + count(r.errorCount, tr("1 error"), tr("%1 errors")) + QStringLiteral(", ")
-        + count(r.warningCount, tr("1 warning"), tr("%1 warnings"));
-    text += QStringLiteral("; ") + tr("functional check %1.").arg(fromStd(statusName(r.functional.status)));
+    text += QStringLiteral(": ") + count(r.error_count, tr("1 error"), tr("%1 errors")) + QStringLiteral(", ")
+        + count(r.warning_count, tr("1 warning"), tr("%1 warnings"));
+    text += QStringLiteral("; ") + tr("functional check %1.").arg(fromStd(functionalStatusName(r.functional.status)));
     m_summary->setText(text);
 }
 
@@ -181,7 +181,7 @@ void DiagnosticsPanel::activate(QTreeWidgetItem *item)
         return;
     const Diagnostic &d = snapshot->result.diagnostics[std::size_t(index)];
     if (d.step > 0)
-        m_document->seek({d.step - 1, d.hasAction ? d.action : Action::Compute});
+        m_document->seek({d.step - 1, d.has_action ? d.action : Action::Compute});
     emit elementHighlighted(fromStd(d.element));
 }
 

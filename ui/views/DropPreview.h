@@ -6,7 +6,7 @@
 // it while a drag hovers and clears it on leave, drop or cancel; the input grid
 // draws it.
 
-#include "convoffload/GroupEdit.h"
+#include "convoffload/model/GroupEdit.h"
 
 #include <QObject>
 #include <QString>

@@ -21,7 +21,7 @@
 #include "render/GridRenderer.h"
 #include "views/ViewTransform.h"
 
-#include "convoffload/GroupEdit.h"
+#include "convoffload/model/GroupEdit.h"
 
 #include <QWidget>
 

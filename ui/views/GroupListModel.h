@@ -15,7 +15,7 @@
 // findings' steps to groups; the rules themselves stay in the core), and the
 // model owns the DropPreview every drop target fills while a drag hovers.
 
-#include "convoffload/GroupEdit.h"
+#include "convoffload/model/GroupEdit.h"
 
 #include <QAbstractItemModel>
 #include <QString>

@@ -113,21 +113,21 @@ void GroupsPanel::updateFeedback()
     }
     const SimulationResult &r = snapshot->result;
     QString text = r.valid() ? tr("<b style='color:#009E73'>✓ valid</b>")
-                             : tr("<b style='color:#D55E00'>✗ %n error(s)</b>", nullptr, int(r.errorCount));
+                             : tr("<b style='color:#D55E00'>✗ %n error(s)</b>", nullptr, int(r.error_count));
     text += tr(" · duration <b>%1</b>").arg(r.totalDuration());
     const CompareRow *best = nullptr;
     for (const CompareRow &row : m_document->comparison())
-        if (row.kind != toString(StrategyKind::Groups) && row.failure.empty() && row.valid
-            && (!best || row.totalDuration < best->totalDuration))
+        if (row.kind != strategyKindName(StrategyKind::Groups) && row.failure.empty() && row.valid
+            && (!best || row.total_duration < best->total_duration))
             best = &row;
     if (best) {
-        const double delta = r.totalDuration() - best->totalDuration;
+        const double delta = r.totalDuration() - best->total_duration;
         const QString sign = delta > 0 ? QStringLiteral("+") : QString();
         text += tr(" · %1%2 (%3%4 %) vs best heuristic %5")
                     .arg(sign)
                     .arg(delta)
                     .arg(sign)
-                    .arg(best->totalDuration > 0 ? 100.0 * delta / best->totalDuration : 0.0, 0, 'f', 1)
+                    .arg(best->total_duration > 0 ? 100.0 * delta / best->total_duration : 0.0, 0, 'f', 1)
                     .arg(QString::fromStdString(best->name).toHtmlEscaped());
     }
     if (!r.valid() && !r.diagnostics.empty())

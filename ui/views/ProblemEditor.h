@@ -5,7 +5,7 @@
 // they name, and the S1 figures derived from the problem are shown read-only.
 // Undo, redo and loading refresh the form without pushing anything.
 
-#include "convoffload/Layer.h"
+#include "convoffload/model/Problem.h"
 
 #include <QString>
 #include <QStringList>

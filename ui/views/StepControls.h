@@ -2,7 +2,7 @@
 // First / previous / play-pause / next / last, a slider, the play speed and
 // the choice to walk the six actions of a step one at a time.
 
-#include "convoffload/StepCursor.h"
+#include "convoffload/simulate/StepCursor.h"
 
 #include <QTimer>
 #include <QWidget>

@@ -54,17 +54,17 @@ QVariant StepTableModel::value(int row, int column) const
     case StepColumn:
         return row + 1;
     case LoadedInputColumn:
-        return qint64(s.loadedInput);
+        return qint64(s.loaded_input);
     case LoadedKernelsColumn:
-        return qint64(s.loadedKernels);
+        return qint64(s.loaded_kernels);
     case FreedInputColumn:
-        return qint64(s.freedInput);
+        return qint64(s.freed_input);
     case WrittenColumn:
         return qint64(s.written);
     case ComputedColumn:
         return qint64(s.computed);
     case FootprintColumn:
-        return qint64(s.peakFootprint);
+        return qint64(s.peak_footprint);
     case DurationColumn:
         return s.duration();
     case CumulativeColumn:
@@ -92,21 +92,21 @@ QVariant StepTableModel::data(const QModelIndex &index, int role) const
     case Qt::TextAlignmentRole:
         return int(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ForegroundRole:
-        if (column == FootprintColumn && s.peakFootprint > memSize)
+        if (column == FootprintColumn && s.peak_footprint > memSize)
             return QBrush(Palette::capacity().darker(120));
         return {};
     case Qt::ToolTipRole: {
         if (column == FootprintColumn)
             return tr("Peak over the step's six actions: %1 of mem_size %2 elements (input %3, kernels %4, output %5 "
                       "after the step)")
-                .arg(s.peakFootprint)
+                .arg(s.peak_footprint)
                 .arg(memSize)
                 .arg(s.after.input)
                 .arg(s.after.kernels)
                 .arg(s.after.output);
         if (column == DurationColumn)
             return tr("load %1 + write %2 + compute %3 cycles")
-                .arg(formatNumber(s.loadDuration), formatNumber(s.writeDuration), formatNumber(s.computeDuration));
+                .arg(formatNumber(s.load_duration), formatNumber(s.write_duration), formatNumber(s.compute_duration));
         if (column == StepColumn && s.drain)
             return tr("The drain: writes what is left on chip and frees everything (no compute, no t_acc)");
         return {};

@@ -6,9 +6,10 @@
 #include "document/RemoveStrategyCommand.h"
 #include "render/Palette.h"
 
-#include "convoffload/Project.h"
-#include "convoffload/Report.h"
-#include "convoffload/StrategyCsv.h"
+#include "convoffload/io/ProjectFile.h"
+#include "convoffload/io/TextFile.h"
+#include "convoffload/io/Report.h"
+#include "convoffload/io/StrategyCsv.h"
 
 #include <QAction>
 #include <QApplication>
@@ -349,7 +350,7 @@ const CompareRow *StrategyListModel::comparisonFor(int row) const
     // The comparison runs on a worker: match by name and kind, so a row of an
     // older project is not shown against a different strategy.
     for (const CompareRow &r : m_document->comparison())
-        if (r.name == spec.name && r.kind == toString(spec.kind))
+        if (r.name == spec.name && r.kind == strategyKindName(spec.kind))
             return &r;
     return nullptr;
 }
@@ -383,7 +384,7 @@ QVariant StrategyListModel::data(const QModelIndex &index, int role) const
     case Qt::DecorationRole:
         return badge(status(row));
     case KindRole:
-        return fromStd(toString(spec.kind));
+        return fromStd(strategyKindName(spec.kind));
     case GroupSizeRole:
         if (spec.kind == StrategyKind::Groups)
             return qint64(0);
@@ -393,7 +394,7 @@ QVariant StrategyListModel::data(const QModelIndex &index, int role) const
     case ValidRole:
         return r ? QVariant(simulated && r->valid) : QVariant();
     case DurationRole:
-        return simulated ? QVariant(r->totalDuration) : QVariant();
+        return simulated ? QVariant(r->total_duration) : QVariant();
     case ErrorCountRole:
         return simulated ? QVariant(qint64(r->errors)) : QVariant();
     case WarningCountRole:
@@ -414,7 +415,7 @@ QString StrategyListModel::summary(int row) const
     if (spec.kind == StrategyKind::Groups) // "5 groups" says the kind already
         parts << (spec.groups.size() == 1 ? tr("1 group") : tr("%1 groups").arg(spec.groups.size()));
     else
-        parts << fromStd(toString(spec.kind));
+        parts << fromStd(strategyKindName(spec.kind));
     if (spec.kind == StrategyKind::RowByRow || spec.kind == StrategyKind::ZigZag)
         parts << tr("G = %1").arg(data(index(row), GroupSizeRole).toLongLong());
     const CompareRow *r = comparisonFor(row);
@@ -423,7 +424,7 @@ QString StrategyListModel::summary(int row) const
     else if (!r->failure.empty())
         parts << tr("cannot be expanded");
     else {
-        parts << tr("%1 cycles").arg(formatNumber(r->totalDuration));
+        parts << tr("%1 cycles").arg(formatNumber(r->total_duration));
         if (!r->valid)
             parts << (r->errors == 1 ? tr("1 error") : tr("%1 errors").arg(r->errors));
     }
@@ -446,9 +447,9 @@ QString StrategyListModel::toolTip(int row) const
             + (r->valid ? tr("Valid.") : tr("<b>Invalid</b>: breaks the rules of the model (see Diagnostics)."))
             + QStringLiteral("<br>")
             + tr("Duration %1 cycles over %2 steps; peak footprint %3 / %4 elements.")
-                  .arg(formatNumber(r->totalDuration))
+                  .arg(formatNumber(r->total_duration))
                   .arg(r->steps)
-                  .arg(r->peakFootprint)
+                  .arg(r->peak_footprint)
                   .arg(m_document->problem().hardware.mem_size)
             + QStringLiteral("<br>") + (r->errors == 1 ? tr("1 error") : tr("%1 errors").arg(r->errors)) + QStringLiteral(", ")
             + (r->warnings == 1 ? tr("1 warning.") : tr("%1 warnings.").arg(r->warnings));

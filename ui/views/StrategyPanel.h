@@ -5,7 +5,7 @@
 // export the strategy CSV. Every edit is an undo command; selecting a row
 // makes it the document's current strategy.
 
-#include "convoffload/S1Strategy.h"
+#include "convoffload/model/S1Strategy.h"
 
 #include <QAbstractListModel>
 #include <QIcon>

@@ -1,0 +1,220 @@
+#include "convoffload/io/Report.h"
+
+#include <csv.h>
+
+#include <cstdio>
+#include <sstream>
+
+namespace convoffload {
+
+namespace {
+
+nlohmann::ordered_json diagnosticToJson(const Diagnostic &d)
+{
+    nlohmann::ordered_json j{{"rule", std::string(ruleName(d.rule))}, {"step", d.step}, {"message", d.message}};
+    if (d.has_action)
+        j["action"] = std::string(actionIdentifier(d.action));
+    if (!d.element.empty())
+        j["element"] = d.element;
+    return j;
+}
+
+/// Durations are printed as integers when they are whole, as users expect.
+nlohmann::ordered_json number(double v)
+{
+    if (v == double(std::int64_t(v)))
+        return std::int64_t(v);
+    return v;
+}
+
+std::string formatNumber(double v)
+{
+    if (v == double(std::int64_t(v)))
+        return std::to_string(std::int64_t(v));
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.6g", v);
+    return buffer;
+}
+
+std::string groupSizeText(const CompareRow &r) { return r.group_size > 0 ? std::to_string(r.group_size) : std::string("-"); }
+
+} // namespace
+
+nlohmann::ordered_json problemSummary(const Problem &problem)
+{
+    const Layer &l = problem.layer;
+    return {{"input", {l.c_in, l.h_in, l.w_in}}, {"output", {l.n, l.hOut(), l.wOut()}}, {"patches", l.patchCount()},
+        {"nb_patches_max", problem.nbPatchesMax()}, {"k_min", problem.kMin()}, {"k_max", problem.kMax()},
+        {"mem_size", problem.hardware.mem_size},
+        {"layer_elements", l.pixelCount() * l.c_in + l.kernelElements() * l.n + l.outputCount()}};
+}
+
+nlohmann::ordered_json simulationToJson(const Problem &problem, const std::string &name, const SimulationResult &result)
+{
+    nlohmann::ordered_json errors = nlohmann::ordered_json::array(), warnings = nlohmann::ordered_json::array(), perStep = nlohmann::ordered_json::array();
+    for (const Diagnostic &d : result.diagnostics)
+        (d.severity == Severity::Error ? errors : warnings).push_back(diagnosticToJson(d));
+    for (const StepStats &s : result.steps)
+        perStep.push_back({{"loaded_input", s.loaded_input}, {"loaded_kernels", s.loaded_kernels}, {"freed_input", s.freed_input},
+            {"written", s.written}, {"computed", s.computed}, {"footprint", s.peak_footprint}, {"duration", number(s.duration())},
+            {"drain", s.drain}});
+    nlohmann::ordered_json j{{"strategy", name}, {"valid", result.valid()}, {"errors", errors}, {"warnings", warnings},
+        {"error_count", result.error_count}, {"warning_count", result.warning_count}, {"steps", result.computeSteps()},
+        {"total_duration", number(result.totalDuration())}, {"loaded_input", result.loadedInput()},
+        {"loaded_kernels", result.loadedKernels()}, {"written", result.written()}, {"peak_footprint", result.peakFootprint()},
+        {"functional_check", functionalStatusName(result.functional.status)}, {"layer", problemSummary(problem)}, {"per_step", perStep}};
+    if (result.functional.status == FunctionalStatus::Fail)
+        j["functional_message"] = result.functional.message;
+    return j;
+}
+
+std::string simulationToText(const Problem &problem, const std::string &name, const SimulationResult &result)
+{
+    std::ostringstream out;
+    out << "strategy        " << name << "\n"
+        << "valid           " << (result.valid() ? "yes" : "no") << "\n"
+        << "steps           " << result.computeSteps() << " (+1 drain; K_min " << problem.kMin() << ", K_max " << problem.kMax()
+        << ")\n"
+        << "total duration  " << formatNumber(result.totalDuration()) << "\n"
+        << "loaded input    " << result.loadedInput() << " elements\n"
+        << "loaded kernels  " << result.loadedKernels() << " elements\n"
+        << "written         " << result.written() << " elements\n"
+        << "peak footprint  " << result.peakFootprint() << " / " << problem.hardware.mem_size << " elements\n"
+        << "functional      " << functionalStatusName(result.functional.status);
+    if (!result.functional.message.empty())
+        out << " (" << result.functional.message << ")";
+    out << "\n";
+    out << "\n  step   loaded(in)  loaded(ker)  freed(in)  written  computed  footprint   duration\n";
+    for (std::size_t i = 0; i < result.steps.size(); ++i) {
+        const StepStats &st = result.steps[i];
+        char line[160];
+        std::snprintf(line, sizeof line, "%6s %12lld %12lld %10lld %8lld %9lld %10lld %10s\n",
+                      st.drain ? "drain" : std::to_string(i + 1).c_str(), static_cast<long long>(st.loaded_input),
+                      static_cast<long long>(st.loaded_kernels), static_cast<long long>(st.freed_input),
+                      static_cast<long long>(st.written), static_cast<long long>(st.computed),
+                      static_cast<long long>(st.peak_footprint), formatNumber(st.duration()).c_str());
+        out << line;
+    }
+    out << "  (element counts; footprint = peak over the step's actions)\n";
+    for (const Diagnostic &d : result.diagnostics)
+        out << (d.severity == Severity::Error ? "error: " : "warning: ") << d.message << "\n";
+    if (result.suppressed_diagnostics > 0)
+        out << "(" << result.suppressed_diagnostics << " more diagnostics not listed)\n";
+    return out.str();
+}
+
+namespace {
+
+nlohmann::ordered_json rowToJson(const CompareRow &r)
+{
+    nlohmann::ordered_json j{{"strategy", r.name}, {"kind", r.kind},
+        {"group_size", r.group_size > 0 ? nlohmann::ordered_json(r.group_size) : nlohmann::ordered_json()}, {"valid", r.valid}, {"steps", r.steps},
+        {"total_duration", number(r.total_duration)}, {"loaded_input", r.loaded_input}, {"loaded_kernels", r.loaded_kernels},
+        {"written", r.written}, {"peak_footprint", r.peak_footprint}, {"errors", r.errors}, {"warnings", r.warnings},
+        {"functional_check", functionalStatusName(r.functional)}};
+    if (!r.failure.empty())
+        j["failure"] = r.failure;
+    return j;
+}
+
+} // namespace
+
+nlohmann::ordered_json compareToJson(const Problem &problem, const std::vector<CompareRow> &rows)
+{
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    const CompareRow *best = nullptr;
+    for (const CompareRow &r : rows) {
+        list.push_back(rowToJson(r));
+        if (r.failure.empty() && r.valid && (!best || r.total_duration < best->total_duration))
+            best = &r;
+    }
+    return {
+        {"layer", problemSummary(problem)}, {"strategies", list}, {"best", best ? nlohmann::ordered_json(best->name) : nlohmann::ordered_json()}};
+}
+
+std::string csvField(const std::string &text)
+{
+    const bool plain
+        = text.find_first_of(",;\"\r\n") == std::string::npos && (text.empty() || (text.front() != ' ' && text.back() != ' '));
+    if (plain)
+        return text;
+    std::string out(text.size() * 2 + 2, '\0');
+    out.resize(csv_write(out.data(), out.size(), text.data(), text.size()));
+    return out;
+}
+
+std::string compareToCsv(const std::vector<CompareRow> &rows)
+{
+    std::ostringstream out;
+    out << "strategy,kind,group_size,valid,steps,total_duration,loaded_input,loaded_kernels,written,peak_footprint,errors,"
+           "warnings,"
+           "functional_check\n";
+    for (const CompareRow &r : rows)
+        out << csvField(r.name) << ',' << r.kind << ',' << (r.group_size > 0 ? std::to_string(r.group_size) : std::string()) << ','
+            << (r.failure.empty() ? (r.valid ? "yes" : "no") : "failed") << ',' << r.steps << ',' << formatNumber(r.total_duration)
+            << ',' << r.loaded_input << ',' << r.loaded_kernels << ',' << r.written << ',' << r.peak_footprint << ',' << r.errors
+            << ',' << r.warnings << ',' << functionalStatusName(r.functional) << '\n';
+    return out.str();
+}
+
+std::string compareToText(const std::vector<CompareRow> &rows)
+{
+    std::ostringstream out;
+    char line[512];
+    std::snprintf(line, sizeof line, "%-20s %-12s %5s %6s %6s %12s %10s %10s %6s %s\n", "strategy", "kind", "G", "valid", "steps",
+        "duration", "loaded", "peak", "warn", "check");
+    out << line;
+    for (const CompareRow &r : rows) {
+        if (!r.failure.empty()) {
+            out << r.name << ": " << r.failure << "\n";
+            continue;
+        }
+        std::snprintf(line, sizeof line, "%-20s %-12s %5s %6s %6d %12s %10lld %10lld %6lld %s\n", r.name.c_str(), r.kind.c_str(),
+            groupSizeText(r).c_str(), r.valid ? "yes" : "NO", r.steps, formatNumber(r.total_duration).c_str(),
+            static_cast<long long>(r.loaded_input), static_cast<long long>(r.peak_footprint), static_cast<long long>(r.warnings),
+            functionalStatusName(r.functional).c_str());
+        out << line;
+    }
+    return out.str();
+}
+
+nlohmann::ordered_json sweepToJson(const Problem &problem, const std::vector<SweepRow> &rows)
+{
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const SweepRow &r : rows)
+        list.push_back({{"group_size", r.group_size}, {"row_by_row", rowToJson(r.row_by_row)}, {"zigzag", rowToJson(r.zigzag)}});
+    return {{"layer", problemSummary(problem)}, {"sweep", list}};
+}
+
+std::string sweepToCsv(const std::vector<SweepRow> &rows)
+{
+    std::ostringstream out;
+    out << "group_size,row_by_row_duration,row_by_row_valid,row_by_row_peak,zigzag_duration,zigzag_valid,zigzag_peak\n";
+    for (const SweepRow &r : rows)
+        out << r.group_size << ',' << formatNumber(r.row_by_row.total_duration) << ',' << (r.row_by_row.valid ? "yes" : "no") << ','
+            << r.row_by_row.peak_footprint << ',' << formatNumber(r.zigzag.total_duration) << ',' << (r.zigzag.valid ? "yes" : "no")
+            << ',' << r.zigzag.peak_footprint << '\n';
+    return out.str();
+}
+
+std::string sweepToText(const std::vector<SweepRow> &rows)
+{
+    std::ostringstream out;
+    char line[256];
+    std::snprintf(line, sizeof line, "%5s %14s %10s %14s %10s  %s\n", "G", "Row-by-Row", "peak", "ZigZag", "peak", "best");
+    out << line;
+    for (const SweepRow &r : rows) {
+        const auto cell = [](const CompareRow &c) { return formatNumber(c.total_duration) + (c.valid ? "" : "*"); };
+        const char *best = r.row_by_row.total_duration < r.zigzag.total_duration ? "Row-by-Row"
+            : r.zigzag.total_duration < r.row_by_row.total_duration              ? "ZigZag"
+                                                                             : "tie";
+        std::snprintf(line, sizeof line, "%5lld %14s %10lld %14s %10lld  %s\n", static_cast<long long>(r.group_size),
+            cell(r.row_by_row).c_str(), static_cast<long long>(r.row_by_row.peak_footprint), cell(r.zigzag).c_str(),
+            static_cast<long long>(r.zigzag.peak_footprint), best);
+        out << line;
+    }
+    out << "(* = invalid on this hardware: see compare/simulate for the reasons)\n";
+    return out.str();
+}
+
+} // namespace convoffload

@@ -1,0 +1,40 @@
+#pragma once
+// A general step (F_inp, F_ker, W, I_slice, K_sub, Out) of SPEC §2, and the
+// six actions it runs in order. A strategy, once expanded, is a list of steps
+// ending with a drain step (no compute) that writes and frees what is left.
+
+#include "convoffload/model/Ids.h"
+
+#include <string>
+#include <vector>
+
+namespace convoffload {
+
+enum class Action : int {
+    FreeInput = 0, // a1
+    FreeKernels, // a2
+    Write, // a3
+    LoadInput, // a4
+    LoadKernels, // a5
+    Compute // a6
+};
+constexpr int kActionCount = 6;
+std::string actionName(Action a); // "a1 free input", ...
+/// Stable identifier for files, e.g. "free_input".
+std::string actionIdentifier(Action a);
+
+struct Step {
+    std::vector<PixelId> free_input; // F_inp
+    std::vector<KernelId> free_kernels; // F_ker
+    std::vector<OutputId> write; // W
+    std::vector<PixelId> load_input; // I_slice
+    std::vector<KernelId> load_kernels; // K_sub
+    std::vector<OutputId> compute; // Out
+
+    bool isDrain() const { return compute.empty(); }
+    bool operator==(const Step &) const = default;
+};
+
+using StepList = std::vector<Step>;
+
+} // namespace convoffload

@@ -1,0 +1,17 @@
+#include "convoffload/model/Problem.h"
+
+namespace convoffload {
+
+std::int64_t Problem::nbPatchesMax() const
+{
+    const std::int64_t perPatch = layer.opsPerOutput() * layer.n;
+    return perPatch > 0 ? hardware.nbop_pe / perPatch : 0;
+}
+
+std::int64_t Problem::kMin() const
+{
+    const std::int64_t g = nbPatchesMax();
+    return g > 0 ? (layer.patchCount() + g - 1) / g : 0;
+}
+
+} // namespace convoffload

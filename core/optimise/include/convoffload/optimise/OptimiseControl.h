@@ -1,0 +1,23 @@
+#pragma once
+// How a caller follows and stops any optimiser: time limit, cancel, progress.
+#include <atomic>
+#include <functional>
+#include <optional>
+
+namespace convoffload {
+
+/// One point of the live progress chart. Durations use the problem's units.
+struct OptimiseProgress {
+    double seconds = 0;
+    std::optional<double> incumbent; // best valid duration so far
+    std::optional<double> bound; // best proven lower bound so far
+};
+using ProgressCallback = std::function<void(const OptimiseProgress &)>;
+
+struct OptimiseControl {
+    double time_limit_s = 10;
+    const std::atomic<bool> *cancel = nullptr; // raised by the caller to stop early
+    ProgressCallback progress; // called from the optimising thread, at most ~20 times a second
+};
+
+} // namespace convoffload

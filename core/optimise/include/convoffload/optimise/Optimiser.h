@@ -1,0 +1,56 @@
+#pragma once
+// One entry point to the optimisers for the CLI, the GUI and the experiments:
+// a problem and a request in, a validated `groups` strategy out.
+#include "convoffload/optimise/OptimiseControl.h"
+#include "convoffload/optimise/OptimiseResult.h"
+#include "convoffload/optimise/S1Instance.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace convoffload {
+
+enum class OptimiseMethod { Search, Ilp };
+std::string optimiseMethodName(OptimiseMethod method); // "search", "ilp"
+std::optional<OptimiseMethod> optimiseMethodFromName(const std::string &text);
+
+struct OptimiseRequest {
+    OptimiseMethod method = OptimiseMethod::Search;
+    OptimiseSettings settings; // group size, group count rule
+    std::uint64_t seed = 1; // search only
+    std::int64_t max_moves = 0; // search only; 0 = automatic
+    std::string worker_path; // ILP only; empty = next to the running executable
+    /// ILP only: CBC's MIP start. The paper starts from the best heuristic;
+    /// starting from a short search hands CBC a better incumbent, so its time
+    /// goes into the bound. Without a feasible heuristic a search is used anyway.
+    bool ilp_start_from_search = false;
+};
+
+/// What a caller shows about an optimisation: the result and what it is
+/// measured against.
+struct OptimiseReport {
+    S1Instance instance;
+    OptimiseResult result;
+    std::optional<NamedGroups> best_heuristic; // feasible for the instance
+    std::vector<NamedGroups> heuristics; // Row-by-Row and ZigZag, feasible or not
+    double lower_bound = 0;
+
+    /// (best heuristic - result) / best heuristic; nullopt when either is missing.
+    std::optional<double> gainOverHeuristic() const;
+};
+
+/// Runs the requested method. Throws InstanceError when the problem cannot be
+/// optimised (invalid layer, G above nb_patches_max, one patch too big for
+/// the memory); solver trouble is a Failed result, not an exception.
+OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, const OptimiseControl &control);
+
+/// The result as a project strategy ("groups" kind).
+StrategySpec toStrategy(const OptimiseReport &report, const std::string &name);
+
+nlohmann::ordered_json optimiseReportToJson(const OptimiseReport &report);
+std::string optimiseReportToText(const OptimiseReport &report);
+
+} // namespace convoffload

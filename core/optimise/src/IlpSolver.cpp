@@ -1,0 +1,361 @@
+#include "convoffload/optimise/IlpSolver.h"
+
+#include "ChildProcess.h"
+#include "convoffload/optimise/IlpFiles.h"
+#include "convoffload/optimise/IlpModel.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace convoffload {
+
+namespace {
+
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char *kWorkerName = "convoffload-cbc-worker";
+constexpr const char *kGreeting = "convoffload-cbc-worker 1";
+
+/// A private directory removed with everything in it when it goes out of scope.
+class TempDir {
+public:
+    explicit TempDir(const std::string &parent)
+    {
+        std::error_code ec;
+        const fs::path base = parent.empty() ? fs::temp_directory_path(ec) : fs::path(parent);
+        std::string pattern = (base / "convoffload-ilp-XXXXXX").string();
+        if (mkdtemp(pattern.data()))
+            m_path = pattern;
+        else
+            m_error = base.string() + ": " + std::strerror(errno);
+    }
+    ~TempDir()
+    {
+        std::error_code ec;
+        if (!m_path.empty())
+            fs::remove_all(m_path, ec);
+    }
+    const fs::path &path() const { return m_path; }
+    const std::string &error() const { return m_error; }
+
+private:
+    fs::path m_path;
+    std::string m_error;
+};
+
+/// The MIP start as CBC's -mipstart reader wants it: a solution file.
+void writeStartFile(const IlpModel &model, const std::vector<double> &values, const fs::path &path)
+{
+    std::ofstream out(path);
+    out << "Feasible - objective value " << objectiveValue(model, values) << "\n";
+    for (std::size_t c = 0; c < values.size(); ++c)
+        out << c << ' ' << model.columnName(c) << ' ' << values[c] << " 0\n";
+    if (!out.flush())
+        throw IlpError(path.string() + ": the MIP start could not be written");
+}
+
+std::optional<double> numberOrNone(const std::string &word)
+{
+    if (word == "-")
+        return std::nullopt;
+    char *end = nullptr;
+    const double v = std::strtod(word.c_str(), &end);
+    if (end == word.c_str() || *end != '\0')
+        throw std::invalid_argument(word);
+    return v;
+}
+
+/// What the worker said, line by line; anything off-protocol is garbage.
+struct WorkerAnswer {
+    bool greeted = false, complete = false;
+    std::string status, error, garbage;
+    std::optional<double> objective, bound;
+    std::optional<double> last_incumbent;
+    std::vector<std::pair<std::string, double>> columns;
+
+    void read(const std::string &line, const std::function<void(std::optional<double>, std::optional<double>)> &onProgress)
+    {
+        if (!garbage.empty())
+            return;
+        if (!greeted) {
+            if (line != kGreeting)
+                garbage = "'" + line.substr(0, 200) + "' where its greeting was expected";
+            greeted = true;
+            return;
+        }
+        std::istringstream in(line);
+        std::string word;
+        in >> word;
+        std::vector<std::string> rest;
+        for (std::string w; in >> w;)
+            rest.push_back(w);
+        try {
+            if (word == "progress" && rest.size() == 3) {
+                numberOrNone(rest[0]);
+                const std::optional<double> incumbent = numberOrNone(rest[1]);
+                if (incumbent)
+                    last_incumbent = incumbent;
+                onProgress(incumbent, numberOrNone(rest[2]));
+            } else if (word == "status" && rest.size() == 1) {
+                status = rest[0];
+            } else if (word == "objective" && rest.size() == 1) {
+                objective = numberOrNone(rest[0]);
+            } else if (word == "bound" && rest.size() == 1) {
+                bound = numberOrNone(rest[0]);
+            } else if (word == "seconds" && rest.size() == 1) {
+                numberOrNone(rest[0]);
+            } else if (word == "col" && rest.size() == 2) {
+                columns.emplace_back(rest[0], numberOrNone(rest[1]).value_or(0));
+            } else if (word == "end" && rest.empty()) {
+                complete = true;
+            } else if (word == "error") {
+                error = line.size() > 6 ? line.substr(6) : "unknown error";
+            } else {
+                garbage = "'" + line.substr(0, 200) + "'";
+            }
+        } catch (const std::invalid_argument &) {
+            garbage = "'" + line.substr(0, 200) + "' (not a number)";
+        }
+    }
+};
+
+std::string lastLines(const std::string &text)
+{
+    std::string t = text;
+    while (!t.empty() && (t.back() == '\n' || t.back() == '\r'))
+        t.pop_back();
+    const std::size_t keep = 400;
+    return t.size() > keep ? "..." + t.substr(t.size() - keep) : t;
+}
+
+/// x values of the worker's columns: every other column is implied by them.
+std::vector<double> columnValues(const IlpModel &model, const std::vector<std::pair<std::string, double>> &columns)
+{
+    std::vector<double> values(model.columnCount(), 0.0);
+    for (const auto &[name, value] : columns) {
+        unsigned long long patch = 0, group = 0;
+        char tail = 0;
+        if (std::sscanf(name.c_str(), "x_p%llu_g%llu%c", &patch, &group, &tail) != 2)
+            continue;
+        if (std::int64_t(patch) >= model.patches || std::int64_t(group) >= model.groups)
+            throw IlpError("the worker names a column the model does not have: " + name);
+        values[model.x(PatchId(patch), std::int64_t(group))] = value;
+    }
+    return values;
+}
+
+class IlpRun {
+public:
+    IlpRun(const S1Instance &instance, const IlpSolveOptions &options, const OptimiseControl &control)
+        : m_in(instance)
+        , m_options(options)
+        , m_control(control)
+        , m_begin(Clock::now())
+    {
+        m_result.method = "ilp";
+        m_result.lower_bound = lowerBound(instance);
+    }
+
+    OptimiseResult run()
+    {
+        try {
+            solve();
+        } catch (const std::exception &e) {
+            fail(e.what());
+        }
+        m_result.seconds = elapsed();
+        return std::move(m_result);
+    }
+
+private:
+    double elapsed() const { return std::chrono::duration<double>(Clock::now() - m_begin).count(); }
+
+    void fail(const std::string &message)
+    {
+        m_result.status = OptimiseStatus::Failed;
+        m_result.message = message;
+        m_result.groups.clear();
+        m_result.duration = 0;
+    }
+
+    /// The strategy the result falls back on when CBC tells nothing better.
+    void takeStart(const std::string &why)
+    {
+        if (!m_start) {
+            m_result.status = OptimiseStatus::NoSolution;
+            m_result.message = why + "; no start strategy to fall back on";
+            return;
+        }
+        m_result.status = OptimiseStatus::Feasible;
+        m_result.groups = *m_start;
+        m_result.duration = evaluate(m_in, *m_start).duration;
+        m_result.message = why + "; the start strategy is kept";
+    }
+
+    void solve()
+    {
+        const IlpModel model = buildIlpModel(m_in);
+        if (m_options.start)
+            m_start = m_options.start;
+        else if (std::optional<NamedGroups> best = bestFeasibleHeuristic(m_in))
+            m_start = best->groups;
+        if (m_start && !evaluate(m_in, *m_start).feasible)
+            m_start.reset(); // CBC would refuse it anyway; the result must stay valid
+
+        const TempDir dir(m_options.temp_dir);
+        if (dir.path().empty())
+            return fail("cannot create a temporary directory for the model: " + dir.error());
+        const fs::path mps = dir.path() / "model.mps", startFile = dir.path() / "start.sol";
+        writeMps(model, mps.string());
+        std::vector<std::string> args{mps.string()};
+        if (m_start) {
+            writeStartFile(model, mipStart(model, m_in, *m_start), startFile);
+            args.insert(args.end(), {"--start", startFile.string()});
+        }
+        const double limit = m_control.time_limit_s;
+        if (limit > 0)
+            args.insert(args.end(), {"--time-limit", std::to_string(limit)});
+
+        const std::string worker = m_options.worker_path.empty() ? defaultCbcWorkerPath() : m_options.worker_path;
+        ChildProcess child;
+        if (const std::string error = child.start(worker, args); !error.empty())
+            return fail("cannot start the CBC worker '" + worker + "': " + error);
+
+        WorkerAnswer answer;
+        const auto onProgress = [&](std::optional<double> incumbent, std::optional<double> bound) {
+            OptimiseProgress point;
+            point.seconds = elapsed();
+            point.incumbent = incumbent;
+            if (bound)
+                point.bound = std::max(*bound, m_result.lower_bound);
+            m_result.history.push_back(point);
+            if (m_control.progress)
+                m_control.progress(point);
+        };
+        // Asked to stop (time or cancel) at stopAsked, killed kill_after_s later.
+        std::optional<double> stopAsked;
+        bool killed = false;
+        while (child.poll(50, [&](const std::string &line) { answer.read(line, onProgress); })) {
+            const double now = elapsed();
+            if (!answer.garbage.empty() && child.running()) {
+                child.signal(SIGKILL);
+                killed = true;
+            }
+            if (!stopAsked) {
+                const bool cancel = m_control.cancel && m_control.cancel->load();
+                const bool late = limit > 0 && now > limit + m_options.grace_s;
+                if (cancel || late) {
+                    m_result.cancelled = cancel;
+                    m_result.timed_out = !cancel;
+                    stopAsked = now;
+                    child.signal(SIGTERM);
+                }
+            } else if (!killed && now > *stopAsked + m_options.kill_after_s && child.running()) {
+                child.signal(SIGKILL);
+                killed = true;
+            }
+        }
+        if (m_control.cancel && m_control.cancel->load())
+            m_result.cancelled = true;
+        conclude(model, worker, child, answer, stopAsked.has_value(), killed);
+    }
+
+    void conclude(const IlpModel &model, const std::string &worker, const ChildProcess &child, const WorkerAnswer &answer,
+        bool stopAsked, bool killed)
+    {
+        const std::string stderrTail = lastLines(child.stderrTail());
+        const std::string details = stderrTail.empty() ? "" : " (stderr: " + stderrTail + ")";
+        if (!answer.garbage.empty())
+            return fail("the CBC worker '" + worker + "' printed " + answer.garbage + "; is it the right program?");
+        if (!answer.complete) {
+            if (stopAsked) {
+                const std::string lost
+                    = answer.last_incumbent && m_start && *answer.last_incumbent < evaluate(m_in, *m_start).duration - 1e-9
+                    ? " (its incumbent of " + std::to_string(*answer.last_incumbent) + " was lost)"
+                    : "";
+                return takeStart(std::string(m_result.cancelled ? "cancelled" : "the time limit was reached")
+                    + (killed ? ", CBC did not stop in time and was killed" : ", CBC stopped before reporting") + lost);
+            }
+            if (const std::optional<int> sig = child.terminatingSignal())
+                return fail("the CBC worker crashed (signal " + std::to_string(*sig) + ", " + strsignal(*sig) + ")" + details);
+            if (child.exitedNormally() && child.exitCode() != 0)
+                return fail("the CBC worker failed (exit code " + std::to_string(child.exitCode())
+                    + (answer.error.empty() ? "" : "): " + answer.error) + (answer.error.empty() ? ")" : "") + details);
+            if (!answer.greeted)
+                return fail("the CBC worker '" + worker + "' printed nothing" + details);
+            return fail("the CBC worker ended without a complete answer" + details);
+        }
+
+        if (answer.bound)
+            m_result.lower_bound = std::max(m_result.lower_bound, *answer.bound);
+        if (answer.status == "infeasible") {
+            m_result.status = OptimiseStatus::NoSolution;
+            m_result.message = "CBC proved that no ordered partition into " + std::to_string(model.groups)
+                + " groups meets the group size, memory and reload limits";
+            return;
+        }
+        if (answer.status == "no-solution" || answer.objective == std::nullopt)
+            return takeStart("CBC found no solution");
+        if (answer.status != "optimal" && answer.status != "feasible")
+            return fail("the CBC worker reported the unknown status '" + answer.status + "'");
+
+        const Groups groups = groupsFromColumnValues(model, columnValues(model, answer.columns));
+        const S1Evaluation ev = evaluate(m_in, groups);
+        if (!ev.feasible)
+            return fail("CBC's solution breaks a constraint: " + ev.violation);
+        m_result.groups = groups;
+        m_result.duration = ev.duration;
+        const bool proven = answer.status == "optimal" && !m_result.cancelled;
+        m_result.status = proven ? OptimiseStatus::Optimal : OptimiseStatus::Feasible;
+        if (proven)
+            m_result.lower_bound = std::max(m_result.lower_bound, ev.duration - 1e-6 * std::max(1.0, ev.duration));
+        m_result.lower_bound = std::min(m_result.lower_bound, ev.duration);
+        // v and z are only bounded from below (IlpModel.cpp), so a point CBC
+        // has not finished with may overstate the loads of its own groups.
+        if (std::abs(*answer.objective - ev.duration) > 1e-6 * std::max(1.0, ev.duration))
+            m_result.message = "CBC's objective " + std::to_string(*answer.objective)
+                + " overstates the duration of its strategy, which is the result's";
+        else if (m_result.timed_out)
+            m_result.message = "the time limit was reached";
+        else if (m_result.cancelled)
+            m_result.message = "cancelled";
+    }
+
+    const S1Instance &m_in;
+    const IlpSolveOptions &m_options;
+    const OptimiseControl &m_control;
+    const Clock::time_point m_begin;
+    std::optional<Groups> m_start;
+    OptimiseResult m_result;
+};
+
+} // namespace
+
+std::string defaultCbcWorkerPath()
+{
+    char self[PATH_MAX];
+    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n > 0) {
+        const fs::path next = fs::path(std::string(self, std::size_t(n))).parent_path() / kWorkerName;
+        if (access(next.c_str(), X_OK) == 0)
+            return next.string();
+    }
+    return kWorkerName;
+}
+
+OptimiseResult solveIlp(const S1Instance &instance, const IlpSolveOptions &options, const OptimiseControl &control)
+{
+    return IlpRun(instance, options, control).run();
+}
+
+} // namespace convoffload

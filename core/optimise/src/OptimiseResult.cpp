@@ -1,0 +1,20 @@
+#include "convoffload/optimise/OptimiseResult.h"
+
+namespace convoffload {
+
+std::string optimiseStatusName(OptimiseStatus status)
+{
+    switch (status) {
+    case OptimiseStatus::Optimal:
+        return "optimal";
+    case OptimiseStatus::Feasible:
+        return "feasible";
+    case OptimiseStatus::NoSolution:
+        return "no solution";
+    case OptimiseStatus::Failed:
+        return "failed";
+    }
+    return "?";
+}
+
+} // namespace convoffload

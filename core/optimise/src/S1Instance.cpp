@@ -1,0 +1,187 @@
+#include "convoffload/optimise/S1Instance.h"
+
+#include "convoffload/model/Ids.h"
+#include "convoffload/optimise/OptimiseControl.h"
+#include "convoffload/optimise/OptimiseResult.h"
+
+#include <algorithm>
+
+namespace convoffload {
+
+namespace {
+
+std::string firstProblem(const Problem &problem)
+{
+    for (const std::string &p : problem.layer.problems())
+        return "layer." + p;
+    for (const std::string &p : problem.hardware.problems())
+        return "hardware." + p;
+    return {};
+}
+
+} // namespace
+
+S1Instance makeS1Instance(const Problem &problem, const OptimiseSettings &settings)
+{
+    if (const std::string reason = firstProblem(problem); !reason.empty())
+        throw InstanceError("the problem is invalid: " + reason);
+    const Layer &layer = problem.layer;
+    const Hardware &hw = problem.hardware;
+    const std::int64_t patchesMax = problem.nbPatchesMax();
+    if (patchesMax < 1)
+        throw InstanceError("nbop_pe = " + std::to_string(hw.nbop_pe) + " cannot compute one patch with every kernel ("
+            + std::to_string(layer.n * layer.kernelElements()) + " MACs)");
+
+    S1Instance in;
+    in.layer = layer;
+    in.patches = layer.patchCount();
+    in.pixels = layer.pixelCount();
+    in.group_size = settings.group_size.value_or(patchesMax);
+    if (in.group_size < 1)
+        throw InstanceError("group size must be at least 1, got " + std::to_string(in.group_size));
+    if (in.group_size > patchesMax)
+        throw InstanceError("group size " + std::to_string(in.group_size)
+            + " exceeds nb_patches_max = " + std::to_string(patchesMax) + " (nbop_pe / (C_in·H_K·W_K·N))");
+    in.min_groups = (in.patches + in.group_size - 1) / in.group_size;
+    in.group_count = settings.group_count;
+    if (settings.group_count == GroupCount::ExactlyKMin) {
+        in.max_groups = in.min_groups;
+    } else {
+        in.max_groups = settings.max_groups == 0 ? in.patches : settings.max_groups;
+        if (in.max_groups < in.min_groups)
+            throw InstanceError(
+                "the cap of " + std::to_string(in.max_groups) + " groups is below K_min = " + std::to_string(in.min_groups));
+    }
+
+    in.mem_size = hw.mem_size;
+    in.elements_per_pixel = layer.c_in;
+    in.elements_per_patch = layer.n;
+    in.fixed_elements = std::int64_t(layer.n) * layer.kernelElements();
+    in.max_loads_per_pixel = hw.max_loads_per_element;
+    in.cost_per_pixel_load = hw.t_l * double(layer.c_in);
+    in.cost_per_group = hw.t_acc;
+    in.constant_cost
+        = (problem.options.kernels_preloaded ? 0.0 : hw.t_l * double(in.fixed_elements)) + hw.t_w * double(layer.outputCount());
+
+    in.patch_pixels.resize(std::size_t(in.patches));
+    std::vector<char> needed(std::size_t(in.pixels), 0);
+    for (PatchId p = 0; p < PatchId(in.patches); ++p) {
+        std::vector<PixelId> &pixels = in.patch_pixels[p];
+        forEachPatchPixel(layer, problem.options.padding_in_dram, p, [&](PixelId px) {
+            pixels.push_back(px);
+            needed[px] = 1;
+        });
+        std::sort(pixels.begin(), pixels.end());
+    }
+    for (PixelId px = 0; px < PixelId(in.pixels); ++px)
+        if (needed[px])
+            in.needed_pixels.push_back(px);
+
+    std::size_t widest = 0;
+    for (const auto &pixels : in.patch_pixels)
+        widest = std::max(widest, pixels.size());
+    if (!in.fitsMemory(std::int64_t(widest), 1))
+        throw InstanceError("mem_size = " + std::to_string(in.mem_size) + " cannot hold one patch ("
+            + std::to_string(std::int64_t(widest) * in.elements_per_pixel) + " input elements), its "
+            + std::to_string(in.elements_per_patch) + " outputs and every kernel (" + std::to_string(in.fixed_elements)
+            + " elements)");
+    return in;
+}
+
+S1Evaluation evaluate(const S1Instance &in, const Groups &groups)
+{
+    S1Evaluation ev;
+    ev.groups = std::int64_t(groups.size());
+    auto fail = [&ev](std::string reason) {
+        if (ev.violation.empty())
+            ev.violation = std::move(reason);
+    };
+
+    std::vector<std::int64_t> groupOfPatch(std::size_t(in.patches), -1);
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+        if (groups[k].empty())
+            fail("group " + std::to_string(k + 1) + " is empty");
+        if (std::int64_t(groups[k].size()) > in.group_size)
+            fail("group " + std::to_string(k + 1) + " has " + std::to_string(groups[k].size())
+                + " patches, more than G = " + std::to_string(in.group_size));
+        for (PatchId p : groups[k]) {
+            if (std::int64_t(p) >= in.patches) {
+                fail("group " + std::to_string(k + 1) + " names patch " + std::to_string(p) + ", but the layer has "
+                    + std::to_string(in.patches) + " patches");
+                continue;
+            }
+            if (groupOfPatch[p] >= 0)
+                fail(patchName(in.layer, p) + " is in group " + std::to_string(groupOfPatch[p] + 1) + " and in group "
+                    + std::to_string(k + 1));
+            else
+                groupOfPatch[p] = std::int64_t(k);
+        }
+    }
+    for (PatchId p = 0; p < PatchId(in.patches); ++p)
+        if (groupOfPatch[p] < 0) {
+            fail(patchName(in.layer, p) + " is in no group");
+            break;
+        }
+    if (in.group_count == GroupCount::ExactlyKMin && ev.groups != in.min_groups)
+        fail(std::to_string(ev.groups) + " groups, but the problem asks for exactly K_min = " + std::to_string(in.min_groups));
+    else if (ev.groups > in.max_groups)
+        fail(std::to_string(ev.groups) + " groups, more than the cap of " + std::to_string(in.max_groups));
+
+    // lastGroup[px]: the last group whose union holds px, so a pixel of the
+    // previous group's union is kept and any other is loaded.
+    std::vector<std::int64_t> lastGroup(std::size_t(in.pixels), -2);
+    std::vector<int> loads(std::size_t(in.pixels), 0);
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+        const std::int64_t gk = std::int64_t(k);
+        std::int64_t unionSize = 0;
+        for (PatchId p : groups[k]) {
+            if (std::int64_t(p) >= in.patches)
+                continue;
+            for (PixelId px : in.patch_pixels[p]) {
+                if (lastGroup[px] == gk)
+                    continue;
+                ++unionSize;
+                if (lastGroup[px] != gk - 1) {
+                    ++ev.loaded_pixels;
+                    if (++loads[px] == in.max_loads_per_pixel + 1)
+                        fail(pixelName(in.layer, px) + " is loaded " + std::to_string(loads[px]) + " times (group "
+                            + std::to_string(k + 1) + "), more than the reload bound of "
+                            + std::to_string(in.max_loads_per_pixel));
+                }
+                lastGroup[px] = gk;
+            }
+        }
+        if (!in.fitsMemory(unionSize, std::int64_t(groups[k].size())))
+            fail("group " + std::to_string(k + 1) + " needs "
+                + std::to_string(unionSize * in.elements_per_pixel + std::int64_t(groups[k].size()) * in.elements_per_patch
+                    + in.fixed_elements)
+                + " elements on chip, more than mem_size = " + std::to_string(in.mem_size));
+    }
+    ev.duration = in.duration(ev.loaded_pixels, ev.groups);
+    ev.feasible = ev.violation.empty();
+    return ev;
+}
+
+double lowerBound(const S1Instance &in) { return in.duration(std::int64_t(in.needed_pixels.size()), in.min_groups); }
+
+std::vector<NamedGroups> heuristicCandidates(const S1Instance &in)
+{
+    std::vector<NamedGroups> out;
+    for (auto [name, groups] :
+        {std::pair{"Row-by-Row", rowByRow(in.layer, in.group_size)}, std::pair{"ZigZag", zigzag(in.layer, in.group_size)}}) {
+        S1Evaluation ev = evaluate(in, groups);
+        out.push_back({name, std::move(groups), std::move(ev)});
+    }
+    return out;
+}
+
+std::optional<NamedGroups> bestFeasibleHeuristic(const S1Instance &in)
+{
+    std::optional<NamedGroups> best;
+    for (NamedGroups &c : heuristicCandidates(in))
+        if (c.evaluation.feasible && (!best || c.evaluation.duration < best->evaluation.duration))
+            best = std::move(c);
+    return best;
+}
+
+} // namespace convoffload

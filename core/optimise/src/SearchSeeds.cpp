@@ -1,0 +1,75 @@
+// Starting points of the search: compact tilings of the output grid.
+//
+// Row-by-Row keeps a 1×G strip of patches on chip, whose union is
+// H_K × (G + W_K - 1) pixels, and reloads every input row H_K times. Bands of
+// h output rows walked column by column keep h×(G/h) blocks on chip: each input
+// pixel is loaded about once per band that covers it, i.e. (h + H_K - 1)/h
+// times, far fewer loads when G is large.
+#include "convoffload/optimise/SearchOptimiser.h"
+
+#include "convoffload/model/Ids.h"
+
+#include <algorithm>
+#include <string>
+
+namespace convoffload {
+
+namespace {
+
+/// Patches in bands of `band` rows (or columns when `transposed`): bands top to
+/// bottom, each walked across in alternating direction, and inside a band one
+/// column at a time, alternating direction when `snakeInside`.
+std::vector<PatchId> bandOrder(const Layer &layer, int band, bool transposed, bool snakeInside)
+{
+    const int rows = transposed ? layer.wOut() : layer.hOut();
+    const int cols = transposed ? layer.hOut() : layer.wOut();
+    std::vector<PatchId> order;
+    order.reserve(std::size_t(rows) * std::size_t(cols));
+    int bandIndex = 0;
+    for (int top = 0; top < rows; top += band, ++bandIndex) {
+        const int bottom = std::min(rows, top + band);
+        for (int step = 0; step < cols; ++step) {
+            const int c = bandIndex % 2 == 0 ? step : cols - 1 - step;
+            const bool down = !snakeInside || step % 2 == 0;
+            for (int k = 0; k < bottom - top; ++k) {
+                const int r = down ? top + k : bottom - 1 - k;
+                order.push_back(transposed ? patchId(layer, c, r) : patchId(layer, r, c));
+            }
+        }
+    }
+    return order;
+}
+
+Groups cut(const std::vector<PatchId> &order, std::int64_t groupSize)
+{
+    Groups groups;
+    for (std::size_t begin = 0; begin < order.size(); begin += std::size_t(groupSize)) {
+        const std::size_t end = std::min(order.size(), begin + std::size_t(groupSize));
+        groups.emplace_back(order.begin() + std::ptrdiff_t(begin), order.begin() + std::ptrdiff_t(end));
+    }
+    return groups;
+}
+
+} // namespace
+
+std::vector<NamedGroups> tilingCandidates(const S1Instance &in)
+{
+    std::vector<NamedGroups> out;
+    for (bool transposed : {false, true}) {
+        const int extent = transposed ? in.layer.wOut() : in.layer.hOut();
+        const int maxBand = int(std::min<std::int64_t>(in.group_size, extent));
+        for (int band = 1; band <= maxBand; ++band)
+            for (bool snake : {false, true}) {
+                if (band == 1 && snake)
+                    continue; // the same order
+                Groups groups = cut(bandOrder(in.layer, band, transposed, snake), in.group_size);
+                S1Evaluation ev = evaluate(in, groups);
+                out.push_back(
+                    {std::string(transposed ? "columns" : "rows") + " band " + std::to_string(band) + (snake ? " snake" : ""),
+                        std::move(groups), std::move(ev)});
+            }
+    }
+    return out;
+}
+
+} // namespace convoffload

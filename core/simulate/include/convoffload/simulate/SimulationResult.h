@@ -1,0 +1,78 @@
+#pragma once
+// What a simulation reports: per-step statistics, the located findings, the
+// action-level trace and the functional check's verdict.
+#include "convoffload/model/Diagnostic.h"
+#include "convoffload/model/Step.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace convoffload {
+
+/// On-chip occupancy in elements.
+struct Footprint {
+    std::int64_t input = 0, kernels = 0, output = 0;
+    std::int64_t total() const { return input + kernels + output; }
+    bool operator==(const Footprint &) const = default;
+};
+
+/// What one action did: the ids it touched and the footprint after it.
+struct ActionRecord {
+    Action action = Action::FreeInput;
+    std::uint32_t begin = 0, end = 0; // range into Trace::ids
+    Footprint after;
+};
+
+/// The action-level trace: 6 records per step, ids in one flat arena so the
+/// cost stays linear in what the strategy touches.
+struct Trace {
+    std::vector<ActionRecord> actions;
+    std::vector<std::uint32_t> ids;
+    const ActionRecord &record(int stepIndex, Action a) const { return actions[std::size_t(stepIndex) * kActionCount + int(a)]; }
+    std::vector<std::uint32_t> idsOf(int stepIndex, Action a) const;
+};
+
+struct StepStats {
+    std::int64_t freed_input = 0; // elements
+    std::int64_t freed_kernels = 0; // elements
+    std::int64_t written = 0; // elements (outputs)
+    std::int64_t loaded_input = 0; // elements
+    std::int64_t loaded_kernels = 0; // elements
+    std::int64_t computed = 0; // outputs
+    std::int64_t peak_footprint = 0; // max over the step's actions
+    Footprint after; // after the step's last action
+    double load_duration = 0, write_duration = 0, compute_duration = 0;
+    double duration() const { return load_duration + write_duration + compute_duration; }
+    bool drain = false;
+};
+
+enum class FunctionalStatus { Skipped, Pass, Fail };
+std::string functionalStatusName(FunctionalStatus s); // "skipped", "pass", "fail"
+
+struct FunctionalResult {
+    FunctionalStatus status = FunctionalStatus::Skipped;
+    std::string message; // first mismatch, named, when Fail
+};
+
+struct SimulationResult {
+    std::vector<Diagnostic> diagnostics; // errors then warnings, each in step order
+    std::int64_t suppressed_diagnostics = 0;
+    std::int64_t error_count = 0, warning_count = 0; // listed or not
+    std::vector<StepStats> steps; // one per step, the drain included
+    Trace trace; // empty unless requested
+    FunctionalResult functional;
+    std::vector<std::uint32_t> input_load_counts; // per pixel: times loaded
+
+    bool valid() const;
+    int computeSteps() const; // steps that compute (the paper's n)
+    double totalDuration() const;
+    std::int64_t loadedInput() const; // elements
+    std::int64_t loadedKernels() const; // elements
+    std::int64_t written() const; // elements
+    std::int64_t peakFootprint() const;
+    std::vector<const Diagnostic *> errors() const;
+    std::vector<const Diagnostic *> warnings() const;
+};
+
+} // namespace convoffload

@@ -1,0 +1,85 @@
+#pragma once
+// The state of every pixel and output at one moment of a simulated strategy:
+// what the visualiser colours. A moment is "after action a of step k"; the
+// cursor replays the action-level trace to get there, forward incrementally,
+// backward from the nearest checkpoint, so stepping stays cheap on big layers.
+
+#include "convoffload/simulate/Simulator.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace convoffload {
+
+/// What a pixel is at a moment, relative to the step being shown.
+enum class PixelState : std::uint8_t {
+    Off,    // not on chip, not freed in this step
+    Kept,   // on chip, kept from an earlier step
+    Loaded, // loaded by this step (up to the moment)
+    Freed   // freed by this step (up to the moment) and not on chip
+};
+
+/// What an output element is at a moment.
+enum class OutputState : std::uint8_t {
+    Pending,  // not computed yet
+    OnChip,   // computed by an earlier step, still on chip
+    Computed, // computed by this step
+    Written,  // written back by this step
+    Done      // written back by an earlier step
+};
+
+struct Moment {
+    int step = 0;                   // 0-based index into SimulationResult::steps
+    Action action = Action::Compute; // the moment is right after this action
+    bool operator==(const Moment &) const = default;
+};
+
+class StepCursor {
+public:
+    /// `result` must hold a trace (SimulationOptions::trace) and outlive the cursor.
+    StepCursor(const Problem &problem, const SimulationResult &result);
+
+    int stepCount() const { return int(m_result->steps.size()); }
+    Moment moment() const { return m_moment; }
+    /// Clamps to the strategy; cost O(ids touched between the two moments),
+    /// or from the nearest checkpoint when going back.
+    void seek(Moment moment);
+
+    PixelState pixel(PixelId p) const;
+    OutputState output(OutputId o) const;
+    /// Patch state for an output grid that shows one cell per patch: the most
+    /// advanced state over its N outputs (Written > Computed > OnChip > Done > Pending).
+    OutputState patch(PatchId p) const;
+    /// Times each pixel has been loaded up to the moment (reload heat map).
+    std::uint32_t loadsSoFar(PixelId p) const { return m_loads[p]; }
+    std::uint32_t maxLoadsSoFar() const;
+    /// Footprint after the moment's action.
+    Footprint footprint() const;
+    /// Patches computed by the moment's step (the "current group"), ascending.
+    std::vector<PatchId> currentPatches() const;
+    /// 0-based steps at which a pixel is loaded, over the whole strategy.
+    std::vector<int> stepsLoading(PixelId p) const;
+
+private:
+    struct State {
+        std::vector<std::uint8_t> input;  // on chip
+        std::vector<std::uint8_t> output; // 0 pending, 1 on chip, 2 written
+        std::vector<std::uint32_t> loads;
+    };
+    void resetTo(int checkpointStep);
+    void applyStep(int step, int lastAction); // actions 0..lastAction of `step`
+    void markStep(int step, int lastAction);  // what the moment's step did
+    void clearMarks();
+
+    const Problem *m_problem;
+    const SimulationResult *m_result;
+    Moment m_moment{-1, Action::Compute}; // -1: nothing applied yet
+    std::vector<std::uint8_t> m_input, m_output;
+    std::vector<std::uint32_t> m_loads;
+    std::vector<std::uint8_t> m_pixelMark, m_outputMark; // this step's loads/frees, computes/writes
+    std::vector<PixelId> m_markedPixels;
+    std::vector<OutputId> m_markedOutputs;
+    std::vector<std::pair<int, State>> m_checkpoints; // state after step k, every kCheckpointEvery steps
+};
+
+} // namespace convoffload

@@ -1,0 +1,88 @@
+#include "convoffload/simulate/SimulationResult.h"
+
+#include <algorithm>
+
+namespace convoffload {
+
+std::string functionalStatusName(FunctionalStatus s)
+{
+    switch (s) {
+    case FunctionalStatus::Skipped:
+        return "skipped";
+    case FunctionalStatus::Pass:
+        return "pass";
+    case FunctionalStatus::Fail:
+        return "fail";
+    }
+    return "?";
+}
+
+std::vector<std::uint32_t> Trace::idsOf(int stepIndex, Action a) const
+{
+    const ActionRecord &r = record(stepIndex, a);
+    return {ids.begin() + r.begin, ids.begin() + r.end};
+}
+
+bool SimulationResult::valid() const { return error_count == 0; }
+
+int SimulationResult::computeSteps() const
+{
+    return int(std::count_if(steps.begin(), steps.end(), [](const StepStats &s) { return !s.drain; }));
+}
+
+namespace {
+template <typename F> std::int64_t sumOf(const std::vector<StepStats> &steps, F field)
+{
+    std::int64_t total = 0;
+    for (const StepStats &s : steps)
+        total += field(s);
+    return total;
+}
+} // namespace
+
+double SimulationResult::totalDuration() const
+{
+    double total = 0;
+    for (const StepStats &s : steps)
+        total += s.duration();
+    return total;
+}
+std::int64_t SimulationResult::loadedInput() const
+{
+    return sumOf(steps, [](const StepStats &s) { return s.loaded_input; });
+}
+std::int64_t SimulationResult::loadedKernels() const
+{
+    return sumOf(steps, [](const StepStats &s) { return s.loaded_kernels; });
+}
+std::int64_t SimulationResult::written() const
+{
+    return sumOf(steps, [](const StepStats &s) { return s.written; });
+}
+std::int64_t SimulationResult::peakFootprint() const
+{
+    std::int64_t peak = 0;
+    for (const StepStats &s : steps)
+        peak = std::max(peak, s.peak_footprint);
+    return peak;
+}
+
+std::vector<const Diagnostic *> SimulationResult::errors() const
+{
+    std::vector<const Diagnostic *> out;
+    for (const Diagnostic &d : diagnostics)
+        if (d.severity == Severity::Error)
+            out.push_back(&d);
+    return out;
+}
+
+std::vector<const Diagnostic *> SimulationResult::warnings() const
+{
+    std::vector<const Diagnostic *> out;
+    for (const Diagnostic &d : diagnostics)
+        if (d.severity == Severity::Warning)
+            out.push_back(&d);
+    return out;
+}
+
+} // namespace convoffload

@@ -1,0 +1,240 @@
+#include "convoffload/simulate/StepCursor.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace convoffload {
+
+namespace {
+
+// A checkpoint every this many steps bounds the cost of stepping back
+// (replay at most this many steps) at a memory cost of one state copy each.
+constexpr int kCheckpointEvery = 256;
+
+enum Mark : std::uint8_t { None = 0, MarkLoaded = 1, MarkFreed = 2, MarkComputed = 1, MarkWritten = 2 };
+
+int position(Moment m) { return m.step * kActionCount + int(m.action); }
+
+} // namespace
+
+StepCursor::StepCursor(const Problem &problem, const SimulationResult &result)
+    : m_problem(&problem)
+    , m_result(&result)
+    , m_input(std::size_t(problem.layer.pixelCount()), 0)
+    , m_output(std::size_t(problem.layer.outputCount()), 0)
+    , m_loads(std::size_t(problem.layer.pixelCount()), 0)
+    , m_pixelMark(m_input.size(), None)
+    , m_outputMark(m_output.size(), None)
+{
+    if (result.trace.actions.size() != result.steps.size() * kActionCount)
+        throw std::invalid_argument("StepCursor needs a simulation run with its action trace");
+    if (!result.steps.empty())
+        seek({0, Action::Compute});
+}
+
+void StepCursor::seek(Moment target)
+{
+    if (m_result->steps.empty())
+        return;
+    target.step = std::clamp(target.step, 0, stepCount() - 1);
+    const int from = m_moment.step < 0 ? -1 : position(m_moment);
+    const int to = position(target);
+    if (to < from) {
+        // Back to the last checkpoint before the target step (or the start).
+        int checkpoint = -1;
+        for (const auto &[step, state] : m_checkpoints)
+            if (step < target.step)
+                checkpoint = std::max(checkpoint, step);
+        resetTo(checkpoint);
+    }
+    int pos = m_moment.step < 0 ? -1 : position(m_moment);
+    while (pos < to) {
+        const int step = (pos + 1) / kActionCount;
+        const int last = std::min(kActionCount - 1, to - step * kActionCount);
+        applyStep(step, last);
+        pos = step * kActionCount + last;
+        if (last == kActionCount - 1 && (step + 1) % kCheckpointEvery == 0
+            && std::none_of(m_checkpoints.begin(), m_checkpoints.end(), [&](const auto &c) { return c.first == step; }))
+            m_checkpoints.push_back({step, State{m_input, m_output, m_loads}});
+    }
+    m_moment = target;
+    clearMarks();
+    markStep(target.step, int(target.action));
+}
+
+void StepCursor::resetTo(int checkpointStep)
+{
+    if (checkpointStep < 0) {
+        std::fill(m_input.begin(), m_input.end(), 0);
+        std::fill(m_output.begin(), m_output.end(), 0);
+        std::fill(m_loads.begin(), m_loads.end(), 0);
+        m_moment = {-1, Action::Compute};
+        return;
+    }
+    for (const auto &[step, state] : m_checkpoints)
+        if (step == checkpointStep) {
+            m_input = state.input;
+            m_output = state.output;
+            m_loads = state.loads;
+            m_moment = {step, Action::Compute};
+            return;
+        }
+}
+
+// Replays what the executor did, from its trace: ids it named, in order.
+// Loads of padding that is synthesised on chip were refused by the executor,
+// so they are refused here too.
+void StepCursor::applyStep(int step, int lastAction)
+{
+    const Layer &layer = m_problem->layer;
+    const bool paddingInDram = m_problem->options.padding_in_dram;
+    const int first = m_moment.step == step ? int(m_moment.action) + 1 : 0;
+    for (int a = first; a <= lastAction; ++a) {
+        const ActionRecord &r = m_result->trace.record(step, Action(a));
+        for (std::uint32_t i = r.begin; i < r.end; ++i) {
+            const std::uint32_t id = m_result->trace.ids[i];
+            switch (Action(a)) {
+            case Action::FreeInput: m_input[id] = 0; break;
+            case Action::Write:
+                if (m_output[id] == 1)
+                    m_output[id] = 2;
+                break;
+            case Action::LoadInput: {
+                const Grid g = pixelPosition(layer, id);
+                if (!paddingInDram && layer.isPadding(g.row, g.col))
+                    break;
+                ++m_loads[id];
+                m_input[id] = 1;
+                break;
+            }
+            case Action::Compute: m_output[id] = 1; break;
+            case Action::FreeKernels:
+            case Action::LoadKernels: break; // kernels are not drawn per element
+            }
+        }
+    }
+    m_moment = {step, Action(lastAction)};
+}
+
+void StepCursor::markStep(int step, int lastAction)
+{
+    for (int a = 0; a <= lastAction; ++a) {
+        const ActionRecord &r = m_result->trace.record(step, Action(a));
+        for (std::uint32_t i = r.begin; i < r.end; ++i) {
+            const std::uint32_t id = m_result->trace.ids[i];
+            switch (Action(a)) {
+            case Action::FreeInput:
+                m_pixelMark[id] = MarkFreed;
+                m_markedPixels.push_back(id);
+                break;
+            case Action::LoadInput:
+                m_pixelMark[id] = MarkLoaded;
+                m_markedPixels.push_back(id);
+                break;
+            case Action::Write:
+                m_outputMark[id] = MarkWritten;
+                m_markedOutputs.push_back(id);
+                break;
+            case Action::Compute:
+                m_outputMark[id] = MarkComputed;
+                m_markedOutputs.push_back(id);
+                break;
+            case Action::FreeKernels:
+            case Action::LoadKernels: break;
+            }
+        }
+    }
+}
+
+void StepCursor::clearMarks()
+{
+    for (PixelId p : m_markedPixels)
+        m_pixelMark[p] = None;
+    for (OutputId o : m_markedOutputs)
+        m_outputMark[o] = None;
+    m_markedPixels.clear();
+    m_markedOutputs.clear();
+}
+
+PixelState StepCursor::pixel(PixelId p) const
+{
+    const bool onChip = m_input[p] != 0;
+    if (m_pixelMark[p] == MarkLoaded && onChip)
+        return PixelState::Loaded;
+    if (m_pixelMark[p] == MarkFreed && !onChip)
+        return PixelState::Freed;
+    return onChip ? PixelState::Kept : PixelState::Off;
+}
+
+OutputState StepCursor::output(OutputId o) const
+{
+    if (m_outputMark[o] == MarkWritten && m_output[o] == 2)
+        return OutputState::Written;
+    if (m_outputMark[o] == MarkComputed && m_output[o] == 1)
+        return OutputState::Computed;
+    switch (m_output[o]) {
+    case 1: return OutputState::OnChip;
+    case 2: return OutputState::Done;
+    default: return OutputState::Pending;
+    }
+}
+
+OutputState StepCursor::patch(PatchId p) const
+{
+    static constexpr auto rank = [](OutputState s) {
+        switch (s) {
+        case OutputState::Pending: return 0;
+        case OutputState::Done: return 1;
+        case OutputState::OnChip: return 2;
+        case OutputState::Computed: return 3;
+        case OutputState::Written: return 4;
+        }
+        return 0;
+    };
+    OutputState best = OutputState::Pending;
+    for (int k = 0; k < m_problem->layer.n; ++k) {
+        const OutputState s = output(outputId(m_problem->layer, p, KernelId(k)));
+        if (rank(s) > rank(best))
+            best = s;
+    }
+    return best;
+}
+
+std::uint32_t StepCursor::maxLoadsSoFar() const
+{
+    return m_loads.empty() ? 0 : *std::max_element(m_loads.begin(), m_loads.end());
+}
+
+Footprint StepCursor::footprint() const
+{
+    if (m_moment.step < 0)
+        return {};
+    return m_result->trace.record(m_moment.step, m_moment.action).after;
+}
+
+std::vector<PatchId> StepCursor::currentPatches() const
+{
+    std::vector<PatchId> patches;
+    if (m_moment.step < 0)
+        return patches;
+    const ActionRecord &r = m_result->trace.record(m_moment.step, Action::Compute);
+    for (std::uint32_t i = r.begin; i < r.end; ++i)
+        patches.push_back(patchOfOutput(m_problem->layer, m_result->trace.ids[i]));
+    std::sort(patches.begin(), patches.end());
+    patches.erase(std::unique(patches.begin(), patches.end()), patches.end());
+    return patches;
+}
+
+std::vector<int> StepCursor::stepsLoading(PixelId p) const
+{
+    std::vector<int> steps;
+    for (int s = 0; s < stepCount(); ++s) {
+        const ActionRecord &r = m_result->trace.record(s, Action::LoadInput);
+        if (std::find(m_result->trace.ids.begin() + r.begin, m_result->trace.ids.begin() + r.end, p)
+            != m_result->trace.ids.begin() + r.end)
+            steps.push_back(s);
+    }
+    return steps;
+}
+
+} // namespace convoffload

@@ -1,0 +1,447 @@
+#include "mainwindow/MainWindow.h"
+
+#include "mainwindow/ExportDialog.h"
+#include "charts/ChartsPanel.h"
+#include "document/AddStrategyCommand.h"
+#include "document/ProjectDocument.h"
+#include "optimise/ExperimentsDialog.h"
+#include "optimise/OptimiseDialog.h"
+#include "views/DiagnosticsPanel.h"
+#include "views/GridView.h"
+#include "views/GroupListModel.h"
+#include "views/GroupsPanel.h"
+#include "views/ProblemEditor.h"
+#include "views/StepControls.h"
+#include "views/StepTable.h"
+#include "views/StrategyPanel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QUndoView>
+#include <QVBoxLayout>
+
+namespace convoffload::ui {
+
+namespace {
+constexpr int kMaxRecentFiles = 8;
+const QString kRecentKey = QStringLiteral("recentFiles");
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent)
+    : QMainWindow(parent)
+    , m_document(new ProjectDocument(this))
+{
+    setObjectName(QStringLiteral("MainWindow"));
+    createViews();
+    createMenus();
+    connect(m_document, &ProjectDocument::fileChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &ProjectDocument::simulationChanged, this, &MainWindow::onSimulationChanged);
+    connect(m_document, &ProjectDocument::simulationStarted, this, [this] { m_status->setText(tr("Simulating…")); });
+    connect(m_document, &ProjectDocument::momentChanged, this, &MainWindow::onMomentChanged);
+    connect(m_document, &ProjectDocument::comparisonChanged, this, [this] {
+        m_charts->setComparison(m_document->comparison());
+        m_charts->setSweep(m_document->sweep());
+    });
+    connect(m_document, &ProjectDocument::progress, this, [this](const QString &what, int percent) {
+        m_progress->setFormat(what + QStringLiteral(" %p%"));
+        m_progress->setValue(percent);
+        updateBusy();
+    });
+    connect(m_document, &ProjectDocument::simulationChanged, this, &MainWindow::updateBusy);
+    connect(m_document, &ProjectDocument::comparisonChanged, this, &MainWindow::updateBusy);
+
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    if (!settings.contains(QStringLiteral("geometry")))
+        resize(1400, 900);
+    updateTitle();
+    updateRecentFiles();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::createViews()
+{
+    m_inputGrid = new GridView(GridKind::Input, this);
+    m_outputGrid = new GridView(GridKind::Output, this);
+    auto *grids = new QSplitter(Qt::Horizontal, this);
+    grids->addWidget(m_inputGrid);
+    grids->addWidget(m_outputGrid);
+    grids->setStretchFactor(0, 3);
+    grids->setStretchFactor(1, 2);
+
+    m_stepControls = new StepControls(m_document, this);
+    auto *centre = new QWidget(this);
+    auto *layout = new QVBoxLayout(centre);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(grids, 1);
+    layout->addWidget(m_stepControls);
+    setCentralWidget(centre);
+
+    const auto dock = [this](QWidget *widget, const QString &title, const QString &name, Qt::DockWidgetArea area) {
+        auto *d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(widget);
+        addDockWidget(area, d);
+        return d;
+    };
+    m_strategies = new StrategyPanel(m_document, this);
+    m_problemEditor = new ProblemEditor(m_document, this);
+    m_diagnostics = new DiagnosticsPanel(m_document, this);
+    m_stepTable = new StepTable(m_document, this);
+    m_charts = new ChartsPanel(this);
+    m_groups = new GroupsPanel(m_document, this);
+    auto *undoView = new QUndoView(m_document->undoStack(), this);
+    undoView->setEmptyLabel(tr("<opened project>"));
+
+    QDockWidget *strategies = dock(m_strategies, tr("Strategies"), QStringLiteral("strategiesDock"), Qt::LeftDockWidgetArea);
+    QDockWidget *problem = dock(m_problemEditor, tr("Layer & hardware"), QStringLiteral("problemDock"), Qt::LeftDockWidgetArea);
+    QDockWidget *diagnostics = dock(m_diagnostics, tr("Errors & warnings"), QStringLiteral("diagnosticsDock"), Qt::LeftDockWidgetArea);
+    QDockWidget *history = dock(undoView, tr("History"), QStringLiteral("historyDock"), Qt::LeftDockWidgetArea);
+    QDockWidget *groups = dock(m_groups, tr("Groups"), QStringLiteral("groupsDock"), Qt::LeftDockWidgetArea);
+    QDockWidget *steps = dock(m_stepTable, tr("Steps"), QStringLiteral("stepsDock"), Qt::BottomDockWidgetArea);
+    QDockWidget *charts = dock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::RightDockWidgetArea);
+    tabifyDockWidget(problem, groups);
+    tabifyDockWidget(problem, history);
+    problem->raise();
+    Q_UNUSED(strategies);
+    Q_UNUSED(diagnostics);
+    Q_UNUSED(steps);
+    Q_UNUSED(charts);
+
+    connect(m_charts, &ChartsPanel::stepClicked, this, [this](int step) { m_document->seek({step, Action::Compute}); });
+    connect(m_inputGrid, &GridView::cellClicked, this, [this](int row, int col) {
+        m_status->setText(tr("pixel (%1,%2)").arg(row).arg(col));
+    });
+
+    // The output grid edits the current strategy's groups: select patches,
+    // drag them onto another group's patch, or press 1-9 / N.
+    m_outputGrid->setEditable(m_groups->model());
+    // While a drag hovers over a group (on the grid or in the dock), the
+    // input grid shows the receptive field that group would have.
+    m_inputGrid->setDropPreview(m_groups->model()->dropPreview());
+    connect(m_outputGrid, &GridView::dropRefused, this, [this](const QString &reason) {
+        if (!reason.isEmpty())
+            statusBar()->showMessage(reason, 4000);
+    });
+    connect(m_groups->model(), &GroupListModel::editRefused, this, [this](const QString &reason) {
+        statusBar()->showMessage(reason, 4000);
+    });
+
+    const auto pointAtFinding = [this](QTreeWidgetItem *item) {
+        const auto snapshot = m_document->simulation();
+        const int index = item ? item->data(0, DiagnosticsPanel::DiagnosticIndexRole).toInt() : -1;
+        if (!snapshot || index < 0 || index >= int(snapshot->result.diagnostics.size()))
+            return;
+        highlightElement(snapshot->result.diagnostics[std::size_t(index)]);
+    };
+    connect(m_diagnostics->tree(), &QTreeWidget::itemActivated, this, pointAtFinding);
+    connect(m_diagnostics->tree(), &QTreeWidget::itemClicked, this, pointAtFinding);
+
+    m_status = new QLabel(this);
+    statusBar()->addWidget(m_status, 1);
+    m_progress = new QProgressBar(this);
+    m_progress->setMaximumWidth(260);
+    m_progress->setRange(0, 100);
+    m_progress->setVisible(false);
+    statusBar()->addPermanentWidget(m_progress);
+    m_cancel = new QToolButton(this);
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Stop the running simulation, comparison or sweep (Esc)"));
+    m_cancel->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancel->setVisible(false);
+    connect(m_cancel, &QToolButton::clicked, m_document, &ProjectDocument::cancel);
+    statusBar()->addPermanentWidget(m_cancel);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
+    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+    file->addSeparator();
+    file->addAction(tr("&Export Figure…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportFigure);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu *edit = menuBar()->addMenu(tr("&Edit"));
+    QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu *strategy = menuBar()->addMenu(tr("&Strategy"));
+    for (QAction *a : {m_strategies->addHeuristicAction(), m_strategies->duplicateAction(), m_strategies->renameAction(),
+                       m_strategies->deleteAction(), m_strategies->importCsvAction(), m_strategies->exportCsvAction()})
+        strategy->addAction(a);
+
+    QMenu *groups = menuBar()->addMenu(tr("&Groups"));
+    groups->setToolTipsVisible(true);
+    groups->addActions(m_groups->editActions());
+
+    QMenu *optimiseMenu = menuBar()->addMenu(tr("&Optimise"));
+    optimiseMenu->setToolTipsVisible(true);
+    QAction *optimiseAction = optimiseMenu->addAction(tr("&Optimise Strategy…"), QKeySequence(tr("Ctrl+Shift+O")), this,
+        &MainWindow::optimiseStrategy);
+    optimiseAction->setObjectName(QStringLiteral("optimiseAction"));
+    optimiseAction->setToolTip(tr("Find a shorter strategy for this layer with the search optimiser or the ILP (CBC)"));
+    QAction *experimentsAction = optimiseMenu->addAction(tr("&Paper Experiments and Gain…"), this, &MainWindow::showExperiments);
+    experimentsAction->setObjectName(QStringLiteral("experimentsAction"));
+    experimentsAction->setToolTip(tr("The paper's grid of small layers: gain of optimised strategies over the heuristics"));
+
+    QMenu *step = menuBar()->addMenu(tr("S&tep"));
+    for (QAction *a : {m_stepControls->firstAction(), m_stepControls->previousAction(), m_stepControls->playAction(),
+                       m_stepControls->nextAction(), m_stepControls->lastAction()}) {
+        step->addAction(a);
+        addAction(a); // shortcuts work wherever the focus is
+    }
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    QAction *heat = m_viewMenu->addAction(tr("Reload &Heat Map"));
+    heat->setCheckable(true);
+    heat->setShortcut(QKeySequence(tr("Ctrl+H")));
+    heat->setToolTip(tr("Colour input pixels by how many times they have been loaded so far"));
+    connect(heat, &QAction::toggled, m_inputGrid, &GridView::setHeatMap);
+    m_viewMenu->addAction(tr("&Fit Grids"), QKeySequence(tr("Ctrl+0")), this, [this] {
+        m_inputGrid->fitToView();
+        m_outputGrid->fitToView();
+    });
+    m_viewMenu->addSeparator();
+    for (QDockWidget *d : findChildren<QDockWidget *>())
+        m_viewMenu->addAction(d->toggleViewAction());
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About ConvOffload"), this, [this] {
+        QMessageBox::about(this, tr("About ConvOffload"),
+                           tr("<b>ConvOffload</b> %1<br>Simulate, compare and export strategies for offloading a "
+                              "convolution layer to an accelerator whose on-chip memory is too small for it.")
+                               .arg(QApplication::applicationVersion()));
+    });
+}
+
+bool MainWindow::openFile(const QString &path)
+{
+    const QString error = m_document->load(path);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Cannot open project"), error);
+        return false;
+    }
+    addRecentFile(QFileInfo(path).absoluteFilePath());
+    m_inputGrid->fitToView();
+    m_outputGrid->fitToView();
+    return true;
+}
+
+void MainWindow::open()
+{
+    if (!maybeSave())
+        return;
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QFileInfo(m_document->filePath()).path(),
+                                                      tr("ConvOffload projects (*.json);;All files (*)"));
+    if (!path.isEmpty())
+        openFile(path);
+}
+
+bool MainWindow::save()
+{
+    if (m_document->filePath().isEmpty())
+        return saveAs();
+    const QString error = m_document->save(m_document->filePath());
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Cannot save project"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(m_document->filePath())), 3000);
+    return true;
+}
+
+bool MainWindow::saveAs()
+{
+    QString path = QFileDialog::getSaveFileName(this, tr("Save project as"), m_document->filePath(),
+                                                tr("ConvOffload projects (*.json)"));
+    if (path.isEmpty())
+        return false;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".json");
+    const QString error = m_document->save(path);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Cannot save project"), error);
+        return false;
+    }
+    addRecentFile(QFileInfo(path).absoluteFilePath());
+    return true;
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_document->isModified())
+        return true;
+    const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
+                                             tr("%1 has unsaved changes. Save them?").arg(m_document->displayName()),
+                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Save)
+        return save();
+    return answer == QMessageBox::Discard;
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    QSettings settings;
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("windowState"), saveState());
+    event->accept();
+}
+
+void MainWindow::exportFigure()
+{
+    ExportDialog dialog(m_document, this);
+    dialog.exec();
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(tr("%1[*] — ConvOffload").arg(m_document->displayName()));
+    setWindowModified(m_document->isModified());
+}
+
+void MainWindow::addRecentFile(const QString &path)
+{
+    QSettings settings;
+    QStringList files = settings.value(kRecentKey).toStringList();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    settings.setValue(kRecentKey, files);
+    updateRecentFiles();
+}
+
+void MainWindow::updateRecentFiles()
+{
+    m_recentMenu->clear();
+    const QStringList files = QSettings().value(kRecentKey).toStringList();
+    for (const QString &f : files)
+        m_recentMenu->addAction(QDir::toNativeSeparators(f), this, [this, f] {
+            if (maybeSave())
+                openFile(f);
+        });
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::onSimulationChanged()
+{
+    const auto snapshot = m_document->simulation();
+    const StepCursor *cursor = m_document->cursor();
+    const Problem *problem = snapshot ? &snapshot->problem : nullptr;
+    m_inputGrid->setSource(cursor ? problem : nullptr, cursor);
+    m_outputGrid->setSource(cursor ? problem : nullptr, cursor);
+    m_inputGrid->setHighlight(std::nullopt);
+    m_outputGrid->setHighlight(std::nullopt);
+    m_charts->setSimulation(cursor ? problem : nullptr, cursor ? &snapshot->result : nullptr,
+                            snapshot ? QString::fromStdString(snapshot->spec.name) : QString());
+    if (!snapshot)
+        m_status->setText(tr("No simulation: fix the layer or select a strategy"));
+    else if (!snapshot->failure.empty())
+        m_status->setText(tr("Cannot simulate %1: %2").arg(QString::fromStdString(snapshot->spec.name), QString::fromStdString(snapshot->failure)));
+    else
+        m_status->setText(tr("%1: %2, duration %3, peak footprint %4 / %5 elements")
+                              .arg(QString::fromStdString(snapshot->spec.name),
+                                   snapshot->result.valid() ? tr("valid") : tr("%n error(s)", nullptr, int(snapshot->result.error_count)))
+                              .arg(snapshot->result.totalDuration())
+                              .arg(snapshot->result.peakFootprint())
+                              .arg(snapshot->problem.hardware.mem_size));
+}
+
+void MainWindow::highlightElement(const Diagnostic &d)
+{
+    const auto snapshot = m_document->simulation();
+    if (!snapshot)
+        return;
+    const Layer &layer = snapshot->problem.layer;
+    std::optional<GridCell> input, output;
+    switch (d.element_kind) {
+    case ElementKind::Pixel: {
+        const Grid g = pixelPosition(layer, d.element_id);
+        input = GridCell{g.row, g.col};
+        break;
+    }
+    case ElementKind::Patch:
+    case ElementKind::Output: {
+        const PatchId patch = d.element_kind == ElementKind::Patch ? d.element_id : patchOfOutput(layer, d.element_id);
+        const Grid g = patchPosition(layer, patch);
+        output = GridCell{g.row, g.col};
+        break;
+    }
+    case ElementKind::Kernel:
+    case ElementKind::None: break;
+    }
+    m_inputGrid->setHighlight(input);
+    m_outputGrid->setHighlight(output);
+    if (!d.element.empty())
+        m_status->setText(QString::fromStdString(d.message));
+}
+
+void MainWindow::updateBusy()
+{
+    const bool busy = m_document->busy();
+    m_progress->setVisible(busy);
+    m_cancel->setVisible(busy);
+}
+
+void MainWindow::onMomentChanged()
+{
+    m_inputGrid->refresh();
+    m_outputGrid->refresh();
+    m_charts->setCurrentStep(m_document->moment().step);
+}
+
+void MainWindow::optimiseStrategy()
+{
+    QStringList names;
+    for (const StrategySpec &spec : m_document->project().strategies)
+        names << QString::fromStdString(spec.name);
+    auto *dialog = new OptimiseDialog(m_document->problem(), names, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &OptimiseDialog::strategyReady, this, [this](const StrategySpec &spec) {
+        const int at = int(m_document->project().strategies.size());
+        m_document->undoStack()->push(new AddStrategyCommand(m_document, at, spec));
+        m_document->setCurrentStrategy(at);
+        statusBar()->showMessage(tr("Added the optimised strategy '%1'").arg(QString::fromStdString(spec.name)), 5000);
+    });
+    dialog->open();
+}
+
+void MainWindow::showExperiments()
+{
+    // One gain view per window: it keeps its results while hidden.
+    if (!m_experiments)
+        m_experiments = new ExperimentsDialog(this);
+    m_experiments->show();
+    m_experiments->raise();
+    m_experiments->activateWindow();
+}
+
+} // namespace convoffload::ui

@@ -1,0 +1,83 @@
+#pragma once
+// The main window: the document's views laid out, its menus and shortcuts,
+// open/save/recent files, the unsaved-changes prompt and kept window state.
+
+#include "convoffload/model/Diagnostic.h"
+
+#include <QMainWindow>
+
+class QLabel;
+class QProgressBar;
+class QToolButton;
+class QMenu;
+
+namespace convoffload::ui {
+
+class ChartsPanel;
+class ExperimentsDialog;
+class DiagnosticsPanel;
+class GridView;
+class GroupsPanel;
+class ProblemEditor;
+class ProjectDocument;
+class StepControls;
+class StepTable;
+class StrategyPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    ProjectDocument *document() const { return m_document; }
+    bool openFile(const QString &path);
+
+    // Views, for tests and screenshots.
+    GridView *inputGrid() const { return m_inputGrid; }
+    GridView *outputGrid() const { return m_outputGrid; }
+    ChartsPanel *charts() const { return m_charts; }
+    StepControls *stepControls() const { return m_stepControls; }
+    DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
+    GroupsPanel *groups() const { return m_groups; }
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void createViews();
+    void createMenus();
+    void open();
+    bool save();
+    bool saveAs();
+    bool maybeSave();
+    void exportFigure();
+    void optimiseStrategy();
+    void showExperiments();
+    void updateTitle();
+    void updateRecentFiles();
+    void addRecentFile(const QString &path);
+    void onSimulationChanged();
+    void onMomentChanged();
+    void updateBusy();
+    void highlightElement(const convoffload::Diagnostic &d);
+
+    ProjectDocument *m_document;
+    GridView *m_inputGrid = nullptr;
+    GridView *m_outputGrid = nullptr;
+    ChartsPanel *m_charts = nullptr;
+    StepControls *m_stepControls = nullptr;
+    StepTable *m_stepTable = nullptr;
+    ProblemEditor *m_problemEditor = nullptr;
+    StrategyPanel *m_strategies = nullptr;
+    DiagnosticsPanel *m_diagnostics = nullptr;
+    GroupsPanel *m_groups = nullptr;
+    QLabel *m_status = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QToolButton *m_cancel = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QMenu *m_viewMenu = nullptr;
+    ExperimentsDialog *m_experiments = nullptr;
+};
+
+} // namespace convoffload::ui
