@@ -30,6 +30,186 @@ private:
     IlpModel &m_model;
 };
 
+
+/// The patches holding each needed pixel, by position in `pixels`.
+struct PixelHolders {
+    std::vector<std::vector<PatchId>> of; // of[j]: patches holding pixels[j]
+    std::size_t incidences = 0; // Σ over patches of their needed pixels
+};
+
+PixelHolders pixelHolders(const S1Instance &in, const std::vector<PixelId> &pixels)
+{
+    std::vector<std::int64_t> indexOfPixel(std::size_t(in.pixels), -1);
+    for (std::size_t j = 0; j < pixels.size(); ++j)
+        indexOfPixel[pixels[j]] = std::int64_t(j);
+    PixelHolders h;
+    h.of.resize(pixels.size());
+    for (PatchId p = 0; p < PatchId(in.patches); ++p)
+        for (PixelId px : in.patch_pixels[p]) {
+            h.of[std::size_t(indexOfPixel[px])].push_back(p);
+            ++h.incidences;
+        }
+    return h;
+}
+
+/// Builds the model row family by row family, in the order the model's row
+/// indices (and so the LP/MPS files) list them: one-group rows, then per
+/// group its size, order, memory and pixel rows, then the reload rows.
+class IlpBuilder {
+public:
+    IlpBuilder(const S1Instance &in, IlpModel &m, const PixelHolders &holders)
+        : m_in(in)
+        , m_m(m)
+        , m_holders(holders)
+        , m_writer(m)
+        , K(m.groups)
+        , P(std::size_t(in.patches))
+        , N(m.pixels.size())
+    {
+    }
+
+    /// Column blocks x, y, v, z, u and their objective costs.
+    void layoutColumns()
+    {
+        m_m.y_begin = P * std::size_t(K);
+        m_m.v_begin = m_m.y_begin + N * std::size_t(K);
+        m_m.z_begin = m_m.v_begin + N * std::size_t(K - 1);
+        m_m.u_begin = m_m.z_begin + N * std::size_t(K);
+        const std::int64_t firstOptional = m_m.first_optional_group;
+        m_m.cost.assign(m_m.u_begin + std::size_t(K - firstOptional), 0.0);
+        for (std::size_t j = 0; j < N; ++j)
+            for (std::int64_t k = 0; k < K; ++k)
+                m_m.cost[m_m.z(j, k)] = m_in.cost_per_pixel_load;
+        for (std::int64_t k = firstOptional; k < K; ++k)
+            m_m.cost[m_m.u(k)] = m_in.cost_per_group;
+        m_m.objective_offset = m_in.constant_cost + m_in.cost_per_group * double(firstOptional);
+    }
+
+    /// Every patch in exactly one group.
+    void addOneGroupRows()
+    {
+        for (PatchId p = 0; p < PatchId(P); ++p) {
+            m_writer.begin(IlpRowKind::OneGroup, 'E', 1, 0, p);
+            for (std::int64_t k = 0; k < K; ++k)
+                m_writer.term(m_m.x(p, k), 1);
+            m_writer.end();
+        }
+    }
+
+    /// A group holds at most G patches and, unless it may stay empty, at
+    /// least one; an optional group is bounded by G·u_k and u_k, and optional
+    /// groups are used in order (empty ones last).
+    void addGroupSizeRows(std::int64_t k)
+    {
+        const auto gk = std::uint32_t(k);
+        const bool optional = k >= m_m.first_optional_group;
+        m_writer.begin(IlpRowKind::GroupSize, 'L', optional ? 0 : double(m_in.group_size), gk);
+        addPatchTerms(k, 1);
+        if (optional)
+            m_writer.term(m_m.u(k), -double(m_in.group_size));
+        m_writer.end();
+        m_writer.begin(IlpRowKind::GroupNonEmpty, 'G', optional ? 0 : 1, gk);
+        addPatchTerms(k, 1);
+        if (optional)
+            m_writer.term(m_m.u(k), -1);
+        m_writer.end();
+        if (optional && k > m_m.first_optional_group) {
+            m_writer.begin(IlpRowKind::GroupOrder, 'L', 0, gk);
+            m_writer.term(m_m.u(k), 1);
+            m_writer.term(m_m.u(k - 1), -1);
+            m_writer.end();
+        }
+    }
+
+    /// The group's pixels, outputs and the fixed part fit in memory.
+    void addMemoryRow(std::int64_t k)
+    {
+        m_writer.begin(IlpRowKind::Memory, 'L', double(m_in.mem_size - m_in.fixed_elements), std::uint32_t(k));
+        for (std::size_t j = 0; j < N; ++j)
+            m_writer.term(m_m.y(j, k), double(m_in.elements_per_pixel));
+        addPatchTerms(k, double(m_in.elements_per_patch));
+        m_writer.end();
+    }
+
+    /// y (pixel in the group's union), v (kept from the previous group) and
+    /// z (loaded) of every needed pixel for group k.
+    void addPixelRows(std::int64_t k)
+    {
+        const auto gk = std::uint32_t(k);
+        for (std::size_t j = 0; j < N; ++j) {
+            const PixelId px = m_m.pixels[j];
+            // y = OR of x over the patches holding the pixel: y ≥ each x, and
+            // y ≤ their sum, without which a pixel could pretend to stay on
+            // chip through a group that does not need it and skip a reload.
+            for (PatchId p : m_holders.of[j]) {
+                m_writer.begin(IlpRowKind::Cover, 'G', 0, gk, px, p);
+                m_writer.term(m_m.y(j, k), 1);
+                m_writer.term(m_m.x(p, k), -1);
+                m_writer.end();
+            }
+            m_writer.begin(IlpRowKind::Or, 'L', 0, gk, px);
+            m_writer.term(m_m.y(j, k), 1);
+            for (PatchId p : m_holders.of[j])
+                m_writer.term(m_m.x(p, k), -1);
+            m_writer.end();
+
+            // v = y_k AND y_{k-1} and z = y_k AND NOT v are only bounded from
+            // the side that matters: v ≤ both y, z ≥ y_k - v. Both z and v
+            // enter only the objective (z costs) and the reload rows (≤), so a
+            // minimum puts v and z at their exact values, and any feasible
+            // point overstates the loads rather than hiding one: its objective
+            // is never below the duration of the groups its x encodes.
+            if (k >= 1) {
+                m_writer.begin(IlpRowKind::KeptNow, 'L', 0, gk, px);
+                m_writer.term(m_m.v(j, k), 1);
+                m_writer.term(m_m.y(j, k), -1);
+                m_writer.end();
+                m_writer.begin(IlpRowKind::KeptBefore, 'L', 0, gk, px);
+                m_writer.term(m_m.v(j, k), 1);
+                m_writer.term(m_m.y(j, k - 1), -1);
+                m_writer.end();
+            }
+            m_writer.begin(IlpRowKind::Slice, 'G', 0, gk, px);
+            m_writer.term(m_m.z(j, k), 1);
+            m_writer.term(m_m.y(j, k), -1);
+            if (k >= 1)
+                m_writer.term(m_m.v(j, k), 1);
+            m_writer.end();
+        }
+    }
+
+    /// Each pixel loaded at most max_loads_per_pixel times.
+    void addReloadRows()
+    {
+        for (std::size_t j = 0; j < N; ++j) {
+            // A pixel is loaded at most once per group whose union holds it, so
+            // at most min(K, patches holding it) times: a bound at or above that
+            // cannot bind and the row is left out.
+            const std::int64_t mostLoads = std::min<std::int64_t>(K, std::int64_t(m_holders.of[j].size()));
+            if (m_in.max_loads_per_pixel >= mostLoads)
+                continue;
+            m_writer.begin(IlpRowKind::Reload, 'L', double(m_in.max_loads_per_pixel), 0, m_m.pixels[j]);
+            for (std::int64_t k = 0; k < K; ++k)
+                m_writer.term(m_m.z(j, k), 1);
+            m_writer.end();
+        }
+    }
+
+private:
+    void addPatchTerms(std::int64_t k, double value)
+    {
+        for (PatchId p = 0; p < PatchId(P); ++p)
+            m_writer.term(m_m.x(p, k), value);
+    }
+
+    const S1Instance &m_in;
+    IlpModel &m_m;
+    const PixelHolders &m_holders;
+    RowWriter m_writer;
+    const std::int64_t K;
+    const std::size_t P, N;
+};
+
 } // namespace
 
 IlpModel buildIlpModel(const S1Instance &in)
@@ -42,136 +222,28 @@ IlpModel buildIlpModel(const S1Instance &in)
     const std::size_t P = std::size_t(in.patches), N = m.pixels.size();
     // Groups below K_min are always used, so only groups from K_min on get a
     // usage variable; with ExactlyKMin there are none.
-    const std::int64_t firstOptional = in.group_count == GroupCount::AtMostCap ? in.min_groups : K;
-    m.first_optional_group = firstOptional;
+    m.first_optional_group = in.group_count == GroupCount::AtMostCap ? in.min_groups : K;
 
-    // patches holding each needed pixel, by position in m.pixels
-    std::vector<std::int64_t> indexOfPixel(std::size_t(in.pixels), -1);
-    for (std::size_t j = 0; j < N; ++j)
-        indexOfPixel[m.pixels[j]] = std::int64_t(j);
-    std::vector<std::vector<PatchId>> holders(N);
-    std::size_t incidences = 0;
-    for (PatchId p = 0; p < PatchId(P); ++p)
-        for (PixelId px : in.patch_pixels[p]) {
-            holders[std::size_t(indexOfPixel[px])].push_back(p);
-            ++incidences;
-        }
-
+    const PixelHolders holders = pixelHolders(in, m.pixels);
     const double expectedTerms
-        = double(K) * (3.0 * double(incidences) + 7.0 * double(N) + 2.0 * double(P)) + double(N) * double(K);
+        = double(K) * (3.0 * double(holders.incidences) + 7.0 * double(N) + 2.0 * double(P)) + double(N) * double(K);
     if (expectedTerms > double(std::numeric_limits<std::uint32_t>::max()) || 4.0 * double(K) * double(N + P) > 4e9)
         throw IlpError("the ILP would have about " + std::to_string(std::int64_t(expectedTerms))
             + " nonzeros, more than this model supports; use fewer groups or a smaller layer");
 
-    m.y_begin = P * std::size_t(K);
-    m.v_begin = m.y_begin + N * std::size_t(K);
-    m.z_begin = m.v_begin + N * std::size_t(K - 1);
-    m.u_begin = m.z_begin + N * std::size_t(K);
-    m.cost.assign(m.u_begin + std::size_t(K - firstOptional), 0.0);
-    for (std::size_t j = 0; j < N; ++j)
-        for (std::int64_t k = 0; k < K; ++k)
-            m.cost[m.z(j, k)] = in.cost_per_pixel_load;
-    for (std::int64_t k = firstOptional; k < K; ++k)
-        m.cost[m.u(k)] = in.cost_per_group;
-    m.objective_offset = in.constant_cost + in.cost_per_group * double(firstOptional);
-
-    m.rows.reserve(P + std::size_t(K) * (4 + incidences + 4 * N) + N);
+    m.rows.reserve(P + std::size_t(K) * (4 + holders.incidences + 4 * N) + N);
     m.term_column.reserve(std::size_t(expectedTerms));
     m.term_value.reserve(std::size_t(expectedTerms));
-    RowWriter w(m);
 
-    for (PatchId p = 0; p < PatchId(P); ++p) {
-        w.begin(IlpRowKind::OneGroup, 'E', 1, 0, p);
-        for (std::int64_t k = 0; k < K; ++k)
-            w.term(m.x(p, k), 1);
-        w.end();
-    }
-
+    IlpBuilder builder(in, m, holders);
+    builder.layoutColumns();
+    builder.addOneGroupRows();
     for (std::int64_t k = 0; k < K; ++k) {
-        const auto gk = std::uint32_t(k);
-        const bool optional = k >= firstOptional;
-        // A group holds at most G patches and, unless it may stay empty, at
-        // least one; an optional group is bounded by G·u_k and u_k.
-        w.begin(IlpRowKind::GroupSize, 'L', optional ? 0 : double(in.group_size), gk);
-        for (PatchId p = 0; p < PatchId(P); ++p)
-            w.term(m.x(p, k), 1);
-        if (optional)
-            w.term(m.u(k), -double(in.group_size));
-        w.end();
-        w.begin(IlpRowKind::GroupNonEmpty, 'G', optional ? 0 : 1, gk);
-        for (PatchId p = 0; p < PatchId(P); ++p)
-            w.term(m.x(p, k), 1);
-        if (optional)
-            w.term(m.u(k), -1);
-        w.end();
-        if (optional && k > firstOptional) {
-            w.begin(IlpRowKind::GroupOrder, 'L', 0, gk);
-            w.term(m.u(k), 1);
-            w.term(m.u(k - 1), -1);
-            w.end();
-        }
-
-        w.begin(IlpRowKind::Memory, 'L', double(in.mem_size - in.fixed_elements), gk);
-        for (std::size_t j = 0; j < N; ++j)
-            w.term(m.y(j, k), double(in.elements_per_pixel));
-        for (PatchId p = 0; p < PatchId(P); ++p)
-            w.term(m.x(p, k), double(in.elements_per_patch));
-        w.end();
-
-        for (std::size_t j = 0; j < N; ++j) {
-            const PixelId px = m.pixels[j];
-            // y = OR of x over the patches holding the pixel: y ≥ each x, and
-            // y ≤ their sum, without which a pixel could pretend to stay on
-            // chip through a group that does not need it and skip a reload.
-            for (PatchId p : holders[j]) {
-                w.begin(IlpRowKind::Cover, 'G', 0, gk, px, p);
-                w.term(m.y(j, k), 1);
-                w.term(m.x(p, k), -1);
-                w.end();
-            }
-            w.begin(IlpRowKind::Or, 'L', 0, gk, px);
-            w.term(m.y(j, k), 1);
-            for (PatchId p : holders[j])
-                w.term(m.x(p, k), -1);
-            w.end();
-
-            // v = y_k AND y_{k-1} and z = y_k AND NOT v are only bounded from
-            // the side that matters: v ≤ both y, z ≥ y_k - v. Both z and v
-            // enter only the objective (z costs) and the reload rows (≤), so a
-            // minimum puts v and z at their exact values, and any feasible
-            // point overstates the loads rather than hiding one: its objective
-            // is never below the duration of the groups its x encodes.
-            if (k >= 1) {
-                w.begin(IlpRowKind::KeptNow, 'L', 0, gk, px);
-                w.term(m.v(j, k), 1);
-                w.term(m.y(j, k), -1);
-                w.end();
-                w.begin(IlpRowKind::KeptBefore, 'L', 0, gk, px);
-                w.term(m.v(j, k), 1);
-                w.term(m.y(j, k - 1), -1);
-                w.end();
-            }
-            w.begin(IlpRowKind::Slice, 'G', 0, gk, px);
-            w.term(m.z(j, k), 1);
-            w.term(m.y(j, k), -1);
-            if (k >= 1)
-                w.term(m.v(j, k), 1);
-            w.end();
-        }
+        builder.addGroupSizeRows(k);
+        builder.addMemoryRow(k);
+        builder.addPixelRows(k);
     }
-
-    for (std::size_t j = 0; j < N; ++j) {
-        // A pixel is loaded at most once per group whose union holds it, so
-        // at most min(K, patches holding it) times: a bound at or above that
-        // cannot bind and the row is left out.
-        const std::int64_t mostLoads = std::min<std::int64_t>(K, std::int64_t(holders[j].size()));
-        if (in.max_loads_per_pixel >= mostLoads)
-            continue;
-        w.begin(IlpRowKind::Reload, 'L', double(in.max_loads_per_pixel), 0, m.pixels[j]);
-        for (std::int64_t k = 0; k < K; ++k)
-            w.term(m.z(j, k), 1);
-        w.end();
-    }
+    builder.addReloadRows();
     return m;
 }
 

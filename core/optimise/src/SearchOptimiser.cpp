@@ -314,49 +314,87 @@ std::int64_t automaticMoveBudget(const S1Instance &in)
     return std::int64_t(std::clamp(budget, 200000.0, 8000000.0));
 }
 
-OptimiseResult searchOptimise(const S1Instance &in, const SearchOptions &options, const OptimiseControl &control)
-{
-    const Clock::time_point start = Clock::now();
-    auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
+namespace {
 
-    OptimiseResult result;
-    result.method = "search";
-    result.lower_bound = lowerBound(in);
+/// One run of the search: the incumbent, the progress reports, the stop
+/// conditions, and the annealing rounds that try to improve the incumbent.
+class SearchRun {
+public:
+    SearchRun(const S1Instance &in, const SearchOptions &options, const OptimiseControl &control)
+        : m_in(in)
+        , m_options(options)
+        , m_control(control)
+        , m_start(Clock::now())
+    {
+        m_result.method = "search";
+        m_result.lower_bound = lowerBound(in);
+        m_tolerance = 1e-9 * std::max(1.0, std::abs(m_result.lower_bound));
+    }
 
-    std::vector<NamedGroups> candidates = heuristicCandidates(in);
-    for (NamedGroups &t : tilingCandidates(in))
-        candidates.push_back(std::move(t));
+    OptimiseResult run()
+    {
+        std::vector<NamedGroups> candidates = heuristicCandidates(m_in);
+        for (NamedGroups &t : tilingCandidates(m_in))
+            candidates.push_back(std::move(t));
+        takeBestFeasible(candidates);
+        report();
+        m_lastReport = elapsed();
 
-    // The best feasible candidate is the incumbent the search must beat.
-    std::optional<double> bestDuration;
-    Groups bestGroups;
-    for (const NamedGroups &c : candidates)
-        if (c.evaluation.feasible && (!bestDuration || c.evaluation.duration < *bestDuration)) {
-            bestDuration = c.evaluation.duration;
-            bestGroups = c.groups;
+        const std::int64_t budget = m_options.max_moves > 0 ? m_options.max_moves : automaticMoveBudget(m_in);
+        const Seed seed = bestSeed(m_in, candidates);
+        m_stop = atBound() || seed.groups.empty();
+        for (int round = 0; round < kRounds && !m_stop; ++round) {
+            const Groups &from = m_bestDuration && round > 0 ? m_bestGroups : seed.groups;
+            runRound(from, round, budget / kRounds + (round < budget % kRounds ? 1 : 0));
         }
+        return finish();
+    }
 
-    auto report = [&] {
-        OptimiseProgress point{elapsed(), bestDuration, result.lower_bound};
-        result.history.push_back(point);
-        if (control.progress)
-            control.progress(point);
-    };
-    report();
+private:
+    double elapsed() const { return std::chrono::duration<double>(Clock::now() - m_start).count(); }
 
-    const double tolerance = 1e-9 * std::max(1.0, std::abs(result.lower_bound));
-    auto atBound = [&] { return options.stop_at_lower_bound && bestDuration && *bestDuration <= result.lower_bound + tolerance; };
+    /// The best feasible candidate is the incumbent the search must beat.
+    void takeBestFeasible(const std::vector<NamedGroups> &candidates)
+    {
+        for (const NamedGroups &c : candidates)
+            if (c.evaluation.feasible && (!m_bestDuration || c.evaluation.duration < *m_bestDuration)) {
+                m_bestDuration = c.evaluation.duration;
+                m_bestGroups = c.groups;
+            }
+    }
 
-    const std::int64_t budget = options.max_moves > 0 ? options.max_moves : automaticMoveBudget(in);
-    Seed seed = bestSeed(in, candidates);
-    std::int64_t moves = 0;
-    double lastReport = elapsed();
-    bool stop = atBound() || seed.groups.empty();
+    void report()
+    {
+        const OptimiseProgress point{elapsed(), m_bestDuration, m_result.lower_bound};
+        m_result.history.push_back(point);
+        if (m_control.progress)
+            m_control.progress(point);
+    }
 
-    for (int round = 0; round < kRounds && !stop; ++round) {
-        const Groups &from = bestDuration && round > 0 ? bestGroups : seed.groups;
-        Annealer annealer(in, from, options.seed + std::uint64_t(round) * 0x9E3779B97F4A7C15ull);
-        const std::int64_t roundMoves = budget / kRounds + (round < budget % kRounds ? 1 : 0);
+    bool atBound() const
+    {
+        return m_options.stop_at_lower_bound && m_bestDuration && *m_bestDuration <= m_result.lower_bound + m_tolerance;
+    }
+
+    /// Every kCheckEvery moves: stop on cancel or time limit, report progress.
+    bool checkStop()
+    {
+        if ((m_control.cancel && m_control.cancel->load()) || elapsed() > m_control.time_limit_s) {
+            m_result.cancelled = m_control.cancel && m_control.cancel->load();
+            m_result.timed_out = !m_result.cancelled;
+            return true;
+        }
+        if (elapsed() - m_lastReport >= kProgressInterval) {
+            m_lastReport = elapsed();
+            report();
+        }
+        return false;
+    }
+
+    /// One annealing round from `from`, cooling geometrically over its moves.
+    void runRound(const Groups &from, int round, std::int64_t roundMoves)
+    {
+        Annealer annealer(m_in, from, m_options.seed + std::uint64_t(round) * 0x9E3779B97F4A7C15ull);
         const double t0 = kStartTemperature * annealer.unit(), t1 = kEndTemperature * annealer.unit();
         const double cooling = roundMoves > 1 ? std::pow(t1 / t0, 1.0 / double(roundMoves - 1)) : 1.0;
         double temperature = t0;
@@ -365,22 +403,14 @@ OptimiseResult searchOptimise(const S1Instance &in, const SearchOptions &options
         // the copy is made only when a move leaves it.
         bool unsavedBest = false;
         auto saveBest = [&] {
-            bestGroups = annealer.state().groups();
+            m_bestGroups = annealer.state().groups();
             unsavedBest = false;
         };
 
         for (std::int64_t i = 0; i < roundMoves; ++i, temperature *= cooling) {
-            if (++moves % kCheckEvery == 0) {
-                if ((control.cancel && control.cancel->load()) || elapsed() > control.time_limit_s) {
-                    result.cancelled = control.cancel && control.cancel->load();
-                    result.timed_out = !result.cancelled;
-                    stop = true;
-                    break;
-                }
-                if (elapsed() - lastReport >= kProgressInterval) {
-                    lastReport = elapsed();
-                    report();
-                }
+            if (++m_moves % kCheckEvery == 0 && checkStop()) {
+                m_stop = true;
+                break;
             }
             const Annealer::Proposal proposal = annealer.propose();
             if (proposal == Annealer::Proposal::None)
@@ -395,15 +425,15 @@ OptimiseResult searchOptimise(const S1Instance &in, const SearchOptions &options
             }
             current = annealer.objective();
             const SearchState &s = annealer.state();
-            if (s.feasible() && (!bestDuration || s.duration() < *bestDuration - tolerance)) {
-                bestDuration = s.duration();
+            if (s.feasible() && (!m_bestDuration || s.duration() < *m_bestDuration - m_tolerance)) {
+                m_bestDuration = s.duration();
                 unsavedBest = true;
                 if (atBound()) {
                     saveBest();
-                    stop = true;
+                    m_stop = true;
                     break;
                 }
-            } else if (unsavedBest && !(s.feasible() && s.duration() <= *bestDuration + tolerance)) {
+            } else if (unsavedBest && !(s.feasible() && s.duration() <= *m_bestDuration + m_tolerance)) {
                 annealer.undo();
                 saveBest();
                 annealer.redo();
@@ -413,24 +443,49 @@ OptimiseResult searchOptimise(const S1Instance &in, const SearchOptions &options
             saveBest();
     }
 
-    if (bestDuration) {
-        const S1Evaluation ev = evaluate(in, bestGroups);
-        result.groups = std::move(bestGroups);
-        result.duration = ev.duration;
-        if (!ev.feasible) { // would be a bug of the incremental state; say so rather than hide it
-            result.status = OptimiseStatus::Failed;
-            result.message = "internal error: the search produced an infeasible strategy: " + ev.violation;
+    /// The incumbent, re-evaluated from scratch, with its status.
+    OptimiseResult finish()
+    {
+        if (m_bestDuration) {
+            const S1Evaluation ev = evaluate(m_in, m_bestGroups);
+            m_result.groups = std::move(m_bestGroups);
+            m_result.duration = ev.duration;
+            if (!ev.feasible) { // would be a bug of the incremental state; say so rather than hide it
+                m_result.status = OptimiseStatus::Failed;
+                m_result.message = "internal error: the search produced an infeasible strategy: " + ev.violation;
+            } else {
+                m_result.status
+                    = ev.duration <= m_result.lower_bound + m_tolerance ? OptimiseStatus::Optimal : OptimiseStatus::Feasible;
+            }
         } else {
-            result.status = ev.duration <= result.lower_bound + tolerance ? OptimiseStatus::Optimal : OptimiseStatus::Feasible;
+            m_result.status = OptimiseStatus::NoSolution;
+            m_result.message
+                = "no strategy satisfying memory and the reload bound was found in " + std::to_string(m_moves) + " moves";
         }
-    } else {
-        result.status = OptimiseStatus::NoSolution;
-        result.message = "no strategy satisfying memory and the reload bound was found in " + std::to_string(moves) + " moves";
+        m_bestDuration = m_result.hasSolution() ? std::optional<double>(m_result.duration) : std::nullopt;
+        m_result.seconds = elapsed();
+        report();
+        return std::move(m_result);
     }
-    bestDuration = result.hasSolution() ? std::optional<double>(result.duration) : std::nullopt;
-    result.seconds = elapsed();
-    report();
-    return result;
+
+    const S1Instance &m_in;
+    const SearchOptions &m_options;
+    const OptimiseControl &m_control;
+    const Clock::time_point m_start;
+    OptimiseResult m_result;
+    double m_tolerance = 0;
+    std::optional<double> m_bestDuration;
+    Groups m_bestGroups;
+    std::int64_t m_moves = 0;
+    double m_lastReport = 0;
+    bool m_stop = false;
+};
+
+} // namespace
+
+OptimiseResult searchOptimise(const S1Instance &in, const SearchOptions &options, const OptimiseControl &control)
+{
+    return SearchRun(in, options, control).run();
 }
 
 } // namespace convoffload
