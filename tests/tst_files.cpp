@@ -407,11 +407,11 @@ private slots:
         const std::string noFolder = dir.filePath(QStringLiteral("no-such-folder/p.json")).toStdString();
         VERIFY_FORMAT_ERROR(saveProject(fullProject(), noFolder), noFolder, "cannot create a temporary file");
 
-        // The temporary file can be written but not renamed over a folder:
-        // the error names the target and the temporary file is removed.
+        // A folder is refused before a temporary file is made: the error
+        // names the target and nothing is left beside it.
         QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("folder")));
         const std::string folder = dir.filePath(QStringLiteral("folder")).toStdString();
-        VERIFY_FORMAT_ERROR(saveProject(fullProject(), folder), folder, "cannot replace the file");
+        VERIFY_FORMAT_ERROR(saveProject(fullProject(), folder), folder, "cannot replace it: it is a directory");
         QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot), QStringList{QStringLiteral("folder")});
     }
 

@@ -662,7 +662,7 @@ TensorData tensorDataFromJson(const Layer &layer, const std::string &text)
 
 TensorData loadTensorData(const Layer &layer, const std::string &path)
 {
-    const std::string text = readTextFile(path);
+    const std::string text = readTextFile(path, kMaxTensorFileBytes);
     return withPath(path, [&] { return tensorDataFromJson(layer, text); });
 }
 

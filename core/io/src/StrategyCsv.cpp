@@ -357,7 +357,7 @@ std::string groupsToCsv(const Layer &layer, const Groups &groups)
 
 Groups loadGroupsCsv(const Layer &layer, const std::string &path)
 {
-    const std::string text = readTextFile(path);
+    const std::string text = readTextFile(path, kMaxStrategyCsvBytes);
     try {
         return groupsFromCsv(layer, text);
     } catch (const FormatError &e) {

@@ -1,12 +1,21 @@
-// Reading and atomically replacing whole files.
+// Reading and atomically replacing whole files, with POSIX calls: the checks a
+// user's file deserves (regular files only, sizes bounded before reading,
+// mode and symbolic links kept on save, data on disk before the rename) need
+// the file descriptor that the C and C++ streams hide.
 #include "convoffload/io/TextFile.h"
 #include "convoffload/io/FormatError.h"
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <random>
 #include <system_error>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace convoffload {
 
@@ -14,60 +23,193 @@ namespace {
 
 std::string systemReason(int error) { return std::generic_category().message(error); }
 
+/// Closes a descriptor when it goes out of scope.
+class Descriptor {
+public:
+    explicit Descriptor(int fd)
+        : m_fd(fd)
+    {
+    }
+    ~Descriptor()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    Descriptor(const Descriptor &) = delete;
+    Descriptor &operator=(const Descriptor &) = delete;
+    int get() const { return m_fd; }
+    /// Closes now and reports the error close() gives (NFS reports write
+    /// errors there).
+    int close()
+    {
+        const int fd = m_fd;
+        m_fd = -1;
+        return ::close(fd) == 0 ? 0 : errno;
+    }
+
+private:
+    int m_fd;
+};
+
+std::string kindOf(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a regular file";
+}
+
+std::string sizeText(std::int64_t bytes)
+{
+    if (bytes >= (std::int64_t(1) << 20))
+        return std::to_string(bytes >> 20) + " MiB";
+    return std::to_string(bytes) + " bytes";
+}
+
+/// Writes all of `text`; 0 or the error.
+int writeAll(int fd, const std::string &text)
+{
+    std::size_t done = 0;
+    while (done < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return errno;
+        }
+        if (n == 0)
+            return EIO;
+        done += std::size_t(n);
+    }
+    return 0;
+}
+
+/// The file a save must replace: the final target of a chain of symbolic
+/// links (relative links resolve against their own folder), so saving through
+/// a link updates the file it points to and keeps the link.
+std::string saveTarget(const std::string &path)
+{
+    std::filesystem::path target(path);
+    for (int depth = 0; depth < 40; ++depth) {
+        std::error_code ec;
+        if (!std::filesystem::is_symlink(std::filesystem::symlink_status(target, ec)))
+            return target.string();
+        const std::filesystem::path link = std::filesystem::read_symlink(target, ec);
+        if (ec)
+            throw FormatError(path, "cannot follow the symbolic link: " + ec.message());
+        target = link.is_absolute() ? link : target.parent_path() / link;
+    }
+    throw FormatError(path, "too many levels of symbolic links");
+}
+
 } // namespace
 
-std::string readTextFile(const std::string &path)
+std::string readTextFile(const std::string &path, std::int64_t maxBytes)
 {
-    std::FILE *f = std::fopen(path.c_str(), "rb");
-    if (!f)
+    // O_NONBLOCK: opening a FIFO with no writer must not wait for one; the
+    // file is refused right after as not regular.
+    Descriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+    if (fd.get() < 0)
         throw FormatError(path, "cannot open: " + systemReason(errno));
+    struct stat st { };
+    if (::fstat(fd.get(), &st) != 0)
+        throw FormatError(path, "cannot read: " + systemReason(errno));
+    if (!S_ISREG(st.st_mode))
+        throw FormatError(path, "cannot read it: it is " + kindOf(st.st_mode) + ", not a file");
+    if (st.st_size > maxBytes)
+        throw FormatError(path,
+            "not read: it is " + sizeText(st.st_size) + ", larger than the " + sizeText(maxBytes)
+                + " this kind of file may have");
+    const int flags = ::fcntl(fd.get(), F_GETFL);
+    if (flags >= 0)
+        ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
+
+    // The size may change while reading (a file being written): read at most
+    // one byte past the limit, to tell "too large" from "exactly the limit".
     std::string text;
+    text.reserve(std::size_t(st.st_size));
     char buffer[65536];
-    std::size_t n = 0;
-    while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0)
-        text.append(buffer, n);
-    const int error = std::ferror(f) ? errno : 0; // e.g. EISDIR: fopen accepts a folder on Linux
-    std::fclose(f);
-    if (error != 0)
-        throw FormatError(path, "cannot read: " + systemReason(error));
+    for (;;) {
+        const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            throw FormatError(path, "cannot read: " + systemReason(errno));
+        }
+        if (n == 0)
+            break;
+        text.append(buffer, std::size_t(n));
+        if (std::int64_t(text.size()) > maxBytes)
+            throw FormatError(path, "grew past the " + sizeText(maxBytes) + " this kind of file may have while being read");
+    }
     return text;
 }
 
 void writeTextFileAtomically(const std::string &path, const std::string &text)
 {
-    // A random suffix and exclusive creation ("x"): two saves never share a
+    const std::string target = saveTarget(path);
+    const std::filesystem::path folder = std::filesystem::path(target).parent_path();
+
+    // The replaced file's permissions are kept; a new file gets the usual
+    // 0666 less the umask, as any editor would create it.
+    mode_t mode = 0666;
+    bool keepMode = false;
+    struct stat st { };
+    if (::stat(target.c_str(), &st) == 0) {
+        if (!S_ISREG(st.st_mode))
+            throw FormatError(path, "cannot replace it: it is " + kindOf(st.st_mode) + ", not a file");
+        mode = st.st_mode & 07777;
+        keepMode = true;
+    }
+
+    // A random suffix and exclusive creation: two saves never share a
     // temporary file, and an existing file is never clobbered by it.
     std::random_device random;
     std::string temporary;
-    std::FILE *f = nullptr;
+    int raw = -1;
     int error = 0;
-    for (int attempt = 0; attempt < 16 && !f; ++attempt) {
+    for (int attempt = 0; attempt < 16 && raw < 0; ++attempt) {
         char suffix[16];
         std::snprintf(suffix, sizeof suffix, ".tmp-%08x", unsigned(random()));
-        temporary = path + suffix;
-        f = std::fopen(temporary.c_str(), "wbx");
-        error = f ? 0 : errno;
-        if (!f && error != EEXIST)
+        temporary = target + suffix;
+        raw = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, keepMode ? 0600 : mode);
+        error = raw < 0 ? errno : 0;
+        if (raw < 0 && error != EEXIST)
             break;
     }
-    if (!f)
+    if (raw < 0)
         throw FormatError(path, "cannot create a temporary file next to it: " + systemReason(error));
+    Descriptor fd(raw);
 
-    // errno may be left at 0 by a short write; EIO then stands for "failed".
-    const auto failure = [] { return errno != 0 ? errno : EIO; };
-    errno = 0;
-    const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size() && std::fflush(f) == 0;
-    error = written ? 0 : failure();
-    if (std::fclose(f) != 0 && written)
-        error = failure();
-    std::error_code ec;
-    if (error == 0)
-        std::filesystem::rename(temporary, path, ec);
-    if (error != 0 || ec) {
+    // Every failure from here on removes the temporary file.
+    const auto fail = [&](const std::string &reason) {
         std::error_code ignored;
         std::filesystem::remove(temporary, ignored);
-        throw FormatError(path, error != 0 ? "cannot write: " + systemReason(error) : "cannot replace the file: " + ec.message());
-    }
+        throw FormatError(path, reason);
+    };
+    if (keepMode && ::fchmod(fd.get(), mode) != 0)
+        fail("cannot give the new file the old one's permissions: " + systemReason(errno));
+    if ((error = writeAll(fd.get(), text)) != 0)
+        fail("cannot write: " + systemReason(error));
+    if (::fsync(fd.get()) != 0)
+        fail("cannot write to disk: " + systemReason(errno));
+    if ((error = fd.close()) != 0)
+        fail("cannot write: " + systemReason(error));
+    if (::rename(temporary.c_str(), target.c_str()) != 0)
+        fail("cannot replace the file: " + systemReason(errno));
+
+    // The rename is durable only once the folder is on disk too. The file is
+    // already saved when this fails, so a failure here is not reported.
+    Descriptor dir(::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir.get() >= 0)
+        ::fsync(dir.get());
 }
 
 } // namespace convoffload

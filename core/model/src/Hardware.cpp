@@ -1,12 +1,23 @@
 #include "convoffload/model/Hardware.h"
 
 #include <cmath>
+#include <cstdio>
 
 namespace convoffload {
 
 namespace {
 
 std::string str(std::int64_t v) { return std::to_string(v); }
+
+constexpr double kMaxCost = 1e15;
+
+/// Short form for messages, e.g. 1e+308 rather than 309 digits.
+std::string numberText(double v)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g", v);
+    return buffer;
+}
 
 } // namespace
 
@@ -17,9 +28,14 @@ std::vector<std::string> Hardware::problems() const
         if (value < 1)
             out.push_back(std::string(name) + ": must be at least 1, got " + str(value));
     };
+    // A cost per element or per compute above 1e15 would let a total
+    // (element counts reach 2^40) leave the range where sums stay finite and
+    // comparable; no real accelerator is that slow in any unit.
     const auto duration = [&](const char *name, double value) {
         if (!std::isfinite(value) || value < 0)
-            out.push_back(std::string(name) + ": must be a finite number >= 0, got " + std::to_string(value));
+            out.push_back(std::string(name) + ": must be a finite number >= 0, got " + numberText(value));
+        else if (value > kMaxCost)
+            out.push_back(std::string(name) + ": " + numberText(value) + " is too large (at most 1e15)");
     };
     positive("mem_size", mem_size);
     positive("nbop_pe", nbop_pe);

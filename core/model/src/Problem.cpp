@@ -1,4 +1,5 @@
 #include "convoffload/model/Problem.h"
+#include "convoffload/model/Arithmetic.h"
 
 namespace convoffload {
 
@@ -11,7 +12,7 @@ std::int64_t Problem::nbPatchesMax() const
 std::int64_t Problem::kMin() const
 {
     const std::int64_t g = nbPatchesMax();
-    return g > 0 ? (layer.patchCount() + g - 1) / g : 0;
+    return g > 0 ? ceilDiv(layer.patchCount(), g) : 0;
 }
 
 } // namespace convoffload

@@ -3,6 +3,9 @@
 #include "convoffload/optimise/IlpFiles.h"
 #include "convoffload/optimise/IlpModel.h"
 
+#include "convoffload/io/TextFile.h"
+
+#include <CoinError.hpp>
 #include <CoinFloatEqual.hpp>
 #include <CoinHelperFunctions.hpp>
 #include <CoinLpIO.hpp>
@@ -12,7 +15,11 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <limits>
 #include <memory>
+
+#include <unistd.h>
 
 namespace convoffload {
 
@@ -114,19 +121,7 @@ std::string lpText(const IlpModel &m)
     return text;
 }
 
-void writeLp(const IlpModel &m, const std::string &path)
-{
-    std::unique_ptr<CoinLpIO> lp = lpWriter(m);
-    FILE *file = std::fopen(path.c_str(), "w");
-    if (!file)
-        throw IlpError(path + ": " + std::strerror(errno));
-    const int rc = lp->writeLp(file, 1e-9, 10, 9, true);
-    const bool closed = std::fclose(file) == 0;
-    if (rc != 0 || !closed)
-        throw IlpError(path + ": the LP file could not be written");
-}
-
-void writeMps(const IlpModel &m, const std::string &path)
+std::string mpsText(const IlpModel &m)
 {
     const CoinArrays a(m);
     CoinMpsIO mps;
@@ -136,9 +131,35 @@ void writeMps(const IlpModel &m, const std::string &path)
         a.row_sense.data(), a.row_rhs.data(), range.data(), a.col_names, a.row_names);
     mps.setObjectiveOffset(-m.objective_offset); // MPS: the objective RHS is minus the constant
     mps.setProblemName("convoffload_s1");
-    // Extra precision: costs such as t_l·C_in need not be round numbers.
-    if (mps.writeMps(path.c_str(), 0, 1, 2) != 0)
-        throw IlpError(path + ": the MPS file could not be written");
+
+    // CoinMpsIO writes only to a named file (and throws CoinError when it
+    // cannot open it): a private temporary file, read back, then removed.
+    const std::filesystem::path folder = std::filesystem::temp_directory_path();
+    std::string name = (folder / "convoffload-mps-XXXXXX").string();
+    const int fd = ::mkstemp(name.data());
+    if (fd < 0)
+        throw IlpError("cannot create a temporary file in " + folder.string() + ": " + std::strerror(errno));
+    ::close(fd);
+    struct Remove {
+        const std::string &path;
+        ~Remove() { std::remove(path.c_str()); }
+    } remove{name};
+    int rc = 0;
+    try {
+        // Extra precision: costs such as t_l·C_in need not be round numbers.
+        rc = mps.writeMps(name.c_str(), 0, 1, 2);
+    } catch (const CoinError &e) {
+        throw IlpError("CoinMpsIO could not write the model: " + e.message());
+    }
+    if (rc != 0)
+        throw IlpError("CoinMpsIO could not write the model");
+    return readTextFile(name, std::numeric_limits<std::int64_t>::max());
 }
+
+// Both files go through the atomic writer: a failed export never leaves a
+// half-written model, and an existing file keeps its permissions.
+void writeLp(const IlpModel &m, const std::string &path) { writeTextFileAtomically(path, lpText(m)); }
+
+void writeMps(const IlpModel &m, const std::string &path) { writeTextFileAtomically(path, mpsText(m)); }
 
 } // namespace convoffload

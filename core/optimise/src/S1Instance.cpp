@@ -1,5 +1,6 @@
 #include "convoffload/optimise/S1Instance.h"
 
+#include "convoffload/model/Arithmetic.h"
 #include "convoffload/model/Ids.h"
 #include "convoffload/optimise/OptimiseControl.h"
 #include "convoffload/optimise/OptimiseResult.h"
@@ -42,7 +43,7 @@ S1Instance makeS1Instance(const Problem &problem, const OptimiseSettings &settin
     if (in.group_size > patchesMax)
         throw InstanceError("group size " + std::to_string(in.group_size)
             + " exceeds nb_patches_max = " + std::to_string(patchesMax) + " (nbop_pe / (C_in·H_K·W_K·N))");
-    in.min_groups = (in.patches + in.group_size - 1) / in.group_size;
+    in.min_groups = ceilDiv(in.patches, in.group_size);
     in.group_count = settings.group_count;
     if (settings.group_count == GroupCount::ExactlyKMin) {
         in.max_groups = in.min_groups;

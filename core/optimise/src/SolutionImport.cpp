@@ -1,11 +1,11 @@
 #include "convoffload/optimise/SolutionImport.h"
+#include "convoffload/io/TextFile.h"
 
 #include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 #include <vector>
 
@@ -42,6 +42,10 @@ bool readIndex(const std::string &name, std::size_t &pos, const char *prefix, st
         return false;
     pos += len;
     const char *first = name.data() + pos, *last = name.data() + name.size();
+    // Digits only: from_chars would take a sign, and "x_p-1_g0" is no column
+    // of ours (a negative index must never reach an array).
+    if (first == last || *first < '0' || *first > '9')
+        return false;
     const auto [ptr, ec] = std::from_chars(first, last, value);
     if (ec != std::errc() || ptr == first)
         return false;
@@ -180,7 +184,10 @@ private:
         const std::size_t dash = line.find(" - objective value ");
         std::size_t begin = line.find_first_not_of(' ');
         setStatus(number, line.substr(begin, dash - begin));
-        readObjective(number, splitWords(line.substr(dash + std::strlen(" - objective value "))).at(0));
+        const std::vector<std::string> rest = splitWords(line.substr(dash + std::strlen(" - objective value ")));
+        if (rest.empty())
+            throw FormatError(lineName(number), "the status line has no number after 'objective value'");
+        readObjective(number, rest.front());
     }
 
     void readValue(std::size_t number, const std::string &line, std::vector<std::string> words)
@@ -203,6 +210,9 @@ private:
         if (!pg) {
             if (isOtherModelColumn(name))
                 return;
+            if (name.starts_with("x_p"))
+                throw FormatError(lineName(number),
+                    "'" + name + "' is no column of the model: x_p<patch>_g<group> takes two whole numbers from 0");
             throw FormatError(lineName(number), "unknown variable '" + name + "'");
         }
         if (pg->patch >= m_instance.patches)
@@ -258,13 +268,9 @@ ImportedSolution solutionFromText(const S1Instance &instance, const std::string 
 
 ImportedSolution loadSolution(const S1Instance &instance, const std::string &path)
 {
-    std::ifstream file(path, std::ios::binary);
-    if (!file)
-        throw FormatError(path, std::strerror(errno));
-    std::ostringstream text;
-    text << file.rdbuf();
+    const std::string text = readTextFile(path, kMaxSolutionFileBytes);
     try {
-        return solutionFromText(instance, text.str());
+        return solutionFromText(instance, text);
     } catch (const FormatError &e) {
         throw FormatError(e.where.empty() ? path : path + ": " + e.where, e.reason);
     }

@@ -1,14 +1,29 @@
 #pragma once
-// Whole-file helpers shared by the file formats.
+// Whole-file helpers shared by the file formats. Errors are FormatError with
+// `where` = the path and a reason in words.
+#include <cstdint>
 #include <string>
 
 namespace convoffload {
 
-/// Whole-file helpers shared by the file formats. Errors are FormatError
-/// with `where` = the path and the system's reason.
-std::string readTextFile(const std::string &path);
-/// Writes "<path>.tmp-XXXXXXXX" then renames it over `path`, so a failed save
-/// never leaves a half-written file; the temporary file is removed on failure.
+/// Size caps, checked before a byte is read, so a hostile or mistaken input
+/// (a 2 GB file, /dev/zero) costs nothing. Each is far above what the layer
+/// limits allow a real file of that kind to need (README, "Bad input").
+constexpr std::int64_t kMaxProjectFileBytes = std::int64_t(512) << 20;
+constexpr std::int64_t kMaxTensorFileBytes = std::int64_t(1) << 30;
+constexpr std::int64_t kMaxStrategyCsvBytes = std::int64_t(512) << 20;
+constexpr std::int64_t kMaxSolutionFileBytes = std::int64_t(1) << 30;
+
+/// The whole file. Only regular files are read: a directory, a device or a
+/// FIFO is refused by name (a FIFO without a writer never blocks); so is a
+/// file over `maxBytes`.
+std::string readTextFile(const std::string &path, std::int64_t maxBytes = kMaxProjectFileBytes);
+
+/// Writes "<target>.tmp-XXXXXXXX", flushes it to disk, then renames it over
+/// the target, so a failed or interrupted save never leaves a half-written
+/// file, and a failed one leaves no temporary file. The target is `path`, or
+/// the file at the end of its symbolic links (the links stay); an existing
+/// file's permission bits are kept.
 void writeTextFileAtomically(const std::string &path, const std::string &text);
 
 } // namespace convoffload

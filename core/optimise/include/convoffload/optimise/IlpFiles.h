@@ -7,8 +7,10 @@ namespace convoffload {
 
 // LP and MPS files with readable names, written by CoinUtils (IlpFiles.cpp).
 // Both are read by the cbc command line (`cbc model.lp solve solu out.txt`).
-// Throw IlpError naming the path on failure.
+// The writers replace the file atomically; they throw FormatError naming the
+// path when it cannot be written, IlpError when CoinUtils fails.
 std::string lpText(const IlpModel &model);
+std::string mpsText(const IlpModel &model);
 void writeLp(const IlpModel &model, const std::string &path);
 void writeMps(const IlpModel &model, const std::string &path);
 

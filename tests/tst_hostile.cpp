@@ -1,0 +1,286 @@
+// Hostile and mistaken inputs found by the fuzzing campaign of the reliability
+// issue, each kept as a regression test (reproducer files in
+// tests/data/hostile/): every one must end in a precise FormatError or
+// InstanceError, or a correct result — never a crash, a hang, a wrapped index
+// or a damaged file.
+
+#include "convoffload/io/ProjectFile.h"
+#include "convoffload/io/TextFile.h"
+#include "convoffload/optimise/IlpFiles.h"
+#include "convoffload/optimise/IlpModel.h"
+#include "convoffload/optimise/S1Instance.h"
+#include "convoffload/optimise/SolutionImport.h"
+
+#include "TestProblems.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+using namespace convoffload;
+
+namespace {
+
+const std::string kHostile = std::string(CONVOFFLOAD_TEST_DATA) + "/hostile/";
+const std::string kSamples = CONVOFFLOAD_SAMPLES;
+
+template <typename E> std::optional<E> errorOf(const std::function<void()> &f)
+{
+    try {
+        f();
+    } catch (const E &e) {
+        return e;
+    }
+    return std::nullopt;
+}
+
+/// The call throws a FormatError whose `where` ends with `where` and whose
+/// reason contains `reason`.
+#define VERIFY_FORMAT_ERROR(call, expectedWhere, expectedReason)                                                                 \
+    do {                                                                                                                         \
+        const auto error_ = errorOf<FormatError>([&] { (void)(call); });                                                         \
+        QVERIFY2(error_.has_value(), "no FormatError was thrown");                                                               \
+        QVERIFY2(error_->where.ends_with(expectedWhere), error_->what());                                                        \
+        QVERIFY2(error_->reason.find(expectedReason) != std::string::npos, error_->what());                                      \
+    } while (false)
+
+std::string slurp(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+void writeFile(const std::string &path, const std::string &text) { std::ofstream(path, std::ios::binary) << text; }
+
+mode_t modeOf(const std::string &path)
+{
+    struct stat st { };
+    return ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0;
+}
+
+QStringList entries(const QTemporaryDir &dir)
+{
+    return QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System | QDir::Hidden, QDir::Name);
+}
+
+} // namespace
+
+class TestHostile : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Finding 1: a negative patch index reached an array (ASan), crashed, or
+    // wrapped around to patch 0 and was accepted.
+    void solutionNegativeIndices_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("-1") << QStringLiteral("solution-negative-patch.txt");
+        QTest::newRow("-100000000") << QStringLiteral("solution-huge-negative-patch.txt");
+        QTest::newRow("-2^61 wraps to 0") << QStringLiteral("solution-wrapping-patch.txt");
+    }
+    void solutionNegativeIndices()
+    {
+        QFETCH(QString, file);
+        const S1Instance in = makeS1Instance(paperExampleProblem());
+        VERIFY_FORMAT_ERROR(loadSolution(in, kHostile + file.toStdString()), ": line 1", "is no column of the model");
+    }
+
+    // Finding 2: a CBC status line without its objective value escaped as
+    // std::out_of_range with no file or line.
+    void cbcStatusWithoutObjective()
+    {
+        const S1Instance in = makeS1Instance(paperExampleProblem());
+        VERIFY_FORMAT_ERROR(
+            loadSolution(in, kHostile + "solution-cbc-status-no-objective.txt"), ": line 1", "no number after 'objective value'");
+    }
+
+    // Finding 3: a directory as a solution file said "patch 0 is in no group".
+    // Finding 9: devices, FIFOs and huge files were read whole or blocked.
+    void onlyRegularFilesAreRead()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string folder = dir.path().toStdString();
+        const S1Instance in = makeS1Instance(paperExampleProblem());
+        VERIFY_FORMAT_ERROR(loadSolution(in, folder), folder, "it is a directory");
+        VERIFY_FORMAT_ERROR(loadProject(folder), folder, "it is a directory");
+        VERIFY_FORMAT_ERROR(loadProject("/dev/zero"), "/dev/zero", "it is a character device");
+        VERIFY_FORMAT_ERROR(loadTensorData(paperExampleProblem().layer, "/dev/zero"), "/dev/zero", "character device");
+
+        // A FIFO with no writer: refused at once instead of waiting forever.
+        const std::string fifo = folder + "/fifo";
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        QElapsedTimer timer;
+        timer.start();
+        VERIFY_FORMAT_ERROR(loadProject(fifo), fifo, "it is a FIFO");
+        QVERIFY(timer.elapsed() < 5000);
+    }
+
+    void hugeFilesAreRefusedUnread()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        // 2 GB of holes: refused from its size, so it costs no time or memory.
+        const std::string sparse = dir.filePath(QStringLiteral("sparse.json")).toStdString();
+        writeFile(sparse, "{");
+        QCOMPARE(::truncate(sparse.c_str(), off_t(2) << 30), 0);
+        QElapsedTimer timer;
+        timer.start();
+        VERIFY_FORMAT_ERROR(loadProject(sparse), sparse, "larger than the 512 MiB");
+        QVERIFY(timer.elapsed() < 5000);
+        const S1Instance in = makeS1Instance(paperExampleProblem());
+        VERIFY_FORMAT_ERROR(loadSolution(in, sparse), sparse, "larger than the 1024 MiB");
+
+        // The cap is the caller's: a file exactly at it is read, one byte
+        // more is not.
+        const std::string small = dir.filePath(QStringLiteral("small.txt")).toStdString();
+        writeFile(small, "12345");
+        QCOMPARE(readTextFile(small, 5), std::string("12345"));
+        VERIFY_FORMAT_ERROR(readTextFile(small, 4), small, "5 bytes, larger than the 4 bytes");
+    }
+
+    // Finding 4: nbop_pe or a group size near 2^63 overflowed (UBSan); K_min
+    // came out 0 and the optimiser said "no solution".
+    void hugeOpCapacity()
+    {
+        // One channel, a 1×1 kernel, one kernel: one MAC per patch, so
+        // nb_patches_max = nbop_pe = 2^63 - 1, where ceil(patches / G) as
+        // (patches + G - 1) / G overflowed.
+        Problem p = paperExampleProblem();
+        p.layer = {1, 5, 5, 1, 1, 1, 1, 1, 0, 0, 0, 0};
+        p.hardware.nbop_pe = std::numeric_limits<std::int64_t>::max();
+        QCOMPARE(p.nbPatchesMax(), std::numeric_limits<std::int64_t>::max());
+        QCOMPARE(p.kMin(), std::int64_t(1)); // 25 patches fit in one compute
+        QCOMPARE(makeS1Instance(p).min_groups, std::int64_t(1));
+        OptimiseSettings settings;
+        settings.group_size = std::numeric_limits<std::int64_t>::max() - 1;
+        QCOMPARE(makeS1Instance(p, settings).min_groups, std::int64_t(1));
+
+        // The paper's layer through the file: 9 patches, K_min = 1.
+        const Project project = loadProject(kHostile + "project-huge-nbop.json");
+        QCOMPARE(project.problem.kMin(), std::int64_t(1));
+    }
+
+    // Finding 8: costs of 1e308 were accepted and totals became inf/nan.
+    void hugeCostsRefusedAtLoad()
+    {
+        VERIFY_FORMAT_ERROR(loadProject(kHostile + "project-huge-cost.json"), "project-huge-cost.json: hardware.t_l",
+            "1e+308 is too large (at most 1e15)");
+        Problem p = paperExampleProblem();
+        p.hardware.t_acc = 1e15; // the largest accepted
+        QVERIFY(p.hardware.problems().empty());
+        p.hardware.t_w = 2e15;
+        QCOMPARE(p.hardware.problems().size(), std::size_t(1));
+        QVERIFY(p.hardware.problems().front().starts_with("t_w: "));
+    }
+
+    // Finding 5: an unwritable .mps path aborted on an uncaught CoinError.
+    void modelFilesToUnwritablePaths()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const IlpModel model = buildIlpModel(makeS1Instance(paperExampleProblem()));
+        for (const char *name : {"no-such-folder/m.mps", "no-such-folder/m.lp"}) {
+            const std::string path = dir.filePath(QString::fromLatin1(name)).toStdString();
+            VERIFY_FORMAT_ERROR(name[std::strlen(name) - 1] == 's' ? writeMps(model, path) : writeLp(model, path), path,
+                "cannot create a temporary file");
+        }
+        QCOMPARE(entries(dir), QStringList{});
+        // And a writable one still gets the whole model.
+        const std::string mps = dir.filePath(QStringLiteral("m.mps")).toStdString();
+        writeMps(model, mps);
+        QVERIFY(slurp(mps).starts_with("NAME"));
+        QVERIFY(slurp(mps).find("ENDATA") != std::string::npos);
+        QCOMPARE(entries(dir), QStringList{QStringLiteral("m.mps")});
+    }
+
+    // Finding 12: saves replaced a 0600/0444 file by a 0644 one, replaced a
+    // symbolic link by a regular file, and could leave a temporary file.
+    void savesKeepPermissions_data()
+    {
+        QTest::addColumn<int>("mode");
+        QTest::newRow("0600") << 0600;
+        QTest::newRow("0444") << 0444;
+        QTest::newRow("0640") << 0640;
+    }
+    void savesKeepPermissions()
+    {
+        QFETCH(int, mode);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath(QStringLiteral("p.json")).toStdString();
+        const Project project = loadProject(kSamples + "/paper-example.json");
+        saveProject(project, path);
+        QCOMPARE(::chmod(path.c_str(), mode_t(mode)), 0);
+        saveProject(project, path);
+        QCOMPARE(int(modeOf(path)), mode);
+        QCOMPARE(loadProject(path), project);
+        QCOMPARE(entries(dir), QStringList{QStringLiteral("p.json")});
+    }
+
+    void savesFollowSymbolicLinks()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("real")));
+        const std::string target = dir.filePath(QStringLiteral("real/p.json")).toStdString();
+        const std::string link = dir.filePath(QStringLiteral("link.json")).toStdString();
+        const std::string chain = dir.filePath(QStringLiteral("chain.json")).toStdString();
+        writeFile(target, "old");
+        QCOMPARE(::symlink("real/p.json", link.c_str()), 0); // relative, resolved against the link's folder
+        QCOMPARE(::symlink(link.c_str(), chain.c_str()), 0); // a link to a link
+
+        const Project project = loadProject(kSamples + "/paper-example.json");
+        saveProject(project, chain);
+        QVERIFY(QFileInfo(QString::fromStdString(link)).isSymLink());
+        QVERIFY(QFileInfo(QString::fromStdString(chain)).isSymLink());
+        QCOMPARE(loadProject(target), project);
+        QCOMPARE(entries(dir), (QStringList{QStringLiteral("chain.json"), QStringLiteral("link.json"), QStringLiteral("real")}));
+        QCOMPARE(QDir(dir.filePath(QStringLiteral("real"))).entryList(QDir::Files), QStringList{QStringLiteral("p.json")});
+
+        // A dangling link creates its target, as an editor would.
+        const std::string dangling = dir.filePath(QStringLiteral("dangling.json")).toStdString();
+        QCOMPARE(::symlink("real/new.json", dangling.c_str()), 0);
+        saveProject(project, dangling);
+        QCOMPARE(loadProject(dir.filePath(QStringLiteral("real/new.json")).toStdString()), project);
+
+        // A loop of links is refused by name.
+        const std::string a = dir.filePath(QStringLiteral("a")).toStdString(),
+                          b = dir.filePath(QStringLiteral("b")).toStdString();
+        QCOMPARE(::symlink(b.c_str(), a.c_str()), 0);
+        QCOMPARE(::symlink(a.c_str(), b.c_str()), 0);
+        VERIFY_FORMAT_ERROR(saveProject(project, a), a, "too many levels of symbolic links");
+    }
+
+    void failedSavesLeaveNothingBehind()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string path = dir.filePath(QStringLiteral("p.json")).toStdString();
+        writeFile(path, "the user's file");
+        // /dev/full accepts the open and fails every write with ENOSPC: the
+        // same path a full disk takes. A link to it is followed, and refused
+        // as a device before anything is written.
+        const std::string toFull = dir.filePath(QStringLiteral("full.json")).toStdString();
+        QCOMPARE(::symlink("/dev/full", toFull.c_str()), 0);
+        const Project project = loadProject(kSamples + "/paper-example.json");
+        VERIFY_FORMAT_ERROR(saveProject(project, toFull), toFull, "not a file");
+        QCOMPARE(slurp(path), std::string("the user's file"));
+        QCOMPARE(entries(dir), (QStringList{QStringLiteral("full.json"), QStringLiteral("p.json")}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestHostile)
+#include "tst_hostile.moc"
