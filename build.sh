@@ -4,6 +4,8 @@
 #                     headless report, comparison of the samples, optimiser)
 #   ./build.sh test   install what is missing, build, run every test (CTest)
 #   ./build.sh bench  install what is missing, build, run the benchmark
+#   ./build.sh fuzz   install what is missing, build the libFuzzer targets
+#                     (clang, ASan+UBSan) and run each for FUZZ_SECONDS (60)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -53,5 +55,7 @@ case "${1:-}" in
     test) install_missing; build; ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" ;;
     bench) install_missing; build; "$BUILD_DIR/tests/convoffload-bench" "${@:2}"; "$BUILD_DIR/tests/convoffload-bench-grid"
            "$BUILD_DIR/tests/convoffload-bench-search" ;;
-    *) echo "usage: $0 run|test|bench" >&2; exit 2 ;;
+    fuzz) PACKAGES+=(clang); install_missing
+          cmake --preset fuzz && cmake --build --preset fuzz && fuzz/run.sh "${@:2}" ;;
+    *) echo "usage: $0 run|test|bench|fuzz" >&2; exit 2 ;;
 esac
