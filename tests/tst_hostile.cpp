@@ -10,6 +10,7 @@
 #include "convoffload/optimise/IlpModel.h"
 #include "convoffload/optimise/S1Instance.h"
 #include "convoffload/optimise/SolutionImport.h"
+#include "convoffload/simulate/WorkEstimate.h"
 
 #include "TestProblems.h"
 
@@ -171,6 +172,35 @@ private slots:
         // The paper's layer through the file: 9 patches, K_min = 1.
         const Project project = loadProject(kHostile + "project-huge-nbop.json");
         QCOMPARE(project.problem.kMin(), std::int64_t(1));
+    }
+
+    // Finding 11: a 300-byte project (4096² input, 2048² kernel) made
+    // simulate run for days with no word. The estimate, from sizes alone,
+    // says so before anything runs.
+    void workIsEstimatedBeforeRunning()
+    {
+        // The paper's Example by hand: 9 patches × 3·3 window = 81 patch
+        // pixels; 9 patches × 2 kernels × 2 channels × 3·3 = 324 MACs.
+        const WorkEstimate small = estimateSimulation(paperExampleProblem(), true);
+        QCOMPARE(small.pixel_visits, 81.0);
+        QCOMPARE(small.macs, 324.0);
+        QCOMPARE(estimateSimulation(paperExampleProblem(), false).macs, 0.0);
+        QVERIFY(!exceedsBudget(small).has_value());
+        QCOMPARE(estimateSimulation(paperExampleProblem(), false, true, 3).pixel_visits, 3 * 81.0);
+
+        // 2049² patches × 2048² window ≈ 1.8·10^13 patch pixels.
+        const Project huge = loadProject(kHostile + "project-days-of-work.json");
+        const WorkEstimate w = estimateSimulation(huge.problem, true);
+        QCOMPARE(w.pixel_visits, 2049.0 * 2049.0 * 2048.0 * 2048.0);
+        const std::optional<std::string> why = exceedsBudget(w);
+        QVERIFY(why.has_value());
+        QVERIFY2(why->find("days") != std::string::npos, why->c_str());
+        QVERIFY2(why->find("limit is 10 min") != std::string::npos, why->c_str());
+
+        // Memory alone can exceed the budget too.
+        const std::optional<std::string> memory = exceedsBudget(small, WorkBudget{600, 100});
+        QVERIFY(memory.has_value());
+        QVERIFY2(memory->find("limit is 1 kB") != std::string::npos, memory->c_str());
     }
 
     // Finding 8: costs of 1e308 were accepted and totals became inf/nan.

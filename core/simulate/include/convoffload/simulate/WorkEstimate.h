@@ -1,0 +1,44 @@
+#pragma once
+// What a simulation will cost before it starts, from the layer's sizes alone
+// (no expansion: for a hostile layer, expanding is already the hours-long
+// part). A 300-byte project can describe 10^13 pixel visits; the CLI and the
+// GUI refuse such work with a message saying what it would need, instead of
+// running for days or being killed for memory.
+#include "convoffload/model/Problem.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace convoffload {
+
+struct WorkEstimate {
+    double pixel_visits = 0; // patch-pixel pairs the expansion and the executor walk
+    double macs = 0; // multiply-accumulates of the functional check (0 without it)
+    double seconds = 0; // rough: within a small factor on a current laptop core
+    double bytes = 0; // peak memory of expansion, trace and functional state
+};
+
+/// `visitsPerPatch`: how often a strategy computes each patch (1 for S1; the
+/// number of kernel blocks for a kernels-outer strategy).
+WorkEstimate estimateSimulation(const Problem &problem, bool functional, bool trace = true, std::int64_t visitsPerPatch = 1);
+
+struct WorkBudget {
+    double seconds = 600; // ten minutes
+    double bytes = 0; // 0: availableMemoryBytes() * 3/4
+};
+
+/// The memory this process may use: the smaller of the physical memory and
+/// the address-space limit (ulimit -v), when there is one.
+double availableMemoryBytes();
+
+/// Why the work exceeds the budget, in words ("would take about 8 days ...
+/// and need 1.2 TB of memory ..."); nullopt when it fits.
+std::optional<std::string> exceedsBudget(const WorkEstimate &work, const WorkBudget &budget = {});
+
+/// "3.4 GB", "820 MB", "12 kB".
+std::string bytesText(double bytes);
+/// "40 s", "12 min", "3.5 h", "8 days".
+std::string durationText(double seconds);
+
+} // namespace convoffload

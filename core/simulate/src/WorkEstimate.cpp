@@ -1,0 +1,102 @@
+#include "convoffload/simulate/WorkEstimate.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+namespace convoffload {
+
+namespace {
+
+// Measured with convoffload-bench (224² × 3 channels, 3×3, N = 16): about
+// 40 ns per patch pixel for expansion, execution and trace together, and
+// about 1 ns per multiply-accumulate of the functional check. Rounded up:
+// the estimate is there to tell seconds from days, not to predict.
+constexpr double kSecondsPerPixelVisit = 60e-9;
+constexpr double kSecondsPerMac = 1.5e-9;
+
+std::string format(const char *pattern, double value)
+{
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, pattern, value);
+    return buffer;
+}
+
+} // namespace
+
+WorkEstimate estimateSimulation(const Problem &problem, bool functional, bool trace, std::int64_t visitsPerPatch)
+{
+    const Layer &l = problem.layer;
+    // Doubles throughout: the products of a hostile layer overflow 64 bits.
+    const double patches = double(l.patchCount()) * double(std::max<std::int64_t>(1, visitsPerPatch));
+    const double window = double(l.h_k) * double(l.w_k);
+    const double outputs = double(l.patchCount()) * double(l.n);
+    const double pixels = double(l.paddedHeight()) * double(l.paddedWidth());
+    WorkEstimate w;
+    w.pixel_visits = patches * window;
+    w.macs = functional ? outputs * double(l.c_in) * window : 0.0;
+    w.seconds = w.pixel_visits * kSecondsPerPixelVisit + w.macs * kSecondsPerMac;
+
+    // Step lists and trace hold 4-byte ids: at most every patch pixel loaded
+    // and freed once per visit, every output computed and written once.
+    const double ids = 2.0 * w.pixel_visits + 2.0 * outputs;
+    w.bytes = 4.0 * ids * (trace ? 2.0 : 1.0) // the expanded steps, and their trace
+        + 16.0 * pixels // per-pixel state and load counts
+        + 8.0 * outputs; // per-output state
+    if (functional)
+        w.bytes += 4.0 * pixels * double(l.c_in) * 2.0 // input tensor and its on-chip copy
+            + 4.0 * double(l.n) * double(l.c_in) * window * 2.0 // kernels, likewise
+            + 8.0 * outputs * 2.0; // outputs on chip and in DRAM, and the reference
+    return w;
+}
+
+double availableMemoryBytes()
+{
+    const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);
+    double available = pages > 0 && pageSize > 0 ? double(pages) * double(pageSize) : 8.0 * (1ull << 30);
+    struct rlimit limit { };
+    if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+        available = std::min(available, double(limit.rlim_cur));
+    return available;
+}
+
+std::optional<std::string> exceedsBudget(const WorkEstimate &work, const WorkBudget &budget)
+{
+    const double memory = budget.bytes > 0 ? budget.bytes : availableMemoryBytes() * 0.75;
+    const bool slow = work.seconds > budget.seconds, big = work.bytes > memory;
+    if (!slow && !big)
+        return std::nullopt;
+    std::string why = "this simulation would take about " + durationText(work.seconds) + " and need about "
+        + bytesText(work.bytes) + " of memory";
+    why += slow ? " (the limit is " + durationText(budget.seconds) : " (the limit is " + bytesText(memory);
+    if (slow && big)
+        why += " and " + bytesText(memory);
+    why += ")";
+    return why;
+}
+
+std::string bytesText(double bytes)
+{
+    if (bytes >= 1e12)
+        return format("%.1f TB", bytes / 1e12);
+    if (bytes >= 1e9)
+        return format("%.1f GB", bytes / 1e9);
+    if (bytes >= 1e6)
+        return format("%.0f MB", bytes / 1e6);
+    return format("%.0f kB", std::max(1.0, bytes / 1e3));
+}
+
+std::string durationText(double seconds)
+{
+    if (seconds >= 2 * 86400.0)
+        return format("%.0f days", seconds / 86400.0);
+    if (seconds >= 2 * 3600.0)
+        return format("%.1f h", seconds / 3600.0);
+    if (seconds >= 120)
+        return format("%.0f min", seconds / 60.0);
+    return format("%.0f s", std::max(1.0, seconds));
+}
+
+} // namespace convoffload
