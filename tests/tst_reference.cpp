@@ -8,6 +8,7 @@
 
 #include "convoffload/model/TensorData.h"
 #include "convoffload/model/Ids.h"
+#include "convoffload/model/KernelStreaming.h"
 #include "convoffload/model/S1Strategy.h"
 #include "convoffload/simulate/Simulator.h"
 
@@ -417,6 +418,131 @@ bool lateLoad(StepList &s, std::mt19937 &rng, const Layer &)
     return true;
 }
 
+// ---------------------------------------------------------------- kernel streaming
+
+/// A random explicit step list with kernel subsets (SPEC §3b) on a random
+/// layer; the options are set by the caller, since every combination is run.
+struct StreamCase {
+    std::uint64_t seed = 0;
+    Problem problem;
+    ComputeSteps steps;
+    std::string shape; // how the steps were made, for messages
+};
+
+/// Every (patch, kernel) pair exactly once: a random partition of the patches
+/// into groups crossed with a random partition of the kernels into blocks,
+/// the (group, block) steps in a random order, a kernel block (or group)
+/// sometimes reordered so that the order inside a step does not matter.
+ComputeSteps randomProductPartition(std::mt19937 &rng, const Layer &l, std::int64_t maxGroup)
+{
+    const Groups groups = randomPartition(rng, l.patchCount(), maxGroup);
+    std::vector<KernelId> kernels(std::size_t(l.n), 0);
+    for (std::size_t k = 0; k < kernels.size(); ++k)
+        kernels[k] = KernelId(k);
+    std::shuffle(kernels.begin(), kernels.end(), rng);
+    std::vector<std::vector<KernelId>> blocks;
+    for (std::size_t at = 0; at < kernels.size();) {
+        const std::size_t size = std::min<std::size_t>(std::size_t(uniform(rng, 1, l.n)), kernels.size() - at);
+        blocks.emplace_back(kernels.begin() + std::ptrdiff_t(at), kernels.begin() + std::ptrdiff_t(at + size));
+        at += size;
+    }
+    ComputeSteps steps;
+    for (const Group &g : groups)
+        for (const auto &b : blocks)
+            steps.push_back({g, b});
+    // Mostly keep runs of one group (or one block) together, as the
+    // generators do, so that data is kept between steps; sometimes shuffle.
+    if (coin(rng, 0.3))
+        std::shuffle(steps.begin(), steps.end(), rng);
+    else if (coin(rng))
+        std::stable_sort(steps.begin(), steps.end(),
+            [](const ComputeStep &a, const ComputeStep &b) { return a.kernels.front() < b.kernels.front(); });
+    return steps;
+}
+
+/// Breaks the pair rules now and then: a step repeated (pairs computed twice),
+/// a step dropped (pairs never computed), a random extra step.
+std::string perturb(std::mt19937 &rng, const Layer &l, ComputeSteps &steps)
+{
+    const int what = uniform(rng, 0, 9);
+    if (what == 0 && !steps.empty()) {
+        steps.push_back(steps[std::size_t(uniform(rng, 0, int(steps.size()) - 1))]);
+        return "+repeat";
+    }
+    if (what == 1 && steps.size() > 1) {
+        steps.erase(steps.begin() + uniform(rng, 0, int(steps.size()) - 1));
+        return "+drop";
+    }
+    if (what == 2) {
+        ComputeStep extra;
+        extra.patches.push_back(PatchId(uniform(rng, 0, int(l.patchCount()) - 1)));
+        extra.kernels.push_back(KernelId(uniform(rng, 0, l.n - 1)));
+        steps.insert(steps.begin() + uniform(rng, 0, int(steps.size())), extra);
+        return "+extra";
+    }
+    return {};
+}
+
+StreamCase randomStreamCase(std::uint64_t seed, bool generousMemory, bool perturbed)
+{
+    std::mt19937 rng(std::uint32_t(seed * 2246822519u + 777u));
+    StreamCase c;
+    c.seed = seed;
+    Layer &l = c.problem.layer;
+    l = randomLayer(rng);
+    l.n = uniform(rng, 1, 5); // enough kernels for blocks
+    const std::int64_t group = uniform(rng, 1, int(std::min<std::int64_t>(l.patchCount(), 6)));
+    c.steps = randomProductPartition(rng, l, group);
+    c.shape = std::to_string(c.steps.size()) + " product steps, max group " + std::to_string(group);
+    if (perturbed)
+        c.shape += perturb(rng, l, c.steps);
+    std::size_t maxPairs = 1, maxKernels = 1;
+    for (const ComputeStep &st : c.steps) {
+        maxPairs = std::max(maxPairs, st.patches.size() * st.kernels.size());
+        maxKernels = std::max(maxKernels, st.kernels.size());
+    }
+    Hardware &h = c.problem.hardware;
+    const std::int64_t ops = std::int64_t(maxPairs) * l.kernelElements();
+    h.nbop_pe = coin(rng, 0.15) ? uniform(rng, 1, int(ops)) : ops + uniform(rng, 0, int(l.kernelElements()));
+    const std::int64_t need
+        = std::int64_t(maxKernels) * l.kernelElements() + group * l.kernelElements() + 2 * std::int64_t(maxPairs);
+    h.mem_size = generousMemory || coin(rng) ? 1000000000 : need * uniform(rng, 50, 130) / 100;
+    h.t_l = uniform(rng, 0, 3);
+    h.t_w = uniform(rng, 0, 3);
+    h.t_acc = uniform(rng, 0, 3);
+    h.max_loads_per_element = uniform(rng, 1, 3);
+    return c;
+}
+
+/// The eight option combinations (kernels_preloaded × write policy × padding).
+std::vector<Options> everyOption()
+{
+    std::vector<Options> all;
+    for (bool preloaded : {false, true})
+        for (WritePolicy w : {WritePolicy::NextStep, WritePolicy::AsLateAsPossible})
+            for (bool padding : {true, false})
+                all.push_back({preloaded, w, padding});
+    return all;
+}
+
+std::string describe(const StreamCase &c)
+{
+    Case asCase;
+    asCase.seed = c.seed;
+    asCase.problem = c.problem;
+    asCase.kind = Kind::Partition;
+    std::string text = describe(asCase);
+    return text + " {" + c.shape + "}";
+}
+
+/// A ReloadBound warning about a kernel (not a pixel).
+bool kernelReloadWarned(const SimulationResult &r)
+{
+    return std::any_of(r.diagnostics.begin(), r.diagnostics.end(), [](const Diagnostic &d) {
+        return d.rule == Rule::ReloadBound && d.element_kind == ElementKind::Kernel && d.action == Action::LoadKernels;
+    });
+}
+
 // ---------------------------------------------------------------- the paper's Example
 
 
@@ -445,6 +571,12 @@ private slots:
     void functionalPasses();
     void functionalCatchesCorruption_data();
     void functionalCatchesCorruption();
+    void streamingAllKernelsIsS1();
+    void streamingAgreement_data();
+    void streamingAgreement();
+    void streamingMutations();
+    void streamingFunctional();
+    void streamingFunctionalCatchesCorruption();
 };
 
 // The two direct convolutions must agree before either can judge a strategy.
@@ -679,6 +811,155 @@ void TestReference::functionalCatchesCorruption()
         if (fast.functional.message.find(name) == std::string::npos)
             return describe(c) + ": fast message '" + fast.functional.message + "' does not name " + name
                 + " (naive: " + ref.functionalMessage + ")";
+        return {};
+    });
+    QVERIFY2(observable >= 100, ("only " + std::to_string(observable) + " observable corruptions").c_str());
+}
+
+// A steps strategy whose every step has all kernels is the S1 strategy of the
+// same groups (SPEC §3b), on both expansions.
+void TestReference::streamingAllKernelsIsS1()
+{
+    forSeeds(200, 1300000, [](std::uint64_t seed) -> std::string {
+        const Case c = randomCase(seed, Kind(seed % 4), false);
+        const ComputeSteps steps = stepsOfGroups(c.problem.layer, c.groups);
+        if (expandSteps(c.problem, steps) != expandS1(c.problem, c.groups))
+            return describe(c) + ": expandSteps differs from expandS1";
+        if (const std::string diff
+            = compareExpansions(naive::naiveExpandSteps(c.problem, steps), naive::naiveExpandS1(c.problem, c.groups));
+            !diff.empty())
+            return describe(c) + ": naive expansions differ: " + diff;
+        return {};
+    });
+}
+
+void TestReference::streamingAgreement_data()
+{
+    QTest::addColumn<bool>("perturbed");
+    QTest::addColumn<int>("cases");
+    QTest::newRow("product-partitions") << false << 120;
+    QTest::newRow("pairs-twice-or-never") << true << 120;
+}
+
+// expandSteps + simulate vs naiveExpandSteps + naiveExecute: random layers ×
+// random explicit step lists with kernel subsets × every option combination.
+void TestReference::streamingAgreement()
+{
+    QFETCH(bool, perturbed);
+    QFETCH(int, cases);
+    Coverage seen;
+    int kernelReloads = 0, kernelsFreedEarly = 0;
+    forSeeds(cases, perturbed ? 1400000 : 1500000, [&](std::uint64_t seed) -> std::string {
+        StreamCase c = randomStreamCase(seed, false, perturbed);
+        for (const Options &o : everyOption()) {
+            c.problem.options = o;
+            const StepList fast = expandSteps(c.problem, c.steps);
+            const StepList ref = naive::naiveExpandSteps(c.problem, c.steps);
+            if (const std::string diff = compareExpansions(fast, ref); !diff.empty())
+                return describe(c) + ": " + diff;
+            if (const std::string diff = compareExecutions(c.problem, fast, true); !diff.empty())
+                return describe(c) + ": " + diff;
+            seen.add(c.problem, ref, naive::naiveExecute(c.problem, ref));
+            kernelReloads += kernelReloadWarned(simulate(c.problem, fast, traceOptions()));
+            kernelsFreedEarly
+                += std::any_of(fast.begin(), fast.end() - 1, [](const Step &st) { return !st.free_kernels.empty(); });
+        }
+        return {};
+    });
+    qInfo("%s; %d with kernel reload-bound warnings, %d freeing kernels before the drain", seen.text().c_str(), kernelReloads,
+        kernelsFreedEarly);
+    QVERIFY(seen.valid > 0 && seen.overflow > 0 && seen.earlyLateWrites > 0 && seen.tooManyOps > 0 && seen.reloadBound > 0);
+    QVERIFY(kernelReloads > 0 && kernelsFreedEarly > 0);
+}
+
+// Corrupted kernel-streaming expansions through both executors.
+void TestReference::streamingMutations()
+{
+    const std::vector<Mutation> all{dropLoad, duplicateCompute, dropWrite, spuriousFree, lateLoad, dropKernelLoad, dropFree};
+    const Mutation dropKernelFree
+        = [](StepList &s, std::mt19937 &rng, const Layer &) { return dropOne(s, rng, &Step::free_kernels); };
+    forSeeds(200, 1600000, [&](std::uint64_t seed) -> std::string {
+        StreamCase c = randomStreamCase(seed, false, false);
+        std::mt19937 rng{std::uint32_t(seed)};
+        c.problem.options = everyOption()[std::size_t(uniform(rng, 0, 7))];
+        StepList steps = expandSteps(c.problem, c.steps);
+        std::string applied;
+        for (int k = uniform(rng, 1, 3); k > 0; --k) {
+            const std::size_t pick = std::size_t(uniform(rng, 0, int(all.size())));
+            const Mutation m = pick == all.size() ? dropKernelFree : all[pick];
+            applied += m(steps, rng, c.problem.layer) ? "+" : "-";
+        }
+        if (const std::string diff = compareExecutions(c.problem, steps, true); !diff.empty())
+            return describe(c) + " mutated (" + applied + "): " + diff;
+        return {};
+    });
+}
+
+// Valid kernel-streaming strategies compute the right convolution, on both
+// executors, under every option combination.
+void TestReference::streamingFunctional()
+{
+    forSeeds(60, 1700000, [](std::uint64_t seed) -> std::string {
+        StreamCase c = randomStreamCase(seed, true, false);
+        for (const Options &o : everyOption()) {
+            c.problem.options = o;
+            const StepList steps = expandSteps(c.problem, c.steps);
+            const SimulationResult fast = simulate(c.problem, steps, traceOptions(true, seed));
+            if (fast.functional.status != FunctionalStatus::Pass)
+                return describe(c) + ": fast functional " + functionalStatusName(fast.functional.status) + " "
+                    + fast.functional.message;
+            naive::NaiveOptions no;
+            no.functional = true;
+            no.seed = seed;
+            const naive::NaiveReport ref = naive::naiveExecute(c.problem, steps, no);
+            if (!ref.functionalPass)
+                return describe(c) + ": naive functional fails: " + ref.functionalMessage;
+        }
+        return {};
+    });
+}
+
+// A kernel-streaming expansion with one kernel load removed, or one kernel
+// freed a step too early, fails the functional check on both executors,
+// naming the same first wrong output.
+void TestReference::streamingFunctionalCatchesCorruption()
+{
+    int observable = 0;
+    forSeeds(150, 1800000, [&](std::uint64_t seed) -> std::string {
+        StreamCase c = randomStreamCase(seed, true, false);
+        std::mt19937 rng{std::uint32_t(seed)};
+        c.problem.options = everyOption()[std::size_t(uniform(rng, 0, 7))];
+        StepList steps = expandSteps(c.problem, c.steps);
+        // Candidates: every kernel load but the first of all (so the strategy
+        // really loads that kernel again later), as (step, position).
+        std::vector<std::pair<std::size_t, std::size_t>> loads;
+        for (std::size_t k = 0; k < steps.size(); ++k)
+            for (std::size_t i = 0; i < steps[k].load_kernels.size(); ++i)
+                loads.emplace_back(k, i);
+        if (loads.empty())
+            return {};
+        const auto [k, i] = loads[std::size_t(uniform(rng, 0, int(loads.size()) - 1))];
+        const KernelId kernel = steps[k].load_kernels[i];
+        steps[k].load_kernels.erase(steps[k].load_kernels.begin() + std::ptrdiff_t(i));
+        naive::NaiveOptions no;
+        no.functional = true;
+        no.seed = seed;
+        const naive::NaiveReport ref = naive::naiveExecute(c.problem, steps, no);
+        const SimulationResult fast = simulate(c.problem, steps, traceOptions(true, seed));
+        if (ref.functionalPass) // every weight of that kernel was 0
+            return fast.functional.status == FunctionalStatus::Pass
+                ? std::string()
+                : describe(c) + ": naive passes, fast says " + fast.functional.message;
+        ++observable;
+        if (fast.functional.status != FunctionalStatus::Fail)
+            return describe(c) + ": fast functional " + functionalStatusName(fast.functional.status)
+                + ", naive: " + ref.functionalMessage;
+        const std::string name = outputName(c.problem.layer, naive::naiveOutputId(c.problem.layer, *ref.firstWrongOutput));
+        if (fast.functional.message.find(name) == std::string::npos)
+            return describe(c) + ": fast message '" + fast.functional.message + "' does not name " + name
+                + " (naive: " + ref.functionalMessage + ")";
+        if (int(kernelOfOutput(c.problem.layer, naive::naiveOutputId(c.problem.layer, *ref.firstWrongOutput))) != int(kernel))
+            return describe(c) + ": the first wrong output does not use the kernel whose load was removed";
         return {};
     });
     QVERIFY2(observable >= 100, ("only " + std::to_string(observable) + " observable corruptions").c_str());

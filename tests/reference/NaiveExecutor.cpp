@@ -70,11 +70,15 @@ std::vector<OutputElement> byOutputId(const Layer &l, const std::set<OutputEleme
 }
 
 /// Writes for the as-late-as-possible policy: the fewest oldest outputs whose
-/// write lets the footprint after the compute fit; everything if nothing fits.
-std::set<OutputElement> lateWrites(
-    const Problem &p, std::vector<OutputElement> &pending, std::int64_t inputElements, std::int64_t newOutputs)
+/// write lets the footprint after the compute of `out` fit; everything if
+/// nothing fits. `pending` holds the outputs on chip, oldest first, each once,
+/// so an output of `out` already there adds nothing to the footprint.
+/// `kernelElements`: what the step's kernels occupy.
+std::set<OutputElement> lateWrites(const Problem &p, std::vector<OutputElement> &pending, std::int64_t inputElements,
+    std::int64_t kernelElements, const std::set<OutputElement> &out)
 {
-    const std::int64_t kernelElements = std::int64_t(p.layer.n) * p.layer.c_in * p.layer.h_k * p.layer.w_k;
+    const std::set<OutputElement> onChip(pending.begin(), pending.end());
+    const std::int64_t newOutputs = std::int64_t(minus(out, onChip).size());
     std::size_t count = 0;
     auto fits = [&](std::size_t written) {
         const std::int64_t outputs = std::int64_t(pending.size() - written) + newOutputs;
@@ -85,6 +89,14 @@ std::set<OutputElement> lateWrites(
     const std::set<OutputElement> written(pending.begin(), pending.begin() + std::ptrdiff_t(count));
     pending.erase(pending.begin(), pending.begin() + std::ptrdiff_t(count));
     return written;
+}
+
+/// The outputs of `out` that are not on chip join `pending`, in output-id order.
+void addPending(const Layer &l, std::vector<OutputElement> &pending, const std::set<OutputElement> &out)
+{
+    const std::set<OutputElement> onChip(pending.begin(), pending.end());
+    for (const OutputElement &o : byOutputId(l, minus(out, onChip)))
+        pending.push_back(o);
 }
 
 std::int64_t paddedValue(const Layer &l, const TensorData &data, const InputElement &e)
@@ -429,9 +441,9 @@ NaiveSteps naiveExpandS1Sets(const Problem &problem, const Groups &groups)
             s.write = previousOut;
             previousOut = s.compute;
         } else {
-            s.write = lateWrites(problem, pending, std::int64_t(needed.size()), std::int64_t(s.compute.size()));
-            const std::vector<OutputElement> fresh = byOutputId(l, s.compute);
-            pending.insert(pending.end(), fresh.begin(), fresh.end());
+            const std::int64_t kernelElements = std::int64_t(l.n) * l.c_in * l.h_k * l.w_k;
+            s.write = lateWrites(problem, pending, std::int64_t(needed.size()), kernelElements, s.compute);
+            addPending(l, pending, s.compute);
         }
         onChip = needed;
         steps.push_back(std::move(s));
@@ -440,6 +452,55 @@ NaiveSteps naiveExpandS1Sets(const Problem &problem, const Groups &groups)
     NaiveStep drain;
     drain.free_input = onChip;
     drain.free_kernels = allKernels(l);
+    if (problem.options.write_policy == WritePolicy::NextStep)
+        drain.write = previousOut;
+    else
+        drain.write.insert(pending.begin(), pending.end());
+    steps.push_back(std::move(drain));
+    return steps;
+}
+
+NaiveSteps naiveExpandStepsSets(const Problem &problem, const ComputeSteps &plan)
+{
+    const Layer &l = problem.layer;
+    const std::int64_t kernelSize = std::int64_t(l.c_in) * l.h_k * l.w_k;
+    NaiveSteps steps;
+    std::set<InputElement> inputOnChip; // M_inp after each step
+    std::set<KernelIndex> kernelsOnChip; // M_ker after each step
+    std::set<OutputElement> previousOut; // next-step policy: Out_{i-1}
+    std::vector<OutputElement> pending; // late policy: on chip, oldest first
+
+    for (const ComputeStep &planned : plan) {
+        NaiveStep s;
+        std::set<InputElement> needed; // U_i
+        const std::set<KernelIndex> kernels(planned.kernels.begin(), planned.kernels.end()); // K_i
+        for (PatchId patch : planned.patches) {
+            const int i = int(patch) / l.wOut(), j = int(patch) % l.wOut();
+            const std::set<InputElement> elements = patchElements(problem, i, j);
+            needed.insert(elements.begin(), elements.end());
+            for (KernelIndex k : kernels)
+                s.compute.insert({k, i, j});
+        }
+        s.free_input = minus(inputOnChip, needed);
+        s.free_kernels = minus(kernelsOnChip, kernels);
+        s.load_input = minus(needed, inputOnChip);
+        s.load_kernels = minus(kernels, kernelsOnChip);
+        if (problem.options.write_policy == WritePolicy::NextStep) {
+            s.write = previousOut;
+            previousOut = s.compute;
+        } else {
+            s.write
+                = lateWrites(problem, pending, std::int64_t(needed.size()), std::int64_t(kernels.size()) * kernelSize, s.compute);
+            addPending(l, pending, s.compute);
+        }
+        inputOnChip = needed;
+        kernelsOnChip = kernels;
+        steps.push_back(std::move(s));
+    }
+
+    NaiveStep drain;
+    drain.free_input = inputOnChip;
+    drain.free_kernels = kernelsOnChip;
     if (problem.options.write_policy == WritePolicy::NextStep)
         drain.write = previousOut;
     else
@@ -474,6 +535,11 @@ StepList toStepList(const Layer &layer, const NaiveSteps &steps)
 StepList naiveExpandS1(const Problem &problem, const Groups &groups)
 {
     return toStepList(problem.layer, naiveExpandS1Sets(problem, groups));
+}
+
+StepList naiveExpandSteps(const Problem &problem, const ComputeSteps &steps)
+{
+    return toStepList(problem.layer, naiveExpandStepsSets(problem, steps));
 }
 
 std::map<OutputElement, std::int64_t> naiveConvolution(const Layer &l, const TensorData &data)

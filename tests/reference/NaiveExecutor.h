@@ -62,11 +62,20 @@ std::set<InputElement> patchElements(const Problem &problem, int i, int j);
 /// S1 expansion from the definitions (SPEC §3), as set-based steps.
 NaiveSteps naiveExpandS1Sets(const Problem &problem, const Groups &groups);
 
+/// Kernel-streaming expansion from the definitions (SPEC §3b), as set-based
+/// steps: U_i = U(patches_i), K_i = kernels_i, F_inp = M_inp \ U_i,
+/// F_ker = M_ker \ K_i, I_slice = U_i \ M_inp, K_sub = K_i \ M_ker,
+/// Out = patches_i × K_i, writes by the write policy, then the drain.
+NaiveSteps naiveExpandStepsSets(const Problem &problem, const ComputeSteps &steps);
+
 /// Set-based steps as id lists, each sorted ascending.
 StepList toStepList(const Layer &layer, const NaiveSteps &steps);
 
 /// naiveExpandS1Sets converted to ids, ready for either executor.
 StepList naiveExpandS1(const Problem &problem, const Groups &groups);
+
+/// naiveExpandStepsSets converted to ids.
+StepList naiveExpandSteps(const Problem &problem, const ComputeSteps &steps);
 
 struct NaiveFootprint {
     std::int64_t input = 0, kernels = 0, output = 0; // elements

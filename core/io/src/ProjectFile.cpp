@@ -409,8 +409,52 @@ StrategyKind strategyKindAt(const Json &v, const std::string &where)
     const std::string s = stringAt(v, where);
     if (const auto kind = strategyKindFromName(s))
         return *kind;
-    throw FormatError(
-        where, "unknown strategy kind " + jsonQuoted(s) + " (known kinds: s1-baseline, row-by-row, zigzag, groups)");
+    throw FormatError(where,
+        "unknown strategy kind " + jsonQuoted(s)
+            + " (known kinds: s1-baseline, row-by-row, zigzag, groups, steps, kernel-blocked)");
+}
+
+PatchOrder patchOrderAt(const Json &v, const std::string &where)
+{
+    const std::string s = stringAt(v, where);
+    if (const auto order = patchOrderFromName(s))
+        return *order;
+    throw FormatError(where, "must be \"row-by-row\" or \"zigzag\", got " + jsonQuoted(s));
+}
+
+KernelLoop kernelLoopAt(const Json &v, const std::string &where)
+{
+    const std::string s = stringAt(v, where);
+    if (const auto loop = kernelLoopFromName(s))
+        return *loop;
+    throw FormatError(where, "must be \"kernels-outer\" or \"patches-outer\", got " + jsonQuoted(s));
+}
+
+/// A non-empty array of ids (range checked later, once the layer is known).
+std::vector<std::uint32_t> idsAt(const Json &v, const std::string &path, std::string_view what)
+{
+    const Json &items = arrayAt(v, path);
+    // A step without patches or kernels would compute nothing, which the
+    // model reserves for the final drain.
+    if (items.empty())
+        throw FormatError(path, "a step needs at least one " + std::string(what));
+    std::vector<std::uint32_t> ids;
+    for (std::size_t k = 0; k < items.size(); ++k)
+        ids.push_back(std::uint32_t(integerAt(items[k], itemPath(path, k), 0, UINT32_MAX)));
+    return ids;
+}
+
+ComputeSteps stepsAt(const Json &v, const std::string &path)
+{
+    ComputeSteps steps;
+    for (std::size_t i = 0; i < arrayAt(v, path).size(); ++i) {
+        const ObjectReader r(v[i], itemPath(path, i), {"patches", "kernels"});
+        ComputeStep step;
+        step.patches = idsAt(r.require("patches"), r.pathOf("patches"), "patch");
+        step.kernels = idsAt(r.require("kernels"), r.pathOf("kernels"), "kernel");
+        steps.push_back(std::move(step));
+    }
+    return steps;
 }
 
 Groups groupsAt(const Json &v, const std::string &path)
@@ -433,22 +477,39 @@ Groups groupsAt(const Json &v, const std::string &path)
 
 StrategySpec readStrategy(const Json &v, const std::string &path)
 {
-    const ObjectReader r(v, path, {"name", "kind", "group_size", "groups"});
+    const ObjectReader r(v, path, {"name", "kind", "group_size", "groups", "steps", "kernel_block", "order", "loop"});
     StrategySpec s;
     s.name = requiredField(r, "name", stringAt);
     if (s.name.empty())
         throw FormatError(r.pathOf("name"), "must not be empty");
     s.kind = requiredField(r, "kind", strategyKindAt);
     const bool explicitGroups = s.kind == StrategyKind::Groups;
+    const bool explicitSteps = s.kind == StrategyKind::Steps;
+    const bool blocked = s.kind == StrategyKind::KernelBlocked;
     if (const Json *size = r.find("group_size")) {
         if (explicitGroups)
             throw FormatError(r.pathOf("group_size"), "not allowed for kind \"groups\": the groups set their own sizes");
+        if (explicitSteps)
+            throw FormatError(r.pathOf("group_size"), "not allowed for kind \"steps\": the steps set their own sizes");
         s.group_size = integerAt(*size, r.pathOf("group_size"), 1, kInt64Max);
     }
     if (explicitGroups)
         s.groups = groupsAt(r.require("groups"), r.pathOf("groups"));
     else if (r.find("groups"))
         throw FormatError(r.pathOf("groups"), "only allowed for kind \"groups\"");
+    if (explicitSteps)
+        s.steps = stepsAt(r.require("steps"), r.pathOf("steps"));
+    else if (r.find("steps"))
+        throw FormatError(r.pathOf("steps"), "only allowed for kind \"steps\"");
+    for (std::string_view key : {"kernel_block", "order", "loop"})
+        if (!blocked && r.find(key))
+            throw FormatError(r.pathOf(key), "only allowed for kind \"kernel-blocked\"");
+    if (blocked) {
+        if (const Json *block = r.find("kernel_block"))
+            s.kernel_block = integerAt(*block, r.pathOf("kernel_block"), 1, kInt64Max);
+        s.order = optionalField(r, "order", s.order, patchOrderAt);
+        s.loop = optionalField(r, "loop", s.loop, kernelLoopAt);
+    }
     return s;
 }
 
@@ -483,18 +544,42 @@ void throwFirstProblem(const std::vector<std::string> &problems, const std::stri
     throw FormatError(childPath(section, field), message.substr(colon + 2));
 }
 
-/// Patch ids can only be checked once the layer is known to be sound.
-void checkGroupRanges(const Project &p)
+std::string patchOutOfRange(PatchId patch, std::int64_t patches)
 {
-    const std::int64_t patches = p.problem.layer.patchCount();
+    return "patch " + std::to_string(patch) + " is out of range (the layer has " + std::to_string(patches) + " patches, ids 0.."
+        + std::to_string(patches - 1) + ")";
+}
+
+/// Patch and kernel ids, and block sizes, can only be checked once the layer
+/// is known to be sound.
+void checkStrategyRanges(const Project &p)
+{
+    const Layer &layer = p.problem.layer;
+    const std::int64_t patches = layer.patchCount();
     for (std::size_t i = 0; i < p.strategies.size(); ++i) {
-        const Groups &groups = p.strategies[i].groups;
+        const StrategySpec &spec = p.strategies[i];
+        const std::string path = itemPath("strategies", i);
+        const Groups &groups = spec.groups;
         for (std::size_t g = 0; g < groups.size(); ++g)
             for (std::size_t k = 0; k < groups[g].size(); ++k)
                 if (groups[g][k] >= patches)
-                    throw FormatError(itemPath(itemPath(childPath(itemPath("strategies", i), "groups"), g), k),
-                        "patch " + std::to_string(groups[g][k]) + " is out of range (the layer has " + std::to_string(patches)
-                            + " patches, ids 0.." + std::to_string(patches - 1) + ")");
+                    throw FormatError(
+                        itemPath(itemPath(childPath(path, "groups"), g), k), patchOutOfRange(groups[g][k], patches));
+        for (std::size_t s = 0; s < spec.steps.size(); ++s) {
+            const std::string stepPath = itemPath(childPath(path, "steps"), s);
+            const ComputeStep &step = spec.steps[s];
+            for (std::size_t k = 0; k < step.patches.size(); ++k)
+                if (step.patches[k] >= patches)
+                    throw FormatError(itemPath(childPath(stepPath, "patches"), k), patchOutOfRange(step.patches[k], patches));
+            for (std::size_t k = 0; k < step.kernels.size(); ++k)
+                if (std::int64_t(step.kernels[k]) >= layer.n)
+                    throw FormatError(itemPath(childPath(stepPath, "kernels"), k),
+                        "kernel " + std::to_string(step.kernels[k]) + " out of range (n = " + std::to_string(layer.n) + ")");
+        }
+        if (spec.kernel_block && *spec.kernel_block > layer.n)
+            throw FormatError(childPath(path, "kernel_block"),
+                "must be between 1 and n = " + std::to_string(layer.n) + " (the layer's kernels), got "
+                    + std::to_string(*spec.kernel_block));
     }
 }
 
@@ -537,6 +622,18 @@ Json strategyJson(const StrategySpec &s)
         j["group_size"] = *s.group_size;
     if (s.kind == StrategyKind::Groups)
         j["groups"] = s.groups;
+    if (s.kind == StrategyKind::Steps) {
+        Json steps = Json::array();
+        for (const ComputeStep &step : s.steps)
+            steps.push_back(Json{{"patches", step.patches}, {"kernels", step.kernels}});
+        j["steps"] = steps;
+    }
+    if (s.kind == StrategyKind::KernelBlocked) {
+        if (s.kernel_block) // absent means N
+            j["kernel_block"] = *s.kernel_block;
+        j["order"] = patchOrderName(s.order);
+        j["loop"] = kernelLoopName(s.loop);
+    }
     return j;
 }
 
@@ -545,8 +642,15 @@ bool isFlat(const Json &array)
     return std::none_of(array.begin(), array.end(), [](const Json &e) { return e.is_structured(); });
 }
 
-// Like dump(2), except that arrays of plain values stay on one line: a
-// group reads "[0, 1]" instead of taking one line per patch.
+/// An object of flat arrays only, such as a step {"patches": [...], "kernels": [...]}.
+bool isObjectOfFlatArrays(const Json &v)
+{
+    return v.is_object() && std::all_of(v.begin(), v.end(), [](const Json &e) { return e.is_array() && isFlat(e); });
+}
+
+// Like dump(2), except that arrays of plain values stay on one line (a group
+// reads "[0, 1]" instead of taking one line per patch), and so do objects
+// holding only such arrays (a step reads {"patches": [0, 1], "kernels": [0]}).
 void writePretty(const Json &v, int indent, std::string &out)
 {
     const auto scalar = [](const Json &e) { return e.dump(-1, ' ', false, Json::error_handler_t::replace); };
@@ -557,6 +661,14 @@ void writePretty(const Json &v, int indent, std::string &out)
         for (std::size_t i = 0; i < v.size(); ++i)
             out += (i ? ", " : "") + scalar(v[i]);
         out += ']';
+    } else if (isObjectOfFlatArrays(v)) {
+        out += '{';
+        std::size_t i = 0;
+        for (const auto &member : v.items()) {
+            out += (i++ ? ", " : "") + jsonQuoted(member.key()) + ": ";
+            writePretty(member.value(), indent, out);
+        }
+        out += '}';
     } else {
         const std::string inner(std::size_t(indent) + 2, ' ');
         out += v.is_object() ? "{\n" : "[\n";
@@ -622,7 +734,7 @@ Project projectFromJson(const std::string &text)
         p.strategies = readStrategies(*strategies, "strategies");
     throwFirstProblem(p.problem.layer.problems(), "layer");
     throwFirstProblem(p.problem.hardware.problems(), "hardware");
-    checkGroupRanges(p);
+    checkStrategyRanges(p);
     return p;
 }
 

@@ -25,6 +25,9 @@
 // - Group indices are any integers; groups are ordered by ascending index, the
 //   patches of a group by their order in the file. Empty groups cannot arise.
 // - Every patch must appear exactly once.
+// - A `step,patch,kernel` header belongs to the other CSV form, kernel
+//   streaming steps (computeStepsFromCsv, read the same way line by line);
+//   the groups import refuses it with a message saying so.
 
 #include "convoffload/io/StrategyCsv.h"
 
@@ -170,6 +173,9 @@ Layout headerLayout(const CsvLine &header)
         return {Shape::RowColGroup, columns, true};
     if (names == Names{"patch", "row", "col", "group"})
         return {Shape::PatchRowColGroup, columns, true};
+    if (names == Names{"step", "patch", "kernel"})
+        throw FormatError(lineName(header),
+            "this is a step,patch,kernel file, a strategy that streams kernels: import it as steps, not as groups");
     const auto keyword = [](const std::string &n) { return n == "patch" || n == "row" || n == "col" || n == "group"; };
     if (std::any_of(names.begin(), names.end(), keyword))
         throw FormatError(lineName(header),
@@ -325,7 +331,110 @@ void readRecord(const Layer &layer, const Layout &layout, const CsvLine &line, s
     }
 }
 
+// ---------------------------------------------------------------- steps
+
+/// One step of a `step,patch,kernel` file as its rows arrive.
+struct StepRows {
+    int first_line = 0;
+    ComputeStep step; // patches and kernels in order of first appearance
+    std::map<std::pair<PatchId, KernelId>, int> pairs; // -> line
+};
+
+template <typename T> void addOnce(std::vector<T> &ids, T id)
+{
+    if (std::find(ids.begin(), ids.end(), id) == ids.end())
+        ids.push_back(id);
+}
+
+/// The rows of a step must be its patches × its kernels.
+void checkProduct(std::int64_t index, const StepRows &rows)
+{
+    if (rows.pairs.size() == rows.step.patches.size() * rows.step.kernels.size())
+        return;
+    for (PatchId p : rows.step.patches)
+        for (KernelId k : rows.step.kernels)
+            if (!rows.pairs.count({p, k}))
+                throw FormatError("line " + std::to_string(rows.first_line),
+                    "step " + std::to_string(index) + " does not compute every one of its patches with every one of its kernels: "
+                        + "patch " + std::to_string(p) + " with kernel " + std::to_string(k)
+                        + " is missing (a step computes its patches × its kernels)");
+}
+
 } // namespace
+
+ComputeSteps computeStepsFromCsv(const Layer &layer, const std::string &text)
+{
+    const std::vector<CsvLine> lines = readLines(text);
+    if (lines.empty())
+        throw FormatError(kEndOfFile, "no data: expected step,patch,kernel rows");
+    const CsvLine &first = lines.front();
+    const bool header = std::any_of(first.fields.begin(), first.fields.end(), [](const std::string &f) { return !toInteger(f); });
+    if (header) {
+        std::vector<std::string> names;
+        for (const std::string &f : first.fields)
+            names.push_back(lowerCase(f));
+        if (names != std::vector<std::string>{"step", "patch", "kernel"})
+            throw FormatError(lineName(first), "unrecognised header '" + joined(first.fields) + "': expected step,patch,kernel");
+    }
+    const std::size_t firstData = header ? 1 : 0;
+    if (lines.size() == firstData)
+        throw FormatError(kEndOfFile, "no data after the header: expected step,patch,kernel rows");
+
+    std::map<std::int64_t, StepRows> steps;
+    for (std::size_t i = firstData; i < lines.size(); ++i) {
+        const CsvLine &line = lines[i];
+        if (line.fields.size() != 3)
+            throw FormatError(lineName(line), "expected 3 fields (step,patch,kernel), got " + std::to_string(line.fields.size()));
+        const std::int64_t index = integerField(line, 0);
+        const PatchId patch = checkedPatch(line, integerField(line, 1), layer.patchCount());
+        const std::int64_t kernel = integerField(line, 2);
+        if (kernel < 0 || kernel >= layer.n)
+            throw FormatError(lineName(line),
+                "kernel " + std::to_string(kernel) + " is out of range (the layer has " + std::to_string(layer.n)
+                    + " kernels, ids 0.." + std::to_string(layer.n - 1) + ")");
+        StepRows &rows = steps[index];
+        if (rows.first_line == 0)
+            rows.first_line = line.number;
+        const auto [it, fresh] = rows.pairs.emplace(std::pair{patch, KernelId(kernel)}, line.number);
+        if (!fresh)
+            throw FormatError(lineName(line),
+                "step " + std::to_string(index) + " names patch " + std::to_string(patch) + " with kernel "
+                    + std::to_string(kernel) + " again (first on line " + std::to_string(it->second) + ")");
+        addOnce(rows.step.patches, patch);
+        addOnce(rows.step.kernels, KernelId(kernel));
+    }
+    ComputeSteps result;
+    for (const auto &[index, rows] : steps) {
+        checkProduct(index, rows);
+        result.push_back(rows.step);
+    }
+    return result;
+}
+
+std::string computeStepsToCsv(const ComputeSteps &steps)
+{
+    std::string out = "step,patch,kernel\n";
+    for (std::size_t s = 0; s < steps.size(); ++s)
+        for (const PatchId patch : steps[s].patches)
+            for (const KernelId kernel : steps[s].kernels)
+                out += std::to_string(s) + ',' + std::to_string(patch) + ',' + std::to_string(kernel) + '\n';
+    return out;
+}
+
+ComputeSteps loadComputeStepsCsv(const Layer &layer, const std::string &path)
+{
+    const std::string text = readTextFile(path);
+    try {
+        return computeStepsFromCsv(layer, text);
+    } catch (const FormatError &e) {
+        throw FormatError(path + ": " + e.where, e.reason);
+    }
+}
+
+void saveComputeStepsCsv(const ComputeSteps &steps, const std::string &path)
+{
+    writeTextFileAtomically(path, computeStepsToCsv(steps));
+}
 
 Groups groupsFromCsv(const Layer &layer, const std::string &text)
 {

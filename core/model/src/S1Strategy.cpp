@@ -1,7 +1,8 @@
 #include "convoffload/model/S1Strategy.h"
 
+#include "WriteScheduler.h"
+
 #include <algorithm>
-#include <deque>
 
 namespace convoffload {
 
@@ -16,17 +17,24 @@ std::string strategyKindName(StrategyKind kind)
         return "zigzag";
     case StrategyKind::Groups:
         return "groups";
+    case StrategyKind::Steps:
+        return "steps";
+    case StrategyKind::KernelBlocked:
+        return "kernel-blocked";
     }
     return "?";
 }
 
 std::optional<StrategyKind> strategyKindFromName(const std::string &s)
 {
-    for (StrategyKind k : {StrategyKind::S1Baseline, StrategyKind::RowByRow, StrategyKind::ZigZag, StrategyKind::Groups})
+    for (StrategyKind k : {StrategyKind::S1Baseline, StrategyKind::RowByRow, StrategyKind::ZigZag, StrategyKind::Groups,
+             StrategyKind::Steps, StrategyKind::KernelBlocked})
         if (strategyKindName(k) == s)
             return k;
     return std::nullopt;
 }
+
+bool isS1Kind(StrategyKind kind) { return kind != StrategyKind::Steps && kind != StrategyKind::KernelBlocked; }
 
 namespace {
 
@@ -80,6 +88,9 @@ Groups groupsOf(const Problem &problem, const StrategySpec &spec)
 {
     const Layer &layer = problem.layer;
     const std::string who = "strategy '" + spec.name + "': ";
+    if (!isS1Kind(spec.kind))
+        throw StrategyError(who + "kind " + strategyKindName(spec.kind)
+            + " streams kernels: it has compute steps (patches × kernels), not S1 groups");
     if (spec.kind == StrategyKind::Groups) {
         for (std::size_t g = 0; g < spec.groups.size(); ++g) {
             if (spec.groups[g].empty())
@@ -108,48 +119,6 @@ Groups groupsOf(const Problem &problem, const StrategySpec &spec)
     return spec.kind == StrategyKind::RowByRow ? rowByRow(layer, g) : zigzag(layer, g);
 }
 
-namespace {
-
-/// Steps list ids in ascending order; generated groups are mostly sorted already.
-void sortIds(std::vector<std::uint32_t> &ids)
-{
-    if (!std::is_sorted(ids.begin(), ids.end()))
-        std::sort(ids.begin(), ids.end());
-}
-
-/// Chooses the writes of each step according to the write policy.
-class WriteScheduler {
-public:
-    WriteScheduler(const Problem &problem)
-        : m_problem(problem)
-    {
-    }
-
-    /// Outputs to write before computing `computeCount` outputs when the
-    /// step's input and kernels will occupy `resident` elements.
-    std::vector<OutputId> writesBefore(std::int64_t resident, std::size_t computeCount)
-    {
-        std::size_t count = 0;
-        if (m_problem.options.write_policy == WritePolicy::NextStep) {
-            count = m_pending.size();
-        } else {
-            const std::int64_t excess = resident + std::int64_t(m_pending.size() + computeCount) - m_problem.hardware.mem_size;
-            count = std::size_t(std::clamp<std::int64_t>(excess, 0, std::int64_t(m_pending.size())));
-        }
-        std::vector<OutputId> written(m_pending.begin(), m_pending.begin() + std::ptrdiff_t(count));
-        m_pending.erase(m_pending.begin(), m_pending.begin() + std::ptrdiff_t(count));
-        return written;
-    }
-    void computed(const std::vector<OutputId> &outputs) { m_pending.insert(m_pending.end(), outputs.begin(), outputs.end()); }
-    std::vector<OutputId> rest() { return {m_pending.begin(), m_pending.end()}; }
-
-private:
-    const Problem &m_problem;
-    std::deque<OutputId> m_pending; // on chip, oldest first
-};
-
-} // namespace
-
 StepList expandS1(const Problem &problem, const Groups &groups)
 {
     const Layer &layer = problem.layer;
@@ -160,7 +129,7 @@ StepList expandS1(const Problem &problem, const Groups &groups)
     // i+1 iff it was marked by group i: one mark array, no set operations.
     std::vector<std::uint32_t> mark(std::size_t(layer.pixelCount()), 0);
     std::vector<PixelId> previous, current;
-    WriteScheduler writes(problem);
+    detail::WriteScheduler writes(problem);
     StepList steps;
     steps.reserve(groups.size() + 1);
 
@@ -189,12 +158,12 @@ StepList expandS1(const Problem &problem, const Groups &groups)
         for (PatchId patch : groups[g])
             for (int k = 0; k < layer.n; ++k)
                 step.compute.push_back(outputId(layer, patch, KernelId(k)));
-        sortIds(step.load_input);
-        sortIds(step.free_input);
-        sortIds(step.compute);
+        detail::sortIds(step.load_input);
+        detail::sortIds(step.free_input);
+        detail::sortIds(step.compute);
 
-        step.write = writes.writesBefore(std::int64_t(current.size()) * layer.c_in + kernelFootprint, step.compute.size());
-        sortIds(step.write);
+        step.write = writes.writesBefore(std::int64_t(current.size()) * layer.c_in + kernelFootprint, step.compute);
+        detail::sortIds(step.write);
         writes.computed(step.compute);
         steps.push_back(std::move(step));
         std::swap(previous, current);

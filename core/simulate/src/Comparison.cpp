@@ -1,10 +1,12 @@
 #include "convoffload/simulate/Comparison.h"
 
+#include "convoffload/model/KernelStreaming.h"
+
 namespace convoffload {
 
 SimulationResult runStrategy(const Problem &problem, const StrategySpec &spec, const SimulationOptions &options)
 {
-    return simulate(problem, expandS1(problem, groupsOf(problem, spec)), options);
+    return simulate(problem, expandStrategy(problem, spec), options);
 }
 
 namespace {
@@ -18,6 +20,8 @@ CompareRow summarise(const Problem &problem, const StrategySpec &spec, const Sim
         row.group_size = spec.group_size.value_or(problem.nbPatchesMax());
     else if (spec.kind == StrategyKind::S1Baseline)
         row.group_size = 1;
+    else if (spec.kind == StrategyKind::KernelBlocked)
+        row.group_size = spec.group_size.value_or(kernelBlockedGroupSize(problem, spec.kernel_block.value_or(problem.layer.n)));
     try {
         const SimulationResult r = runStrategy(problem, spec, options);
         row.valid = r.valid();

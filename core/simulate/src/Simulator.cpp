@@ -70,6 +70,7 @@ public:
         std::stable_sort(m_result.diagnostics.begin(), m_result.diagnostics.end(),
             [](const Diagnostic &a, const Diagnostic &b) { return a.severity < b.severity; });
         m_result.input_load_counts = std::move(m_inputLoads);
+        m_result.kernel_load_counts = std::move(m_kernelLoads);
         return std::move(m_result);
     }
 

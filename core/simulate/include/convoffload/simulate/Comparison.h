@@ -10,14 +10,15 @@
 
 namespace convoffload {
 
-/// Simulates one strategy of a project: groups, expansion, simulation.
+/// Simulates one strategy of a project: groups or compute steps, expansion
+/// (expandStrategy), simulation.
 /// Throws StrategyError when the strategy cannot be expanded.
 SimulationResult runStrategy(const Problem &problem, const StrategySpec &spec, const SimulationOptions &options);
 
 struct CompareRow {
     std::string name;
     std::string kind;
-    std::int64_t group_size = 0; // 0 for explicit groups
+    std::int64_t group_size = 0; // 0 for explicit groups or steps; G of a generator
     std::string failure; // set when the strategy could not be expanded
     bool valid = false;
     int steps = 0;

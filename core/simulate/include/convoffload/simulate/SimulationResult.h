@@ -63,6 +63,7 @@ struct SimulationResult {
     Trace trace; // empty unless requested
     FunctionalResult functional;
     std::vector<std::uint32_t> input_load_counts; // per pixel: times loaded
+    std::vector<std::uint32_t> kernel_load_counts; // per kernel: times loaded (kernel streaming reloads them)
 
     bool valid() const;
     int computeSteps() const; // steps that compute (the paper's n)
