@@ -101,42 +101,55 @@ struct CommandInput {
 
 struct Command {
     const char *name;
-    const char *usage; // after the name; "PROJECT" when it takes a project file
+    const char *usage; // after the name
     const char *help;
-    bool takesProject;
-    bool drawsFigures; // needs a QApplication; refused without the GUI when `needsFigures`
-    bool needsFigures;
     int (*run)(const CommandInput &);
+    bool takesProject = true;
+    bool drawsFigures = false; // runs on a QApplication (fonts, Qt Charts)
+    bool needsFigures = false; // refused by a build without the GUI
 };
 
 const Command kCommands[] = {
-    {"simulate", "PROJECT (--strategy NAME | --strategy-csv FILE) [--json]",
-        "every step, duration, footprint and check of a strategy of the project or of a solver's CSV", true, false, false,
-        [](const CommandInput &in) { return simulateCommand(in.parser, *in.loaded); }},
-    {"compare", "PROJECT [--json|--csv]", "every strategy of the project", true, false, false,
-        [](const CommandInput &in) { return compareCommand(in.parser, *in.loaded); }},
-    {"sweep", "PROJECT --group-sizes A..B [--csv|--json]", "Row-by-Row vs ZigZag per group size", true, false, false,
-        [](const CommandInput &in) { return sweepCommand(in.parser, *in.loaded); }},
-    {"export",
-        "PROJECT --figure F [--strategy NAME] [--step K] --out FILE.{png,svg,pdf}\n"
-        "          F: grid, input-grid, output-grid, memory, memory-actions, durations, cumulative,\n"
-        "             compare, sweep [--group-sizes A..B], storyboard [--versus NAME] [--steps N]",
-        "a figure of the project", true, true, true,
-        [](const CommandInput &in) { return exportCommand(in.parser, *in.loaded, in.projectPath); }},
-    {"optimize",
-        "PROJECT [--method search|ilp] [--time-limit S] [--seed N] [--out CSV] [--save NAME] [--json]\n"
-        "          [--group-size G] [--groups kmin|any [--max-groups N]]",
-        "an optimised groups strategy", true, false, false,
-        [](const CommandInput &in) { return optimizeCommand(in.parser, *in.loaded, in.projectPath); }},
-    {"model", "PROJECT --out FILE.{lp,mps} [--group-size G] [--groups kmin|any]", "the ILP for external solvers", true, false,
-        false, [](const CommandInput &in) { return modelCommand(in.parser, *in.loaded); }},
-    {"import-solution", "PROJECT --solution FILE [--save NAME]", "a solver's solution, validated", true, false, false,
-        [](const CommandInput &in) { return importSolutionCommand(in.parser, *in.loaded, in.projectPath); }},
-    {"experiments",
-        "[--sizes 4..12] [--group-sizes 2..10] [--time-limit S] [--ilp-time-limit S]\n"
-        "          [--csv|--json] [--out GAIN.{svg,png,pdf}] [--durations-out FILE [--group-size G]]",
-        "the paper's optimisation experiments: table, gain heat map, durations for one G", false, true, false,
-        [](const CommandInput &in) { return experimentsCommand(in.parser); }},
+    {.name = "simulate",
+        .usage = "PROJECT (--strategy NAME | --strategy-csv FILE) [--json]",
+        .help = "every step, duration, footprint and check of a strategy of the project or of a solver's CSV",
+        .run = [](const CommandInput &in) { return simulateCommand(in.parser, *in.loaded); }},
+    {.name = "compare",
+        .usage = "PROJECT [--json|--csv]",
+        .help = "every strategy of the project",
+        .run = [](const CommandInput &in) { return compareCommand(in.parser, *in.loaded); }},
+    {.name = "sweep",
+        .usage = "PROJECT --group-sizes A..B [--csv|--json]",
+        .help = "Row-by-Row vs ZigZag per group size",
+        .run = [](const CommandInput &in) { return sweepCommand(in.parser, *in.loaded); }},
+    {.name = "export",
+        .usage = "PROJECT --figure F [--strategy NAME] [--step K] --out FILE.{png,svg,pdf}\n"
+                 "          F: grid, input-grid, output-grid, memory, memory-actions, durations, cumulative,\n"
+                 "             compare, sweep [--group-sizes A..B], storyboard [--versus NAME] [--steps N]",
+        .help = "a figure of the project",
+        .run = [](const CommandInput &in) { return exportCommand(in.parser, *in.loaded, in.projectPath); },
+        .drawsFigures = true,
+        .needsFigures = true},
+    {.name = "optimize",
+        .usage = "PROJECT [--method search|ilp] [--time-limit S] [--seed N] [--out CSV] [--save NAME] [--json]\n"
+                 "          [--group-size G] [--groups kmin|any [--max-groups N]]",
+        .help = "an optimised groups strategy",
+        .run = [](const CommandInput &in) { return optimizeCommand(in.parser, *in.loaded, in.projectPath); }},
+    {.name = "model",
+        .usage = "PROJECT --out FILE.{lp,mps} [--group-size G] [--groups kmin|any]",
+        .help = "the ILP for external solvers",
+        .run = [](const CommandInput &in) { return modelCommand(in.parser, *in.loaded); }},
+    {.name = "import-solution",
+        .usage = "PROJECT --solution FILE [--save NAME]",
+        .help = "a solver's solution, validated",
+        .run = [](const CommandInput &in) { return importSolutionCommand(in.parser, *in.loaded, in.projectPath); }},
+    {.name = "experiments",
+        .usage = "[--sizes 4..12] [--group-sizes 2..10] [--time-limit S] [--ilp-time-limit S]\n"
+                 "          [--csv|--json] [--out GAIN.{svg,png,pdf}] [--durations-out FILE [--group-size G]]",
+        .help = "the paper's optimisation experiments: table, gain heat map, durations for one G",
+        .run = [](const CommandInput &in) { return experimentsCommand(in.parser); },
+        .takesProject = false,
+        .drawsFigures = true},
 };
 
 /// Listed and run by this build: the figures need the GUI.
