@@ -11,7 +11,8 @@ cd "$(dirname "$0")"
 
 PACKAGES=(cmake ninja-build g++ pkg-config
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev
-          nlohmann-json3-dev libcsv-dev coinor-libcbc-dev coinor-cbc)
+          nlohmann-json3-dev libcsv-dev coinor-libcbc-dev coinor-cbc
+          appstream desktop-file-utils dpkg-dev file)  # the ship tests: metainfo, .desktop, .deb
 BUILD_DIR=${BUILD_DIR:-build}
 
 install_missing() {
@@ -27,8 +28,9 @@ install_missing() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 }
 
+# build [CMAKE_ARGS...]: configure (the cache keeps earlier choices) and build.
 build() {
-    cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release
+    cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release "$@"
     cmake --build "$BUILD_DIR" -j"$(nproc)"
 }
 
@@ -52,7 +54,7 @@ main_job() {
 
 case "${1:-}" in
     run) install_missing; build; main_job ;;
-    test) install_missing; build; ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" ;;
+    test) install_missing; build -DCONVOFFLOAD_WERROR=ON; ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" ;;
     bench) install_missing; build; "$BUILD_DIR/tests/convoffload-bench" "${@:2}"; "$BUILD_DIR/tests/convoffload-bench-grid"
            "$BUILD_DIR/tests/convoffload-bench-search" ;;
     fuzz) PACKAGES+=(clang); install_missing

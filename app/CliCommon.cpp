@@ -32,6 +32,11 @@ IntRange parseRange(const QString &text, const std::string &option, std::int64_t
     return r;
 }
 
+IntRange parseGroupSizes(const QString &range, std::int64_t patches)
+{
+    return parseRange(range, "--group-sizes", patches, "the number of patches");
+}
+
 double parseSeconds(const QCommandLineParser &parser, const QString &option)
 {
     bool ok = false;

@@ -36,6 +36,8 @@ struct IntRange {
 /// "A..B" with 1 <= A <= B <= max; `option` names the flag and `maxWhat`
 /// the limit in messages ("the number of patches").
 IntRange parseRange(const QString &text, const std::string &option, std::int64_t max, const std::string &maxWhat);
+/// --group-sizes A..B, at most the number of patches `patches`.
+IntRange parseGroupSizes(const QString &range, std::int64_t patches);
 
 /// A number option: `option` named in the message when it is not one or out of range.
 double parseSeconds(const QCommandLineParser &parser, const QString &option);

@@ -1,16 +1,13 @@
 #include "CliOptimise.h"
 
+#include "CliFigures.h"
+
 #include "convoffload/optimise/IlpFiles.h"
 #include "convoffload/optimise/IlpModel.h"
 #include "convoffload/optimise/Optimiser.h"
 #include "convoffload/optimise/PaperExperiments.h"
 #include "convoffload/optimise/SolutionImport.h"
 #include "convoffload/io/StrategyCsv.h"
-#include "export/FigureExport.h"
-#include "optimise/ExperimentCharts.h"
-#include "optimise/GainHeatMap.h"
-
-#include <QChart>
 
 #include <QDir>
 #include <QFileInfo>
@@ -268,6 +265,10 @@ int experimentsCommand(const QCommandLineParser &parser)
     const QStringList figureFormats{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")};
     const QString gainOut = outputPath(parser, opt("out"), figureFormats);
     const QString durationsOut = outputPath(parser, opt("durations-out"), figureFormats);
+    if (!gainOut.isEmpty())
+        requireFigures("experiments --out");
+    if (!durationsOut.isEmpty())
+        requireFigures("experiments --durations-out");
     const int durationsGroup = parser.isSet(opt("group-size")) ? int(parseInteger(parser, opt("group-size"), 1, 64)) : 4;
     if (!durationsOut.isEmpty() && (durationsGroup < grid.group_from || durationsGroup > grid.group_to))
         throw UsageError("--group-size " + std::to_string(durationsGroup) + " is outside the experiments' group sizes ("
@@ -289,23 +290,12 @@ int experimentsCommand(const QCommandLineParser &parser)
         print(experimentsToText(rows));
 
     if (!gainOut.isEmpty()) {
-        const QString &path = gainOut;
-        const ui::ExportResult result
-            = ui::exportFigure([&rows](QPainter &painter, const QRectF &target) { ui::paintGainHeatMap(painter, target, rows); },
-                QSize(900, 640), path, QStringLiteral("Gain over the best heuristic"),
-                QStringLiteral("The paper's gain figure: best optimised strategy versus the best of Row-by-Row and ZigZag"));
-        if (!result)
-            throw std::runtime_error(str(result.error));
-        std::cerr << "Wrote " << str(path) << "\n";
+        writeGainFigure(rows, gainOut);
+        std::cerr << "Wrote " << str(gainOut) << "\n";
     }
     if (!durationsOut.isEmpty()) {
-        const QString &path = durationsOut;
-        const std::unique_ptr<QChart> chart(ui::durationsBySizeChart(rows, durationsGroup));
-        const ui::ExportResult result = ui::exportFigure(ui::chartPainter(chart.get()), QSize(900, 560), path,
-            QStringLiteral("Duration against input size, G = %1").arg(durationsGroup));
-        if (!result)
-            throw std::runtime_error(str(result.error));
-        std::cerr << "Wrote " << str(path) << "\n";
+        writeDurationsFigure(rows, durationsGroup, durationsOut);
+        std::cerr << "Wrote " << str(durationsOut) << "\n";
     }
     return interrupted.load() ? 1 : 0;
 }

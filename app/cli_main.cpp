@@ -2,18 +2,16 @@
 // Exit 0 on success, 1 on bad input with one precise message on stderr.
 
 #include "CliCommon.h"
+#include "CliFigures.h"
 #include "CliOptimise.h"
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/Report.h"
 #include "convoffload/io/StrategyCsv.h"
-#include "export/Figures.h"
-#include "export/HeadlessPlatform.h"
+#include "convoffload/Version.h"
 
 #include <QCommandLineParser>
-#include <QApplication>
 #include <QCoreApplication>
 #include <QFileInfo>
-#include <QRegularExpression>
 
 #include <cstdio>
 #include <iostream>
@@ -76,11 +74,6 @@ int compareCommand(const QCommandLineParser &parser, const Loaded &loaded)
     return 0;
 }
 
-IntRange parseGroupSizes(const QString &range, std::int64_t patches)
-{
-    return parseRange(range, "--group-sizes", patches, "the number of patches");
-}
-
 int sweepCommand(const QCommandLineParser &parser, const Loaded &loaded)
 {
     const QString range = parser.value(QStringLiteral("group-sizes"));
@@ -98,68 +91,99 @@ int sweepCommand(const QCommandLineParser &parser, const Loaded &loaded)
     return 0;
 }
 
-Action parseAction(const QString &text)
+// One row per command: the table drives the usage text, the list of commands
+// in messages, the choice of application and the dispatch.
+struct CommandInput {
+    const QCommandLineParser &parser;
+    const Loaded *loaded = nullptr; // every command but `experiments` runs on a project
+    QString projectPath;
+};
+
+struct Command {
+    const char *name;
+    const char *usage; // after the name
+    const char *help;
+    int (*run)(const CommandInput &);
+    bool takesProject = true;
+    bool drawsFigures = false; // runs on a QApplication (fonts, Qt Charts)
+    bool needsFigures = false; // refused by a build without the GUI
+};
+
+const Command kCommands[] = {
+    {.name = "simulate",
+        .usage = "PROJECT (--strategy NAME | --strategy-csv FILE) [--json]",
+        .help = "every step, duration, footprint and check of a strategy of the project or of a solver's CSV",
+        .run = [](const CommandInput &in) { return simulateCommand(in.parser, *in.loaded); }},
+    {.name = "compare",
+        .usage = "PROJECT [--json|--csv]",
+        .help = "every strategy of the project",
+        .run = [](const CommandInput &in) { return compareCommand(in.parser, *in.loaded); }},
+    {.name = "sweep",
+        .usage = "PROJECT --group-sizes A..B [--csv|--json]",
+        .help = "Row-by-Row vs ZigZag per group size",
+        .run = [](const CommandInput &in) { return sweepCommand(in.parser, *in.loaded); }},
+    {.name = "export",
+        .usage = "PROJECT --figure F [--strategy NAME] [--step K] --out FILE.{png,svg,pdf}\n"
+                 "          F: grid, input-grid, output-grid, memory, memory-actions, durations, cumulative,\n"
+                 "             compare, sweep [--group-sizes A..B], storyboard [--versus NAME] [--steps N]",
+        .help = "a figure of the project",
+        .run = [](const CommandInput &in) { return exportCommand(in.parser, *in.loaded, in.projectPath); },
+        .drawsFigures = true,
+        .needsFigures = true},
+    {.name = "optimize",
+        .usage = "PROJECT [--method search|ilp] [--time-limit S] [--seed N] [--out CSV] [--save NAME] [--json]\n"
+                 "          [--group-size G] [--groups kmin|any [--max-groups N]]",
+        .help = "an optimised groups strategy",
+        .run = [](const CommandInput &in) { return optimizeCommand(in.parser, *in.loaded, in.projectPath); }},
+    {.name = "model",
+        .usage = "PROJECT --out FILE.{lp,mps} [--group-size G] [--groups kmin|any]",
+        .help = "the ILP for external solvers",
+        .run = [](const CommandInput &in) { return modelCommand(in.parser, *in.loaded); }},
+    {.name = "import-solution",
+        .usage = "PROJECT --solution FILE [--save NAME]",
+        .help = "a solver's solution, validated",
+        .run = [](const CommandInput &in) { return importSolutionCommand(in.parser, *in.loaded, in.projectPath); }},
+    {.name = "experiments",
+        .usage = "[--sizes 4..12] [--group-sizes 2..10] [--time-limit S] [--ilp-time-limit S]\n"
+                 "          [--csv|--json] [--out GAIN.{svg,png,pdf}] [--durations-out FILE [--group-size G]]",
+        .help = "the paper's optimisation experiments: table, gain heat map, durations for one G",
+        .run = [](const CommandInput &in) { return experimentsCommand(in.parser); },
+        .takesProject = false,
+        .drawsFigures = true},
+};
+
+/// Listed and run by this build: the figures need the GUI.
+bool available(const Command &c) { return !c.needsFigures || figuresBuilt(); }
+
+const Command *findCommand(const QString &name)
 {
-    for (int a = 0; a < kActionCount; ++a) {
-        const auto full = actionName(Action(a)), shortName = actionIdentifier(Action(a));
-        if (text == QStringLiteral("a%1").arg(a + 1) || text == QLatin1String(shortName.data(), qsizetype(shortName.size()))
-            || text == QLatin1String(full.data(), qsizetype(full.size())))
-            return Action(a);
-    }
-    throw UsageError("--action: expected a1..a6 (or free_input, free_kernels, write, load_input, load_kernels, compute), got '"
-        + str(text) + "'");
+    for (const Command &c : kCommands)
+        if (name == QLatin1String(c.name))
+            return &c;
+    return nullptr;
 }
 
-int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath)
+/// "simulate, compare, ... or experiments"
+QString commandNames()
 {
-    const QString figureText = parser.value(QStringLiteral("figure"));
-    const std::optional<ui::FigureKind> kind = ui::figureKindFromName(figureText);
-    if (!kind)
-        throw UsageError(
-            "--figure: expected one of " + str(ui::figureNames().join(QStringLiteral(", "))) + ", got '" + str(figureText) + "'");
-    const QString out = parser.value(QStringLiteral("out"));
-    if (out.isEmpty())
-        throw UsageError("export needs --out FILE.png, FILE.svg or FILE.pdf");
+    QStringList names;
+    for (const Command &c : kCommands)
+        if (available(c))
+            names << QLatin1String(c.name);
+    const QString last = names.takeLast();
+    return names.join(QStringLiteral(", ")) + QStringLiteral(" or ") + last;
+}
 
-    ui::FigureRequest request;
-    request.kind = *kind;
-    request.strategy = str(parser.value(QStringLiteral("strategy")));
-    if (request.strategy.empty() && ui::figureNeedsStrategy(*kind))
-        throw UsageError("--figure " + str(figureText) + " needs --strategy NAME");
-    request.versus = str(parser.value(QStringLiteral("versus")));
-    bool ok = true;
-    const int step = parser.value(QStringLiteral("step")).toInt(&ok);
-    if (!ok || step < 1)
-        throw UsageError("--step: expected a step number >= 1, got '" + str(parser.value(QStringLiteral("step"))) + "'");
-    const bool hasAction = parser.isSet(QStringLiteral("action"));
-    request.moment = {step - 1, hasAction ? parseAction(parser.value(QStringLiteral("action"))) : Action::Compute};
-    request.storyboardSteps = parser.value(QStringLiteral("steps")).toInt(&ok);
-    if (!ok)
-        throw UsageError("--steps: expected a number of steps, got '" + str(parser.value(QStringLiteral("steps"))) + "'");
-    request.heatMap = parser.isSet(QStringLiteral("heat-map"));
-    if (parser.isSet(QStringLiteral("group-sizes"))) {
-        const auto range
-            = parseGroupSizes(parser.value(QStringLiteral("group-sizes")), loaded.project.problem.layer.patchCount());
-        request.sweepFrom = range.from;
-        request.sweepTo = range.to;
-    }
-
-    ui::FigureSource source(loaded.project, str(projectPath));
-    const ui::Figure figure = ui::makeFigure(source, request);
-    QSize size = figure.preferredSize;
-    if (parser.isSet(QStringLiteral("size"))) {
-        static const QRegularExpression pattern(QStringLiteral("^(\\d{1,6})x(\\d{1,6})$"));
-        const QRegularExpressionMatch m = pattern.match(parser.value(QStringLiteral("size")));
-        if (!m.hasMatch())
-            throw UsageError("--size: expected WIDTHxHEIGHT in pixels, e.g. 1600x900, got '"
-                + str(parser.value(QStringLiteral("size"))) + "'");
-        size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
-    }
-    const ui::ExportResult result = ui::exportFigure(figure.paint, size, out, figure.title, figure.description);
-    if (!result)
-        throw std::runtime_error(str(result.error));
-    std::cout << "Wrote " << str(out) << " (" << size.width() << "x" << size.height() << ")\n";
-    return 0;
+QString usageText()
+{
+    QString text = QStringLiteral("Simulate and compare convolution offloading strategies.\n\nCommands:");
+    for (const Command &c : kCommands)
+        if (available(c))
+            text += QStringLiteral("\n  %1 %2\n      %3")
+                        .arg(QLatin1String(c.name), QLatin1String(c.usage), QLatin1String(c.help));
+    if (!figuresBuilt())
+        text += QStringLiteral("\n\nBuilt without the GUI: no figures (export, experiments --out and --durations-out).");
+    return text;
 }
 
 } // namespace
@@ -168,35 +192,16 @@ int main(int argc, char *argv[])
 {
     // Figures need a GUI application (fonts, Qt Charts); everything else runs
     // on a bare core application. Without a display figures render offscreen.
-    const bool exporting = argc > 1 && (std::string(argv[1]) == "export" || std::string(argv[1]) == "experiments");
-    if (exporting && ui::noDisplay())
-        ui::useOffscreenPlatform();
-    const std::unique_ptr<QCoreApplication> app(exporting ? new QApplication(argc, argv) : new QCoreApplication(argc, argv));
+    const Command *named = argc > 1 ? findCommand(QString::fromLocal8Bit(argv[1])) : nullptr;
+    const std::unique_ptr<QCoreApplication> app = makeApplication(argc, argv, named && named->drawsFigures);
     QCoreApplication::setApplicationName(QStringLiteral("convoffload-cli"));
-    QCoreApplication::setApplicationVersion(QStringLiteral("0.1"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(CONVOFFLOAD_VERSION));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral(
-        "Simulate and compare convolution offloading strategies.\n\n"
-        "Commands:\n"
-        "  simulate PROJECT --strategy NAME [--json]   every step, duration, footprint, checks\n"
-        "  simulate PROJECT --strategy-csv FILE        a strategy imported from a solver's CSV\n"
-        "  compare  PROJECT [--json|--csv]             every strategy of the project\n"
-        "  sweep    PROJECT --group-sizes A..B [--csv|--json]  Row-by-Row vs ZigZag per group size\n"
-        "  export   PROJECT --figure F [--strategy NAME] [--step K] --out FILE.{png,svg,pdf}\n"
-        "           F: grid, input-grid, output-grid, memory, memory-actions, durations, cumulative,\n"
-        "              compare, sweep [--group-sizes A..B], storyboard [--versus NAME] [--steps N]\n"
-        "  optimize PROJECT [--method search|ilp] [--time-limit S] [--seed N] [--out CSV] [--save NAME] [--json]\n"
-        "           [--group-size G] [--groups kmin|any [--max-groups N]]   an optimised groups strategy\n"
-        "  model    PROJECT --out FILE.{lp,mps} [--group-size G] [--groups kmin|any]   the ILP for external solvers\n"
-        "  import-solution PROJECT --solution FILE [--save NAME]   a solver's solution, validated\n"
-        "  experiments [--sizes 4..12] [--group-sizes 2..10] [--time-limit S] [--ilp-time-limit S]\n"
-        "           [--csv|--json] [--out GAIN.{svg,png,pdf}] [--durations-out FILE [--group-size G]]\n"
-        "           the paper's optimisation experiments: table, gain heat map, durations for one G"));
+    parser.setApplicationDescription(usageText());
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("command"),
-        QStringLiteral("simulate, compare, sweep, export, optimize, model, import-solution or experiments"));
+    parser.addPositionalArgument(QStringLiteral("command"), commandNames());
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("project file (.json)"));
     parser.addOptions({
         {QStringLiteral("strategy"), QStringLiteral("Strategy name in the project."), QStringLiteral("name")},
@@ -234,33 +239,22 @@ int main(int argc, char *argv[])
     try {
         if (parser.isSet(QStringLiteral("json")) && parser.isSet(QStringLiteral("csv")))
             throw UsageError("--json and --csv exclude each other");
-        const QString command = args.value(0);
-        if (command == QLatin1String("experiments")) {
+        const QString name = args.value(0);
+        const Command *command = findCommand(name);
+        if (command && !command->takesProject) {
             if (args.size() != 1)
-                throw UsageError("experiments takes no project file (it builds the paper's layers itself)");
-            return experimentsCommand(parser);
-        }
-        if (args.size() != 2)
+                throw UsageError(std::string(command->name) + " takes no project file (it builds the paper's layers itself)");
+        } else if (args.size() != 2) {
             throw UsageError("expected a command and a project file (see --help)");
-        const QStringList commands{QStringLiteral("simulate"), QStringLiteral("compare"), QStringLiteral("sweep"),
-            QStringLiteral("export"), QStringLiteral("optimize"), QStringLiteral("model"), QStringLiteral("import-solution")};
-        if (!commands.contains(command))
-            throw UsageError("unknown command '" + str(command)
-                + "' (expected simulate, compare, sweep, export, optimize, model, import-solution or experiments)");
-        const Loaded loaded = load(args[1]);
-        if (command == QLatin1String("simulate"))
-            return simulateCommand(parser, loaded);
-        if (command == QLatin1String("compare"))
-            return compareCommand(parser, loaded);
-        if (command == QLatin1String("export"))
-            return exportCommand(parser, loaded, args[1]);
-        if (command == QLatin1String("optimize"))
-            return optimizeCommand(parser, loaded, args[1]);
-        if (command == QLatin1String("model"))
-            return modelCommand(parser, loaded);
-        if (command == QLatin1String("import-solution"))
-            return importSolutionCommand(parser, loaded, args[1]);
-        return sweepCommand(parser, loaded);
+        }
+        if (!command)
+            throw UsageError("unknown command '" + str(name) + "' (expected " + str(commandNames()) + ")");
+        if (!available(*command))
+            requireFigures(command->name);
+        std::optional<Loaded> loaded;
+        if (command->takesProject)
+            loaded = load(args[1]);
+        return command->run({parser, loaded ? &*loaded : nullptr, args.value(1)});
     } catch (const std::bad_alloc &) {
         std::cerr << "convoffload-cli: out of memory (is the layer too large?)\n";
     } catch (const std::exception &e) {

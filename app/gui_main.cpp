@@ -7,9 +7,12 @@
 #include "export/HeadlessPlatform.h"
 #include "export/HeadlessReport.h"
 
+#include "convoffload/Version.h"
+
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
+#include <QIcon>
 #include <QTimer>
 
 #include <cstdio>
@@ -40,7 +43,11 @@ int main(int argc, char *argv[])
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("ConvOffload"));
     QApplication::setApplicationName(QStringLiteral("ConvOffload"));
-    QApplication::setApplicationVersion(QStringLiteral("0.2"));
+    QApplication::setApplicationVersion(QStringLiteral(CONVOFFLOAD_VERSION));
+    // The icon of every window and of the About box; the desktop file (and
+    // its installed icon) share the AppStream id.
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/convoffload.svg")));
+    QApplication::setDesktopFileName(QStringLiteral("org.convoffload.ConvOffload"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Step through, compare and export convolution offloading strategies."));

@@ -25,6 +25,10 @@ using Clock = std::chrono::steady_clock;
 
 constexpr const char *kWorkerName = "convoffload-cbc-worker";
 constexpr const char *kGreeting = "convoffload-cbc-worker 1";
+#ifndef CONVOFFLOAD_WORKER_FROM_BIN // set by the build from its install directories
+#define CONVOFFLOAD_WORKER_FROM_BIN "../libexec/convoffload"
+#endif
+constexpr const char *kWorkerFromBin = CONVOFFLOAD_WORKER_FROM_BIN;
 
 /// A private directory removed with everything in it when it goes out of scope.
 class TempDir {
@@ -75,6 +79,16 @@ std::optional<double> numberOrNone(const std::string &word)
     return v;
 }
 
+/// The start of an off-protocol line, in quotes. Built by appending: GCC 12
+/// warns falsely (-Wrestrict) on "'" + line.substr(...) + "'" once inlined.
+std::string quoted(const std::string &line)
+{
+    std::string text(1, '\'');
+    text.append(line, 0, 200);
+    text += '\'';
+    return text;
+}
+
 /// What the worker said, line by line; anything off-protocol is garbage.
 struct WorkerAnswer {
     bool greeted = false, complete = false;
@@ -89,7 +103,7 @@ struct WorkerAnswer {
             return;
         if (!greeted) {
             if (line != kGreeting)
-                garbage = "'" + line.substr(0, 200) + "' where its greeting was expected";
+                garbage = quoted(line) + " where its greeting was expected";
             greeted = true;
             return;
         }
@@ -121,10 +135,10 @@ struct WorkerAnswer {
             } else if (word == "error") {
                 error = line.size() > 6 ? line.substr(6) : "unknown error";
             } else {
-                garbage = "'" + line.substr(0, 200) + "'";
+                garbage = quoted(line);
             }
         } catch (const std::invalid_argument &) {
-            garbage = "'" + line.substr(0, 200) + "' (not a number)";
+            garbage = quoted(line) + " (not a number)";
         }
     }
 };
@@ -343,12 +357,16 @@ private:
 
 std::string defaultCbcWorkerPath()
 {
+    // Next to the running program (the build tree), then where an installed
+    // bin/ program finds the installed worker (CMake passes the relative path
+    // from bin/ to libexec/convoffload/).
     char self[PATH_MAX];
     const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
     if (n > 0) {
-        const fs::path next = fs::path(std::string(self, std::size_t(n))).parent_path() / kWorkerName;
-        if (access(next.c_str(), X_OK) == 0)
-            return next.string();
+        const fs::path dir = fs::path(std::string(self, std::size_t(n))).parent_path();
+        for (const fs::path &candidate : {dir / kWorkerName, dir / kWorkerFromBin / kWorkerName})
+            if (access(candidate.c_str(), X_OK) == 0)
+                return candidate.lexically_normal().string();
     }
     return kWorkerName;
 }

@@ -1,0 +1,36 @@
+#pragma once
+// The figures of convoffload-cli: `export` and the figures of `experiments`.
+// They are drawn by the GUI's renderers (the ui library, Qt Widgets and
+// Charts); a build without the GUI (CONVOFFLOAD_BUILD_GUI=OFF) links
+// CliNoFigures.cpp instead, which refuses them with a clear message.
+#include "CliCommon.h"
+
+#include "convoffload/optimise/PaperExperiments.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace convoffload::cli {
+
+/// True when this convoffload-cli was built with the GUI and can draw figures.
+bool figuresBuilt();
+/// Throws UsageError saying that `what` needs the figures of the GUI when
+/// this program was built without it.
+void requireFigures(const std::string &what);
+
+/// A QApplication (fonts, Qt Charts; offscreen without a display) for a
+/// command that draws, a QCoreApplication otherwise.
+std::unique_ptr<QCoreApplication> makeApplication(int &argc, char **argv, bool drawsFigures);
+
+int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath);
+
+/// The paper's gain heat map and the duration-against-size chart for group
+/// size `group`; throw std::runtime_error when the file cannot be written.
+void writeGainFigure(const std::vector<ExperimentRow> &rows, const QString &path);
+void writeDurationsFigure(const std::vector<ExperimentRow> &rows, int group, const QString &path);
+
+} // namespace convoffload::cli

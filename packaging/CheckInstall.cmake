@@ -1,0 +1,64 @@
+# ctest -R ship_install: install the build tree into a staging prefix, then
+# run the installed programs from there. The installed CLI must find the
+# installed CBC worker (bin/../libexec/convoffload) with nothing from the
+# build tree on its way.
+#   cmake -DBUILD_DIR=... -DSTAGE=... -DVERSION=... -DAPP_ID=... -DBINDIR=...
+#         -DLIBEXECDIR=... -DDATADIR=... -DDOCDIR=... -P CheckInstall.cmake
+
+function(run_checked out_var)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}\n${err}")
+  endif()
+  set(${out_var} "${out}" PARENT_SCOPE)
+endfunction()
+
+function(expect text pattern what)
+  if(NOT text MATCHES "${pattern}")
+    message(FATAL_ERROR "${what}: expected output matching '${pattern}', got:\n${text}")
+  endif()
+endfunction()
+
+file(REMOVE_RECURSE "${STAGE}")
+run_checked(ignored "${CMAKE_COMMAND}" --install "${BUILD_DIR}" --prefix "${STAGE}")
+
+foreach(file
+    ${BINDIR}/convoffload
+    ${BINDIR}/convoffload-cli
+    ${LIBEXECDIR}/convoffload/convoffload-cbc-worker
+    ${DATADIR}/convoffload/samples/paper-example.json
+    ${DATADIR}/convoffload/samples/lenet5-conv1.json
+    ${DATADIR}/applications/${APP_ID}.desktop
+    ${DATADIR}/metainfo/${APP_ID}.metainfo.xml
+    ${DATADIR}/icons/hicolor/scalable/apps/${APP_ID}.svg
+    ${DOCDIR}/README.md
+    ${DOCDIR}/resources/screenshots/lenet5-conv1-zigzag.png)
+  if(NOT EXISTS "${STAGE}/${file}")
+    message(FATAL_ERROR "not installed: ${STAGE}/${file}")
+  endif()
+endforeach()
+if(EXISTS "${STAGE}/${BINDIR}/convoffload-cbc-worker")
+  message(FATAL_ERROR "the CBC worker is a helper: it belongs in ${LIBEXECDIR}/convoffload, not ${BINDIR}")
+endif()
+
+set(cli "${STAGE}/${BINDIR}/convoffload-cli")
+set(sample "${STAGE}/${DATADIR}/convoffload/samples/paper-example.json")
+# A PATH without the build tree, and a working directory outside it.
+set(ENV{PATH} "/usr/bin:/bin")
+set(ENV{QT_QPA_PLATFORM} offscreen)
+
+run_checked(out "${cli}" --version)
+expect("${out}" "^convoffload-cli ${VERSION}\n$" "convoffload-cli --version")
+run_checked(out "${STAGE}/${BINDIR}/convoffload" --version)
+expect("${out}" "^ConvOffload ${VERSION}\n$" "convoffload --version")
+
+run_checked(out "${cli}" compare "${sample}")
+expect("${out}" "Row-by-Row" "compare on the installed sample")
+expect("${out}" "ZigZag" "compare on the installed sample")
+
+# CBC through the installed worker: a solution from CBC (optimal, or feasible
+# when the time limit comes first on a busy machine). Without the worker the
+# command fails with "cannot start the CBC worker".
+run_checked(out "${cli}" optimize "${sample}" --method ilp --time-limit 2)
+expect("${out}" "Method: +ilp \\((optimal|feasible)" "optimize --method ilp with the installed worker")
+message(STATUS "installed into ${STAGE}: programs, worker, samples, desktop files and docs work from there")

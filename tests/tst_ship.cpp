@@ -1,0 +1,115 @@
+// What the shipped programs show of themselves: the compiled-in application
+// icon (drawn, used by the About box), the version of project() in --version,
+// and the CLI's usage generated from its command table.
+
+#include "convoffload/Version.h"
+#include "mainwindow/MainWindow.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QIcon>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProcess>
+#include <QTest>
+#include <QTimer>
+
+namespace {
+
+const QString kIcon = QStringLiteral(":/icons/convoffload.svg");
+
+struct Run {
+    int exitCode = -1;
+    QString out, err;
+};
+
+Run cli(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(CONVOFFLOAD_CLI), args);
+    p.waitForFinished(60000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
+        QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
+
+class TestShip : public QObject {
+    Q_OBJECT
+private slots:
+    // The SVG renders (the svg icon engine is there): the dark tile, the
+    // light grid and the amber patch at the places the drawing puts them.
+    void iconRenders()
+    {
+        const QIcon icon(kIcon);
+        QVERIFY(!icon.isNull());
+        const QImage image = icon.pixmap(QSize(128, 128)).toImage();
+        QCOMPARE(image.size(), QSize(128, 128));
+        QCOMPARE(image.pixelColor(5, 64), QColor(0x1f, 0x3b, 0x5c)); // the tile's edge
+        QCOMPARE(image.pixelColor(19, 19), QColor(0x8f, 0xb3, 0xde)); // a grid cell
+        QCOMPARE(image.pixelColor(55, 55), QColor(0xf5, 0xa6, 0x23)); // the patch
+        QCOMPARE(image.pixelColor(0, 0).alpha(), 0); // round corners
+    }
+
+    // QMessageBox::about shows the window icon it inherits from the application.
+    void aboutBoxShowsIconAndVersion()
+    {
+        QApplication::setWindowIcon(QIcon(kIcon));
+        QApplication::setApplicationVersion(QStringLiteral(CONVOFFLOAD_VERSION));
+        convoffload::ui::MainWindow window;
+        window.show();
+        QAction *about = nullptr;
+        for (QAction *a : window.menuBar()->findChildren<QAction *>())
+            if (a->text() == QLatin1String("&About ConvOffload"))
+                about = a;
+        QVERIFY(about);
+        // The box is modal: look at it from a timer, close it, check after.
+        QImage shown;
+        QString text;
+        QTimer poll;
+        connect(&poll, &QTimer::timeout, this, [&] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                shown = box->iconPixmap().toImage();
+                text = box->text();
+                box->accept();
+            }
+        });
+        poll.start(10);
+        about->trigger();
+        poll.stop();
+        QVERIFY(!shown.isNull());
+        QCOMPARE(shown.pixelColor(shown.width() * 55 / 128, shown.height() * 55 / 128), QColor(0xf5, 0xa6, 0x23));
+        QVERIFY(text.contains(QStringLiteral(CONVOFFLOAD_VERSION)));
+    }
+
+    void cliVersion()
+    {
+        const Run r = cli({QStringLiteral("--version")});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(r.out, QStringLiteral("convoffload-cli " CONVOFFLOAD_VERSION "\n"));
+    }
+
+    // The usage, the positional argument's help and the unknown-command
+    // message all come from one table: every command is in each.
+    void cliCommandsFromOneTable()
+    {
+        const Run help = cli({QStringLiteral("--help")});
+        QCOMPARE(help.exitCode, 0);
+        const Run unknown = cli({QStringLiteral("frobnicate"), QStringLiteral("x.json")});
+        QCOMPARE(unknown.exitCode, 1);
+        const QStringList commands{QStringLiteral("simulate"), QStringLiteral("compare"), QStringLiteral("sweep"),
+            QStringLiteral("export"), QStringLiteral("optimize"), QStringLiteral("model"), QStringLiteral("import-solution"),
+            QStringLiteral("experiments")};
+        for (const QString &c : commands) {
+            QVERIFY2(help.out.contains(QStringLiteral("\n  ") + c + QLatin1Char(' ')), qPrintable(c));
+            QVERIFY2(unknown.err.contains(c), qPrintable(c));
+        }
+        QVERIFY(unknown.err.contains(
+            QStringLiteral("(expected simulate, compare, sweep, export, optimize, model, import-solution or experiments)")));
+        QVERIFY(help.out.contains(QStringLiteral("Commands:\n  simulate PROJECT")));
+        QVERIFY(!help.out.contains(QStringLiteral("built without the GUI")));
+    }
+};
+
+QTEST_MAIN(TestShip)
+#include "tst_ship.moc"
