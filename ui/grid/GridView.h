@@ -19,7 +19,7 @@
 // move the selection to that group, N makes it a new group, Esc clears it.
 
 #include "render/GridRenderer.h"
-#include "views/ViewTransform.h"
+#include "grid/ViewTransform.h"
 
 #include "convoffload/model/GroupEdit.h"
 

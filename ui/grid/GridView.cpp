@@ -1,8 +1,8 @@
-#include "views/GridView.h"
+#include "grid/GridView.h"
 
 #include "render/Palette.h"
-#include "views/DropPreview.h"
-#include "views/GroupListModel.h"
+#include "grid/DropPreview.h"
+#include "models/GroupListModel.h"
 
 #include <QApplication>
 #include <QDrag>

@@ -1,4 +1,4 @@
-#include "views/ProblemEditor.h"
+#include "panels/ProblemEditor.h"
 
 #include "document/EditProblemCommand.h"
 #include "document/ProjectDocument.h"

@@ -1,4 +1,4 @@
-#include "views/StrategyPanel.h"
+#include "panels/StrategyPanel.h"
 
 #include "document/AddStrategyCommand.h"
 #include "document/ChangeStrategyCommand.h"
