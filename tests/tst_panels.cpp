@@ -10,6 +10,7 @@
 #include "document/EditProblemCommand.h"
 #include "document/ProjectDocument.h"
 #include "models/StepTableModel.h"
+#include "models/StrategyListModel.h"
 #include "panels/DiagnosticsPanel.h"
 #include "panels/ProblemEditor.h"
 #include "panels/StepTable.h"

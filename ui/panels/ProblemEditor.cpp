@@ -2,6 +2,7 @@
 
 #include "document/EditProblemCommand.h"
 #include "document/ProjectDocument.h"
+#include "panels/CompactDoubleSpinBox.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -30,27 +31,6 @@ constexpr double kMaxInt64Edit = 9007199254740992.0;
 const QColor kErrorText(0xA8, 0x3A, 0x00); // dark vermillion: readable on white
 const QColor kWarningText(0x80, 0x58, 0x00); // dark amber
 const QColor kErrorBase(0xFB, 0xE3, 0xD6);
-
-/// Shows a double without trailing zeros ("1", "0.25"), so integral durations
-/// do not read "1.000000".
-class CompactDoubleSpinBox : public QDoubleSpinBox {
-public:
-    using QDoubleSpinBox::QDoubleSpinBox;
-    QString textFromValue(double value) const override
-    {
-        QString text = locale().toString(value, 'f', decimals());
-        const QString point = locale().decimalPoint();
-        if (text.contains(point)) {
-            while (text.endsWith(QLatin1Char('0')))
-                text.chop(1);
-            if (text.endsWith(point))
-                text.chop(point.size());
-        }
-        if (!isGroupSeparatorShown())
-            text.remove(locale().groupSeparator());
-        return text;
-    }
-};
 
 QString fromStd(const std::string &s) { return QString::fromStdString(s); }
 
