@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include <cmath>
+#include <type_traits>
 
 namespace convoffload::ui {
 
@@ -36,7 +37,268 @@ QString fromStd(const std::string &s) { return QString::fromStdString(s); }
 
 QString number(std::int64_t v) { return QLocale().toString(qlonglong(v)); }
 
+// Converts between a member of the problem and the double an editor holds.
+template <auto Part, auto Member> double getValue(const Problem &p)
+{
+    const auto &value = (p.*Part).*Member;
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(value)>, bool>)
+        return value ? 1.0 : 0.0;
+    else
+        return double(value);
+}
+
+template <auto Part, auto Member> void setValue(Problem &p, double v)
+{
+    auto &value = (p.*Part).*Member;
+    using T = std::remove_cvref_t<decltype(value)>;
+    if constexpr (std::is_same_v<T, bool>)
+        value = v != 0;
+    else if constexpr (std::is_integral_v<T>)
+        value = T(std::llround(v));
+    else
+        value = v;
+}
+
+double getWritePolicy(const Problem &p) { return p.options.write_policy == WritePolicy::NextStep ? 0.0 : 1.0; }
+
+void setWritePolicy(Problem &p, double v)
+{
+    p.options.write_policy = v != 0 ? WritePolicy::AsLateAsPossible : WritePolicy::NextStep;
+}
+
 } // namespace
+
+std::span<const ProblemEditor::FieldSpec> ProblemEditor::fieldTable()
+{
+    constexpr auto L = &Problem::layer;
+    constexpr auto H = &Problem::hardware;
+    constexpr auto O = &Problem::options;
+    constexpr double kDim = kMaxDimension;
+    static const FieldSpec table[] = {
+        // ---- layer ----------------------------------------------------------
+        {.section = Section::Layer,
+            .rowLabel = QT_TR_NOOP("Input c_in × h_in × w_in"),
+            .rowTip = QT_TR_NOOP("The input tensor: channels × height × width, before padding."),
+            .key = "layer.c_in",
+            .kind = EditorKind::Int,
+            .min = 1,
+            .max = kDim,
+            .tip = QT_TR_NOOP("c_in: input channels. A pixel carries c_in elements (one per channel)."),
+            .get = getValue<L, &Layer::c_in>,
+            .set = setValue<L, &Layer::c_in>},
+        {.section = Section::Layer,
+            .key = "layer.h_in",
+            .kind = EditorKind::Int,
+            .min = 1,
+            .max = kDim,
+            .tip = QT_TR_NOOP("h_in: input height in pixels, padding not included."),
+            .get = getValue<L, &Layer::h_in>,
+            .set = setValue<L, &Layer::h_in>},
+        {.section = Section::Layer,
+            .key = "layer.w_in",
+            .kind = EditorKind::Int,
+            .min = 1,
+            .max = kDim,
+            .tip = QT_TR_NOOP("w_in: input width in pixels, padding not included."),
+            .get = getValue<L, &Layer::w_in>,
+            .set = setValue<L, &Layer::w_in>},
+        {.section = Section::Layer,
+            .rowLabel = QT_TR_NOOP("Kernels n × h_k × w_k"),
+            .rowTip
+            = QT_TR_NOOP("n kernels (= output channels) of h_k × w_k pixels; each kernel has c_in·h_k·w_k weights (elements)."),
+            .key = "layer.n",
+            .kind = EditorKind::Int,
+            .min = 1,
+            .max = kDim,
+            .tip = QT_TR_NOOP("n: number of kernels = output channels. Each output position has n output elements."),
+            .get = getValue<L, &Layer::n>,
+            .set = setValue<L, &Layer::n>},
+        {.section = Section::Layer,
+            .key = "layer.h_k",
+            .kind = EditorKind::Int,
+            .min = 1,
+            .max = kDim,
+            .tip = QT_TR_NOOP("h_k: kernel height in pixels; at most the padded input height."),
+            .get = getValue<L, &Layer::h_k>,
+            .set = setValue<L, &Layer::h_k>},
+        {.section = Section::Layer,
+            .key = "layer.w_k",
+            .kind = EditorKind::Int,
+            .min = 1,
+            .max = kDim,
+            .tip = QT_TR_NOOP("w_k: kernel width in pixels; at most the padded input width."),
+            .get = getValue<L, &Layer::w_k>,
+            .set = setValue<L, &Layer::w_k>},
+        {.section = Section::Layer,
+            .rowLabel = QT_TR_NOOP("Stride stride_h × stride_w"),
+            .rowTip = QT_TR_NOOP("Distance in pixels between neighbouring patches."),
+            .key = "layer.stride_h",
+            .kind = EditorKind::Int,
+            .min = 1,
+            .max = kDim,
+            .tip = QT_TR_NOOP("stride_h: vertical distance in pixels between patches of one column."),
+            .get = getValue<L, &Layer::stride_h>,
+            .set = setValue<L, &Layer::stride_h>},
+        {.section = Section::Layer,
+            .key = "layer.stride_w",
+            .kind = EditorKind::Int,
+            .min = 1,
+            .max = kDim,
+            .tip = QT_TR_NOOP("stride_w: horizontal distance in pixels between patches of one row."),
+            .get = getValue<L, &Layer::stride_w>,
+            .set = setValue<L, &Layer::stride_w>},
+        {.section = Section::Layer,
+            .rowLabel = QT_TR_NOOP("Padding pad_top, pad_bottom"),
+            .rowTip = QT_TR_NOOP("Padding pixels are zeros, loaded from DRAM or synthesised on chip (see Options)."),
+            .key = "layer.pad_top",
+            .kind = EditorKind::Int,
+            .min = 0,
+            .max = kDim,
+            .tip = QT_TR_NOOP("pad_top: rows of zero pixels added above the input."),
+            .get = getValue<L, &Layer::pad_top>,
+            .set = setValue<L, &Layer::pad_top>},
+        {.section = Section::Layer,
+            .key = "layer.pad_bottom",
+            .kind = EditorKind::Int,
+            .min = 0,
+            .max = kDim,
+            .tip = QT_TR_NOOP("pad_bottom: rows of zero pixels added below the input."),
+            .get = getValue<L, &Layer::pad_bottom>,
+            .set = setValue<L, &Layer::pad_bottom>},
+        {.section = Section::Layer,
+            .rowLabel = QT_TR_NOOP("Padding pad_left, pad_right"),
+            .rowTip = QT_TR_NOOP("Padding pixels are zeros, loaded from DRAM or synthesised on chip (see Options)."),
+            .key = "layer.pad_left",
+            .kind = EditorKind::Int,
+            .min = 0,
+            .max = kDim,
+            .tip = QT_TR_NOOP("pad_left: columns of zero pixels added left of the input."),
+            .get = getValue<L, &Layer::pad_left>,
+            .set = setValue<L, &Layer::pad_left>},
+        {.section = Section::Layer,
+            .key = "layer.pad_right",
+            .kind = EditorKind::Int,
+            .min = 0,
+            .max = kDim,
+            .tip = QT_TR_NOOP("pad_right: columns of zero pixels added right of the input."),
+            .get = getValue<L, &Layer::pad_right>,
+            .set = setValue<L, &Layer::pad_right>},
+
+        // ---- hardware -------------------------------------------------------
+        {.section = Section::Hardware,
+            .rowLabel = QT_TR_NOOP("mem_size (elements)"),
+            .key = "hardware.mem_size",
+            .kind = EditorKind::Int64,
+            .min = 1,
+            .max = kMaxInt64Edit,
+            .tip
+            = QT_TR_NOOP("mem_size: on-chip memory in elements. Input elements, kernel weights and output values count one each; "
+                         "the footprint must stay within it after every action."),
+            .get = getValue<H, &Hardware::mem_size>,
+            .set = setValue<H, &Hardware::mem_size>},
+        {.section = Section::Hardware,
+            .rowLabel = QT_TR_NOOP("nbop_pe (MACs per compute)"),
+            .key = "hardware.nbop_pe",
+            .kind = EditorKind::Int64,
+            .min = 1,
+            .max = kMaxInt64Edit,
+            .tip = QT_TR_NOOP("nbop_pe: multiply-accumulates one compute can do. A step computing |Out| outputs needs "
+                              "|Out|·c_in·h_k·w_k ≤ nbop_pe; nb_patches_max = ⌊nbop_pe / (c_in·h_k·w_k·n)⌋."),
+            .get = getValue<H, &Hardware::nbop_pe>,
+            .set = setValue<H, &Hardware::nbop_pe>},
+        {.section = Section::Hardware,
+            .rowLabel = QT_TR_NOOP("t_l (cycles per element loaded)"),
+            .key = "hardware.t_l",
+            .kind = EditorKind::Real,
+            .min = 0,
+            .max = 1e12,
+            .tip = QT_TR_NOOP("t_l: cycles to load one element (input element or kernel weight) from DRAM."),
+            .get = getValue<H, &Hardware::t_l>,
+            .set = setValue<H, &Hardware::t_l>},
+        {.section = Section::Hardware,
+            .rowLabel = QT_TR_NOOP("t_w (cycles per element written)"),
+            .key = "hardware.t_w",
+            .kind = EditorKind::Real,
+            .min = 0,
+            .max = 1e12,
+            .tip = QT_TR_NOOP("t_w: cycles to write one output element back to DRAM."),
+            .get = getValue<H, &Hardware::t_w>,
+            .set = setValue<H, &Hardware::t_w>},
+        {.section = Section::Hardware,
+            .rowLabel = QT_TR_NOOP("t_acc (cycles per compute)"),
+            .key = "hardware.t_acc",
+            .kind = EditorKind::Real,
+            .min = 0,
+            .max = 1e12,
+            .tip = QT_TR_NOOP("t_acc: cycles of one compute, paid once by every step that computes, whatever its size."),
+            .get = getValue<H, &Hardware::t_acc>,
+            .set = setValue<H, &Hardware::t_acc>},
+        {.section = Section::Hardware,
+            .rowLabel = QT_TR_NOOP("dram_size (elements)"),
+            .key = "hardware.dram_size",
+            .kind = EditorKind::Int64,
+            .min = 1,
+            .max = kMaxInt64Edit,
+            .tip = QT_TR_NOOP("dram_size: DRAM capacity in elements; the input (with padding when it lives in DRAM), the kernels "
+                              "and the output must fit."),
+            .get = getValue<H, &Hardware::dram_size>,
+            .set = setValue<H, &Hardware::dram_size>},
+        {.section = Section::Hardware,
+            .rowLabel = QT_TR_NOOP("max_loads_per_element"),
+            .key = "hardware.max_loads_per_element",
+            .kind = EditorKind::Int,
+            .min = 1,
+            .max = kDim,
+            .tip
+            = QT_TR_NOOP("max_loads_per_element: the reload bound. Loading an input element more often is reported as a warning "
+                         "(the heuristics routinely do)."),
+            .get = getValue<H, &Hardware::max_loads_per_element>,
+            .set = setValue<H, &Hardware::max_loads_per_element>},
+
+        // ---- options --------------------------------------------------------
+        {.section = Section::Options,
+            .rowLabel = QT_TR_NOOP("kernels_preloaded"),
+            .key = "options.kernels_preloaded",
+            .kind = EditorKind::Check,
+            .text = QT_TR_NOOP("kernel loads cost nothing"),
+            .tip = QT_TR_NOOP("Kernel loads cost nothing (the paper's ILP assumption); the kernels still occupy on-chip memory."),
+            .get = getValue<O, &Options::kernels_preloaded>,
+            .set = setValue<O, &Options::kernels_preloaded>},
+        {.section = Section::Options,
+            .rowLabel = QT_TR_NOOP("write_policy"),
+            .key = "options.write_policy",
+            .kind = EditorKind::Policy,
+            .tip
+            = QT_TR_NOOP("next-step: the outputs of group i are written at step i+1 (the paper's Example).\n"
+                         "as-late-as-possible: outputs stay on chip; before each load the oldest are written, just enough for "
+                         "the step to fit mem_size."),
+            .get = getWritePolicy,
+            .set = setWritePolicy},
+        {.section = Section::Options,
+            .rowLabel = QT_TR_NOOP("padding_in_dram"),
+            .key = "options.padding_in_dram",
+            .kind = EditorKind::Check,
+            .text = QT_TR_NOOP("padding is loaded from DRAM"),
+            .tip = QT_TR_NOOP("Checked: padding pixels are zeros stored in DRAM and loaded like any pixel (the paper).\n"
+                              "Unchecked: they are synthesised on chip, never loaded and never counted."),
+            .get = getValue<O, &Options::padding_in_dram>,
+            .set = setValue<O, &Options::padding_in_dram>},
+    };
+    return table;
+}
+
+QString ProblemEditor::sectionTitle(Section section)
+{
+    switch (section) {
+    case Section::Layer:
+        return tr("Layer");
+    case Section::Hardware:
+        return tr("Hardware");
+    case Section::Options:
+        return tr("Options");
+    }
+    return {};
+}
 
 ProblemEditor::ProblemEditor(ProjectDocument *document, QWidget *parent)
     : QWidget(parent)
@@ -60,110 +322,35 @@ ProblemEditor::ProblemEditor(ProjectDocument *document, QWidget *parent)
     m_general->setPalette(generalPalette);
     column->addWidget(m_general);
 
-    const auto layerInt = [](const char *name, int Layer::*member, const QString &tip) {
-        Field f{QStringLiteral("layer.") + QLatin1String(name), QLatin1String(name), EditorKind::Int, nullptr, tip,
-            [member](const Problem &p) { return double(p.layer.*member); },
-            [member](Problem &p, double v) { p.layer.*member = int(std::llround(v)); }, -1, {}, {}};
-        return f;
-    };
-    const auto hwInt64 = [](const char *name, std::int64_t Hardware::*member, const QString &tip) {
-        Field f{QStringLiteral("hardware.") + QLatin1String(name), QLatin1String(name), EditorKind::Int64, nullptr, tip,
-            [member](const Problem &p) { return double(p.hardware.*member); },
-            [member](Problem &p, double v) { p.hardware.*member = std::int64_t(std::llround(v)); }, -1, {}, {}};
-        return f;
-    };
-    const auto hwReal = [](const char *name, double Hardware::*member, const QString &tip) {
-        Field f{QStringLiteral("hardware.") + QLatin1String(name), QLatin1String(name), EditorKind::Real, nullptr, tip,
-            [member](const Problem &p) { return p.hardware.*member; }, [member](Problem &p, double v) { p.hardware.*member = v; },
-            -1, {}, {}};
-        return f;
-    };
-    const auto optionBool = [](const char *name, bool Options::*member, const QString &tip) {
-        Field f{QStringLiteral("options.") + QLatin1String(name), QLatin1String(name), EditorKind::Check, nullptr, tip,
-            [member](const Problem &p) { return p.options.*member ? 1.0 : 0.0; },
-            [member](Problem &p, double v) { p.options.*member = v != 0; }, -1, {}, {}};
-        return f;
-    };
+    for (Section section : {Section::Layer, Section::Hardware, Section::Options})
+        addSection(column, section);
+    addDerivedFigures(column);
+    column->addStretch(1);
 
-    // ---- layer ----------------------------------------------------------
-    auto *layerBox = new QGroupBox(tr("Layer"));
-    auto *layerForm = new QFormLayout(layerBox);
-    layerForm->setRowWrapPolicy(QFormLayout::WrapLongRows);
-    addRow(layerForm, tr("Input c_in × h_in × w_in"), tr("The input tensor: channels × height × width, before padding."),
-        {layerInt("c_in", &Layer::c_in, tr("c_in: input channels. A pixel carries c_in elements (one per channel).")),
-            layerInt("h_in", &Layer::h_in, tr("h_in: input height in pixels, padding not included.")),
-            layerInt("w_in", &Layer::w_in, tr("w_in: input width in pixels, padding not included."))});
-    addRow(layerForm, tr("Kernels n × h_k × w_k"),
-        tr("n kernels (= output channels) of h_k × w_k pixels; each kernel has c_in·h_k·w_k weights (elements)."),
-        {layerInt("n", &Layer::n, tr("n: number of kernels = output channels. Each output position has n output elements.")),
-            layerInt("h_k", &Layer::h_k, tr("h_k: kernel height in pixels; at most the padded input height.")),
-            layerInt("w_k", &Layer::w_k, tr("w_k: kernel width in pixels; at most the padded input width."))});
-    addRow(layerForm, tr("Stride stride_h × stride_w"), tr("Distance in pixels between neighbouring patches."),
-        {layerInt("stride_h", &Layer::stride_h, tr("stride_h: vertical distance in pixels between patches of one column.")),
-            layerInt("stride_w", &Layer::stride_w, tr("stride_w: horizontal distance in pixels between patches of one row."))});
-    const QString padTip = tr("Padding pixels are zeros, loaded from DRAM or synthesised on chip (see Options).");
-    addRow(layerForm, tr("Padding pad_top, pad_bottom"), padTip,
-        {layerInt("pad_top", &Layer::pad_top, tr("pad_top: rows of zero pixels added above the input.")),
-            layerInt("pad_bottom", &Layer::pad_bottom, tr("pad_bottom: rows of zero pixels added below the input."))});
-    addRow(layerForm, tr("Padding pad_left, pad_right"), padTip,
-        {layerInt("pad_left", &Layer::pad_left, tr("pad_left: columns of zero pixels added left of the input.")),
-            layerInt("pad_right", &Layer::pad_right, tr("pad_right: columns of zero pixels added right of the input."))});
-    column->addWidget(layerBox);
+    connect(m_document, &ProjectDocument::problemChanged, this, &ProblemEditor::refresh);
+    refresh();
+}
 
-    // ---- hardware -------------------------------------------------------
-    auto *hardwareBox = new QGroupBox(tr("Hardware"));
-    auto *hardwareForm = new QFormLayout(hardwareBox);
-    hardwareForm->setRowWrapPolicy(QFormLayout::WrapLongRows);
-    addRow(hardwareForm, tr("mem_size (elements)"), {},
-        {hwInt64("mem_size", &Hardware::mem_size,
-            tr("mem_size: on-chip memory in elements. Input elements, kernel weights and output values count one each; "
-               "the footprint must stay within it after every action."))});
-    addRow(hardwareForm, tr("nbop_pe (MACs per compute)"), {},
-        {hwInt64("nbop_pe", &Hardware::nbop_pe,
-            tr("nbop_pe: multiply-accumulates one compute can do. A step computing |Out| outputs needs "
-               "|Out|·c_in·h_k·w_k ≤ nbop_pe; nb_patches_max = ⌊nbop_pe / (c_in·h_k·w_k·n)⌋."))});
-    addRow(hardwareForm, tr("t_l (cycles per element loaded)"), {},
-        {hwReal("t_l", &Hardware::t_l, tr("t_l: cycles to load one element (input element or kernel weight) from DRAM."))});
-    addRow(hardwareForm, tr("t_w (cycles per element written)"), {},
-        {hwReal("t_w", &Hardware::t_w, tr("t_w: cycles to write one output element back to DRAM."))});
-    addRow(hardwareForm, tr("t_acc (cycles per compute)"), {},
-        {hwReal("t_acc", &Hardware::t_acc,
-            tr("t_acc: cycles of one compute, paid once by every step that computes, whatever its size."))});
-    addRow(hardwareForm, tr("dram_size (elements)"), {},
-        {hwInt64("dram_size", &Hardware::dram_size,
-            tr("dram_size: DRAM capacity in elements; the input (with padding when it lives in DRAM), the kernels "
-               "and the output must fit."))});
-    Field maxLoads{QStringLiteral("hardware.max_loads_per_element"), QStringLiteral("max_loads_per_element"), EditorKind::Int,
-        nullptr,
-        tr("max_loads_per_element: the reload bound. Loading an input element more often is reported as a warning "
-           "(the heuristics routinely do)."),
-        [](const Problem &p) { return double(p.hardware.max_loads_per_element); },
-        [](Problem &p, double v) { p.hardware.max_loads_per_element = int(std::llround(v)); }, -1, {}, {}};
-    addRow(hardwareForm, tr("max_loads_per_element"), {}, {maxLoads});
-    column->addWidget(hardwareBox);
+/// A group box with the rows of the fields of `section`, in table order.
+void ProblemEditor::addSection(QVBoxLayout *column, Section section)
+{
+    auto *box = new QGroupBox(sectionTitle(section));
+    auto *form = new QFormLayout(box);
+    form->setRowWrapPolicy(QFormLayout::WrapLongRows);
+    const std::span<const FieldSpec> table = fieldTable();
+    for (std::size_t first = 0; first < table.size();) {
+        std::size_t end = first + 1; // a row: a field with a label and the fields without one after it
+        while (end < table.size() && !table[end].rowLabel)
+            ++end;
+        if (table[first].section == section)
+            addRow(form, table.subspan(first, end - first));
+        first = end;
+    }
+    column->addWidget(box);
+}
 
-    // ---- options --------------------------------------------------------
-    auto *optionsBox = new QGroupBox(tr("Options"));
-    auto *optionsForm = new QFormLayout(optionsBox);
-    optionsForm->setRowWrapPolicy(QFormLayout::WrapLongRows);
-    addRow(optionsForm, tr("kernels_preloaded"), {},
-        {optionBool("kernels_preloaded", &Options::kernels_preloaded,
-            tr("Kernel loads cost nothing (the paper's ILP assumption); the kernels still occupy on-chip memory."))});
-    Field policy{QStringLiteral("options.write_policy"), QStringLiteral("write_policy"), EditorKind::Policy, nullptr,
-        tr("next-step: the outputs of group i are written at step i+1 (the paper's Example).\n"
-           "as-late-as-possible: outputs stay on chip; before each load the oldest are written, just enough for "
-           "the step to fit mem_size."),
-        [](const Problem &p) { return p.options.write_policy == WritePolicy::NextStep ? 0.0 : 1.0; },
-        [](Problem &p, double v) { p.options.write_policy = v != 0 ? WritePolicy::AsLateAsPossible : WritePolicy::NextStep; }, -1,
-        {}, {}};
-    addRow(optionsForm, tr("write_policy"), {}, {policy});
-    addRow(optionsForm, tr("padding_in_dram"), {},
-        {optionBool("padding_in_dram", &Options::padding_in_dram,
-            tr("Checked: padding pixels are zeros stored in DRAM and loaded like any pixel (the paper).\n"
-               "Unchecked: they are synthesised on chip, never loaded and never counted."))});
-    column->addWidget(optionsBox);
-
-    // ---- derived figures ------------------------------------------------
+void ProblemEditor::addDerivedFigures(QVBoxLayout *column)
+{
     auto *derivedBox = new QGroupBox(tr("Derived (read-only)"));
     auto *derivedForm = new QFormLayout(derivedBox);
     derivedForm->setRowWrapPolicy(QFormLayout::WrapLongRows);
@@ -187,13 +374,9 @@ ProblemEditor::ProblemEditor(ProjectDocument *document, QWidget *parent)
     m_layerSize = derived(
         tr("Whole layer"), tr("Input (with padding) + kernels + output, in elements, against the on-chip memory mem_size."));
     column->addWidget(derivedBox);
-    column->addStretch(1);
-
-    connect(m_document, &ProjectDocument::problemChanged, this, &ProblemEditor::refresh);
-    refresh();
 }
 
-void ProblemEditor::addRow(QFormLayout *form, const QString &label, const QString &labelTip, const std::vector<Field> &fields)
+void ProblemEditor::addRow(QFormLayout *form, std::span<const FieldSpec> fields)
 {
     const int rowIndex = int(m_rows.size());
     auto *container = new QWidget;
@@ -207,15 +390,17 @@ void ProblemEditor::addRow(QFormLayout *form, const QString &label, const QStrin
     QStringList tips;
     const std::size_t first = m_fields.size();
     for (std::size_t i = 0; i < fields.size(); ++i) {
+        const FieldSpec &spec = fields[i];
+        const QString key = QLatin1String(spec.key);
+        Field field{&spec, key, key.section(QLatin1Char('.'), 1), tr(spec.tip), nullptr, rowIndex, {}, {}};
         if (i > 0) {
             // "×" between the dimensions of one tensor, "," between unrelated paddings.
-            const bool padding = fields[i].name.startsWith(QLatin1String("pad_"));
+            const bool padding = field.name.startsWith(QLatin1String("pad_"));
             auto *separator = new QLabel(padding ? QStringLiteral(",") : QStringLiteral("×"));
             editors->addWidget(separator);
         }
-        m_fields.push_back(fields[i]);
+        m_fields.push_back(field);
         Field &f = m_fields.back();
-        f.row = rowIndex;
         editors->addWidget(makeEditor(f), 1);
         tips << f.tip;
     }
@@ -227,8 +412,9 @@ void ProblemEditor::addRow(QFormLayout *form, const QString &label, const QStrin
     column->addWidget(message);
     m_rows.push_back({message});
 
-    auto *labelWidget = new QLabel(label);
-    labelWidget->setToolTip(labelTip.isEmpty() ? tips.join(QLatin1Char('\n')) : labelTip);
+    auto *labelWidget = new QLabel(tr(fields.front().rowLabel));
+    const char *labelTip = fields.front().rowTip;
+    labelWidget->setToolTip(labelTip ? tr(labelTip) : tips.join(QLatin1Char('\n')));
     labelWidget->setBuddy(m_fields[first].editor);
     form->addRow(labelWidget, container);
 }
@@ -236,11 +422,10 @@ void ProblemEditor::addRow(QFormLayout *form, const QString &label, const QStrin
 QWidget *ProblemEditor::makeEditor(Field &field)
 {
     const int index = int(m_fields.size()) - 1;
-    switch (field.kind) {
+    switch (field.spec->kind) {
     case EditorKind::Int: {
         auto *spin = new QSpinBox;
-        const bool padding = field.name.startsWith(QLatin1String("pad_"));
-        spin->setRange(padding ? 0 : 1, kMaxDimension);
+        spin->setRange(int(field.spec->min), int(field.spec->max));
         spin->setGroupSeparatorShown(true);
         spin->setAccelerated(true);
         // The widest value (1,048,576) would make three of them too wide for a dock.
@@ -252,7 +437,7 @@ QWidget *ProblemEditor::makeEditor(Field &field)
     case EditorKind::Int64: {
         auto *spin = new QDoubleSpinBox;
         spin->setDecimals(0);
-        spin->setRange(1, kMaxInt64Edit);
+        spin->setRange(field.spec->min, field.spec->max);
         spin->setGroupSeparatorShown(true);
         spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
         spin->setAccelerated(true);
@@ -264,15 +449,14 @@ QWidget *ProblemEditor::makeEditor(Field &field)
     case EditorKind::Real: {
         auto *spin = new CompactDoubleSpinBox;
         spin->setDecimals(6);
-        spin->setRange(0, 1e12);
+        spin->setRange(field.spec->min, field.spec->max);
         spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
         connect(spin, &QDoubleSpinBox::valueChanged, this, [this, index] { onEdited(index); });
         field.editor = spin;
         break;
     }
     case EditorKind::Check: {
-        auto *check = new QCheckBox(field.name == QLatin1String("kernels_preloaded") ? tr("kernel loads cost nothing")
-                                                                                     : tr("padding is loaded from DRAM"));
+        auto *check = new QCheckBox(tr(field.spec->text));
         connect(check, &QCheckBox::toggled, this, [this, index] { onEdited(index); });
         field.editor = check;
         break;
@@ -293,7 +477,7 @@ QWidget *ProblemEditor::makeEditor(Field &field)
 
 double ProblemEditor::editorValue(const Field &field) const
 {
-    switch (field.kind) {
+    switch (field.spec->kind) {
     case EditorKind::Int:
         return static_cast<QSpinBox *>(field.editor)->value();
     case EditorKind::Int64:
@@ -312,7 +496,7 @@ void ProblemEditor::setEditorValue(Field &field, double value)
     if (editorValue(field) == value)
         return; // leaves the text being typed alone
     const QSignalBlocker blocker(field.editor);
-    switch (field.kind) {
+    switch (field.spec->kind) {
     case EditorKind::Int:
         static_cast<QSpinBox *>(field.editor)->setValue(int(value));
         break;
@@ -333,7 +517,7 @@ void ProblemEditor::onEdited(int fieldIndex)
 {
     const Field &f = m_fields[std::size_t(fieldIndex)];
     Problem after = m_document->problem();
-    f.set(after, editorValue(f));
+    f.spec->set(after, editorValue(f));
     if (after == m_document->problem())
         return;
     // The command's redo() sets the problem, whose signal refreshes the form.
@@ -344,7 +528,7 @@ void ProblemEditor::refresh()
 {
     const Problem &p = m_document->problem();
     for (Field &f : m_fields)
-        setEditorValue(f, f.get(p));
+        setEditorValue(f, f.spec->get(p));
     showMessages();
     updateDerived();
 }
