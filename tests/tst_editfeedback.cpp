@@ -15,10 +15,10 @@
 #include "TestGroups.h"
 #include "document/ProjectDocument.h"
 #include "render/Palette.h"
-#include "views/DropPreview.h"
-#include "views/GridView.h"
-#include "views/GroupListModel.h"
-#include "views/GroupsPanel.h"
+#include "grid/DropPreview.h"
+#include "grid/GridView.h"
+#include "models/GroupListModel.h"
+#include "panels/GroupsPanel.h"
 
 #include <QAction>
 #include <QApplication>

@@ -5,8 +5,8 @@
 #include "TestImages.h"
 #include "render/GridRenderer.h"
 #include "render/Palette.h"
-#include "views/GridView.h"
-#include "views/ViewTransform.h"
+#include "grid/GridView.h"
+#include "grid/ViewTransform.h"
 
 #include "convoffload/model/S1Strategy.h"
 #include "convoffload/simulate/Simulator.h"

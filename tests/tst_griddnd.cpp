@@ -11,8 +11,8 @@
 
 #include "TestGroups.h"
 #include "document/ProjectDocument.h"
-#include "views/GridView.h"
-#include "views/GroupListModel.h"
+#include "grid/GridView.h"
+#include "models/GroupListModel.h"
 
 #include <QApplication>
 #include <QDir>

@@ -10,7 +10,7 @@
 
 #include "TestGroups.h"
 #include "document/ProjectDocument.h"
-#include "views/GroupListModel.h"
+#include "models/GroupListModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QDataStream>

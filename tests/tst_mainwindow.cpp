@@ -11,12 +11,12 @@
 #include "document/ProjectDocument.h"
 #include "export/Figures.h"
 #include "export/HeadlessReport.h"
-#include "views/DiagnosticsPanel.h"
-#include "views/GridView.h"
-#include "views/DropPreview.h"
-#include "views/GroupListModel.h"
-#include "views/GroupsPanel.h"
-#include "views/StepControls.h"
+#include "grid/DropPreview.h"
+#include "grid/GridView.h"
+#include "models/GroupListModel.h"
+#include "panels/DiagnosticsPanel.h"
+#include "panels/GroupsPanel.h"
+#include "panels/StepControls.h"
 
 #include <QDir>
 #include <QDragEnterEvent>

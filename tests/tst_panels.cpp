@@ -9,11 +9,12 @@
 #include "document/AddStrategyCommand.h"
 #include "document/EditProblemCommand.h"
 #include "document/ProjectDocument.h"
-#include "views/DiagnosticsPanel.h"
-#include "views/ProblemEditor.h"
-#include "views/StepTable.h"
-#include "views/StepTableModel.h"
-#include "views/StrategyPanel.h"
+#include "models/StepTableModel.h"
+#include "models/StrategyListModel.h"
+#include "panels/DiagnosticsPanel.h"
+#include "panels/ProblemEditor.h"
+#include "panels/StepTable.h"
+#include "panels/StrategyPanel.h"
 
 #include "convoffload/io/StrategyCsv.h"
 

@@ -13,9 +13,9 @@
 #include "charts/ChartsPanel.h"
 #include "charts/ChartFactory.h"
 #include "document/ProjectDocument.h"
-#include "views/GridView.h"
+#include "grid/GridView.h"
 #include "export/HeadlessPlatform.h"
-#include "views/GroupListModel.h"
+#include "models/GroupListModel.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -7,7 +7,7 @@
 // G = 16, cursor in the middle of the strategy. Frames are painted into a
 // 1200×1200 QImage, as the view and the PNG export do.
 #include "render/GridRenderer.h"
-#include "views/GridView.h"
+#include "grid/GridView.h"
 
 #include "convoffload/model/S1Strategy.h"
 #include "convoffload/simulate/Simulator.h"

@@ -526,115 +526,164 @@ std::vector<double> sweepCrossovers(const std::vector<SweepRow> &rows)
     return crossings;
 }
 
-QChart *sweepChart(const std::vector<SweepRow> &rows)
-{
-    QChart *chart = newChart(QStringLiteral("Total duration against group size"));
+namespace {
 
-    QValueAxis *x = valueAxis(QStringLiteral("group size G (patches per step)"), QStringLiteral("%d"));
-    QValueAxis *y = valueAxis(QStringLiteral("total duration (cycles)"));
-    double lo = 0, hi = 1, gMin = 0, gMax = 1;
+/// The extent of the drawable points of a sweep: durations and group sizes.
+struct SweepExtent {
+    double lo = 0, hi = 1; // total duration
+    double gMin = 0, gMax = 1; // group size
+};
+
+SweepExtent sweepExtent(const std::vector<SweepRow> &rows)
+{
+    SweepExtent e;
     bool first = true;
     for (const SweepRow &r : rows)
         for (const CompareRow *c : {&r.row_by_row, &r.zigzag}) {
             if (!c->failure.empty())
                 continue;
-            lo = first ? c->total_duration : std::min(lo, c->total_duration);
-            hi = first ? c->total_duration : std::max(hi, c->total_duration);
-            gMin = first ? double(r.group_size) : std::min(gMin, double(r.group_size));
-            gMax = first ? double(r.group_size) : std::max(gMax, double(r.group_size));
+            e.lo = first ? c->total_duration : std::min(e.lo, c->total_duration);
+            e.hi = first ? c->total_duration : std::max(e.hi, c->total_duration);
+            e.gMin = first ? double(r.group_size) : std::min(e.gMin, double(r.group_size));
+            e.gMax = first ? double(r.group_size) : std::max(e.gMax, double(r.group_size));
             first = false;
         }
-    const double pad = std::max(1.0, (hi - lo) * 0.06);
-    y->setRange(std::max(0.0, lo - pad), hi + pad);
+    return e;
+}
+
+/// The sweep chart's axes: group sizes along x (one tick per size, or fewer),
+/// durations along y with a margin around the points.
+struct SweepAxes {
+    QValueAxis *x;
+    QValueAxis *y;
+};
+
+SweepAxes addSweepAxes(QChart *chart, const std::vector<SweepRow> &rows)
+{
+    QValueAxis *x = valueAxis(QStringLiteral("group size G (patches per step)"), QStringLiteral("%d"));
+    QValueAxis *y = valueAxis(QStringLiteral("total duration (cycles)"));
+    SweepExtent e = sweepExtent(rows);
+    const double pad = std::max(1.0, (e.hi - e.lo) * 0.06);
+    y->setRange(std::max(0.0, e.lo - pad), e.hi + pad);
     y->applyNiceNumbers();
-    if (gMax <= gMin)
-        gMax = gMin + 1;
-    x->setRange(gMin - 0.5, gMax + 0.5);
+    if (e.gMax <= e.gMin)
+        e.gMax = e.gMin + 1;
+    x->setRange(e.gMin - 0.5, e.gMax + 0.5);
     x->setTickType(QValueAxis::TicksDynamic);
     x->setTickAnchor(0);
-    x->setTickInterval(labelStride(int(gMax - gMin + 1)));
+    x->setTickInterval(labelStride(int(e.gMax - e.gMin + 1)));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
+    return {x, y};
+}
 
-    const auto attach = [&](QAbstractSeries *series) {
-        chart->addSeries(series);
-        series->attachAxis(x);
-        series->attachAxis(y);
-    };
+void attachSweepSeries(QChart *chart, const SweepAxes &axes, QAbstractSeries *series)
+{
+    chart->addSeries(series);
+    series->attachAxis(axes.x);
+    series->attachAxis(axes.y);
+}
 
-    struct Curve {
-        QString name;
-        QColor colour;
-        const CompareRow SweepRow::*row;
-        QScatterSeries::MarkerShape shape;
-    };
-    const Curve curves[] = {
-        {QStringLiteral("Row-by-Row"), Palette::kernels(), &SweepRow::row_by_row, QScatterSeries::MarkerShapeRectangle},
-        {QStringLiteral("ZigZag"), Palette::capacity(), &SweepRow::zigzag, QScatterSeries::MarkerShapeCircle},
-    };
-    for (const Curve &curve : curves) {
-        // The curve is cut into runs of valid and invalid sizes: solid lines
-        // and filled markers where valid, dashed lines and hollow markers where
-        // not. Each run starts at the last point of the previous one so the
-        // curve stays continuous; one legend entry per kind.
-        auto *validMarks = new QScatterSeries;
-        auto *invalidMarks = new QScatterSeries;
-        for (QScatterSeries *marks : {validMarks, invalidMarks}) {
-            marks->setMarkerShape(curve.shape);
-            marks->setMarkerSize(rows.size() > 40 ? 7 : 10);
-            marks->setPen(QPen(curve.colour, 2.0));
+/// One strategy's curve of a sweep.
+struct SweepCurve {
+    QString name;
+    QColor colour;
+    const CompareRow SweepRow::*row;
+    QScatterSeries::MarkerShape shape;
+};
+
+/// The line runs of `curve`: cut into runs of valid and invalid sizes, solid
+/// where valid and dashed where not. Each run starts at the last point of the
+/// previous one so the curve stays continuous; one legend entry per kind.
+void addSweepRuns(QChart *chart, const SweepAxes &axes, const std::vector<SweepRow> &rows, const SweepCurve &curve)
+{
+    QLineSeries *run = nullptr;
+    bool runValid = false, validNamed = false, invalidNamed = false;
+    std::optional<QPointF> previous;
+    for (const SweepRow &r : rows) {
+        const CompareRow &c = r.*curve.row;
+        if (!c.failure.empty()) { // nothing to draw: break the curve
+            run = nullptr;
+            previous.reset();
+            continue;
         }
-        validMarks->setBrush(curve.colour);
-        invalidMarks->setBrush(Qt::white);
-        QLineSeries *run = nullptr;
-        bool runValid = false, validNamed = false, invalidNamed = false;
-        std::optional<QPointF> previous;
-        for (const SweepRow &r : rows) {
-            const CompareRow &c = r.*curve.row;
-            if (!c.failure.empty()) { // nothing to draw: break the curve
-                run = nullptr;
-                previous.reset();
-                continue;
-            }
-            const QPointF p(double(r.group_size), c.total_duration);
-            (c.valid ? validMarks : invalidMarks)->append(p);
-            if (!run || runValid != c.valid) {
-                const bool named = c.valid ? validNamed : invalidNamed;
-                run = c.valid ? lineSeries(curve.name, curve.colour, 2.5)
-                              : lineSeries(curve.name + QStringLiteral(" (invalid on this hardware)"), curve.colour, 2.0, Qt::DashLine);
-                runValid = c.valid;
-                if (previous)
-                    run->append(*previous);
-                run->append(p);
-                attach(run);
-                if (named)
-                    hideLegendMarkers(chart, run);
-                (c.valid ? validNamed : invalidNamed) = true;
-            } else {
-                run->append(p);
-            }
-            previous = p;
+        const QPointF p(double(r.group_size), c.total_duration);
+        if (!run || runValid != c.valid) {
+            const bool named = c.valid ? validNamed : invalidNamed;
+            run = c.valid
+                ? lineSeries(curve.name, curve.colour, 2.5)
+                : lineSeries(curve.name + QStringLiteral(" (invalid on this hardware)"), curve.colour, 2.0, Qt::DashLine);
+            runValid = c.valid;
+            if (previous)
+                run->append(*previous);
+            run->append(p);
+            attachSweepSeries(chart, axes, run);
+            if (named)
+                hideLegendMarkers(chart, run);
+            (c.valid ? validNamed : invalidNamed) = true;
+        } else {
+            run->append(p);
         }
-        attach(validMarks);
-        attach(invalidMarks);
-        hideLegendMarkers(chart, validMarks);
-        hideLegendMarkers(chart, invalidMarks);
+        previous = p;
     }
+}
 
-    // Crossovers: a dotted vertical line where the faster strategy changes.
-    const std::vector<double> crossings = sweepCrossovers(rows);
+/// The markers of `curve`: filled where valid, hollow where not; no legend entry.
+void addSweepMarkers(QChart *chart, const SweepAxes &axes, const std::vector<SweepRow> &rows, const SweepCurve &curve)
+{
+    auto *validMarks = new QScatterSeries;
+    auto *invalidMarks = new QScatterSeries;
+    for (QScatterSeries *marks : {validMarks, invalidMarks}) {
+        marks->setMarkerShape(curve.shape);
+        marks->setMarkerSize(rows.size() > 40 ? 7 : 10);
+        marks->setPen(QPen(curve.colour, 2.0));
+    }
+    validMarks->setBrush(curve.colour);
+    invalidMarks->setBrush(Qt::white);
+    for (const SweepRow &r : rows) {
+        const CompareRow &c = r.*curve.row;
+        if (c.failure.empty())
+            (c.valid ? validMarks : invalidMarks)->append(QPointF(double(r.group_size), c.total_duration));
+    }
+    attachSweepSeries(chart, axes, validMarks);
+    attachSweepSeries(chart, axes, invalidMarks);
+    hideLegendMarkers(chart, validMarks);
+    hideLegendMarkers(chart, invalidMarks);
+}
+
+/// A dotted vertical line where the faster strategy changes; one legend entry
+/// names them all.
+void addCrossoverMarks(QChart *chart, const SweepAxes &axes, const std::vector<double> &crossings)
+{
     QStringList where;
     for (double g : crossings)
         where << QString::number(g, 'f', 1);
     for (std::size_t i = 0; i < crossings.size(); ++i) {
         QLineSeries *mark = lineSeries(QStringLiteral("crossover at G ≈ %1").arg(where.join(QStringLiteral(", "))),
             QColor(0x44, 0x44, 0x44), 1.5, Qt::DotLine);
-        mark->append(crossings[i], y->min());
-        mark->append(crossings[i], y->max());
-        attach(mark);
+        mark->append(crossings[i], axes.y->min());
+        mark->append(crossings[i], axes.y->max());
+        attachSweepSeries(chart, axes, mark);
         if (i > 0)
             hideLegendMarkers(chart, mark);
     }
+}
+
+} // namespace
+
+QChart *sweepChart(const std::vector<SweepRow> &rows)
+{
+    QChart *chart = newChart(QStringLiteral("Total duration against group size"));
+    const SweepAxes axes = addSweepAxes(chart, rows);
+    const SweepCurve curves[] = {
+        {QStringLiteral("Row-by-Row"), Palette::kernels(), &SweepRow::row_by_row, QScatterSeries::MarkerShapeRectangle},
+        {QStringLiteral("ZigZag"), Palette::capacity(), &SweepRow::zigzag, QScatterSeries::MarkerShapeCircle},
+    };
+    for (const SweepCurve &curve : curves) {
+        addSweepRuns(chart, axes, rows, curve);
+        addSweepMarkers(chart, axes, rows, curve);
+    }
+    addCrossoverMarks(chart, axes, sweepCrossovers(rows));
     lineMarkersFromSeries(chart);
     return chart;
 }

@@ -2,44 +2,18 @@
 
 #include "charts/ChartFactory.h"
 #include "charts/ChartRefresh.h"
+#include "charts/StepChartView.h"
 
 #include <QChart>
 #include <QChartView>
 #include <QCheckBox>
 #include <QHBoxLayout>
-#include <QMouseEvent>
 #include <QTabWidget>
 #include <QVBoxLayout>
-
-#include <functional>
 
 namespace convoffload::ui {
 
 namespace {
-
-/// A chart view that reports the step under a left click on the plot area.
-class StepChartView : public QChartView {
-public:
-    using QChartView::QChartView;
-    std::function<void(int)> onStepClicked;
-
-protected:
-    void mousePressEvent(QMouseEvent *event) override
-    {
-        if (event->button() == Qt::LeftButton && onStepClicked && chart()) {
-            const QPointF inChart = chart()->mapFromScene(mapToScene(event->position().toPoint()));
-            if (chart()->plotArea().contains(inChart)) {
-                const int step = stepAt(chart(), chart()->mapToValue(inChart).x());
-                if (step >= 0) {
-                    onStepClicked(step);
-                    event->accept();
-                    return;
-                }
-            }
-        }
-        QChartView::mousePressEvent(event);
-    }
-};
 
 QChart *placeholder(const QString &text)
 {

@@ -6,14 +6,14 @@
 #include "document/ProjectDocument.h"
 #include "optimise/ExperimentsDialog.h"
 #include "optimise/OptimiseDialog.h"
-#include "views/DiagnosticsPanel.h"
-#include "views/GridView.h"
-#include "views/GroupListModel.h"
-#include "views/GroupsPanel.h"
-#include "views/ProblemEditor.h"
-#include "views/StepControls.h"
-#include "views/StepTable.h"
-#include "views/StrategyPanel.h"
+#include "grid/GridView.h"
+#include "models/GroupListModel.h"
+#include "panels/DiagnosticsPanel.h"
+#include "panels/GroupsPanel.h"
+#include "panels/ProblemEditor.h"
+#include "panels/StepControls.h"
+#include "panels/StepTable.h"
+#include "panels/StrategyPanel.h"
 
 #include <QAction>
 #include <QApplication>

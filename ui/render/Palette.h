@@ -70,6 +70,9 @@ struct Palette {
     /// Patches where a rule breaks: a vermillion frame with a hatch, so it
     /// differs from the "written now" fill by its pattern as well.
     static QColor flag() { return QColor(0xD5, 0x5E, 0x00); }
+    /// Selected patches: a dark blue hatch and ring, distinct from every output
+    /// state colour (a plain wash would read as one of the state swatches).
+    static QColor selection() { return QColor(0x1F, 0x3F, 0xBF); }
     static QString previewKeptLabel() { return QStringLiteral("drop preview: read by the group already"); }
     static QString previewAddedLabel() { return QStringLiteral("added by the drop"); }
     static QString flagLabel() { return QStringLiteral("breaks a rule"); }

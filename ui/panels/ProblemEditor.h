@@ -11,11 +11,12 @@
 #include <QStringList>
 #include <QWidget>
 
-#include <functional>
+#include <span>
 #include <vector>
 
 class QFormLayout;
 class QLabel;
+class QVBoxLayout;
 
 namespace convoffload::ui {
 
@@ -37,14 +38,26 @@ public:
 
 private:
     enum class EditorKind { Int, Int64, Real, Check, Policy };
+    enum class Section { Layer, Hardware, Options }; // a group box each
+    /// One editable field of the form; fieldTable() lists them in form order.
+    struct FieldSpec {
+        Section section = Section::Layer;
+        const char *rowLabel = nullptr; // starts a row of the form; null: the field joins the previous row
+        const char *rowTip = nullptr; // the row label's tooltip; null: the tooltips of its fields
+        const char *key = nullptr; // "layer.h_k"; the part after the dot prefixes the core's messages
+        EditorKind kind = EditorKind::Int;
+        double min = 0, max = 0; // the spin boxes' range
+        const char *text = nullptr; // a check box's text
+        const char *tip = nullptr; // the editor's tooltip
+        double (*get)(const Problem &) = nullptr; // the field's value, as the editor holds it
+        void (*set)(Problem &, double) = nullptr;
+    };
     struct Field {
+        const FieldSpec *spec;
         QString key; // "layer.h_k"
         QString name; // "h_k": the prefix of the core's messages
-        EditorKind kind;
-        QWidget *editor = nullptr;
         QString tip; // the tooltip without messages
-        std::function<double(const Problem &)> get;
-        std::function<void(Problem &, double)> set;
+        QWidget *editor = nullptr;
         int row = -1; // index into m_rows
         QStringList errors, warnings;
     };
@@ -52,7 +65,11 @@ private:
         QLabel *message = nullptr; // under the row's editors, hidden when empty
     };
 
-    void addRow(QFormLayout *form, const QString &label, const QString &labelTip, const std::vector<Field> &fields);
+    static std::span<const FieldSpec> fieldTable();
+    static QString sectionTitle(Section section);
+    void addSection(QVBoxLayout *column, Section section);
+    void addRow(QFormLayout *form, std::span<const FieldSpec> fields);
+    void addDerivedFigures(QVBoxLayout *column);
     QWidget *makeEditor(Field &field);
     void onEdited(int fieldIndex);
     double editorValue(const Field &field) const;

@@ -1,18 +1,16 @@
-#include "views/GridView.h"
+#include "grid/GridView.h"
 
+#include "grid/DropPreview.h"
+#include "grid/GridEditController.h"
+#include "models/GroupListModel.h"
 #include "render/Palette.h"
-#include "views/DropPreview.h"
-#include "views/GroupListModel.h"
 
 #include <QApplication>
-#include <QDrag>
 #include <QDragEnterEvent>
 #include <QDragLeaveEvent>
 #include <QDragMoveEvent>
 #include <QDropEvent>
 #include <QFocusEvent>
-#include <QMimeData>
-#include <QPixmap>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
@@ -37,10 +35,13 @@ constexpr int kMaxListedFindings = 6;   // in a patch's tooltip
 
 QString fromStd(const std::string &s) { return QString::fromStdString(s); }
 
-// Selected patches: a dark blue hatch and ring, distinct from every output
-// state colour (a plain wash would read as one of the state swatches).
-QColor selectionFill() { return QColor(0x1F, 0x3F, 0xBF, 90); }
-QColor selectionLine() { return QColor(0x1F, 0x3F, 0xBF); }
+// The rubber band: a light wash of the selection colour.
+QColor bandFill()
+{
+    QColor fill = Palette::selection();
+    fill.setAlpha(50);
+    return fill;
+}
 
 QString range(int first, int last)
 {
@@ -49,8 +50,13 @@ QString range(int first, int last)
 
 } // namespace
 
-GridView::GridView(GridKind kind, QWidget *parent) : QWidget(parent), m_kind(kind)
+GridView::GridView(GridKind kind, QWidget *parent)
+    : QWidget(parent)
+    , m_kind(kind)
+    , m_edit(new GridEditController(this, [this](QMimeData *data) { execDrag(data); }))
 {
+    connect(m_edit, &GridEditController::selectionChanged, this, &GridView::selectionChanged);
+    connect(m_edit, &GridEditController::dropRefused, this, &GridView::dropRefused);
     setAttribute(Qt::WA_OpaquePaintEvent); // paintEvent fills what it is asked to paint
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
@@ -70,9 +76,7 @@ void GridView::setSource(const Problem *problem, const StepCursor *cursor)
     m_hover.reset();
     if (reshaped) {
         m_fitted = true;
-        m_anchor.reset();
-        if (!m_selection.empty())
-            setSelection({}); // the ids named patches of another shape
+        m_edit->shapeChanged();
     }
     updateLayout();
     update();
@@ -118,8 +122,8 @@ std::vector<LegendRow> GridView::legendRows() const
         return rows;
     }
     std::vector<LegendRow> rows = GridRenderer::outputLegend(m_style);
-    if (m_model && !rows.empty()) {
-        rows.back().items.push_back({LegendItem::Kind::Outline, selectionLine(), QStringLiteral("selected"), {}, {}});
+    if (isEditable() && !rows.empty()) {
+        rows.back().items.push_back({LegendItem::Kind::Outline, Palette::selection(), QStringLiteral("selected"), {}, {}});
         rows.back().items.push_back({LegendItem::Kind::Flag, Palette::flag(), Palette::flagLabel(), {}, {}});
     }
     return rows;
@@ -220,29 +224,7 @@ void GridView::paintEvent(QPaintEvent *event)
             painter.setPen(QPen(Qt::white, w / 2));
             painter.drawRect(r.adjusted(-w / 4, -w / 4, w / 4, w / 4));
         }
-        if (!m_selection.empty() && m_cols > 0) {
-            const double w = std::max(2.0, std::min(4.0, g.cellSize / 10));
-            painter.setPen(QPen(selectionLine(), w));
-            painter.setBrush(QBrush(selectionLine(), Qt::BDiagPattern));
-            for (PatchId id : m_selection) {
-                const int r = int(id / PatchId(m_cols)), c = int(id % PatchId(m_cols));
-                if (cells.contains(c, r))
-                    painter.drawRect(g.cellRect(r, c).adjusted(w / 2, w / 2, -w / 2, -w / 2));
-            }
-        }
-        if (m_dropCell) {
-            const double w = std::max(2.0, std::min(5.0, g.cellSize / 6));
-            painter.setBrush(Qt::NoBrush);
-            painter.setPen(QPen(selectionLine(), w, Qt::DashLine));
-            painter.drawRect(g.cellRect(m_dropCell->row, m_dropCell->col).adjusted(w / 2, w / 2, -w / 2, -w / 2));
-        }
-        if (!m_band.isEmpty()) {
-            QColor fill = selectionFill();
-            fill.setAlpha(50);
-            painter.setPen(QPen(selectionLine(), 1, Qt::DashLine));
-            painter.setBrush(fill);
-            painter.drawRect(QRectF(m_band).adjusted(0.5, 0.5, -0.5, -0.5));
-        }
+        paintEditState(painter, g, cells);
         if (m_hover) {
             painter.setPen(QPen(Palette::cursor(), 1, Qt::DotLine));
             painter.setBrush(Qt::NoBrush);
@@ -258,6 +240,32 @@ void GridView::paintEvent(QPaintEvent *event)
     }
     if (m_style.legend && m_legend.intersects(exposed))
         GridRenderer::paintLegend(painter, m_legend, legendRows());
+}
+
+void GridView::paintEditState(QPainter &painter, const GridGeometry &g, const QRect &cells) const
+{
+    const std::set<PatchId> &selection = m_edit->selection();
+    if (!selection.empty() && m_cols > 0) {
+        const double w = std::max(2.0, std::min(4.0, g.cellSize / 10));
+        painter.setPen(QPen(Palette::selection(), w));
+        painter.setBrush(QBrush(Palette::selection(), Qt::BDiagPattern));
+        for (PatchId id : selection) {
+            const int r = int(id / PatchId(m_cols)), c = int(id % PatchId(m_cols));
+            if (cells.contains(c, r))
+                painter.drawRect(g.cellRect(r, c).adjusted(w / 2, w / 2, -w / 2, -w / 2));
+        }
+    }
+    if (const std::optional<GridCell> drop = m_edit->dropCell()) {
+        const double w = std::max(2.0, std::min(5.0, g.cellSize / 6));
+        painter.setBrush(Qt::NoBrush);
+        painter.setPen(QPen(Palette::selection(), w, Qt::DashLine));
+        painter.drawRect(g.cellRect(drop->row, drop->col).adjusted(w / 2, w / 2, -w / 2, -w / 2));
+    }
+    if (const QRect band = m_edit->band(); !band.isEmpty()) {
+        painter.setPen(QPen(Palette::selection(), 1, Qt::DashLine));
+        painter.setBrush(bandFill());
+        painter.drawRect(QRectF(band).adjusted(0.5, 0.5, -0.5, -0.5));
+    }
 }
 
 QString GridView::title() const
@@ -322,102 +330,69 @@ void GridView::wheelEvent(QWheelEvent *event)
 void GridView::mousePressEvent(QMouseEvent *event)
 {
     const bool editing = isEditable();
-    const bool pan = event->button() == Qt::LeftButton ? !editing || m_spaceHeld
-                                                       : editing && event->button() == Qt::MiddleButton;
+    const bool pan
+        = event->button() == Qt::LeftButton ? !editing || m_edit->spaceHeld() : editing && event->button() == Qt::MiddleButton;
     if (!pan && !(editing && event->button() == Qt::LeftButton)) {
         QWidget::mousePressEvent(event);
         return;
     }
-    m_pressed = true;
+    // A new press replaces the one under way, pan or edit.
+    m_edit->cancelPress();
+    m_panning = false;
     m_dragging = false;
-    m_pressButton = event->button();
-    m_pressModifiers = event->modifiers();
-    m_pressPos = m_lastPos = event->position().toPoint();
-    if (pan) {
-        m_gesture = Gesture::Pan;
+    if (!pan) {
+        m_edit->mousePress(event);
         return;
     }
-    // A plain press on a selected patch may become a drag of the selection;
-    // anywhere else a move draws a rubber band.
-    const auto patch = patchAt(event->position());
-    const bool plain = !(m_pressModifiers & (Qt::ControlModifier | Qt::ShiftModifier));
-    m_gesture = plain && patch && m_selection.count(*patch) ? Gesture::PendingDrag : Gesture::Select;
+    m_panning = true;
+    m_panButton = event->button();
+    m_pressPos = m_lastPos = event->position().toPoint();
 }
 
 void GridView::mouseMoveEvent(QMouseEvent *event)
 {
     const QPoint pos = event->position().toPoint();
-    if (m_pressed && (event->buttons() & m_pressButton)) {
-        const bool far = (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance();
-        switch (m_gesture) {
-        case Gesture::Pan:
-            if (!m_dragging && far) {
-                m_dragging = true;
-                setCursor(Qt::ClosedHandCursor);
-            }
-            if (m_dragging) {
-                m_transform.pan(QPointF(pos - m_lastPos));
-                m_transform.constrain(sceneSize(), m_viewport);
-                m_fitted = false;
-                m_lastPos = pos;
-                update();
-            }
-            break;
-        case Gesture::PendingDrag:
-            if (far) {
-                // QDrag::exec swallows the release: the press ends here.
-                m_pressed = false;
-                m_gesture = Gesture::None;
-                execDrag(selectionMimeData());
-                return;
-            }
-            break;
-        case Gesture::Select:
-            if (!far)
-                break;
-            m_gesture = Gesture::RubberBand;
-            m_bandBase = (m_pressModifiers & Qt::ControlModifier) ? m_selection : std::set<PatchId>{};
-            [[fallthrough]];
-        case Gesture::RubberBand:
-            updateRubberBand(pos);
-            break;
-        case Gesture::None:
-            break;
+    if (m_panning && (event->buttons() & m_panButton)) {
+        if (!m_dragging && (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
+            m_dragging = true;
+            setCursor(Qt::ClosedHandCursor);
         }
+        if (m_dragging) {
+            m_transform.pan(QPointF(pos - m_lastPos));
+            m_transform.constrain(sceneSize(), m_viewport);
+            m_fitted = false;
+            m_lastPos = pos;
+            update();
+        }
+    } else if (m_edit->mouseMove(event)) {
+        return; // a drag of the selection ran
     }
     setHover(m_viewport.contains(event->position()) ? geometry().cellAt(event->position()) : std::nullopt);
 }
 
 void GridView::mouseReleaseEvent(QMouseEvent *event)
 {
-    if (event->button() != m_pressButton || !m_pressed) {
-        QWidget::mouseReleaseEvent(event);
-        return;
+    if (m_panning && event->button() == m_panButton) {
+        const bool panned = m_dragging;
+        m_panning = m_dragging = false;
+        if (panned) {
+            unsetCursor();
+            return;
+        }
+        if (m_panButton != Qt::LeftButton)
+            return; // a middle click is no click on a cell
+    } else {
+        switch (m_edit->mouseRelease(event)) {
+        case GridEditController::Release::NotMine:
+            QWidget::mouseReleaseEvent(event);
+            return;
+        case GridEditController::Release::Band:
+            return;
+        case GridEditController::Release::Click:
+            break;
+        }
     }
-    const Gesture gesture = m_gesture;
-    const bool panned = m_dragging;
-    m_pressed = m_dragging = false;
-    m_gesture = Gesture::None;
-    if (gesture == Gesture::RubberBand) {
-        m_band = {};
-        m_bandBase.clear();
-        update();
-        return;
-    }
-    if (gesture == Gesture::Pan && panned) {
-        unsetCursor();
-        return;
-    }
-    if (gesture == Gesture::Pan && m_pressButton != Qt::LeftButton)
-        return; // a middle click is no click on a cell
-    const auto cell = m_viewport.contains(event->position()) ? geometry().cellAt(event->position()) : std::nullopt;
-    if (gesture == Gesture::Select || gesture == Gesture::PendingDrag) {
-        if (const auto patch = patchAt(event->position()))
-            clickSelect(*patch, gesture == Gesture::PendingDrag ? Qt::NoModifier : m_pressModifiers);
-        else if (!(m_pressModifiers & (Qt::ControlModifier | Qt::ShiftModifier)))
-            clearSelection();
-    }
-    if (cell)
+    if (const auto cell = m_viewport.contains(event->position()) ? geometry().cellAt(event->position()) : std::nullopt)
         Q_EMIT cellClicked(cell->row, cell->col);
 }
 
@@ -429,7 +404,7 @@ void GridView::mouseDoubleClickEvent(QMouseEvent *event)
 
 void GridView::keyPressEvent(QKeyEvent *event)
 {
-    if (editKey(event))
+    if (m_edit->keyPress(event))
         return;
     switch (event->key()) {
     case Qt::Key_Plus:
@@ -494,310 +469,68 @@ void GridView::setEditable(GroupListModel *model)
 {
     if (m_kind != GridKind::Output)
         model = nullptr;
-    if (m_model == model)
+    GroupListModel *old = m_edit->model();
+    if (old == model)
         return;
-    if (m_model)
-        disconnect(m_model, nullptr, this, nullptr);
-    m_model = model;
-    m_modelStrategy = model ? model->strategy() : -1;
-    if (model) {
-        connect(model, &QAbstractItemModel::modelReset, this, &GridView::onModelReset);
-        connect(model, &GroupListModel::findingsChanged, this, &GridView::onFindingsChanged);
-        connect(model, &QObject::destroyed, this, [this] { setEditable(nullptr); });
-    }
-    onFindingsChanged();
-    m_gesture = Gesture::None;
-    m_pressed = m_dragging = false;
-    m_band = {};
-    m_anchor.reset();
-    setSelection({});
+    if (old)
+        disconnect(old, nullptr, this, nullptr);
+    if (model)
+        connect(model, &GroupListModel::findingsChanged, this, [this] { updateFlags(m_edit->model()); });
+    updateFlags(model);
+    m_panning = m_dragging = false;
+    m_edit->setModel(model); // ends its gesture, clears the selection
     setAcceptDrops(model != nullptr);
     updateLayout(); // the legend gains or loses "selected"
     update();
 }
 
-void GridView::onModelReset()
-{
-    // Another strategy: its patches are not the ones selected. The same one
-    // edited: the patches are still there, keep them.
-    if (m_model->strategy() != m_modelStrategy) {
-        m_modelStrategy = m_model->strategy();
-        m_anchor.reset();
-        setSelection({});
-    }
-}
+GroupListModel *GridView::editModel() const { return m_edit->model(); }
 
-void GridView::onFindingsChanged()
+void GridView::updateFlags(const GroupListModel *model)
 {
-    std::vector<PatchId> flagged = m_model ? m_model->findings().flaggedPatches() : std::vector<PatchId>{};
+    std::vector<PatchId> flagged = model ? model->findings().flaggedPatches() : std::vector<PatchId>{};
     if (flagged == m_flagged)
         return;
     m_flagged = std::move(flagged);
     update();
 }
 
-void GridView::clearDropPreview()
-{
-    if (m_model)
-        m_model->dropPreview()->clear();
-}
+PatchList GridView::selectedPatches() const { return m_edit->selectedPatches(); }
 
-std::optional<PatchId> GridView::patchAt(const QPointF &pos) const
-{
-    if (!m_problem || m_kind != GridKind::Output || !m_viewport.contains(pos))
-        return std::nullopt;
-    const auto cell = geometry().cellAt(pos);
-    if (!cell)
-        return std::nullopt;
-    return patchId(m_problem->layer, cell->row, cell->col);
-}
+void GridView::setSelectedPatches(const PatchList &patches) { m_edit->setSelectedPatches(patches); }
 
-void GridView::setSelection(std::set<PatchId> selection)
-{
-    if (selection == m_selection)
-        return;
-    m_selection = std::move(selection);
-    update();
-    Q_EMIT selectionChanged();
-}
+void GridView::clearSelection() { m_edit->clearSelection(); }
 
-void GridView::setSelectedPatches(const PatchList &patches)
-{
-    const PatchId count = PatchId(m_rows) * PatchId(m_cols);
-    std::set<PatchId> selection;
-    for (PatchId p : patches)
-        if (p < count)
-            selection.insert(p);
-    setSelection(std::move(selection));
-}
-
-void GridView::clearSelection()
-{
-    m_anchor.reset();
-    setSelection({});
-}
-
-void GridView::clickSelect(PatchId patch, Qt::KeyboardModifiers modifiers)
-{
-    std::set<PatchId> selection = m_selection;
-    if (modifiers & Qt::ShiftModifier) {
-        // The row-major range from the anchor; ctrl + shift adds it.
-        if (!(modifiers & Qt::ControlModifier))
-            selection.clear();
-        const PatchId from = m_anchor ? std::min(*m_anchor, patch) : patch;
-        const PatchId to = m_anchor ? std::max(*m_anchor, patch) : patch;
-        for (PatchId p = from; p <= to; ++p)
-            selection.insert(p);
-        if (!m_anchor)
-            m_anchor = patch;
-    } else if (modifiers & Qt::ControlModifier) {
-        if (!selection.erase(patch))
-            selection.insert(patch);
-        m_anchor = patch;
-    } else {
-        selection = {patch};
-        m_anchor = patch;
-    }
-    setSelection(std::move(selection));
-}
-
-void GridView::updateRubberBand(const QPoint &pos)
-{
-    m_band = QRect(m_pressPos, pos).normalized();
-    std::set<PatchId> selection = m_bandBase;
-    const QRectF area = QRectF(m_band) & m_viewport;
-    if (m_problem && !area.isEmpty()) {
-        const QRect cells = geometry().cellsIn(area);
-        for (int r = cells.top(); r <= cells.bottom(); ++r)
-            for (int c = cells.left(); c <= cells.right(); ++c)
-                selection.insert(patchId(m_problem->layer, r, c));
-    }
-    setSelection(std::move(selection));
-    update(); // the band itself
-}
-
-QMimeData *GridView::selectionMimeData() const
-{
-    if (!m_model || m_selection.empty())
-        return nullptr;
-    return GroupListModel::encodePatches(m_model->strategy(), selectedPatches());
-}
-
-void GridView::execDrag(QMimeData *data)
-{
-    if (!data)
-        return;
-    auto *drag = new QDrag(this);
-    drag->setMimeData(data);
-    // A badge with the number of patches dragged.
-    const QString text = QString::number(m_selection.size());
-    const QFontMetrics fm(font());
-    QPixmap badge(QSize(fm.horizontalAdvance(text) + 12, fm.height() + 6) * devicePixelRatio());
-    badge.setDevicePixelRatio(devicePixelRatio());
-    badge.fill(Qt::transparent);
-    {
-        QPainter p(&badge);
-        p.setRenderHint(QPainter::Antialiasing);
-        p.setPen(Qt::NoPen);
-        p.setBrush(selectionLine());
-        const QRectF r(QPointF(0, 0), QSizeF(badge.size()) / badge.devicePixelRatio());
-        p.drawRoundedRect(r, 6, 6);
-        p.setPen(Qt::white);
-        p.drawText(r, Qt::AlignCenter, text);
-    }
-    drag->setPixmap(badge);
-    drag->setHotSpot(QPoint(-8, -8));
-    drag->exec(Qt::MoveAction);
-    clearDropPreview(); // a cancelled drag may end outside every target
-}
+QMimeData *GridView::selectionMimeData() const { return m_edit->selectionMimeData(); }
 
 QString GridView::dropRefusal(const QMimeData *data, const QPointF &pos, int *group) const
 {
-    if (!m_model)
-        return tr("This grid is not being edited.");
-    if (!m_model->problem().isEmpty())
-        return m_model->problem();
-    if (!data || !data->hasFormat(GroupListModel::mimeType()))
-        return tr("Only patches can be dropped here.");
-    const std::optional<PatchPayload> payload = GroupListModel::decodePatches(data);
-    if (!payload)
-        return tr("The dragged data is damaged.");
-    if (payload->strategy != m_model->strategy() || m_model->strategy() < 0)
-        return tr("These patches come from another strategy.");
-    const auto target = patchAt(pos);
-    if (!target)
-        return tr("Drop the patches on a patch of the group they should join.");
-
-    // The target patch's group (-1: unassigned, a drop there unassigns);
-    // whether the move makes sense is the core's to say.
-    int targetGroup = -1;
-    const Groups &groups = m_model->groups();
-    for (std::size_t g = 0; g < groups.size() && targetGroup < 0; ++g)
-        if (std::find(groups[g].begin(), groups[g].end(), *target) != groups[g].end())
-            targetGroup = int(g);
-    const QString why = m_model->moveRefusal(payload->patches, targetGroup);
-    if (!why.isEmpty())
-        return why;
-    if (group)
-        *group = targetGroup;
-    return {};
+    return m_edit->dropRefusal(data, pos, group);
 }
 
-void GridView::setDropCell(std::optional<GridCell> cell)
-{
-    if (cell == m_dropCell)
-        return;
-    m_dropCell = cell;
-    update();
-}
+void GridView::execDrag(QMimeData *data) { m_edit->execDrag(data); }
 
-void GridView::dragEnterEvent(QDragEnterEvent *event)
-{
-    m_lastRefusal.clear();
-    if (m_model && event->mimeData()->hasFormat(GroupListModel::mimeType())) {
-        // Accept the enter so the moves follow; they decide cell by cell.
-        event->setDropAction(Qt::MoveAction);
-        event->accept();
-    } else {
-        event->ignore();
-    }
-}
+void GridView::dragEnterEvent(QDragEnterEvent *event) { m_edit->dragEnter(event); }
 
-void GridView::dragMoveEvent(QDragMoveEvent *event)
-{
-    int group = -1;
-    const QString why = dropRefusal(event->mimeData(), event->position(), &group);
-    if (why.isEmpty()) {
-        m_lastRefusal.clear();
-        setDropCell(geometry().cellAt(event->position()));
-        const std::optional<PatchPayload> payload = GroupListModel::decodePatches(event->mimeData());
-        if (group >= 0 && payload)
-            m_model->previewJoin(group, payload->patches);
-        else
-            clearDropPreview(); // unassigning: no group's field to show
-        event->setDropAction(Qt::MoveAction);
-        event->accept();
-        return;
-    }
-    setDropCell(std::nullopt);
-    clearDropPreview();
-    event->ignore(); // the cursor shows "forbidden"
-    if (why != m_lastRefusal) {
-        m_lastRefusal = why;
-        Q_EMIT dropRefused(why);
-    }
-}
+void GridView::dragMoveEvent(QDragMoveEvent *event) { m_edit->dragMove(event); }
 
 void GridView::dragLeaveEvent(QDragLeaveEvent *event)
 {
-    setDropCell(std::nullopt);
-    clearDropPreview();
-    m_lastRefusal.clear();
+    m_edit->dragLeave();
     QWidget::dragLeaveEvent(event);
 }
 
-void GridView::dropEvent(QDropEvent *event)
-{
-    setDropCell(std::nullopt);
-    clearDropPreview();
-    m_lastRefusal.clear();
-    int group = -1;
-    QString why = dropRefusal(event->mimeData(), event->position(), &group);
-    if (why.isEmpty()) {
-        // One undo command either way.
-        const std::optional<PatchPayload> payload = GroupListModel::decodePatches(event->mimeData());
-        why = group >= 0 ? m_model->moveToGroup(payload->patches, group) : m_model->unassignPatches(payload->patches);
-    }
-    if (!why.isEmpty()) {
-        event->ignore();
-        Q_EMIT dropRefused(why);
-        return;
-    }
-    event->setDropAction(Qt::MoveAction);
-    event->accept();
-    clearSelection();
-}
-
-bool GridView::editKey(QKeyEvent *event)
-{
-    if (!m_model)
-        return false;
-    const int key = event->key();
-    if (key == Qt::Key_Space) {
-        if (!event->isAutoRepeat())
-            m_spaceHeld = true; // space + drag pans
-        return true;
-    }
-    if (event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier))
-        return false;
-    if (key == Qt::Key_Escape && !m_selection.empty()) {
-        clearSelection();
-        return true;
-    }
-    if (m_selection.empty())
-        return false;
-    if (key >= Qt::Key_1 && key <= Qt::Key_9) {
-        // Refusals reach the user through the model's editRefused.
-        m_model->moveToGroup(selectedPatches(), key - Qt::Key_1);
-        return true;
-    }
-    if (key == Qt::Key_N) {
-        m_model->newGroup(selectedPatches());
-        return true;
-    }
-    return false;
-}
+void GridView::dropEvent(QDropEvent *event) { m_edit->drop(event); }
 
 void GridView::keyReleaseEvent(QKeyEvent *event)
 {
-    if (event->key() == Qt::Key_Space && !event->isAutoRepeat())
-        m_spaceHeld = false;
+    m_edit->keyRelease(event);
     QWidget::keyReleaseEvent(event);
 }
 
 void GridView::focusOutEvent(QFocusEvent *event)
 {
-    m_spaceHeld = false;
+    m_edit->focusOut();
     QWidget::focusOutEvent(event);
 }
 
@@ -859,8 +592,8 @@ QString GridView::outputToolTip(int row, int col) const
     }
     if (l.n > kMaxListedOutputs)
         lines << QStringLiteral("  … and %1 more").arg(l.n - kMaxListedOutputs);
-    if (m_model && std::binary_search(m_flagged.begin(), m_flagged.end(), patch)) {
-        const QStringList messages = m_model->findingMessages(m_model->findings().ofPatch(patch));
+    if (const GroupListModel *model = editModel(); model && std::binary_search(m_flagged.begin(), m_flagged.end(), patch)) {
+        const QStringList messages = model->findingMessages(model->findings().ofPatch(patch));
         for (qsizetype i = 0; i < messages.size() && i < kMaxListedFindings; ++i)
             lines << QStringLiteral("⚠ ") + messages[i];
         if (messages.size() > kMaxListedFindings)

@@ -5,34 +5,32 @@
 // map. The owner keeps the problem and the cursor alive, seeks the cursor and
 // calls refresh(); the view only reads them.
 //
-// Edit mode (output grid only, setEditable): the left button selects patches
-// (click, ctrl-click toggles, shift-click takes the row-major range from the
-// last clicked patch, dragging on empty space or an unselected patch draws a
-// rubber band), dragging a selected patch starts a drag of the selection with
-// GroupListModel's MIME payload, and a drop on a patch of another group moves
-// the dragged patches there, a drop on an unassigned patch takes them out of
-// their groups (one undo command through the model). While a drag hovers over
-// a target the model's DropPreview holds the receptive field the group would
-// have; the input grid draws it (setDropPreview). Patches where the current
-// simulation breaks a rule are flagged, with the core's messages in their
-// tooltips. Panning moves to the middle button or space + left drag. Keys 1–9
-// move the selection to that group, N makes it a new group, Esc clears it.
+// Edit mode (output grid only, setEditable): selecting patches, dragging them
+// and dropping them on a group, and the keys that move the selection are
+// GridEditController's; the view forwards those events to it and paints the
+// selection, the rubber band and the drop target it keeps. While a drag hovers
+// over a target the model's DropPreview holds the receptive field the group
+// would have; the input grid draws it (setDropPreview). Patches where the
+// current simulation breaks a rule are flagged, with the core's messages in
+// their tooltips. Panning moves to the middle button or space + left drag.
 
+#include "grid/ViewTransform.h"
 #include "render/GridRenderer.h"
-#include "views/ViewTransform.h"
 
 #include "convoffload/model/GroupEdit.h"
 
 #include <QWidget>
 
 #include <optional>
-#include <set>
+#include <vector>
 
 class QMimeData;
+class QPainter;
 
 namespace convoffload::ui {
 
 class DropPreview;
+class GridEditController;
 class GroupListModel;
 
 class GridView : public QWidget {
@@ -67,10 +65,12 @@ public:
     /// edits the document's current strategy; the view must show that
     /// strategy's problem. Ignored on the input grid.
     void setEditable(GroupListModel *model);
-    GroupListModel *editModel() const { return m_model; }
-    bool isEditable() const { return m_model != nullptr; }
+    GroupListModel *editModel() const;
+    /// Selection, drags, drops and editing keys (active in edit mode).
+    GridEditController *editController() const { return m_edit; }
+    bool isEditable() const { return editModel() != nullptr; }
     /// The selected patches, ascending (row-major).
-    PatchList selectedPatches() const { return PatchList(m_selection.begin(), m_selection.end()); }
+    PatchList selectedPatches() const;
     void setSelectedPatches(const PatchList &patches);
     /// The MIME data a drag of the selection carries (caller owns it); null
     /// without a selection or outside edit mode.
@@ -148,17 +148,10 @@ private:
     QRect hoverRect(const std::optional<GridCell> &cell) const;
     QString inputToolTip(int row, int col) const;
     QString outputToolTip(int row, int col) const;
-    // edit mode
-    enum class Gesture { None, Pan, Select, RubberBand, PendingDrag };
-    std::optional<PatchId> patchAt(const QPointF &pos) const;
-    void clickSelect(PatchId patch, Qt::KeyboardModifiers modifiers);
-    void updateRubberBand(const QPoint &pos);
-    void setSelection(std::set<PatchId> selection);
-    void setDropCell(std::optional<GridCell> cell);
-    void onModelReset();
-    void onFindingsChanged();
-    void clearDropPreview();
-    bool editKey(QKeyEvent *event);
+    /// The editing controller's selection, drop target and rubber band.
+    void paintEditState(QPainter &painter, const GridGeometry &g, const QRect &cells) const;
+    /// The patches `model` flags (none without a model).
+    void updateFlags(const GroupListModel *model);
 
     GridKind m_kind;
     const Problem *m_problem = nullptr;
@@ -169,23 +162,13 @@ private:
     ViewTransform m_transform;
     bool m_fitted = true; // follow the widget size until the user zooms or pans
     QRectF m_title, m_topAxis, m_leftAxis, m_viewport, m_legend;
+    // panning (the left button without edit mode, else the middle button or space + left)
     QPoint m_pressPos, m_lastPos;
-    bool m_pressed = false, m_dragging = false;
-    // edit mode
-    GroupListModel *m_model = nullptr; // reset when it is destroyed
-    int m_modelStrategy = -1; // the strategy the selection belongs to
-    std::set<PatchId> m_selection;
-    std::set<PatchId> m_bandBase; // selection kept under a ctrl + rubber band
-    std::optional<PatchId> m_anchor; // of shift-click ranges
-    Gesture m_gesture = Gesture::None;
-    Qt::MouseButton m_pressButton = Qt::LeftButton;
-    Qt::KeyboardModifiers m_pressModifiers;
-    QRect m_band; // rubber band, widget coordinates; empty when none
-    bool m_spaceHeld = false;
-    std::optional<GridCell> m_dropCell; // the accepted drop target under a drag
+    bool m_panning = false, m_dragging = false;
+    Qt::MouseButton m_panButton = Qt::LeftButton;
+    GridEditController *m_edit; // child; edit mode when it has a model
     std::vector<PatchId> m_flagged; // edit mode: patches breaking a rule
     const DropPreview *m_preview = nullptr; // input grid: the drop preview drawn
-    QString m_lastRefusal; // de-duplicates dropRefused while hovering
     std::optional<GridCell> m_hover;
     std::optional<GridCell> m_highlight;
 };

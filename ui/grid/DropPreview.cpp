@@ -1,4 +1,4 @@
-#include "views/DropPreview.h"
+#include "grid/DropPreview.h"
 
 namespace convoffload::ui {
 

@@ -1,7 +1,7 @@
-#include "views/GroupTreeView.h"
+#include "panels/GroupTreeView.h"
 
-#include "views/DropPreview.h"
-#include "views/GroupListModel.h"
+#include "grid/DropPreview.h"
+#include "models/GroupListModel.h"
 
 #include <QDragMoveEvent>
 #include <QDropEvent>

@@ -1,8 +1,8 @@
-#include "views/GroupListModel.h"
+#include "models/GroupListModel.h"
 
 #include "document/ChangeStrategyCommand.h"
 #include "document/ProjectDocument.h"
-#include "views/DropPreview.h"
+#include "grid/DropPreview.h"
 
 #include <QApplication>
 #include <QDataStream>

@@ -1,7 +1,7 @@
-#include "views/StepTable.h"
+#include "panels/StepTable.h"
 
 #include "document/ProjectDocument.h"
-#include "views/StepTableModel.h"
+#include "models/StepTableModel.h"
 
 #include <QHeaderView>
 

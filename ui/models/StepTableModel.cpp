@@ -1,4 +1,4 @@
-#include "views/StepTableModel.h"
+#include "models/StepTableModel.h"
 
 #include "document/ProjectDocument.h"
 #include "render/Palette.h"

@@ -1,7 +1,7 @@
-#include "views/GroupsPanel.h"
+#include "panels/GroupsPanel.h"
 
-#include "views/GroupListModel.h"
-#include "views/GroupTreeView.h"
+#include "models/GroupListModel.h"
+#include "panels/GroupTreeView.h"
 
 #include "document/ProjectDocument.h"
 

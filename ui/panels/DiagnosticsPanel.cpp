@@ -1,4 +1,4 @@
-#include "views/DiagnosticsPanel.h"
+#include "panels/DiagnosticsPanel.h"
 
 #include "document/ProjectDocument.h"
 #include "render/Palette.h"

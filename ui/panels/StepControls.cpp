@@ -1,4 +1,4 @@
-#include "views/StepControls.h"
+#include "panels/StepControls.h"
 
 #include "document/ProjectDocument.h"
 

@@ -1,4 +1,4 @@
-#include "views/ViewTransform.h"
+#include "grid/ViewTransform.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,0 +1,22 @@
+#pragma once
+// A chart view that reports the step under a left click on the plot area of a
+// step chart (see ChartFactory's stepAt).
+
+#include <QChartView>
+
+#include <functional>
+
+namespace convoffload::ui {
+
+class StepChartView : public QChartView {
+    Q_OBJECT
+public:
+    using QChartView::QChartView;
+    /// Called with the 0-based step clicked; unset: clicks are not reported.
+    std::function<void(int)> onStepClicked;
+
+protected:
+    void mousePressEvent(QMouseEvent *event) override;
+};
+
+} // namespace convoffload::ui
