@@ -370,6 +370,33 @@ private slots:
         QVERIFY2(timer.elapsed() < kPromptMs, qPrintable(QString::number(timer.elapsed())));
     }
 
+    // The document in the gap: a new strategy is chosen after the worker
+    // simulated the old one but before its result was taken in. The stale
+    // snapshot is never shown; the chosen strategy's is, once.
+    void documentRestartInTheGap()
+    {
+        ProjectDocument doc;
+        QCOMPARE(doc.load(sample("paper-example.json")), QString());
+        QTRY_VERIFY(!doc.busy() && doc.simulation());
+        QVERIFY(doc.project().strategies.size() >= 3);
+        auto *job = doc.findChild<BackgroundJobBase *>(QStringLiteral("simulation"));
+        QVERIFY(job);
+        QSignalSpy changed(&doc, &ProjectDocument::simulationChanged);
+        std::vector<std::string> shown;
+        connect(&doc, &ProjectDocument::simulationChanged, this, [&] { shown.push_back(doc.simulation()->spec.name); });
+        doc.setCurrentStrategy(1);
+        QVERIFY(job->isRunning());
+        job->waitForWorker(); // strategy 1 is simulated, its result on its way
+        doc.setCurrentStrategy(2);
+        QVERIFY(job->isRunning());
+        QTRY_VERIFY(!doc.busy());
+        QTest::qWait(100);
+        const std::string chosen = doc.project().strategies[2].name;
+        QCOMPARE(shown, std::vector<std::string>{chosen});
+        QCOMPARE(changed.size(), 1);
+        QCOMPARE(doc.simulation()->spec.name, chosen);
+    }
+
     // Cancel on the document: every job ends, the simulation says so.
     void documentCancelEndsEveryJob()
     {

@@ -13,9 +13,10 @@
 //   cancel, OptimiseControl::cancel, runPaperExperiments) and reports through
 //   control.report(), which never blocks. It reports its own failures in its
 //   Result: an exception escaping it ends the program.
-// - The job is running from start() until its finished handler has been called
-//   on the GUI thread, not merely until the worker returns, so isRunning() and
-//   start() cannot race with a result on its way.
+// - The job is running from start() until its finished handler is called on
+//   the GUI thread, not merely until the worker returns, so isRunning() and
+//   start() cannot race with a result on its way. (Inside the handler it is no
+//   longer running: the handler may start the next run.)
 // - start() while running is refused (returns false): the caller queues the
 //   request and starts again from its finished handler. There is no second
 //   handler to attach and no stale result to deliver; cancel() first to make
@@ -32,7 +33,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <exception>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -54,7 +54,7 @@ enum class ProgressDelivery {
 class BackgroundJobBase : public QObject {
     Q_OBJECT
 public:
-    /// True from start() until the finished handler of that run has returned.
+    /// True from start() until the finished handler of that run is called.
     bool isRunning() const { return m_running; }
     /// Raises the current run's cancel flag; its finished handler still comes.
     void cancel();
