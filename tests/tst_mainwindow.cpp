@@ -279,7 +279,7 @@ private slots:
         doc.resetToProject(project);
         QVERIFY(doc.busy());
         doc.cancel();
-        // busy() drops when the worker ends, the snapshot arrives with the event after.
+        // busy() drops when the cancelled snapshot has been taken in.
         QTRY_VERIFY_WITH_TIMEOUT(!doc.busy() && doc.simulation() != nullptr, 30000);
         QCOMPARE(doc.simulation()->failure, std::string("simulation cancelled"));
         QVERIFY(doc.cursor() == nullptr);

@@ -1,8 +1,8 @@
 #include "document/ProjectDocument.h"
 
 #include <QFileInfo>
-#include <QPointer>
-#include <QtConcurrent/QtConcurrentRun>
+
+#include <functional>
 
 namespace convoffload::ui {
 
@@ -16,22 +16,23 @@ std::optional<TensorData> tensorsFor(const Project &project, const std::string &
     return loadTensorData(project.problem.layer, file);
 }
 
-using Progress = std::function<void(const QString &, int)>;
+using Control = JobControl<ProjectDocument::JobProgress>;
 
-SimulationOptions workerOptions(const Project &project, const std::optional<TensorData> &tensors, bool trace,
-                                const std::shared_ptr<std::atomic<bool>> &cancel)
+SimulationOptions workerOptions(
+    const Project &project, const std::optional<TensorData> &tensors, bool trace, const std::atomic<bool> *cancel)
 {
     SimulationOptions options;
     options.trace = trace;
     options.seed = project.data.seed;
     options.data = tensors ? &*tensors : nullptr;
-    options.cancel = cancel.get();
+    options.cancel = cancel;
     return options;
 }
 
-/// Runs on a worker thread: everything it touches is a copy.
-std::shared_ptr<const SimulationSnapshot> simulateCopy(Project project, int index, std::string projectPath,
-                                                       std::shared_ptr<std::atomic<bool>> cancel, Progress report)
+// The workers: each gets its own copy of the project (bound by the job).
+
+std::shared_ptr<const SimulationSnapshot> simulateCopy(
+    const Project &project, int index, const std::string &projectPath, const Control &control)
 {
     auto snapshot = std::make_shared<SimulationSnapshot>();
     snapshot->problem = project.problem;
@@ -39,8 +40,10 @@ std::shared_ptr<const SimulationSnapshot> simulateCopy(Project project, int inde
     const QString what = QObject::tr("Simulating %1").arg(QString::fromStdString(snapshot->spec.name));
     try {
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
-        SimulationOptions options = workerOptions(project, tensors, true, cancel);
-        options.progress = [&](std::size_t done, std::size_t total) { report(what, int(100 * done / std::max<std::size_t>(total, 1))); };
+        SimulationOptions options = workerOptions(project, tensors, true, control.cancelFlag());
+        options.progress = [&](std::size_t done, std::size_t total) {
+            control.report({what, int(100 * done / std::max<std::size_t>(total, 1))});
+        };
         snapshot->result = runStrategy(snapshot->problem, snapshot->spec, options);
     } catch (const Cancelled &) {
         snapshot->failure = "simulation cancelled";
@@ -49,35 +52,51 @@ std::shared_ptr<const SimulationSnapshot> simulateCopy(Project project, int inde
     } catch (const std::exception &e) {
         snapshot->failure = e.what();
     }
-    report(what, 100);
+    control.report({what, 100});
     return snapshot;
 }
 
-ProjectDocument::Overview overviewCopy(Project project, std::string projectPath, bool sweepToo,
-                                       std::shared_ptr<std::atomic<bool>> cancel, Progress report)
+ProjectDocument::Comparison compareCopy(const Project &project, const std::string &projectPath, const Control &control)
 {
-    ProjectDocument::Overview overview;
+    ProjectDocument::Comparison comparison;
     const QString what = QObject::tr("Comparing strategies");
     try {
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
-        const SimulationOptions options = workerOptions(project, tensors, false, cancel);
-        overview.comparison = compareStrategies(project, options);
-        overview.sweepDone = sweepToo;
+        comparison.rows = compareStrategies(project, workerOptions(project, tensors, false, control.cancelFlag()));
+    } catch (const Cancelled &) {
+        comparison.cancelled = true;
+    } catch (const std::exception &e) {
+        comparison.rows.clear();
+        for (const StrategySpec &s : project.strategies)
+            comparison.rows.push_back({s.name, strategyKindName(s.kind), 0, e.what()});
+    }
+    control.report({what, 100});
+    return comparison;
+}
+
+ProjectDocument::Sweep sweepCopy(const Project &project, const std::string &projectPath, const Control &control)
+{
+    ProjectDocument::Sweep sweep;
+    const QString what = QObject::tr("Sweeping group sizes");
+    try {
+        const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
+        const SimulationOptions options = workerOptions(project, tensors, false, control.cancelFlag());
         const Problem &p = project.problem;
         const std::int64_t to = std::min<std::int64_t>(p.layer.patchCount(), std::max<std::int64_t>(32, 2 * p.nbPatchesMax()));
-        for (std::int64_t g = 1; sweepToo && g <= to; ++g) {
-            report(QObject::tr("Sweeping group sizes"), int(100 * g / (to + 1)));
+        for (std::int64_t g = 1; g <= to; ++g) {
+            if (control.isCancelled())
+                throw Cancelled();
+            control.report({what, int(100 * g / (to + 1))});
             const std::vector<SweepRow> one = sweepGroupSizes(p, g, g, options);
-            overview.sweep.insert(overview.sweep.end(), one.begin(), one.end());
+            sweep.rows.insert(sweep.rows.end(), one.begin(), one.end());
         }
     } catch (const Cancelled &) {
-        overview.cancelled = true;
-    } catch (const std::exception &e) {
-        for (const StrategySpec &s : project.strategies)
-            overview.comparison.push_back({s.name, strategyKindName(s.kind), 0, e.what()});
+        sweep.cancelled = true;
+    } catch (const std::exception &) {
+        // The group sizes done so far are drawn.
     }
-    report(what, 100);
-    return overview;
+    control.report({what, 100});
+    return sweep;
 }
 
 bool problemIsSound(const Problem &p) { return p.layer.problems().empty() && p.hardware.problems().empty(); }
@@ -86,22 +105,23 @@ bool problemIsSound(const Problem &p) { return p.layer.problems().empty() && p.h
 
 ProjectDocument::ProjectDocument(QObject *parent)
     : QObject(parent)
+    , m_simulationJob(this, ProgressDelivery::Latest)
+    , m_comparisonJob(this, ProgressDelivery::Latest)
+    , m_sweepJob(this, ProgressDelivery::Latest)
 {
+    m_simulationJob.setObjectName(QStringLiteral("simulation"));
+    m_comparisonJob.setObjectName(QStringLiteral("comparison"));
+    m_sweepJob.setObjectName(QStringLiteral("sweep"));
     connect(&m_undoStack, &QUndoStack::cleanChanged, this, &ProjectDocument::fileChanged);
-    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<const SimulationSnapshot>>::finished, this,
-            &ProjectDocument::onSimulationFinished);
-    connect(&m_compareWatcher, &QFutureWatcher<Overview>::finished, this, [this] {
-        m_overviewRunning = false;
-        const Overview overview = m_compareWatcher.result();
-        if (!overview.cancelled) {
-            m_comparison = overview.comparison;
-            if (overview.sweepDone)
-                m_sweep = overview.sweep; // the sweep depends on the problem only
-        }
-        emit comparisonChanged();
-        if (std::exchange(m_pendingCompare, false))
-            recompare(std::exchange(m_pendingSweep, false));
-    });
+    // Workers report from their thread; the jobs hand the reports over on the GUI thread.
+    const auto relay = [this](const JobProgress &p) { emit progress(p.what, p.percent); };
+    m_simulationJob.setProgressHandler(relay);
+    m_comparisonJob.setProgressHandler(relay);
+    m_sweepJob.setProgressHandler(relay);
+    m_simulationJob.setFinishedHandler(
+        [this](std::shared_ptr<const SimulationSnapshot> s) { onSimulationFinished(std::move(s)); });
+    m_comparisonJob.setFinishedHandler([this](Comparison c) { onComparisonFinished(std::move(c)); });
+    m_sweepJob.setFinishedHandler([this](Sweep s) { onSweepFinished(std::move(s)); });
 }
 
 ProjectDocument::~ProjectDocument()
@@ -109,8 +129,11 @@ ProjectDocument::~ProjectDocument()
     // The undo stack's destructor emits cleanChanged; a document going away
     // must not call back into views that are being destroyed with it.
     blockSignals(true);
-    m_watcher.waitForFinished();
-    m_compareWatcher.waitForFinished();
+    // Nobody will see the results: raise every flag at once, then the jobs'
+    // destructors wait for workers that are already stopping.
+    m_simulationJob.cancel();
+    m_comparisonJob.cancel();
+    m_sweepJob.cancel();
 }
 
 QString ProjectDocument::load(const QString &path)
@@ -233,7 +256,7 @@ void ProjectDocument::seek(Moment moment)
 // one runs is queued and only the latest state is simulated next.
 void ProjectDocument::resimulate()
 {
-    if (m_simulationRunning) {
+    if (m_simulationJob.isRunning()) {
         m_pendingResimulation = true;
         return;
     }
@@ -244,21 +267,17 @@ void ProjectDocument::resimulate()
         return;
     }
     emit simulationStarted();
-    m_simulationCancel = std::make_shared<std::atomic<bool>>(false);
-    m_simulationRunning = true;
-    m_watcher.setFuture(
-        QtConcurrent::run(simulateCopy, m_project, m_current, m_filePath.toStdString(), m_simulationCancel, progressReporter()));
+    m_simulationJob.start(std::bind_front(simulateCopy, m_project, m_current, m_filePath.toStdString()));
 }
 
-void ProjectDocument::onSimulationFinished()
+void ProjectDocument::onSimulationFinished(std::shared_ptr<const SimulationSnapshot> snapshot)
 {
-    m_simulationRunning = false;
     if (std::exchange(m_pendingResimulation, false)) {
         resimulate();
         return;
     }
     m_cursor.reset(); // it points into the old snapshot
-    m_simulation = m_watcher.result();
+    m_simulation = std::move(snapshot);
     if (m_simulation->failure.empty() && !m_simulation->result.steps.empty()) {
         m_cursor = std::make_unique<StepCursor>(m_simulation->problem, m_simulation->result);
         const int last = int(m_simulation->result.steps.size()) - 1;
@@ -271,43 +290,63 @@ void ProjectDocument::onSimulationFinished()
 
 void ProjectDocument::cancel()
 {
-    for (const auto &flag : {m_simulationCancel, m_overviewCancel})
-        if (flag)
-            flag->store(true);
-    m_pendingResimulation = m_pendingCompare = false;
-}
-
-// Workers report from their thread; the signal is emitted on the GUI thread.
-std::function<void(const QString &, int)> ProjectDocument::progressReporter()
-{
-    QPointer<ProjectDocument> self(this);
-    return [self](const QString &what, int percent) {
-        if (self)
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, what, percent] {
-                    if (self)
-                        emit self->progress(what, percent);
-                },
-                Qt::QueuedConnection);
-    };
+    m_simulationJob.cancel();
+    m_comparisonJob.cancel();
+    m_sweepJob.cancel();
+    m_pendingResimulation = m_pendingCompare = m_pendingSweep = false;
 }
 
 void ProjectDocument::recompare(bool sweepToo)
 {
-    if (m_overviewRunning) {
-        m_pendingCompare = true;
-        m_pendingSweep = m_pendingSweep || sweepToo;
-        return;
-    }
     if (!problemIsSound(m_project.problem)) {
-        m_comparison.clear();
-        emit comparisonChanged();
+        // Nothing to compare; a job under way finds the problem unsound when it ends.
+        if (!m_comparisonJob.isRunning()) {
+            m_comparison.clear();
+            emit comparisonChanged();
+        } else {
+            m_pendingCompare = true;
+        }
         return;
     }
-    m_overviewCancel = std::make_shared<std::atomic<bool>>(false);
-    m_overviewRunning = true;
-    m_compareWatcher.setFuture(QtConcurrent::run(overviewCopy, m_project, m_filePath.toStdString(), sweepToo, m_overviewCancel, progressReporter()));
+    startComparison();
+    if (sweepToo)
+        startSweep();
+}
+
+void ProjectDocument::startComparison()
+{
+    if (m_comparisonJob.isRunning()) {
+        m_pendingCompare = true;
+        return;
+    }
+    m_comparisonJob.start(std::bind_front(compareCopy, m_project, m_filePath.toStdString()));
+}
+
+void ProjectDocument::startSweep()
+{
+    if (m_sweepJob.isRunning()) {
+        m_pendingSweep = true;
+        return;
+    }
+    m_sweepJob.start(std::bind_front(sweepCopy, m_project, m_filePath.toStdString()));
+}
+
+void ProjectDocument::onComparisonFinished(Comparison comparison)
+{
+    if (!comparison.cancelled)
+        m_comparison = std::move(comparison.rows);
+    emit comparisonChanged();
+    if (std::exchange(m_pendingCompare, false))
+        recompare(false);
+}
+
+void ProjectDocument::onSweepFinished(Sweep sweep)
+{
+    if (!sweep.cancelled)
+        m_sweep = std::move(sweep.rows); // the sweep depends on the problem only
+    emit comparisonChanged();
+    if (std::exchange(m_pendingSweep, false) && problemIsSound(m_project.problem))
+        startSweep();
 }
 
 } // namespace convoffload::ui

@@ -7,14 +7,11 @@
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/Report.h"
 #include "convoffload/simulate/StepCursor.h"
+#include "jobs/BackgroundJob.h"
 
-#include <QFutureWatcher>
 #include <QObject>
 #include <QString>
 #include <QUndoStack>
-
-#include <atomic>
-#include <functional>
 
 #include <memory>
 #include <optional>
@@ -66,7 +63,7 @@ public:
     Moment moment() const { return m_moment; }
     void seek(Moment moment);
     /// True from the start of a job until its result has been taken in.
-    bool busy() const { return m_simulationRunning || m_overviewRunning; }
+    bool busy() const { return m_simulationJob.isRunning() || m_comparisonJob.isRunning() || m_sweepJob.isRunning(); }
     /// Stops the running simulation, comparison and sweep; they report "cancelled".
     void cancel();
 
@@ -75,11 +72,18 @@ public:
     /// Row-by-Row and ZigZag over group sizes 1..min(patches, max(32, 2·G)).
     const std::vector<SweepRow> &sweep() const { return m_sweep; }
 
-    /// What the workers compute besides the current simulation.
-    struct Overview {
-        std::vector<CompareRow> comparison;
-        std::vector<SweepRow> sweep;
-        bool sweepDone = false; // strategy edits leave the sweep as it was
+    /// What a worker reports: which job and how far (0–100).
+    struct JobProgress {
+        QString what;
+        int percent = 0;
+    };
+    /// What the comparison and sweep workers hand back; nothing when cancelled.
+    struct Comparison {
+        std::vector<CompareRow> rows;
+        bool cancelled = false;
+    };
+    struct Sweep {
+        std::vector<SweepRow> rows;
         bool cancelled = false;
     };
 
@@ -97,9 +101,14 @@ signals:
 
 private:
     void resimulate();
+    /// The comparison, and the sweep too when the problem changed (strategy
+    /// edits leave the sweep as it was).
     void recompare(bool sweepToo);
-    void onSimulationFinished();
-    std::function<void(const QString &, int)> progressReporter();
+    void startComparison();
+    void startSweep();
+    void onSimulationFinished(std::shared_ptr<const SimulationSnapshot> snapshot);
+    void onComparisonFinished(Comparison comparison);
+    void onSweepFinished(Sweep sweep);
 
     Project m_project;
     QString m_filePath;
@@ -110,14 +119,13 @@ private:
     std::unique_ptr<StepCursor> m_cursor;
     std::vector<CompareRow> m_comparison;
     std::vector<SweepRow> m_sweep;
-    QFutureWatcher<std::shared_ptr<const SimulationSnapshot>> m_watcher;
-    QFutureWatcher<Overview> m_compareWatcher;
-    // One flag per job, so starting one never un-cancels another.
-    std::shared_ptr<std::atomic<bool>> m_simulationCancel, m_overviewCancel;
+    // One job each, busy until its result is taken in. A request made while
+    // one runs is remembered and started from its finished handler, so only
+    // the latest state is computed next.
+    BackgroundJob<std::shared_ptr<const SimulationSnapshot>, JobProgress> m_simulationJob;
+    BackgroundJob<Comparison, JobProgress> m_comparisonJob;
+    BackgroundJob<Sweep, JobProgress> m_sweepJob;
     bool m_pendingResimulation = false, m_pendingCompare = false, m_pendingSweep = false;
-    // Not QFuture::isRunning: that drops before `finished` is delivered, and a
-    // job started in between would share the watcher with the old one.
-    bool m_simulationRunning = false, m_overviewRunning = false;
 };
 
 } // namespace convoffload::ui

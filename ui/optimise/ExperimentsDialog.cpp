@@ -18,14 +18,12 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QPainter>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace convoffload::ui {
 
@@ -159,14 +157,23 @@ ExperimentsDialog::ExperimentsDialog(QWidget *parent)
     layout->addWidget(buttons);
     resize(1100, 700);
     setRunning(false);
+
+    m_job.setObjectName(QStringLiteral("experiments"));
+    m_job.setProgressHandler([this](const Instance &i) { addRow(i.row, i.done, i.total); });
+    m_job.setFinishedHandler([this](const QString &error) {
+        setRunning(false);
+        if (!error.isEmpty())
+            m_status->setText(tr("Failed: %1").arg(error));
+        else if (m_job.isCancelled())
+            m_status->setText(tr("Stopped: %1 instances done.").arg(rows().size()));
+        else
+            m_status->setText(tr("Done: %1 instances.").arg(rows().size()));
+        emit finished();
+    });
 }
 
-ExperimentsDialog::~ExperimentsDialog()
-{
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
-    m_watcher.waitForFinished();
-}
+// The job's destructor stops the run and waits for the instance under way.
+ExperimentsDialog::~ExperimentsDialog() = default;
 
 ExperimentGrid ExperimentsDialog::grid() const
 {
@@ -199,43 +206,19 @@ void ExperimentsDialog::start()
     m_table->setRowCount(0);
     m_heatMap->setRows({});
     updateDurationChart();
-    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
     const ExperimentGrid g = grid();
     m_progress->setRange(0, (g.size_to - g.size_from + 1) * (g.group_to - g.group_from + 1));
     m_progress->setValue(0);
-    QPointer<ExperimentsDialog> self(this);
-    const auto flag = m_cancelFlag;
-    connect(
-        &m_watcher, &QFutureWatcher<void>::finished, this,
-        [this] {
-            setRunning(false);
-            m_status->setText(m_cancelFlag && m_cancelFlag->load() ? tr("Stopped: %1 instances done.").arg(rows().size())
-                                                                   : tr("Done: %1 instances.").arg(rows().size()));
-            emit finished();
-        },
-        Qt::SingleShotConnection);
-    m_watcher.setFuture(QtConcurrent::run([self, g, flag] {
+    m_job.start([g](const JobControl<Instance> &control) {
         try {
-            runPaperExperiments(g, flag.get(), [self](const ExperimentRow &row, int done, int total) {
-                QMetaObject::invokeMethod(
-                    self,
-                    [self, row, done, total] {
-                        if (self)
-                            self->addRow(row, done, total);
-                    },
-                    Qt::QueuedConnection);
+            runPaperExperiments(g, control.cancelFlag(), [&control](const ExperimentRow &row, int done, int total) {
+                control.report({row, done, total});
             });
         } catch (const std::exception &e) {
-            const QString message = QString::fromStdString(e.what());
-            QMetaObject::invokeMethod(
-                self,
-                [self, message] {
-                    if (self)
-                        self->m_status->setText(tr("Failed: %1").arg(message));
-                },
-                Qt::QueuedConnection);
+            return QString::fromStdString(e.what());
         }
-    }));
+        return QString();
+    });
     m_status->setText(tr("Running…"));
     setRunning(true);
 }
@@ -269,17 +252,13 @@ void ExperimentsDialog::updateDurationChart()
     delete old;
 }
 
-void ExperimentsDialog::cancel()
-{
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
-}
+void ExperimentsDialog::cancel() { m_job.cancel(); }
 
 void ExperimentsDialog::reject()
 {
     if (isRunning()) {
         cancel();
-        m_watcher.waitForFinished();
+        m_job.waitForWorker();
     }
     QDialog::reject();
 }

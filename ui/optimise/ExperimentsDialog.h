@@ -5,13 +5,10 @@
 // it and export of both.
 
 #include "convoffload/optimise/PaperExperiments.h"
+#include "jobs/BackgroundJob.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
 #include <QWidget>
-
-#include <atomic>
-#include <memory>
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
@@ -51,7 +48,7 @@ public:
 
     ExperimentGrid grid() const;
     void setGrid(const ExperimentGrid &grid);
-    bool isRunning() const { return m_watcher.isRunning(); }
+    bool isRunning() const { return m_job.isRunning(); }
     const std::vector<ExperimentRow> &rows() const { return m_heatMap->rows(); }
 
 public slots:
@@ -83,8 +80,13 @@ private:
     QChartView *m_durations = nullptr;
     QSpinBox *m_durationsGroup = nullptr;
 
-    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
-    QFutureWatcher<void> m_watcher;
+    /// One finished instance, as runPaperExperiments reports it.
+    struct Instance {
+        ExperimentRow row;
+        int done = 0, total = 0;
+    };
+    /// A run ends with the reason it failed, if it did (the rows came as progress).
+    BackgroundJob<QString, Instance> m_job{this, ProgressDelivery::Every};
 };
 
 } // namespace convoffload::ui

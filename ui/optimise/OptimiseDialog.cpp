@@ -13,12 +13,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QLineSeries>
-#include <QPointer>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QValueAxis>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <cmath>
 #include <limits>
@@ -44,16 +42,18 @@ OptimiseDialog::OptimiseDialog(const Problem &problem, QStringList takenNames, Q
     setWindowTitle(tr("Optimise strategy"));
     buildForm();
     setRunning(false);
+    m_job.setObjectName(QStringLiteral("optimise"));
+    m_job.setProgressHandler([this](const OptimiseProgress &point) { onProgress(point); });
+    m_job.setFinishedHandler([this](Outcome outcome) {
+        m_report = std::move(outcome.report);
+        m_error = outcome.error;
+        onFinished();
+    });
 }
 
-OptimiseDialog::~OptimiseDialog()
-{
-    // The worker reads nothing of the dialog once started, but waiting keeps a
-    // CBC worker process from outliving the window.
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
-    m_watcher.waitForFinished();
-}
+// The job's destructor stops the run and waits, so a CBC worker process does
+// not outlive the window.
+OptimiseDialog::~OptimiseDialog() = default;
 
 void OptimiseDialog::buildForm()
 {
@@ -200,7 +200,7 @@ void OptimiseDialog::setMethod(OptimiseMethod method) { m_method->setCurrentInde
 
 void OptimiseDialog::setTimeLimit(double seconds) { m_timeLimit->setValue(seconds); }
 
-bool OptimiseDialog::isRunning() const { return m_watcher.isRunning(); }
+bool OptimiseDialog::isRunning() const { return m_job.isRunning(); }
 
 void OptimiseDialog::start()
 {
@@ -212,53 +212,29 @@ void OptimiseDialog::start()
     m_bound->clear();
     m_summary->clear();
     m_timeAxis->setRange(0, std::max(1.0, timeLimit()));
-    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
-
-    struct Outcome {
-        std::optional<OptimiseReport> report;
-        QString error;
-    };
-    auto outcome = std::make_shared<Outcome>();
     const Problem problem = m_problem;
     const OptimiseRequest req = request();
-    OptimiseControl control;
-    control.time_limit_s = timeLimit();
-    control.cancel = m_cancelFlag.get();
-    QPointer<OptimiseDialog> self(this);
-    control.progress = [self](const OptimiseProgress &point) {
-        QMetaObject::invokeMethod(
-            self,
-            [self, point] {
-                if (self)
-                    self->onProgress(point);
-            },
-            Qt::QueuedConnection);
-    };
-    // The watcher's finished signal carries no value: keep the outcome here.
-    connect(
-        &m_watcher, &QFutureWatcher<void>::finished, this,
-        [this, outcome] {
-            m_report = outcome->report;
-            m_error = outcome->error;
-            onFinished();
-        },
-        Qt::SingleShotConnection);
-    const auto cancelFlag = m_cancelFlag; // kept alive by the task
-    m_watcher.setFuture(QtConcurrent::run([outcome, problem, req, control, cancelFlag] {
+    const double limit = timeLimit();
+    m_job.start([problem, req, limit](const JobControl<OptimiseProgress> &job) {
+        OptimiseControl control;
+        control.time_limit_s = limit;
+        control.cancel = job.cancelFlag();
+        control.progress = [&job](const OptimiseProgress &point) { job.report(point); };
+        Outcome outcome;
         try {
-            outcome->report = optimise(problem, req, control);
+            outcome.report = optimise(problem, req, control);
         } catch (const std::exception &e) {
-            outcome->error = QString::fromStdString(e.what());
+            outcome.error = QString::fromStdString(e.what());
         }
-    }));
+        return outcome;
+    });
     m_status->setText(tr("Optimising… (Stop keeps the best strategy so far)"));
     setRunning(true);
 }
 
 void OptimiseDialog::cancel()
 {
-    if (m_cancelFlag)
-        m_cancelFlag->store(true);
+    m_job.cancel();
     if (isRunning())
         m_status->setText(tr("Stopping…"));
 }
@@ -267,7 +243,7 @@ void OptimiseDialog::reject()
 {
     if (isRunning()) {
         cancel();
-        m_watcher.waitForFinished();
+        m_job.waitForWorker();
     }
     QDialog::reject();
 }

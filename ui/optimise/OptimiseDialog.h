@@ -4,12 +4,10 @@
 // hand the result to the project as a `groups` strategy.
 
 #include "convoffload/optimise/Optimiser.h"
+#include "jobs/BackgroundJob.h"
 
 #include <QDialog>
-#include <QFutureWatcher>
 
-#include <atomic>
-#include <memory>
 #include <optional>
 
 QT_BEGIN_NAMESPACE
@@ -89,8 +87,12 @@ private:
     QValueAxis *m_timeAxis = nullptr;
     QValueAxis *m_durationAxis = nullptr;
 
-    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
-    QFutureWatcher<void> m_watcher;
+    /// What a run hands back: a report, or why there is none.
+    struct Outcome {
+        std::optional<OptimiseReport> report;
+        QString error;
+    };
+    BackgroundJob<Outcome, OptimiseProgress> m_job{this, ProgressDelivery::Every};
 };
 
 } // namespace convoffload::ui
