@@ -31,6 +31,10 @@ QString kindLabel(StrategyKind kind)
         return QStringLiteral("ZigZag");
     case StrategyKind::Groups:
         return QStringLiteral("Groups");
+    case StrategyKind::Steps:
+        return QStringLiteral("Steps");
+    case StrategyKind::KernelBlocked:
+        return QStringLiteral("Kernel-blocked");
     }
     return {};
 }
