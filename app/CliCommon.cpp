@@ -1,7 +1,10 @@
 #include "CliCommon.h"
 
+#include "convoffload/simulate/WorkEstimate.h"
+
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -14,6 +17,17 @@ Loaded load(const QString &path)
     if (!dataFile.empty())
         loaded.tensors = loadTensorData(loaded.project.problem.layer, dataFile);
     return loaded;
+}
+
+void checkWorkBudget(const QCommandLineParser &parser, const Problem &problem, std::int64_t runs)
+{
+    if (parser.isSet(QStringLiteral("no-work-limit")))
+        return;
+    WorkEstimate work = estimateSimulation(problem, !parser.isSet(QStringLiteral("no-functional")));
+    // Runs follow one another: their times add up, their memory does not.
+    work.seconds *= double(std::max<std::int64_t>(1, runs));
+    if (const std::optional<std::string> why = exceedsBudget(work))
+        throw UsageError(*why + "; make the layer smaller, or pass --no-work-limit to run it anyway");
 }
 
 void print(const std::string &text) { std::fwrite(text.data(), 1, text.size(), stdout); }

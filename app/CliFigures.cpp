@@ -80,17 +80,23 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
         request.sweepTo = range.to;
     }
 
-    ui::FigureSource source(loaded.project, str(projectPath));
-    const ui::Figure figure = ui::makeFigure(source, request);
-    QSize size = figure.preferredSize;
+    // The file name and size are checked before the figure is computed: a
+    // typo must not throw a long simulation away.
+    std::optional<QSize> requestedSize;
     if (parser.isSet(QStringLiteral("size"))) {
         static const QRegularExpression pattern(QStringLiteral("^(\\d{1,6})x(\\d{1,6})$"));
         const QRegularExpressionMatch m = pattern.match(parser.value(QStringLiteral("size")));
         if (!m.hasMatch())
             throw UsageError("--size: expected WIDTHxHEIGHT in pixels, e.g. 1600x900, got '"
                 + str(parser.value(QStringLiteral("size"))) + "'");
-        size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+        requestedSize = QSize(m.captured(1).toInt(), m.captured(2).toInt());
     }
+    if (const ui::ExportResult target = ui::checkExportTarget(out, requestedSize.value_or(QSize(1, 1))); !target)
+        throw std::runtime_error(str(target.error));
+
+    ui::FigureSource source(loaded.project, str(projectPath));
+    const ui::Figure figure = ui::makeFigure(source, request);
+    const QSize size = requestedSize ? *requestedSize : figure.preferredSize;
     const ui::ExportResult result = ui::exportFigure(figure.paint, size, out, figure.title, figure.description);
     if (!result)
         throw std::runtime_error(str(result.error));

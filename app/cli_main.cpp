@@ -80,6 +80,7 @@ int sweepCommand(const QCommandLineParser &parser, const Loaded &loaded)
     if (range.isEmpty())
         throw UsageError("sweep needs --group-sizes A..B (e.g. --group-sizes 1..40)");
     const auto [from, to] = parseGroupSizes(range, loaded.project.problem.layer.patchCount());
+    checkWorkBudget(parser, loaded.project.problem, 2 * (to - from + 1));
     const std::vector<SweepRow> rows
         = sweepGroupSizes(loaded.project.problem, from, to, simulationOptions(parser, loaded, false));
     if (parser.isSet(QStringLiteral("json")))
@@ -224,6 +225,8 @@ int main(int argc, char *argv[])
         {QStringLiteral("steps"), QStringLiteral("Steps shown by the storyboard (default 4)."), QStringLiteral("n"),
             QStringLiteral("4")},
         {QStringLiteral("heat-map"), QStringLiteral("Colour input pixels by their load count.")},
+        {QStringLiteral("no-work-limit"),
+            QStringLiteral("Run even what the work estimate puts over 10 minutes or 3/4 of the memory.")},
     });
     addOptimiseOptions(parser);
     if (!parser.parse(QCoreApplication::arguments())) {
@@ -252,11 +255,18 @@ int main(int argc, char *argv[])
         if (!available(*command))
             requireFigures(command->name);
         std::optional<Loaded> loaded;
-        if (command->takesProject)
+        if (command->takesProject) {
             loaded = load(args[1]);
+            // Before anything is expanded or built: a small file can describe
+            // days of work. compare and export simulate every strategy.
+            const bool everyStrategy = name == QLatin1String("compare") || name == QLatin1String("export");
+            checkWorkBudget(
+                parser, loaded->project.problem, everyStrategy ? std::int64_t(loaded->project.strategies.size()) : 1);
+        }
         return command->run({parser, loaded ? &*loaded : nullptr, args.value(1)});
     } catch (const std::bad_alloc &) {
-        std::cerr << "convoffload-cli: out of memory (is the layer too large?)\n";
+        std::cerr << "convoffload-cli: out of memory (the layer is too large for this machine; see the work estimate in"
+                     " the README)\n";
     } catch (const std::exception &e) {
         std::cerr << "convoffload-cli: " << e.what() << "\n";
     }

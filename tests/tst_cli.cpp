@@ -9,6 +9,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QDir>
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -146,6 +148,16 @@ private slots:
                                         << QStringLiteral("frob");
         QTest::newRow("json and csv") << QStringList{QStringLiteral("compare"), example, QStringLiteral("--json"),
             QStringLiteral("--csv")} << QStringLiteral("exclude");
+        // A 483-byte project of days of work (4096² input, 2048² kernel):
+        // refused at once, for every command that would simulate or optimise it.
+        const QString days = QStringLiteral(CONVOFFLOAD_TEST_DATA "/hostile/project-days-of-work.json");
+        for (const char *command : {"simulate", "compare", "optimize", "model"})
+            QTest::addRow("days of work: %s", command)
+                << QStringList{QString::fromLatin1(command), days, QStringLiteral("--strategy"), QStringLiteral("Row-by-Row"),
+                       QStringLiteral("--out"), m_dir.filePath(QStringLiteral("never.lp"))}
+                << QStringLiteral("days and need about");
+        QTest::newRow("days of work: sweep") << QStringList{QStringLiteral("sweep"), days, QStringLiteral("--group-sizes"),
+            QStringLiteral("1..2")} << QStringLiteral("--no-work-limit");
     }
     void badInput()
     {
@@ -266,6 +278,32 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
         QVERIFY(!QFile::exists(out));
+    }
+
+    // The output is checked before the figure is computed: with the work
+    // limit lifted, a days-long figure still fails at once on a bad --out.
+    void exportChecksOutputFirst_data()
+    {
+        QTest::addColumn<QString>("out");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("no folder") << QStringLiteral("/nonexistent-dir/figure.png") << QStringLiteral("does not exist");
+        QTest::newRow("extension") << m_dir.filePath(QStringLiteral("figure.gif")) << QStringLiteral("unknown extension");
+        QTest::newRow("a folder") << m_dir.path() + QStringLiteral("/.png") << QStringLiteral("");
+    }
+    void exportChecksOutputFirst()
+    {
+        QFETCH(QString, out);
+        QFETCH(QString, message);
+        if (out.endsWith(QLatin1String("/.png")))
+            QVERIFY(QDir().mkpath(out)); // a folder named like a figure
+        QElapsedTimer timer;
+        timer.start();
+        const Run r = cli({QStringLiteral("export"), QStringLiteral(CONVOFFLOAD_TEST_DATA "/hostile/project-days-of-work.json"),
+            QStringLiteral("--figure"), QStringLiteral("memory"), QStringLiteral("--strategy"), QStringLiteral("Row-by-Row"),
+            QStringLiteral("--no-work-limit"), QStringLiteral("--out"), out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+        QVERIFY(timer.elapsed() < 20000);
     }
 
     void exportToUnwritablePlace()

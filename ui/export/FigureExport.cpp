@@ -126,12 +126,10 @@ ExportResult writePdf(const PaintFunction &paint, QSize size, const QString &pat
 
 } // namespace
 
-ExportResult exportFigure(const PaintFunction &paint, QSize size, const QString &path, const QString &title, const QString &description)
+ExportResult checkExportTarget(const QString &path, QSize size)
 {
     if (path.isEmpty())
         return failure(QStringLiteral("Cannot export: no file name given"));
-    if (!paint)
-        return failure(QStringLiteral("Cannot export “%1”: nothing to draw").arg(native(path)));
     if (size.width() <= 0 || size.height() <= 0)
         return failure(QStringLiteral("Cannot export “%1”: the figure size %2×%3 is empty")
                            .arg(native(path))
@@ -144,16 +142,34 @@ ExportResult exportFigure(const PaintFunction &paint, QSize size, const QString 
                            .arg(size.height())
                            .arg(kMaxFigureSide));
     const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QLatin1String("png") && suffix != QLatin1String("svg") && suffix != QLatin1String("pdf"))
+        return failure(QStringLiteral("Cannot export “%1”: %2 (use .png, .svg or .pdf)")
+                           .arg(native(path),
+                               suffix.isEmpty() ? QStringLiteral("the file name has no extension")
+                                                : QStringLiteral("unknown extension “.%1”").arg(suffix)));
+    const QFileInfo info(path);
+    const QFileInfo folder(info.absolutePath());
+    if (!folder.isDir())
+        return cannotWrite(path, QStringLiteral("the folder “%1” does not exist").arg(native(info.absolutePath())));
+    if (info.isDir())
+        return cannotWrite(path, QStringLiteral("it is a folder"));
+    if (!folder.isWritable())
+        return cannotWrite(path, QStringLiteral("the folder “%1” is not writable").arg(native(info.absolutePath())));
+    return {true, {}};
+}
+
+ExportResult exportFigure(const PaintFunction &paint, QSize size, const QString &path, const QString &title, const QString &description)
+{
+    if (!paint && !path.isEmpty())
+        return failure(QStringLiteral("Cannot export “%1”: nothing to draw").arg(native(path)));
+    if (const ExportResult target = checkExportTarget(path, size); !target)
+        return target;
+    const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("png"))
         return writePng(paint, size, path);
     if (suffix == QLatin1String("svg"))
         return writeSvg(paint, size, path, title, description);
-    if (suffix == QLatin1String("pdf"))
-        return writePdf(paint, size, path, title);
-    return failure(QStringLiteral("Cannot export “%1”: %2 (use .png, .svg or .pdf)")
-                       .arg(native(path),
-                           suffix.isEmpty() ? QStringLiteral("the file name has no extension")
-                                            : QStringLiteral("unknown extension “.%1”").arg(suffix)));
+    return writePdf(paint, size, path, title);
 }
 
 PaintFunction chartPainter(QChart *chart, qreal scale)

@@ -37,6 +37,12 @@ struct ExportResult {
 /// page within the format's 200-inch limit.
 constexpr int kMaxFigureSide = 16384;
 
+/// What exportFigure would refuse before drawing anything: no file name, an
+/// empty or too large size, an extension other than .png/.svg/.pdf, a folder
+/// that does not exist or cannot be written. Callers check it before long
+/// work, so a typo never throws a computation away.
+ExportResult checkExportTarget(const QString &path, QSize size);
+
 /// Writes the figure drawn by `paint` at `size` to `path`, the format chosen
 /// from the extension (case-insensitive): .png (QImage + QImageWriter, white
 /// background), .svg (QSvgGenerator, with `title` and `description`), .pdf
