@@ -401,6 +401,7 @@ struct Shared {
     double tolerance = 0;
     bool anytime = false; // no move budget: rounds until the time limit
     Seed seed{{}, 0};
+    Incumbent::Snapshot first; // the best heuristic or tiling
     Incumbent incumbent;
     std::atomic<bool> stop{false};
     std::atomic<std::int64_t> moves{0};
@@ -427,9 +428,10 @@ public:
 
     void run()
     {
-        Incumbent::Snapshot start = m_shared.incumbent.snapshot();
-        m_bestDuration = start.duration;
-        m_bestGroups = std::move(start.groups);
+        // The incumbent before any chain ran, not the shared one now: what
+        // other chains found must not change this one's course.
+        m_bestDuration = m_shared.first.duration;
+        m_bestGroups = m_shared.first.groups;
         for (int round = 0; !m_shared.stop.load(); ++round) {
             const std::optional<Plan> plan = planRound(round);
             if (!plan)
@@ -601,7 +603,8 @@ public:
         m_lastReport = m_shared.elapsed();
 
         m_shared.seed = bestSeed(m_shared.in, candidates);
-        const std::optional<double> first = m_shared.incumbent.duration();
+        m_shared.first = m_shared.incumbent.snapshot();
+        const std::optional<double> first = m_shared.first.duration;
         if (!(first && m_shared.atBound(*first)) && !m_shared.seed.groups.empty())
             runChains(threadCount(m_shared.options));
         return finish();
