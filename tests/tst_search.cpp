@@ -263,7 +263,7 @@ private slots:
         const Problem problem = paperProblem(size, size, groupSize, maxLoads);
         const S1Instance in = makeS1Instance(problem);
         OptimiseControl control;
-        control.time_limit_s = moves > 0 ? 600 : 1.0;
+        control.time_limit_s = moves > 0 ? 600 : 0.5;
         const OptimiseResult r = searchOptimise(in, budget(moves, 1, threads), control);
         QVERIFY2(r.hasSolution(), r.message.c_str());
         QCOMPARE(evaluate(in, r.groups).duration, r.duration);
@@ -422,7 +422,7 @@ private slots:
         const std::thread::id caller = std::this_thread::get_id();
         bool fromTheCaller = true;
         OptimiseControl control;
-        control.time_limit_s = moves > 0 ? 600 : 1.0;
+        control.time_limit_s = moves > 0 ? 600 : 0.5;
         control.progress = [&](const OptimiseProgress &p) {
             seen.push_back(p);
             fromTheCaller = fromTheCaller && std::this_thread::get_id() == caller;
