@@ -83,6 +83,14 @@ bool ilpStartFromSearch(const QCommandLineParser &parser)
     return start == QLatin1String("search");
 }
 
+/// --moves, or its first name --max-moves (the one typed is named in errors).
+/// 10^12 moves would take days: a larger budget is a typo.
+std::int64_t moveBudget(const QCommandLineParser &parser)
+{
+    const QString name = parser.optionNames().contains(opt("max-moves")) ? opt("max-moves") : opt("moves");
+    return parseInteger(parser, name, 1, 1000000000000);
+}
+
 OptimiseRequest requestFrom(const QCommandLineParser &parser, const Problem &problem)
 {
     OptimiseRequest request;
@@ -92,8 +100,10 @@ OptimiseRequest requestFrom(const QCommandLineParser &parser, const Problem &pro
     request.method = *method;
     request.settings = settingsFrom(parser, problem);
     request.seed = std::uint64_t(parseInteger(parser, opt("seed"), 0, std::numeric_limits<std::int64_t>::max()));
-    if (parser.isSet(opt("max-moves")))
-        request.max_moves = parseInteger(parser, opt("max-moves"), 1, std::int64_t(1) << 50);
+    if (parser.isSet(opt("moves")))
+        request.max_moves = moveBudget(parser);
+    if (parser.isSet(opt("threads")))
+        request.threads = int(parseInteger(parser, opt("threads"), 1, 256));
     request.worker_path = str(parser.value(opt("cbc-worker")));
     request.ilp_start_from_search = ilpStartFromSearch(parser);
     return request;
@@ -118,9 +128,17 @@ void addOptimiseOptions(QCommandLineParser &parser)
 {
     parser.addOptions({
         {opt("method"), opt("Optimiser: search (default) or ilp (CBC)."), opt("method"), opt("search")},
-        {opt("time-limit"), opt("Optimiser time limit in seconds (default 10)."), opt("seconds"), opt("10")},
+        {opt("time-limit"),
+            opt("Optimiser time limit in seconds (default 10). The search uses all of it unless it reaches the lower "
+                "bound or --moves ends it."),
+            opt("seconds"), opt("10")},
         {opt("seed"), opt("Seed of the search optimiser (default 1)."), opt("n"), opt("1")},
-        {opt("max-moves"), opt("Move budget of the search (default: scaled to the layer)."), opt("n")},
+        {QStringList{opt("moves"), opt("max-moves")},
+            opt("Move budget of each search thread, for reproducible runs: the same seed, budget and --threads give the "
+                "same strategy on any machine (default: no budget, the time limit ends the search; experiments: "
+                "scaled to the layer)."),
+            opt("n")},
+        {opt("threads"), opt("Search threads, one annealing chain each (default: one per hardware thread)."), opt("n")},
         {opt("group-size"), opt("G, the largest group (default nb_patches_max)."), opt("g")},
         {opt("groups"), opt("kmin: exactly K_min groups (the paper's choice, default); any: up to --max-groups."), opt("rule"),
             opt("kmin")},
@@ -256,8 +274,8 @@ int experimentsCommand(const QCommandLineParser &parser)
     }
     grid.search_time_limit_s = parseSeconds(parser, opt("time-limit"));
     grid.seed = std::uint64_t(parseInteger(parser, opt("seed"), 0, std::numeric_limits<std::int64_t>::max()));
-    if (parser.isSet(opt("max-moves")))
-        grid.search_max_moves = parseInteger(parser, opt("max-moves"), 1, std::int64_t(1) << 50);
+    if (parser.isSet(opt("moves")))
+        grid.search_max_moves = moveBudget(parser);
     if (parser.isSet(opt("ilp-time-limit")))
         grid.ilp_time_limit_s = parseSeconds(parser, opt("ilp-time-limit"));
     grid.worker_path = str(parser.value(opt("cbc-worker")));

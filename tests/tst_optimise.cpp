@@ -198,7 +198,7 @@ private slots:
     {
         const Project project = loadProject(sample("paper-example.json").toStdString());
         OptimiseControl control;
-        control.time_limit_s = 5;
+        control.time_limit_s = 1; // the search uses all of it: the bound (109) is out of reach
         const OptimiseReport report = optimise(project.problem, {}, control);
         QVERIFY(report.best_heuristic);
         QCOMPARE(report.best_heuristic->name, std::string("Row-by-Row"));
@@ -263,7 +263,7 @@ private slots:
     {
         const QString project = copyTo(m_dir, sample("paper-example.json"), "example.json");
         const QString csv = m_dir.filePath(QStringLiteral("optimised.csv"));
-        const Run r = cli({QStringLiteral("optimize"), project, QStringLiteral("--time-limit"), QStringLiteral("5"),
+        const Run r = cli({QStringLiteral("optimize"), project, QStringLiteral("--time-limit"), QStringLiteral("1"),
             QStringLiteral("--json"), QStringLiteral("--out"), csv, QStringLiteral("--save"), QStringLiteral("Best")});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QJsonObject j = QJsonDocument::fromJson(r.out).object();
@@ -288,6 +288,32 @@ private slots:
         QCOMPARE(again.exitCode, 1);
         QVERIFY(again.err.contains("already has a strategy named 'Best'"));
         QCOMPARE(loadProject(project.toStdString()), saved);
+    }
+
+    // --moves with --threads 1 is reproducible through the CLI; with two
+    // threads the strategy is valid too.
+    void cliMovesAndThreads()
+    {
+        const QString project = copyTo(m_dir, sample("paper-example.json"), "moves.json");
+        QList<QByteArray> csvs;
+        for (const char *threads : {"1", "1", "2"}) {
+            const QString csv = m_dir.filePath(QStringLiteral("moves-%1.csv").arg(csvs.size()));
+            const Run r = cli({QStringLiteral("optimize"), project, QStringLiteral("--moves"), QStringLiteral("20000"),
+                QStringLiteral("--threads"), QString::fromLatin1(threads), QStringLiteral("--json"), QStringLiteral("--out"), csv});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            const QJsonObject j = QJsonDocument::fromJson(r.out).object();
+            QCOMPARE(j[QLatin1String("timed_out")].toBool(), false);
+            QFile f(csv);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            csvs.push_back(f.readAll());
+            const Run sim
+                = cli({QStringLiteral("simulate"), project, QStringLiteral("--strategy-csv"), csv, QStringLiteral("--json")});
+            QCOMPARE(sim.exitCode, 0);
+            const QJsonObject s = QJsonDocument::fromJson(sim.out).object();
+            QCOMPARE(s[QLatin1String("valid")].toBool(), true);
+            QCOMPARE(s[QLatin1String("total_duration")].toDouble(), j[QLatin1String("duration")].toDouble());
+        }
+        QCOMPARE(csvs[0], csvs[1]);
     }
 
     void cliOptimizeErrors_data()
@@ -331,6 +357,28 @@ private slots:
             "--ilp-start: expected heuristic or search, got 'maybe'");
         row("moves", {QStringLiteral("optimize"), project, QStringLiteral("--max-moves"), QStringLiteral("0")},
             "--max-moves: expected an integer from 1");
+        row("negative moves", {QStringLiteral("optimize"), project, QStringLiteral("--moves"), QStringLiteral("-5")},
+            "--moves: expected an integer from 1 to 1000000000000, got '-5'");
+        row("absurd moves", {QStringLiteral("optimize"), project, QStringLiteral("--moves"), QStringLiteral("10000000000000")},
+            "--moves: expected an integer from 1 to 1000000000000, got '10000000000000'");
+        row("moves not a number", {QStringLiteral("optimize"), project, QStringLiteral("--moves"), QStringLiteral("1e6")},
+            "--moves: expected an integer from 1");
+        row("no threads", {QStringLiteral("optimize"), project, QStringLiteral("--threads"), QStringLiteral("0")},
+            "--threads: expected an integer from 1 to 256, got '0'");
+        row("negative threads", {QStringLiteral("optimize"), project, QStringLiteral("--threads"), QStringLiteral("-2")},
+            "--threads: expected an integer from 1 to 256, got '-2'");
+        row("absurd threads", {QStringLiteral("optimize"), project, QStringLiteral("--threads"), QStringLiteral("100000")},
+            "--threads: expected an integer from 1 to 256, got '100000'");
+        row("negative time", {QStringLiteral("optimize"), project, QStringLiteral("--time-limit"), QStringLiteral("-1")},
+            "--time-limit: expected a number of seconds > 0, got '-1'");
+        row("NaN time", {QStringLiteral("optimize"), project, QStringLiteral("--time-limit"), QStringLiteral("nan")},
+            "--time-limit: expected a number of seconds > 0, got 'nan'");
+        row("infinite time", {QStringLiteral("optimize"), project, QStringLiteral("--time-limit"), QStringLiteral("inf")},
+            "--time-limit: expected a number of seconds > 0, got 'inf'");
+        row("over a week", {QStringLiteral("optimize"), project, QStringLiteral("--time-limit"), QStringLiteral("604801")},
+            "--time-limit: expected a number of seconds > 0, got '604801'");
+        row("experiments moves", {QStringLiteral("experiments"), QStringLiteral("--moves"), QStringLiteral("0")},
+            "--moves: expected an integer from 1");
         row("csv folder",
             {QStringLiteral("optimize"), project, QStringLiteral("--out"), QStringLiteral("/nonexistent/d/x.csv"),
                 QStringLiteral("--save"), QStringLiteral("Lost")},

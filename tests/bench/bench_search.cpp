@@ -9,7 +9,12 @@
 // (search - bound) / search, gain over the heuristic, and wall time.
 //
 // Usage: convoffload-bench-search [--sizes A..B] [--groups A..B] [--moves N]
+//        [--time-limit S] [--threads N] [--reload-bound L] [--table]
 //        [--seed S] [--no-grid] [--no-lenet] [--big]
+// Without --moves and --time-limit each instance gets automaticMoveBudget()
+// moves per chain (about a second each); --time-limit alone runs the anytime
+// search for S seconds per instance (or until the bound). --table runs only
+// the five instances of the issue "Optimiser, second round" (reload bound 2).
 // Exit status 1 when a result is infeasible or worse than the heuristic.
 
 #include "convoffload/io/ProjectFile.h"
@@ -22,6 +27,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 
 using namespace convoffload;
 
@@ -36,12 +42,14 @@ struct Totals {
 };
 
 /// Runs one instance and prints its row; false when the result is wrong.
-bool runOne(const char *label, const Problem &problem, const SearchOptions &options, double timeLimit, Totals &totals)
+bool runOne(const char *label, const Problem &problem, SearchOptions options, double timeLimit, Totals &totals)
 {
     const S1Instance in = makeS1Instance(problem);
     const auto heuristic = bestFeasibleHeuristic(in);
     OptimiseControl control;
-    control.time_limit_s = timeLimit;
+    control.time_limit_s = timeLimit > 0 ? timeLimit : 60;
+    if (options.max_moves == 0 && timeLimit <= 0)
+        options.max_moves = automaticMoveBudget(in);
     const OptimiseResult r = searchOptimise(in, options, control);
     const S1Evaluation check = evaluate(in, r.groups);
     const bool feasible = r.hasSolution() && check.feasible && check.duration == r.duration;
@@ -81,7 +89,9 @@ int main(int argc, char **argv)
 {
     int sizeFrom = 4, sizeTo = 12, groupFrom = 2, groupTo = 10;
     SearchOptions options;
-    bool lenet = true, big = false;
+    double timeLimit = 0; // 0: a move budget, automatic unless --moves
+    int reloadBound = 0; // 0: paperInstance's
+    bool lenet = true, big = false, table = false;
     for (int i = 1; i < argc; ++i) {
         const bool hasValue = i + 1 < argc;
         if (!std::strcmp(argv[i], "--sizes") && hasValue && parseRange(argv[i + 1], sizeFrom, sizeTo))
@@ -90,6 +100,14 @@ int main(int argc, char **argv)
             ++i;
         else if (!std::strcmp(argv[i], "--moves") && hasValue)
             options.max_moves = std::atoll(argv[++i]);
+        else if (!std::strcmp(argv[i], "--time-limit") && hasValue)
+            timeLimit = std::atof(argv[++i]);
+        else if (!std::strcmp(argv[i], "--threads") && hasValue)
+            options.threads = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--reload-bound") && hasValue)
+            reloadBound = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--table"))
+            table = true;
         else if (!std::strcmp(argv[i], "--seed") && hasValue)
             options.seed = std::strtoull(argv[++i], nullptr, 10);
         else if (!std::strcmp(argv[i], "--no-grid"))
@@ -100,18 +118,36 @@ int main(int argc, char **argv)
             big = true;
         else {
             std::fprintf(stderr,
-                "usage: %s [--sizes A..B] [--groups A..B] [--moves N] [--seed S] [--no-grid] [--no-lenet] [--big]\n", argv[0]);
+                "usage: %s [--sizes A..B] [--groups A..B] [--moves N] [--time-limit S] [--threads N] [--reload-bound L] "
+                "[--table] [--seed S] [--no-grid] [--no-lenet] [--big]\n",
+                argv[0]);
             return 2;
         }
     }
 
+    auto instance = [&](int size, int g) {
+        Problem p = paperInstance(size, g);
+        if (reloadBound > 0)
+            p.hardware.max_loads_per_element = reloadBound;
+        return p;
+    };
     Totals grid;
+    if (table) { // the issue's table: 135/124/172/215/176 are reachable
+        std::printf("The issue's instances, reload bound 2\n");
+        printHeader();
+        reloadBound = reloadBound > 0 ? reloadBound : 2;
+        for (auto [size, g] : {std::pair{9, 2}, {10, 4}, {11, 3}, {12, 3}, {12, 5}}) {
+            const std::string label = std::to_string(size) + "x" + std::to_string(size) + " G=" + std::to_string(g);
+            runOne(label.c_str(), instance(size, g), options, timeLimit, grid);
+        }
+        return grid.failures == 0 ? 0 : 1;
+    }
     std::printf("Paper grid: input HxW, one 3x3 kernel, G patches per group, exactly K_min groups\n");
     printHeader();
     for (int size = sizeFrom; size <= sizeTo; ++size)
         for (int g = groupFrom; g <= groupTo; ++g) {
             const std::string label = std::to_string(size) + "x" + std::to_string(size) + " G=" + std::to_string(g);
-            runOne(label.c_str(), paperInstance(size, g), options, 60, grid);
+            runOne(label.c_str(), instance(size, g), options, timeLimit, grid);
         }
     std::printf("grid: %d instances, %d at the lower bound, %d failures, %.2f s in all, slowest %.2f s\n\n", grid.instances,
         grid.optimal, grid.failures, grid.seconds, grid.worstSeconds);
@@ -121,7 +157,7 @@ int main(int argc, char **argv)
         printHeader();
     if (lenet) {
         const Project project = loadProject(std::string(CONVOFFLOAD_SAMPLES) + "/lenet5-conv1.json");
-        runOne("LeNet-5 conv1 G=8", project.problem, options, 60, other);
+        runOne("LeNet-5 conv1 G=8", project.problem, options, timeLimit, other);
     }
     if (big) {
         Problem p = paperInstance(224, 16);
@@ -129,7 +165,7 @@ int main(int argc, char **argv)
         SearchOptions quick = options;
         if (quick.max_moves == 0)
             quick.max_moves = 2000000;
-        runOne("224x224 G=16 L=2", p, quick, 60, other);
+        runOne("224x224 G=16 L=2", p, quick, timeLimit, other);
     }
     return grid.failures + other.failures == 0 ? 0 : 1;
 }

@@ -47,6 +47,8 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
             startControl.cancel = control.cancel;
             SearchOptions searchOptions;
             searchOptions.seed = request.seed;
+            searchOptions.max_moves = automaticMoveBudget(report.instance); // a quick start, not the whole allowance
+            searchOptions.threads = request.threads;
             const OptimiseResult start = searchOptimise(report.instance, searchOptions, startControl);
             startSeconds = start.seconds;
             if (start.hasSolution()) {
@@ -64,6 +66,7 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
         SearchOptions options;
         options.seed = request.seed;
         options.max_moves = request.max_moves;
+        options.threads = request.threads;
         report.result = searchOptimise(report.instance, options, control);
     }
     report.lower_bound = std::max(report.result.lower_bound, lowerBound(report.instance));

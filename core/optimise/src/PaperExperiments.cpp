@@ -1,6 +1,7 @@
 #include "convoffload/optimise/PaperExperiments.h"
 
 #include "convoffload/io/Report.h"
+#include "convoffload/optimise/SearchOptimiser.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -48,7 +49,10 @@ std::vector<ExperimentRow> runPaperExperiments(
 
             OptimiseRequest request;
             request.seed = grid.seed;
-            request.max_moves = grid.search_max_moves;
+            // The experiments keep a move budget: 81 instances at the whole
+            // time limit each would take a quarter of an hour by default.
+            request.max_moves
+                = grid.search_max_moves > 0 ? grid.search_max_moves : automaticMoveBudget(makeS1Instance(problem));
             OptimiseControl control;
             control.cancel = cancel;
             control.time_limit_s = grid.search_time_limit_s;

@@ -1,4 +1,6 @@
-// searchOptimise: seeds, then simulated annealing on a SearchState.
+// searchOptimise: seeds, then simulated annealing on a SearchState, in one
+// chain per thread; the calling thread watches them (cancel, time limit,
+// progress) and the chains share the best strategy under a mutex.
 //
 // Constraints are handled two ways. Group sizes and the number of groups are
 // never broken by a move (moves that would are not proposed). Memory and the
@@ -13,9 +15,16 @@
 #include "convoffload/model/Ids.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
+#include <exception>
 #include <limits>
+#include <mutex>
+#include <optional>
+#include <system_error>
+#include <thread>
 
 namespace convoffload {
 
@@ -29,8 +38,10 @@ constexpr int kRounds = 4; // restarts from the best strategy, each cooling from
 constexpr double kStartTemperature = 1.0; // in units of one pixel load
 constexpr double kEndTemperature = 0.2;
 constexpr double kPenaltyPerExcess = 4.0; // per load beyond the bound, per element beyond memory
-constexpr int kCheckEvery = 256; // moves between clock / cancel checks
+constexpr int kCheckEvery = 256; // moves between checks of the stop flag (and the clock, in a timed round)
 constexpr double kProgressInterval = 0.05; // seconds: at most 20 reports a second
+constexpr std::chrono::milliseconds kWatchInterval{20}; // between checks of cancel and the time limit
+constexpr int kMaxThreads = 256;
 
 /// One primitive edit of a move, kept to undo (and redo) it.
 struct Edit {
@@ -316,101 +327,203 @@ std::int64_t automaticMoveBudget(const S1Instance &in)
 
 namespace {
 
-/// One run of the search: the incumbent, the progress reports, the stop
-/// conditions, and the annealing rounds that try to improve the incumbent.
-class SearchRun {
+/// The best feasible strategy any chain has found, shared under a mutex.
+/// Ties go to the lowest chain index (the heuristics and tilings count as
+/// chain -1), so with a move budget the winner does not depend on timing.
+class Incumbent {
 public:
-    SearchRun(const S1Instance &in, const SearchOptions &options, const OptimiseControl &control)
-        : m_in(in)
-        , m_options(options)
-        , m_control(control)
-        , m_start(Clock::now())
+    struct Snapshot {
+        std::optional<double> duration;
+        Groups groups;
+    };
+
+    /// Keeps `groups` when better than the incumbent; true when kept.
+    bool offer(const Groups &groups, double duration, int chain)
     {
-        m_result.method = "search";
-        m_result.lower_bound = lowerBound(in);
-        m_tolerance = 1e-9 * std::max(1.0, std::abs(m_result.lower_bound));
+        std::lock_guard lock(m_mutex);
+        if (m_duration && (duration > *m_duration || (duration == *m_duration && chain >= m_chain)))
+            return false;
+        m_duration = duration;
+        m_groups = groups;
+        m_chain = chain;
+        announce(duration);
+        return true;
     }
 
-    OptimiseResult run()
+    /// A duration a chain has reached and will offer before it ends: what
+    /// progress shows and the bound is checked against, without the copy.
+    void announce(double duration)
     {
-        std::vector<NamedGroups> candidates = heuristicCandidates(m_in);
-        for (NamedGroups &t : tilingCandidates(m_in))
-            candidates.push_back(std::move(t));
-        takeBestFeasible(candidates);
-        report();
-        m_lastReport = elapsed();
+        double seen = m_announced.load();
+        while (duration < seen && !m_announced.compare_exchange_weak(seen, duration)) { }
+    }
+    /// The least duration announced; infinity when none.
+    double announced() const { return m_announced.load(); }
 
-        const std::int64_t budget = m_options.max_moves > 0 ? m_options.max_moves : automaticMoveBudget(m_in);
-        const Seed seed = bestSeed(m_in, candidates);
-        m_stop = atBound() || seed.groups.empty();
-        for (int round = 0; round < kRounds && !m_stop; ++round) {
-            const Groups &from = m_bestDuration && round > 0 ? m_bestGroups : seed.groups;
-            runRound(from, round, budget / kRounds + (round < budget % kRounds ? 1 : 0));
-        }
-        return finish();
+    Snapshot snapshot() const
+    {
+        std::lock_guard lock(m_mutex);
+        return {m_duration, m_groups};
+    }
+    std::optional<double> duration() const
+    {
+        std::lock_guard lock(m_mutex);
+        return m_duration;
+    }
+    Groups take()
+    {
+        std::lock_guard lock(m_mutex);
+        return std::move(m_groups);
     }
 
 private:
-    double elapsed() const { return std::chrono::duration<double>(Clock::now() - m_start).count(); }
+    mutable std::mutex m_mutex;
+    std::optional<double> m_duration;
+    Groups m_groups;
+    int m_chain = -1;
+    std::atomic<double> m_announced{std::numeric_limits<double>::infinity()};
+};
 
-    /// The best feasible candidate is the incumbent the search must beat.
-    void takeBestFeasible(const std::vector<NamedGroups> &candidates)
+/// What the chains of one run share. Only `incumbent`, `stop` and `moves`
+/// change while they run, and those are synchronised.
+struct Shared {
+    Shared(const S1Instance &instance, const SearchOptions &searchOptions)
+        : in(instance)
+        , options(searchOptions)
     {
-        for (const NamedGroups &c : candidates)
-            if (c.evaluation.feasible && (!m_bestDuration || c.evaluation.duration < *m_bestDuration)) {
-                m_bestDuration = c.evaluation.duration;
-                m_bestGroups = c.groups;
+    }
+
+    const S1Instance &in;
+    const SearchOptions &options;
+    const Clock::time_point start = Clock::now();
+    double time_limit_s = 0;
+    double lower_bound = 0;
+    double tolerance = 0;
+    bool anytime = false; // no move budget: rounds until the time limit
+    Seed seed{{}, 0};
+    Incumbent::Snapshot first; // the best heuristic or tiling
+    Incumbent incumbent;
+    std::atomic<bool> stop{false};
+    std::atomic<std::int64_t> moves{0};
+
+    double elapsed() const { return std::chrono::duration<double>(Clock::now() - start).count(); }
+    bool atBound(double duration) const { return options.stop_at_lower_bound && duration <= lower_bound + tolerance; }
+};
+
+/// One annealing chain: rounds that each cool from kStartTemperature to
+/// kEndTemperature, the first from the seed, the next ones from the best
+/// strategy known. With a move budget a chain runs kRounds rounds splitting
+/// it and restarts from its own best only, so its result depends on the seed
+/// and the budget alone. Without one it restarts from the best of every chain
+/// (a round's hot start is the perturbation), with rounds of doubling length,
+/// the last stretched to end with the time limit.
+class Chain {
+public:
+    Chain(Shared &shared, int index)
+        : m_shared(shared)
+        , m_index(index)
+        , m_seed(shared.options.seed + std::uint64_t(index) * 0xD1B54A32D192ED03ull)
+    {
+    }
+
+    void run()
+    {
+        // The incumbent before any chain ran, not the shared one now: what
+        // other chains found must not change this one's course.
+        m_bestDuration = m_shared.first.duration;
+        m_bestGroups = m_shared.first.groups;
+        for (int round = 0; !m_shared.stop.load(); ++round) {
+            const std::optional<Plan> plan = planRound(round);
+            if (!plan)
+                break;
+            anneal(
+                round == 0 ? m_shared.seed.groups : restartFrom(), m_seed + std::uint64_t(round) * 0x9E3779B97F4A7C15ull, *plan);
+            if (plan->last)
+                break;
+        }
+        m_shared.moves += m_moves;
+    }
+
+private:
+    struct Plan {
+        std::int64_t moves = 0; // cooling over this many moves...
+        std::optional<Clock::time_point> deadline; // ...or until then
+        bool last = false;
+    };
+
+    std::optional<Plan> planRound(int round) const
+    {
+        const std::int64_t budget = m_shared.options.max_moves;
+        if (!m_shared.anytime) {
+            if (round >= kRounds)
+                return std::nullopt;
+            return Plan{budget / kRounds + (round < budget % kRounds ? 1 : 0), std::nullopt, round + 1 == kRounds};
+        }
+        // The first kRounds rounds are the automatic budget's (a good
+        // strategy within about a second), then each round doubles.
+        const std::int64_t base = std::max<std::int64_t>(1, automaticMoveBudget(m_shared.in) / kRounds);
+        const std::int64_t length = round < kRounds ? base : base << std::min(round - kRounds + 1, 20);
+        const double chainSeconds = std::chrono::duration<double>(Clock::now() - m_chainStart).count();
+        const double secondsLeft = m_shared.time_limit_s - m_shared.elapsed();
+        if (round > 0 && chainSeconds > 0) {
+            // When the round after this one would not fit, this one takes
+            // the rest of the time, cooling by the clock.
+            const double rate = double(m_moves) / chainSeconds;
+            if (rate * secondsLeft < 3.0 * double(length))
+                return Plan{std::numeric_limits<std::int64_t>::max(),
+                    m_shared.start
+                        + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(m_shared.time_limit_s)),
+                    true};
+        }
+        return Plan{length, std::nullopt, false};
+    }
+
+    /// Where a round after the first starts: the chain's best, or with no
+    /// budget the best of every chain when better.
+    const Groups &restartFrom()
+    {
+        if (m_shared.anytime) {
+            const std::optional<double> shared = m_shared.incumbent.duration();
+            if (shared && (!m_bestDuration || *shared < *m_bestDuration)) {
+                Incumbent::Snapshot best = m_shared.incumbent.snapshot();
+                m_bestDuration = best.duration;
+                m_bestGroups = std::move(best.groups);
             }
-    }
-
-    void report()
-    {
-        const OptimiseProgress point{elapsed(), m_bestDuration, m_result.lower_bound};
-        m_result.history.push_back(point);
-        if (m_control.progress)
-            m_control.progress(point);
-    }
-
-    bool atBound() const
-    {
-        return m_options.stop_at_lower_bound && m_bestDuration && *m_bestDuration <= m_result.lower_bound + m_tolerance;
-    }
-
-    /// Every kCheckEvery moves: stop on cancel or time limit, report progress.
-    bool checkStop()
-    {
-        if ((m_control.cancel && m_control.cancel->load()) || elapsed() > m_control.time_limit_s) {
-            m_result.cancelled = m_control.cancel && m_control.cancel->load();
-            m_result.timed_out = !m_result.cancelled;
-            return true;
         }
-        if (elapsed() - m_lastReport >= kProgressInterval) {
-            m_lastReport = elapsed();
-            report();
-        }
-        return false;
+        return m_bestDuration ? m_bestGroups : m_shared.seed.groups;
     }
 
-    /// One annealing round from `from`, cooling geometrically over its moves.
-    void runRound(const Groups &from, int round, std::int64_t roundMoves)
+    void saveBest(const Annealer &annealer)
     {
-        Annealer annealer(m_in, from, m_options.seed + std::uint64_t(round) * 0x9E3779B97F4A7C15ull);
+        m_bestGroups = annealer.state().groups();
+        m_shared.incumbent.offer(m_bestGroups, *m_bestDuration, m_index);
+    }
+
+    /// One round from `from`, cooling geometrically over its moves (or its time).
+    void anneal(const Groups &from, std::uint64_t seed, const Plan &plan)
+    {
+        Annealer annealer(m_shared.in, from, seed);
         const double t0 = kStartTemperature * annealer.unit(), t1 = kEndTemperature * annealer.unit();
-        const double cooling = roundMoves > 1 ? std::pow(t1 / t0, 1.0 / double(roundMoves - 1)) : 1.0;
+        const double cooling = !plan.deadline && plan.moves > 1 ? std::pow(t1 / t0, 1.0 / double(plan.moves - 1)) : 1.0;
+        const Clock::time_point roundStart = Clock::now();
+        const double roundSeconds
+            = plan.deadline ? std::max(1e-3, std::chrono::duration<double>(*plan.deadline - roundStart).count()) : 0.0;
         double temperature = t0;
         double current = annealer.objective();
         // The annealer may sit on a new best without it being copied out yet:
         // the copy is made only when a move leaves it.
         bool unsavedBest = false;
-        auto saveBest = [&] {
-            m_bestGroups = annealer.state().groups();
-            unsavedBest = false;
-        };
 
-        for (std::int64_t i = 0; i < roundMoves; ++i, temperature *= cooling) {
-            if (++m_moves % kCheckEvery == 0 && checkStop()) {
-                m_stop = true;
-                break;
+        for (std::int64_t i = 0; i < plan.moves; ++i, temperature *= cooling) {
+            if (++m_moves % kCheckEvery == 0) {
+                if (m_shared.stop.load())
+                    break;
+                if (plan.deadline) {
+                    const double fraction = std::chrono::duration<double>(Clock::now() - roundStart).count() / roundSeconds;
+                    if (fraction >= 1)
+                        break;
+                    temperature = t0 * std::pow(t1 / t0, fraction);
+                }
             }
             const Annealer::Proposal proposal = annealer.propose();
             if (proposal == Annealer::Proposal::None)
@@ -425,60 +538,194 @@ private:
             }
             current = annealer.objective();
             const SearchState &s = annealer.state();
-            if (s.feasible() && (!m_bestDuration || s.duration() < *m_bestDuration - m_tolerance)) {
+            if (s.feasible() && (!m_bestDuration || s.duration() < *m_bestDuration - m_shared.tolerance)) {
                 m_bestDuration = s.duration();
+                m_shared.incumbent.announce(s.duration());
                 unsavedBest = true;
-                if (atBound()) {
-                    saveBest();
-                    m_stop = true;
+                if (m_shared.atBound(s.duration())) {
+                    saveBest(annealer);
+                    unsavedBest = false;
+                    m_shared.stop = true;
                     break;
                 }
-            } else if (unsavedBest && !(s.feasible() && s.duration() <= *m_bestDuration + m_tolerance)) {
+            } else if (unsavedBest && !(s.feasible() && s.duration() <= *m_bestDuration + m_shared.tolerance)) {
                 annealer.undo();
-                saveBest();
+                saveBest(annealer);
+                unsavedBest = false;
                 annealer.redo();
             }
         }
         if (unsavedBest)
-            saveBest();
+            saveBest(annealer);
+    }
+
+    Shared &m_shared;
+    const int m_index;
+    const std::uint64_t m_seed;
+    const Clock::time_point m_chainStart = Clock::now();
+    std::optional<double> m_bestDuration;
+    Groups m_bestGroups;
+    std::int64_t m_moves = 0;
+};
+
+int threadCount(const SearchOptions &options)
+{
+    const int wanted = options.threads > 0 ? options.threads : int(std::thread::hardware_concurrency());
+    return std::clamp(wanted, 1, kMaxThreads);
+}
+
+/// One run of the search: the seeds and the first incumbent, the chains on
+/// their threads, and this thread watching them: progress reports, cancel
+/// and time limit.
+class SearchRun {
+public:
+    SearchRun(const S1Instance &in, const SearchOptions &options, const OptimiseControl &control)
+        : m_shared(in, options)
+        , m_control(control)
+    {
+        m_result.method = "search";
+        m_result.lower_bound = lowerBound(in);
+        m_shared.lower_bound = m_result.lower_bound;
+        m_shared.tolerance = 1e-9 * std::max(1.0, std::abs(m_result.lower_bound));
+        m_shared.time_limit_s = control.time_limit_s;
+        m_shared.anytime = options.max_moves <= 0;
+    }
+
+    OptimiseResult run()
+    {
+        std::vector<NamedGroups> candidates = heuristicCandidates(m_shared.in);
+        for (NamedGroups &t : tilingCandidates(m_shared.in))
+            candidates.push_back(std::move(t));
+        for (const NamedGroups &c : candidates) // the best feasible one is the incumbent to beat
+            if (c.evaluation.feasible)
+                m_shared.incumbent.offer(c.groups, c.evaluation.duration, -1);
+        report();
+        m_lastReport = m_shared.elapsed();
+
+        m_shared.seed = bestSeed(m_shared.in, candidates);
+        m_shared.first = m_shared.incumbent.snapshot();
+        const std::optional<double> first = m_shared.first.duration;
+        if (!(first && m_shared.atBound(*first)) && !m_shared.seed.groups.empty())
+            runChains(threadCount(m_shared.options));
+        return finish();
+    }
+
+private:
+    void report()
+    {
+        const double announced = m_shared.incumbent.announced();
+        const OptimiseProgress point{
+            m_shared.elapsed(), std::isfinite(announced) ? std::optional<double>(announced) : std::nullopt, m_result.lower_bound};
+        m_result.history.push_back(point);
+        if (m_control.progress)
+            m_control.progress(point);
+    }
+
+    void runChains(int threads)
+    {
+        std::vector<std::thread> workers;
+        m_running = threads;
+        for (int i = 0; i < threads; ++i) {
+            try {
+                workers.emplace_back([this, i] { runChain(i); });
+            } catch (const std::system_error &) { // no more threads: go on with those running
+                std::lock_guard lock(m_mutex);
+                m_running -= threads - i;
+                break;
+            }
+        }
+        watch();
+        for (std::thread &w : workers)
+            w.join();
+        if (m_error)
+            std::rethrow_exception(m_error);
+    }
+
+    void runChain(int index)
+    {
+        try {
+            Chain(m_shared, index).run();
+        } catch (...) {
+            m_shared.stop = true;
+            std::lock_guard lock(m_mutex);
+            if (!m_error)
+                m_error = std::current_exception();
+        }
+        std::lock_guard lock(m_mutex);
+        --m_running;
+        m_chainEnded.notify_all();
+    }
+
+    /// Until every chain has ended: stop them all on cancel or time limit,
+    /// report progress.
+    void watch()
+    {
+        std::unique_lock lock(m_mutex);
+        while (m_running > 0) {
+            m_chainEnded.wait_for(lock, kWatchInterval);
+            if (m_running == 0)
+                break;
+            lock.unlock();
+            const double now = m_shared.elapsed();
+            if (!m_shared.stop.load()) {
+                if (m_control.cancel && m_control.cancel->load()) {
+                    m_result.cancelled = true;
+                    m_shared.stop = true;
+                } else if (now > m_control.time_limit_s) {
+                    m_result.timed_out = true;
+                    m_shared.stop = true;
+                }
+            }
+            if (now - m_lastReport >= kProgressInterval) {
+                m_lastReport = now;
+                report();
+            }
+            lock.lock();
+        }
     }
 
     /// The incumbent, re-evaluated from scratch, with its status.
     OptimiseResult finish()
     {
-        if (m_bestDuration) {
-            const S1Evaluation ev = evaluate(m_in, m_bestGroups);
-            m_result.groups = std::move(m_bestGroups);
+        const std::optional<double> best = m_shared.incumbent.duration();
+        const S1Instance &in = m_shared.in;
+        // Without a move budget the time limit is the normal end.
+        if (m_shared.anytime && !m_result.cancelled && !(best && m_shared.atBound(*best)) && !m_shared.seed.groups.empty())
+            m_result.timed_out = true;
+        if (best) {
+            Groups groups = m_shared.incumbent.take();
+            const S1Evaluation ev = evaluate(in, groups);
+            m_result.groups = std::move(groups);
             m_result.duration = ev.duration;
             if (!ev.feasible) { // would be a bug of the incremental state; say so rather than hide it
                 m_result.status = OptimiseStatus::Failed;
                 m_result.message = "internal error: the search produced an infeasible strategy: " + ev.violation;
             } else {
-                m_result.status
-                    = ev.duration <= m_result.lower_bound + m_tolerance ? OptimiseStatus::Optimal : OptimiseStatus::Feasible;
+                m_result.status = ev.duration <= m_result.lower_bound + m_shared.tolerance ? OptimiseStatus::Optimal
+                                                                                           : OptimiseStatus::Feasible;
             }
         } else {
             m_result.status = OptimiseStatus::NoSolution;
-            m_result.message
-                = "no strategy satisfying memory and the reload bound was found in " + std::to_string(m_moves) + " moves";
+            m_result.message = "no strategy satisfying memory and the reload bound was found in "
+                + std::to_string(m_shared.moves.load()) + " moves";
         }
-        m_bestDuration = m_result.hasSolution() ? std::optional<double>(m_result.duration) : std::nullopt;
-        m_result.seconds = elapsed();
-        report();
+        m_result.seconds = m_shared.elapsed();
+        const OptimiseProgress last{m_result.seconds,
+            m_result.hasSolution() ? std::optional<double>(m_result.duration) : std::nullopt, m_result.lower_bound};
+        m_result.history.push_back(last);
+        if (m_control.progress)
+            m_control.progress(last);
         return std::move(m_result);
     }
 
-    const S1Instance &m_in;
-    const SearchOptions &m_options;
+    Shared m_shared;
     const OptimiseControl &m_control;
-    const Clock::time_point m_start;
     OptimiseResult m_result;
-    double m_tolerance = 0;
-    std::optional<double> m_bestDuration;
-    Groups m_bestGroups;
-    std::int64_t m_moves = 0;
     double m_lastReport = 0;
-    bool m_stop = false;
+    std::mutex m_mutex; // guards m_running and m_error
+    std::condition_variable m_chainEnded;
+    int m_running = 0;
+    std::exception_ptr m_error;
 };
 
 } // namespace

@@ -17,7 +17,7 @@ using ProgressCallback = std::function<void(const OptimiseProgress &)>;
 struct OptimiseControl {
     double time_limit_s = 10;
     const std::atomic<bool> *cancel = nullptr; // raised by the caller to stop early
-    ProgressCallback progress; // called from the optimising thread, at most ~20 times a second
+    ProgressCallback progress; // called from the thread that called the optimiser, at most ~20 times a second
 };
 
 } // namespace convoffload

@@ -21,7 +21,8 @@ struct OptimiseRequest {
     OptimiseMethod method = OptimiseMethod::Search;
     OptimiseSettings settings; // group size, group count rule
     std::uint64_t seed = 1; // search only
-    std::int64_t max_moves = 0; // search only; 0 = automatic
+    std::int64_t max_moves = 0; // search only: moves of each chain; 0 = none, until the time limit or the bound
+    int threads = 0; // search only: chains, one per thread; 0 = every hardware thread
     std::string worker_path; // ILP only; empty = next to the running executable
     /// ILP only: CBC's MIP start. The paper starts from the best heuristic;
     /// starting from a short search hands CBC a better incumbent, so its time

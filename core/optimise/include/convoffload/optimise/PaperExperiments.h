@@ -22,7 +22,7 @@ struct ExperimentGrid {
     int size_from = 4, size_to = 12; // H_in = W_in
     int group_from = 2, group_to = 10; // G
     double search_time_limit_s = 10;
-    std::int64_t search_max_moves = 0; // 0 = automatic
+    std::int64_t search_max_moves = 0; // 0 = automaticMoveBudget(); the time limit caps it
     std::uint64_t seed = 1;
     double ilp_time_limit_s = 0; // 0: the ILP is not run
     std::string worker_path; // CBC worker; empty = next to the running executable

@@ -3,11 +3,19 @@
 // heuristics as starting points, then simulated annealing over group
 // membership and group order with incremental (delta) evaluation.
 //
-// Determinism: for a given instance, seed and move budget the result is the
-// same on every run and platform. OptimiseControl::time_limit_s and
-// OptimiseControl::cancel are safety caps: when either cuts the run short the
-// result is the best strategy found so far, which then depends on timing
-// (result.timed_out / result.cancelled say so).
+// Two ways to run:
+// - Anytime (SearchOptions::max_moves = 0): the search improves its best
+//   strategy until OptimiseControl::time_limit_s, and stops earlier only when
+//   it reaches lowerBound() (or on cancel). The result depends on timing.
+// - With a move budget: each chain makes at most max_moves moves. For a given
+//   instance, seed, budget and number of threads the result is the same on
+//   every run and platform (chains do not exchange strategies; ties go to the
+//   lowest chain), and with several threads it is never worse than with one
+//   (chain 0 is the one-thread run). The time limit still caps the run.
+// Chains run on SearchOptions::threads threads; OptimiseControl::cancel and
+// the time limit stop all of them within a few milliseconds, and the result
+// is the best strategy found so far (result.cancelled / result.timed_out say
+// so). Progress is reported from the calling thread.
 #include "convoffload/optimise/OptimiseControl.h"
 #include "convoffload/optimise/OptimiseResult.h"
 #include "convoffload/optimise/S1Instance.h"
@@ -19,7 +27,8 @@ namespace convoffload {
 
 struct SearchOptions {
     std::uint64_t seed = 1;
-    std::int64_t max_moves = 0; // 0 = automatic, scaled by instance size
+    std::int64_t max_moves = 0; // moves of each chain; 0 = none: until the time limit or the lower bound
+    int threads = 0; // chains, one per thread; 0 = std::thread::hardware_concurrency()
     bool stop_at_lower_bound = true; // a strategy reaching the bound cannot be improved
 };
 
@@ -29,7 +38,9 @@ struct SearchOptions {
 /// duration equals evaluate(instance, result.groups).duration.
 OptimiseResult searchOptimise(const S1Instance &instance, const SearchOptions &options = {}, const OptimiseControl &control = {});
 
-/// The move budget used when SearchOptions::max_moves is 0.
+/// A move budget scaled to the instance (about a second on the paper's grid):
+/// for callers that want a quick, reproducible search; the anytime search
+/// spends it in its first rounds.
 std::int64_t automaticMoveBudget(const S1Instance &instance);
 
 /// Compact tilings used as starting points: bands of h output rows (or
