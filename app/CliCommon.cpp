@@ -5,8 +5,11 @@
 #include <QRegularExpression>
 
 #include <algorithm>
+#include <csignal>
 #include <cmath>
 #include <cstdio>
+
+#include <unistd.h>
 
 namespace convoffload::cli {
 
@@ -28,6 +31,37 @@ void checkWorkBudget(const QCommandLineParser &parser, const Problem &problem, s
     work.seconds *= double(std::max<std::int64_t>(1, runs));
     if (const std::optional<std::string> why = exceedsBudget(work))
         throw UsageError(*why + "; make the layer smaller, or pass --no-work-limit to run it anyway");
+}
+
+namespace {
+
+std::atomic<bool> interrupted{false};
+
+extern "C" void onInterrupt(int)
+{
+    interrupted.store(true);
+    std::signal(SIGINT, SIG_DFL);
+}
+
+} // namespace
+
+const std::atomic<bool> *interruptFlag()
+{
+    std::signal(SIGINT, onInterrupt);
+    return &interrupted;
+}
+
+std::function<void(std::size_t, std::size_t)> terminalSimulationProgress(const QCommandLineParser &parser, std::string what)
+{
+    if (parser.isSet(QStringLiteral("quiet")) || !isatty(fileno(stderr)))
+        return {};
+    return [what = std::move(what)](std::size_t done, std::size_t total) {
+        std::fprintf(stderr, "\r%s: step %zu of %zu (%3.0f %%)  ", what.c_str(), done, total,
+            total > 0 ? 100.0 * double(done) / double(total) : 100.0);
+        if (done >= total)
+            std::fprintf(stderr, "\n");
+        std::fflush(stderr);
+    };
 }
 
 void print(const std::string &text) { std::fwrite(text.data(), 1, text.size(), stdout); }

@@ -7,7 +7,10 @@
 #include <QCommandLineParser>
 #include <QString>
 
+#include <atomic>
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -34,6 +37,15 @@ Loaded load(const QString &path);
 void checkWorkBudget(const QCommandLineParser &parser, const Problem &problem, std::int64_t runs = 1);
 
 void print(const std::string &text);
+
+/// Raised by Ctrl+C from the first call on: long work polls it and stops (the
+/// optimiser keeps its best strategy so far). A second Ctrl+C falls back to
+/// the default action and ends the process.
+const std::atomic<bool> *interruptFlag();
+
+/// Simulation progress on stderr, one line rewritten in place, when a person
+/// is watching (stderr is a terminal) and --quiet is not given; else empty.
+std::function<void(std::size_t, std::size_t)> terminalSimulationProgress(const QCommandLineParser &parser, std::string what);
 
 struct IntRange {
     std::int64_t from = 0, to = 0;

@@ -22,22 +22,6 @@ namespace convoffload::cli {
 
 namespace {
 
-// Ctrl+C asks the optimiser to stop and keep its best strategy so far; a
-// second Ctrl+C falls back to the default action.
-std::atomic<bool> interrupted{false};
-
-extern "C" void onInterrupt(int)
-{
-    interrupted.store(true);
-    std::signal(SIGINT, SIG_DFL);
-}
-
-const std::atomic<bool> *interruptFlag()
-{
-    std::signal(SIGINT, onInterrupt);
-    return &interrupted;
-}
-
 QString opt(const char *name) { return QString::fromLatin1(name); }
 
 OptimiseSettings settingsFrom(const QCommandLineParser &parser, const Problem &problem)
@@ -315,7 +299,7 @@ int experimentsCommand(const QCommandLineParser &parser)
         writeDurationsFigure(rows, durationsGroup, durationsOut);
         std::cerr << "Wrote " << str(durationsOut) << "\n";
     }
-    return interrupted.load() ? 1 : 0;
+    return interruptFlag()->load() ? 1 : 0;
 }
 
 } // namespace convoffload::cli

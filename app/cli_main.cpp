@@ -30,6 +30,8 @@ SimulationOptions simulationOptions(const QCommandLineParser &parser, const Load
     options.functional = !parser.isSet(QStringLiteral("no-functional"));
     options.seed = loaded.project.data.seed;
     options.data = loaded.tensors ? &*loaded.tensors : nullptr;
+    options.cancel = interruptFlag(); // Ctrl+C: "cancelled", exit 1
+    options.progress = terminalSimulationProgress(parser, "simulating");
     return options;
 }
 
@@ -132,8 +134,8 @@ const Command kCommands[] = {
         .drawsFigures = true,
         .needsFigures = true},
     {.name = "optimize",
-        .usage = "PROJECT [--method search|ilp] [--time-limit S] [--seed N] [--out CSV] [--save NAME] [--json]\n"
-                 "          [--group-size G] [--groups kmin|any [--max-groups N]]",
+        .usage = "PROJECT [--method search|ilp] [--time-limit S] [--moves N] [--threads N] [--seed N] [--out CSV]\n"
+                 "          [--save NAME] [--json] [--group-size G] [--groups kmin|any [--max-groups N]]",
         .help = "an optimised groups strategy",
         .run = [](const CommandInput &in) { return optimizeCommand(in.parser, *in.loaded, in.projectPath); }},
     {.name = "model",
@@ -225,6 +227,7 @@ int main(int argc, char *argv[])
         {QStringLiteral("steps"), QStringLiteral("Steps shown by the storyboard (default 4)."), QStringLiteral("n"),
             QStringLiteral("4")},
         {QStringLiteral("heat-map"), QStringLiteral("Colour input pixels by their load count.")},
+        {QStringLiteral("quiet"), QStringLiteral("No progress line on a terminal.")},
         {QStringLiteral("no-work-limit"),
             QStringLiteral("Run even what the work estimate puts over 10 minutes or 3/4 of the memory.")},
     });
@@ -264,6 +267,8 @@ int main(int argc, char *argv[])
                 parser, loaded->project.problem, everyStrategy ? std::int64_t(loaded->project.strategies.size()) : 1);
         }
         return command->run({parser, loaded ? &*loaded : nullptr, args.value(1)});
+    } catch (const Cancelled &) {
+        std::cerr << "convoffload-cli: cancelled (Ctrl+C)\n";
     } catch (const std::bad_alloc &) {
         std::cerr << "convoffload-cli: out of memory (the layer is too large for this machine; see the work estimate in"
                      " the README)\n";

@@ -15,6 +15,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <csignal>
+#include <sys/types.h>
+
 namespace {
 
 struct Run {
@@ -304,6 +307,26 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
         QVERIFY(timer.elapsed() < 20000);
+    }
+
+    // Ctrl+C during a simulation of a few seconds: stops with one message,
+    // exit 1, nothing on stdout.
+    void interruptStopsSimulation()
+    {
+        QProcess p;
+        p.start(QStringLiteral(CONVOFFLOAD_CLI),
+            {QStringLiteral("simulate"), QStringLiteral(CONVOFFLOAD_TEST_DATA "/project-seconds-of-work.json"),
+                QStringLiteral("--strategy"), QStringLiteral("ZigZag")});
+        QVERIFY(p.waitForStarted());
+        QTest::qWait(300);
+        QCOMPARE(::kill(pid_t(p.processId()), SIGINT), 0);
+        QVERIFY(p.waitForFinished(20000));
+        if (p.exitCode() == 0)
+            QSKIP("the simulation ended before Ctrl+C reached it (a very fast machine)");
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(p.readAllStandardError().contains("cancelled (Ctrl+C)"), "no cancel message");
+        QVERIFY(p.readAllStandardOutput().isEmpty());
     }
 
     void exportToUnwritablePlace()
