@@ -58,10 +58,14 @@ std::function<void(std::size_t, std::size_t)> terminalSimulationProgress(const Q
     return [what = std::move(what)](std::size_t done, std::size_t total) {
         std::fprintf(stderr, "\r%s: step %zu of %zu (%3.0f %%)  ", what.c_str(), done, total,
             total > 0 ? 100.0 * double(done) / double(total) : 100.0);
-        if (done >= total)
-            std::fprintf(stderr, "\n");
         std::fflush(stderr);
     };
+}
+
+void endProgressLine(const QCommandLineParser &parser)
+{
+    if (!parser.isSet(QStringLiteral("quiet")) && isatty(fileno(stderr)))
+        std::fputs("\r\033[K", stderr);
 }
 
 void print(const std::string &text) { std::fwrite(text.data(), 1, text.size(), stdout); }

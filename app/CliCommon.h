@@ -46,6 +46,8 @@ const std::atomic<bool> *interruptFlag();
 /// Simulation progress on stderr, one line rewritten in place, when a person
 /// is watching (stderr is a terminal) and --quiet is not given; else empty.
 std::function<void(std::size_t, std::size_t)> terminalSimulationProgress(const QCommandLineParser &parser, std::string what);
+/// Erases that line once the work is done, before the results are printed.
+void endProgressLine(const QCommandLineParser &parser);
 
 struct IntRange {
     std::int64_t from = 0, to = 0;

@@ -57,6 +57,7 @@ int simulateCommand(const QCommandLineParser &parser, const Loaded &loaded)
         spec = *found;
     }
     const SimulationResult result = runStrategy(project.problem, spec, simulationOptions(parser, loaded, false));
+    endProgressLine(parser);
     if (parser.isSet(QStringLiteral("json")))
         print(simulationToJson(project.problem, spec.name, result).dump(2) + "\n");
     else
@@ -67,6 +68,7 @@ int simulateCommand(const QCommandLineParser &parser, const Loaded &loaded)
 int compareCommand(const QCommandLineParser &parser, const Loaded &loaded)
 {
     const std::vector<CompareRow> rows = compareStrategies(loaded.project, simulationOptions(parser, loaded, false));
+    endProgressLine(parser);
     if (parser.isSet(QStringLiteral("json")))
         print(compareToJson(loaded.project.problem, rows).dump(2) + "\n");
     else if (parser.isSet(QStringLiteral("csv")))
@@ -85,6 +87,7 @@ int sweepCommand(const QCommandLineParser &parser, const Loaded &loaded)
     checkWorkBudget(parser, loaded.project.problem, 2 * (to - from + 1));
     const std::vector<SweepRow> rows
         = sweepGroupSizes(loaded.project.problem, from, to, simulationOptions(parser, loaded, false));
+    endProgressLine(parser);
     if (parser.isSet(QStringLiteral("json")))
         print(sweepToJson(loaded.project.problem, rows).dump(2) + "\n");
     else if (parser.isSet(QStringLiteral("csv")))
