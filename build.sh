@@ -4,6 +4,8 @@
 #                     headless report, comparison of the samples, optimiser)
 #   ./build.sh test   install what is missing, build, run every test (CTest)
 #   ./build.sh bench  install what is missing, build, run the benchmark
+#   ./build.sh sanitize  the core suites (ctest -L core) built with ASan and
+#                     UBSan (the sanitize preset); `test` runs it too when CI=true
 #   ./build.sh fuzz   install what is missing, build the libFuzzer targets
 #                     (clang, ASan+UBSan) and run each for FUZZ_SECONDS (60)
 set -euo pipefail
@@ -34,6 +36,18 @@ build() {
     cmake --build "$BUILD_DIR" -j"$(nproc)"
 }
 
+# The core suites under AddressSanitizer and UndefinedBehaviorSanitizer. A
+# report stops the test at once with its own exit code (86 ASan, 87 UBSan,
+# 23 LSan), so it can never pass for a program's ordinary "exit 1".
+sanitize_core() {
+    cmake --preset sanitize
+    cmake --build build-sanitize -j"$(nproc)" --target core-tests
+    ASAN_OPTIONS=halt_on_error=1:exitcode=86:detect_leaks=1 \
+    UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=87 \
+    LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:exitcode=23 \
+        ctest --test-dir build-sanitize -L core --output-on-failure -j"$(nproc)"
+}
+
 main_job() {
     # The GUI on a sample; with no display it writes the sample's figures to
     # report/ instead. Then the command-line comparison of every sample.
@@ -54,10 +68,12 @@ main_job() {
 
 case "${1:-}" in
     run) install_missing; build; main_job ;;
-    test) install_missing; build -DCONVOFFLOAD_WERROR=ON; ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)" ;;
+    test) install_missing; build -DCONVOFFLOAD_WERROR=ON; ctest --test-dir "$BUILD_DIR" --output-on-failure -j"$(nproc)"
+          if [ "${CI:-}" = true ]; then sanitize_core; fi ;;
+    sanitize) install_missing; sanitize_core ;;
     bench) install_missing; build; "$BUILD_DIR/tests/convoffload-bench" "${@:2}"; "$BUILD_DIR/tests/convoffload-bench-grid"
            "$BUILD_DIR/tests/convoffload-bench-search" ;;
     fuzz) PACKAGES+=(clang); install_missing
           cmake --preset fuzz && cmake --build --preset fuzz && fuzz/run.sh "${@:2}" ;;
-    *) echo "usage: $0 run|test|bench|fuzz" >&2; exit 2 ;;
+    *) echo "usage: $0 run|test|sanitize|bench|fuzz" >&2; exit 2 ;;
 esac
