@@ -48,7 +48,6 @@ signals:
     void renameRefused(const QString &reason);
 
 private:
-    void onStrategiesChanged();
     const CompareRow *comparisonFor(int row) const;
     Status status(int row) const;
     QString toolTip(int row) const;

@@ -7,6 +7,7 @@
 // message (GroupListModel's findings).
 
 #include <QList>
+#include <QPersistentModelIndex>
 #include <QWidget>
 
 #include <vector>
@@ -64,6 +65,7 @@ private:
     QAction *m_merge = nullptr;
     QLabel *m_message;
     QLabel *m_feedback;
+    QList<QPersistentModelIndex> m_knownGroups; // the groups before a layout change
 };
 
 } // namespace convoffload::ui
