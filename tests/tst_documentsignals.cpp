@@ -227,6 +227,21 @@ private slots:
         QTRY_VERIFY(!doc.busy());
         QCOMPARE(reset.count(), 0);
         QCOMPARE(strategies.rowCount(), 4);
+
+        // Only a new project resets the list, once, in an about-to/done pair.
+        QSignalSpy aboutToReset(&doc, &ProjectDocument::projectAboutToBeReset);
+        QSignalSpy projectReset(&doc, &ProjectDocument::projectReset);
+        int countAtAboutToReset = -1;
+        connect(&doc, &ProjectDocument::projectAboutToBeReset, this,
+            [&] { countAtAboutToReset = int(doc.project().strategies.size()); });
+        doc.undoStack()->push(new RemoveStrategyCommand(&doc, 0));
+        QCOMPARE(doc.load(kPaperExample), QString());
+        QCOMPARE(countAtAboutToReset, 3);
+        QCOMPARE(aboutToReset.count(), 1);
+        QCOMPARE(projectReset.count(), 1);
+        QCOMPARE(reset.count(), 1);
+        QCOMPARE(strategies.rowCount(), 4);
+        QTRY_VERIFY(!doc.busy());
     }
 
     void strategySelectionSurvives()

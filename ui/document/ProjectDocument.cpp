@@ -163,13 +163,14 @@ QString ProjectDocument::save(const QString &path)
 
 void ProjectDocument::resetToProject(const Project &project, const QString &path)
 {
+    emit projectAboutToBeReset();
     m_project = project;
     m_filePath = path;
-    m_undoStack.clear();
     m_current = m_project.strategies.empty() ? -1 : 0;
+    emit projectReset();
+    m_undoStack.clear();
     emit fileChanged();
     emit problemChanged();
-    emit projectReset();
     emit currentStrategyChanged(m_current);
     resimulate();
     recompare(true);

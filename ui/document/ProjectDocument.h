@@ -90,7 +90,10 @@ public:
 signals:
     void fileChanged();          // path or modified state
     void problemChanged();       // layer, hardware or options
-    /// The whole project was replaced (load, new): every strategy view starts over.
+    /// The whole project is being / was replaced (load, new): every strategy
+    /// view starts over (models reset between the two). The other signals of
+    /// the new project (file, problem, current strategy) come after the pair.
+    void projectAboutToBeReset();
     void projectReset();
     // One strategy inserted at / removed from `index`, in about-to/done pairs
     // around the change of the list (models wrap them in begin/end pairs).

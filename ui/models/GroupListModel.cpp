@@ -96,7 +96,16 @@ GroupListModel::GroupListModel(ProjectDocument *document, QObject *parent)
     // A new project or another current strategy shows other groups: reset.
     // Edits of the strategy shown (and of the problem) update the tree in
     // place, so expanded groups stay expanded and selected patches selected.
-    connect(document, &ProjectDocument::projectReset, this, &GroupListModel::resetTree);
+    connect(document, &ProjectDocument::projectAboutToBeReset, this, [this] {
+        m_preview->clear();
+        beginResetModel();
+    });
+    connect(document, &ProjectDocument::projectReset, this, [this] {
+        assign(load());
+        updateFindings();
+        endResetModel();
+        emit findingsChanged();
+    });
     connect(document, &ProjectDocument::currentStrategyChanged, this, &GroupListModel::resetTree);
     connect(document, &ProjectDocument::problemChanged, this, &GroupListModel::updateTree);
     connect(document, &ProjectDocument::groupsChanged, this, [this](int strategy) {

@@ -98,8 +98,8 @@ StrategyListModel::StrategyListModel(ProjectDocument *document, QObject *parent)
         endRemoveRows();
     });
     connect(document, &ProjectDocument::strategyChanged, this, [this](int row) { emit dataChanged(index(row), index(row)); });
+    connect(document, &ProjectDocument::projectAboutToBeReset, this, &StrategyListModel::beginResetModel);
     connect(document, &ProjectDocument::projectReset, this, [this] {
-        beginResetModel();
         m_count = int(m_document->project().strategies.size());
         endResetModel();
     });

@@ -84,7 +84,7 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
     connect(m_model, &QAbstractItemModel::layoutAboutToBeChanged, this, [this] {
         m_knownGroups.clear();
         for (int row = 0; row < m_model->rowCount(); ++row)
-            m_knownGroups << QPersistentModelIndex(m_model->index(row, 0));
+            m_knownGroups.insert(QPersistentModelIndex(m_model->index(row, 0)));
     });
     connect(m_model, &QAbstractItemModel::layoutChanged, this, [this] {
         for (int row = 0; row < m_model->rowCount(); ++row)

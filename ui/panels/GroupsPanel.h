@@ -8,6 +8,7 @@
 
 #include <QList>
 #include <QPersistentModelIndex>
+#include <QSet>
 #include <QWidget>
 
 #include <vector>
@@ -65,7 +66,7 @@ private:
     QAction *m_merge = nullptr;
     QLabel *m_message;
     QLabel *m_feedback;
-    QList<QPersistentModelIndex> m_knownGroups; // the groups before a layout change
+    QSet<QPersistentModelIndex> m_knownGroups; // the groups before a layout change
 };
 
 } // namespace convoffload::ui
