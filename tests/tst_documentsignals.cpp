@@ -394,6 +394,15 @@ private slots:
         QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
         QSignalSpy layout(&model, &QAbstractItemModel::layoutChanged);
         const auto groups = [&] { return groupsText(model.groups()); };
+        // A view with every patch selected: each patch stays selected wherever it goes.
+        QTreeView view;
+        view.setModel(&model);
+        view.setSelectionMode(QAbstractItemView::ExtendedSelection);
+        view.expandAll();
+        for (int patch = 0; patch < 9; ++patch)
+            view.selectionModel()->select(patchIndex(model, patch), QItemSelectionModel::Select);
+        const QList<int> all{0, 1, 2, 3, 4, 5, 6, 7, 8};
+        QCOMPARE(selectedPatches(view), all);
 
         QString refused = QStringLiteral("unknown edit");
         if (edit == QLatin1String("move 7 to 0"))
@@ -412,12 +421,16 @@ private slots:
             refused = model.unassignPatches({3, 8});
         QCOMPARE(refused, QString());
         QCOMPARE(groups(), after);
+        QCOMPARE(selectedPatches(view), all);
         doc.undoStack()->undo();
         QCOMPARE(groups(), kMineGroups);
+        QCOMPARE(selectedPatches(view), all);
         doc.undoStack()->redo();
         QCOMPARE(groups(), after);
+        QCOMPARE(selectedPatches(view), all);
         doc.undoStack()->undo();
         QCOMPARE(groups(), kMineGroups);
+        QCOMPARE(selectedPatches(view), all);
         QCOMPARE(model.unassignedRow(), 5);
         QCOMPARE(layout.count(), 4); // edit, undo, redo, undo: one layout change each
 

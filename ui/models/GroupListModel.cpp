@@ -142,10 +142,19 @@ void GroupListModel::resetTree()
 
 void GroupListModel::refreshFindings()
 {
+    const bool had = hasFindings();
     updateFindings();
-    // The icons and tooltips of every row may change; the rows do not.
-    emitAllDataChanged({Qt::DecorationRole, Qt::ToolTipRole, FindingsRole});
+    // The icons and tooltips of every row may change; the rows do not. (Big
+    // trees are not told when there was nothing to flag and still is not.)
+    if (had || hasFindings())
+        emitAllDataChanged({Qt::DecorationRole, Qt::ToolTipRole, FindingsRole});
     emit findingsChanged();
+}
+
+bool GroupListModel::hasFindings() const
+{
+    return !m_findings.patches.empty() || !m_findings.strategy.empty()
+        || std::any_of(m_findings.groups.begin(), m_findings.groups.end(), [](const auto &g) { return !g.empty(); });
 }
 
 void GroupListModel::emitAllDataChanged(const QList<int> &roles)
@@ -211,9 +220,16 @@ void GroupListModel::updateTree()
         return; // nothing shown before or after
     m_preview->clear();
     if (next.groups == m_groups && next.unassigned == m_unassigned && next.problem == m_problem) {
+        if (next.layer == m_layer) {
+            assign(std::move(next));
+            refreshFindings();
+            return;
+        }
+        // The same patches, named after another layer: every row reads anew.
+        emit layoutAboutToBeChanged();
         assign(std::move(next));
         updateFindings();
-        emitAllDataChanged({}); // the layer may name the same patches differently
+        emit layoutChanged();
         emit findingsChanged();
         return;
     }
@@ -250,7 +266,9 @@ void GroupListModel::updateTree()
     updateFindings();
     changePersistentIndexList(from, to);
     emit layoutChanged();
-    emitAllDataChanged({}); // titles count the patches
+    // Views read every row again after a layout change; other listeners learn
+    // that the titles ("Group 3 — 4 patches") changed.
+    emit dataChanged(index(0, 0), index(rowCount() - 1, 0));
     emit findingsChanged();
 }
 
@@ -329,6 +347,7 @@ GroupListModel::Tree GroupListModel::load() const
         return tree;
     }
     const Problem &problem = m_document->problem();
+    tree.layer = problem.layer;
     if (!problem.layer.problems().empty()) {
         tree.problem = tr("The layer has errors: fix them before editing groups.");
         return tree;
@@ -348,6 +367,7 @@ void GroupListModel::assign(Tree tree)
     m_groups = std::move(tree.groups);
     m_unassigned = std::move(tree.unassigned);
     m_problem = std::move(tree.problem);
+    m_layer = tree.layer;
 }
 
 // ---- edits ------------------------------------------------------------------

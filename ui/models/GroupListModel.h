@@ -144,12 +144,14 @@ private:
         Groups groups;
         PatchList unassigned;
         QString problem;
+        Layer layer; // names the patches
     };
     Tree load() const;
     void assign(Tree tree);
     void resetTree();
     void updateTree();
     void refreshFindings();
+    bool hasFindings() const;
     void emitAllDataChanged(const QList<int> &roles);
     void updateFindings();
     Edit plan(const Operation &operation, const QString &text) const;
@@ -162,6 +164,7 @@ private:
     Groups m_groups;
     PatchList m_unassigned;
     QString m_problem;
+    Layer m_layer;
     std::shared_ptr<const SimulationSnapshot> m_findingsSource; // the diagnostics findings point into
     FindingPlaces m_findings;
     DropPreview *m_preview;
