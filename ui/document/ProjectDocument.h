@@ -131,7 +131,9 @@ private:
     QString m_filePath;
     QUndoStack m_undoStack;
     int m_current = -1;
-    bool m_changingStrategies = false; // inside an insertion or removal: setCurrentStrategy waits
+    // Inside an insertion or removal, setCurrentStrategy is ignored: a view
+    // whose current row moves asks for it, the document chooses after the change.
+    bool m_changingStrategies = false;
     Moment m_moment;
     std::shared_ptr<const SimulationSnapshot> m_simulation;
     std::unique_ptr<StepCursor> m_cursor;

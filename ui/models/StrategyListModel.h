@@ -15,6 +15,8 @@ namespace convoffload::ui {
 class ProjectDocument;
 
 /// A thin adapter over document->project().strategies and document->comparison().
+/// Rows follow the document's strategyInserted/strategyRemoved pairs and
+/// strategyChanged (dataChanged); only projectReset resets the list.
 /// Display/Edit: the name (setting it pushes a rename, refused when empty or taken).
 class StrategyListModel : public QAbstractListModel {
     Q_OBJECT
