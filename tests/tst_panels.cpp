@@ -381,6 +381,56 @@ private slots:
         QVERIFY(doc.project().strategies == original);
     }
 
+    // The list is never reset by an edit: the panel's selection stays on its
+    // strategy while others are added, removed or renamed, and follows the
+    // document's current strategy (a new one, the one after a deleted one).
+    void strategyPanelKeepsItsSelection()
+    {
+        ProjectDocument doc;
+        LOAD_PAPER(doc);
+        StrategyPanel panel(&doc);
+        QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+        QSignalSpy reset(panel.model(), &QAbstractItemModel::modelReset);
+        const auto selected = [&] {
+            const QModelIndexList rows = panel.view()->selectionModel()->selectedIndexes();
+            return rows.size() == 1 && rows.front() == panel.view()->currentIndex() ? rows.front().data().toString() : QString();
+        };
+        panel.view()->setCurrentIndex(panel.model()->index(2));
+        QCOMPARE(doc.currentStrategy(), 2);
+        QCOMPARE(selected(), QStringLiteral("ZigZag"));
+
+        // Renaming another strategy, and its undo.
+        QVERIFY(panel.model()->setData(panel.model()->index(3), QStringLiteral("Hand-made")));
+        QCOMPARE(selected(), QStringLiteral("ZigZag"));
+        doc.undoStack()->undo();
+        QCOMPARE(selected(), QStringLiteral("ZigZag"));
+        QCOMPARE(name(doc, 3), QStringLiteral("Mine"));
+
+        // Renaming the selected one keeps it selected.
+        QVERIFY(panel.model()->setData(panel.model()->index(2), QStringLiteral("Zag")));
+        QCOMPARE(selected(), QStringLiteral("Zag"));
+        doc.undoStack()->undo();
+        QCOMPARE(selected(), QStringLiteral("ZigZag"));
+
+        // Deleting it selects the strategy after it; undo selects it again.
+        panel.deleteAction()->trigger();
+        QCOMPARE(doc.currentStrategy(), 2);
+        QCOMPARE(selected(), QStringLiteral("Mine"));
+        doc.undoStack()->undo();
+        QCOMPARE(selected(), QStringLiteral("ZigZag"));
+        QCOMPARE(doc.currentStrategy(), 2);
+
+        // A duplicate is inserted after it and selected; undo comes back to a strategy of the list.
+        panel.duplicateAction()->trigger();
+        QCOMPARE(selected(), QStringLiteral("ZigZag copy"));
+        QCOMPARE(panel.view()->currentIndex().row(), 3);
+        doc.undoStack()->undo();
+        QCOMPARE(panel.model()->rowCount(), 4);
+        QCOMPARE(selected(), name(doc, doc.currentStrategy()));
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
+        QCOMPARE(reset.count(), 0);
+    }
+
     void strategyCsvImportExport()
     {
         ProjectDocument doc;

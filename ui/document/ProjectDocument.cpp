@@ -1,6 +1,7 @@
 #include "document/ProjectDocument.h"
 
 #include <QFileInfo>
+#include <QScopedValueRollback>
 
 #include <functional>
 
@@ -162,13 +163,14 @@ QString ProjectDocument::save(const QString &path)
 
 void ProjectDocument::resetToProject(const Project &project, const QString &path)
 {
+    emit projectAboutToBeReset();
     m_project = project;
     m_filePath = path;
-    m_undoStack.clear();
     m_current = m_project.strategies.empty() ? -1 : 0;
+    emit projectReset();
+    m_undoStack.clear();
     emit fileChanged();
     emit problemChanged();
-    emit strategiesChanged();
     emit currentStrategyChanged(m_current);
     resimulate();
     recompare(true);
@@ -192,8 +194,16 @@ void ProjectDocument::setProblem(const Problem &problem)
 void ProjectDocument::insertStrategy(int index, const StrategySpec &spec)
 {
     index = std::clamp(index, 0, int(m_project.strategies.size()));
-    m_project.strategies.insert(m_project.strategies.begin() + index, spec);
-    emit strategiesChanged();
+    {
+        // Views reacting to the rows moving may ask for another current
+        // strategy; the document chooses it below.
+        const QScopedValueRollback guard(m_changingStrategies, true);
+        emit strategyAboutToBeInserted(index);
+        m_project.strategies.insert(m_project.strategies.begin() + index, spec);
+        if (m_current >= index)
+            ++m_current; // still the same strategy while the signal is out
+        emit strategyInserted(index);
+    }
     m_current = -1; // the index may be the same, the strategy is not
     setCurrentStrategy(index);
     recompare(false);
@@ -203,8 +213,16 @@ void ProjectDocument::removeStrategy(int index)
 {
     if (index < 0 || index >= int(m_project.strategies.size()))
         return;
-    m_project.strategies.erase(m_project.strategies.begin() + index);
-    emit strategiesChanged();
+    {
+        const QScopedValueRollback guard(m_changingStrategies, true);
+        emit strategyAboutToBeRemoved(index);
+        m_project.strategies.erase(m_project.strategies.begin() + index);
+        if (m_current > index)
+            --m_current;
+        else if (m_current == index)
+            m_current = -1;
+        emit strategyRemoved(index);
+    }
     const int count = int(m_project.strategies.size());
     m_current = -1; // force the change signal and a new simulation
     setCurrentStrategy(std::min(index, count - 1));
@@ -215,8 +233,12 @@ void ProjectDocument::replaceStrategy(int index, const StrategySpec &spec)
 {
     if (index < 0 || index >= int(m_project.strategies.size()))
         return;
-    m_project.strategies[std::size_t(index)] = spec;
-    emit strategiesChanged();
+    StrategySpec &strategy = m_project.strategies[std::size_t(index)];
+    const bool groups = strategy.kind != spec.kind || strategy.group_size != spec.group_size || strategy.groups != spec.groups;
+    strategy = spec;
+    emit strategyChanged(index);
+    if (groups)
+        emit groupsChanged(index);
     if (index == m_current)
         resimulate();
     recompare(false);
@@ -232,6 +254,8 @@ QString ProjectDocument::uniqueStrategyName(const QString &base) const
 
 void ProjectDocument::setCurrentStrategy(int index)
 {
+    if (m_changingStrategies)
+        return;
     if (index >= int(m_project.strategies.size()))
         index = int(m_project.strategies.size()) - 1;
     if (index == m_current)

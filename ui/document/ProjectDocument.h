@@ -90,7 +90,24 @@ public:
 signals:
     void fileChanged();          // path or modified state
     void problemChanged();       // layer, hardware or options
-    void strategiesChanged();    // list of strategies (names, kinds, count)
+    /// The whole project is being / was replaced (load, new): every strategy
+    /// view starts over (models reset between the two). The other signals of
+    /// the new project (file, problem, current strategy) come after the pair.
+    void projectAboutToBeReset();
+    void projectReset();
+    // One strategy inserted at / removed from `index`, in about-to/done pairs
+    // around the change of the list (models wrap them in begin/end pairs).
+    // The current strategy follows its strategy through the change;
+    // currentStrategyChanged comes after the pair.
+    void strategyAboutToBeInserted(int index);
+    void strategyInserted(int index);
+    void strategyAboutToBeRemoved(int index);
+    void strategyRemoved(int index);
+    /// The strategy at `index` was redefined (name, kind, group size or groups).
+    void strategyChanged(int index);
+    /// The groups of strategy `strategy` may have changed (explicit groups, kind
+    /// or group size); emitted after strategyChanged.
+    void groupsChanged(int strategy);
     void currentStrategyChanged(int index);
     void simulationStarted();
     void simulationChanged();    // a new snapshot (or none) is available
@@ -114,6 +131,9 @@ private:
     QString m_filePath;
     QUndoStack m_undoStack;
     int m_current = -1;
+    // Inside an insertion or removal, setCurrentStrategy is ignored: a view
+    // whose current row moves asks for it, the document chooses after the change.
+    bool m_changingStrategies = false;
     Moment m_moment;
     std::shared_ptr<const SimulationSnapshot> m_simulation;
     std::unique_ptr<StepCursor> m_cursor;

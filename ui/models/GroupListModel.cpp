@@ -12,6 +12,7 @@
 #include <QMimeData>
 
 #include <algorithm>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace convoffload::ui {
@@ -92,32 +93,183 @@ GroupListModel::GroupListModel(ProjectDocument *document, QObject *parent)
     , m_document(document)
     , m_preview(new DropPreview(this))
 {
-    const auto reset = [this] {
-        m_preview->clear(); // it previewed groups that are gone
+    // A new project or another current strategy shows other groups: reset.
+    // Edits of the strategy shown (and of the problem) update the tree in
+    // place, so expanded groups stay expanded and selected patches selected.
+    connect(document, &ProjectDocument::projectAboutToBeReset, this, [this] {
+        m_preview->clear();
         beginResetModel();
-        reload();
+    });
+    connect(document, &ProjectDocument::projectReset, this, [this] {
+        assign(load());
         updateFindings();
         endResetModel();
         emit findingsChanged();
-    };
-    connect(document, &ProjectDocument::strategiesChanged, this, reset);
-    connect(document, &ProjectDocument::currentStrategyChanged, this, reset);
-    connect(document, &ProjectDocument::problemChanged, this, reset);
-    connect(document, &ProjectDocument::simulationChanged, this, [this] {
-        updateFindings();
-        // The icons and tooltips of every row may change; the rows do not.
-        const QList<int> roles{Qt::DecorationRole, Qt::ToolTipRole, FindingsRole};
-        const int top = rowCount();
-        if (top > 0) {
-            emit dataChanged(index(0, 0), index(top - 1, 0), roles);
-            for (int row = 0; row < top; ++row)
-                if (const int children = rowCount(index(row, 0)); children > 0)
-                    emit dataChanged(index(0, 0, index(row, 0)), index(children - 1, 0, index(row, 0)), roles);
-        }
-        emit findingsChanged();
     });
-    reload();
+    connect(document, &ProjectDocument::currentStrategyChanged, this, &GroupListModel::resetTree);
+    connect(document, &ProjectDocument::problemChanged, this, &GroupListModel::updateTree);
+    connect(document, &ProjectDocument::groupsChanged, this, [this](int strategy) {
+        if (strategy == m_strategy)
+            updateTree();
+    });
+    connect(document, &ProjectDocument::strategyChanged, this, [this](int strategy) {
+        if (strategy == m_strategy)
+            refreshFindings(); // the simulation shown is of the strategy before the edit
+    });
+    // Until currentStrategyChanged arrives, keep pointing at the same strategy.
+    connect(document, &ProjectDocument::strategyInserted, this, [this](int index) {
+        if (m_strategy >= index)
+            ++m_strategy;
+    });
+    connect(document, &ProjectDocument::strategyRemoved, this, [this](int index) {
+        if (m_strategy > index)
+            --m_strategy;
+    });
+    connect(document, &ProjectDocument::simulationChanged, this, &GroupListModel::refreshFindings);
+    assign(load());
     updateFindings();
+}
+
+void GroupListModel::resetTree()
+{
+    m_preview->clear(); // it previewed groups that are gone
+    beginResetModel();
+    assign(load());
+    updateFindings();
+    endResetModel();
+    emit findingsChanged();
+}
+
+void GroupListModel::refreshFindings()
+{
+    const bool had = hasFindings();
+    updateFindings();
+    // The icons and tooltips of every row may change; the rows do not. (Big
+    // trees are not told when there was nothing to flag and still is not.)
+    if (had || hasFindings())
+        emitAllDataChanged({Qt::DecorationRole, Qt::ToolTipRole, FindingsRole});
+    emit findingsChanged();
+}
+
+bool GroupListModel::hasFindings() const
+{
+    return !m_findings.patches.empty() || !m_findings.strategy.empty()
+        || std::any_of(m_findings.groups.begin(), m_findings.groups.end(), [](const auto &g) { return !g.empty(); });
+}
+
+void GroupListModel::emitAllDataChanged(const QList<int> &roles)
+{
+    const int top = rowCount();
+    if (top == 0)
+        return;
+    emit dataChanged(index(0, 0), index(top - 1, 0), roles);
+    for (int row = 0; row < top; ++row)
+        if (const int children = rowCount(index(row, 0)); children > 0)
+            emit dataChanged(index(0, 0, index(row, 0)), index(children - 1, 0, index(row, 0)), roles);
+}
+
+namespace {
+
+/// For each new group, the old group it continues (or -1): pairs of groups
+/// sharing the most patches first, each group used once. A group that keeps
+/// most of its patches keeps its row's state (expanded, selected).
+std::vector<int> matchGroups(const Groups &before, const Groups &after)
+{
+    std::unordered_map<PatchId, int> oldGroup;
+    for (std::size_t g = 0; g < before.size(); ++g)
+        for (PatchId p : before[g])
+            oldGroup[p] = int(g);
+    struct Pair {
+        int shared, next, old;
+    };
+    std::vector<Pair> pairs;
+    for (std::size_t g = 0; g < after.size(); ++g) {
+        std::unordered_map<int, int> shared;
+        for (PatchId p : after[g])
+            if (const auto it = oldGroup.find(p); it != oldGroup.end())
+                ++shared[it->second];
+        for (const auto &[old, count] : shared)
+            pairs.push_back({count, int(g), old});
+    }
+    std::sort(pairs.begin(), pairs.end(), [](const Pair &a, const Pair &b) {
+        return a.shared != b.shared ? a.shared > b.shared : a.next != b.next ? a.next < b.next : a.old < b.old;
+    });
+    std::vector<int> origin(after.size(), -1);
+    std::vector<bool> used(before.size(), false);
+    for (const Pair &p : pairs)
+        if (origin[std::size_t(p.next)] < 0 && !used[std::size_t(p.old)]) {
+            origin[std::size_t(p.next)] = p.old;
+            used[std::size_t(p.old)] = true;
+        }
+    return origin;
+}
+
+} // namespace
+
+// The groups shown changed under the same strategy: one layout change that
+// moves every persistent index (the views' expanded rows and selection) to
+// where its group or patch is now.
+void GroupListModel::updateTree()
+{
+    Tree next = load();
+    if (next.strategy != m_strategy) {
+        resetTree();
+        return;
+    }
+    if (m_strategy < 0)
+        return; // nothing shown before or after
+    m_preview->clear();
+    if (next.groups == m_groups && next.unassigned == m_unassigned && next.problem == m_problem) {
+        if (next.layer == m_layer) {
+            assign(std::move(next));
+            refreshFindings();
+            return;
+        }
+        // The same patches, named after another layer: every row reads anew.
+        emit layoutAboutToBeChanged();
+        assign(std::move(next));
+        updateFindings();
+        emit layoutChanged();
+        emit findingsChanged();
+        return;
+    }
+    emit layoutAboutToBeChanged();
+    const std::vector<int> origin = matchGroups(m_groups, next.groups);
+    std::vector<int> newRowOf(m_groups.size() + 1, -1);
+    for (std::size_t g = 0; g < origin.size(); ++g)
+        if (origin[g] >= 0)
+            newRowOf[std::size_t(origin[g])] = int(g);
+    newRowOf.back() = int(next.groups.size()); // "Unassigned" stays the last row
+    // Where each patch is now: (top-level row, row under it).
+    std::unordered_map<PatchId, std::pair<int, int>> place;
+    for (std::size_t g = 0; g < next.groups.size(); ++g)
+        for (std::size_t i = 0; i < next.groups[g].size(); ++i)
+            place[next.groups[g][i]] = {int(g), int(i)};
+    for (std::size_t i = 0; i < next.unassigned.size(); ++i)
+        place[next.unassigned[i]] = {int(next.groups.size()), int(i)};
+
+    const QModelIndexList from = persistentIndexList();
+    QModelIndexList to;
+    to.reserve(from.size());
+    for (const QModelIndex &old : from) {
+        if (old.internalId() == kTopLevel) {
+            const int row = old.row() < int(newRowOf.size()) ? newRowOf[std::size_t(old.row())] : -1;
+            to << (row >= 0 ? createIndex(row, old.column(), kTopLevel) : QModelIndex());
+            continue;
+        }
+        const int top = int(old.internalId() - 1);
+        const PatchList &list = top == unassignedRow() ? m_unassigned : m_groups[std::size_t(top)];
+        const auto it = std::size_t(old.row()) < list.size() ? place.find(list[std::size_t(old.row())]) : place.end();
+        to << (it != place.end() ? createIndex(it->second.second, old.column(), quintptr(it->second.first) + 1) : QModelIndex());
+    }
+    assign(std::move(next));
+    updateFindings();
+    changePersistentIndexList(from, to);
+    emit layoutChanged();
+    // Views read every row again after a layout change; other listeners learn
+    // that the titles ("Group 3 — 4 patches") changed.
+    emit dataChanged(index(0, 0), index(rowCount() - 1, 0));
+    emit findingsChanged();
 }
 
 void GroupListModel::updateFindings()
@@ -185,28 +337,37 @@ void GroupListModel::previewDrop(const QMimeData *data, int row, const QModelInd
     }
 }
 
-void GroupListModel::reload()
+GroupListModel::Tree GroupListModel::load() const
 {
-    m_strategy = m_document->currentStrategy();
-    m_groups.clear();
-    m_unassigned.clear();
-    m_problem.clear();
+    Tree tree;
+    tree.strategy = m_document->currentStrategy();
     const auto &strategies = m_document->project().strategies;
-    if (m_strategy < 0 || m_strategy >= int(strategies.size())) {
-        m_strategy = -1;
-        return;
+    if (tree.strategy < 0 || tree.strategy >= int(strategies.size())) {
+        tree.strategy = -1;
+        return tree;
     }
     const Problem &problem = m_document->problem();
+    tree.layer = problem.layer;
     if (!problem.layer.problems().empty()) {
-        m_problem = tr("The layer has errors: fix them before editing groups.");
-        return;
+        tree.problem = tr("The layer has errors: fix them before editing groups.");
+        return tree;
     }
     try {
-        m_groups = editableGroups(problem, strategies[std::size_t(m_strategy)]);
+        tree.groups = editableGroups(problem, strategies[std::size_t(tree.strategy)]);
     } catch (const StrategyError &e) {
-        m_problem = tr("This strategy cannot be edited: %1").arg(QString::fromStdString(e.what()));
+        tree.problem = tr("This strategy cannot be edited: %1").arg(QString::fromStdString(e.what()));
     }
-    m_unassigned = unassignedPatches(problem.layer, m_groups);
+    tree.unassigned = unassignedPatches(problem.layer, tree.groups);
+    return tree;
+}
+
+void GroupListModel::assign(Tree tree)
+{
+    m_strategy = tree.strategy;
+    m_groups = std::move(tree.groups);
+    m_unassigned = std::move(tree.unassigned);
+    m_problem = std::move(tree.problem);
+    m_layer = tree.layer;
 }
 
 // ---- edits ------------------------------------------------------------------

@@ -7,8 +7,10 @@
 // between top-level rows to become a new group there (a whole group is moved
 // there instead). Every accepted edit — drop or keyboard method — pushes ONE
 // ChangeStrategyCommand that turns the strategy into explicit `groups` (name
-// kept); refused ones change nothing and say why. Reset whenever the
-// document's strategies, current strategy or problem change.
+// kept); refused ones change nothing and say why. Reset when the document
+// shows another strategy (or project); an edit of the strategy shown, or of the
+// problem, updates the tree in place with one layout change that carries every
+// persistent index (expanded groups, selected patches) to its group or patch.
 //
 // Feedback: groups and patches where the current simulation breaks a rule
 // carry a warning icon and the core's messages (core locateFindings maps the
@@ -136,7 +138,21 @@ private:
     };
     using Operation = std::function<Groups(const Groups &)>;
 
-    void reload();
+    /// What the tree shows of the document's current strategy.
+    struct Tree {
+        int strategy = -1;
+        Groups groups;
+        PatchList unassigned;
+        QString problem;
+        Layer layer; // names the patches
+    };
+    Tree load() const;
+    void assign(Tree tree);
+    void resetTree();
+    void updateTree();
+    void refreshFindings();
+    bool hasFindings() const;
+    void emitAllDataChanged(const QList<int> &roles);
     void updateFindings();
     Edit plan(const Operation &operation, const QString &text) const;
     Edit planDrop(const QMimeData *data, Qt::DropAction action, int row, const QModelIndex &parent) const;
@@ -148,6 +164,7 @@ private:
     Groups m_groups;
     PatchList m_unassigned;
     QString m_problem;
+    Layer m_layer;
     std::shared_ptr<const SimulationSnapshot> m_findingsSource; // the diagnostics findings point into
     FindingPlaces m_findings;
     DropPreview *m_preview;

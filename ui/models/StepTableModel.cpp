@@ -23,20 +23,41 @@ StepTableModel::StepTableModel(ProjectDocument *document, QObject *parent)
     : QAbstractTableModel(parent)
     , m_document(document)
 {
-    connect(document, &ProjectDocument::simulationChanged, this, &StepTableModel::reset);
-    reset();
+    connect(document, &ProjectDocument::simulationChanged, this, &StepTableModel::follow);
+    m_snapshot = m_document->simulation();
+    m_cumulative = cumulative(m_snapshot.get());
 }
 
-void StepTableModel::reset()
+std::vector<double> StepTableModel::cumulative(const SimulationSnapshot *snapshot)
 {
-    beginResetModel();
-    m_snapshot = m_document->simulation();
-    m_cumulative.clear();
-    if (m_snapshot) {
+    std::vector<double> sums;
+    if (snapshot) {
         double sum = 0;
-        for (const StepStats &s : m_snapshot->result.steps)
-            m_cumulative.push_back(sum += s.duration());
+        for (const StepStats &s : snapshot->result.steps)
+            sums.push_back(sum += s.duration());
     }
+    return sums;
+}
+
+// A new simulation with as many steps (the same strategy renamed, or
+// resimulated after an unrelated edit) updates the cells in place, so the
+// selection survives; different steps reset the table.
+void StepTableModel::follow()
+{
+    const std::shared_ptr<const SimulationSnapshot> next = m_document->simulation();
+    if (next == m_snapshot)
+        return;
+    const auto steps = [](const SimulationSnapshot *s) { return s ? s->result.steps.size() : std::size_t(0); };
+    if (steps(next.get()) == steps(m_snapshot.get())) {
+        m_snapshot = next;
+        m_cumulative = cumulative(m_snapshot.get());
+        if (const int rows = rowCount(); rows > 0)
+            emit dataChanged(index(0, 0), index(rows - 1, ColumnCount - 1));
+        return;
+    }
+    beginResetModel();
+    m_snapshot = next;
+    m_cumulative = cumulative(m_snapshot.get());
     endResetModel();
 }
 

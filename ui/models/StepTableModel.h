@@ -1,7 +1,8 @@
 #pragma once
 // One row per step of the current simulation (the drain last): element
-// counts, peak footprint, duration and cumulative duration. Reset whenever the
-// document has a new simulation snapshot.
+// counts, peak footprint, duration and cumulative duration. Follows the
+// document's simulation: reset when a snapshot with other steps arrives,
+// updated in place when the new one has as many steps.
 
 #include <QAbstractTableModel>
 
@@ -42,7 +43,8 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    void reset();
+    void follow();
+    static std::vector<double> cumulative(const SimulationSnapshot *snapshot);
     QVariant value(int row, int column) const;
 
     ProjectDocument *m_document;

@@ -84,28 +84,31 @@ StrategyListModel::StrategyListModel(ProjectDocument *document, QObject *parent)
     , m_document(document)
     , m_count(int(document->project().strategies.size()))
 {
-    connect(document, &ProjectDocument::strategiesChanged, this, &StrategyListModel::onStrategiesChanged);
+    // Rows follow the document's insertions and removals one by one, so views
+    // keep their selection and open editors; a redefined strategy is one row
+    // of dataChanged; only a new project resets the list.
+    connect(document, &ProjectDocument::strategyAboutToBeInserted, this, [this](int row) { beginInsertRows({}, row, row); });
+    connect(document, &ProjectDocument::strategyInserted, this, [this] {
+        ++m_count;
+        endInsertRows();
+    });
+    connect(document, &ProjectDocument::strategyAboutToBeRemoved, this, [this](int row) { beginRemoveRows({}, row, row); });
+    connect(document, &ProjectDocument::strategyRemoved, this, [this] {
+        --m_count;
+        endRemoveRows();
+    });
+    connect(document, &ProjectDocument::strategyChanged, this, [this](int row) { emit dataChanged(index(row), index(row)); });
+    connect(document, &ProjectDocument::projectAboutToBeReset, this, &StrategyListModel::beginResetModel);
+    connect(document, &ProjectDocument::projectReset, this, [this] {
+        m_count = int(m_document->project().strategies.size());
+        endResetModel();
+    });
     const auto allChanged = [this] {
         if (m_count > 0)
             emit dataChanged(index(0), index(m_count - 1));
     };
     connect(document, &ProjectDocument::comparisonChanged, this, allChanged);
     connect(document, &ProjectDocument::problemChanged, this, allChanged); // group sizes follow nb_patches_max
-}
-
-// The document only says "the list changed" after the fact. A rename or a
-// redefinition keeps the count: rows are updated in place (selection and open
-// editors survive); an insertion or a removal resets the list.
-void StrategyListModel::onStrategiesChanged()
-{
-    const int count = int(m_document->project().strategies.size());
-    if (count != m_count) {
-        beginResetModel();
-        m_count = count;
-        endResetModel();
-    } else if (count > 0) {
-        emit dataChanged(index(0), index(count - 1));
-    }
 }
 
 int StrategyListModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : m_count; }
@@ -272,7 +275,7 @@ bool StrategyListModel::setData(const QModelIndex &index, const QVariant &value,
     }
     const QString before = fromStd(after.name);
     after.name = name.toStdString();
-    // The command's redo() replaces the strategy; strategiesChanged updates the row.
+    // The command's redo() replaces the strategy; strategyChanged updates the row.
     m_document->undoStack()->push(
         new ChangeStrategyCommand(m_document, row, after, tr("Rename strategy %1 to %2").arg(before, name)));
     return true;

@@ -15,6 +15,8 @@ namespace convoffload::ui {
 class ProjectDocument;
 
 /// A thin adapter over document->project().strategies and document->comparison().
+/// Rows follow the document's strategyInserted/strategyRemoved pairs and
+/// strategyChanged (dataChanged); only projectReset resets the list.
 /// Display/Edit: the name (setting it pushes a rename, refused when empty or taken).
 class StrategyListModel : public QAbstractListModel {
     Q_OBJECT
@@ -48,7 +50,6 @@ signals:
     void renameRefused(const QString &reason);
 
 private:
-    void onStrategiesChanged();
     const CompareRow *comparisonFor(int row) const;
     Status status(int row) const;
     QString toolTip(int row) const;

@@ -79,6 +79,19 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
     layout->addWidget(m_message);
     connect(m_model, &GroupListModel::editRefused, this, &GroupsPanel::show);
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_view->expandToDepth(0); });
+    // An edit keeps the groups' expansion (the model carries it over); groups
+    // it creates open like every group of a new tree.
+    connect(m_model, &QAbstractItemModel::layoutAboutToBeChanged, this, [this] {
+        m_knownGroups.clear();
+        for (int row = 0; row < m_model->rowCount(); ++row)
+            m_knownGroups.insert(QPersistentModelIndex(m_model->index(row, 0)));
+    });
+    connect(m_model, &QAbstractItemModel::layoutChanged, this, [this] {
+        for (int row = 0; row < m_model->rowCount(); ++row)
+            if (const QModelIndex group = m_model->index(row, 0); !m_knownGroups.contains(QPersistentModelIndex(group)))
+                m_view->expand(group);
+        m_knownGroups.clear();
+    });
     connect(document, &ProjectDocument::simulationStarted, this, &GroupsPanel::updateFeedback);
     connect(document, &ProjectDocument::simulationChanged, this, &GroupsPanel::updateFeedback);
     connect(document, &ProjectDocument::comparisonChanged, this, &GroupsPanel::updateFeedback);

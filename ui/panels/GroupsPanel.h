@@ -7,6 +7,8 @@
 // message (GroupListModel's findings).
 
 #include <QList>
+#include <QPersistentModelIndex>
+#include <QSet>
 #include <QWidget>
 
 #include <vector>
@@ -64,6 +66,7 @@ private:
     QAction *m_merge = nullptr;
     QLabel *m_message;
     QLabel *m_feedback;
+    QSet<QPersistentModelIndex> m_knownGroups; // the groups before a layout change
 };
 
 } // namespace convoffload::ui

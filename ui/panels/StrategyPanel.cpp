@@ -108,7 +108,9 @@ StrategyPanel::StrategyPanel(ProjectDocument *document, QWidget *parent)
     connect(m_model, &QAbstractItemModel::modelReset, this, &StrategyPanel::selectCurrent);
     connect(m_document, &ProjectDocument::currentStrategyChanged, this, &StrategyPanel::selectCurrent);
     connect(m_document, &ProjectDocument::problemChanged, this, &StrategyPanel::updateActions);
-    connect(m_document, &ProjectDocument::strategiesChanged, this, &StrategyPanel::updateActions);
+    connect(m_document, &ProjectDocument::strategyInserted, this, &StrategyPanel::updateActions);
+    connect(m_document, &ProjectDocument::strategyRemoved, this, &StrategyPanel::updateActions);
+    connect(m_document, &ProjectDocument::projectReset, this, &StrategyPanel::updateActions);
     selectCurrent();
 }
 
