@@ -414,6 +414,22 @@ private slots:
         QVERIFY(doc.simulation());
         QCOMPARE(doc.simulation()->failure, std::string("simulation cancelled"));
     }
+
+    // A 483-byte project of days of work: the document refuses it at once
+    // with what it would need, in the simulation and in every comparison row,
+    // instead of keeping a core busy for days.
+    void daysOfWorkAreRefusedNotRun()
+    {
+        ProjectDocument doc;
+        QVERIFY(doc.load(QStringLiteral(CONVOFFLOAD_TEST_DATA "/hostile/project-days-of-work.json")).isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(!doc.busy(), 20000);
+        QVERIFY(doc.simulation());
+        const std::string &failure = doc.simulation()->failure;
+        QVERIFY2(failure.starts_with("not simulated: this simulation would take about"), failure.c_str());
+        QVERIFY2(failure.find("days") != std::string::npos, failure.c_str());
+        QCOMPARE(doc.comparison().size(), std::size_t(1));
+        QVERIFY(doc.comparison().front().failure.starts_with("not simulated: "));
+    }
 };
 
 QTEST_MAIN(TestBackgroundJob)

@@ -1,5 +1,7 @@
 #include "document/ProjectDocument.h"
 
+#include "convoffload/simulate/WorkEstimate.h"
+
 #include <QFileInfo>
 #include <QScopedValueRollback>
 
@@ -32,6 +34,16 @@ SimulationOptions workerOptions(
 
 // The workers: each gets its own copy of the project (bound by the job).
 
+/// Work the estimate puts over the budget (10 minutes, 3/4 of the memory) is
+/// refused with what it would need, rather than run for days or be killed.
+void requireWithinBudget(const Problem &problem, const SimulationOptions &options, std::int64_t runs)
+{
+    WorkEstimate work = estimateSimulation(problem, options.functional, options.trace);
+    work.seconds *= double(std::max<std::int64_t>(1, runs));
+    if (const std::optional<std::string> why = exceedsBudget(work))
+        throw std::runtime_error("not simulated: " + *why);
+}
+
 std::shared_ptr<const SimulationSnapshot> simulateCopy(
     const Project &project, int index, const std::string &projectPath, const Control &control)
 {
@@ -42,6 +54,7 @@ std::shared_ptr<const SimulationSnapshot> simulateCopy(
     try {
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
         SimulationOptions options = workerOptions(project, tensors, true, control.cancelFlag());
+        requireWithinBudget(snapshot->problem, options, 1);
         options.progress = [&](std::size_t done, std::size_t total) {
             control.report({what, int(100 * done / std::max<std::size_t>(total, 1))});
         };
@@ -63,7 +76,9 @@ ProjectDocument::Comparison compareCopy(const Project &project, const std::strin
     const QString what = QObject::tr("Comparing strategies");
     try {
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
-        comparison.rows = compareStrategies(project, workerOptions(project, tensors, false, control.cancelFlag()));
+        const SimulationOptions options = workerOptions(project, tensors, false, control.cancelFlag());
+        requireWithinBudget(project.problem, options, std::int64_t(project.strategies.size()));
+        comparison.rows = compareStrategies(project, options);
     } catch (const Cancelled &) {
         comparison.cancelled = true;
     } catch (const std::exception &e) {
@@ -83,6 +98,7 @@ ProjectDocument::Sweep sweepCopy(const Project &project, const std::string &proj
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
         const SimulationOptions options = workerOptions(project, tensors, false, control.cancelFlag());
         const Problem &p = project.problem;
+        requireWithinBudget(p, options, 2); // per group size: Row-by-Row and ZigZag
         const std::int64_t to = std::min<std::int64_t>(p.layer.patchCount(), std::max<std::int64_t>(32, 2 * p.nbPatchesMax()));
         for (std::int64_t g = 1; g <= to; ++g) {
             if (control.isCancelled())
