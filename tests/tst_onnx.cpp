@@ -11,6 +11,8 @@
 
 #include "TestPrinting.h"
 
+#include <onnx/onnx_pb.h>
+
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -54,6 +56,83 @@ std::vector<OnnxTensor> caseInputs(const std::string &dir)
     return inputs;
 }
 
+// Hand-built graphs for what the conformance cases do not cover.
+struct Dim {
+    std::int64_t value = 0;
+    const char *symbol = nullptr; // a dim_param instead of a value
+};
+
+void setShape(onnx::ValueInfoProto &v, const std::string &name, const std::vector<Dim> &dims)
+{
+    v.set_name(name);
+    auto *t = v.mutable_type()->mutable_tensor_type();
+    t->set_elem_type(onnx::TensorProto::FLOAT);
+    for (const Dim &d : dims) {
+        auto *dim = t->mutable_shape()->add_dim();
+        if (d.symbol)
+            dim->set_dim_param(d.symbol);
+        else
+            dim->set_dim_value(d.value);
+    }
+}
+
+onnx::ModelProto emptyModel(const std::vector<Dim> &input)
+{
+    onnx::ModelProto m;
+    m.set_ir_version(8);
+    auto *opset = m.add_opset_import();
+    opset->set_domain("");
+    opset->set_version(13);
+    m.mutable_graph()->set_name("hand-built");
+    setShape(*m.mutable_graph()->add_input(), "x", input);
+    return m;
+}
+
+void addWeights(onnx::ModelProto &m, const std::string &name, const std::vector<std::int64_t> &dims)
+{
+    onnx::TensorProto *t = m.mutable_graph()->add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::FLOAT);
+    std::int64_t count = 1;
+    for (std::int64_t d : dims) {
+        t->add_dims(d);
+        count *= d;
+    }
+    for (std::int64_t i = 0; i < count; ++i)
+        t->add_float_data(float(i % 5) - 2.0f);
+}
+
+onnx::NodeProto &addConv(
+    onnx::ModelProto &m, const std::string &name, const std::string &in, const std::string &weights, const std::string &out)
+{
+    onnx::NodeProto *n = m.mutable_graph()->add_node();
+    n->set_op_type("Conv");
+    n->set_name(name);
+    n->add_input(in);
+    n->add_input(weights);
+    n->add_output(out);
+    return *n;
+}
+
+void setInts(onnx::NodeProto &n, const std::string &name, const std::vector<std::int64_t> &values)
+{
+    auto *a = n.add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::INTS);
+    for (std::int64_t v : values)
+        a->add_ints(v);
+}
+
+void setString(onnx::NodeProto &n, const std::string &name, const std::string &value)
+{
+    auto *a = n.add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::STRING);
+    a->set_s(value);
+}
+
+NetworkImport importModel(const onnx::ModelProto &m) { return importOnnxBytes(m.SerializeAsString(), "hand-built.onnx"); }
+
 } // namespace
 
 class TestOnnx : public QObject {
@@ -71,6 +150,12 @@ private slots:
     void refused_data();
     void refused();
     void autoPadSame();
+    void autoPad_data();
+    void autoPad();
+    void shapeInferenceThroughAChain();
+    void dynamicShapeSkipped();
+    void weightsNotConstantSkipped();
+    void unusableWeightsSkipped();
     void malformed_data();
     void malformed();
     void noConv();
@@ -222,6 +307,152 @@ void TestOnnx::autoPadSame()
     QCOMPARE(l.pad_right, 1);
     QCOMPARE(l.hOut(), 3);
     QCOMPARE(l.wOut(), 3);
+}
+
+void TestOnnx::autoPad_data()
+{
+    QTest::addColumn<QString>("mode");
+    QTest::addColumn<int>("in");
+    QTest::addColumn<int>("kernel");
+    QTest::addColumn<int>("stride");
+    QTest::addColumn<int>("begin");
+    QTest::addColumn<int>("end");
+    // total = max(0, (ceil(in/s) − 1)·s + k − in); SAME_UPPER: floor(total/2) first.
+    QTest::newRow("upper even kernel") << "SAME_UPPER" << 6 << 2 << 1 << 0 << 1;
+    QTest::newRow("lower even kernel") << "SAME_LOWER" << 6 << 2 << 1 << 1 << 0;
+    QTest::newRow("upper stride 2 odd total") << "SAME_UPPER" << 6 << 3 << 2 << 0 << 1;
+    QTest::newRow("lower stride 2 odd total") << "SAME_LOWER" << 6 << 3 << 2 << 1 << 0;
+    QTest::newRow("upper stride 2 even total") << "SAME_UPPER" << 7 << 3 << 2 << 1 << 1;
+    QTest::newRow("upper kernel 5") << "SAME_UPPER" << 8 << 5 << 1 << 2 << 2;
+    QTest::newRow("upper negative total clamps") << "SAME_UPPER" << 6 << 1 << 4 << 0 << 0;
+    QTest::newRow("valid") << "VALID" << 7 << 3 << 2 << 0 << 0;
+}
+
+// auto_pad on hand-built graphs, both axes alike; with SAME_* the output is
+// ceil(in / stride), as the ONNX spec requires.
+void TestOnnx::autoPad()
+{
+    QFETCH(QString, mode);
+    QFETCH(int, in);
+    QFETCH(int, kernel);
+    QFETCH(int, stride);
+    QFETCH(int, begin);
+    QFETCH(int, end);
+    onnx::ModelProto m = emptyModel({{1}, {2}, {in}, {in}});
+    addWeights(m, "w", {3, 2, kernel, kernel});
+    onnx::NodeProto &conv = addConv(m, "c", "x", "w", "y");
+    setString(conv, "auto_pad", mode.toStdString());
+    setInts(conv, "strides", {stride, stride});
+    const NetworkImport net = importModel(m);
+    QCOMPARE(net.skipped.size(), std::size_t(0));
+    QCOMPARE(net.layers.size(), std::size_t(1));
+    const Layer &l = net.layers.front().layer;
+    QCOMPARE(l.pad_top, begin);
+    QCOMPARE(l.pad_left, begin);
+    QCOMPARE(l.pad_bottom, end);
+    QCOMPARE(l.pad_right, end);
+    if (mode != QStringLiteral("VALID"))
+        QCOMPARE(l.hOut(), (in + stride - 1) / stride);
+}
+
+// x → Relu → Conv a → Conv b (dilated, skipped) → Conv (no name): no
+// intermediate shape is stored, shape inference finds every input, and the
+// result keeps graph order with the skipped node in between.
+void TestOnnx::shapeInferenceThroughAChain()
+{
+    onnx::ModelProto m = emptyModel({{1}, {2}, {9}, {9}});
+    onnx::NodeProto *relu = m.mutable_graph()->add_node();
+    relu->set_op_type("Relu");
+    relu->add_input("x");
+    relu->add_output("r");
+    addWeights(m, "wa", {4, 2, 3, 3});
+    addWeights(m, "wb", {4, 4, 3, 3});
+    addWeights(m, "wc", {5, 4, 2, 2});
+    setInts(addConv(m, "a", "r", "wa", "ya"), "pads", {1, 1, 1, 1});
+    setInts(addConv(m, "b", "ya", "wb", "yb"), "dilations", {2, 2});
+    onnx::NodeProto &c = addConv(m, "", "yb", "wc", "yc");
+    setInts(c, "strides", {2, 1});
+    setInts(c, "pads", {0, 1, 1, 0}); // top, left, bottom, right
+    QCOMPARE(m.graph().value_info_size(), 0);
+
+    const NetworkImport net = importModel(m);
+    QCOMPARE(net.graph_name, std::string("hand-built"));
+    QCOMPARE(net.layers.size(), std::size_t(2));
+    QCOMPARE(net.layers[0].name, std::string("a"));
+    QCOMPARE(net.layers[0].layer.h_in, 9);
+    QCOMPARE(net.layers[0].layer.hOut(), 9);
+    QCOMPARE(net.layers[1].name, std::string("conv3")); // no name: its node index
+    const Layer &l = net.layers[1].layer;
+    QCOMPARE(l.c_in, 4);
+    QCOMPARE(l.h_in, 5); // 9 − 2·(3 − 1)
+    QCOMPARE(l.w_in, 5);
+    QCOMPARE(l.n, 5);
+    QCOMPARE(l.stride_h, 2);
+    QCOMPARE(l.pad_top, 0);
+    QCOMPARE(l.pad_left, 1);
+    QCOMPARE(l.pad_bottom, 1);
+    QCOMPARE(l.pad_right, 0);
+    QCOMPARE(net.skipped.size(), std::size_t(1));
+    QCOMPARE(net.skipped[0].node, std::string("b"));
+    QVERIFY2(net.skipped[0].reason.find("dilations = [2, 2]") != std::string::npos, net.skipped[0].reason.c_str());
+}
+
+void TestOnnx::dynamicShapeSkipped()
+{
+    onnx::ModelProto m = emptyModel({{0, "batch"}, {2}, {8}, {8}});
+    addWeights(m, "w", {3, 2, 3, 3});
+    addConv(m, "c", "x", "w", "y");
+    NetworkImport net = importModel(m);
+    QCOMPARE(net.layers.size(), std::size_t(0));
+    QCOMPARE(net.skipped.size(), std::size_t(1));
+    QVERIFY2(
+        net.skipped[0].reason.find("dimension 0 of input 'x' is dynamic") != std::string::npos, net.skipped[0].reason.c_str());
+
+    m = emptyModel({{1}, {2}, {0, "height"}, {8}});
+    addWeights(m, "w", {3, 2, 3, 3});
+    addConv(m, "c", "x", "w", "y");
+    net = importModel(m);
+    QCOMPARE(net.skipped.size(), std::size_t(1));
+    QVERIFY2(net.skipped[0].reason.find("dimension 2") != std::string::npos, net.skipped[0].reason.c_str());
+}
+
+void TestOnnx::weightsNotConstantSkipped()
+{
+    onnx::ModelProto m = emptyModel({{1}, {2}, {8}, {8}});
+    setShape(*m.mutable_graph()->add_input(), "w", {{3}, {2}, {3}, {3}});
+    addConv(m, "c", "x", "w", "y");
+    const NetworkImport net = importModel(m);
+    QCOMPARE(net.skipped.size(), std::size_t(1));
+    QVERIFY2(net.skipped[0].reason.find("neither an initializer nor a bound input") != std::string::npos,
+        net.skipped[0].reason.c_str());
+}
+
+// Weights the import cannot read are refused per node, never a crash.
+void TestOnnx::unusableWeightsSkipped()
+{
+    onnx::ModelProto m = emptyModel({{1}, {2}, {8}, {8}});
+    addWeights(m, "w", {3, 2, 3, 3});
+    m.mutable_graph()->mutable_initializer(0)->set_data_type(onnx::TensorProto::DOUBLE);
+    addConv(m, "double", "x", "w", "y");
+    addWeights(m, "short", {3, 2, 3, 3});
+    m.mutable_graph()->mutable_initializer(1)->mutable_float_data()->RemoveLast();
+    addConv(m, "short", "x", "short", "y2");
+    addWeights(m, "raw", {3, 2, 3, 3});
+    m.mutable_graph()->mutable_initializer(2)->clear_float_data();
+    m.mutable_graph()->mutable_initializer(2)->set_raw_data(std::string(7, '\0'));
+    addConv(m, "raw", "x", "raw", "y3");
+    addWeights(m, "nan", {3, 2, 3, 3});
+    m.mutable_graph()->mutable_initializer(3)->set_float_data(0, std::nanf(""));
+    addConv(m, "nan", "x", "nan", "y4");
+    addWeights(m, "kernel", {3, 3, 3, 3});
+    addConv(m, "channels", "x", "kernel", "y5");
+    const NetworkImport net = importModel(m);
+    QCOMPARE(net.layers.size(), std::size_t(0));
+    QCOMPARE(net.skipped.size(), std::size_t(5));
+    const char *reasons[]
+        = {"of type DOUBLE", "holds 53 values", "holds 7 bytes", "not finite", "the input has 2 channels, the weights 3"};
+    for (std::size_t i = 0; i < 5; ++i)
+        QVERIFY2(net.skipped[i].reason.find(reasons[i]) != std::string::npos, net.skipped[i].reason.c_str());
 }
 
 void TestOnnx::malformed_data()
