@@ -159,6 +159,8 @@ private slots:
     void malformed_data();
     void malformed();
     void noConv();
+    void damagedModelsNeverCrash();
+    void shapeInferenceCrashesGuarded();
     void tooLarge();
     void quantisationIsExactOnIntegers();
 };
@@ -498,6 +500,77 @@ void TestOnnx::noConv()
         QCOMPARE(e.where, path);
         QVERIFY2(e.reason.find("no Conv node") != std::string::npos, e.what());
     }
+}
+
+// Seeded byte flips and truncations of real and hand-built models: each
+// import returns (whatever it imported or skipped) or throws FormatError;
+// no crash, no other exception, no huge allocation from damaged dims. (This
+// found ONNX 1.12's own shape-inference crashes on damaged Conv nodes, which
+// the import now guards against: GuardedSchemas in OnnxImport.cpp.)
+void TestOnnx::damagedModelsNeverCrash()
+{
+    std::vector<std::string> seeds = {readFile(kTestData + "/pytorch-converted/test_Conv2d_padding/model.onnx"),
+        readFile(kTestData + "/node/test_conv_with_strides_and_asymmetric_padding/model.onnx")};
+    onnx::ModelProto m = emptyModel({{1}, {2}, {9}, {9}});
+    addWeights(m, "w", {3, 2, 3, 3});
+    addWeights(m, "b", {3});
+    onnx::NodeProto &conv = addConv(m, "c", "x", "w", "y");
+    conv.add_input("b");
+    setString(conv, "auto_pad", "SAME_UPPER");
+    setInts(conv, "strides", {2, 2});
+    setInts(conv, "kernel_shape", {3, 3});
+    seeds.push_back(m.SerializeAsString());
+
+    // 3000 take well under a second; 200 000 with two seeds passed once by hand.
+    constexpr int kModels = 3000;
+    std::mt19937 random(20261123);
+    int imported = 0, refused = 0, skipped = 0;
+    for (int i = 0; i < kModels; ++i) {
+        std::string bytes = seeds[std::size_t(i) % seeds.size()];
+        const int flips = 1 + int(random() % 8);
+        for (int f = 0; f < flips; ++f)
+            bytes[random() % bytes.size()] = char(random());
+        if (random() % 4 == 0)
+            bytes.resize(random() % bytes.size());
+        try {
+            const NetworkImport net = importOnnxBytes(bytes, "damaged.onnx");
+            imported += int(net.layers.size());
+            skipped += int(net.skipped.size());
+            for (const ImportedConv &c : net.layers) {
+                QVERIFY(c.layer.problems().empty());
+                QCOMPARE(std::int64_t(c.weights.size()), c.layer.n * c.layer.kernelElements());
+            }
+        } catch (const FormatError &e) {
+            QCOMPARE(e.where, std::string("damaged.onnx"));
+            ++refused;
+        } catch (const std::exception &e) {
+            QFAIL(qPrintable(QStringLiteral("damaged model %1: %2").arg(i).arg(QString::fromStdString(e.what()))));
+        }
+    }
+    qInfo("%d damaged models: %d refused, %d layers imported, %d convolutions skipped", kModels, refused, imported, skipped);
+}
+
+// The two damaged Conv nodes that crashed ONNX 1.12's shape inference in
+// damagedModelsNeverCrash: input and weights of different ranks with no
+// kernel_shape (a read past an empty vector), and stride 0 with SAME_UPPER (a
+// division by zero). Both are now skipped with their reason.
+void TestOnnx::shapeInferenceCrashesGuarded()
+{
+    onnx::ModelProto m = emptyModel({{1}, {1}});
+    addWeights(m, "w", {1, 1, 3, 3});
+    setInts(addConv(m, "ranks", "x", "w", "y"), "pads", {1, 0, 1, 0});
+    NetworkImport net = importModel(m);
+    QCOMPARE(net.skipped.size(), std::size_t(1));
+    QVERIFY2(net.skipped[0].reason.find("rank 2") != std::string::npos, net.skipped[0].reason.c_str());
+
+    m = emptyModel({{1}, {2}, {9}, {9}});
+    addWeights(m, "w", {3, 2, 3, 3});
+    onnx::NodeProto &conv = addConv(m, "stride0", "x", "w", "y");
+    setString(conv, "auto_pad", "SAME_UPPER");
+    setInts(conv, "strides", {0, 2});
+    net = importModel(m);
+    QCOMPARE(net.skipped.size(), std::size_t(1));
+    QVERIFY2(net.skipped[0].reason.find("strides [0, 2]") != std::string::npos, net.skipped[0].reason.c_str());
 }
 
 // A 2 GB file (sparse, so it costs no disk) is refused before a byte is read.

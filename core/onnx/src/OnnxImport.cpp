@@ -3,6 +3,8 @@
 #include "convoffload/io/FormatError.h"
 #include "convoffload/io/TextFile.h"
 
+#include <onnx/defs/schema.h>
+#include <onnx/defs/shape_inference.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
@@ -13,6 +15,8 @@
 #include <deque>
 #include <exception>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <optional>
 
 namespace convoffload {
@@ -56,19 +60,23 @@ template <typename Fail> std::vector<float> floatValues(const onnx::TensorProto 
         fail(what + " is of type " + typeName(t.data_type()) + "; only FLOAT tensors are imported");
     if (t.data_location() == onnx::TensorProto::EXTERNAL)
         fail(what + " is stored in an external file, which this import does not read");
-    std::vector<float> values(static_cast<std::size_t>(count));
+    // The data must match the dims before anything is allocated: the dims of
+    // a damaged file may claim billions of values.
+    const std::size_t expected = std::size_t(count);
+    const std::string dims = listText({t.dims().begin(), t.dims().end()});
     if (t.has_raw_data()) {
-        // raw_data is little-endian, as this machine (x86-64, ARM64 Linux).
-        if (t.raw_data().size() != values.size() * sizeof(float))
-            fail(what + " holds " + std::to_string(t.raw_data().size()) + " bytes of data, its dims "
-                + listText({t.dims().begin(), t.dims().end()}) + " need " + std::to_string(values.size() * sizeof(float)));
-        std::memcpy(values.data(), t.raw_data().data(), t.raw_data().size());
-    } else {
-        if (std::size_t(t.float_data_size()) != values.size())
-            fail(what + " holds " + std::to_string(t.float_data_size()) + " values, its dims "
-                + listText({t.dims().begin(), t.dims().end()}) + " need " + std::to_string(values.size()));
-        std::copy(t.float_data().begin(), t.float_data().end(), values.begin());
+        if (t.raw_data().size() != expected * sizeof(float))
+            fail(what + " holds " + std::to_string(t.raw_data().size()) + " bytes of data, its dims " + dims + " need "
+                + std::to_string(expected * sizeof(float)));
+    } else if (std::size_t(t.float_data_size()) != expected) {
+        fail(what + " holds " + std::to_string(t.float_data_size()) + " values, its dims " + dims + " need "
+            + std::to_string(expected));
     }
+    std::vector<float> values(expected);
+    if (t.has_raw_data()) // little-endian, as this machine (x86-64, ARM64 Linux)
+        std::memcpy(values.data(), t.raw_data().data(), t.raw_data().size());
+    else
+        std::copy(t.float_data().begin(), t.float_data().end(), values.begin());
     return values;
 }
 
@@ -118,6 +126,73 @@ std::pair<std::int64_t, std::int64_t> samePads(std::int64_t in, std::int64_t k, 
     const std::int64_t small = total / 2, large = total - small;
     return upper ? std::pair{small, large} : std::pair{large, small};
 }
+
+// ONNX 1.12's shape inference for the convolutions reads past its vectors
+// when X and W disagree in rank or an attribute has the wrong length
+// (onnx/onnx#6180, #8036; fixed upstream in 1.17 by PR #6195), which a
+// damaged file triggers. This registry hands out the standard schemas, with
+// the inference of the convolutions and poolings wrapped in a check (ranks,
+// attribute lengths, strides >= 1, ...) that fails the node's inference (an InferenceError, which
+// InferShapes records and skips) instead.
+class GuardedSchemas : public onnx::ISchemaRegistry {
+public:
+    const onnx::OpSchema *GetSchema(
+        const std::string &key, const int maxInclusiveVersion, const std::string &domain) const override
+    {
+        const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Instance()->GetSchema(key, maxInclusiveVersion, domain);
+        const bool convolution = key == "Conv" || key == "ConvInteger" || key == "QLinearConv" || key == "ConvTranspose";
+        const bool pooling = key == "MaxPool" || key == "AveragePool" || key == "LpPool";
+        const int weights = key == "QLinearConv" ? 3 : convolution ? 1 : -1;
+        if (!schema || !(convolution || pooling) || (!domain.empty() && domain != "ai.onnx")
+            || !schema->has_type_and_shape_inference_function())
+            return schema;
+        const std::lock_guard lock(m_mutex);
+        auto &guarded = m_guarded[{key, schema->since_version()}];
+        if (!guarded) {
+            guarded = std::make_unique<onnx::OpSchema>(*schema);
+            guarded->TypeAndShapeInferenceFunction(
+                [inner = schema->GetTypeAndShapeInferenceFunction(), weights](onnx::InferenceContext &ctx) {
+                    checkConvolution(ctx, weights);
+                    inner(ctx);
+                });
+        }
+        return guarded.get();
+    }
+
+private:
+    static void checkConvolution(onnx::InferenceContext &ctx, int weights)
+    {
+        const auto rank = [&](int input) -> int {
+            if (input < 0 || ctx.getNumInputs() <= std::size_t(input) || !ctx.getInputType(std::size_t(input)))
+                return -1;
+            const onnx::TypeProto &t = *ctx.getInputType(std::size_t(input));
+            return t.has_tensor_type() && t.tensor_type().has_shape() ? t.tensor_type().shape().dim_size() : -1;
+        };
+        const int x = rank(0), w = rank(weights);
+        if (x >= 0 && w >= 0 && x != w)
+            fail_shape_inference("input of rank ", x, " and weights of rank ", w);
+        const int spatial = (x >= 0 ? x : w) - 2;
+        if (x >= 0 && x < 3)
+            fail_shape_inference("input of rank ", x);
+        if (spatial < 1)
+            return;
+        for (const char *name : {"kernel_shape", "strides", "dilations", "pads", "output_padding", "output_shape"}) {
+            const onnx::AttributeProto *a = ctx.getAttribute(name);
+            const int wanted = std::string(name) == "pads" ? 2 * spatial : spatial;
+            if (a && a->ints_size() != wanted)
+                fail_shape_inference("attribute ", name, " has ", a->ints_size(), " values, not ", wanted);
+            // Strides divide, kernel sizes and dilations size vectors.
+            const std::int64_t least = std::string(name) == "pads" || std::string(name) == "output_padding" ? 0 : 1;
+            if (a && std::string(name) != "output_shape")
+                for (std::int64_t v : a->ints())
+                    if (v < least || v > INT_MAX)
+                        fail_shape_inference("attribute ", name, " holds ", v);
+        }
+    }
+
+    mutable std::mutex m_mutex;
+    mutable std::map<std::pair<std::string, int>, std::unique_ptr<onnx::OpSchema>> m_guarded;
+};
 
 class Importer {
 public:
@@ -172,6 +247,9 @@ public:
         const std::int64_t group = groupAttr ? groupAttr->i() : 1;
         const auto xShape = m_shapes.find(node.input(0));
         const bool known = xShape != m_shapes.end() && xShape->second.size() == 4;
+        if (xShape != m_shapes.end() && !xShape->second.empty() && !known)
+            throw Skip{
+                "the input '" + node.input(0) + "' has rank " + std::to_string(xShape->second.size()) + ", the weights rank 4"};
         if (group != 1) {
             const bool depthwise = known && xShape->second[1] && *xShape->second[1] == group;
             throw Skip{std::string(depthwise ? "depthwise" : "grouped") + " convolution (group = " + std::to_string(group)
@@ -194,8 +272,8 @@ public:
         if (kernelShape != std::vector<std::int64_t>{wDims[2], wDims[3]})
             throw Skip{"kernel_shape " + listText(kernelShape) + " disagrees with the weights' " + listText(wDims)};
         const std::vector<std::int64_t> strides = intsAttribute(node, "strides", {1, 1});
-        if (strides.size() != 2)
-            throw Skip{"strides " + listText(strides) + " do not have 2 values"};
+        if (strides.size() != 2 || strides[0] < 1 || strides[1] < 1)
+            throw Skip{"strides " + listText(strides) + " are not 2 values of at least 1"};
 
         ImportedConv c;
         c.name = name;
@@ -279,7 +357,8 @@ NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where
 
     NetworkImport result;
     try {
-        onnx::shape_inference::InferShapes(model);
+        static GuardedSchemas schemas;
+        onnx::shape_inference::InferShapes(model, &schemas);
     } catch (const std::exception &e) {
         result.warnings.push_back(std::string("shape inference failed: ") + e.what());
     }
