@@ -1,7 +1,9 @@
 # Fails when a core file includes Qt, or a header of a library that its own
 # library may not use. Run by CTest as `core_layering`:
 #   cmake -DCORE_DIR=<core folder> -P CheckLayering.cmake
-set(layers model simulate io optimise)
+# onnx and optimise both sit on io and use nothing of each other; the list is
+# a line, so onnx comes first and optimise could (but does not) include it.
+set(layers model simulate io onnx optimise)
 set(violations "")
 foreach(layer IN LISTS layers)
   list(FIND layers ${layer} rank)
@@ -26,7 +28,7 @@ foreach(layer IN LISTS layers)
   endforeach()
 endforeach()
 if(violations)
-  message(FATAL_ERROR "Core layering broken (model <- simulate <- io <- optimise):\n${violations}")
+  message(FATAL_ERROR "Core layering broken (model <- simulate <- io <- onnx, optimise):\n${violations}")
 endif()
 list(LENGTH layers count)
 message(STATUS "Core layering holds over ${count} libraries")

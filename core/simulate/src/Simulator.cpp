@@ -65,8 +65,11 @@ public:
             runStep(int(i + 1), steps[i]);
         }
         checkEnd(int(steps.size()));
-        if (m_options.functional)
+        if (m_options.functional) {
             compareWithReference();
+            if (m_options.keep_output)
+                m_result.functional.dram_output = std::move(m_dramOutput);
+        }
         std::stable_sort(m_result.diagnostics.begin(), m_result.diagnostics.end(),
             [](const Diagnostic &a, const Diagnostic &b) { return a.severity < b.severity; });
         m_result.input_load_counts = std::move(m_inputLoads);

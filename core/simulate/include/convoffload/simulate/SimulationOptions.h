@@ -19,6 +19,7 @@ struct SimulationOptions {
     bool functional = true;
     std::uint64_t seed = 1; // for generated tensors
     const TensorData *data = nullptr; // explicit tensors instead of seeded ones
+    bool keep_output = false; // functional: hand back the DRAM output (FunctionalResult::dram_output)
     int max_diagnostics_per_rule = 50; // the rest are counted, not listed
     /// Long runs (big layers, sweeps) poll this every few hundred steps and
     /// throw Cancelled when it is set; another thread may set it.

@@ -53,6 +53,12 @@ std::string functionalStatusName(FunctionalStatus s); // "skipped", "pass", "fai
 struct FunctionalResult {
     FunctionalStatus status = FunctionalStatus::Skipped;
     std::string message; // first mismatch, named, when Fail
+    /// The simulated DRAM output by output id (patch * N + kernel), kept only
+    /// with SimulationOptions::keep_output (every value is the reference's
+    /// when status is Pass). Callers that map the integers back to their own
+    /// values (the ONNX import's dequantisation) read what the schedule
+    /// computed here.
+    std::vector<std::int64_t> dram_output;
 };
 
 struct SimulationResult {

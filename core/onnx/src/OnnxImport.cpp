@@ -1,0 +1,447 @@
+#include "convoffload/onnx/OnnxImport.h"
+
+#include "convoffload/io/FormatError.h"
+#include "convoffload/io/TextFile.h"
+
+#include <onnx/defs/schema.h>
+#include <onnx/defs/shape_inference.h>
+#include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+
+namespace convoffload {
+
+namespace {
+
+using Shape = std::vector<std::optional<std::int64_t>>; // nullopt: unknown or symbolic
+
+std::string listText(const std::vector<std::int64_t> &values)
+{
+    std::string s = "[";
+    for (std::size_t i = 0; i < values.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(values[i]);
+    return s + "]";
+}
+
+std::string typeName(int type)
+{
+    return onnx::TensorProto_DataType_IsValid(type) ? onnx::TensorProto_DataType_Name(onnx::TensorProto_DataType(type))
+                                                    : "type " + std::to_string(type);
+}
+
+// Why a node is skipped: thrown inside the node's import, caught per node.
+struct Skip {
+    std::string reason;
+};
+
+// The float values of a tensor; throws Skip (or FormatError via `fail`) when
+// they are not plain float data that matches the dims.
+template <typename Fail> std::vector<float> floatValues(const onnx::TensorProto &t, const std::string &what, Fail fail)
+{
+    std::int64_t count = 1;
+    for (std::int64_t d : t.dims()) {
+        if (d < 0 || d > INT_MAX)
+            fail(what + " has dimension " + std::to_string(d));
+        count *= d;
+        if (count > (std::int64_t(1) << 31))
+            fail(what + " has more than 2^31 elements");
+    }
+    if (t.data_type() != onnx::TensorProto::FLOAT)
+        fail(what + " is of type " + typeName(t.data_type()) + "; only FLOAT tensors are imported");
+    if (t.data_location() == onnx::TensorProto::EXTERNAL)
+        fail(what + " is stored in an external file, which this import does not read");
+    // The data must match the dims before anything is allocated: the dims of
+    // a damaged file may claim billions of values.
+    const std::size_t expected = std::size_t(count);
+    const std::string dims = listText({t.dims().begin(), t.dims().end()});
+    if (t.has_raw_data()) {
+        if (t.raw_data().size() != expected * sizeof(float))
+            fail(what + " holds " + std::to_string(t.raw_data().size()) + " bytes of data, its dims " + dims + " need "
+                + std::to_string(expected * sizeof(float)));
+    } else if (std::size_t(t.float_data_size()) != expected) {
+        fail(what + " holds " + std::to_string(t.float_data_size()) + " values, its dims " + dims + " need "
+            + std::to_string(expected));
+    }
+    std::vector<float> values(expected);
+    if (t.has_raw_data()) // little-endian, as this machine (x86-64, ARM64 Linux)
+        std::memcpy(values.data(), t.raw_data().data(), t.raw_data().size());
+    else
+        std::copy(t.float_data().begin(), t.float_data().end(), values.begin());
+    return values;
+}
+
+std::vector<float> initializerValues(const onnx::TensorProto &t, const std::string &what)
+{
+    return floatValues(t, what, [](const std::string &reason) { throw Skip{reason}; });
+}
+
+Shape shapeOf(const onnx::ValueInfoProto &v)
+{
+    if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape())
+        return {};
+    Shape shape;
+    for (const auto &d : v.type().tensor_type().shape().dim())
+        shape.push_back(d.has_dim_value() && d.dim_value() > 0 ? std::optional<std::int64_t>(d.dim_value()) : std::nullopt);
+    return shape;
+}
+
+const onnx::AttributeProto *attribute(const onnx::NodeProto &node, const std::string &name)
+{
+    for (const auto &a : node.attribute())
+        if (a.name() == name)
+            return &a;
+    return nullptr;
+}
+
+std::vector<std::int64_t> intsAttribute(const onnx::NodeProto &node, const std::string &name, std::vector<std::int64_t> fallback)
+{
+    const onnx::AttributeProto *a = attribute(node, name);
+    return a ? std::vector<std::int64_t>(a->ints().begin(), a->ints().end()) : fallback;
+}
+
+int checkedInt(std::int64_t value, const std::string &what)
+{
+    if (value < INT_MIN || value > INT_MAX)
+        throw Skip{what + " " + std::to_string(value) + " is out of range"};
+    return int(value);
+}
+
+// auto_pad SAME_*: the ONNX operator spec's total padding, (ceil(in / s) − 1)·s
+// + k − in, clamped at 0 as ONNX's shape inference does; SAME_UPPER puts the
+// odd element at the end, SAME_LOWER at the beginning.
+std::pair<std::int64_t, std::int64_t> samePads(std::int64_t in, std::int64_t k, std::int64_t s, bool upper)
+{
+    const std::int64_t out = (in + s - 1) / s;
+    const std::int64_t total = std::max<std::int64_t>(0, (out - 1) * s + k - in);
+    const std::int64_t small = total / 2, large = total - small;
+    return upper ? std::pair{small, large} : std::pair{large, small};
+}
+
+// ONNX 1.12's shape inference for the convolutions reads past its vectors
+// when X and W disagree in rank or an attribute has the wrong length
+// (onnx/onnx#6180, #8036; fixed upstream in 1.17 by PR #6195), which a
+// damaged file triggers. This registry hands out the standard schemas, with
+// the inference of the convolutions and poolings wrapped in a check (ranks,
+// attribute lengths, strides >= 1, ...) that fails the node's inference (an InferenceError, which
+// InferShapes records and skips) instead.
+class GuardedSchemas : public onnx::ISchemaRegistry {
+public:
+    const onnx::OpSchema *GetSchema(
+        const std::string &key, const int maxInclusiveVersion, const std::string &domain) const override
+    {
+        const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Instance()->GetSchema(key, maxInclusiveVersion, domain);
+        const bool convolution = key == "Conv" || key == "ConvInteger" || key == "QLinearConv" || key == "ConvTranspose";
+        const bool pooling = key == "MaxPool" || key == "AveragePool" || key == "LpPool";
+        const int weights = key == "QLinearConv" ? 3 : convolution ? 1 : -1;
+        if (!schema || !(convolution || pooling) || (!domain.empty() && domain != "ai.onnx")
+            || !schema->has_type_and_shape_inference_function())
+            return schema;
+        const std::lock_guard lock(m_mutex);
+        auto &guarded = m_guarded[{key, schema->since_version()}];
+        if (!guarded) {
+            guarded = std::make_unique<onnx::OpSchema>(*schema);
+            guarded->TypeAndShapeInferenceFunction(
+                [inner = schema->GetTypeAndShapeInferenceFunction(), weights](onnx::InferenceContext &ctx) {
+                    checkConvolution(ctx, weights);
+                    inner(ctx);
+                });
+        }
+        return guarded.get();
+    }
+
+private:
+    static void checkConvolution(onnx::InferenceContext &ctx, int weights)
+    {
+        const auto rank = [&](int input) -> int {
+            if (input < 0 || ctx.getNumInputs() <= std::size_t(input) || !ctx.getInputType(std::size_t(input)))
+                return -1;
+            const onnx::TypeProto &t = *ctx.getInputType(std::size_t(input));
+            return t.has_tensor_type() && t.tensor_type().has_shape() ? t.tensor_type().shape().dim_size() : -1;
+        };
+        const int x = rank(0), w = rank(weights);
+        if (x >= 0 && w >= 0 && x != w)
+            fail_shape_inference("input of rank ", x, " and weights of rank ", w);
+        const int spatial = (x >= 0 ? x : w) - 2;
+        if (x >= 0 && x < 3)
+            fail_shape_inference("input of rank ", x);
+        if (spatial < 1)
+            return;
+        for (const char *name : {"kernel_shape", "strides", "dilations", "pads", "output_padding", "output_shape"}) {
+            const onnx::AttributeProto *a = ctx.getAttribute(name);
+            const int wanted = std::string(name) == "pads" ? 2 * spatial : spatial;
+            if (a && a->ints_size() != wanted)
+                fail_shape_inference("attribute ", name, " has ", a->ints_size(), " values, not ", wanted);
+            // Strides divide, kernel sizes and dilations size vectors.
+            const std::int64_t least = std::string(name) == "pads" || std::string(name) == "output_padding" ? 0 : 1;
+            if (a && std::string(name) != "output_shape")
+                for (std::int64_t v : a->ints())
+                    if (v < least || v > INT_MAX)
+                        fail_shape_inference("attribute ", name, " holds ", v);
+        }
+    }
+
+    mutable std::mutex m_mutex;
+    mutable std::map<std::pair<std::string, int>, std::unique_ptr<onnx::OpSchema>> m_guarded;
+};
+
+class Importer {
+public:
+    Importer(const onnx::ModelProto &model, const std::vector<OnnxTensor> &bound)
+        : m_graph(model.graph())
+    {
+        for (const auto &t : m_graph.initializer())
+            m_initializers.emplace(t.name(), &t);
+        // Bound values go to the inputs that no initializer feeds, in order.
+        std::size_t next = 0;
+        for (const auto &v : m_graph.input()) {
+            if (next == bound.size())
+                break;
+            if (m_initializers.count(v.name()))
+                continue;
+            onnx::TensorProto &t = m_bound.emplace_back();
+            t.set_name(v.name());
+            t.set_data_type(onnx::TensorProto::FLOAT);
+            for (std::int64_t d : bound[next].dims)
+                t.add_dims(d);
+            for (float f : bound[next].values)
+                t.add_float_data(f);
+            ++next;
+        }
+        for (const auto &t : m_bound)
+            m_initializers.emplace(t.name(), &t);
+        for (const auto *list : {&m_graph.input(), &m_graph.value_info(), &m_graph.output()})
+            for (const auto &v : *list)
+                m_shapes.emplace(v.name(), shapeOf(v));
+    }
+
+    ImportedConv conv(const onnx::NodeProto &node, const std::string &name) const
+    {
+        if (!node.domain().empty() && node.domain() != "ai.onnx")
+            throw Skip{"Conv of domain '" + node.domain() + "', not the standard operator"};
+        if (node.input_size() < 2 || node.input(0).empty() || node.input(1).empty())
+            throw Skip{"Conv without input X or weights W"};
+        const auto w = m_initializers.find(node.input(1));
+        if (w == m_initializers.end())
+            throw Skip{"the weights '" + node.input(1) + "' are neither an initializer nor a bound input (computed at run time)"};
+        const onnx::TensorProto &weights = *w->second;
+        const int rank = weights.dims_size();
+        if (rank == 3)
+            throw Skip{"1-D convolution (weights of rank 3); the model holds 2-D convolutions only"};
+        if (rank == 5)
+            throw Skip{"3-D convolution (weights of rank 5); the model holds 2-D convolutions only"};
+        if (rank != 4)
+            throw Skip{"weights of rank " + std::to_string(rank) + "; the model holds 2-D convolutions (rank 4) only"};
+        const std::vector<std::int64_t> wDims(weights.dims().begin(), weights.dims().end());
+
+        const onnx::AttributeProto *groupAttr = attribute(node, "group");
+        const std::int64_t group = groupAttr ? groupAttr->i() : 1;
+        const auto xShape = m_shapes.find(node.input(0));
+        const bool known = xShape != m_shapes.end() && xShape->second.size() == 4;
+        if (xShape != m_shapes.end() && !xShape->second.empty() && !known)
+            throw Skip{
+                "the input '" + node.input(0) + "' has rank " + std::to_string(xShape->second.size()) + ", the weights rank 4"};
+        if (group != 1) {
+            const bool depthwise = known && xShape->second[1] && *xShape->second[1] == group;
+            throw Skip{std::string(depthwise ? "depthwise" : "grouped") + " convolution (group = " + std::to_string(group)
+                + "); the model holds group = 1 only"};
+        }
+        const std::vector<std::int64_t> dilations = intsAttribute(node, "dilations", {1, 1});
+        if (std::any_of(dilations.begin(), dilations.end(), [](std::int64_t d) { return d != 1; }))
+            throw Skip{"dilated convolution (dilations = " + listText(dilations) + "); the model holds dilation 1 only"};
+
+        if (!known)
+            throw Skip{"the shape of input '" + node.input(0) + "' is unknown after shape inference"};
+        const Shape &x = xShape->second;
+        for (std::size_t i = 0; i < x.size(); ++i)
+            if (!x[i])
+                throw Skip{"dimension " + std::to_string(i) + " of input '" + node.input(0)
+                    + "' is dynamic (symbolic or unknown after shape inference)"};
+        if (*x[1] != wDims[1])
+            throw Skip{"the input has " + std::to_string(*x[1]) + " channels, the weights " + std::to_string(wDims[1])};
+        const std::vector<std::int64_t> kernelShape = intsAttribute(node, "kernel_shape", {wDims[2], wDims[3]});
+        if (kernelShape != std::vector<std::int64_t>{wDims[2], wDims[3]})
+            throw Skip{"kernel_shape " + listText(kernelShape) + " disagrees with the weights' " + listText(wDims)};
+        const std::vector<std::int64_t> strides = intsAttribute(node, "strides", {1, 1});
+        if (strides.size() != 2 || strides[0] < 1 || strides[1] < 1)
+            throw Skip{"strides " + listText(strides) + " are not 2 values of at least 1"};
+
+        ImportedConv c;
+        c.name = name;
+        c.input = node.input(0);
+        c.output = node.output_size() ? node.output(0) : std::string();
+        c.batch = *x[0];
+        Layer &l = c.layer;
+        l.c_in = checkedInt(*x[1], "C_in");
+        l.h_in = checkedInt(*x[2], "H_in");
+        l.w_in = checkedInt(*x[3], "W_in");
+        l.n = checkedInt(wDims[0], "N");
+        l.h_k = checkedInt(wDims[2], "H_K");
+        l.w_k = checkedInt(wDims[3], "W_K");
+        l.stride_h = checkedInt(strides[0], "stride");
+        l.stride_w = checkedInt(strides[1], "stride");
+
+        const onnx::AttributeProto *autoPad = attribute(node, "auto_pad");
+        const std::string mode = autoPad ? autoPad->s() : "NOTSET";
+        if (mode == "NOTSET") {
+            const std::vector<std::int64_t> pads = intsAttribute(node, "pads", {0, 0, 0, 0});
+            if (pads.size() != 4)
+                throw Skip{"pads " + listText(pads) + " do not have 4 values"};
+            // ONNX order: [x1_begin, x2_begin, x1_end, x2_end].
+            l.pad_top = checkedInt(pads[0], "pad");
+            l.pad_left = checkedInt(pads[1], "pad");
+            l.pad_bottom = checkedInt(pads[2], "pad");
+            l.pad_right = checkedInt(pads[3], "pad");
+        } else if (mode == "SAME_UPPER" || mode == "SAME_LOWER") {
+            const bool upper = mode == "SAME_UPPER";
+            const auto [top, bottom] = samePads(l.h_in, l.h_k, l.stride_h, upper);
+            const auto [left, right] = samePads(l.w_in, l.w_k, l.stride_w, upper);
+            l.pad_top = checkedInt(top, "pad");
+            l.pad_bottom = checkedInt(bottom, "pad");
+            l.pad_left = checkedInt(left, "pad");
+            l.pad_right = checkedInt(right, "pad");
+        } else if (mode != "VALID") {
+            throw Skip{"auto_pad '" + mode + "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID"};
+        }
+        const std::vector<std::string> problems = l.problems();
+        if (!problems.empty())
+            throw Skip{"the layer is outside what the model holds: " + problems.front()};
+
+        c.weights = initializerValues(weights, "the weights '" + node.input(1) + "'");
+        if (!std::all_of(c.weights.begin(), c.weights.end(), [](float v) { return std::isfinite(v); }))
+            throw Skip{"the weights '" + node.input(1) + "' hold a value that is not finite"};
+        if (node.input_size() > 2 && !node.input(2).empty()) {
+            const auto b = m_initializers.find(node.input(2));
+            if (b == m_initializers.end())
+                throw Skip{"the bias '" + node.input(2) + "' is neither an initializer nor a bound input (computed at run time)"};
+            c.bias = initializerValues(*b->second, "the bias '" + node.input(2) + "'");
+            if (std::int64_t(c.bias.size()) != l.n)
+                throw Skip{"the bias has " + std::to_string(c.bias.size()) + " values for " + std::to_string(l.n) + " kernels"};
+        }
+        c.kernels = quantise(c.weights, quantisationBits(l));
+        return c;
+    }
+
+private:
+    const onnx::GraphProto &m_graph;
+    std::deque<onnx::TensorProto> m_bound;
+    std::map<std::string, const onnx::TensorProto *> m_initializers;
+    std::map<std::string, Shape> m_shapes;
+};
+
+} // namespace
+
+NetworkImport importOnnx(const std::string &path, const std::vector<OnnxTensor> &bound)
+{
+    return importOnnxBytes(readTextFile(path, kMaxOnnxFileBytes), path, bound);
+}
+
+NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where, const std::vector<OnnxTensor> &bound)
+{
+    if (std::int64_t(bytes.size()) > kMaxOnnxFileBytes)
+        throw FormatError(where, "not parsed: " + std::to_string(bytes.size()) + " bytes, more than an ONNX model may have here");
+    onnx::ModelProto model;
+    if (bytes.empty() || !model.ParseFromArray(bytes.data(), int(bytes.size())))
+        throw FormatError(where, "not an ONNX model: the protobuf does not parse (truncated, damaged or another kind of file)");
+    if (!model.has_graph() || model.ir_version() <= 0)
+        throw FormatError(where, "not an ONNX model: it has no graph or no ir_version");
+
+    NetworkImport result;
+    try {
+        static GuardedSchemas schemas;
+        onnx::shape_inference::InferShapes(model, &schemas);
+    } catch (const std::exception &e) {
+        result.warnings.push_back(std::string("shape inference failed: ") + e.what());
+    }
+    result.graph_name = model.graph().name();
+    const Importer importer(model, bound);
+    const auto &nodes = model.graph().node();
+    for (int i = 0; i < nodes.size(); ++i) {
+        const onnx::NodeProto &node = nodes[i];
+        const std::string &op = node.op_type();
+        const std::string name = node.name().empty() ? "conv" + std::to_string(i) : node.name();
+        if (op == "Conv") {
+            try {
+                result.layers.push_back(importer.conv(node, name));
+            } catch (const Skip &skip) {
+                result.skipped.push_back({name, skip.reason});
+            }
+        } else if (op == "ConvTranspose") {
+            result.skipped.push_back({name, "transposed convolution (ConvTranspose); the model holds Conv only"});
+        } else if (op == "ConvInteger" || op == "QLinearConv") {
+            result.skipped.push_back({name, "quantised convolution (" + op + "); the model holds float Conv only"});
+        }
+    }
+    if (result.layers.empty() && result.skipped.empty())
+        throw FormatError(
+            where, "the model has no Conv node (graph '" + result.graph_name + "', " + std::to_string(nodes.size()) + " nodes)");
+    return result;
+}
+
+OnnxTensor loadOnnxTensor(const std::string &path)
+{
+    const std::string bytes = readTextFile(path, kMaxOnnxFileBytes);
+    onnx::TensorProto t;
+    if (bytes.empty() || !t.ParseFromArray(bytes.data(), int(bytes.size())))
+        throw FormatError(path, "not an ONNX tensor: the protobuf does not parse");
+    OnnxTensor out;
+    out.dims.assign(t.dims().begin(), t.dims().end());
+    out.values = floatValues(t, "the tensor", [&](const std::string &reason) { throw FormatError(path, reason); });
+    return out;
+}
+
+int quantisationBits(const Layer &layer)
+{
+    int log2K = 0;
+    while ((std::int64_t(1) << log2K) < layer.kernelElements())
+        ++log2K;
+    return std::min(24, (62 - log2K) / 2);
+}
+
+Quantised quantise(const std::vector<float> &values, int bits)
+{
+    float max = 0;
+    for (float v : values)
+        max = std::max(max, std::fabs(v));
+    Quantised q;
+    q.values.resize(values.size());
+    if (max == 0)
+        return q;
+    int e = 0;
+    std::frexp(max, &e); // max < 2^e
+    q.exponent = bits - e; // so max · 2^exponent < 2^bits
+    for (std::size_t i = 0; i < values.size(); ++i)
+        q.values[i] = std::int32_t(std::llround(std::ldexp(double(values[i]), q.exponent)));
+    return q;
+}
+
+TensorData functionalTensors(const ImportedConv &conv, const std::vector<float> &image, int &exponent)
+{
+    const Quantised input = quantise(image, quantisationBits(conv.layer));
+    exponent = input.exponent + conv.kernels.exponent;
+    return TensorData{input.values, conv.kernels.values};
+}
+
+std::vector<float> dequantiseOutputs(const ImportedConv &conv, int exponent, const std::vector<std::int64_t> &outputs)
+{
+    const Layer &l = conv.layer;
+    const std::int64_t patches = l.patchCount();
+    std::vector<float> out(std::size_t(patches * l.n));
+    for (std::int64_t p = 0; p < patches; ++p)
+        for (int k = 0; k < l.n; ++k) {
+            const double v = std::ldexp(double(outputs[std::size_t(p * l.n + k)]), -exponent);
+            out[std::size_t(k * patches + p)] = float(v + (conv.bias.empty() ? 0.0 : double(conv.bias[std::size_t(k)])));
+        }
+    return out;
+}
+
+} // namespace convoffload

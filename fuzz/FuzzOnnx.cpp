@@ -1,0 +1,36 @@
+// Fuzz target: the ONNX import (core/onnx). Any bytes either import (every
+// layer sound, weights and quantised kernels of the layer's size, every
+// refusal with a node and a reason) or throw FormatError. The seed corpus is
+// a few of ONNX's conformance models (Apache-2.0, Debian's libonnx-testdata);
+// crashes/onnx holds the two damaged Conv nodes that crashed ONNX 1.12's own
+// shape inference before the import guarded it.
+#include "FuzzTarget.h"
+
+#include "convoffload/io/FormatError.h"
+#include "convoffload/onnx/OnnxImport.h"
+
+#include <cstdlib>
+#include <string>
+
+using namespace convoffload;
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
+{
+    const std::string bytes(reinterpret_cast<const char *>(data), size);
+    NetworkImport net;
+    try {
+        net = importOnnxBytes(bytes, "fuzz.onnx");
+    } catch (const FormatError &) {
+        return 0;
+    }
+    for (const ImportedConv &c : net.layers) {
+        const std::size_t weights = std::size_t(c.layer.n * c.layer.kernelElements());
+        if (!c.layer.problems().empty() || c.name.empty() || c.batch < 1 || c.weights.size() != weights
+            || c.kernels.values.size() != weights || (!c.bias.empty() && c.bias.size() != std::size_t(c.layer.n)))
+            std::abort(); // imported a layer the model cannot hold
+    }
+    for (const SkippedNode &s : net.skipped)
+        if (s.node.empty() || s.reason.empty())
+            std::abort(); // a refusal without its node or reason
+    return 0;
+}
