@@ -15,7 +15,8 @@ PACKAGES=(cmake ninja-build g++ pkg-config
           qt6-base-dev qt6-charts-dev libqt6opengl6-dev qt6-svg-dev
           nlohmann-json3-dev libcsv-dev coinor-libcbc-dev coinor-cbc
           libonnx-dev libprotobuf-dev libonnx-testdata  # ONNX import; its headers need protobuf's; conformance cases
-          appstream desktop-file-utils dpkg-dev file)  # the ship tests: metainfo, .desktop, .deb
+          appstream desktop-file-utils dpkg-dev file  # the ship tests: metainfo, .desktop, .deb
+          clang-format)  # the format test
 BUILD_DIR=${BUILD_DIR:-build}
 
 install_missing() {

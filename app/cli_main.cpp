@@ -266,8 +266,7 @@ int main(int argc, char *argv[])
             // Before anything is expanded or built: a small file can describe
             // days of work. compare and export simulate every strategy.
             const bool everyStrategy = name == QLatin1String("compare") || name == QLatin1String("export");
-            checkWorkBudget(
-                parser, loaded->project.problem, everyStrategy ? std::int64_t(loaded->project.strategies.size()) : 1);
+            checkWorkBudget(parser, loaded->project.problem, everyStrategy ? std::int64_t(loaded->project.strategies.size()) : 1);
         }
         return command->run({parser, loaded ? &*loaded : nullptr, args.value(1)});
     } catch (const Cancelled &) {

@@ -54,15 +54,14 @@ int main(int argc, char *argv[])
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("project"), QStringLiteral("Project file to open (.json)."));
-    const QCommandLineOption report(QStringLiteral("report"), QStringLiteral("Write the figures of PROJECT into DIR and exit."),
-                                    QStringLiteral("dir"));
+    const QCommandLineOption report(
+        QStringLiteral("report"), QStringLiteral("Write the figures of PROJECT into DIR and exit."), QStringLiteral("dir"));
     const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Open PROJECT, show step STEP (--step), save the window as PNG and exit."),
-                                        QStringLiteral("file"));
-    const QCommandLineOption step(QStringLiteral("step"), QStringLiteral("1-based step for --screenshot."), QStringLiteral("n"),
-                                  QStringLiteral("2"));
-    const QCommandLineOption strategy(QStringLiteral("strategy"), QStringLiteral("Strategy to select for --screenshot."),
-                                      QStringLiteral("name"));
+        QStringLiteral("Open PROJECT, show step STEP (--step), save the window as PNG and exit."), QStringLiteral("file"));
+    const QCommandLineOption step(
+        QStringLiteral("step"), QStringLiteral("1-based step for --screenshot."), QStringLiteral("n"), QStringLiteral("2"));
+    const QCommandLineOption strategy(
+        QStringLiteral("strategy"), QStringLiteral("Strategy to select for --screenshot."), QStringLiteral("name"));
     parser.addOptions({report, screenshot, step, strategy});
     parser.process(app);
     const QString project = parser.positionalArguments().value(0);

@@ -11,12 +11,12 @@
 #include <vector>
 
 namespace QTest {
-template <> inline char *toString(const convoffload::FunctionalStatus &s) { return qstrdup(convoffload::functionalStatusName(s).c_str()); }
-template <> inline char *toString(const convoffload::Rule &r) { return qstrdup(convoffload::ruleName(r).c_str()); }
-template <> inline char *toString(const convoffload::Action &a)
+template <> inline char *toString(const convoffload::FunctionalStatus &s)
 {
-    return qstrdup(convoffload::actionName(a).c_str());
+    return qstrdup(convoffload::functionalStatusName(s).c_str());
 }
+template <> inline char *toString(const convoffload::Rule &r) { return qstrdup(convoffload::ruleName(r).c_str()); }
+template <> inline char *toString(const convoffload::Action &a) { return qstrdup(convoffload::actionName(a).c_str()); }
 template <> inline char *toString(const convoffload::Severity &s)
 {
     return qstrdup(s == convoffload::Severity::Error ? "error" : "warning");

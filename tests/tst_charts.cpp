@@ -60,8 +60,7 @@ SimulationResult rowByRowG2(const Problem &p)
     return simulate(p, expandS1(p, rowByRow(p.layer, 2)), options);
 }
 
-template <class T>
-T *seriesNamed(const QChart *chart, const QString &name)
+template <class T> T *seriesNamed(const QChart *chart, const QString &name)
 {
     for (QAbstractSeries *s : chart->series())
         if (s->name() == name)
@@ -69,8 +68,7 @@ T *seriesNamed(const QChart *chart, const QString &name)
     return nullptr;
 }
 
-template <class T>
-QList<T *> seriesOfType(const QChart *chart)
+template <class T> QList<T *> seriesOfType(const QChart *chart)
 {
     QList<T *> out;
     for (QAbstractSeries *s : chart->series())
@@ -488,7 +486,11 @@ private slots:
         // A failed export keeps the file that was there.
         const QString kept = dir.filePath(QStringLiteral("kept.png"));
         QVERIFY(exportFigure(paint, QSize(10, 10), kept, QStringLiteral("t")).ok);
-        const QByteArray before = [&] { QFile f(kept); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+        const QByteArray before = [&] {
+            QFile f(kept);
+            f.open(QIODevice::ReadOnly);
+            return f.readAll();
+        }();
         QVERIFY(!exportFigure(paint, QSize(100000, 10), kept, QStringLiteral("t")).ok);
         QFile after(kept);
         QVERIFY(after.open(QIODevice::ReadOnly));
@@ -664,7 +666,8 @@ private slots:
         QCOMPARE(toggled.count(), 1);
         QVERIFY(panel.footprintPerAction());
         QCOMPARE(panel.chart(ChartsPanel::DurationsTab), durations);
-        QCOMPARE(seriesNamed<QAreaSeries>(panel.chart(ChartsPanel::FootprintTab), QStringLiteral("output"))->upperSeries()->count(),
+        QCOMPARE(
+            seriesNamed<QAreaSeries>(panel.chart(ChartsPanel::FootprintTab), QStringLiteral("output"))->upperSeries()->count(),
             72);
         QCOMPARE(cursorX(panel.chart(ChartsPanel::FootprintTab)), 2.5); // the box around (2, 3]
 
@@ -714,8 +717,8 @@ private slots:
                 QDir(out).filePath(prefix + QStringLiteral("-footprint-action.pdf")), pdf.chart->title(), QString())
                         .ok);
             const NamedChart svg{QString(), std::unique_ptr<QChart>(sweepChart(sweep))};
-            QVERIFY(exportFigure(chartPainter(svg.chart.get()), QSize(1000, 620), QDir(out).filePath(prefix + QStringLiteral("-sweep.svg")),
-                svg.chart->title(), QStringLiteral("sweep"))
+            QVERIFY(exportFigure(chartPainter(svg.chart.get()), QSize(1000, 620),
+                QDir(out).filePath(prefix + QStringLiteral("-sweep.svg")), svg.chart->title(), QStringLiteral("sweep"))
                         .ok);
         };
         const Project paper = loadProject(CONVOFFLOAD_SAMPLES "/paper-example.json");
@@ -733,8 +736,8 @@ private slots:
             broken.failure = "group size 0";
             rows.push_back(broken);
             std::unique_ptr<QChart> chart(comparisonChart(rows));
-            QVERIFY(exportFigure(chartPainter(chart.get()), QSize(1000, 620), QDir(out).filePath(QStringLiteral("paper-compare-invalid.png")),
-                chart->title())
+            QVERIFY(exportFigure(chartPainter(chart.get()), QSize(1000, 620),
+                QDir(out).filePath(QStringLiteral("paper-compare-invalid.png")), chart->title())
                         .ok);
             // The SVG as another program would draw it.
             QSvgRenderer svg(QDir(out).filePath(QStringLiteral("paper-sweep.svg")));
@@ -759,7 +762,8 @@ private slots:
         const Project lenet = loadProject(CONVOFFLOAD_SAMPLES "/lenet5-conv1.json");
         const StrategySpec *zigzag = lenet.findStrategy("ZigZag");
         QVERIFY(zigzag);
-        shoot(QStringLiteral("lenet"), lenet, runStrategy(lenet.problem, *zigzag, SimulationOptions{}), QStringLiteral("ZigZag"), 32, 40);
+        shoot(QStringLiteral("lenet"), lenet, runStrategy(lenet.problem, *zigzag, SimulationOptions{}), QStringLiteral("ZigZag"),
+            32, 40);
     }
 };
 

@@ -206,7 +206,8 @@ private slots:
         QFile good(QStringLiteral(CONVOFFLOAD_TEST_DATA "/tensors-paper.json"));
         QVERIFY(good.open(QIODevice::ReadOnly));
         write("tensors.json", good.readAll());
-        Run r = cli({QStringLiteral("simulate"), path, QStringLiteral("--strategy"), QStringLiteral("ZigZag"), QStringLiteral("--json")});
+        Run r = cli(
+            {QStringLiteral("simulate"), path, QStringLiteral("--strategy"), QStringLiteral("ZigZag"), QStringLiteral("--json")});
         QCOMPARE(r.exitCode, 0);
         QCOMPARE(QJsonDocument::fromJson(r.out).object()[QLatin1String("functional_check")].toString(), QStringLiteral("pass"));
 
@@ -222,8 +223,8 @@ private slots:
     {
         QTest::addColumn<QString>("figure");
         QTest::addColumn<QString>("extension");
-        for (const char *figure : {"grid", "input-grid", "output-grid", "memory", "memory-actions", "durations", "cumulative", "compare",
-                                   "sweep", "storyboard"})
+        for (const char *figure : {"grid", "input-grid", "output-grid", "memory", "memory-actions", "durations", "cumulative",
+                 "compare", "sweep", "storyboard"})
             for (const char *extension : {"png", "svg", "pdf"})
                 QTest::addRow("%s.%s", figure, extension) << QString::fromLatin1(figure) << QString::fromLatin1(extension);
     }
@@ -232,9 +233,10 @@ private slots:
         QFETCH(QString, figure);
         QFETCH(QString, extension);
         const QString out = m_dir.filePath(figure + QLatin1Char('.') + extension);
-        const Run r = cli({QStringLiteral("export"), sample("paper-example.json"), QStringLiteral("--figure"), figure, QStringLiteral("--strategy"),
-                           QStringLiteral("ZigZag"), QStringLiteral("--versus"), QStringLiteral("Row-by-Row"), QStringLiteral("--step"),
-                           QStringLiteral("2"), QStringLiteral("--size"), QStringLiteral("800x600"), QStringLiteral("--out"), out});
+        const Run r = cli({QStringLiteral("export"), sample("paper-example.json"), QStringLiteral("--figure"), figure,
+            QStringLiteral("--strategy"), QStringLiteral("ZigZag"), QStringLiteral("--versus"), QStringLiteral("Row-by-Row"),
+            QStringLiteral("--step"), QStringLiteral("2"), QStringLiteral("--size"), QStringLiteral("800x600"),
+            QStringLiteral("--out"), out});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QFile file(out);
         QVERIFY(file.open(QIODevice::ReadOnly));
@@ -256,20 +258,24 @@ private slots:
     {
         QTest::addColumn<QStringList>("extra");
         QTest::addColumn<QString>("message");
-        QTest::newRow("unknown figure") << QStringList{QStringLiteral("--figure"), QStringLiteral("pie"), QStringLiteral("--strategy"), QStringLiteral("ZigZag")}
+        QTest::newRow("unknown figure") << QStringList{QStringLiteral("--figure"), QStringLiteral("pie"),
+            QStringLiteral("--strategy"), QStringLiteral("ZigZag")}
                                         << QStringLiteral("--figure: expected one of");
-        QTest::newRow("no strategy") << QStringList{QStringLiteral("--figure"), QStringLiteral("grid")} << QStringLiteral("needs --strategy");
-        QTest::newRow("step beyond") << QStringList{QStringLiteral("--figure"), QStringLiteral("grid"), QStringLiteral("--strategy"), QStringLiteral("ZigZag"),
-                                                    QStringLiteral("--step"), QStringLiteral("99")}
+        QTest::newRow("no strategy") << QStringList{QStringLiteral("--figure"), QStringLiteral("grid")}
+                                     << QStringLiteral("needs --strategy");
+        QTest::newRow("step beyond") << QStringList{QStringLiteral("--figure"), QStringLiteral("grid"),
+            QStringLiteral("--strategy"), QStringLiteral("ZigZag"), QStringLiteral("--step"), QStringLiteral("99")}
                                      << QStringLiteral("step 99 is out of range");
-        QTest::newRow("bad size") << QStringList{QStringLiteral("--figure"), QStringLiteral("compare"), QStringLiteral("--size"), QStringLiteral("big")}
-                                  << QStringLiteral("--size");
-        QTest::newRow("huge size") << QStringList{QStringLiteral("--figure"), QStringLiteral("compare"), QStringLiteral("--size"), QStringLiteral("900000x900000")}
+        QTest::newRow("bad size") << QStringList{QStringLiteral("--figure"), QStringLiteral("compare"), QStringLiteral("--size"),
+            QStringLiteral("big")} << QStringLiteral("--size");
+        QTest::newRow("huge size") << QStringList{QStringLiteral("--figure"), QStringLiteral("compare"), QStringLiteral("--size"),
+            QStringLiteral("900000x900000")}
                                    << QStringLiteral("too large");
-        QTest::newRow("bad action") << QStringList{QStringLiteral("--figure"), QStringLiteral("grid"), QStringLiteral("--strategy"), QStringLiteral("ZigZag"),
-                                                   QStringLiteral("--action"), QStringLiteral("a9")}
+        QTest::newRow("bad action") << QStringList{QStringLiteral("--figure"), QStringLiteral("grid"),
+            QStringLiteral("--strategy"), QStringLiteral("ZigZag"), QStringLiteral("--action"), QStringLiteral("a9")}
                                     << QStringLiteral("--action");
-        QTest::newRow("unknown strategy") << QStringList{QStringLiteral("--figure"), QStringLiteral("memory"), QStringLiteral("--strategy"), QStringLiteral("Nope")}
+        QTest::newRow("unknown strategy") << QStringList{QStringLiteral("--figure"), QStringLiteral("memory"),
+            QStringLiteral("--strategy"), QStringLiteral("Nope")}
                                           << QStringLiteral("no strategy named 'Nope'");
     }
     void exportErrors()
@@ -277,7 +283,8 @@ private slots:
         QFETCH(QStringList, extra);
         QFETCH(QString, message);
         const QString out = m_dir.filePath(QStringLiteral("error.png"));
-        const Run r = cli(QStringList{QStringLiteral("export"), sample("paper-example.json"), QStringLiteral("--out"), out} + extra);
+        const Run r
+            = cli(QStringList{QStringLiteral("export"), sample("paper-example.json"), QStringLiteral("--out"), out} + extra);
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
         QVERIFY(!QFile::exists(out));
@@ -331,8 +338,8 @@ private slots:
 
     void exportToUnwritablePlace()
     {
-        const Run r = cli({QStringLiteral("export"), sample("paper-example.json"), QStringLiteral("--figure"), QStringLiteral("compare"),
-                           QStringLiteral("--out"), QStringLiteral("/nonexistent-dir/figure.png")});
+        const Run r = cli({QStringLiteral("export"), sample("paper-example.json"), QStringLiteral("--figure"),
+            QStringLiteral("compare"), QStringLiteral("--out"), QStringLiteral("/nonexistent-dir/figure.png")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("/nonexistent-dir/figure.png"), r.err.constData());
     }

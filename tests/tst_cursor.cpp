@@ -77,9 +77,9 @@ private slots:
         c.seek({1, Action::FreeInput});
         QCOMPARE(at(c, l, 0, 0), PixelState::Freed);
         QCOMPARE(at(c, l, 0, 4), PixelState::Off); // not loaded yet
-        QCOMPARE(c.patch(0), OutputState::OnChip);  // not written yet
+        QCOMPARE(c.patch(0), OutputState::OnChip); // not written yet
         QCOMPARE(c.patch(2), OutputState::Pending);
-        QCOMPARE(c.footprint().input, 12);          // 12 of 24 elements kept
+        QCOMPARE(c.footprint().input, 12); // 12 of 24 elements kept
         c.seek({1, Action::Write});
         QCOMPARE(c.patch(0), OutputState::Written);
         c.seek({1, Action::LoadInput});

@@ -64,8 +64,7 @@ QImage blankImage(const QSize &size = QSize(600, 600), QColor fill = Qt::white)
     return image;
 }
 
-GridFigureLayout figureLayout(GridKind kind, QImage &image, const QRectF &target, const Example &ex,
-                              const GridStyle &style)
+GridFigureLayout figureLayout(GridKind kind, QImage &image, const QRectF &target, const Example &ex, const GridStyle &style)
 {
     QPainter p(&image);
     const QFont font = GridRenderer::figureFont(p.font(), target);
@@ -110,7 +109,7 @@ private Q_SLOTS:
         QVERIFY(qFuzzyCompare(t.scale(), 7.5 * expectedZoom));
         const QPointF after = t.toScene(point);
         QVERIFY2(std::abs(after.x() - before.x()) < 1e-9 && std::abs(after.y() - before.y()) < 1e-9,
-                 "the scene point under the mouse moved");
+            "the scene point under the mouse moved");
         const QPointF back = t.toWidget(before);
         QVERIFY(std::abs(back.x() - point.x()) < 1e-9 && std::abs(back.y() - point.y()) < 1e-9);
     }
@@ -138,8 +137,7 @@ private Q_SLOTS:
         QTest::addColumn<QPointF>("topLeft");
         QTest::newRow("square in wide") << QSizeF(5, 5) << QRectF(10, 20, 200, 100) << 20.0 << QPointF(60, 20);
         QTest::newRow("wide in square") << QSizeF(8, 2) << QRectF(0, 0, 400, 400) << 50.0 << QPointF(0, 150);
-        QTest::newRow("224 in 1000") << QSizeF(224, 224) << QRectF(0, 0, 1000, 1000) << 1000.0 / 224
-                                     << QPointF(0, 0);
+        QTest::newRow("224 in 1000") << QSizeF(224, 224) << QRectF(0, 0, 1000, 1000) << 1000.0 / 224 << QPointF(0, 0);
         QTest::newRow("empty scene") << QSizeF(0, 0) << QRectF(0, 0, 100, 50) << 1.0 << QPointF(50, 25);
     }
     void fitCentresTheScene()
@@ -242,9 +240,9 @@ private Q_SLOTS:
         QCOMPARE(g.bounds(), QRectF(10, 20, 40, 24));
         QCOMPARE(g.cellRect(2, 4), QRectF(42, 36, 8, 8));
         QCOMPARE(g.cellsIn(QRectF(0, 0, 1000, 1000)), QRect(0, 0, 5, 3));
-        QCOMPARE(g.cellsIn(QRectF(19, 29, 2, 1)), QRect(1, 1, 1, 1));  // inside cell (1,1)
-        QCOMPARE(g.cellsIn(QRectF(17, 27, 2, 2)), QRect(0, 0, 2, 2));  // straddles four cells
-        QCOMPARE(g.cellsIn(QRectF(26, 20, 8, 8)), QRect(2, 0, 1, 1));  // exactly cell (0,2)
+        QCOMPARE(g.cellsIn(QRectF(19, 29, 2, 1)), QRect(1, 1, 1, 1)); // inside cell (1,1)
+        QCOMPARE(g.cellsIn(QRectF(17, 27, 2, 2)), QRect(0, 0, 2, 2)); // straddles four cells
+        QCOMPARE(g.cellsIn(QRectF(26, 20, 8, 8)), QRect(2, 0, 1, 1)); // exactly cell (0,2)
         QVERIFY(g.cellsIn(QRectF(100, 100, 5, 5)).isEmpty());
         QVERIFY(g.cellsIn(QRectF()).isEmpty());
         QCOMPARE(g.cellsOfUnits(QRectF(-3, 1.5, 100, 0.2)), QRect(0, 1, 5, 1));
@@ -300,9 +298,8 @@ private Q_SLOTS:
     {
         QTest::addColumn<int>("patch");
         QTest::addColumn<OutputState>("state");
-        const OutputState expected[9] = {OutputState::Written, OutputState::Written, OutputState::Computed,
-                                         OutputState::Pending, OutputState::Pending, OutputState::Computed,
-                                         OutputState::Pending, OutputState::Pending, OutputState::Pending};
+        const OutputState expected[9] = {OutputState::Written, OutputState::Written, OutputState::Computed, OutputState::Pending,
+            OutputState::Pending, OutputState::Computed, OutputState::Pending, OutputState::Pending, OutputState::Pending};
         for (int p = 0; p < 9; ++p)
             QTest::addRow("patch %d", p) << p << expected[p];
     }
@@ -420,7 +417,7 @@ private Q_SLOTS:
         QVERIFY2(dark > 10, "padding cell not hatched");
         const auto legend = GridRenderer::inputLegend(ex.problem, *ex.cursor, style);
         QVERIFY(std::any_of(legend[0].items.begin(), legend[0].items.end(),
-                            [](const LegendItem &i) { return i.kind == LegendItem::Kind::Hatch; }));
+            [](const LegendItem &i) { return i.kind == LegendItem::Kind::Hatch; }));
     }
 
     // exposedCells paints those cells and nothing else.
@@ -494,8 +491,8 @@ private Q_SLOTS:
                 written += c == Palette::output(OutputState::Written).rgb();
                 computed += c == Palette::output(OutputState::Computed).rgb();
             }
-        QVERIFY(loaded > 6 * 400);   // six loaded cells of > 20×20 px
-        QVERIFY(written > 2 * 400);  // two written patches
+        QVERIFY(loaded > 6 * 400); // six loaded cells of > 20×20 px
+        QVERIFY(written > 2 * 400); // two written patches
         QVERIFY(computed > 2 * 400); // two computed patches
     }
 
@@ -561,7 +558,7 @@ private Q_SLOTS:
         QVERIFY2(written.contains(QStringLiteral("written now")), qPrintable(written));
         const QImage shot = view.grab().toImage();
         QCOMPARE(shot.pixel((g.cellRect(1, 2).center() * shot.devicePixelRatio()).toPoint()) | 0xFF000000u,
-                 Palette::output(OutputState::Computed).rgb());
+            Palette::output(OutputState::Computed).rgb());
     }
 
     void viewZoomPanAndClick()
@@ -576,8 +573,8 @@ private Q_SLOTS:
         // The wheel zooms about the mouse: the cell under it stays under it.
         const QPointF at = view.geometry().cellRect(3, 1).center() + QPointF(3, -2);
         const QPointF sceneBefore = view.transform().toScene(at);
-        QWheelEvent wheel(at, view.mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier,
-                          Qt::NoScrollPhase, false);
+        QWheelEvent wheel(
+            at, view.mapToGlobal(at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
         QApplication::sendEvent(&view, &wheel);
         QCOMPARE(view.transform().zoom, 1.25);
         const QPointF sceneAfter = view.transform().toScene(at);
@@ -623,7 +620,7 @@ private Q_SLOTS:
         QVERIFY(under);
         const QImage zoomed = view.grab().toImage();
         QCOMPARE(zoomed.pixel((middle * zoomed.devicePixelRatio()).toPoint()) | 0xFF000000u,
-                 Palette::pixel(ex.cursor->pixel(pixelId(ex.problem.layer, under->row, under->col))).rgb());
+            Palette::pixel(ex.cursor->pixel(pixelId(ex.problem.layer, under->row, under->col))).rgb());
         view.fitToView();
         QCOMPARE(view.transform().zoom, 1.0);
     }

@@ -299,7 +299,8 @@ private slots:
         for (const char *threads : {"1", "1", "2"}) {
             const QString csv = m_dir.filePath(QStringLiteral("moves-%1.csv").arg(csvs.size()));
             const Run r = cli({QStringLiteral("optimize"), project, QStringLiteral("--moves"), QStringLiteral("20000"),
-                QStringLiteral("--threads"), QString::fromLatin1(threads), QStringLiteral("--json"), QStringLiteral("--out"), csv});
+                QStringLiteral("--threads"), QString::fromLatin1(threads), QStringLiteral("--json"), QStringLiteral("--out"),
+                csv});
             QVERIFY2(r.exitCode == 0, r.err.constData());
             const QJsonObject j = QJsonDocument::fromJson(r.out).object();
             QCOMPARE(j[QLatin1String("timed_out")].toBool(), false);

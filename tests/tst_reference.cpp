@@ -185,9 +185,9 @@ std::string compareExpansions(const StepList &fast, const StepList &ref)
         const std::string at = "expanded step " + std::to_string(k + 1) + " ";
         const Step &f = fast[k], &r = ref[k];
         const std::pair<const char *, std::pair<const std::vector<std::uint32_t> *, const std::vector<std::uint32_t> *>> fields[]
-            = {{"F_inp", {&f.free_input, &r.free_input}}, {"F_ker", {&f.free_kernels, &r.free_kernels}}, {"W", {&f.write, &r.write}},
-                {"I_slice", {&f.load_input, &r.load_input}}, {"K_sub", {&f.load_kernels, &r.load_kernels}},
-                {"Out", {&f.compute, &r.compute}}};
+            = {{"F_inp", {&f.free_input, &r.free_input}}, {"F_ker", {&f.free_kernels, &r.free_kernels}},
+                {"W", {&f.write, &r.write}}, {"I_slice", {&f.load_input, &r.load_input}},
+                {"K_sub", {&f.load_kernels, &r.load_kernels}}, {"Out", {&f.compute, &r.compute}}};
         for (const auto &[name, pair] : fields)
             if (sorted(*pair.first) != *pair.second)
                 return at + name + ": fast " + idList(sorted(*pair.first)) + " naive " + idList(*pair.second);
@@ -545,7 +545,6 @@ bool kernelReloadWarned(const SimulationResult &r)
 
 // ---------------------------------------------------------------- the paper's Example
 
-
 std::vector<PixelId> pixelIds(const Layer &l, const std::vector<std::pair<int, int>> &rowCols)
 {
     std::vector<PixelId> ids;
@@ -747,7 +746,8 @@ void TestReference::functionalPasses()
         const StepList steps = expandS1(c.problem, c.groups);
         const SimulationResult fast = simulate(c.problem, steps, traceOptions(true, seed));
         if (fast.functional.status != FunctionalStatus::Pass)
-            return describe(c) + ": fast functional " + functionalStatusName(fast.functional.status) + " " + fast.functional.message;
+            return describe(c) + ": fast functional " + functionalStatusName(fast.functional.status) + " "
+                + fast.functional.message;
         naive::NaiveOptions no;
         no.functional = true;
         no.seed = seed;
@@ -806,7 +806,8 @@ void TestReference::functionalCatchesCorruption()
                 : describe(c) + ": naive passes, fast says " + fast.functional.message;
         ++observable;
         if (fast.functional.status != FunctionalStatus::Fail)
-            return describe(c) + ": fast functional " + functionalStatusName(fast.functional.status) + ", naive: " + ref.functionalMessage;
+            return describe(c) + ": fast functional " + functionalStatusName(fast.functional.status)
+                + ", naive: " + ref.functionalMessage;
         const std::string name = outputName(c.problem.layer, naive::naiveOutputId(c.problem.layer, *ref.firstWrongOutput));
         if (fast.functional.message.find(name) == std::string::npos)
             return describe(c) + ": fast message '" + fast.functional.message + "' does not name " + name

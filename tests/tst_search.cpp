@@ -190,7 +190,8 @@ private slots:
         QVERIFY2(ev.feasible, ev.violation.c_str());
         QCOMPARE(ev.duration, r.duration);
         QVERIFY(r.lower_bound <= r.duration);
-        QCOMPARE(optimiseStatusName(r.status), optimiseStatusName(r.duration == r.lower_bound ? OptimiseStatus::Optimal : OptimiseStatus::Feasible));
+        QCOMPARE(optimiseStatusName(r.status),
+            optimiseStatusName(r.duration == r.lower_bound ? OptimiseStatus::Optimal : OptimiseStatus::Feasible));
         checkWithSimulator(problem, r);
     }
 

@@ -147,9 +147,9 @@ private slots:
     {
         const Problem p = tinyProblem();
         StepList steps = expandS1(p, s1Baseline(p.layer));
-        steps[1].load_input = {5};          // patch 1 misses pixel 2
-        steps[1].free_input.push_back(8);   // pixel 8 is not on chip
-        steps[0].write.push_back(1);       // output 1 is not computed yet
+        steps[1].load_input = {5}; // patch 1 misses pixel 2
+        steps[1].free_input.push_back(8); // pixel 8 is not on chip
+        steps[0].write.push_back(1); // output 1 is not computed yet
         const SimulationResult r = simulate(p, steps);
         const auto find = [&](Rule rule) {
             return *std::find_if(r.diagnostics.begin(), r.diagnostics.end(), [&](const Diagnostic &d) { return d.rule == rule; });

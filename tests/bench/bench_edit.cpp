@@ -118,18 +118,24 @@ int main(int argc, char *argv[])
     std::printf("  edit -> new simulation, grids and charts repainted         mean %7.2f ms   worst %7.2f ms\n", a.mean, a.worst);
     std::printf("  edit -> also the comparison of all strategies refreshed    mean %7.2f ms   worst %7.2f ms\n", e.mean, e.worst);
     const Stats pu = stats(pushed), sn = stats(toSnapshot), gp = stats(gridsPaint), cp = stats(chartsPaint);
-    std::printf("    of which: edit pushed (command, models and panels reset)  mean %7.2f ms   worst %7.2f ms\n", pu.mean, pu.worst);
-    std::printf("              edit -> snapshot taken in (views updated)       mean %7.2f ms   worst %7.2f ms\n", sn.mean, sn.worst);
-    std::printf("              grids repainted                                 mean %7.2f ms   worst %7.2f ms\n", gp.mean, gp.worst);
-    std::printf("              charts repainted                                mean %7.2f ms   worst %7.2f ms\n", cp.mean, cp.worst);
+    std::printf(
+        "    of which: edit pushed (command, models and panels reset)  mean %7.2f ms   worst %7.2f ms\n", pu.mean, pu.worst);
+    std::printf(
+        "              edit -> snapshot taken in (views updated)       mean %7.2f ms   worst %7.2f ms\n", sn.mean, sn.worst);
+    std::printf(
+        "              grids repainted                                 mean %7.2f ms   worst %7.2f ms\n", gp.mean, gp.worst);
+    std::printf(
+        "              charts repainted                                mean %7.2f ms   worst %7.2f ms\n", cp.mean, cp.worst);
     const Stats ip = stats(chartsInPlace), rb = stats(chartsRebuilt);
-    std::printf("  step charts given a new simulation: updated in place        mean %7.2f ms   worst %7.2f ms\n", ip.mean, ip.worst);
+    std::printf(
+        "  step charts given a new simulation: updated in place        mean %7.2f ms   worst %7.2f ms\n", ip.mean, ip.worst);
     std::printf("                                      rebuilt                 mean %7.2f ms   worst %7.2f ms   (ratio %.1fx)\n",
-                rb.mean, rb.worst, ip.mean > 0 ? rb.mean / ip.mean : 0.0);
+        rb.mean, rb.worst, ip.mean > 0 ? rb.mean / ip.mean : 0.0);
     std::printf("  core alone (expand + simulate + functional check)          mean %7.2f ms   worst %7.2f ms\n", c.mean, c.worst);
     std::printf("  overhead of the document, worker, model and views: %.2f ms per edit (ratio %.1fx the core)\n", a.mean - c.mean,
-                c.mean > 0 ? a.mean / c.mean : 0.0);
+        c.mean > 0 ? a.mean / c.mean : 0.0);
     const bool interactive = a.worst < 100.0;
-    std::printf("%s\n", interactive ? "bench-edit: every edit reached the views within 100 ms" : "bench-edit: SLOWER than 100 ms");
+    std::printf(
+        "%s\n", interactive ? "bench-edit: every edit reached the views within 100 ms" : "bench-edit: SLOWER than 100 ms");
     return interactive ? 0 : 1;
 }

@@ -55,7 +55,7 @@ Timing measure(int frames, const std::function<void(int)> &frame)
 void print(const char *what, const Timing &t)
 {
     std::printf("  %-54s mean %7.2f ms   best %7.2f ms   worst %7.2f ms  %s\n", what, t.mean, t.best, t.worst,
-                t.mean < kBudgetMs ? "ok" : "OVER BUDGET");
+        t.mean < kBudgetMs ? "ok" : "OVER BUDGET");
 }
 
 } // namespace
@@ -86,7 +86,7 @@ int main(int argc, char **argv)
 
     std::printf("convoffload-bench-grid: input 3x224x224 (50176 cells), 16 kernels 3x3, zigzag G = 16\n");
     std::printf("simulate with trace: %.1f ms; %d steps; seek to step %d: %.2f ms; %d frames per case\n", simulateMs,
-                cursor.stepCount(), middle + 1, seekMs, frames);
+        cursor.stepCount(), middle + 1, seekMs, frames);
     std::printf("frames painted into a 1200x1200 QImage (budget %.0f ms per frame)\n\n", kBudgetMs);
 
     QImage image(1200, 1200, QImage::Format_ARGB32_Premultiplied);
@@ -139,8 +139,8 @@ int main(int argc, char **argv)
         const QPointF centre((group.center().x() + 0.5) * cell, (group.center().y() + 0.5) * cell);
         const GridGeometry g{224, 224, QPointF(600, 600) - centre, cell};
         char what[96];
-        std::snprintf(what, sizeof what, "zoom %2.0fx: whole 1200x1200 viewport (%dx%d cells)", zoom,
-                      g.cellsIn(target).width(), g.cellsIn(target).height());
+        std::snprintf(what, sizeof what, "zoom %2.0fx: whole 1200x1200 viewport (%dx%d cells)", zoom, g.cellsIn(target).width(),
+            g.cellsIn(target).height());
         run(what, [&](int) {
             QPainter p(&image);
             p.setClipRect(target);

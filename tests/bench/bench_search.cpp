@@ -33,7 +33,6 @@ using namespace convoffload;
 
 namespace {
 
-
 bool parseRange(const char *text, int &from, int &to) { return std::sscanf(text, "%d..%d", &from, &to) == 2 && from <= to; }
 
 struct Totals {

@@ -257,7 +257,8 @@ int stepAt(const QChart *chart, double x)
     return int(position);
 }
 
-QChart *footprintChart(const Problem &problem, const SimulationResult &result, int cursorStep, bool perAction, const QString &strategy)
+QChart *footprintChart(
+    const Problem &problem, const SimulationResult &result, int cursorStep, bool perAction, const QString &strategy)
 {
     const std::vector<StepStats> &steps = result.steps;
     const int count = int(steps.size());
@@ -325,8 +326,8 @@ QChart *footprintChart(const Problem &problem, const SimulationResult &result, i
         area->attachAxis(y);
     }
 
-    QLineSeries *capacityLine = lineSeries(QStringLiteral("capacity: mem_size = %1").arg(problem.hardware.mem_size),
-        Palette::capacity(), 2.5, Qt::DashDotLine);
+    QLineSeries *capacityLine = lineSeries(
+        QStringLiteral("capacity: mem_size = %1").arg(problem.hardware.mem_size), Palette::capacity(), 2.5, Qt::DashDotLine);
     capacityLine->append(xMin, capacity);
     capacityLine->append(xMax, capacity);
     chart->addSeries(capacityLine);
@@ -343,7 +344,8 @@ QChart *durationChart(const SimulationResult &result, int cursorStep, const QStr
 {
     const std::vector<StepStats> &steps = result.steps;
     const int count = int(steps.size());
-    QChart *chart = newChart(titled(strategy, QStringLiteral("Duration per step (total %1 cycles)").arg(number(result.totalDuration()))));
+    QChart *chart
+        = newChart(titled(strategy, QStringLiteral("Duration per step (total %1 cycles)").arg(number(result.totalDuration()))));
 
     QBarSet *load = barSet(QStringLiteral("load (input + kernels)"), Palette::load());
     QBarSet *write = barSet(QStringLiteral("write back"), Palette::write());
@@ -377,7 +379,8 @@ QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, 
 {
     const std::vector<StepStats> &steps = result.steps;
     const int count = int(steps.size());
-    QChart *chart = newChart(titled(strategy, QStringLiteral("Cumulative duration (total %1 cycles)").arg(number(result.totalDuration()))));
+    QChart *chart
+        = newChart(titled(strategy, QStringLiteral("Cumulative duration (total %1 cycles)").arg(number(result.totalDuration()))));
 
     QLineSeries *total = lineSeries(QStringLiteral("duration so far (after the step)"), Palette::kernels(), 2.5);
     QList<QPointF> points;
@@ -437,7 +440,8 @@ QChart *comparisonChart(const std::vector<CompareRow> &rows)
             else if (!r.valid)
                 second << QStringLiteral("✗ invalid");
         }
-        QString label = QString::fromStdString(r.name).toHtmlEscaped() + QStringLiteral("<br>") + second.join(QStringLiteral(" · "));
+        QString label
+            = QString::fromStdString(r.name).toHtmlEscaped() + QStringLiteral("<br>") + second.join(QStringLiteral(" · "));
         if (i == best)
             label = QStringLiteral("<b>%1</b>").arg(label);
         label = QStringLiteral("<center>%1</center>").arg(label);

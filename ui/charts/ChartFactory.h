@@ -38,8 +38,8 @@ QString cursorSeriesName();
 /// every action; plus the capacity line at mem_size. `cursorStep` is a 0-based
 /// step index, -1 for no cursor. `strategy` names the figure when not empty.
 /// The caller owns the chart.
-QChart *footprintChart(const Problem &problem, const SimulationResult &result, int cursorStep, bool perAction,
-    const QString &strategy = {});
+QChart *footprintChart(
+    const Problem &problem, const SimulationResult &result, int cursorStep, bool perAction, const QString &strategy = {});
 
 /// Stacked load / write / compute duration (cycles) of every step.
 QChart *durationChart(const SimulationResult &result, int cursorStep, const QString &strategy = {});

@@ -192,10 +192,7 @@ void ProjectDocument::resetToProject(const Project &project, const QString &path
     recompare(true);
 }
 
-QString ProjectDocument::displayName() const
-{
-    return m_filePath.isEmpty() ? tr("Untitled") : QFileInfo(m_filePath).fileName();
-}
+QString ProjectDocument::displayName() const { return m_filePath.isEmpty() ? tr("Untitled") : QFileInfo(m_filePath).fileName(); }
 
 void ProjectDocument::setProblem(const Problem &problem)
 {

@@ -88,8 +88,8 @@ public:
     };
 
 signals:
-    void fileChanged();          // path or modified state
-    void problemChanged();       // layer, hardware or options
+    void fileChanged(); // path or modified state
+    void problemChanged(); // layer, hardware or options
     /// The whole project is being / was replaced (load, new): every strategy
     /// view starts over (models reset between the two). The other signals of
     /// the new project (file, problem, current strategy) come after the pair.
@@ -110,7 +110,7 @@ signals:
     void groupsChanged(int strategy);
     void currentStrategyChanged(int index);
     void simulationStarted();
-    void simulationChanged();    // a new snapshot (or none) is available
+    void simulationChanged(); // a new snapshot (or none) is available
     void momentChanged(convoffload::Moment moment);
     void comparisonChanged(); // comparison and sweep
     /// Long work under way: what it is and how far (0–100); done when 100.

@@ -75,7 +75,8 @@ ExportResult writePng(const PaintFunction &paint, QSize size, const QString &pat
     return commit(file, path);
 }
 
-ExportResult writeSvg(const PaintFunction &paint, QSize size, const QString &path, const QString &title, const QString &description)
+ExportResult writeSvg(
+    const PaintFunction &paint, QSize size, const QString &path, const QString &title, const QString &description)
 {
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
@@ -158,7 +159,8 @@ ExportResult checkExportTarget(const QString &path, QSize size)
     return {true, {}};
 }
 
-ExportResult exportFigure(const PaintFunction &paint, QSize size, const QString &path, const QString &title, const QString &description)
+ExportResult exportFigure(
+    const PaintFunction &paint, QSize size, const QString &path, const QString &title, const QString &description)
 {
     if (!paint && !path.isEmpty())
         return failure(QStringLiteral("Cannot export “%1”: nothing to draw").arg(native(path)));
@@ -207,10 +209,9 @@ PaintFunction chartPainter(QChart *chart, qreal scale)
 
 QString exportMetricsCsv(const SimulationResult &result)
 {
-    QString csv = QStringLiteral(
-        "step,drain,loaded_input,loaded_kernels,freed_input,freed_kernels,written,computed,"
-        "footprint_input,footprint_kernels,footprint_output,footprint_after,peak_footprint,"
-        "load_duration,write_duration,compute_duration,duration,cumulative_duration\n");
+    QString csv = QStringLiteral("step,drain,loaded_input,loaded_kernels,freed_input,freed_kernels,written,computed,"
+                                 "footprint_input,footprint_kernels,footprint_output,footprint_after,peak_footprint,"
+                                 "load_duration,write_duration,compute_duration,duration,cumulative_duration\n");
     const auto num = [](double v) {
         return v == std::floor(v) && std::abs(v) < 1e15 ? QString::number(qint64(v)) : QString::number(v, 'g', 10);
     };

@@ -47,7 +47,7 @@ void checkStep(const SimulationResult &r, const std::string &strategy, int step)
     const int count = int(r.steps.size());
     if (step < 0 || step >= count)
         throw FigureError("step " + std::to_string(step + 1) + " is out of range: strategy '" + strategy + "' has steps 1.."
-                          + std::to_string(count) + " (the last is the drain)");
+            + std::to_string(count) + " (the last is the drain)");
 }
 
 Figure gridFigure(FigureSource &source, const FigureRequest &request)
@@ -61,11 +61,13 @@ Figure gridFigure(FigureSource &source, const FigureRequest &request)
     GridStyle style;
     style.heatMap = request.heatMap;
     const FigureKind kind = request.kind;
-    const QString what = kind == FigureKind::InputGrid ? QStringLiteral("Input") : kind == FigureKind::OutputGrid ? QStringLiteral("Output")
-                                                                                                                 : QStringLiteral("Input and output");
+    const QString what = kind == FigureKind::InputGrid ? QStringLiteral("Input")
+        : kind == FigureKind::OutputGrid               ? QStringLiteral("Output")
+                                                       : QStringLiteral("Input and output");
     Figure f;
     f.title = QStringLiteral("%1 — %2, %3").arg(what, qstr(request.strategy), GridRenderer::momentText(*state->cursor));
-    f.description = QStringLiteral("ConvOffload grid figure: pixel and output states of strategy %1.").arg(qstr(request.strategy));
+    f.description
+        = QStringLiteral("ConvOffload grid figure: pixel and output states of strategy %1.").arg(qstr(request.strategy));
     f.preferredSize = kind == FigureKind::Grid ? QSize(1600, 900) : QSize(1000, 1000);
     f.paint = [state, style, kind, &problem](QPainter &painter, const QRectF &target) {
         if (kind == FigureKind::InputGrid)
@@ -93,7 +95,8 @@ Figure storyboardFigure(FigureSource &source, const FigureRequest &request)
                 break;
             }
     if (versus.empty())
-        throw FigureError("the storyboard compares two strategies: give --versus NAME (the project has only '" + request.strategy + "')");
+        throw FigureError(
+            "the storyboard compares two strategies: give --versus NAME (the project has only '" + request.strategy + "')");
     if (request.storyboardSteps < 1 || request.storyboardSteps > 32)
         throw FigureError("storyboard steps must be between 1 and 32, got " + std::to_string(request.storyboardSteps));
 
@@ -136,7 +139,8 @@ Figure storyboardFigure(FigureSource &source, const FigureRequest &request)
                 const QRectF cell(body.left() + column * cellW + 6, body.top() + k * cellH + 4, cellW - 12, cellH - 8);
                 state->renderer.paintInputGrid(painter, cell, problem, *cursors[column], style);
             }
-        GridRenderer::paintLegend(painter, QRectF(target.left(), target.bottom() - legendHeight, target.width(), legendHeight), legend);
+        GridRenderer::paintLegend(
+            painter, QRectF(target.left(), target.bottom() - legendHeight, target.width(), legendHeight), legend);
         painter.restore();
     };
     f.keepAlive = state;
@@ -197,7 +201,8 @@ const SimulationResult &FigureSource::simulation(const std::string &strategy)
         std::string names;
         for (const StrategySpec &s : m_project.strategies)
             names += (names.empty() ? "'" : ", '") + s.name + "'";
-        throw FigureError("no strategy named '" + strategy + "' in the project (it has " + (names.empty() ? "none" : names) + ")");
+        throw FigureError(
+            "no strategy named '" + strategy + "' in the project (it has " + (names.empty() ? "none" : names) + ")");
     }
     try {
         return m_simulations.emplace(strategy, runStrategy(m_project.problem, *spec, options(true))).first->second;
@@ -230,46 +235,48 @@ Figure makeFigure(FigureSource &source, const FigureRequest &request)
     switch (request.kind) {
     case FigureKind::Grid:
     case FigureKind::InputGrid:
-    case FigureKind::OutputGrid: return gridFigure(source, request);
-    case FigureKind::Storyboard: return storyboardFigure(source, request);
+    case FigureKind::OutputGrid:
+        return gridFigure(source, request);
+    case FigureKind::Storyboard:
+        return storyboardFigure(source, request);
     case FigureKind::Memory:
     case FigureKind::MemoryPerAction: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
         return chartFigure(footprintChart(problem, r, request.moment.step, request.kind == FigureKind::MemoryPerAction, strategy),
-                           QStringLiteral("On-chip footprint — %1").arg(strategy),
-                           QStringLiteral("Input, kernel and output elements on chip per step, with the capacity line."),
-                           QSize(1400, 700));
+            QStringLiteral("On-chip footprint — %1").arg(strategy),
+            QStringLiteral("Input, kernel and output elements on chip per step, with the capacity line."), QSize(1400, 700));
     }
     case FigureKind::Durations: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
         return chartFigure(durationChart(r, request.moment.step, strategy), QStringLiteral("Step durations — %1").arg(strategy),
-                           QStringLiteral("Load, write and compute cycles of every step."), QSize(1400, 700));
+            QStringLiteral("Load, write and compute cycles of every step."), QSize(1400, 700));
     }
     case FigureKind::Cumulative: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
         return chartFigure(cumulativeDurationChart(r, request.moment.step, strategy),
-                           QStringLiteral("Cumulative duration — %1").arg(strategy), QStringLiteral("Running total of the step durations."),
-                           QSize(1400, 700));
+            QStringLiteral("Cumulative duration — %1").arg(strategy), QStringLiteral("Running total of the step durations."),
+            QSize(1400, 700));
     }
     case FigureKind::Compare: {
         const std::vector<CompareRow> rows = source.comparison();
         if (rows.empty())
             throw FigureError("the project has no strategy to compare");
         return chartFigure(comparisonChart(rows), QStringLiteral("Strategy comparison"),
-                           QStringLiteral("Total duration, loaded input and peak footprint of every strategy."), QSize(1400, 800));
+            QStringLiteral("Total duration, loaded input and peak footprint of every strategy."), QSize(1400, 800));
     }
     case FigureKind::Sweep: {
         const std::int64_t patches = problem.layer.patchCount();
-        const std::int64_t to = request.sweepTo > 0 ? request.sweepTo
-                                                    : std::min<std::int64_t>(patches, std::max<std::int64_t>(32, 2 * problem.nbPatchesMax()));
+        const std::int64_t to = request.sweepTo > 0
+            ? request.sweepTo
+            : std::min<std::int64_t>(patches, std::max<std::int64_t>(32, 2 * problem.nbPatchesMax()));
         if (request.sweepFrom < 1 || to < request.sweepFrom || to > patches)
             throw FigureError("group sizes " + std::to_string(request.sweepFrom) + ".." + std::to_string(to)
-                              + " are not within 1.." + std::to_string(patches) + " (the number of patches)");
+                + " are not within 1.." + std::to_string(patches) + " (the number of patches)");
         return chartFigure(sweepChart(source.sweep(request.sweepFrom, to)), QStringLiteral("ZigZag vs Row-by-Row by group size"),
-                           QStringLiteral("Total duration of both heuristics for each group size."), QSize(1400, 700));
+            QStringLiteral("Total duration of both heuristics for each group size."), QSize(1400, 700));
     }
     }
     throw FigureError("unknown figure");

@@ -62,8 +62,8 @@ private:
 
 struct FigureRequest {
     FigureKind kind = FigureKind::Grid;
-    std::string strategy;   // figures of one strategy; the storyboard's left column
-    std::string versus;     // the storyboard's right column (default: another strategy)
+    std::string strategy; // figures of one strategy; the storyboard's left column
+    std::string versus; // the storyboard's right column (default: another strategy)
     Moment moment{1, Action::Compute}; // 0-based step
     int storyboardSteps = 4;
     bool heatMap = false;

@@ -32,7 +32,8 @@ QStringList writeHeadlessReport(const QString &projectPath, const QString &folde
             return written;
         }
         const QString base = QFileInfo(projectPath).completeBaseName();
-        const auto write = [&](const FigureRequest &request, const QString &name, const QString &extension = QStringLiteral("png")) {
+        const auto write = [&](const FigureRequest &request, const QString &name,
+                               const QString &extension = QStringLiteral("png")) {
             const Figure figure = makeFigure(source, request);
             const QString path = QDir(folder).filePath(QStringLiteral("%1-%2.%3").arg(base, name, extension));
             const ExportResult result = exportFigure(figure.paint, figure.preferredSize, path, figure.title, figure.description);
@@ -65,7 +66,8 @@ QStringList writeHeadlessReport(const QString &projectPath, const QString &folde
         // The storyboard of the paper: Row-by-Row against ZigZag when the
         // project has both, otherwise its last two strategies.
         const auto firstOf = [&](StrategyKind kind) {
-            const auto it = std::find_if(strategies.begin(), strategies.end(), [kind](const StrategySpec &s) { return s.kind == kind; });
+            const auto it
+                = std::find_if(strategies.begin(), strategies.end(), [kind](const StrategySpec &s) { return s.kind == kind; });
             return it == strategies.end() ? std::string() : it->name;
         };
         FigureRequest story;

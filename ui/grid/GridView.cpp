@@ -27,11 +27,11 @@ namespace convoffload::ui {
 
 namespace {
 
-constexpr double kZoomStep = 1.25;      // per key press or wheel notch
-constexpr double kFitInset = 2.0;       // px between the fitted grid and the viewport's edge
-constexpr int kMaxListedSteps = 20;     // in a pixel's tooltip
-constexpr int kMaxListedOutputs = 16;   // in a patch's tooltip
-constexpr int kMaxListedFindings = 6;   // in a patch's tooltip
+constexpr double kZoomStep = 1.25; // per key press or wheel notch
+constexpr double kFitInset = 2.0; // px between the fitted grid and the viewport's edge
+constexpr int kMaxListedSteps = 20; // in a pixel's tooltip
+constexpr int kMaxListedOutputs = 16; // in a patch's tooltip
+constexpr int kMaxListedFindings = 6; // in a patch's tooltip
 
 QString fromStd(const std::string &s) { return QString::fromStdString(s); }
 
@@ -143,7 +143,7 @@ void GridView::updateLayout()
     m_title = QRectF(inner.left(), inner.top(), inner.width(), titleH);
     const double top = m_title.bottom() + axis.height();
     const QRectF viewport(inner.left() + axis.width(), top, std::max(0.0, inner.width() - axis.width()),
-                          std::max(0.0, inner.bottom() - legendH - legendGap - top));
+        std::max(0.0, inner.bottom() - legendH - legendGap - top));
     m_topAxis = QRectF(viewport.left(), viewport.top() - axis.height(), viewport.width(), axis.height());
     m_leftAxis = QRectF(inner.left(), viewport.top(), axis.width(), viewport.height());
     m_legend = QRectF(inner.left(), viewport.bottom() + legendGap, inner.width(), legendH);
@@ -162,10 +162,7 @@ QRectF GridView::fitRect() const
     return m_viewport.adjusted(kFitInset, kFitInset, -kFitInset, -kFitInset);
 }
 
-GridGeometry GridView::geometry() const
-{
-    return GridGeometry{rows(), cols(), m_transform.offset, m_transform.scale()};
-}
+GridGeometry GridView::geometry() const { return GridGeometry{rows(), cols(), m_transform.offset, m_transform.scale()}; }
 
 void GridView::fitToView()
 {
@@ -455,8 +452,8 @@ bool GridView::event(QEvent *event)
             event->ignore();
         } else {
             const auto cell = geometry().cellAt(help->pos());
-            QToolTip::showText(help->globalPos(), text, this,
-                               cell ? geometry().cellRect(cell->row, cell->col).toAlignedRect() : QRect());
+            QToolTip::showText(
+                help->globalPos(), text, this, cell ? geometry().cellRect(cell->row, cell->col).toAlignedRect() : QRect());
         }
         return true;
     }
@@ -556,7 +553,8 @@ QString GridView::inputToolTip(int row, int col) const
         lines << (m_problem->options.padding_in_dram ? QStringLiteral("padding: zeros held in DRAM, loaded like any pixel")
                                                      : QStringLiteral("padding: made on chip, never loaded"));
     else
-        lines << QStringLiteral("input pixel (%1,%2) of %3×%4").arg(row - l.pad_top).arg(col - l.pad_left).arg(l.h_in).arg(l.w_in);
+        lines
+            << QStringLiteral("input pixel (%1,%2) of %3×%4").arg(row - l.pad_top).arg(col - l.pad_left).arg(l.h_in).arg(l.w_in);
     lines << (l.c_in == 1 ? QStringLiteral("1 element: channel 0")
                           : QStringLiteral("%1 elements: channels 0–%2").arg(l.c_in).arg(l.c_in - 1));
     lines << QStringLiteral("now: %1 (%2)").arg(Palette::pixelLabel(m_cursor->pixel(p)), GridRenderer::momentText(*m_cursor));
@@ -582,7 +580,8 @@ QString GridView::outputToolTip(int row, int col) const
     const PatchId patch = patchId(l, row, col);
     QStringList lines;
     lines << fromStd(patchName(l, patch));
-    lines << QStringLiteral("now: %1 (%2)").arg(Palette::outputLabel(m_cursor->patch(patch)), GridRenderer::momentText(*m_cursor));
+    lines
+        << QStringLiteral("now: %1 (%2)").arg(Palette::outputLabel(m_cursor->patch(patch)), GridRenderer::momentText(*m_cursor));
     const QRect px = GridRenderer::patchPixels(l, patch);
     lines << QStringLiteral("reads pixels rows %1, cols %2").arg(range(px.top(), px.bottom()), range(px.left(), px.right()));
     lines << QStringLiteral("%1 output%2:").arg(l.n).arg(l.n == 1 ? QString() : QStringLiteral("s"));

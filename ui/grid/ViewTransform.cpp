@@ -12,15 +12,9 @@ double ViewTransform::clampZoom(double z)
     return std::clamp(z, kMinZoom, kMaxZoom);
 }
 
-QRectF ViewTransform::toWidget(const QRectF &scene) const
-{
-    return QRectF(toWidget(scene.topLeft()), scene.size() * scale());
-}
+QRectF ViewTransform::toWidget(const QRectF &scene) const { return QRectF(toWidget(scene.topLeft()), scene.size() * scale()); }
 
-QRectF ViewTransform::toScene(const QRectF &widget) const
-{
-    return QRectF(toScene(widget.topLeft()), widget.size() / scale());
-}
+QRectF ViewTransform::toScene(const QRectF &widget) const { return QRectF(toScene(widget.topLeft()), widget.size() / scale()); }
 
 void ViewTransform::setZoomAbout(const QPointF &widgetPoint, double newZoom)
 {

@@ -15,8 +15,8 @@ struct ViewTransform {
     static constexpr double kMaxZoom = 64.0;
 
     double baseScale = 1.0; // widget pixels per scene unit at zoom 1
-    double zoom = 1.0;      // user zoom, relative to baseScale
-    QPointF offset;         // widget position of the scene origin
+    double zoom = 1.0; // user zoom, relative to baseScale
+    QPointF offset; // widget position of the scene origin
 
     double scale() const { return baseScale * zoom; }
     static double clampZoom(double z);

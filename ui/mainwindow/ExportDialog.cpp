@@ -123,8 +123,8 @@ void ExportDialog::updateEnabled()
 void ExportDialog::browse()
 {
     const QString start = m_path->text().isEmpty() ? QFileInfo(m_document->filePath()).path() : m_path->text();
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export figure"), start,
-                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export figure"), start, tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     if (!path.isEmpty())
         m_path->setText(path);
 }
@@ -151,8 +151,8 @@ QString ExportDialog::exportFigureTo(const QString &path)
         request.storyboardSteps = m_storySteps->value();
         request.heatMap = m_heatMap->isChecked();
         const Figure figure = makeFigure(source, request);
-        const ExportResult result = exportFigure(figure.paint, QSize(m_width->value(), m_height->value()), path, figure.title,
-                                                 figure.description);
+        const ExportResult result
+            = exportFigure(figure.paint, QSize(m_width->value(), m_height->value()), path, figure.title, figure.description);
         return result ? QString() : result.error;
     } catch (const std::exception &e) {
         return QString::fromStdString(e.what());
@@ -188,8 +188,8 @@ void ExportDialog::exportNow()
 
 void ExportDialog::exportMetrics()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export metrics"), QFileInfo(m_document->filePath()).path(),
-                                                      tr("CSV (*.csv);;JSON (*.json)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export metrics"), QFileInfo(m_document->filePath()).path(), tr("CSV (*.csv);;JSON (*.json)"));
     if (path.isEmpty())
         return;
     const QString error = exportMetricsTo(path);

@@ -111,7 +111,8 @@ void MainWindow::createViews()
 
     QDockWidget *strategies = dock(m_strategies, tr("Strategies"), QStringLiteral("strategiesDock"), Qt::LeftDockWidgetArea);
     QDockWidget *problem = dock(m_problemEditor, tr("Layer & hardware"), QStringLiteral("problemDock"), Qt::LeftDockWidgetArea);
-    QDockWidget *diagnostics = dock(m_diagnostics, tr("Errors & warnings"), QStringLiteral("diagnosticsDock"), Qt::LeftDockWidgetArea);
+    QDockWidget *diagnostics
+        = dock(m_diagnostics, tr("Errors & warnings"), QStringLiteral("diagnosticsDock"), Qt::LeftDockWidgetArea);
     QDockWidget *history = dock(undoView, tr("History"), QStringLiteral("historyDock"), Qt::LeftDockWidgetArea);
     QDockWidget *groups = dock(m_groups, tr("Groups"), QStringLiteral("groupsDock"), Qt::LeftDockWidgetArea);
     QDockWidget *steps = dock(m_stepTable, tr("Steps"), QStringLiteral("stepsDock"), Qt::BottomDockWidgetArea);
@@ -125,9 +126,8 @@ void MainWindow::createViews()
     Q_UNUSED(charts);
 
     connect(m_charts, &ChartsPanel::stepClicked, this, [this](int step) { m_document->seek({step, Action::Compute}); });
-    connect(m_inputGrid, &GridView::cellClicked, this, [this](int row, int col) {
-        m_status->setText(tr("pixel (%1,%2)").arg(row).arg(col));
-    });
+    connect(m_inputGrid, &GridView::cellClicked, this,
+        [this](int row, int col) { m_status->setText(tr("pixel (%1,%2)").arg(row).arg(col)); });
 
     // The output grid edits the current strategy's groups: select patches,
     // drag them onto another group's patch, or press 1-9 / N.
@@ -139,9 +139,8 @@ void MainWindow::createViews()
         if (!reason.isEmpty())
             statusBar()->showMessage(reason, 4000);
     });
-    connect(m_groups->model(), &GroupListModel::editRefused, this, [this](const QString &reason) {
-        statusBar()->showMessage(reason, 4000);
-    });
+    connect(m_groups->model(), &GroupListModel::editRefused, this,
+        [this](const QString &reason) { statusBar()->showMessage(reason, 4000); });
 
     const auto pointAtFinding = [this](QTreeWidgetItem *item) {
         const auto snapshot = m_document->simulation();
@@ -191,7 +190,7 @@ void MainWindow::createMenus()
 
     QMenu *strategy = menuBar()->addMenu(tr("&Strategy"));
     for (QAction *a : {m_strategies->addHeuristicAction(), m_strategies->duplicateAction(), m_strategies->renameAction(),
-                       m_strategies->deleteAction(), m_strategies->importCsvAction(), m_strategies->exportCsvAction()})
+             m_strategies->deleteAction(), m_strategies->importCsvAction(), m_strategies->exportCsvAction()})
         strategy->addAction(a);
 
     QMenu *groups = menuBar()->addMenu(tr("&Groups"));
@@ -200,8 +199,8 @@ void MainWindow::createMenus()
 
     QMenu *optimiseMenu = menuBar()->addMenu(tr("&Optimise"));
     optimiseMenu->setToolTipsVisible(true);
-    QAction *optimiseAction = optimiseMenu->addAction(tr("&Optimise Strategy…"), QKeySequence(tr("Ctrl+Shift+O")), this,
-        &MainWindow::optimiseStrategy);
+    QAction *optimiseAction = optimiseMenu->addAction(
+        tr("&Optimise Strategy…"), QKeySequence(tr("Ctrl+Shift+O")), this, &MainWindow::optimiseStrategy);
     optimiseAction->setObjectName(QStringLiteral("optimiseAction"));
     optimiseAction->setToolTip(tr("Find a shorter strategy for this layer with the search optimiser or the ILP (CBC)"));
     QAction *experimentsAction = optimiseMenu->addAction(tr("&Paper Experiments and Gain…"), this, &MainWindow::showExperiments);
@@ -210,7 +209,7 @@ void MainWindow::createMenus()
 
     QMenu *step = menuBar()->addMenu(tr("S&tep"));
     for (QAction *a : {m_stepControls->firstAction(), m_stepControls->previousAction(), m_stepControls->playAction(),
-                       m_stepControls->nextAction(), m_stepControls->lastAction()}) {
+             m_stepControls->nextAction(), m_stepControls->lastAction()}) {
         step->addAction(a);
         addAction(a); // shortcuts work wherever the focus is
     }
@@ -232,9 +231,9 @@ void MainWindow::createMenus()
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ConvOffload"), this, [this] {
         QMessageBox::about(this, tr("About ConvOffload"),
-                           tr("<b>ConvOffload</b> %1<br>Simulate, compare and export strategies for offloading a "
-                              "convolution layer to an accelerator whose on-chip memory is too small for it.")
-                               .arg(QApplication::applicationVersion()));
+            tr("<b>ConvOffload</b> %1<br>Simulate, compare and export strategies for offloading a "
+               "convolution layer to an accelerator whose on-chip memory is too small for it.")
+                .arg(QApplication::applicationVersion()));
     });
 }
 
@@ -255,8 +254,8 @@ void MainWindow::open()
 {
     if (!maybeSave())
         return;
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QFileInfo(m_document->filePath()).path(),
-                                                      tr("ConvOffload projects (*.json);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open project"), QFileInfo(m_document->filePath()).path(), tr("ConvOffload projects (*.json);;All files (*)"));
     if (!path.isEmpty())
         openFile(path);
 }
@@ -276,8 +275,8 @@ bool MainWindow::save()
 
 bool MainWindow::saveAs()
 {
-    QString path = QFileDialog::getSaveFileName(this, tr("Save project as"), m_document->filePath(),
-                                                tr("ConvOffload projects (*.json)"));
+    QString path
+        = QFileDialog::getSaveFileName(this, tr("Save project as"), m_document->filePath(), tr("ConvOffload projects (*.json)"));
     if (path.isEmpty())
         return false;
     if (QFileInfo(path).suffix().isEmpty())
@@ -296,8 +295,8 @@ bool MainWindow::maybeSave()
     if (!m_document->isModified())
         return true;
     const auto answer = QMessageBox::warning(this, tr("Unsaved changes"),
-                                             tr("%1 has unsaved changes. Save them?").arg(m_document->displayName()),
-                                             QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+        tr("%1 has unsaved changes. Save them?").arg(m_document->displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Save)
         return save();
     return answer == QMessageBox::Discard;
@@ -361,18 +360,20 @@ void MainWindow::onSimulationChanged()
     m_inputGrid->setHighlight(std::nullopt);
     m_outputGrid->setHighlight(std::nullopt);
     m_charts->setSimulation(cursor ? problem : nullptr, cursor ? &snapshot->result : nullptr,
-                            snapshot ? QString::fromStdString(snapshot->spec.name) : QString());
+        snapshot ? QString::fromStdString(snapshot->spec.name) : QString());
     if (!snapshot)
         m_status->setText(tr("No simulation: fix the layer or select a strategy"));
     else if (!snapshot->failure.empty())
-        m_status->setText(tr("Cannot simulate %1: %2").arg(QString::fromStdString(snapshot->spec.name), QString::fromStdString(snapshot->failure)));
+        m_status->setText(tr("Cannot simulate %1: %2")
+                              .arg(QString::fromStdString(snapshot->spec.name), QString::fromStdString(snapshot->failure)));
     else
-        m_status->setText(tr("%1: %2, duration %3, peak footprint %4 / %5 elements")
-                              .arg(QString::fromStdString(snapshot->spec.name),
-                                   snapshot->result.valid() ? tr("valid") : tr("%n error(s)", nullptr, int(snapshot->result.error_count)))
-                              .arg(snapshot->result.totalDuration())
-                              .arg(snapshot->result.peakFootprint())
-                              .arg(snapshot->problem.hardware.mem_size));
+        m_status->setText(
+            tr("%1: %2, duration %3, peak footprint %4 / %5 elements")
+                .arg(QString::fromStdString(snapshot->spec.name),
+                    snapshot->result.valid() ? tr("valid") : tr("%n error(s)", nullptr, int(snapshot->result.error_count)))
+                .arg(snapshot->result.totalDuration())
+                .arg(snapshot->result.peakFootprint())
+                .arg(snapshot->problem.hardware.mem_size));
 }
 
 void MainWindow::highlightElement(const Diagnostic &d)
@@ -396,7 +397,8 @@ void MainWindow::highlightElement(const Diagnostic &d)
         break;
     }
     case ElementKind::Kernel:
-    case ElementKind::None: break;
+    case ElementKind::None:
+        break;
     }
     m_inputGrid->setHighlight(input);
     m_outputGrid->setHighlight(output);

@@ -69,7 +69,8 @@ StepControls::StepControls(ProjectDocument *document, QWidget *parent)
             m_document->seek({m_document->moment().step, Action::Compute});
         refresh();
     });
-    connect(m_speed, &QComboBox::currentIndexChanged, this, [this] { m_timer.setInterval(1000 / m_speed->currentData().toInt()); });
+    connect(
+        m_speed, &QComboBox::currentIndexChanged, this, [this] { m_timer.setInterval(1000 / m_speed->currentData().toInt()); });
     m_timer.setInterval(1000 / m_speed->currentData().toInt());
     connect(&m_timer, &QTimer::timeout, this, [this] {
         const Moment before = m_document->moment();
@@ -137,7 +138,8 @@ void StepControls::refresh()
         return;
     }
     const bool drain = m.step == count - 1;
-    QString text = drain ? tr("drain (step %1 of %2)").arg(m.step + 1).arg(count) : tr("step %1 of %2").arg(m.step + 1).arg(count - 1);
+    QString text
+        = drain ? tr("drain (step %1 of %2)").arg(m.step + 1).arg(count) : tr("step %1 of %2").arg(m.step + 1).arg(count - 1);
     if (subSteps())
         text += QStringLiteral(" — ") + QString::fromLatin1(actionName(m.action).data(), qsizetype(actionName(m.action).size()));
     m_label->setText(text);

@@ -23,10 +23,10 @@ class QPainter;
 namespace convoffload::ui {
 
 struct GridStyle {
-    bool heatMap = false;     // input cells by reload count instead of state
+    bool heatMap = false; // input cells by reload count instead of state
     bool outlineGroup = true; // outline the patches of the current group
     bool legend = true;
-    bool labels = true;       // title, row/column indices, counts and ids in big cells
+    bool labels = true; // title, row/column indices, counts and ids in big cells
 };
 
 enum class GridKind { Input, Output };
@@ -88,39 +88,39 @@ public:
     /// The padded input, one cell per pixel. `exposedCells` (cell units:
     /// x = column, y = row) limits the painting to those cells; empty = all.
     void paintInputGrid(QPainter &painter, const QRectF &target, const Problem &problem, const StepCursor &cursor,
-                        const GridStyle &style, const QRectF &exposedCells = {});
+        const GridStyle &style, const QRectF &exposedCells = {});
     /// The output, one cell per patch, coloured by its most advanced output.
-    void paintOutputGrid(QPainter &painter, const QRectF &target, const Problem &problem, const StepCursor &cursor,
-                         const GridStyle &style);
+    void paintOutputGrid(
+        QPainter &painter, const QRectF &target, const Problem &problem, const StepCursor &cursor, const GridStyle &style);
     /// Input and output side by side, same cell size, one shared legend:
     /// the "grid" figure of the export.
-    void paintGrids(QPainter &painter, const QRectF &target, const Problem &problem, const StepCursor &cursor,
-                    const GridStyle &style);
+    void paintGrids(
+        QPainter &painter, const QRectF &target, const Problem &problem, const StepCursor &cursor, const GridStyle &style);
 
     // Building blocks, for views that zoom and pan with their own geometry.
 
     /// Cells of `cells` (clamped) with padding hatch, grid lines, counts, and
     /// the current group's outline.
-    void paintInputCells(QPainter &painter, const GridGeometry &geometry, const Problem &problem,
-                         const StepCursor &cursor, const GridStyle &style, QRect cells);
-    void paintOutputCells(QPainter &painter, const GridGeometry &geometry, const Problem &problem,
-                          const StepCursor &cursor, const GridStyle &style, QRect cells);
+    void paintInputCells(QPainter &painter, const GridGeometry &geometry, const Problem &problem, const StepCursor &cursor,
+        const GridStyle &style, QRect cells);
+    void paintOutputCells(QPainter &painter, const GridGeometry &geometry, const Problem &problem, const StepCursor &cursor,
+        const GridStyle &style, QRect cells);
     /// The receptive-field preview of a drop over the input cells of `cells`:
     /// a marker in every pixel of the field (Palette::previewKept for the
     /// pixels the group reads already, previewAdded for those the drop adds)
     /// and the field's outline.
-    static void paintFieldPreview(QPainter &painter, const GridGeometry &geometry, const Layer &layer,
-                                  const FieldPreview &preview, QRect cells);
+    static void paintFieldPreview(
+        QPainter &painter, const GridGeometry &geometry, const Layer &layer, const FieldPreview &preview, QRect cells);
     /// Marks the output cells of `patches` (ascending) that lie in `cells`
     /// as breaking a rule (Palette::flag frame and hatch).
-    static void paintPatchFlags(QPainter &painter, const GridGeometry &geometry, const Layer &layer,
-                                const std::vector<PatchId> &patches, QRect cells);
+    static void paintPatchFlags(
+        QPainter &painter, const GridGeometry &geometry, const Layer &layer, const std::vector<PatchId> &patches, QRect cells);
     /// The square a preview marker fills in a cell.
     static QRectF markerRect(const QRectF &cell);
     /// Row indices in `leftAxis` and column indices in `topAxis`, for the
     /// cells of `cells` only, thinned out so they never overlap.
-    static void paintAxes(QPainter &painter, const GridGeometry &geometry, const QRectF &topAxis,
-                          const QRectF &leftAxis, QRect cells);
+    static void paintAxes(
+        QPainter &painter, const GridGeometry &geometry, const QRectF &topAxis, const QRectF &leftAxis, QRect cells);
     /// One line, centred and elided to the rectangle.
     static void paintTitle(QPainter &painter, const QRectF &rect, const QString &title);
     /// Rows of items, wrapped to the rectangle's width, each line centred.
@@ -130,15 +130,15 @@ public:
     static QString momentText(const StepCursor &cursor); // "step 2/6, a4 load input"
     static QString inputTitle(const Problem &problem, const StepCursor &cursor);
     static QString outputTitle(const Problem &problem, const StepCursor &cursor);
-    static std::vector<LegendRow> inputLegend(const Problem &problem, const StepCursor &cursor,
-                                              const GridStyle &style, const QString &caption = {});
+    static std::vector<LegendRow> inputLegend(
+        const Problem &problem, const StepCursor &cursor, const GridStyle &style, const QString &caption = {});
     static std::vector<LegendRow> outputLegend(const GridStyle &style, const QString &caption = {});
 
     static int rowsOf(GridKind kind, const Problem &problem);
     static int colsOf(GridKind kind, const Problem &problem);
     /// Title, axes, grid and legend of a one-grid figure in `target`.
-    static GridFigureLayout layout(GridKind kind, const QFontMetricsF &metrics, const QRectF &target,
-                                   const Problem &problem, const StepCursor &cursor, const GridStyle &style);
+    static GridFigureLayout layout(GridKind kind, const QFontMetricsF &metrics, const QRectF &target, const Problem &problem,
+        const StepCursor &cursor, const GridStyle &style);
     /// The font figures use: `base` sized to the target (11–20 px).
     static QFont figureFont(const QFont &base, const QRectF &target);
     /// Axis strip sizes for a grid of that many rows and columns.
@@ -147,11 +147,11 @@ public:
     static QRect patchPixels(const Layer &layer, PatchId patch);
 
 private:
-    void paintCellColours(QPainter &painter, const GridGeometry &geometry, QRect cells, GridKind kind,
-                          const Problem &problem, const StepCursor &cursor, const GridStyle &style);
+    void paintCellColours(QPainter &painter, const GridGeometry &geometry, QRect cells, GridKind kind, const Problem &problem,
+        const StepCursor &cursor, const GridStyle &style);
     static void paintGridLines(QPainter &painter, const GridGeometry &geometry, QRect cells);
-    static void paintUnionOutline(QPainter &painter, const GridGeometry &geometry, const std::vector<QRect> &parts,
-                                  const QColor &colour);
+    static void paintUnionOutline(
+        QPainter &painter, const GridGeometry &geometry, const std::vector<QRect> &parts, const QColor &colour);
 
     QImage m_cells; // one pixel per cell, reused between frames
     std::vector<QRgb> m_heatColours;

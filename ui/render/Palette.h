@@ -13,42 +13,60 @@ struct Palette {
     static QColor pixel(PixelState s)
     {
         switch (s) {
-        case PixelState::Off: return QColor(0xEE, 0xEE, 0xEE);
-        case PixelState::Kept: return QColor(0x56, 0xB4, 0xE9);   // sky blue
-        case PixelState::Loaded: return QColor(0xE6, 0x9F, 0x00); // orange
-        case PixelState::Freed: return QColor(0xCC, 0x79, 0xA7);  // reddish purple
+        case PixelState::Off:
+            return QColor(0xEE, 0xEE, 0xEE);
+        case PixelState::Kept:
+            return QColor(0x56, 0xB4, 0xE9); // sky blue
+        case PixelState::Loaded:
+            return QColor(0xE6, 0x9F, 0x00); // orange
+        case PixelState::Freed:
+            return QColor(0xCC, 0x79, 0xA7); // reddish purple
         }
         return Qt::black;
     }
     static QString pixelLabel(PixelState s)
     {
         switch (s) {
-        case PixelState::Off: return QStringLiteral("not on chip");
-        case PixelState::Kept: return QStringLiteral("kept on chip");
-        case PixelState::Loaded: return QStringLiteral("loaded now");
-        case PixelState::Freed: return QStringLiteral("freed now");
+        case PixelState::Off:
+            return QStringLiteral("not on chip");
+        case PixelState::Kept:
+            return QStringLiteral("kept on chip");
+        case PixelState::Loaded:
+            return QStringLiteral("loaded now");
+        case PixelState::Freed:
+            return QStringLiteral("freed now");
         }
         return {};
     }
     static QColor output(OutputState s)
     {
         switch (s) {
-        case OutputState::Pending: return QColor(0xEE, 0xEE, 0xEE);
-        case OutputState::OnChip: return QColor(0x56, 0xB4, 0xE9); // sky blue: held on chip
-        case OutputState::Computed: return QColor(0x00, 0x9E, 0x73); // bluish green
-        case OutputState::Written: return QColor(0xD5, 0x5E, 0x00);  // vermillion
-        case OutputState::Done: return QColor(0x99, 0x99, 0x99);
+        case OutputState::Pending:
+            return QColor(0xEE, 0xEE, 0xEE);
+        case OutputState::OnChip:
+            return QColor(0x56, 0xB4, 0xE9); // sky blue: held on chip
+        case OutputState::Computed:
+            return QColor(0x00, 0x9E, 0x73); // bluish green
+        case OutputState::Written:
+            return QColor(0xD5, 0x5E, 0x00); // vermillion
+        case OutputState::Done:
+            return QColor(0x99, 0x99, 0x99);
         }
         return Qt::black;
     }
     static QString outputLabel(OutputState s)
     {
         switch (s) {
-        case OutputState::Pending: return QStringLiteral("pending");
-        case OutputState::OnChip: return QStringLiteral("on chip, not written");
-        case OutputState::Computed: return QStringLiteral("computed now");
-        case OutputState::Written: return QStringLiteral("written now");
-        case OutputState::Done: return QStringLiteral("done (in DRAM)");
+        case OutputState::Pending:
+            return QStringLiteral("pending");
+        case OutputState::OnChip:
+            return QStringLiteral("on chip, not written");
+        case OutputState::Computed:
+            return QStringLiteral("computed now");
+        case OutputState::Written:
+            return QStringLiteral("written now");
+        case OutputState::Done:
+            return QStringLiteral("done (in DRAM)");
         }
         return {};
     }
@@ -64,7 +82,7 @@ struct Palette {
     // Editing feedback. The receptive-field preview marks the pixels the
     // target group reads already in blue and those a drop adds in yellow
     // (dark vs light: they differ in lightness too), its outline in blue.
-    static QColor previewKept() { return QColor(0x00, 0x72, 0xB2); }  // blue
+    static QColor previewKept() { return QColor(0x00, 0x72, 0xB2); } // blue
     static QColor previewAdded() { return QColor(0xF0, 0xE4, 0x42); } // yellow
     static QColor previewOutline() { return QColor(0x00, 0x72, 0xB2); }
     /// Patches where a rule breaks: a vermillion frame with a hatch, so it

@@ -51,7 +51,8 @@ nlohmann::ordered_json problemSummary(const Problem &problem)
 
 nlohmann::ordered_json simulationToJson(const Problem &problem, const std::string &name, const SimulationResult &result)
 {
-    nlohmann::ordered_json errors = nlohmann::ordered_json::array(), warnings = nlohmann::ordered_json::array(), perStep = nlohmann::ordered_json::array();
+    nlohmann::ordered_json errors = nlohmann::ordered_json::array(), warnings = nlohmann::ordered_json::array(),
+                           perStep = nlohmann::ordered_json::array();
     for (const Diagnostic &d : result.diagnostics)
         (d.severity == Severity::Error ? errors : warnings).push_back(diagnosticToJson(d));
     for (const StepStats &s : result.steps)
@@ -62,7 +63,8 @@ nlohmann::ordered_json simulationToJson(const Problem &problem, const std::strin
         {"error_count", result.error_count}, {"warning_count", result.warning_count}, {"steps", result.computeSteps()},
         {"total_duration", number(result.totalDuration())}, {"loaded_input", result.loadedInput()},
         {"loaded_kernels", result.loadedKernels()}, {"written", result.written()}, {"peak_footprint", result.peakFootprint()},
-        {"functional_check", functionalStatusName(result.functional.status)}, {"layer", problemSummary(problem)}, {"per_step", perStep}};
+        {"functional_check", functionalStatusName(result.functional.status)}, {"layer", problemSummary(problem)},
+        {"per_step", perStep}};
     if (result.functional.status == FunctionalStatus::Fail)
         j["functional_message"] = result.functional.message;
     return j;
@@ -89,10 +91,9 @@ std::string simulationToText(const Problem &problem, const std::string &name, co
         const StepStats &st = result.steps[i];
         char line[160];
         std::snprintf(line, sizeof line, "%6s %12lld %12lld %10lld %8lld %9lld %10lld %10s\n",
-                      st.drain ? "drain" : std::to_string(i + 1).c_str(), static_cast<long long>(st.loaded_input),
-                      static_cast<long long>(st.loaded_kernels), static_cast<long long>(st.freed_input),
-                      static_cast<long long>(st.written), static_cast<long long>(st.computed),
-                      static_cast<long long>(st.peak_footprint), formatNumber(st.duration()).c_str());
+            st.drain ? "drain" : std::to_string(i + 1).c_str(), static_cast<long long>(st.loaded_input),
+            static_cast<long long>(st.loaded_kernels), static_cast<long long>(st.freed_input), static_cast<long long>(st.written),
+            static_cast<long long>(st.computed), static_cast<long long>(st.peak_footprint), formatNumber(st.duration()).c_str());
         out << line;
     }
     out << "  (element counts; footprint = peak over the step's actions)\n";
@@ -108,10 +109,10 @@ namespace {
 nlohmann::ordered_json rowToJson(const CompareRow &r)
 {
     nlohmann::ordered_json j{{"strategy", r.name}, {"kind", r.kind},
-        {"group_size", r.group_size > 0 ? nlohmann::ordered_json(r.group_size) : nlohmann::ordered_json()}, {"valid", r.valid}, {"steps", r.steps},
-        {"total_duration", number(r.total_duration)}, {"loaded_input", r.loaded_input}, {"loaded_kernels", r.loaded_kernels},
-        {"written", r.written}, {"peak_footprint", r.peak_footprint}, {"errors", r.errors}, {"warnings", r.warnings},
-        {"functional_check", functionalStatusName(r.functional)}};
+        {"group_size", r.group_size > 0 ? nlohmann::ordered_json(r.group_size) : nlohmann::ordered_json()}, {"valid", r.valid},
+        {"steps", r.steps}, {"total_duration", number(r.total_duration)}, {"loaded_input", r.loaded_input},
+        {"loaded_kernels", r.loaded_kernels}, {"written", r.written}, {"peak_footprint", r.peak_footprint}, {"errors", r.errors},
+        {"warnings", r.warnings}, {"functional_check", functionalStatusName(r.functional)}};
     if (!r.failure.empty())
         j["failure"] = r.failure;
     return j;
@@ -128,8 +129,8 @@ nlohmann::ordered_json compareToJson(const Problem &problem, const std::vector<C
         if (r.failure.empty() && r.valid && (!best || r.total_duration < best->total_duration))
             best = &r;
     }
-    return {
-        {"layer", problemSummary(problem)}, {"strategies", list}, {"best", best ? nlohmann::ordered_json(best->name) : nlohmann::ordered_json()}};
+    return {{"layer", problemSummary(problem)}, {"strategies", list},
+        {"best", best ? nlohmann::ordered_json(best->name) : nlohmann::ordered_json()}};
 }
 
 std::string csvField(const std::string &text)
@@ -150,10 +151,10 @@ std::string compareToCsv(const std::vector<CompareRow> &rows)
            "warnings,"
            "functional_check\n";
     for (const CompareRow &r : rows)
-        out << csvField(r.name) << ',' << r.kind << ',' << (r.group_size > 0 ? std::to_string(r.group_size) : std::string()) << ','
-            << (r.failure.empty() ? (r.valid ? "yes" : "no") : "failed") << ',' << r.steps << ',' << formatNumber(r.total_duration)
-            << ',' << r.loaded_input << ',' << r.loaded_kernels << ',' << r.written << ',' << r.peak_footprint << ',' << r.errors
-            << ',' << r.warnings << ',' << functionalStatusName(r.functional) << '\n';
+        out << csvField(r.name) << ',' << r.kind << ',' << (r.group_size > 0 ? std::to_string(r.group_size) : std::string())
+            << ',' << (r.failure.empty() ? (r.valid ? "yes" : "no") : "failed") << ',' << r.steps << ','
+            << formatNumber(r.total_duration) << ',' << r.loaded_input << ',' << r.loaded_kernels << ',' << r.written << ','
+            << r.peak_footprint << ',' << r.errors << ',' << r.warnings << ',' << functionalStatusName(r.functional) << '\n';
     return out.str();
 }
 
@@ -191,9 +192,9 @@ std::string sweepToCsv(const std::vector<SweepRow> &rows)
     std::ostringstream out;
     out << "group_size,row_by_row_duration,row_by_row_valid,row_by_row_peak,zigzag_duration,zigzag_valid,zigzag_peak\n";
     for (const SweepRow &r : rows)
-        out << r.group_size << ',' << formatNumber(r.row_by_row.total_duration) << ',' << (r.row_by_row.valid ? "yes" : "no") << ','
-            << r.row_by_row.peak_footprint << ',' << formatNumber(r.zigzag.total_duration) << ',' << (r.zigzag.valid ? "yes" : "no")
-            << ',' << r.zigzag.peak_footprint << '\n';
+        out << r.group_size << ',' << formatNumber(r.row_by_row.total_duration) << ',' << (r.row_by_row.valid ? "yes" : "no")
+            << ',' << r.row_by_row.peak_footprint << ',' << formatNumber(r.zigzag.total_duration) << ','
+            << (r.zigzag.valid ? "yes" : "no") << ',' << r.zigzag.peak_footprint << '\n';
     return out.str();
 }
 
@@ -207,7 +208,7 @@ std::string sweepToText(const std::vector<SweepRow> &rows)
         const auto cell = [](const CompareRow &c) { return formatNumber(c.total_duration) + (c.valid ? "" : "*"); };
         const char *best = r.row_by_row.total_duration < r.zigzag.total_duration ? "Row-by-Row"
             : r.zigzag.total_duration < r.row_by_row.total_duration              ? "ZigZag"
-                                                                             : "tie";
+                                                                                 : "tie";
         std::snprintf(line, sizeof line, "%5lld %14s %10lld %14s %10lld  %s\n", static_cast<long long>(r.group_size),
             cell(r.row_by_row).c_str(), static_cast<long long>(r.row_by_row.peak_footprint), cell(r.zigzag).c_str(),
             static_cast<long long>(r.zigzag.peak_footprint), best);

@@ -30,7 +30,6 @@ private:
     IlpModel &m_model;
 };
 
-
 /// The patches holding each needed pixel, by position in `pixels`.
 struct PixelHolders {
     std::vector<std::vector<PatchId>> of; // of[j]: patches holding pixels[j]

@@ -51,8 +51,7 @@ std::vector<ExperimentRow> runPaperExperiments(
             request.seed = grid.seed;
             // The experiments keep a move budget: 81 instances at the whole
             // time limit each would take a quarter of an hour by default.
-            request.max_moves
-                = grid.search_max_moves > 0 ? grid.search_max_moves : automaticMoveBudget(makeS1Instance(problem));
+            request.max_moves = grid.search_max_moves > 0 ? grid.search_max_moves : automaticMoveBudget(makeS1Instance(problem));
             OptimiseControl control;
             control.cancel = cancel;
             control.time_limit_s = grid.search_time_limit_s;
@@ -102,11 +101,11 @@ std::string experimentsToCsv(const std::vector<ExperimentRow> &rows)
                       "cbc,cbc_status,cbc_seconds,lower_bound,gap,gain\n";
     for (const ExperimentRow &r : rows) {
         out += std::to_string(r.input_size) + "," + std::to_string(r.group_size) + "," + std::to_string(r.patches) + ","
-            + std::to_string(r.min_groups) + "," + fixed(r.s1_baseline, 0) + "," + fixed(r.row_by_row, 0) + "," + fixed(r.zigzag, 0) + ","
-            + fixed(r.bestHeuristic(), 0) + "," + (r.search.hasSolution() ? fixed(r.search.duration, 0) : "") + ","
-            + fixed(r.search.seconds, 3) + "," + ilpDuration(r) + "," + csvField(ilpStatus(r)) + ","
-            + (r.ilp ? fixed(r.ilp->seconds, 3) : "") + "," + fixed(r.lower_bound, 0) + "," + fixed(r.gap(), 4) + ","
-            + fixed(r.gain(), 4) + "\n";
+            + std::to_string(r.min_groups) + "," + fixed(r.s1_baseline, 0) + "," + fixed(r.row_by_row, 0) + ","
+            + fixed(r.zigzag, 0) + "," + fixed(r.bestHeuristic(), 0) + ","
+            + (r.search.hasSolution() ? fixed(r.search.duration, 0) : "") + "," + fixed(r.search.seconds, 3) + ","
+            + ilpDuration(r) + "," + csvField(ilpStatus(r)) + "," + (r.ilp ? fixed(r.ilp->seconds, 3) : "") + ","
+            + fixed(r.lower_bound, 0) + "," + fixed(r.gap(), 4) + "," + fixed(r.gain(), 4) + "\n";
     }
     return out;
 }
@@ -132,8 +131,8 @@ nlohmann::ordered_json experimentsToJson(const std::vector<ExperimentRow> &rows)
         nlohmann::ordered_json row = {{"input_size", r.input_size}, {"group_size", r.group_size}, {"patches", r.patches},
             {"k_min", r.min_groups}, {"row_by_row", r.row_by_row}, {"zigzag", r.zigzag},
             {"search", r.search.hasSolution() ? nlohmann::ordered_json(r.search.duration) : nullptr},
-            {"search_status", optimiseStatusName(r.search.status)}, {"search_seconds", r.search.seconds}, {"lower_bound", r.lower_bound},
-            {"gap", r.gap()}, {"gain", r.gain()}};
+            {"search_status", optimiseStatusName(r.search.status)}, {"search_seconds", r.search.seconds},
+            {"lower_bound", r.lower_bound}, {"gap", r.gap()}, {"gain", r.gain()}};
         if (r.ilp) {
             row["cbc"] = r.ilp->hasSolution() ? nlohmann::ordered_json(r.ilp->duration) : nullptr;
             row["cbc_status"] = optimiseStatusName(r.ilp->status);

@@ -363,8 +363,8 @@ private:
                 });
             if (m_outputState[o] != OutputState::Pending) {
                 report(Severity::Error, Rule::ComputedTwice, step, Action::Compute, [&] {
-                    return Finding{outputElement(o),
-                        "computed again (first computed at step " + std::to_string(m_computedAt[o]) + ")"};
+                    return Finding{
+                        outputElement(o), "computed again (first computed at step " + std::to_string(m_computedAt[o]) + ")"};
                 });
             } else {
                 m_computedAt[o] = std::uint32_t(step);

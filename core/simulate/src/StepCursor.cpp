@@ -94,7 +94,9 @@ void StepCursor::applyStep(int step, int lastAction)
         for (std::uint32_t i = r.begin; i < r.end; ++i) {
             const std::uint32_t id = m_result->trace.ids[i];
             switch (Action(a)) {
-            case Action::FreeInput: m_input[id] = 0; break;
+            case Action::FreeInput:
+                m_input[id] = 0;
+                break;
             case Action::Write:
                 if (m_output[id] == 1)
                     m_output[id] = 2;
@@ -107,9 +109,12 @@ void StepCursor::applyStep(int step, int lastAction)
                 m_input[id] = 1;
                 break;
             }
-            case Action::Compute: m_output[id] = 1; break;
+            case Action::Compute:
+                m_output[id] = 1;
+                break;
             case Action::FreeKernels:
-            case Action::LoadKernels: break; // kernels are not drawn per element
+            case Action::LoadKernels:
+                break; // kernels are not drawn per element
             }
         }
     }
@@ -140,7 +145,8 @@ void StepCursor::markStep(int step, int lastAction)
                 m_markedOutputs.push_back(id);
                 break;
             case Action::FreeKernels:
-            case Action::LoadKernels: break;
+            case Action::LoadKernels:
+                break;
             }
         }
     }
@@ -173,9 +179,12 @@ OutputState StepCursor::output(OutputId o) const
     if (m_outputMark[o] == MarkComputed && m_output[o] == 1)
         return OutputState::Computed;
     switch (m_output[o]) {
-    case 1: return OutputState::OnChip;
-    case 2: return OutputState::Done;
-    default: return OutputState::Pending;
+    case 1:
+        return OutputState::OnChip;
+    case 2:
+        return OutputState::Done;
+    default:
+        return OutputState::Pending;
     }
 }
 
@@ -183,11 +192,16 @@ OutputState StepCursor::patch(PatchId p) const
 {
     static constexpr auto rank = [](OutputState s) {
         switch (s) {
-        case OutputState::Pending: return 0;
-        case OutputState::Done: return 1;
-        case OutputState::OnChip: return 2;
-        case OutputState::Computed: return 3;
-        case OutputState::Written: return 4;
+        case OutputState::Pending:
+            return 0;
+        case OutputState::Done:
+            return 1;
+        case OutputState::OnChip:
+            return 2;
+        case OutputState::Computed:
+            return 3;
+        case OutputState::Written:
+            return 4;
         }
         return 0;
     };

@@ -18,7 +18,6 @@ std::string simulationToText(const Problem &problem, const std::string &name, co
 /// The layer's S1 figures: patches, nb_patches_max, K_min, K_max, sizes.
 nlohmann::ordered_json problemSummary(const Problem &problem);
 
-
 nlohmann::ordered_json compareToJson(const Problem &problem, const std::vector<CompareRow> &rows);
 std::string compareToCsv(const std::vector<CompareRow> &rows);
 std::string compareToText(const std::vector<CompareRow> &rows);

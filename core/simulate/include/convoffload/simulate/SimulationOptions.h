@@ -11,7 +11,10 @@ namespace convoffload {
 
 /// Thrown by simulate() when SimulationOptions::cancel is raised.
 struct Cancelled : std::runtime_error {
-    Cancelled() : std::runtime_error("cancelled") { }
+    Cancelled()
+        : std::runtime_error("cancelled")
+    {
+    }
 };
 
 struct SimulationOptions {

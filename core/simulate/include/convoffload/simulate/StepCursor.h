@@ -13,23 +13,23 @@ namespace convoffload {
 
 /// What a pixel is at a moment, relative to the step being shown.
 enum class PixelState : std::uint8_t {
-    Off,    // not on chip, not freed in this step
-    Kept,   // on chip, kept from an earlier step
+    Off, // not on chip, not freed in this step
+    Kept, // on chip, kept from an earlier step
     Loaded, // loaded by this step (up to the moment)
-    Freed   // freed by this step (up to the moment) and not on chip
+    Freed // freed by this step (up to the moment) and not on chip
 };
 
 /// What an output element is at a moment.
 enum class OutputState : std::uint8_t {
-    Pending,  // not computed yet
-    OnChip,   // computed by an earlier step, still on chip
+    Pending, // not computed yet
+    OnChip, // computed by an earlier step, still on chip
     Computed, // computed by this step
-    Written,  // written back by this step
-    Done      // written back by an earlier step
+    Written, // written back by this step
+    Done // written back by an earlier step
 };
 
 struct Moment {
-    int step = 0;                   // 0-based index into SimulationResult::steps
+    int step = 0; // 0-based index into SimulationResult::steps
     Action action = Action::Compute; // the moment is right after this action
     bool operator==(const Moment &) const = default;
 };
@@ -62,13 +62,13 @@ public:
 
 private:
     struct State {
-        std::vector<std::uint8_t> input;  // on chip
+        std::vector<std::uint8_t> input; // on chip
         std::vector<std::uint8_t> output; // 0 pending, 1 on chip, 2 written
         std::vector<std::uint32_t> loads;
     };
     void resetTo(int checkpointStep);
     void applyStep(int step, int lastAction); // actions 0..lastAction of `step`
-    void markStep(int step, int lastAction);  // what the moment's step did
+    void markStep(int step, int lastAction); // what the moment's step did
     void clearMarks();
 
     const Problem *m_problem;
