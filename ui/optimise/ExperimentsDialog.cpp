@@ -27,18 +27,6 @@
 
 namespace convoffload::ui {
 
-void GainHeatMapWidget::setRows(std::vector<ExperimentRow> rows)
-{
-    m_rows = std::move(rows);
-    update();
-}
-
-void GainHeatMapWidget::paintEvent(QPaintEvent *)
-{
-    QPainter painter(this);
-    paintGainHeatMap(painter, QRectF(rect()), m_rows);
-}
-
 namespace {
 
 QSpinBox *spin(int low, int high, int value, const QString &tip)

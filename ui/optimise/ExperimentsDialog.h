@@ -6,9 +6,9 @@
 
 #include "convoffload/optimise/PaperExperiments.h"
 #include "jobs/BackgroundJob.h"
+#include "optimise/GainHeatMapWidget.h"
 
 #include <QDialog>
-#include <QWidget>
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
@@ -23,22 +23,6 @@ class QChartView;
 QT_END_NAMESPACE
 
 namespace convoffload::ui {
-
-/// Paints the gain heat map of the rows it is given.
-class GainHeatMapWidget : public QWidget {
-    Q_OBJECT
-public:
-    using QWidget::QWidget;
-    void setRows(std::vector<ExperimentRow> rows);
-    const std::vector<ExperimentRow> &rows() const { return m_rows; }
-    QSize sizeHint() const override { return {640, 460}; }
-
-protected:
-    void paintEvent(QPaintEvent *event) override;
-
-private:
-    std::vector<ExperimentRow> m_rows;
-};
 
 class ExperimentsDialog : public QDialog {
     Q_OBJECT
