@@ -88,15 +88,16 @@ int main(int argc, char *argv[])
                 window.document()->setCurrentStrategy(int(i));
     }
     if (parser.isSet(screenshot)) {
-        // Wait for the worker's simulation, then grab the window.
+        // Wait for the worker's simulation (or its refusal), then grab the window.
         const QString file = parser.value(screenshot);
         const int wanted = std::max(1, parser.value(step).toInt()) - 1;
         auto *poll = new QTimer(&window);
         QObject::connect(poll, &QTimer::timeout, &window, [&window, file, wanted, poll] {
-            if (window.document()->busy() || !window.document()->cursor())
+            if (window.document()->busy() || (!window.document()->cursor() && !window.document()->simulation()))
                 return;
             poll->stop();
-            window.document()->seek({wanted, convoffload::Action::Compute});
+            if (window.document()->cursor())
+                window.document()->seek({wanted, convoffload::Action::Compute});
             QTimer::singleShot(300, &window, [&window, file] {
                 const bool ok = window.grab().save(file);
                 std::printf("%s %s\n", ok ? "Saved" : "Could not save", qPrintable(file));

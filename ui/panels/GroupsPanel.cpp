@@ -15,6 +15,12 @@
 
 namespace convoffload::ui {
 
+namespace {
+
+constexpr qint64 kMaxPatchesOpened = 20000;
+
+} // namespace
+
 GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
     : QWidget(parent)
     , m_document(document)
@@ -78,7 +84,16 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_message);
     connect(m_model, &GroupListModel::editRefused, this, &GroupsPanel::show);
-    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { m_view->expandToDepth(0); });
+    // A new tree opens its groups, unless there are so many patches that the
+    // view would lay out millions of rows on the GUI thread (a 4096² layer
+    // froze the window for minutes); then the groups start closed.
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        qint64 patches = 0;
+        for (int g = 0, n = m_model->rowCount(); g < n; ++g)
+            patches += m_model->rowCount(m_model->index(g, 0));
+        if (patches <= kMaxPatchesOpened)
+            m_view->expandToDepth(0);
+    });
     // An edit keeps the groups' expansion (the model carries it over); groups
     // it creates open like every group of a new tree.
     connect(m_model, &QAbstractItemModel::layoutAboutToBeChanged, this, [this] {
