@@ -415,6 +415,25 @@ std::set<InputElement> patchElements(const Problem &problem, int i, int j)
     return patch;
 }
 
+namespace {
+
+/// The drain: frees what is on chip and writes what is not written yet, by
+/// the write policy (the previous step's outputs, or every pending one).
+NaiveStep drainStep(const Problem &problem, const std::set<InputElement> &inputOnChip, const std::set<KernelIndex> &kernelsOnChip,
+    const std::set<OutputElement> &previousOut, const std::vector<OutputElement> &pending)
+{
+    NaiveStep drain;
+    drain.free_input = inputOnChip;
+    drain.free_kernels = kernelsOnChip;
+    if (problem.options.write_policy == WritePolicy::NextStep)
+        drain.write = previousOut;
+    else
+        drain.write.insert(pending.begin(), pending.end());
+    return drain;
+}
+
+} // namespace
+
 NaiveSteps naiveExpandS1Sets(const Problem &problem, const Groups &groups)
 {
     const Layer &l = problem.layer;
@@ -449,14 +468,7 @@ NaiveSteps naiveExpandS1Sets(const Problem &problem, const Groups &groups)
         steps.push_back(std::move(s));
     }
 
-    NaiveStep drain;
-    drain.free_input = onChip;
-    drain.free_kernels = allKernels(l);
-    if (problem.options.write_policy == WritePolicy::NextStep)
-        drain.write = previousOut;
-    else
-        drain.write.insert(pending.begin(), pending.end());
-    steps.push_back(std::move(drain));
+    steps.push_back(drainStep(problem, onChip, allKernels(l), previousOut, pending));
     return steps;
 }
 
@@ -498,14 +510,7 @@ NaiveSteps naiveExpandStepsSets(const Problem &problem, const ComputeSteps &plan
         steps.push_back(std::move(s));
     }
 
-    NaiveStep drain;
-    drain.free_input = inputOnChip;
-    drain.free_kernels = kernelsOnChip;
-    if (problem.options.write_policy == WritePolicy::NextStep)
-        drain.write = previousOut;
-    else
-        drain.write.insert(pending.begin(), pending.end());
-    steps.push_back(std::move(drain));
+    steps.push_back(drainStep(problem, inputOnChip, kernelsOnChip, previousOut, pending));
     return steps;
 }
 
