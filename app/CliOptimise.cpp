@@ -4,6 +4,7 @@
 
 #include "convoffload/optimise/IlpFiles.h"
 #include "convoffload/optimise/IlpModel.h"
+#include "convoffload/optimise/IlpModelSize.h"
 #include "convoffload/optimise/Optimiser.h"
 #include "convoffload/optimise/PaperExperiments.h"
 #include "convoffload/optimise/SolutionImport.h"
@@ -192,6 +193,11 @@ int modelCommand(const QCommandLineParser &parser, const Loaded &loaded)
         throw UsageError(
             "model: expected --format lp or mps (or an --out file ending in .lp or .mps), got '" + str(format) + "'");
     const S1Instance instance = makeS1Instance(loaded.project.problem, settingsFrom(parser, loaded.project.problem));
+    // CoinUtils does not check its allocations: refuse a model beyond the
+    // memory before building it, as simulations beyond the budget are.
+    if (!parser.isSet(QStringLiteral("no-work-limit")))
+        if (const std::optional<std::string> why = ilpModelExceedsMemory(estimateIlpModelSize(instance)))
+            throw UsageError(*why + "; use a larger --group-size or a smaller layer, or pass --no-work-limit to build it anyway");
     const IlpModel model = buildIlpModel(instance);
     if (format == QLatin1String("lp"))
         writeLp(model, str(out));

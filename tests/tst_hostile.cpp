@@ -9,6 +9,7 @@
 #include "convoffload/io/TextFile.h"
 #include "convoffload/optimise/IlpFiles.h"
 #include "convoffload/optimise/IlpModel.h"
+#include "convoffload/optimise/IlpModelSize.h"
 #include "convoffload/optimise/S1Instance.h"
 #include "convoffload/optimise/SolutionImport.h"
 #include "convoffload/simulate/WorkEstimate.h"
@@ -244,6 +245,63 @@ private slots:
         // Quoted fields that do close are read as before, separators inside included.
         QCOMPARE(groupsFromCsv(layer, "\"patch\";\"group\"\n0;\" 1 \"\n1;0\n2;0\n3;0\n4;0\n5;0\n6;0\n7;0\n8;0\n"),
             (Groups{{1, 2, 3, 4, 5, 6, 7, 8}, {0}}));
+    }
+
+    // Finding 6: `model` on LeNet-5 conv1 with G = 2 under a 4 GB limit died
+    // in CoinUtils (SIGSEGV). The model's size is now worked out from the
+    // instance before anything is allocated. Checked against built models:
+    // columns exactly, rows and nonzeros from above and within 30 %.
+    void ilpSizeIsEstimatedBeforeBuilding_data()
+    {
+        QTest::addColumn<QString>("sample");
+        QTest::addColumn<int>("groupSize");
+        QTest::addColumn<bool>("capped");
+        QTest::newRow("paper example") << QStringLiteral("paper-example.json") << 0 << false;
+        QTest::newRow("paper example, G 2, at most cap") << QStringLiteral("paper-example.json") << 2 << true;
+        QTest::newRow("LeNet-5 conv1, G 8") << QStringLiteral("lenet5-conv1.json") << 8 << false;
+        QTest::newRow("LeNet-5 conv2, at most cap") << QStringLiteral("lenet5-conv2.json") << 0 << true;
+    }
+    void ilpSizeIsEstimatedBeforeBuilding()
+    {
+        QFETCH(QString, sample);
+        QFETCH(int, groupSize);
+        QFETCH(bool, capped);
+        const Problem problem = loadProject(kSamples + "/" + sample.toStdString()).problem;
+        OptimiseSettings settings;
+        if (groupSize > 0)
+            settings.group_size = groupSize;
+        if (capped)
+            settings.group_count = GroupCount::AtMostCap;
+        const S1Instance in = makeS1Instance(problem, settings);
+        const IlpModelSize size = estimateIlpModelSize(in);
+        const IlpModel model = buildIlpModel(in);
+        QCOMPARE(size.columns, double(model.columnCount()));
+        QVERIFY(size.rows >= double(model.rowCount()));
+        QVERIFY(size.rows <= 1.3 * double(model.rowCount()));
+        QVERIFY(size.nonzeros >= double(model.term_value.size()));
+        QVERIFY(size.nonzeros <= 1.3 * double(model.term_value.size()));
+    }
+
+    void ilpTooBigIsRefusedWithItsSize()
+    {
+        // LeNet-5 conv1 with G = 2: 392 groups over 784 patches of 25 pixels
+        // each, 1024 pixels: 392·(784 + 3·1024) = 1 511 552 columns, and per
+        // group 784·25 cover rows, so over 7.6 M rows.
+        const Problem problem = loadProject(kSamples + "/lenet5-conv1.json").problem;
+        OptimiseSettings settings;
+        settings.group_size = 2;
+        const S1Instance in = makeS1Instance(problem, settings);
+        const IlpModelSize size = estimateIlpModelSize(in);
+        QCOMPARE(size.columns, 392.0 * (784 + 3 * 1024) - 1024);
+        QVERIFY(size.rows > 392.0 * 784 * 25);
+        const std::optional<std::string> why = ilpModelExceedsMemory(size, 3e9);
+        QVERIFY(why.has_value());
+        QVERIFY2(why->starts_with("the ILP would have about "), why->c_str());
+        QVERIFY2(why->find("M rows, 1.5 M columns and ") != std::string::npos, why->c_str());
+        QVERIFY2(why->find("(the limit is 3.0 GB)") != std::string::npos, why->c_str());
+        QVERIFY(!ilpModelExceedsMemory(size, 1e12));
+        // The paper's layer fits any budget a machine has.
+        QVERIFY(!ilpModelExceedsMemory(estimateIlpModelSize(makeS1Instance(paperExampleProblem())), 1e8));
     }
 
     // Finding 4: nbop_pe or a group size near 2^63 overflowed (UBSan); K_min
