@@ -242,6 +242,8 @@ private slots:
         const Layer layer = paperExampleProblem().layer;
         VERIFY_FORMAT_ERROR(groupsFromCsv(layer, "patch,group\n0,0\n1,\"0\n2,0\n"), "line 3", "a quoted field is not closed");
         VERIFY_FORMAT_ERROR(computeStepsFromCsv(layer, "\"step,patch,kernel\n0,0,0\n"), "line 1", "a quoted field is not closed");
+        // A lone '\r' ends a record inside a line: both records keep the line's number.
+        VERIFY_FORMAT_ERROR(groupsFromCsv(layer, "patch,group\n0,0\r1,x\n"), "line 2", "field 2 is not an integer: 'x'");
         // Quoted fields that do close are read as before, separators inside included.
         QCOMPARE(groupsFromCsv(layer, "\"patch\";\"group\"\n0;\" 1 \"\n1;0\n2;0\n3;0\n4;0\n5;0\n6;0\n7;0\n8;0\n"),
             (Groups{{1, 2, 3, 4, 5, 6, 7, 8}, {0}}));

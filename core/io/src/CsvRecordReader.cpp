@@ -48,8 +48,9 @@ void CsvRecordReader::onField(void *field, std::size_t size, void *self)
 void CsvRecordReader::onRecordEnd(int, void *self)
 {
     auto &reader = *static_cast<CsvRecordReader *>(self);
+    const std::int64_t number = reader.m_current.number;
     reader.m_ready.push_back(std::move(reader.m_current));
-    reader.m_current = CsvLine{};
+    reader.m_current = CsvLine{number, {}}; // a lone '\r' may end a record mid-line
 }
 
 void CsvRecordReader::line(std::string_view text, std::int64_t number)
