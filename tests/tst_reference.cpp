@@ -10,7 +10,7 @@
 #include "convoffload/model/Ids.h"
 #include "convoffload/model/KernelStreaming.h"
 #include "convoffload/model/S1Strategy.h"
-#include "convoffload/simulate/FusedS1.h"
+#include "convoffload/simulate/FusedSimulation.h"
 #include "convoffload/simulate/Simulator.h"
 #include "convoffload/simulate/StrategySimulation.h"
 
@@ -633,6 +633,7 @@ private slots:
     void fusedAgreement_data();
     void fusedAgreement();
     void fusedDeclinesRepeatedPatches();
+    void fusedStreamingAgreement();
 };
 
 // The two direct convolutions must agree before either can judge a strategy.
@@ -1128,6 +1129,73 @@ void TestReference::fusedDeclinesRepeatedPatches()
     // With a trace the general executor runs even for a plain partition.
     so.trace = true;
     QVERIFY(!simulateS1Fused(p, s1Baseline(p.layer), so));
+}
+
+// The fused pass on compute steps (kernel streaming) against the general
+// executor on expandSteps, every field, and against the naive executor; steps
+// that name a pair twice are declined (and simulateStrategy still gives the
+// general result).
+void TestReference::fusedStreamingAgreement()
+{
+    int declined = 0, fusedRuns = 0, kernelFrees = 0, kernelReloads = 0, failing = 0;
+    forSeeds(300, 950000, [&](std::uint64_t seed) -> std::string {
+        const StreamCase c = randomStreamCase(seed, false, seed % 3 == 0);
+        std::mt19937 rng{std::uint32_t(seed * 5 + 1)};
+        const int range = std::array{4, 40000, 1 << 30}[std::size_t(uniform(rng, 0, 2))];
+        const TensorData data = randomTensors(rng, c.problem.layer, range);
+        for (const Options &o : everyOption()) {
+            Problem p = c.problem;
+            p.options = o;
+            SimulationOptions so;
+            so.trace = false;
+            so.functional = coin(rng, 0.7);
+            so.data = &data;
+            so.keep_output = true;
+            so.max_diagnostics_per_rule = coin(rng) ? 1 : 1 << 30;
+            const std::string where = describe(c) + " options(preloaded=" + std::to_string(o.kernels_preloaded)
+                + " write=" + writePolicyName(o.write_policy) + " paddingInDram=" + std::to_string(o.padding_in_dram) + ")";
+            const StepList steps = expandSteps(p, c.steps);
+            const SimulationResult general = simulate(p, steps, so);
+            const std::optional<SimulationResult> fused = simulateStepsFused(p, c.steps, so);
+            StrategySpec spec{"s", StrategyKind::Steps, std::nullopt, {}, c.steps};
+            if (const std::string diff = compareResults(simulateStrategy(p, spec, so), general); !diff.empty())
+                return where + ": simulateStrategy vs general: " + diff;
+            if (!fused) {
+                const bool twice = std::any_of(general.diagnostics.begin(), general.diagnostics.end(),
+                    [](const Diagnostic &d) { return d.rule == Rule::ComputedTwice; });
+                if (!twice)
+                    return where + ": the fused pass declined steps that compute no pair twice";
+                ++declined;
+                continue;
+            }
+            ++fusedRuns;
+            if (const std::string diff = compareResults(*fused, general); !diff.empty())
+                return where + ": fused vs general: " + diff;
+            kernelFrees += std::any_of(steps.begin(), steps.end() - 1, [](const Step &s) { return !s.free_kernels.empty(); });
+            kernelReloads += kernelReloadWarned(*fused);
+            failing += fused->functional.status == FunctionalStatus::Fail;
+            if (so.max_diagnostics_per_rule > 1) {
+                naive::NaiveOptions no;
+                no.functional = so.functional;
+                no.data = &data;
+                const naive::NaiveReport ref = naive::naiveExecute(p, naive::naiveExpandSteps(p, c.steps), no);
+                const auto [errors, warnings] = fastViolations(*fused);
+                if (errors != ref.errors || warnings != ref.warnings)
+                    return where + ": fused vs naive: errors " + violationList(errors) + " / " + violationList(ref.errors)
+                        + ", warnings " + violationList(warnings) + " / " + violationList(ref.warnings);
+                if (fused->totalDuration() != ref.totalDuration() || fused->peakFootprint() != ref.peakFootprint()
+                    || fused->loadedKernels() != ref.loadedKernels())
+                    return where + ": fused vs naive: totals differ";
+                if (so.functional && (fused->functional.status == FunctionalStatus::Pass) != ref.functionalPass)
+                    return where + ": fused vs naive: functional " + fused->functional.message + " / " + ref.functionalMessage;
+            }
+        }
+        return {};
+    });
+    qInfo("%d fused runs (%d freeing kernels before the drain, %d with kernel reload warnings, %d failing the functional "
+          "check), %d declined",
+        fusedRuns, kernelFrees, kernelReloads, failing, declined);
+    QVERIFY(fusedRuns > 1000 && declined > 0 && kernelFrees > 0 && kernelReloads > 0 && failing > 0);
 }
 
 QTEST_GUILESS_MAIN(TestReference)

@@ -13,15 +13,18 @@
 //    uses): its memory at the last step, the trace's, and the time of seeks
 //    back (worst of 20 random seeks).
 //
+// Times are this thread's CPU time (min and median of the runs), which the
+// load of a shared machine does not inflate.
+//
 // Usage: convoffload-bench-simulate [--quick] (halves the sizes)
 // Exit status 1 when the fused and general results differ.
 
 #include "convoffload/model/S1Strategy.h"
-#include "convoffload/simulate/FusedS1.h"
+#include "convoffload/simulate/FusedSimulation.h"
 #include "convoffload/simulate/StepCursor.h"
 
 #include <algorithm>
-#include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 #include <functional>
@@ -32,21 +35,26 @@ using namespace convoffload;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+/// This thread's CPU time: the machine is shared, so wall time swings with
+/// the load while CPU time does not (the process is single-threaded).
+double cpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
 
 struct Timing {
-    double best = 1e300, median = 0;
+    double best = 1e300, median = 0; // CPU seconds
 };
 
 Timing timeOf(int runs, const std::function<void()> &f)
 {
     std::vector<double> t;
     for (int k = 0; k < runs; ++k) {
-        const Clock::time_point start = Clock::now();
+        const double start = cpuSeconds();
         f();
-        t.push_back(secondsSince(start));
+        t.push_back(cpuSeconds() - start);
     }
     std::sort(t.begin(), t.end());
     return {t.front(), t[t.size() / 2]};
@@ -92,31 +100,6 @@ bool sameResult(const SimulationResult &a, const SimulationResult &b)
     return true;
 }
 
-bool simulatorFloor(int size, int runs)
-{
-    const Problem p = zigzagProblem(size, 1, 1, 0, 64);
-    const Groups groups = zigzag(p.layer, 64);
-    std::printf("1. %dx%d input, 3x3 kernel, ZigZag G = 64: %lld patches, %zu steps; min / median of %d runs\n\n", size, size,
-        (long long)p.layer.patchCount(), groups.size() + 1, runs);
-    bool same = true;
-    std::printf("   route                                         min        median     ratio to fused\n");
-    for (bool functional : {false, true}) {
-        SimulationResult general, fused;
-        const Timing g = timeOf(runs, [&] { general = simulate(p, expandS1(p, groups), noTrace(functional)); });
-        const Timing f = timeOf(runs, [&] { fused = *simulateS1Fused(p, groups, noTrace(functional)); });
-        same &= sameResult(general, fused);
-        const char *what = functional ? "with functional check" : "simulation only";
-        std::printf("   general (expandS1 + simulate), %-14s %7.1f ms %9.1f ms %8.1fx\n", what, g.best * 1e3, g.median * 1e3,
-            g.best / f.best);
-        std::printf("   fused S1 pass, %-30s %7.1f ms %9.1f ms %8.1fx\n", what, f.best * 1e3, f.median * 1e3, 1.0);
-        std::printf("   totals: duration %.0f, loaded input %lld, written %lld, peak %lld, functional %s\n",
-            fused.totalDuration(), (long long)fused.loadedInput(), (long long)fused.written(), (long long)fused.peakFootprint(),
-            functionalStatusName(fused.functional.status).c_str());
-    }
-    std::printf("   fused and general results %s\n\n", same ? "identical" : "DIFFER");
-    return same;
-}
-
 /// One plain convolution pass: padded int16 input, each patch gathered in
 /// kernel layout, an int16 dot product with int32 sums per kernel.
 std::vector<std::int32_t> plainConvolution(const Layer &l, const TensorData &d)
@@ -150,6 +133,37 @@ std::vector<std::int32_t> plainConvolution(const Layer &l, const TensorData &d)
     return out;
 }
 
+bool simulatorFloor(int size, int runs)
+{
+    const Problem p = zigzagProblem(size, 1, 1, 0, 64);
+    const Groups groups = zigzag(p.layer, 64);
+    std::printf("1. %dx%d input, 3x3 kernel, ZigZag G = 64: %lld patches, %zu steps; min / median of %d runs\n\n", size, size,
+        (long long)p.layer.patchCount(), groups.size() + 1, runs);
+    bool same = true;
+    double fusedWithout = 0, fusedWith = 0;
+    std::printf("   route                                         min        median     ratio to fused\n");
+    for (bool functional : {false, true}) {
+        SimulationResult general, fused;
+        const Timing g = timeOf(runs, [&] { general = simulate(p, expandS1(p, groups), noTrace(functional)); });
+        const Timing f = timeOf(runs, [&] { fused = *simulateS1Fused(p, groups, noTrace(functional)); });
+        same &= sameResult(general, fused);
+        (functional ? fusedWith : fusedWithout) = f.best;
+        const char *what = functional ? "with functional check" : "simulation only";
+        std::printf("   general (expandS1 + simulate), %-14s %7.1f ms %9.1f ms %8.1fx\n", what, g.best * 1e3, g.median * 1e3,
+            g.best / f.best);
+        std::printf("   fused S1 pass, %-30s %7.1f ms %9.1f ms %8.1fx\n", what, f.best * 1e3, f.median * 1e3, 1.0);
+        std::printf("   totals: duration %.0f, loaded input %lld, written %lld, peak %lld, functional %s\n",
+            fused.totalDuration(), (long long)fused.loadedInput(), (long long)fused.written(), (long long)fused.peakFootprint(),
+            functionalStatusName(fused.functional.status).c_str());
+    }
+    const TensorData data = seededTensors(p.layer, 1);
+    const Timing pass = timeOf(runs, [&] { (void)plainConvolution(p.layer, data); });
+    std::printf("   one plain convolution pass (int16): %.1f ms; functional check (fused with - without): %.1f ms = %.2fx\n",
+        pass.best * 1e3, (fusedWith - fusedWithout) * 1e3, (fusedWith - fusedWithout) / pass.best);
+    std::printf("   fused and general results %s\n\n", same ? "identical" : "DIFFER");
+    return same;
+}
+
 bool functionalCost(int size, int runs)
 {
     const Problem p = zigzagProblem(size, 64, 64, 1, 16);
@@ -181,9 +195,8 @@ void cursorMemory(int size)
     SimulationOptions o;
     o.trace = true;
     o.functional = false;
-    const Clock::time_point start = Clock::now();
-    const SimulationResult r = simulate(p, expandS1(p, zigzag(p.layer, 64)), o);
-    const double simulateSeconds = secondsSince(start);
+    SimulationResult r;
+    const double simulateSeconds = timeOf(1, [&] { r = simulate(p, expandS1(p, zigzag(p.layer, 64)), o); }).best;
     StepCursor c(p, r);
     const int steps = c.stepCount();
     const Timing toEnd = timeOf(1, [&] { c.seek({steps - 1, Action::Compute}); });

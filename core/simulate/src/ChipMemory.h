@@ -18,6 +18,7 @@
 #include "convoffload/model/TensorData.h"
 #include "convoffload/simulate/SimulationResult.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -25,11 +26,20 @@ namespace convoffload::detail {
 
 class ChipMemory {
 public:
+    // Values that freed or never-loaded memory holds: a compute that reads
+    // them produces a wrong output, which the check then names.
+    static constexpr std::int32_t kPoisonInput = 1000003;
+    static constexpr std::int32_t kPoisonKernel = -999983;
+
     /// Throws std::invalid_argument when the data does not match the layer.
     ChipMemory(const Problem &problem, TensorData data);
 
-    void loadPixel(PixelId p);
-    void freePixel(PixelId p);
+    void loadPixel(PixelId p)
+    {
+        const std::size_t at = std::size_t(p) * m_channels;
+        std::copy_n(m_dram.data() + at, m_channels, m_chipInput.data() + at);
+    }
+    void freePixel(PixelId p) { std::fill_n(m_chipInput.data() + std::size_t(p) * m_channels, m_channels, kPoisonInput); }
     void loadKernel(KernelId k);
     void freeKernel(KernelId k);
     /// Output o (patch · N + kernel) from what the chip holds; the patch is
@@ -51,6 +61,8 @@ private:
     bool m_synthesised; // padding is not in DRAM: it reads as zero
     TensorData m_data;
     std::size_t m_kernelSize;
+    std::size_t m_channels;
+    std::vector<std::size_t> m_offsets; // pixel of each kernel position (h, w), relative to the patch's first
     bool m_narrow32; // outputs fit in 32 bits
     bool m_narrow16; // ... and every value in 16 bits
     std::vector<std::int32_t> m_dram; // padded input [pixel][c]

@@ -73,10 +73,11 @@ public:
                     + "), more than mem_size " + std::to_string(memSize)};
         });
     }
-    void reloadBound(int step, Action action, Element element, int maxLoads)
+    /// `kind` is Pixel or Kernel; the element's name is built only when listed.
+    void reloadBound(int step, Action action, ElementKind kind, std::uint32_t id, int maxLoads)
     {
         report(Severity::Warning, Rule::ReloadBound, step, action, [&] {
-            return Finding{std::move(element),
+            return Finding{kind == ElementKind::Pixel ? pixel(id) : kernel(id),
                 "loaded " + std::to_string(maxLoads + 1)
                     + " times, more than max_loads_per_element = " + std::to_string(maxLoads)};
         });

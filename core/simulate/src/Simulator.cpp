@@ -238,7 +238,7 @@ private:
             }
             m_result.steps.back().loaded_input += m_layer.c_in;
             if (++m_inputLoads[p] == std::uint32_t(maxLoads) + 1)
-                m_reporter.reloadBound(step, Action::LoadInput, pixelElement(p), maxLoads);
+                m_reporter.reloadBound(step, Action::LoadInput, ElementKind::Pixel, p, maxLoads);
             if (m_inputPresent[p]) {
                 report(Severity::Warning, Rule::UselessLoad, step, Action::LoadInput, [&] {
                     return Finding{pixelElement(p), "loaded while already on chip"};
@@ -261,7 +261,7 @@ private:
             trace(k);
             m_result.steps.back().loaded_kernels += m_layer.kernelElements();
             if (++m_kernelLoads[k] == std::uint32_t(maxLoads) + 1)
-                m_reporter.reloadBound(step, Action::LoadKernels, kernelElement(k), maxLoads);
+                m_reporter.reloadBound(step, Action::LoadKernels, ElementKind::Kernel, k, maxLoads);
             if (m_kernelPresent[k]) {
                 report(Severity::Warning, Rule::UselessLoad, step, Action::LoadKernels, [&] {
                     return Finding{kernelElement(k), "loaded while already on chip"};

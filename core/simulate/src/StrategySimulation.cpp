@@ -1,15 +1,19 @@
 #include "convoffload/simulate/StrategySimulation.h"
 
 #include "convoffload/model/KernelStreaming.h"
-#include "convoffload/simulate/FusedS1.h"
+#include "convoffload/simulate/FusedSimulation.h"
 
 namespace convoffload {
 
 SimulationResult simulateStrategy(const Problem &problem, const StrategySpec &spec, const SimulationOptions &options)
 {
-    if (!options.trace && isS1Kind(spec.kind))
-        if (std::optional<SimulationResult> fused = simulateS1Fused(problem, groupsOf(problem, spec), options))
+    if (!options.trace) {
+        std::optional<SimulationResult> fused = isS1Kind(spec.kind)
+            ? simulateS1Fused(problem, groupsOf(problem, spec), options)
+            : simulateStepsFused(problem, computeStepsOf(problem, spec), options);
+        if (fused)
             return std::move(*fused);
+    }
     return simulate(problem, expandStrategy(problem, spec), options);
 }
 

@@ -5,9 +5,10 @@
 
 namespace convoffload {
 
-/// The fused S1 pass (FusedS1.h) for the S1 kinds when no trace is asked and
-/// no patch repeats; otherwise expandStrategy + the general executor. Both
-/// give the same result. Throws StrategyError when the spec cannot be expanded.
+/// The fused pass (FusedSimulation.h) when no trace is asked and no output
+/// is computed twice, for every kind (S1 groups or compute steps); otherwise
+/// expandStrategy + the general executor. Both give the same result. Throws
+/// StrategyError when the spec cannot be expanded.
 SimulationResult simulateStrategy(const Problem &problem, const StrategySpec &spec, const SimulationOptions &options);
 
 } // namespace convoffload
