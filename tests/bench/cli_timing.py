@@ -2,8 +2,10 @@
 """Whole-process timings of `convoffload-cli simulate --json` (this build and,
 optionally, a baseline binary such as main's) against the straightforward
 Python set-based simulator (naive_simulate.py), all in one run, alternating
-the commands so that machine load hits them alike. Prints min / median wall
-time and peak resident memory of each, and the ratios.
+the commands so that machine load hits them alike. Prints, for each, the
+min / median wall time, the min CPU time (user + system: on a shared machine
+the load inflates wall time, much less CPU time) and the peak resident memory;
+ratios are of min CPU times.
 
 Usage: cli_timing.py --cli BUILD/app/convoffload-cli [--baseline OTHER-CLI]
                      [--runs N] [--python-runs N] [--size 1024] [--group 64]
@@ -36,7 +38,7 @@ def project(size, group):
 
 
 def timed(cmd):
-    """Wall time and peak RSS (kB) of one run, via wait4."""
+    """Wall time, CPU time and peak RSS (kB) of one run, via wait4."""
     start = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
     out = proc.stdout.read()
@@ -44,7 +46,7 @@ def timed(cmd):
     seconds = time.perf_counter() - start
     if status != 0:
         sys.exit(f"{' '.join(cmd)} failed with status {status}")
-    return seconds, usage.ru_maxrss, out
+    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, out
 
 
 def main():
@@ -71,31 +73,31 @@ def main():
         outputs = {}
         for _ in range(args.runs):
             for name, cmd in commands.items():
-                seconds, rss, out = timed(cmd)
-                results[name].append((seconds, rss))
+                seconds, cpu, rss, out = timed(cmd)
+                results[name].append((seconds, cpu, rss))
                 outputs[name] = out
         python = [sys.executable, os.path.join(HERE, "naive_simulate.py"), path, "ZigZag"]
         py = [timed(python) for _ in range(args.python_runs)]
-        naive = json.loads(py[-1][2])
+        naive = json.loads(py[-1][3])
 
     print(f"{args.size}x{args.size} input, one 3x3 kernel, ZigZag G = {args.group}; whole process, "
           f"{args.runs} runs each (interleaved), Python {args.python_runs} run(s)\n")
-    print(f"  {'command':44} {'min':>9} {'median':>9} {'peak RSS':>10}")
+    print(f"  {'command':44} {'wall min':>10} {'median':>9} {'CPU min':>10} {'peak RSS':>10}")
     best = {}
     for name, rows in results.items():
-        times = [s for s, _ in rows]
-        best[name] = min(times)
-        print(f"  {name:44} {min(times) * 1e3:7.0f} ms {statistics.median(times) * 1e3:7.0f} ms "
-              f"{max(r for _, r in rows) / 1024:7.0f} MB")
-    py_best = min(s for s, _, _ in py)
-    print(f"  {'python set-based simulator (no functional)':44} {py_best * 1e3:7.0f} ms {'':9} "
-          f"{max(r for _, r, _ in py) / 1024:7.0f} MB")
+        times = [s for s, _, _ in rows]
+        best[name] = min(c for _, c, _ in rows)
+        print(f"  {name:44} {min(times) * 1e3:7.0f} ms {statistics.median(times) * 1e3:6.0f} ms "
+              f"{best[name] * 1e3:7.0f} ms {max(r for _, _, r in rows) / 1024:7.0f} MB")
+    py_best = min(c for _, c, _, _ in py)
+    print(f"  {'python set-based simulator (no functional)':44} {min(s for s, _, _, _ in py) * 1e3:7.0f} ms {'':9} "
+          f"{py_best * 1e3:7.0f} ms {max(r for _, _, r, _ in py) / 1024:7.0f} MB")
     print()
     for name in results:
-        print(f"  python / {name}: {py_best / best[name]:.1f}x")
+        print(f"  python / {name} (CPU): {py_best / best[name]:.1f}x")
     if args.baseline:
         for name in ("simulate --json", "simulate --json --no-functional"):
-            print(f"  baseline / this build, {name}: {best['baseline ' + name] / best[name]:.1f}x")
+            print(f"  baseline / this build, {name} (CPU): {best['baseline ' + name] / best[name]:.1f}x")
     cli = json.loads(outputs["simulate --json"])
     print("\n  python totals:", {k: naive[k] for k in ("steps", "duration", "loaded_input", "written", "peak")})
     summary = cli.get("summary", cli)

@@ -93,40 +93,77 @@ void ChipMemory::gather(int step, PatchId patch)
 {
     m_gathered.step = step;
     m_gathered.patch = patch;
-    m_gathered.values.resize(m_kernelSize);
     const Grid out = patchPosition(m_layer, patch);
     const int top = out.row * m_layer.stride_h, left = out.col * m_layer.stride_w;
     const std::size_t first = std::size_t(pixelId(m_layer, top, left));
     const std::size_t plane = m_offsets.size();
+    const bool interior = !m_synthesised
+        || (top >= m_layer.pad_top && top + m_layer.h_k <= m_layer.pad_top + m_layer.h_in && left >= m_layer.pad_left
+            && left + m_layer.w_k <= m_layer.pad_left + m_layer.w_in);
+
+    // The common case first: no synthesised padding in the patch, every value
+    // in 16 bits. Exact operands are multiplied as they are gathered here.
+    if (m_narrow16 && interior) {
+        m_gathered.values16.resize(m_kernelSize);
+        std::int16_t *values = m_gathered.values16.data();
+        bool exact = true;
+        if (m_channels == 1) {
+            for (std::size_t e = 0; e < plane; ++e) {
+                const std::int32_t x = m_chipInput[first + m_offsets[e]];
+                values[e] = std::int16_t(x);
+                exact &= x == m_dram[first + m_offsets[e]];
+            }
+        } else {
+            for (std::size_t e = 0; e < plane; ++e) {
+                const std::size_t at = (first + m_offsets[e]) * m_channels;
+                for (std::size_t c = 0; c < m_channels; ++c) {
+                    const std::int32_t x = m_chipInput[at + c];
+                    values[c * plane + e] = std::int16_t(x);
+                    exact &= x == m_dram[at + c];
+                }
+            }
+        }
+        if (exact) {
+            m_gathered.exact = true;
+            m_gathered.has32 = false;
+            return;
+        }
+    }
+
+    // Anything else: the 32-bit values as the chip holds them, poison included.
+    m_gathered.values.resize(m_kernelSize);
     std::int32_t *values = m_gathered.values.data();
     bool exact = true;
     for (std::size_t e = 0; e < plane; ++e) {
         const std::size_t at = (first + m_offsets[e]) * m_channels;
-        if (m_synthesised && m_layer.isPadding(top + int(e) / m_layer.w_k, left + int(e) % m_layer.w_k)) {
+        if (!interior && m_layer.isPadding(top + int(e) / m_layer.w_k, left + int(e) % m_layer.w_k)) {
             for (std::size_t c = 0; c < m_channels; ++c)
                 values[c * plane + e] = 0;
             continue;
         }
-        const std::int32_t *chip = m_chipInput.data() + at;
-        const std::int32_t *dram = m_dram.data() + at;
         for (std::size_t c = 0; c < m_channels; ++c) {
-            values[c * plane + e] = chip[c];
-            exact &= chip[c] == dram[c];
+            values[c * plane + e] = m_chipInput[at + c];
+            exact &= m_chipInput[at + c] == m_dram[at + c];
         }
     }
     m_gathered.exact = exact;
+    m_gathered.has32 = true;
     if (exact && m_narrow16) {
         m_gathered.values16.resize(m_kernelSize);
         std::copy(m_gathered.values.begin(), m_gathered.values.end(), m_gathered.values16.begin()); // == DRAM: fits
     }
 }
 
-std::int64_t ChipMemory::value(KernelId k, bool &exact) const
+std::int64_t ChipMemory::value(KernelId k, bool &exact)
 {
     exact = m_gathered.exact && m_kernelExact[k];
     const std::size_t at = std::size_t(k) * m_kernelSize;
     if (exact && m_narrow16)
         return dot16(m_gathered.values16.data(), m_chipKernels16.data() + at, m_kernelSize);
+    if (!m_gathered.has32) { // exact patch, inexact kernel: the patch in 32 bits
+        m_gathered.values.assign(m_gathered.values16.begin(), m_gathered.values16.end());
+        m_gathered.has32 = true;
+    }
     return dotProduct(m_gathered.values.data(), m_chipKernels.data() + at, m_kernelSize, m_narrow32);
 }
 

@@ -54,7 +54,7 @@ public:
 
 private:
     void gather(int step, PatchId patch);
-    std::int64_t value(KernelId k, bool &exact) const;
+    std::int64_t value(KernelId k, bool &exact);
     std::int64_t reference(OutputId o) const;
 
     const Layer &m_layer;
@@ -76,8 +76,9 @@ private:
         int step = -1;
         PatchId patch = 0;
         bool exact = false;
-        std::vector<std::int32_t> values; // [c][h][w]
-        std::vector<std::int16_t> values16; // the same when exact and m_narrow16
+        bool has32 = false; // `values` holds the patch
+        std::vector<std::int32_t> values; // [c][h][w], unless exact and m_narrow16
+        std::vector<std::int16_t> values16; // the same in 16 bits, when exact and m_narrow16
     } m_gathered;
 };
 
