@@ -1,12 +1,13 @@
 #include "convoffload/simulate/Comparison.h"
 
 #include "convoffload/model/KernelStreaming.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 namespace convoffload {
 
 SimulationResult runStrategy(const Problem &problem, const StrategySpec &spec, const SimulationOptions &options)
 {
-    return simulate(problem, expandStrategy(problem, spec), options);
+    return simulateStrategy(problem, spec, options);
 }
 
 namespace {

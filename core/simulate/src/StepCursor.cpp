@@ -7,17 +7,13 @@ namespace convoffload {
 
 namespace {
 
-// A checkpoint every this many steps bounds the cost of stepping back
-// (replay at most this many steps) at a memory cost of one state copy each.
-constexpr int kCheckpointEvery = 256;
-
 enum Mark : std::uint8_t { None = 0, MarkLoaded = 1, MarkFreed = 2, MarkComputed = 1, MarkWritten = 2 };
 
 int position(Moment m) { return m.step * kActionCount + int(m.action); }
 
 } // namespace
 
-StepCursor::StepCursor(const Problem &problem, const SimulationResult &result)
+StepCursor::StepCursor(const Problem &problem, const SimulationResult &result, std::size_t checkpointBudget)
     : m_problem(&problem)
     , m_result(&result)
     , m_input(std::size_t(problem.layer.pixelCount()), 0)
@@ -28,6 +24,11 @@ StepCursor::StepCursor(const Problem &problem, const SimulationResult &result)
 {
     if (result.trace.actions.size() != result.steps.size() * kActionCount)
         throw std::invalid_argument("StepCursor needs a simulation run with its action trace");
+    // Worst case per checkpoint: 32-bit load counts.
+    const std::size_t stateBytes = m_input.size() * 5 + m_output.size();
+    const int checkpoints = int(std::min<std::size_t>(kMaxCheckpoints, checkpointBudget / std::max<std::size_t>(stateBytes, 1)));
+    if (checkpoints > 0 && stepCount() > 2 * checkpoints)
+        m_checkpointEvery = stepCount() / checkpoints + 1; // at most `checkpoints` multiples
     if (!result.steps.empty())
         seek({0, Action::Compute});
 }
@@ -53,9 +54,9 @@ void StepCursor::seek(Moment target)
         const int last = std::min(kActionCount - 1, to - step * kActionCount);
         applyStep(step, last);
         pos = step * kActionCount + last;
-        if (last == kActionCount - 1 && (step + 1) % kCheckpointEvery == 0
+        if (last == kActionCount - 1 && m_checkpointEvery > 0 && (step + 1) % m_checkpointEvery == 0
             && std::none_of(m_checkpoints.begin(), m_checkpoints.end(), [&](const auto &c) { return c.first == step; }))
-            m_checkpoints.push_back({step, State{m_input, m_output, m_loads}});
+            m_checkpoints.push_back({step, snapshot()});
     }
     m_moment = target;
     clearMarks();
@@ -75,10 +76,37 @@ void StepCursor::resetTo(int checkpointStep)
         if (step == checkpointStep) {
             m_input = state.input;
             m_output = state.output;
-            m_loads = state.loads;
+            if (state.loads32.empty())
+                std::copy(state.loads8.begin(), state.loads8.end(), m_loads.begin());
+            else
+                m_loads = state.loads32;
             m_moment = {step, Action::Compute};
             return;
         }
+}
+
+StepCursor::State StepCursor::snapshot() const
+{
+    State s{m_input, m_output, {}, {}};
+    if (maxLoadsSoFar() <= 0xFF)
+        s.loads8.assign(m_loads.begin(), m_loads.end()); // each fits in a byte
+    else
+        s.loads32 = m_loads;
+    return s;
+}
+
+std::size_t StepCursor::checkpointBytes() const
+{
+    std::size_t bytes = 0;
+    for (const auto &c : m_checkpoints)
+        bytes += c.second.bytes();
+    return bytes;
+}
+
+std::size_t StepCursor::memoryBytes() const
+{
+    return checkpointBytes() + m_input.size() + m_output.size() + m_loads.size() * sizeof(std::uint32_t) + m_pixelMark.size()
+        + m_outputMark.size() + (m_markedPixels.capacity() + m_markedOutputs.capacity()) * sizeof(std::uint32_t);
 }
 
 // Replays what the executor did, from its trace: ids it named, in order.

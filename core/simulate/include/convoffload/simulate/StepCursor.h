@@ -3,6 +3,13 @@
 // what the visualiser colours. A moment is "after action a of step k"; the
 // cursor replays the action-level trace to get there, forward incrementally,
 // backward from the nearest checkpoint, so stepping stays cheap on big layers.
+// Checkpoints hold a compact copy of the state (a byte per pixel and output,
+// load counts in a byte while they fit) and are few: at most
+// kMaxCheckpoints, fewer when they would exceed the memory budget, evenly
+// spaced over the strategy. The cursor's memory is thus a fixed multiple of
+// the layer's size, whatever the number of steps, and a seek back replays at
+// most one spacing (about an eighth of the steps, or all of them when even
+// one checkpoint would exceed the budget).
 
 #include "convoffload/simulate/Simulator.h"
 
@@ -36,8 +43,11 @@ struct Moment {
 
 class StepCursor {
 public:
+    static constexpr int kMaxCheckpoints = 8;
+    static constexpr std::size_t kDefaultCheckpointBudget = std::size_t(256) << 20; // bytes
+
     /// `result` must hold a trace (SimulationOptions::trace) and outlive the cursor.
-    StepCursor(const Problem &problem, const SimulationResult &result);
+    StepCursor(const Problem &problem, const SimulationResult &result, std::size_t checkpointBudget = kDefaultCheckpointBudget);
 
     int stepCount() const { return int(m_result->steps.size()); }
     Moment moment() const { return m_moment; }
@@ -60,12 +70,21 @@ public:
     /// 0-based steps at which a pixel is loaded, over the whole strategy.
     std::vector<int> stepsLoading(PixelId p) const;
 
+    /// Steps between checkpoints (0: none, seeking back replays from the start).
+    int checkpointSpacing() const { return m_checkpointEvery; }
+    /// Bytes the checkpoints hold now, and the cursor's whole state with them.
+    std::size_t checkpointBytes() const;
+    std::size_t memoryBytes() const;
+
 private:
     struct State {
         std::vector<std::uint8_t> input; // on chip
         std::vector<std::uint8_t> output; // 0 pending, 1 on chip, 2 written
-        std::vector<std::uint32_t> loads;
+        std::vector<std::uint8_t> loads8; // load counts when all fit in a byte...
+        std::vector<std::uint32_t> loads32; // ... else these
+        std::size_t bytes() const { return input.size() + output.size() + loads8.size() + loads32.size() * 4; }
     };
+    State snapshot() const;
     void resetTo(int checkpointStep);
     void applyStep(int step, int lastAction); // actions 0..lastAction of `step`
     void markStep(int step, int lastAction); // what the moment's step did
@@ -79,7 +98,8 @@ private:
     std::vector<std::uint8_t> m_pixelMark, m_outputMark; // this step's loads/frees, computes/writes
     std::vector<PixelId> m_markedPixels;
     std::vector<OutputId> m_markedOutputs;
-    std::vector<std::pair<int, State>> m_checkpoints; // state after step k, every kCheckpointEvery steps
+    int m_checkpointEvery = 0; // steps; 0: no checkpoints
+    std::vector<std::pair<int, State>> m_checkpoints; // state after step k, every m_checkpointEvery steps
 };
 
 } // namespace convoffload
