@@ -49,6 +49,8 @@ Json bestToJson(const LayerCandidate &c)
     j["loaded_kernels"] = r.loaded_kernels;
     j["written"] = r.written;
     j["peak_footprint"] = r.peak_footprint;
+    j["errors"] = r.errors;
+    j["warnings"] = r.warnings;
     j["broken_assumptions"] = c.broken;
     return j;
 }
@@ -149,7 +151,8 @@ std::string networkToReportText(const NetworkAnalysis &a)
         out << line;
         if (b)
             for (const std::string &broken : b->broken)
-                out << "    breaks " << broken << "\n";
+                out << "    breaks " << broken
+                    << (b->row.warnings > 1 ? " (" + std::to_string(b->row.warnings) + " warnings in all)" : "") << "\n";
         else
             for (const auto &why : whyNoneValid(l))
                 out << "    " << why.get<std::string>() << "\n";

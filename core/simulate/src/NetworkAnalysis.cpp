@@ -4,7 +4,6 @@
 #include "convoffload/simulate/WorkEstimate.h"
 
 #include <algorithm>
-#include <map>
 #include <numeric>
 
 namespace convoffload {
@@ -88,25 +87,17 @@ std::int64_t visitsPerPatch(const Problem &problem, const StrategySpec &spec)
     return 1;
 }
 
-/// One line per rule: "memory-overflow (12): step 3, a4 ...: ...".
+/// One line per rule that reported, errors first: "reload-bound: step 9, a4
+/// load input, pixel (3,4): loaded 3 times, more than ...".
 std::vector<std::string> brokenRules(const SimulationResult &result)
 {
     std::vector<std::string> lines;
-    std::map<Rule, std::pair<std::int64_t, const Diagnostic *>> byRule;
-    std::vector<Rule> order;
-    for (const Diagnostic &d : result.diagnostics) {
-        auto [it, fresh] = byRule.emplace(d.rule, std::pair<std::int64_t, const Diagnostic *>{0, &d});
-        if (fresh)
-            order.push_back(d.rule);
-        ++it->second.first;
-    }
-    for (const Rule rule : order) {
-        const auto &[count, first] = byRule[rule];
-        lines.push_back(ruleName(rule) + " (" + std::to_string(count) + (count == 1 ? " finding" : " findings")
-            + ", first: " + first->message + ")");
-    }
-    if (result.suppressed_diagnostics > 0)
-        lines.push_back("and " + std::to_string(result.suppressed_diagnostics) + " more findings not listed");
+    std::vector<Rule> seen;
+    for (const Diagnostic &d : result.diagnostics)
+        if (std::find(seen.begin(), seen.end(), d.rule) == seen.end()) {
+            seen.push_back(d.rule);
+            lines.push_back(ruleName(d.rule) + ": " + d.message);
+        }
     return lines;
 }
 

@@ -43,8 +43,8 @@ struct LayerCandidate {
     StrategySpec spec;
     CompareRow row;
     /// The assumptions it breaks: one line per rule that reported (warnings
-    /// for a valid strategy, errors first otherwise), with the count and the
-    /// first finding.
+    /// for a valid strategy, errors first otherwise) with its first finding;
+    /// the counts are the row's errors and warnings.
     std::vector<std::string> broken;
 };
 
