@@ -59,6 +59,8 @@ private slots:
         QCOMPARE(preview->topLevelItem(0)->child(1)->text(0), QStringLiteral("conv2"));
         QVERIFY(preview->topLevelItem(0)->child(1)->text(1).startsWith(QStringLiteral("6×14×14 · 16×5×5")));
         QCOMPARE(preview->topLevelItem(1)->childCount(), 0);
+        if (qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT_DIALOG"))
+            dialog.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_DIALOG"));
         // What it saves is what the CLI's import makes (the committed project).
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("lenet5.json"));

@@ -192,6 +192,7 @@ QString NetworkImportDialog::setHardwareFile(const QString &path)
         m_tl->setValue(a.hardware.t_l);
         m_tw->setValue(a.hardware.t_w);
         m_tacc->setValue(a.hardware.t_acc);
+        m_fileHardware = a.hardware;
         m_options = a.options;
         return {};
     } catch (const std::exception &e) {
@@ -202,6 +203,7 @@ QString NetworkImportDialog::setHardwareFile(const QString &path)
 Accelerator NetworkImportDialog::accelerator() const
 {
     Accelerator a;
+    a.hardware = m_fileHardware;
     a.hardware.mem_size = m_memSize->value();
     a.hardware.nbop_pe = m_nbopPe->value();
     a.hardware.t_l = m_tl->value();

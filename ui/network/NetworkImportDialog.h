@@ -51,6 +51,7 @@ private:
     QTreeWidget *m_preview;
     QLabel *m_message;
     QDialogButtonBox *m_buttons;
+    Hardware m_fileHardware; // dram_size and the reload bound come from the file
     Options m_options;
     std::optional<NetworkImport> m_import;
     QString m_savedPath;
