@@ -3,6 +3,7 @@
 
 #include "CliCommon.h"
 #include "CliFigures.h"
+#include "CliNetwork.h"
 #include "CliOptimise.h"
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/Report.h"
@@ -111,6 +112,7 @@ struct Command {
     const char *help;
     int (*run)(const CommandInput &);
     bool takesProject = true;
+    bool readsOwnFile = false; // takes a file but reads it itself (not as a single-layer project)
     bool drawsFigures = false; // runs on a QApplication (fonts, Qt Charts)
     bool needsFigures = false; // refused by a build without the GUI
 };
@@ -149,6 +151,16 @@ const Command kCommands[] = {
         .usage = "PROJECT --solution FILE [--save NAME]",
         .help = "a solver's solution, validated",
         .run = [](const CommandInput &in) { return importSolutionCommand(in.parser, *in.loaded, in.projectPath); }},
+    {.name = "import-onnx",
+        .usage = "MODEL.onnx (--hardware HW.json | --mem-size N --nbop-pe N ...) [--strategies default|none] --out NETWORK.json",
+        .help = "every convolution of an ONNX model as a network project; lists the ones skipped and why",
+        .run = [](const CommandInput &in) { return importOnnxCommand(in.parser, in.projectPath); },
+        .readsOwnFile = true},
+    {.name = "network",
+        .usage = "PROJECT [--json|--csv] [--optimize [--time-limit S]] [--own-only]",
+        .help = "every layer of a network project: kernels on chip, best strategy, duration, loads; the total",
+        .run = [](const CommandInput &in) { return networkCommand(in.parser, in.projectPath); },
+        .readsOwnFile = true},
     {.name = "experiments",
         .usage = "[--sizes 4..12] [--group-sizes 2..10] [--time-limit S] [--ilp-time-limit S]\n"
                  "          [--csv|--json] [--out GAIN.{svg,png,pdf}] [--durations-out FILE [--group-size G]]",
@@ -235,6 +247,7 @@ int main(int argc, char *argv[])
             QStringLiteral("Run even what the work estimate puts over 10 minutes or 3/4 of the memory.")},
     });
     addOptimiseOptions(parser);
+    addNetworkOptions(parser);
     if (!parser.parse(QCoreApplication::arguments())) {
         std::cerr << "convoffload-cli: " << str(parser.errorText()) << "\n";
         return 1;
@@ -261,7 +274,7 @@ int main(int argc, char *argv[])
         if (!available(*command))
             requireFigures(command->name);
         std::optional<Loaded> loaded;
-        if (command->takesProject) {
+        if (command->takesProject && !command->readsOwnFile) {
             loaded = load(args[1]);
             // Before anything is expanded or built: a small file can describe
             // days of work. compare and export simulate every strategy.

@@ -8,6 +8,8 @@
 #include "optimise/OptimiseDialog.h"
 #include "grid/GridView.h"
 #include "models/GroupListModel.h"
+#include "network/NetworkImportDialog.h"
+#include "network/NetworkPanel.h"
 #include "panels/DiagnosticsPanel.h"
 #include "panels/GroupsPanel.h"
 #include "panels/ProblemEditor.h"
@@ -117,6 +119,17 @@ void MainWindow::createViews()
     QDockWidget *groups = dock(m_groups, tr("Groups"), QStringLiteral("groupsDock"), Qt::LeftDockWidgetArea);
     QDockWidget *steps = dock(m_stepTable, tr("Steps"), QStringLiteral("stepsDock"), Qt::BottomDockWidgetArea);
     QDockWidget *charts = dock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::RightDockWidgetArea);
+    // The Network dock: activating a layer opens it as a single-layer project.
+    auto *networkPanel = new NetworkPanel(this);
+    tabifyDockWidget(steps, dock(networkPanel, tr("Network"), QStringLiteral("networkDock"), Qt::BottomDockWidgetArea));
+    connect(networkPanel, &NetworkPanel::layerActivated, this, [this, networkPanel](int index) {
+        if (!maybeSave())
+            return;
+        int best = -1;
+        m_document->resetToProject(networkPanel->layerProject(index, best));
+        if (best >= 0)
+            m_document->setCurrentStrategy(best);
+    });
     tabifyDockWidget(problem, groups);
     tabifyDockWidget(problem, history);
     problem->raise();
@@ -173,6 +186,15 @@ void MainWindow::createMenus()
     QMenu *file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("Import &Network (ONNX)…"), this, [this] {
+        NetworkImportDialog dialog(this);
+        auto *panel = findChild<NetworkPanel *>();
+        if (dialog.exec() != QDialog::Accepted || !panel)
+            return;
+        panel->openNetwork(dialog.savedPath());
+        panel->parentWidget()->show(); // the dock
+        panel->parentWidget()->raise();
+    });
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
     file->addSeparator();
