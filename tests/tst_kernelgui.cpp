@@ -17,12 +17,17 @@
 // 1–3; s1 loads 12 pixels and 18 kernel elements, s2 the 4 pixels of row 3,
 // s3 the 18 elements of kernels 2,3, s4 the 4 pixels of row 0.
 #include "charts/ChartFactory.h"
+#include "document/ProjectDocument.h"
+#include "models/GroupListModel.h"
+#include "models/StepKernelModel.h"
+#include "panels/GroupsPanel.h"
 #include "export/Figures.h"
 #include "grid/GridView.h"
 #include "render/GridRenderer.h"
 #include "render/KernelStrip.h"
 #include "render/Palette.h"
 
+#include "convoffload/model/KernelEdit.h"
 #include "convoffload/model/KernelStreaming.h"
 #include "convoffload/simulate/Comparison.h"
 #include "convoffload/simulate/StepCursor.h"
@@ -34,8 +39,13 @@
 #include <QChart>
 #include <QImage>
 #include <QLineSeries>
+#include <QAbstractItemModelTester>
+#include <QMimeData>
 #include <QPainter>
+#include <QSignalSpy>
 #include <QTest>
+#include <QTreeView>
+#include <QUndoStack>
 
 #include <memory>
 
@@ -86,6 +96,54 @@ struct Run {
     }
 };
 
+// "0 1:0 1|2 3:0 1" = step (patches 0,1; kernels 0,1), step (patches 2,3; kernels 0,1).
+ComputeSteps parseSteps(const QString &text)
+{
+    ComputeSteps steps;
+    for (const QString &step : text.split(QLatin1Char('|'))) {
+        const QStringList parts = step.split(QLatin1Char(':'));
+        ComputeStep s;
+        for (const QString &p : parts[0].split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            s.patches.push_back(PatchId(p.toUInt()));
+        for (const QString &k : parts[1].split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            s.kernels.push_back(KernelId(k.toUInt()));
+        steps.push_back(s);
+    }
+    return steps;
+}
+
+QString formatSteps(const ComputeSteps &steps)
+{
+    QStringList out;
+    for (const ComputeStep &s : steps) {
+        QStringList p, k;
+        for (PatchId id : s.patches)
+            p << QString::number(id);
+        for (KernelId id : s.kernels)
+            k << QString::number(id);
+        out << p.join(QLatin1Char(' ')) + QLatin1Char(':') + k.join(QLatin1Char(' '));
+    }
+    return out.join(QLatin1Char('|'));
+}
+
+// The hand-worked KO strategy as explicit steps.
+const QString kKoSteps = QStringLiteral("0 1:0 1|2 3:0 1|2 3:2 3|0 1:2 3");
+
+Project projectOf(const Problem &problem)
+{
+    Project project;
+    project.problem = problem;
+    project.strategies = {kernelsOuter()};
+    StrategySpec groups;
+    groups.name = "Groups";
+    groups.kind = StrategyKind::Groups;
+    groups.groups = {{0, 1}, {2, 3}};
+    project.strategies.push_back(groups);
+    return project;
+}
+
+const StrategySpec &specAt(const ProjectDocument &doc, int i) { return doc.project().strategies.at(std::size_t(i)); }
+
 QRgb at(const QImage &image, const QPointF &p) { return image.pixel(p.toPoint()) | 0xFF000000u; }
 
 } // namespace
@@ -107,6 +165,11 @@ private slots:
     void kernelBandMoves();
     void figuresShowTheStrip();
     void gridViewShowsTheStrip();
+    void kernelEdits_data();
+    void kernelEdits();
+    void dockShowsSteps();
+    void dockDragMovesKernel();
+    void dockRefusesDrops();
 };
 
 void KernelGuiTest::strategyIsValid()
@@ -410,6 +473,176 @@ void KernelGuiTest::gridViewShowsTheStrip()
     output.setSource(&run.problem, run.cursor.get());
     QVERIFY(output.kernelStripRect().isEmpty());
     QVERIFY(output.toolTipAt(output.geometry().cellRect(0, 0).center()).contains(QStringLiteral("2 of 4 outputs computed")));
+}
+
+void KernelGuiTest::kernelEdits_data()
+{
+    QTest::addColumn<QString>("op"); // "move" or "new"
+    QTest::addColumn<int>("from");
+    QTest::addColumn<QList<int>>("kernels");
+    QTest::addColumn<int>("to"); // target step, or the new step's position
+    QTest::addColumn<QString>("after"); // the steps, or "!" + the refusal
+    QTest::newRow("block split: kernel 3 of s3 to a new step after it")
+        << "new" << 2 << QList<int>{3} << 3 << QStringLiteral("0 1:0 1|2 3:0 1|2 3:2|2 3:3|0 1:2 3");
+    QTest::newRow("new step first") << "new" << 1 << QList<int>{1, 0} << 0 << QStringLiteral("2 3:0 1|0 1:0 1|2 3:2 3|0 1:2 3");
+    QTest::newRow("merge the blocks of group B")
+        << "move" << 2 << QList<int>{2, 3} << 1 << QStringLiteral("0 1:0 1|2 3:0 1 2 3|0 1:2 3");
+    QTest::newRow("one kernel across groups (coverage is the simulator's finding)")
+        << "move" << 0 << QList<int>{0} << 2 << QStringLiteral("0 1:1|2 3:0 1|2 3:0 2 3|0 1:2 3");
+    QTest::newRow("refused: already there") << "move" << 2 << QList<int>{3} << 3
+                                            << QStringLiteral("!kernel 3 is computed by step 4 already");
+    QTest::newRow("refused: not in the step")
+        << "move" << 0 << QList<int>{2} << 1 << QStringLiteral("!kernel 2 is not computed by step 1");
+    QTest::newRow("refused: same step") << "move" << 1 << QList<int>{0} << 1
+                                        << QStringLiteral("!the kernels are in step 2 already: nothing to move");
+    QTest::newRow("refused: no kernel") << "move" << 1 << QList<int>{} << 2
+                                        << QStringLiteral("!no kernel selected: select the kernels to move");
+    QTest::newRow("refused: twice") << "move" << 1 << QList<int>{0, 0} << 2 << QStringLiteral("!kernel 0 is listed twice");
+    QTest::newRow("refused: step out of range")
+        << "move" << 1 << QList<int>{0} << 7 << QStringLiteral("!step 8 does not exist: the strategy has 4 steps");
+    QTest::newRow("refused: whole step next to itself")
+        << "new" << 1 << QList<int>{0, 1} << 2 << QStringLiteral("!these are all the kernels of step 2: it would stay as it is");
+    QTest::newRow("whole step elsewhere = reorder")
+        << "new" << 1 << QList<int>{0, 1} << 4 << QStringLiteral("0 1:0 1|2 3:2 3|0 1:2 3|2 3:0 1");
+}
+
+void KernelGuiTest::kernelEdits()
+{
+    QFETCH(QString, op);
+    QFETCH(int, from);
+    QFETCH(QList<int>, kernels);
+    QFETCH(int, to);
+    QFETCH(QString, after);
+    const ComputeSteps steps = parseSteps(kKoSteps);
+    std::vector<KernelId> ks;
+    for (int k : kernels)
+        ks.push_back(KernelId(k));
+    try {
+        const ComputeSteps out = op == QLatin1String("move")
+            ? moveKernels(steps, std::size_t(from), ks, std::size_t(to))
+            : moveKernelsToNewStep(steps, std::size_t(from), ks, std::size_t(to));
+        QCOMPARE(formatSteps(out), after);
+    } catch (const StrategyError &e) {
+        QCOMPARE(QStringLiteral("!") + QString::fromStdString(e.what()), after);
+    }
+}
+
+void KernelGuiTest::dockShowsSteps()
+{
+    ProjectDocument doc;
+    doc.resetToProject(projectOf(smallProblem()));
+    doc.setCurrentStrategy(0);
+    GroupsPanel panel(&doc);
+    QAbstractItemModelTester tester(panel.stepModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QVERIFY(panel.showsSteps());
+    QCOMPARE(panel.view()->model(), panel.stepModel());
+    const StepKernelModel &m = *panel.stepModel();
+    QCOMPARE(m.rowCount(), 4);
+    QCOMPARE(m.index(0, 0).data().toString(), QStringLiteral("Step 1 — patches 0, 1 × kernels 0, 1"));
+    QCOMPARE(m.index(3, 0).data().toString(), QStringLiteral("Step 4 — patches 0, 1 × kernels 2, 3"));
+    QCOMPARE(m.rowCount(m.index(2, 0)), 2);
+    const QModelIndex k3 = m.index(1, 0, m.index(2, 0));
+    QCOMPARE(k3.data().toString(), QStringLiteral("kernel 3"));
+    QCOMPARE(k3.data(StepKernelModel::KernelIdRole).toInt(), 3);
+    QCOMPARE(k3.data(StepKernelModel::StepIndexRole).toInt(), 2);
+    QVERIFY(m.flags(k3) & Qt::ItemIsDragEnabled);
+    QVERIFY(!(m.flags(m.index(2, 0)) & Qt::ItemIsDragEnabled));
+    for (QAction *a : panel.editActions())
+        QVERIFY(!a->isEnabled());
+
+    // An S1 strategy: the groups again, their actions back on.
+    doc.setCurrentStrategy(1);
+    QVERIFY(!panel.showsSteps());
+    QCOMPARE(panel.view()->model(), panel.model());
+    for (QAction *a : panel.editActions())
+        QVERIFY(a->isEnabled());
+}
+
+void KernelGuiTest::dockDragMovesKernel()
+{
+    ProjectDocument doc;
+    doc.resetToProject(projectOf(smallProblem()));
+    doc.setCurrentStrategy(0);
+    QTRY_VERIFY(!doc.busy() && doc.simulation() && doc.simulation()->spec == specAt(doc, 0));
+    GroupsPanel panel(&doc);
+    StepKernelModel &m = *panel.stepModel();
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const StrategySpec before = specAt(doc, 0);
+    QTRY_VERIFY(panel.feedback().contains(QStringLiteral("valid")));
+
+    // Kernel 3 of step 3 dragged between steps 3 and 4: a new step on patches 2,3.
+    std::unique_ptr<QMimeData> data(m.mimeData({m.index(1, 0, m.index(2, 0))}));
+    QVERIFY(data);
+    QVERIFY(m.canDropMimeData(data.get(), Qt::MoveAction, 3, 0, {}));
+    QVERIFY(m.dropMimeData(data.get(), Qt::MoveAction, 3, 0, {}));
+    const StrategySpec edited = specAt(doc, 0);
+    QCOMPARE(edited.kind, StrategyKind::Steps);
+    QCOMPARE(edited.name, std::string("KO"));
+    QCOMPARE(formatSteps(edited.steps), QStringLiteral("0 1:0 1|2 3:0 1|2 3:2|2 3:3|0 1:2 3"));
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Move 1 kernel of step 3 to a new step"));
+    QCOMPARE(m.rowCount(), 5);
+    QVERIFY(panel.showsSteps());
+    // Live feedback: still valid (every pair computed once), and one step longer:
+    // the new step costs t_acc more and loads nothing new.
+    QTRY_VERIFY(!doc.busy() && doc.simulation() && doc.simulation()->spec == edited);
+    QVERIFY(doc.simulation()->result.valid());
+    QTRY_VERIFY(panel.feedback().contains(QStringLiteral("valid")));
+
+    // Undo gives the generator back, redo the steps.
+    doc.undoStack()->undo();
+    QCOMPARE(specAt(doc, 0), before);
+    QCOMPARE(m.rowCount(), 4);
+    doc.undoStack()->redo();
+    QCOMPARE(specAt(doc, 0), edited);
+
+    // Kernel 0 of step 1 onto step 3 (other patches): accepted, and the
+    // simulation then flags the pairs computed twice or never.
+    std::unique_ptr<QMimeData> across(m.mimeData({m.index(0, 0, m.index(0, 0))}));
+    QVERIFY(m.dropMimeData(across.get(), Qt::MoveAction, -1, 0, m.index(2, 0)));
+    QCOMPARE(formatSteps(specAt(doc, 0).steps), QStringLiteral("0 1:1|2 3:0 1|2 3:0 2|2 3:3|0 1:2 3"));
+    QTRY_VERIFY(!doc.busy() && doc.simulation() && doc.simulation()->spec == specAt(doc, 0));
+    QVERIFY(!doc.simulation()->result.valid());
+    QTRY_VERIFY(panel.feedback().contains(QStringLiteral("error")));
+    QCOMPARE(doc.undoStack()->count(), 2);
+}
+
+void KernelGuiTest::dockRefusesDrops()
+{
+    ProjectDocument doc;
+    doc.resetToProject(projectOf(smallProblem()));
+    doc.setCurrentStrategy(0);
+    GroupsPanel panel(&doc);
+    panel.QWidget::show(); // the message line shows only in a visible panel
+    StepKernelModel &m = *panel.stepModel();
+    QSignalSpy refused(&m, &StepKernelModel::editRefused);
+    const StrategySpec before = specAt(doc, 0);
+
+    // Kernel 3 of step 3 onto step 4, which computes kernel 3 already.
+    std::unique_ptr<QMimeData> data(m.mimeData({m.index(1, 0, m.index(2, 0))}));
+    QVERIFY(!m.canDropMimeData(data.get(), Qt::MoveAction, -1, 0, m.index(3, 0)));
+    QVERIFY(!m.dropMimeData(data.get(), Qt::MoveAction, -1, 0, m.index(3, 0)));
+    QCOMPARE(refused.count(), 1);
+    QCOMPARE(refused.at(0).at(0).toString(), QStringLiteral("Kernel 3 is computed by step 4 already"));
+    QCOMPARE(panel.lastMessage(), QStringLiteral("Kernel 3 is computed by step 4 already"));
+    QCOMPARE(specAt(doc, 0), before);
+    QCOMPARE(doc.undoStack()->count(), 0);
+
+    // Kernels of two steps cannot be dragged together.
+    QVERIFY(!m.mimeData({m.index(0, 0, m.index(0, 0)), m.index(0, 0, m.index(1, 0))}));
+    // Patches (the group tree's payload) are not kernels.
+    QMimeData patches;
+    patches.setData(QStringLiteral("application/x-convoffload-patches"), QByteArray(17, '\0'));
+    QVERIFY(!m.canDropMimeData(&patches, Qt::MoveAction, -1, 0, m.index(0, 0)));
+    // A payload of another strategy.
+    std::unique_ptr<QMimeData> other(StepKernelModel::encodeKernels({1, 0, {0}}));
+    QVERIFY(!m.dropMimeData(other.get(), Qt::MoveAction, -1, 0, m.index(2, 0)));
+    QCOMPARE(refused.last().at(0).toString(), QStringLiteral("These kernels come from another strategy."));
+    // Malformed bytes.
+    QMimeData garbage;
+    garbage.setData(StepKernelModel::mimeType(), QByteArray("xyz"));
+    QVERIFY(!m.canDropMimeData(&garbage, Qt::MoveAction, -1, 0, m.index(0, 0)));
+    QCOMPARE(specAt(doc, 0), before);
 }
 
 QTEST_MAIN(KernelGuiTest)
