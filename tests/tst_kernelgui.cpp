@@ -248,12 +248,14 @@ void KernelGuiTest::stripColours()
 
 void KernelGuiTest::stripBlocksWhenNarrow()
 {
-    // 8 kernels in a strip with room for 3 cells of kMinCellWidth: 3 kernels
-    // a cell, cells {0,1,2} {3,4,5} {6,7}.
-    QCOMPARE(KernelStrip::kernelsPerCell(8, 3), 3);
+    // 8 kernels in a strip with room for 3 cells of kMinCellWidth: ceil(8/3) = 3,
+    // rounded up to a power of two: 4 kernels a cell, cells {0–3} {4–7}.
+    QCOMPARE(KernelStrip::kernelsPerCell(8, 3), 4);
     QCOMPARE(KernelStrip::kernelsPerCell(8, 8), 1);
     QCOMPARE(KernelStrip::kernelsPerCell(256, 64), 4);
-    QCOMPARE(KernelStrip::kernelsPerCell(5, 0), 5);
+    QCOMPARE(KernelStrip::kernelsPerCell(128, 43), 4); // 32 cells
+    QCOMPARE(KernelStrip::kernelsPerCell(256, 20), 16); // ceil = 13
+    QCOMPARE(KernelStrip::kernelsPerCell(5, 0), 8); // one cell
     // Cells of 2 kernels at s3 of the hand-worked run: {0,1} freed, {2,3} loaded.
     Run run;
     run.cursor->seek({2, Action::Compute});

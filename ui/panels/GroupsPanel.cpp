@@ -136,8 +136,15 @@ void GroupsPanel::updateMode()
         qint64 kernels = 0;
         for (const ComputeStep &s : m_steps->steps())
             kernels += qint64(s.kernels.size());
+        // After the view's own reset handler, which closes every row.
         if (kernels <= kMaxPatchesOpened)
-            m_view->expandToDepth(0);
+            QMetaObject::invokeMethod(
+                this,
+                [this] {
+                    if (showsSteps())
+                        m_view->expandToDepth(0);
+                },
+                Qt::QueuedConnection);
         if (!m_steps->problem().isEmpty())
             show(m_steps->problem());
     }
@@ -175,8 +182,8 @@ void GroupsPanel::updateFeedback()
     text += tr(" · duration <b>%1</b>").arg(r.totalDuration());
     const CompareRow *best = nullptr;
     for (const CompareRow &row : m_document->comparison())
-        if (row.kind != strategyKindName(StrategyKind::Groups) && row.failure.empty() && row.valid
-            && (!best || row.total_duration < best->total_duration))
+        if (row.kind != strategyKindName(StrategyKind::Groups) && row.kind != strategyKindName(StrategyKind::Steps)
+            && row.failure.empty() && row.valid && (!best || row.total_duration < best->total_duration))
             best = &row;
     if (best) {
         const double delta = r.totalDuration() - best->total_duration;

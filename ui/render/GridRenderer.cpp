@@ -531,7 +531,7 @@ void GridRenderer::paintPartialPatches(
     QPainter &painter, const GridGeometry &geometry, const Problem &problem, const StepCursor &cursor, QRect cells)
 {
     const int n = problem.layer.n;
-    if (n <= 1)
+    if (n <= 1 || geometry.cellSize < 3) // no room to show a fraction
         return;
     const QColor pending = Palette::output(OutputState::Pending);
     for (int r = cells.top(); r <= cells.bottom(); ++r)

@@ -44,7 +44,14 @@ double KernelStrip::height(const QFontMetricsF &metrics) { return std::ceil(metr
 int KernelStrip::kernelsPerCell(int n, int maxCells)
 {
     maxCells = std::max(1, maxCells);
-    return n <= maxCells ? 1 : (n + maxCells - 1) / maxCells;
+    if (n <= maxCells)
+        return 1;
+    // A power of two, so cells line up with kernel blocks of B = 2^k.
+    const int needed = (n + maxCells - 1) / maxCells;
+    int perCell = 1;
+    while (perCell < needed)
+        perCell *= 2;
+    return perCell;
 }
 
 KernelStripLayout KernelStrip::layout(const QFontMetricsF &metrics, const QRectF &rect, int n, bool labels)

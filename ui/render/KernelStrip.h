@@ -40,7 +40,8 @@ public:
     /// The strip's height for a font: one line and a little air.
     static double height(const QFontMetricsF &metrics);
     /// Kernels per cell for N kernels and at most `maxCells` cells: 1 when
-    /// they fit, else ceil(N / maxCells).
+    /// they fit, else the smallest power of two ≥ ceil(N / maxCells), so that
+    /// cells line up with kernel blocks of a power-of-two size.
     static int kernelsPerCell(int n, int maxCells);
     static KernelStripLayout layout(const QFontMetricsF &metrics, const QRectF &rect, int n, bool labels);
     /// The state a cell shows for kernels [first, first + count): the most
