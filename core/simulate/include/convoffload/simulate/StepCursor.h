@@ -56,6 +56,9 @@ public:
     void seek(Moment moment);
 
     PixelState pixel(PixelId p) const;
+    /// A kernel's state at the moment, in the pixels' terms: loaded or freed
+    /// by the moment's step, kept from an earlier one, or not on chip.
+    PixelState kernel(KernelId k) const;
     OutputState output(OutputId o) const;
     /// Patch state for an output grid that shows one cell per patch: the most
     /// advanced state over its N outputs (Written > Computed > OnChip > Done > Pending).
@@ -67,6 +70,8 @@ public:
     Footprint footprint() const;
     /// Patches computed by the moment's step (the "current group"), ascending.
     std::vector<PatchId> currentPatches() const;
+    /// Kernels the moment's step computes with, ascending.
+    std::vector<KernelId> currentKernels() const;
     /// 0-based steps at which a pixel is loaded, over the whole strategy.
     std::vector<int> stepsLoading(PixelId p) const;
 
@@ -82,7 +87,11 @@ private:
         std::vector<std::uint8_t> output; // 0 pending, 1 on chip, 2 written
         std::vector<std::uint8_t> loads8; // load counts when all fit in a byte...
         std::vector<std::uint32_t> loads32; // ... else these
-        std::size_t bytes() const { return input.size() + output.size() + loads8.size() + loads32.size() * 4; }
+        std::vector<std::uint8_t> kernels; // on chip
+        std::size_t bytes() const
+        {
+            return input.size() + output.size() + loads8.size() + loads32.size() * 4 + kernels.size();
+        }
     };
     State snapshot() const;
     void resetTo(int checkpointStep);
@@ -98,6 +107,8 @@ private:
     std::vector<std::uint8_t> m_pixelMark, m_outputMark; // this step's loads/frees, computes/writes
     std::vector<PixelId> m_markedPixels;
     std::vector<OutputId> m_markedOutputs;
+    std::vector<std::uint8_t> m_kernels, m_kernelMark; // on chip; this step's loads/frees
+    std::vector<KernelId> m_markedKernels;
     int m_checkpointEvery = 0; // steps; 0: no checkpoints
     std::vector<std::pair<int, State>> m_checkpoints; // state after step k, every m_checkpointEvery steps
 };
