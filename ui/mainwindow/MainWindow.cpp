@@ -1,6 +1,7 @@
 #include "mainwindow/MainWindow.h"
 
 #include "mainwindow/ExportDialog.h"
+#include "mainwindow/WindowLayout.h"
 #include "charts/ChartsPanel.h"
 #include "document/AddStrategyCommand.h"
 #include "document/ProjectDocument.h"
@@ -64,11 +65,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_document, &ProjectDocument::simulationChanged, this, &MainWindow::updateBusy);
     connect(m_document, &ProjectDocument::comparisonChanged, this, &MainWindow::updateBusy);
 
-    QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
-    if (!settings.contains(QStringLiteral("geometry")))
-        resize(1400, 900);
+    m_layout->restore();
     updateTitle();
     updateRecentFiles();
 }
@@ -93,11 +90,10 @@ void MainWindow::createViews()
     layout->addWidget(m_stepControls);
     setCentralWidget(centre);
 
-    const auto dock = [this](QWidget *widget, const QString &title, const QString &name, Qt::DockWidgetArea area) {
+    const auto dock = [this](QWidget *widget, const QString &title, const QString &name) {
         auto *d = new QDockWidget(title, this);
         d->setObjectName(name);
         d->setWidget(widget);
-        addDockWidget(area, d);
         return d;
     };
     m_strategies = new StrategyPanel(m_document, this);
@@ -109,21 +105,15 @@ void MainWindow::createViews()
     auto *undoView = new QUndoView(m_document->undoStack(), this);
     undoView->setEmptyLabel(tr("<opened project>"));
 
-    QDockWidget *strategies = dock(m_strategies, tr("Strategies"), QStringLiteral("strategiesDock"), Qt::LeftDockWidgetArea);
-    QDockWidget *problem = dock(m_problemEditor, tr("Layer & hardware"), QStringLiteral("problemDock"), Qt::LeftDockWidgetArea);
-    QDockWidget *diagnostics
-        = dock(m_diagnostics, tr("Errors & warnings"), QStringLiteral("diagnosticsDock"), Qt::LeftDockWidgetArea);
-    QDockWidget *history = dock(undoView, tr("History"), QStringLiteral("historyDock"), Qt::LeftDockWidgetArea);
-    QDockWidget *groups = dock(m_groups, tr("Groups"), QStringLiteral("groupsDock"), Qt::LeftDockWidgetArea);
-    QDockWidget *steps = dock(m_stepTable, tr("Steps"), QStringLiteral("stepsDock"), Qt::BottomDockWidgetArea);
-    QDockWidget *charts = dock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::RightDockWidgetArea);
-    tabifyDockWidget(problem, groups);
-    tabifyDockWidget(problem, history);
-    problem->raise();
-    Q_UNUSED(strategies);
-    Q_UNUSED(diagnostics);
-    Q_UNUSED(steps);
-    Q_UNUSED(charts);
+    MainDocks docks;
+    docks.strategies = dock(m_strategies, tr("Strategies"), QStringLiteral("strategiesDock"));
+    docks.problem = dock(m_problemEditor, tr("Layer and hardware"), QStringLiteral("problemDock"));
+    docks.diagnostics = dock(m_diagnostics, tr("Errors and warnings"), QStringLiteral("diagnosticsDock"));
+    docks.history = dock(undoView, tr("History"), QStringLiteral("historyDock"));
+    docks.groups = dock(m_groups, tr("Groups"), QStringLiteral("groupsDock"));
+    docks.steps = dock(m_stepTable, tr("Steps"), QStringLiteral("stepsDock"));
+    docks.charts = dock(m_charts, tr("Charts"), QStringLiteral("chartsDock"));
+    m_layout = new WindowLayout(this, docks);
 
     connect(m_charts, &ChartsPanel::stepClicked, this, [this](int step) { m_document->seek({step, Action::Compute}); });
     connect(m_inputGrid, &GridView::cellClicked, this,
@@ -227,6 +217,8 @@ void MainWindow::createMenus()
     m_viewMenu->addSeparator();
     for (QDockWidget *d : findChildren<QDockWidget *>())
         m_viewMenu->addAction(d->toggleViewAction());
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(tr("&Reset Layout"), m_layout, &WindowLayout::reset);
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About ConvOffload"), this, [this] {
@@ -308,9 +300,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         event->ignore();
         return;
     }
-    QSettings settings;
-    settings.setValue(QStringLiteral("geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("windowState"), saveState());
+    m_layout->save();
     event->accept();
 }
 

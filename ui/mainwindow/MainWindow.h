@@ -23,6 +23,7 @@ class ProjectDocument;
 class StepControls;
 class StepTable;
 class StrategyPanel;
+class WindowLayout;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -78,6 +79,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     ExperimentsDialog *m_experiments = nullptr;
+    WindowLayout *m_layout = nullptr;
 };
 
 } // namespace convoffload::ui
