@@ -162,7 +162,7 @@ private slots:
         // The drain (x = 5) leaves the memory empty.
         QCOMPARE(yAt(output->upperSeries(), 5), 0.0);
 
-        auto *capacity = seriesNamed<QLineSeries>(chart.get(), QStringLiteral("capacity: mem_size = 80"));
+        auto *capacity = seriesNamed<QLineSeries>(chart.get(), QStringLiteral("mem_size = 80"));
         QVERIFY(capacity);
         QVERIFY(capacity->count() >= 2);
         for (const QPointF &pt : capacity->points())
@@ -309,7 +309,7 @@ private slots:
         }
         std::unique_ptr<QChart> none(durationChart(r, -1));
         QVERIFY(!cursorSeries(none.get())->isVisible());
-        // No cursor, no legend entry for it (items are visible only in a scene).
+        // The cursor never has a legend entry (items are visible only in a scene).
         QGraphicsScene scene;
         scene.addItem(none.get());
         none->resize(800, 500);
@@ -318,7 +318,7 @@ private slots:
         QVERIFY(!markers[0]->isVisible());
         QVERIFY(none->legend()->markers().first()->isVisible());
         moveCursor(none.get(), 0);
-        QVERIFY(markers[0]->isVisible());
+        QVERIFY(!markers[0]->isVisible());
         moveCursor(none.get(), -1);
         QVERIFY(!markers[0]->isVisible());
         scene.removeItem(none.get());
@@ -390,7 +390,7 @@ private slots:
         QCOMPARE(filled, 2 * 8);
         QCOMPARE(hollow, 2 * 24);
         QLineSeries *rbr = seriesNamed<QLineSeries>(chart.get(), QStringLiteral("Row-by-Row"));
-        QLineSeries *rbrInvalid = seriesNamed<QLineSeries>(chart.get(), QStringLiteral("Row-by-Row (invalid on this hardware)"));
+        QLineSeries *rbrInvalid = seriesNamed<QLineSeries>(chart.get(), QStringLiteral("Row-by-Row, invalid"));
         QVERIFY(rbr && rbrInvalid);
         QCOMPARE(rbr->pen().style(), Qt::SolidLine);
         QCOMPARE(rbrInvalid->pen().style(), Qt::DashLine);
@@ -399,8 +399,9 @@ private slots:
         QCOMPARE(rbrInvalid->at(rbrInvalid->count() - 1), QPointF(32, 5903));
         bool crossoverShown = false;
         for (QAbstractSeries *s : chart->series())
-            crossoverShown = crossoverShown || s->name().startsWith(QStringLiteral("crossover at G ≈ 16."));
+            crossoverShown = crossoverShown || s->name() == QStringLiteral("crossover");
         QVERIFY(crossoverShown);
+        QVERIFY2(chart->title().contains(QStringLiteral("crossover at G ≈ 16.")), qPrintable(chart->title()));
         auto *x = qobject_cast<QValueAxis *>(chart->axes(Qt::Horizontal).value(0));
         QVERIFY(x->titleText().contains(QStringLiteral("group size")));
     }
@@ -424,7 +425,7 @@ private slots:
         QVERIFY(dir.isValid());
         for (const NamedChart &c : allCharts(p, r, rows, sweep, 1, QStringLiteral("Row-by-Row"))) {
             const QString path = dir.filePath(c.name + QLatin1Char('.') + extension);
-            const QString title = c.chart->title();
+            const QString title = plainChartTitle(c.chart.get());
             const ExportResult result
                 = exportFigure(chartPainter(c.chart.get()), QSize(900, 560), path, title, QStringLiteral("ConvOffload test"));
             QVERIFY2(result.ok, qPrintable(result.error));

@@ -13,6 +13,7 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QStackedBarSeries>
+#include <QTextDocumentFragment>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -38,9 +39,12 @@ QString number(double v)
     return QString::number(v, 'g', 6);
 }
 
-QString titled(const QString &strategy, const QString &what)
+/// Two short lines, so that a chart in a narrow dock shows its title whole:
+/// the strategy and what is drawn, then the figure that sums it up.
+QString titled(const QString &strategy, const QString &what, const QString &detail)
 {
-    return strategy.isEmpty() ? what : strategy + QStringLiteral(" — ") + what;
+    const QString first = strategy.isEmpty() ? what : strategy.toHtmlEscaped() + QStringLiteral(" — ") + what;
+    return detail.isEmpty() ? first : first + QStringLiteral("<br>") + detail;
 }
 
 /// A chart that reads well on screen and on paper: plain white background, no
@@ -55,7 +59,7 @@ QChart *newChart(const QString &title)
     chart->setBackgroundBrush(Qt::white);
     chart->setMargins(QMargins(8, 8, 8, 8));
     QFont font = chart->titleFont();
-    font.setPointSizeF(font.pointSizeF() * 1.25);
+    font.setPointSizeF(font.pointSizeF() * 1.1);
     font.setBold(true);
     chart->setTitleFont(font);
     chart->setTitle(title);
@@ -123,7 +127,7 @@ QCategoryAxis *stepAxis(const std::vector<StepStats> &steps, double min, double 
         const int number = k + 1;
         if (stride > 1 && number != 1 && number % stride != 0)
             continue;
-        if (stride > 1 && drain && computeSteps - k < stride / 2) // would collide with "drain"
+        if (stride > 1 && drain && computeSteps - k < stride) // would crowd "drain"
             continue;
         axis->append(label(k), k + offset);
     }
@@ -209,6 +213,15 @@ void hideLegendMarkers(QChart *chart, QAbstractSeries *series)
 
 QString cursorSeriesName() { return QStringLiteral("current step"); }
 
+QString plainChartTitle(const QChart *chart)
+{
+    if (!chart)
+        return {};
+    QString html = chart->title();
+    html.replace(QStringLiteral("<br>"), QStringLiteral(": "));
+    return QTextDocumentFragment::fromHtml(html).toPlainText();
+}
+
 QLineSeries *cursorSeries(const QChart *chart)
 {
     if (!chart)
@@ -226,7 +239,9 @@ void moveCursor(QChart *chart, int cursorStep)
         return;
     const int count = chart->property(kStepCountProperty).toInt();
     const bool visible = cursorStep >= 0 && cursorStep < count;
-    cursor->setVisible(visible); // its legend entry follows
+    cursor->setVisible(visible);
+    // The line explains itself (and is not in exported figures): no legend entry.
+    hideLegendMarkers(chart, cursor);
     if (!visible) {
         cursor->clear();
         return;
@@ -268,11 +283,11 @@ QChart *footprintChart(
     // The title gives the true peak (over every action) even per step.
     const std::int64_t peak = result.peakFootprint();
 
-    QChart *chart = newChart(titled(strategy,
-        QStringLiteral("On-chip footprint %1 (peak %2 of %3 elements)")
-            .arg(perAction ? QStringLiteral("after every action") : QStringLiteral("after each step"))
+    QChart *chart = newChart(titled(strategy, QStringLiteral("on-chip footprint"),
+        QStringLiteral("peak %1 of %2 elements, %3")
             .arg(peak)
-            .arg(problem.hardware.mem_size)));
+            .arg(problem.hardware.mem_size)
+            .arg(perAction ? QStringLiteral("per action") : QStringLiteral("per step"))));
 
     // Stacked areas: each upper line is the running sum, the lower line of an
     // area is the upper line of the one below.
@@ -317,7 +332,7 @@ QChart *footprintChart(
 
     QCategoryAxis *x = stepAxis(steps, xMin, xMax, perAction,
         perAction ? QStringLiteral("step (each divided into its actions a1 free input … a6 compute)") : QStringLiteral("step"));
-    QValueAxis *y = zeroBasedAxis(QStringLiteral("on-chip footprint (elements)"), std::max(capacity, double(peak)));
+    QValueAxis *y = zeroBasedAxis(QStringLiteral("elements on chip"), std::max(capacity, double(peak)));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QAreaSeries *area : areas) {
@@ -326,8 +341,8 @@ QChart *footprintChart(
         area->attachAxis(y);
     }
 
-    QLineSeries *capacityLine = lineSeries(
-        QStringLiteral("capacity: mem_size = %1").arg(problem.hardware.mem_size), Palette::capacity(), 2.5, Qt::DashDotLine);
+    QLineSeries *capacityLine
+        = lineSeries(QStringLiteral("mem_size = %1").arg(problem.hardware.mem_size), Palette::capacity(), 2.5, Qt::DashDotLine);
     capacityLine->append(xMin, capacity);
     capacityLine->append(xMax, capacity);
     chart->addSeries(capacityLine);
@@ -344,10 +359,10 @@ QChart *durationChart(const SimulationResult &result, int cursorStep, const QStr
 {
     const std::vector<StepStats> &steps = result.steps;
     const int count = int(steps.size());
-    QChart *chart
-        = newChart(titled(strategy, QStringLiteral("Duration per step (total %1 cycles)").arg(number(result.totalDuration()))));
+    QChart *chart = newChart(titled(
+        strategy, QStringLiteral("duration per step"), QStringLiteral("total %1 cycles").arg(number(result.totalDuration()))));
 
-    QBarSet *load = barSet(QStringLiteral("load (input + kernels)"), Palette::load());
+    QBarSet *load = barSet(QStringLiteral("load"), Palette::load());
     QBarSet *write = barSet(QStringLiteral("write back"), Palette::write());
     QBarSet *compute = barSet(QStringLiteral("compute"), Palette::compute());
     double top = 0;
@@ -362,7 +377,7 @@ QChart *durationChart(const SimulationResult &result, int cursorStep, const QStr
     bars->setBarWidth(count > 40 ? 0.9 : 0.7);
 
     QCategoryAxis *x = stepAxis(steps, -0.5, std::max(0.5, count - 0.5), false, QStringLiteral("step"));
-    QValueAxis *y = zeroBasedAxis(QStringLiteral("duration (cycles)"), top);
+    QValueAxis *y = zeroBasedAxis(QStringLiteral("cycles"), top);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     chart->addSeries(bars);
@@ -379,10 +394,10 @@ QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, 
 {
     const std::vector<StepStats> &steps = result.steps;
     const int count = int(steps.size());
-    QChart *chart
-        = newChart(titled(strategy, QStringLiteral("Cumulative duration (total %1 cycles)").arg(number(result.totalDuration()))));
+    QChart *chart = newChart(titled(
+        strategy, QStringLiteral("cumulative duration"), QStringLiteral("total %1 cycles").arg(number(result.totalDuration()))));
 
-    QLineSeries *total = lineSeries(QStringLiteral("duration so far (after the step)"), Palette::kernels(), 2.5);
+    QLineSeries *total = lineSeries(QStringLiteral("duration so far"), Palette::kernels(), 2.5);
     QList<QPointF> points;
     double sum = 0;
     for (int k = 0; k < count; ++k) {
@@ -393,7 +408,7 @@ QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, 
     total->setPointsVisible(count <= 60);
 
     QCategoryAxis *x = stepAxis(steps, -0.25, std::max(0.25, count - 0.75), false, QStringLiteral("step"));
-    QValueAxis *y = zeroBasedAxis(QStringLiteral("cumulative duration (cycles)"), sum);
+    QValueAxis *y = zeroBasedAxis(QStringLiteral("cycles"), sum);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     chart->addSeries(total);
@@ -564,8 +579,8 @@ struct SweepAxes {
 
 SweepAxes addSweepAxes(QChart *chart, const std::vector<SweepRow> &rows)
 {
-    QValueAxis *x = valueAxis(QStringLiteral("group size G (patches per step)"), QStringLiteral("%d"));
-    QValueAxis *y = valueAxis(QStringLiteral("total duration (cycles)"));
+    QValueAxis *x = valueAxis(QStringLiteral("group size G"), QStringLiteral("%d"));
+    QValueAxis *y = valueAxis(QStringLiteral("cycles"));
     SweepExtent e = sweepExtent(rows);
     const double pad = std::max(1.0, (e.hi - e.lo) * 0.06);
     y->setRange(std::max(0.0, e.lo - pad), e.hi + pad);
@@ -598,11 +613,13 @@ struct SweepCurve {
 
 /// The line runs of `curve`: cut into runs of valid and invalid sizes, solid
 /// where valid and dashed where not. Each run starts at the last point of the
-/// previous one so the curve stays continuous; one legend entry per kind.
-void addSweepRuns(QChart *chart, const SweepAxes &axes, const std::vector<SweepRow> &rows, const SweepCurve &curve)
+/// previous one so the curve stays continuous; one legend entry per curve
+/// (the dashes have one entry for both curves). Returns whether a run is
+/// invalid.
+bool addSweepRuns(QChart *chart, const SweepAxes &axes, const std::vector<SweepRow> &rows, const SweepCurve &curve)
 {
     QLineSeries *run = nullptr;
-    bool runValid = false, validNamed = false, invalidNamed = false;
+    bool runValid = false, named = false, anyInvalid = false;
     std::optional<QPointF> previous;
     for (const SweepRow &r : rows) {
         const CompareRow &c = r.*curve.row;
@@ -613,23 +630,25 @@ void addSweepRuns(QChart *chart, const SweepAxes &axes, const std::vector<SweepR
         }
         const QPointF p(double(r.group_size), c.total_duration);
         if (!run || runValid != c.valid) {
-            const bool named = c.valid ? validNamed : invalidNamed;
-            run = c.valid
-                ? lineSeries(curve.name, curve.colour, 2.5)
-                : lineSeries(curve.name + QStringLiteral(" (invalid on this hardware)"), curve.colour, 2.0, Qt::DashLine);
+            run = c.valid ? lineSeries(curve.name, curve.colour, 2.5)
+                          : lineSeries(curve.name + QStringLiteral(", invalid"), curve.colour, 2.0, Qt::DashLine);
             runValid = c.valid;
             if (previous)
                 run->append(*previous);
             run->append(p);
             attachSweepSeries(chart, axes, run);
+            // The curve's first run names it in the legend (solid unless
+            // no size is valid).
             if (named)
                 hideLegendMarkers(chart, run);
-            (c.valid ? validNamed : invalidNamed) = true;
+            named = true;
+            anyInvalid = anyInvalid || !c.valid;
         } else {
             run->append(p);
         }
         previous = p;
     }
+    return anyInvalid;
 }
 
 /// The markers of `curve`: filled where valid, hollow where not; no legend entry.
@@ -656,15 +675,11 @@ void addSweepMarkers(QChart *chart, const SweepAxes &axes, const std::vector<Swe
 }
 
 /// A dotted vertical line where the faster strategy changes; one legend entry
-/// names them all.
+/// for them all (the title gives the sizes).
 void addCrossoverMarks(QChart *chart, const SweepAxes &axes, const std::vector<double> &crossings)
 {
-    QStringList where;
-    for (double g : crossings)
-        where << QString::number(g, 'f', 1);
     for (std::size_t i = 0; i < crossings.size(); ++i) {
-        QLineSeries *mark = lineSeries(QStringLiteral("crossover at G ≈ %1").arg(where.join(QStringLiteral(", "))),
-            QColor(0x44, 0x44, 0x44), 1.5, Qt::DotLine);
+        QLineSeries *mark = lineSeries(QStringLiteral("crossover"), QColor(0x44, 0x44, 0x44), 1.5, Qt::DotLine);
         mark->append(crossings[i], axes.y->min());
         mark->append(crossings[i], axes.y->max());
         attachSweepSeries(chart, axes, mark);
@@ -673,21 +688,37 @@ void addCrossoverMarks(QChart *chart, const SweepAxes &axes, const std::vector<d
     }
 }
 
+/// One legend entry for the dashed runs of both curves.
+void addInvalidLegend(QChart *chart, const SweepAxes &axes)
+{
+    QLineSeries *entry = lineSeries(QStringLiteral("invalid (dashed)"), QColor(0x55, 0x55, 0x55), 2.0, Qt::DashLine);
+    attachSweepSeries(chart, axes, entry);
+}
+
 } // namespace
 
 QChart *sweepChart(const std::vector<SweepRow> &rows)
 {
-    QChart *chart = newChart(QStringLiteral("Total duration against group size"));
+    const std::vector<double> crossings = sweepCrossovers(rows);
+    QStringList where;
+    for (double g : crossings)
+        where << QString::number(g, 'f', 1);
+    QChart *chart = newChart(titled(QString(), QStringLiteral("Total duration against group size G"),
+        crossings.empty() ? QStringLiteral("Row-by-Row vs ZigZag, no crossover")
+                          : QStringLiteral("Row-by-Row vs ZigZag, crossover at G ≈ %1").arg(where.join(QStringLiteral(", ")))));
     const SweepAxes axes = addSweepAxes(chart, rows);
     const SweepCurve curves[] = {
         {QStringLiteral("Row-by-Row"), Palette::kernels(), &SweepRow::row_by_row, QScatterSeries::MarkerShapeRectangle},
         {QStringLiteral("ZigZag"), Palette::capacity(), &SweepRow::zigzag, QScatterSeries::MarkerShapeCircle},
     };
+    bool anyInvalid = false;
     for (const SweepCurve &curve : curves) {
-        addSweepRuns(chart, axes, rows, curve);
+        anyInvalid = addSweepRuns(chart, axes, rows, curve) || anyInvalid;
         addSweepMarkers(chart, axes, rows, curve);
     }
-    addCrossoverMarks(chart, axes, sweepCrossovers(rows));
+    addCrossoverMarks(chart, axes, crossings);
+    if (anyInvalid)
+        addInvalidLegend(chart, axes);
     lineMarkersFromSeries(chart);
     return chart;
 }

@@ -33,6 +33,10 @@ namespace convoffload::ui {
 /// Legend name of the cursor line of every step chart.
 QString cursorSeriesName();
 
+/// A chart's title as plain text on one line (titles are two lines of rich
+/// text: "strategy — what<br>summary"), for file metadata and messages.
+QString plainChartTitle(const QChart *chart);
+
 /// Stacked input / kernels / output footprint (elements) per step
 /// (StepStats::after) or, when `perAction` and the result holds a trace, after
 /// every action; plus the capacity line at mem_size. `cursorStep` is a 0-based
