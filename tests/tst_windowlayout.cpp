@@ -4,9 +4,15 @@
 
 #include "mainwindow/MainWindow.h"
 #include "mainwindow/WindowLayout.h"
+#include "charts/ChartsPanel.h"
+#include "charts/ComparisonView.h"
 #include "document/ProjectDocument.h"
 
+#include <QChart>
+#include <QChartView>
 #include <QDir>
+#include <QFontMetricsF>
+#include <QGraphicsTextItem>
 #include <QDockWidget>
 #include <QFile>
 #include <QMainWindow>
@@ -50,6 +56,35 @@ QStringList elidedTabs(const QWidget &window)
         }
     }
     return elided;
+}
+
+/// Texts of a chart shown cut ("…", "...") or outside the chart.
+QStringList cutChartTexts(const QChart *chart)
+{
+    QStringList cut;
+    const QRectF bounds = chart->sceneBoundingRect().adjusted(-1, -1, 1, 1);
+    for (const QGraphicsItem *item : chart->childItems()) {
+        QList<const QGraphicsItem *> pending{item};
+        while (!pending.isEmpty()) {
+            const QGraphicsItem *i = pending.takeLast();
+            for (const QGraphicsItem *child : i->childItems())
+                pending << child;
+            const auto *text = dynamic_cast<const QGraphicsTextItem *>(i);
+            if (!text || !text->isVisible() || text->toPlainText().isEmpty())
+                continue;
+            const QString plain = text->toPlainText();
+            if (plain.contains(QStringLiteral("…")) || plain.contains(QStringLiteral("...")))
+                cut << QStringLiteral("cut: ") + plain
+                        + QStringLiteral(" at %1,%2 w %3 chart w %4")
+                              .arg(text->sceneBoundingRect().x())
+                              .arg(text->sceneBoundingRect().y())
+                              .arg(text->sceneBoundingRect().width())
+                              .arg(bounds.width());
+            else if (!bounds.contains(text->sceneBoundingRect()))
+                cut << QStringLiteral("outside: ") + plain;
+        }
+    }
+    return cut;
 }
 
 void openAndWait(MainWindow &window, const char *name)
@@ -127,6 +162,46 @@ private slots:
             QVERIFY2(d->widget()->width() >= 250, qPrintable(d->objectName()));
             const QStringList elided = elidedTabs(window);
             QVERIFY2(elided.isEmpty(), qPrintable(elided.join(QStringLiteral(", "))));
+        }
+    }
+
+    // At 1280×720, no text of any chart is cut: titles with their numbers,
+    // legends, axis labels; the comparison's names, headings and values fit
+    // where they are drawn.
+    void chartTextFits_data()
+    {
+        QTest::addColumn<QString>("project");
+        QTest::newRow("lenet5-conv1") << QStringLiteral("lenet5-conv1.json");
+        QTest::newRow("paper-example") << QStringLiteral("paper-example.json");
+    }
+    void chartTextFits()
+    {
+        QFETCH(QString, project);
+        MainWindow window;
+        window.setGeometry(0, 0, 1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        openAndWait(window, qPrintable(project));
+        ChartsPanel *charts = window.charts();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.document()->busy() && charts->comparisonView()->plot(), 20000);
+        for (ChartsPanel::Tab tab :
+            {ChartsPanel::FootprintTab, ChartsPanel::DurationsTab, ChartsPanel::CumulativeTab, ChartsPanel::SweepTab}) {
+            charts->setCurrentTab(tab);
+            QTRY_VERIFY(charts->chart(tab)->series().size() > 0);
+            QTest::qWait(30);
+            QVERIFY(charts->chartView(tab)->width() >= 300);
+            const QStringList cut = cutChartTexts(charts->chart(tab));
+            QVERIFY2(cut.isEmpty(), qPrintable(QStringLiteral("tab %1: ").arg(tab) + cut.join(QStringLiteral("; "))));
+        }
+        charts->setCurrentTab(ChartsPanel::CompareTab);
+        ComparisonView *compare = charts->comparisonView();
+        QTest::qWait(30);
+        const QRectF canvas(compare->rect());
+        for (const PlacedText &t : compare->plot()->texts(canvas, compare->font())) {
+            QVERIFY2(canvas.contains(t.rect), qPrintable(t.text));
+            const QFontMetricsF fm(t.font);
+            const QRectF needed = fm.boundingRect(QRectF(0, 0, t.rect.width(), 1e6), t.flags, t.text);
+            QVERIFY2(needed.width() <= t.rect.width() + 0.5 && needed.height() <= t.rect.height() + 0.5, qPrintable(t.text));
         }
     }
 

@@ -88,14 +88,16 @@ QValueAxis *zeroBasedAxis(const QString &title, double top)
     return axis;
 }
 
-/// Label every `stride`-th step so that about 14 labels at most show.
+/// Label every `stride`-th step so that about 8 labels at most show: Qt
+/// Charts gives each label of an axis the same width (the axis over the
+/// label count), so more would cut "drain" in a chart a dock wide.
 int labelStride(int computeSteps)
 {
     int stride = 1;
     for (int magnitude = 1;; magnitude *= 10)
         for (int m : {1, 2, 5}) {
             stride = m * magnitude;
-            if (computeSteps / stride <= 14)
+            if (computeSteps / stride <= 8)
                 return stride;
         }
 }
@@ -330,8 +332,11 @@ QChart *footprintChart(
         for (QAreaSeries *area : areas)
             area->setPen(Qt::NoPen);
 
-    QCategoryAxis *x = stepAxis(steps, xMin, xMax, perAction,
-        perAction ? QStringLiteral("step (each divided into its actions a1 free input … a6 compute)") : QStringLiteral("step"));
+    // Per step, a quarter step of room at each end for the first and the
+    // "drain" labels, as on the cumulative chart.
+    const double margin = perAction ? 0.0 : 0.25;
+    QCategoryAxis *x = stepAxis(steps, xMin - margin, xMax + margin, perAction,
+        perAction ? QStringLiteral("step (6 actions each, a1 to a6)") : QStringLiteral("step"));
     QValueAxis *y = zeroBasedAxis(QStringLiteral("elements on chip"), std::max(capacity, double(peak)));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
@@ -430,95 +435,6 @@ int bestRow(const std::vector<CompareRow> &rows)
             best = i;
     }
     return best;
-}
-
-QChart *comparisonChart(const std::vector<CompareRow> &rows)
-{
-    const int best = bestRow(rows);
-    QChart *chart = newChart(best >= 0
-            ? QStringLiteral("Strategies compared — best: %1 (%2 cycles)")
-                  .arg(QString::fromStdString(rows[std::size_t(best)].name), number(rows[std::size_t(best)].total_duration))
-            : QStringLiteral("Strategies compared — no valid strategy"));
-
-    QStringList categories;
-    for (int i = 0; i < int(rows.size()); ++i) {
-        const CompareRow &r = rows[std::size_t(i)];
-        // Axis labels are rich text: the name on the first line, the group
-        // size and the marks on the second, so long names are not cut.
-        QStringList second;
-        if (!r.failure.empty())
-            second << QStringLiteral("✗ failed");
-        else {
-            second << (r.group_size > 0 ? QStringLiteral("G=%1").arg(r.group_size) : QStringLiteral("groups"));
-            if (i == best)
-                second << QStringLiteral("★ best");
-            else if (!r.valid)
-                second << QStringLiteral("✗ invalid");
-        }
-        QString label
-            = QString::fromStdString(r.name).toHtmlEscaped() + QStringLiteral("<br>") + second.join(QStringLiteral(" · "));
-        if (i == best)
-            label = QStringLiteral("<b>%1</b>").arg(label);
-        label = QStringLiteral("<center>%1</center>").arg(label);
-        categories << label;
-    }
-    auto *x = new QBarCategoryAxis;
-    x->append(categories);
-    chart->addAxis(x, Qt::AlignBottom);
-
-    // Three metrics of different units and scales, each a bar series on its
-    // own value axis; Qt lays the series of one category axis side by side.
-    struct Metric {
-        QString name, axisTitle;
-        QColor colour;
-        double (*value)(const CompareRow &);
-    };
-    const Metric metrics[] = {
-        {QStringLiteral("total duration"), QStringLiteral("total duration (cycles)"), Palette::kernels(),
-            [](const CompareRow &r) { return r.total_duration; }},
-        {QStringLiteral("loaded input"), QStringLiteral("loaded input (elements)"), Palette::input(),
-            [](const CompareRow &r) { return double(r.loaded_input); }},
-        {QStringLiteral("peak footprint"), QStringLiteral("peak footprint (elements)"), Palette::outputs(),
-            [](const CompareRow &r) { return double(r.peak_footprint); }},
-    };
-    bool anyFaded = false;
-    for (std::size_t m = 0; m < std::size(metrics); ++m) {
-        const Metric &metric = metrics[m];
-        QBarSet *set = barSet(metric.name, metric.colour);
-        QColor faded = metric.colour;
-        faded.setAlpha(60);
-        set->setSelectedColor(faded); // invalid strategies: selected, drawn faded
-        set->setLabelColor(Qt::black);
-        double top = 0;
-        for (int i = 0; i < int(rows.size()); ++i) {
-            const CompareRow &r = rows[std::size_t(i)];
-            const double v = r.failure.empty() ? metric.value(r) : 0.0;
-            set->append(v);
-            top = std::max(top, v);
-            if (!r.valid || !r.failure.empty()) {
-                set->selectBar(i);
-                anyFaded = true;
-            }
-        }
-        auto *series = new QBarSeries;
-        series->append(set);
-        series->setBarWidth(0.8);
-        series->setLabelsVisible(true);
-        series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-        series->setLabelsFormat(QStringLiteral("@value"));
-        series->setLabelsPrecision(10);
-        chart->addSeries(series);
-        series->attachAxis(x);
-        QValueAxis *y = zeroBasedAxis(metric.axisTitle, top * 1.1); // room for the value labels
-        y->setLinePenColor(metric.colour.darker(110));
-        y->setLabelsColor(metric.colour.darker(140));
-        y->setTitleBrush(metric.colour.darker(140));
-        y->setGridLineVisible(m == 0);
-        chart->addAxis(y, m == 0 ? Qt::AlignLeft : Qt::AlignRight);
-        series->attachAxis(y);
-    }
-    x->setTitleText(anyFaded ? QStringLiteral("strategy (faded bars: invalid on this hardware)") : QStringLiteral("strategy"));
-    return chart;
 }
 
 std::vector<double> sweepCrossovers(const std::vector<SweepRow> &rows)

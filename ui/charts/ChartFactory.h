@@ -1,6 +1,7 @@
 #pragma once
 // Qt Charts built from core results: footprint, durations, cumulative
-// duration, strategy comparison and group-size sweep. Pure functions of their
+// duration and group-size sweep (the strategy comparison is ComparisonPlot).
+// Pure functions of their
 // inputs, no widget involved, so the GUI's chart panel, the export dialog and
 // `convoffload-cli export` draw the same figures (render them with
 // FigureExport's chartPainter).
@@ -50,12 +51,6 @@ QChart *durationChart(const SimulationResult &result, int cursorStep, const QStr
 
 /// Running total of the step durations (cycles); ends at totalDuration().
 QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, const QString &strategy = {});
-
-/// Total duration, loaded input and peak footprint of every strategy, each
-/// metric on its own value axis, values printed on the bars; the best valid
-/// strategy is labelled "★ best", invalid ones "✗ invalid" with faded bars,
-/// strategies that could not be expanded "✗ failed".
-QChart *comparisonChart(const std::vector<CompareRow> &rows);
 
 /// Row-by-Row and ZigZag total duration against the group size: solid lines
 /// and filled markers where the strategy is valid on the hardware, dashed
