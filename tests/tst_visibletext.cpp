@@ -14,6 +14,9 @@
 #include "optimise/ExperimentsDialog.h"
 #include "optimise/OptimiseDialog.h"
 #include "panels/AddHeuristicDialog.h"
+#include "start/HelpDialog.h"
+#include "start/HelpText.h"
+#include "start/NewProjectDialog.h"
 
 #include <QAbstractButton>
 #include <QDockWidget>
@@ -25,6 +28,7 @@
 #include <QRegularExpression>
 #include <QSettings>
 #include <QTabBar>
+#include <QTextDocumentFragment>
 #include <QTest>
 
 using namespace convoffload::ui;
@@ -148,6 +152,15 @@ private slots:
 
     void mainWindowAndDialogs()
     {
+        {
+            // The start page, as at a start with no file.
+            MainWindow first;
+            first.show();
+            QVERIFY(first.startPageShown());
+            TextWalker start;
+            start.widget(&first);
+            QVERIFY2(start.bad.isEmpty(), qPrintable(start.bad.join(QLatin1Char('\n'))));
+        }
         MainWindow window;
         window.resize(1280, 720);
         window.show();
@@ -169,6 +182,14 @@ private slots:
         walker.widget(&optimiseDialog);
         ExperimentsDialog experiments(&window);
         walker.widget(&experiments);
+        NewProjectDialog newProject(&window);
+        walker.widget(&newProject);
+        HelpDialog guide(QStringLiteral("Guide"), guideHtml(), &window);
+        walker.widget(&guide);
+        walker.check(
+            QStringLiteral("shortcuts"), QTextDocumentFragment::fromHtml(shortcutsHtml(window.menuBar())).toPlainText(), false);
+        walker.check(
+            QStringLiteral("about"), QTextDocumentFragment::fromHtml(aboutHtml(QStringLiteral("1.0"))).toPlainText(), false);
         QVERIFY2(walker.bad.isEmpty(), qPrintable(walker.bad.join(QLatin1Char('\n'))));
     }
 };

@@ -2,6 +2,10 @@
 
 #include "mainwindow/ExportDialog.h"
 #include "mainwindow/WindowLayout.h"
+#include "start/BundledSamples.h"
+#include "start/HelpMenu.h"
+#include "start/NewProjectDialog.h"
+#include "start/StartPage.h"
 #include "charts/ChartsPanel.h"
 #include "document/AddStrategyCommand.h"
 #include "document/ProjectDocument.h"
@@ -29,6 +33,7 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -66,6 +71,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_document, &ProjectDocument::comparisonChanged, this, &MainWindow::updateBusy);
 
     m_layout->restore();
+    showStartPage(true);
     updateTitle();
     updateRecentFiles();
 }
@@ -88,7 +94,20 @@ void MainWindow::createViews()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(grids, 1);
     layout->addWidget(m_stepControls);
-    setCentralWidget(centre);
+    // With no file the centre shows the start page instead of empty grids.
+    m_startPage = new StartPage(this);
+    connect(m_startPage, &StartPage::newProjectRequested, this, &MainWindow::newProject);
+    connect(m_startPage, &StartPage::openRequested, this, &MainWindow::open);
+    connect(m_startPage, &StartPage::fileRequested, this, [this](const QString &path) {
+        if (maybeSave())
+            openFile(path);
+    });
+    connect(m_startPage, &StartPage::sampleRequested, this, &MainWindow::openSample);
+    connect(m_startPage, &StartPage::guideRequested, this, [this] { showGuide(this); });
+    m_centre = new QStackedWidget(this);
+    m_centre->addWidget(m_startPage);
+    m_centre->addWidget(centre);
+    setCentralWidget(m_centre);
 
     const auto dock = [this](QWidget *widget, const QString &title, const QString &name) {
         auto *d = new QDockWidget(title, this);
@@ -161,6 +180,7 @@ void MainWindow::createViews()
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New Project…"), QKeySequence::New, this, &MainWindow::newProject);
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
@@ -182,6 +202,11 @@ void MainWindow::createMenus()
     for (QAction *a : {m_strategies->addHeuristicAction(), m_strategies->duplicateAction(), m_strategies->renameAction(),
              m_strategies->deleteAction(), m_strategies->importCsvAction(), m_strategies->exportCsvAction()})
         strategy->addAction(a);
+    // Add (Ins) and Duplicate (Ctrl+D) work wherever the focus is, the grids
+    // and charts included; Rename (F2) and Delete stay with the list, where
+    // those keys cannot mean something else.
+    for (QAction *a : {m_strategies->addHeuristicAction(), m_strategies->duplicateAction()})
+        a->setShortcutContext(Qt::WindowShortcut);
 
     QMenu *groups = menuBar()->addMenu(tr("&Groups"));
     groups->setToolTipsVisible(true);
@@ -220,13 +245,7 @@ void MainWindow::createMenus()
     m_viewMenu->addSeparator();
     m_viewMenu->addAction(tr("&Reset Layout"), m_layout, &WindowLayout::reset);
 
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About ConvOffload"), this, [this] {
-        QMessageBox::about(this, tr("About ConvOffload"),
-            tr("<b>ConvOffload</b> %1<br>Simulate, compare and export strategies for offloading a "
-               "convolution layer to an accelerator whose on-chip memory is too small for it.")
-                .arg(QApplication::applicationVersion()));
-    });
+    fillHelpMenu(menuBar()->addMenu(tr("&Help")), this);
 }
 
 bool MainWindow::openFile(const QString &path)
@@ -237,9 +256,44 @@ bool MainWindow::openFile(const QString &path)
         return false;
     }
     addRecentFile(QFileInfo(path).absoluteFilePath());
+    showStartPage(false);
     m_inputGrid->fitToView();
     m_outputGrid->fitToView();
     return true;
+}
+
+void MainWindow::showStartPage(bool show)
+{
+    if (show)
+        m_startPage->refresh();
+    m_centre->setCurrentIndex(show ? 0 : 1);
+}
+
+bool MainWindow::startPageShown() const { return m_centre->currentIndex() == 0; }
+
+void MainWindow::newProject()
+{
+    if (!maybeSave())
+        return;
+    NewProjectDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_document->resetToProject(dialog.project());
+    showStartPage(false);
+    m_inputGrid->fitToView();
+    m_outputGrid->fitToView();
+}
+
+void MainWindow::openSample(const QString &file)
+{
+    if (!maybeSave())
+        return;
+    QString error;
+    const QString path = extractBundledSample(file, bundledSampleFolder(), &error);
+    if (path.isEmpty())
+        QMessageBox::warning(this, tr("Cannot open sample"), error);
+    else
+        openFile(path);
 }
 
 void MainWindow::open()
@@ -338,6 +392,8 @@ void MainWindow::updateRecentFiles()
                 openFile(f);
         });
     m_recentMenu->setEnabled(!files.isEmpty());
+    if (m_startPage)
+        m_startPage->refresh();
 }
 
 void MainWindow::onSimulationChanged()
