@@ -8,6 +8,8 @@
 #include "TestImages.h"
 #include "TestProblems.h"
 #include "charts/ChartFactory.h"
+#include "charts/ComparisonPlot.h"
+#include "charts/ComparisonView.h"
 #include "charts/ChartsPanel.h"
 #include "export/FigureExport.h"
 
@@ -104,7 +106,7 @@ struct NamedChart {
     std::unique_ptr<QChart> chart;
 };
 
-std::vector<NamedChart> allCharts(const Problem &p, const SimulationResult &r, const std::vector<CompareRow> &rows,
+std::vector<NamedChart> allCharts(const Problem &p, const SimulationResult &r, const std::vector<CompareRow> &,
     const std::vector<SweepRow> &sweep, int cursor, const QString &strategy)
 {
     std::vector<NamedChart> charts;
@@ -112,7 +114,6 @@ std::vector<NamedChart> allCharts(const Problem &p, const SimulationResult &r, c
     charts.push_back({QStringLiteral("footprint-action"), std::unique_ptr<QChart>(footprintChart(p, r, cursor, true, strategy))});
     charts.push_back({QStringLiteral("durations"), std::unique_ptr<QChart>(durationChart(r, cursor, strategy))});
     charts.push_back({QStringLiteral("cumulative"), std::unique_ptr<QChart>(cumulativeDurationChart(r, cursor, strategy))});
-    charts.push_back({QStringLiteral("compare"), std::unique_ptr<QChart>(comparisonChart(rows))});
     charts.push_back({QStringLiteral("sweep"), std::unique_ptr<QChart>(sweepChart(sweep))});
     return charts;
 }
@@ -162,7 +163,7 @@ private slots:
         // The drain (x = 5) leaves the memory empty.
         QCOMPARE(yAt(output->upperSeries(), 5), 0.0);
 
-        auto *capacity = seriesNamed<QLineSeries>(chart.get(), QStringLiteral("capacity: mem_size = 80"));
+        auto *capacity = seriesNamed<QLineSeries>(chart.get(), QStringLiteral("mem_size = 80"));
         QVERIFY(capacity);
         QVERIFY(capacity->count() >= 2);
         for (const QPointF &pt : capacity->points())
@@ -309,7 +310,7 @@ private slots:
         }
         std::unique_ptr<QChart> none(durationChart(r, -1));
         QVERIFY(!cursorSeries(none.get())->isVisible());
-        // No cursor, no legend entry for it (items are visible only in a scene).
+        // The cursor never has a legend entry (items are visible only in a scene).
         QGraphicsScene scene;
         scene.addItem(none.get());
         none->resize(800, 500);
@@ -318,7 +319,7 @@ private slots:
         QVERIFY(!markers[0]->isVisible());
         QVERIFY(none->legend()->markers().first()->isVisible());
         moveCursor(none.get(), 0);
-        QVERIFY(markers[0]->isVisible());
+        QVERIFY(!markers[0]->isVisible());
         moveCursor(none.get(), -1);
         QVERIFY(!markers[0]->isVisible());
         scene.removeItem(none.get());
@@ -343,34 +344,36 @@ private slots:
         rows.push_back(broken);
         QCOMPARE(bestRow(rows), 1);
 
-        std::unique_ptr<QChart> chart(comparisonChart(rows));
-        auto *x = qobject_cast<QBarCategoryAxis *>(chart->axes(Qt::Horizontal).value(0));
-        QVERIFY(x);
-        const QStringList labels = x->categories();
-        QCOMPARE(labels.size(), 6);
-        QVERIFY(labels[1].contains(QStringLiteral("Row-by-Row")));
-        QVERIFY(labels[1].contains(QStringLiteral("★ best")));
-        for (int i : {0, 2, 3, 4, 5})
-            QVERIFY2(!labels[i].contains(QStringLiteral("best")), qPrintable(labels[i]));
-        QVERIFY(labels[4].contains(QStringLiteral("invalid")));
-        QVERIFY(labels[5].contains(QStringLiteral("failed")));
-        QVERIFY(chart->title().contains(QStringLiteral("Row-by-Row")));
-
-        // The duration bars hold the durations, on an axis in cycles; the
-        // invalid and failed strategies' bars are drawn faded (selected).
-        QBarSet *duration = nullptr;
-        for (QAbstractBarSeries *s : seriesOfType<QAbstractBarSeries>(chart.get()))
-            for (QBarSet *set : s->barSets())
-                if (set->label() == QStringLiteral("total duration"))
-                    duration = set;
-        QVERIFY(duration);
-        QCOMPARE(duration->at(0), 145.0);
-        QCOMPARE(duration->at(1), 117.0);
-        QCOMPARE(duration->at(2), 121.0);
-        QVERIFY(!duration->isBarSelected(1));
-        QVERIFY(duration->isBarSelected(4));
-        QVERIFY(duration->isBarSelected(5));
-        QCOMPARE(chart->axes(Qt::Vertical).size(), 3); // one value axis per metric
+        // Small multiples: a panel per quantity, the names once per row of
+        // panels with their marks, every value printed; the best valid value of
+        // each quantity bold (duration: Row-by-Row 117; the invalid Cheat's 10
+        // is not bold).
+        const ComparisonPlot plot(rows);
+        QVERIFY(plot.title().contains(QStringLiteral("best Row-by-Row (117 cycles)")));
+        const QFont font;
+        const std::vector<PlacedText> texts = plot.texts(QRectF(0, 0, 1000, 560), font);
+        const auto find = [&](const QString &t) {
+            return std::count_if(texts.begin(), texts.end(), [&](const PlacedText &p) { return p.text == t; });
+        };
+        QCOMPARE(find(QStringLiteral("★ Row-by-Row")), 1); // side by side at 1000 wide: names once
+        QCOMPARE(find(QStringLiteral("Cheat ✗ invalid")), 1);
+        QCOMPARE(find(QStringLiteral("Broken ✗ failed")), 1);
+        QCOMPARE(find(QStringLiteral("S1-baseline")), 1);
+        QCOMPARE(find(QStringLiteral("total duration (cycles)")), 1);
+        QCOMPARE(find(QStringLiteral("loaded input (elements)")), 1);
+        QCOMPARE(find(QStringLiteral("peak footprint (elements)")), 1);
+        for (const char *value : {"145", "117", "121", "10"}) {
+            const auto it
+                = std::find_if(texts.begin(), texts.end(), [&](const PlacedText &p) { return p.text == QLatin1String(value); });
+            QVERIFY2(it != texts.end(), value);
+            QCOMPARE(it->font.bold(), QLatin1String(value) == QLatin1String("117"));
+        }
+        QCOMPARE(find(QStringLiteral("—")), 3); // the failed strategy has no bar in any panel
+        // Narrow (a dock): the panels stack, each with the names again.
+        const std::vector<PlacedText> narrow = plot.texts(QRectF(0, 0, 260, 900), font);
+        QCOMPARE(std::count_if(
+                     narrow.begin(), narrow.end(), [](const PlacedText &p) { return p.text == QStringLiteral("★ Row-by-Row"); }),
+            3);
     }
 
     void sweep()
@@ -390,7 +393,7 @@ private slots:
         QCOMPARE(filled, 2 * 8);
         QCOMPARE(hollow, 2 * 24);
         QLineSeries *rbr = seriesNamed<QLineSeries>(chart.get(), QStringLiteral("Row-by-Row"));
-        QLineSeries *rbrInvalid = seriesNamed<QLineSeries>(chart.get(), QStringLiteral("Row-by-Row (invalid on this hardware)"));
+        QLineSeries *rbrInvalid = seriesNamed<QLineSeries>(chart.get(), QStringLiteral("Row-by-Row, invalid"));
         QVERIFY(rbr && rbrInvalid);
         QCOMPARE(rbr->pen().style(), Qt::SolidLine);
         QCOMPARE(rbrInvalid->pen().style(), Qt::DashLine);
@@ -399,8 +402,9 @@ private slots:
         QCOMPARE(rbrInvalid->at(rbrInvalid->count() - 1), QPointF(32, 5903));
         bool crossoverShown = false;
         for (QAbstractSeries *s : chart->series())
-            crossoverShown = crossoverShown || s->name().startsWith(QStringLiteral("crossover at G ≈ 16."));
+            crossoverShown = crossoverShown || s->name() == QStringLiteral("crossover");
         QVERIFY(crossoverShown);
+        QVERIFY2(chart->title().contains(QStringLiteral("crossover at G ≈ 16.")), qPrintable(chart->title()));
         auto *x = qobject_cast<QValueAxis *>(chart->axes(Qt::Horizontal).value(0));
         QVERIFY(x->titleText().contains(QStringLiteral("group size")));
     }
@@ -424,7 +428,7 @@ private slots:
         QVERIFY(dir.isValid());
         for (const NamedChart &c : allCharts(p, r, rows, sweep, 1, QStringLiteral("Row-by-Row"))) {
             const QString path = dir.filePath(c.name + QLatin1Char('.') + extension);
-            const QString title = c.chart->title();
+            const QString title = plainChartTitle(c.chart.get());
             const ExportResult result
                 = exportFigure(chartPainter(c.chart.get()), QSize(900, 560), path, title, QStringLiteral("ConvOffload test"));
             QVERIFY2(result.ok, qPrintable(result.error));
@@ -686,7 +690,9 @@ private slots:
         QCOMPARE(clicked.count(), 1);
 
         panel.setComparison(compareStrategies(loadProject(CONVOFFLOAD_SAMPLES "/paper-example.json"), quick()));
-        QVERIFY(!panel.chart(ChartsPanel::CompareTab)->series().isEmpty());
+        QVERIFY(panel.comparisonView()->plot());
+        QCOMPARE(panel.comparisonView()->plot()->rows().size(), std::size_t(4));
+        QVERIFY(!panel.chart(ChartsPanel::CompareTab)); // painted, not a QChart
         panel.setSweep(sweepGroupSizes(p, 1, 4, quick()));
         QVERIFY(!panel.chart(ChartsPanel::SweepTab)->series().isEmpty());
 
@@ -735,9 +741,9 @@ private slots:
             broken.name = "Broken";
             broken.failure = "group size 0";
             rows.push_back(broken);
-            std::unique_ptr<QChart> chart(comparisonChart(rows));
-            QVERIFY(exportFigure(chartPainter(chart.get()), QSize(1000, 620),
-                QDir(out).filePath(QStringLiteral("paper-compare-invalid.png")), chart->title())
+            const ComparisonPlot plot(rows);
+            QVERIFY(exportFigure([&](QPainter &painter, const QRectF &target) { plot.paint(painter, target, QFont()); },
+                QSize(1000, 620), QDir(out).filePath(QStringLiteral("paper-compare-invalid.png")), plot.title())
                         .ok);
             // The SVG as another program would draw it.
             QSvgRenderer svg(QDir(out).filePath(QStringLiteral("paper-sweep.svg")));

@@ -33,6 +33,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QLocale>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -148,6 +149,18 @@ private slots:
         QCOMPARE(m->index(5, StepTableModel::StepColumn).data().toString(), QStringLiteral("drain"));
         QCOMPARE(m->index(0, StepTableModel::StepColumn).data().toString(), QStringLiteral("1"));
         QCOMPARE(m->index(4, StepTableModel::StepColumn).data(StepTableModel::StepIndexRole).toInt(), 4);
+        // One number format in every column, counts and cycles alike: the
+        // locale's grouping (German: 12.345) wherever a number is shown.
+        {
+            const QLocale before;
+            QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
+            for (int row = 0; row < m->rowCount(); ++row)
+                for (int column = StepTableModel::LoadedInputColumn; column < StepTableModel::ColumnCount; ++column) {
+                    const QModelIndex i = m->index(row, column);
+                    QCOMPARE(i.data().toString(), QLocale().toString(qlonglong(i.data(StepTableModel::ValueRole).toDouble())));
+                }
+            QLocale::setDefault(before);
+        }
         QCOMPARE(m->index(0, StepTableModel::FootprintColumn).data(StepTableModel::ValueRole).toLongLong(), 64);
         QCOMPARE(Qt::Alignment(m->index(0, StepTableModel::DurationColumn).data(Qt::TextAlignmentRole).toInt())
                 & Qt::AlignHorizontal_Mask,

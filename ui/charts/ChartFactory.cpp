@@ -13,6 +13,7 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QStackedBarSeries>
+#include <QTextDocumentFragment>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -38,9 +39,12 @@ QString number(double v)
     return QString::number(v, 'g', 6);
 }
 
-QString titled(const QString &strategy, const QString &what)
+/// Two short lines, so that a chart in a narrow dock shows its title whole:
+/// the strategy and what is drawn, then the figure that sums it up.
+QString titled(const QString &strategy, const QString &what, const QString &detail)
 {
-    return strategy.isEmpty() ? what : strategy + QStringLiteral(" — ") + what;
+    const QString first = strategy.isEmpty() ? what : strategy.toHtmlEscaped() + QStringLiteral(" — ") + what;
+    return detail.isEmpty() ? first : first + QStringLiteral("<br>") + detail;
 }
 
 /// A chart that reads well on screen and on paper: plain white background, no
@@ -55,7 +59,7 @@ QChart *newChart(const QString &title)
     chart->setBackgroundBrush(Qt::white);
     chart->setMargins(QMargins(8, 8, 8, 8));
     QFont font = chart->titleFont();
-    font.setPointSizeF(font.pointSizeF() * 1.25);
+    font.setPointSizeF(font.pointSizeF() * 1.1);
     font.setBold(true);
     chart->setTitleFont(font);
     chart->setTitle(title);
@@ -84,14 +88,16 @@ QValueAxis *zeroBasedAxis(const QString &title, double top)
     return axis;
 }
 
-/// Label every `stride`-th step so that about 14 labels at most show.
+/// Label every `stride`-th step so that about 8 labels at most show: Qt
+/// Charts gives each label of an axis the same width (the axis over the
+/// label count), so more would cut "drain" in a chart a dock wide.
 int labelStride(int computeSteps)
 {
     int stride = 1;
     for (int magnitude = 1;; magnitude *= 10)
         for (int m : {1, 2, 5}) {
             stride = m * magnitude;
-            if (computeSteps / stride <= 14)
+            if (computeSteps / stride <= 8)
                 return stride;
         }
 }
@@ -123,7 +129,7 @@ QCategoryAxis *stepAxis(const std::vector<StepStats> &steps, double min, double 
         const int number = k + 1;
         if (stride > 1 && number != 1 && number % stride != 0)
             continue;
-        if (stride > 1 && drain && computeSteps - k < stride / 2) // would collide with "drain"
+        if (stride > 1 && drain && computeSteps - k < stride) // would crowd "drain"
             continue;
         axis->append(label(k), k + offset);
     }
@@ -209,6 +215,15 @@ void hideLegendMarkers(QChart *chart, QAbstractSeries *series)
 
 QString cursorSeriesName() { return QStringLiteral("current step"); }
 
+QString plainChartTitle(const QChart *chart)
+{
+    if (!chart)
+        return {};
+    QString html = chart->title();
+    html.replace(QStringLiteral("<br>"), QStringLiteral(": "));
+    return QTextDocumentFragment::fromHtml(html).toPlainText();
+}
+
 QLineSeries *cursorSeries(const QChart *chart)
 {
     if (!chart)
@@ -226,7 +241,9 @@ void moveCursor(QChart *chart, int cursorStep)
         return;
     const int count = chart->property(kStepCountProperty).toInt();
     const bool visible = cursorStep >= 0 && cursorStep < count;
-    cursor->setVisible(visible); // its legend entry follows
+    cursor->setVisible(visible);
+    // The line explains itself (and is not in exported figures): no legend entry.
+    hideLegendMarkers(chart, cursor);
     if (!visible) {
         cursor->clear();
         return;
@@ -268,11 +285,11 @@ QChart *footprintChart(
     // The title gives the true peak (over every action) even per step.
     const std::int64_t peak = result.peakFootprint();
 
-    QChart *chart = newChart(titled(strategy,
-        QStringLiteral("On-chip footprint %1 (peak %2 of %3 elements)")
-            .arg(perAction ? QStringLiteral("after every action") : QStringLiteral("after each step"))
+    QChart *chart = newChart(titled(strategy, QStringLiteral("on-chip footprint"),
+        QStringLiteral("peak %1 of %2 elements, %3")
             .arg(peak)
-            .arg(problem.hardware.mem_size)));
+            .arg(problem.hardware.mem_size)
+            .arg(perAction ? QStringLiteral("per action") : QStringLiteral("per step"))));
 
     // Stacked areas: each upper line is the running sum, the lower line of an
     // area is the upper line of the one below.
@@ -315,9 +332,12 @@ QChart *footprintChart(
         for (QAreaSeries *area : areas)
             area->setPen(Qt::NoPen);
 
-    QCategoryAxis *x = stepAxis(steps, xMin, xMax, perAction,
-        perAction ? QStringLiteral("step (each divided into its actions a1 free input … a6 compute)") : QStringLiteral("step"));
-    QValueAxis *y = zeroBasedAxis(QStringLiteral("on-chip footprint (elements)"), std::max(capacity, double(peak)));
+    // Per step, a quarter step of room at each end for the first and the
+    // "drain" labels, as on the cumulative chart.
+    const double margin = perAction ? 0.0 : 0.25;
+    QCategoryAxis *x = stepAxis(steps, xMin - margin, xMax + margin, perAction,
+        perAction ? QStringLiteral("step (6 actions each, a1 to a6)") : QStringLiteral("step"));
+    QValueAxis *y = zeroBasedAxis(QStringLiteral("elements on chip"), std::max(capacity, double(peak)));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     for (QAreaSeries *area : areas) {
@@ -326,8 +346,8 @@ QChart *footprintChart(
         area->attachAxis(y);
     }
 
-    QLineSeries *capacityLine = lineSeries(
-        QStringLiteral("capacity: mem_size = %1").arg(problem.hardware.mem_size), Palette::capacity(), 2.5, Qt::DashDotLine);
+    QLineSeries *capacityLine
+        = lineSeries(QStringLiteral("mem_size = %1").arg(problem.hardware.mem_size), Palette::capacity(), 2.5, Qt::DashDotLine);
     capacityLine->append(xMin, capacity);
     capacityLine->append(xMax, capacity);
     chart->addSeries(capacityLine);
@@ -347,8 +367,8 @@ QChart *durationBars(const Problem *problem, const SimulationResult &result, int
 {
     const std::vector<StepStats> &steps = result.steps;
     const int count = int(steps.size());
-    QChart *chart
-        = newChart(titled(strategy, QStringLiteral("Duration per step (total %1 cycles)").arg(number(result.totalDuration()))));
+    QChart *chart = newChart(titled(
+        strategy, QStringLiteral("duration per step"), QStringLiteral("total %1 cycles").arg(number(result.totalDuration()))));
 
     QBarSet *load = barSet(problem ? QStringLiteral("load input") : QStringLiteral("load (input + kernels)"), Palette::load());
     QBarSet *loadKernels = problem ? barSet(QStringLiteral("load kernels"), Palette::kernels()) : nullptr;
@@ -375,7 +395,7 @@ QChart *durationBars(const Problem *problem, const SimulationResult &result, int
     bars->setBarWidth(count > 40 ? 0.9 : 0.7);
 
     QCategoryAxis *x = stepAxis(steps, -0.5, std::max(0.5, count - 0.5), false, QStringLiteral("step"));
-    QValueAxis *y = zeroBasedAxis(QStringLiteral("duration (cycles)"), top);
+    QValueAxis *y = zeroBasedAxis(QStringLiteral("cycles"), top);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     chart->addSeries(bars);
@@ -410,10 +430,10 @@ QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, 
 {
     const std::vector<StepStats> &steps = result.steps;
     const int count = int(steps.size());
-    QChart *chart
-        = newChart(titled(strategy, QStringLiteral("Cumulative duration (total %1 cycles)").arg(number(result.totalDuration()))));
+    QChart *chart = newChart(titled(
+        strategy, QStringLiteral("cumulative duration"), QStringLiteral("total %1 cycles").arg(number(result.totalDuration()))));
 
-    QLineSeries *total = lineSeries(QStringLiteral("duration so far (after the step)"), Palette::kernels(), 2.5);
+    QLineSeries *total = lineSeries(QStringLiteral("duration so far"), Palette::kernels(), 2.5);
     QList<QPointF> points;
     double sum = 0;
     for (int k = 0; k < count; ++k) {
@@ -424,7 +444,7 @@ QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, 
     total->setPointsVisible(count <= 60);
 
     QCategoryAxis *x = stepAxis(steps, -0.25, std::max(0.25, count - 0.75), false, QStringLiteral("step"));
-    QValueAxis *y = zeroBasedAxis(QStringLiteral("cumulative duration (cycles)"), sum);
+    QValueAxis *y = zeroBasedAxis(QStringLiteral("cycles"), sum);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     chart->addSeries(total);
@@ -446,95 +466,6 @@ int bestRow(const std::vector<CompareRow> &rows)
             best = i;
     }
     return best;
-}
-
-QChart *comparisonChart(const std::vector<CompareRow> &rows)
-{
-    const int best = bestRow(rows);
-    QChart *chart = newChart(best >= 0
-            ? QStringLiteral("Strategies compared — best: %1 (%2 cycles)")
-                  .arg(QString::fromStdString(rows[std::size_t(best)].name), number(rows[std::size_t(best)].total_duration))
-            : QStringLiteral("Strategies compared — no valid strategy"));
-
-    QStringList categories;
-    for (int i = 0; i < int(rows.size()); ++i) {
-        const CompareRow &r = rows[std::size_t(i)];
-        // Axis labels are rich text: the name on the first line, the group
-        // size and the marks on the second, so long names are not cut.
-        QStringList second;
-        if (!r.failure.empty())
-            second << QStringLiteral("✗ failed");
-        else {
-            second << (r.group_size > 0 ? QStringLiteral("G=%1").arg(r.group_size) : QStringLiteral("groups"));
-            if (i == best)
-                second << QStringLiteral("★ best");
-            else if (!r.valid)
-                second << QStringLiteral("✗ invalid");
-        }
-        QString label
-            = QString::fromStdString(r.name).toHtmlEscaped() + QStringLiteral("<br>") + second.join(QStringLiteral(" · "));
-        if (i == best)
-            label = QStringLiteral("<b>%1</b>").arg(label);
-        label = QStringLiteral("<center>%1</center>").arg(label);
-        categories << label;
-    }
-    auto *x = new QBarCategoryAxis;
-    x->append(categories);
-    chart->addAxis(x, Qt::AlignBottom);
-
-    // Three metrics of different units and scales, each a bar series on its
-    // own value axis; Qt lays the series of one category axis side by side.
-    struct Metric {
-        QString name, axisTitle;
-        QColor colour;
-        double (*value)(const CompareRow &);
-    };
-    const Metric metrics[] = {
-        {QStringLiteral("total duration"), QStringLiteral("total duration (cycles)"), Palette::kernels(),
-            [](const CompareRow &r) { return r.total_duration; }},
-        {QStringLiteral("loaded input"), QStringLiteral("loaded input (elements)"), Palette::input(),
-            [](const CompareRow &r) { return double(r.loaded_input); }},
-        {QStringLiteral("peak footprint"), QStringLiteral("peak footprint (elements)"), Palette::outputs(),
-            [](const CompareRow &r) { return double(r.peak_footprint); }},
-    };
-    bool anyFaded = false;
-    for (std::size_t m = 0; m < std::size(metrics); ++m) {
-        const Metric &metric = metrics[m];
-        QBarSet *set = barSet(metric.name, metric.colour);
-        QColor faded = metric.colour;
-        faded.setAlpha(60);
-        set->setSelectedColor(faded); // invalid strategies: selected, drawn faded
-        set->setLabelColor(Qt::black);
-        double top = 0;
-        for (int i = 0; i < int(rows.size()); ++i) {
-            const CompareRow &r = rows[std::size_t(i)];
-            const double v = r.failure.empty() ? metric.value(r) : 0.0;
-            set->append(v);
-            top = std::max(top, v);
-            if (!r.valid || !r.failure.empty()) {
-                set->selectBar(i);
-                anyFaded = true;
-            }
-        }
-        auto *series = new QBarSeries;
-        series->append(set);
-        series->setBarWidth(0.8);
-        series->setLabelsVisible(true);
-        series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-        series->setLabelsFormat(QStringLiteral("@value"));
-        series->setLabelsPrecision(10);
-        chart->addSeries(series);
-        series->attachAxis(x);
-        QValueAxis *y = zeroBasedAxis(metric.axisTitle, top * 1.1); // room for the value labels
-        y->setLinePenColor(metric.colour.darker(110));
-        y->setLabelsColor(metric.colour.darker(140));
-        y->setTitleBrush(metric.colour.darker(140));
-        y->setGridLineVisible(m == 0);
-        chart->addAxis(y, m == 0 ? Qt::AlignLeft : Qt::AlignRight);
-        series->attachAxis(y);
-    }
-    x->setTitleText(anyFaded ? QStringLiteral("strategy (faded bars: invalid on this hardware)") : QStringLiteral("strategy"));
-    return chart;
 }
 
 std::vector<double> sweepCrossovers(const std::vector<SweepRow> &rows)
@@ -595,8 +526,8 @@ struct SweepAxes {
 
 SweepAxes addSweepAxes(QChart *chart, const std::vector<SweepRow> &rows)
 {
-    QValueAxis *x = valueAxis(QStringLiteral("group size G (patches per step)"), QStringLiteral("%d"));
-    QValueAxis *y = valueAxis(QStringLiteral("total duration (cycles)"));
+    QValueAxis *x = valueAxis(QStringLiteral("group size G"), QStringLiteral("%d"));
+    QValueAxis *y = valueAxis(QStringLiteral("cycles"));
     SweepExtent e = sweepExtent(rows);
     const double pad = std::max(1.0, (e.hi - e.lo) * 0.06);
     y->setRange(std::max(0.0, e.lo - pad), e.hi + pad);
@@ -629,11 +560,13 @@ struct SweepCurve {
 
 /// The line runs of `curve`: cut into runs of valid and invalid sizes, solid
 /// where valid and dashed where not. Each run starts at the last point of the
-/// previous one so the curve stays continuous; one legend entry per kind.
-void addSweepRuns(QChart *chart, const SweepAxes &axes, const std::vector<SweepRow> &rows, const SweepCurve &curve)
+/// previous one so the curve stays continuous; one legend entry per curve
+/// (the dashes have one entry for both curves). Returns whether a run is
+/// invalid.
+bool addSweepRuns(QChart *chart, const SweepAxes &axes, const std::vector<SweepRow> &rows, const SweepCurve &curve)
 {
     QLineSeries *run = nullptr;
-    bool runValid = false, validNamed = false, invalidNamed = false;
+    bool runValid = false, named = false, anyInvalid = false;
     std::optional<QPointF> previous;
     for (const SweepRow &r : rows) {
         const CompareRow &c = r.*curve.row;
@@ -644,23 +577,25 @@ void addSweepRuns(QChart *chart, const SweepAxes &axes, const std::vector<SweepR
         }
         const QPointF p(double(r.group_size), c.total_duration);
         if (!run || runValid != c.valid) {
-            const bool named = c.valid ? validNamed : invalidNamed;
-            run = c.valid
-                ? lineSeries(curve.name, curve.colour, 2.5)
-                : lineSeries(curve.name + QStringLiteral(" (invalid on this hardware)"), curve.colour, 2.0, Qt::DashLine);
+            run = c.valid ? lineSeries(curve.name, curve.colour, 2.5)
+                          : lineSeries(curve.name + QStringLiteral(", invalid"), curve.colour, 2.0, Qt::DashLine);
             runValid = c.valid;
             if (previous)
                 run->append(*previous);
             run->append(p);
             attachSweepSeries(chart, axes, run);
+            // The curve's first run names it in the legend (solid unless
+            // no size is valid).
             if (named)
                 hideLegendMarkers(chart, run);
-            (c.valid ? validNamed : invalidNamed) = true;
+            named = true;
+            anyInvalid = anyInvalid || !c.valid;
         } else {
             run->append(p);
         }
         previous = p;
     }
+    return anyInvalid;
 }
 
 /// The markers of `curve`: filled where valid, hollow where not; no legend entry.
@@ -687,15 +622,11 @@ void addSweepMarkers(QChart *chart, const SweepAxes &axes, const std::vector<Swe
 }
 
 /// A dotted vertical line where the faster strategy changes; one legend entry
-/// names them all.
+/// for them all (the title gives the sizes).
 void addCrossoverMarks(QChart *chart, const SweepAxes &axes, const std::vector<double> &crossings)
 {
-    QStringList where;
-    for (double g : crossings)
-        where << QString::number(g, 'f', 1);
     for (std::size_t i = 0; i < crossings.size(); ++i) {
-        QLineSeries *mark = lineSeries(QStringLiteral("crossover at G ≈ %1").arg(where.join(QStringLiteral(", "))),
-            QColor(0x44, 0x44, 0x44), 1.5, Qt::DotLine);
+        QLineSeries *mark = lineSeries(QStringLiteral("crossover"), QColor(0x44, 0x44, 0x44), 1.5, Qt::DotLine);
         mark->append(crossings[i], axes.y->min());
         mark->append(crossings[i], axes.y->max());
         attachSweepSeries(chart, axes, mark);
@@ -704,21 +635,37 @@ void addCrossoverMarks(QChart *chart, const SweepAxes &axes, const std::vector<d
     }
 }
 
+/// One legend entry for the dashed runs of both curves.
+void addInvalidLegend(QChart *chart, const SweepAxes &axes)
+{
+    QLineSeries *entry = lineSeries(QStringLiteral("invalid (dashed)"), QColor(0x55, 0x55, 0x55), 2.0, Qt::DashLine);
+    attachSweepSeries(chart, axes, entry);
+}
+
 } // namespace
 
 QChart *sweepChart(const std::vector<SweepRow> &rows)
 {
-    QChart *chart = newChart(QStringLiteral("Total duration against group size"));
+    const std::vector<double> crossings = sweepCrossovers(rows);
+    QStringList where;
+    for (double g : crossings)
+        where << QString::number(g, 'f', 1);
+    QChart *chart = newChart(titled(QString(), QStringLiteral("Total duration against group size G"),
+        crossings.empty() ? QStringLiteral("Row-by-Row vs ZigZag, no crossover")
+                          : QStringLiteral("Row-by-Row vs ZigZag, crossover at G ≈ %1").arg(where.join(QStringLiteral(", ")))));
     const SweepAxes axes = addSweepAxes(chart, rows);
     const SweepCurve curves[] = {
         {QStringLiteral("Row-by-Row"), Palette::kernels(), &SweepRow::row_by_row, QScatterSeries::MarkerShapeRectangle},
         {QStringLiteral("ZigZag"), Palette::capacity(), &SweepRow::zigzag, QScatterSeries::MarkerShapeCircle},
     };
+    bool anyInvalid = false;
     for (const SweepCurve &curve : curves) {
-        addSweepRuns(chart, axes, rows, curve);
+        anyInvalid = addSweepRuns(chart, axes, rows, curve) || anyInvalid;
         addSweepMarkers(chart, axes, rows, curve);
     }
-    addCrossoverMarks(chart, axes, sweepCrossovers(rows));
+    addCrossoverMarks(chart, axes, crossings);
+    if (anyInvalid)
+        addInvalidLegend(chart, axes);
     lineMarkersFromSeries(chart);
     return chart;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Qt Charts built from core results: footprint, durations, cumulative
-// duration, strategy comparison and group-size sweep. Pure functions of their
+// duration and group-size sweep (the strategy comparison is ComparisonPlot).
+// Pure functions of their
 // inputs, no widget involved, so the GUI's chart panel, the export dialog and
 // `convoffload-cli export` draw the same figures (render them with
 // FigureExport's chartPainter).
@@ -33,6 +34,10 @@ namespace convoffload::ui {
 /// Legend name of the cursor line of every step chart.
 QString cursorSeriesName();
 
+/// A chart's title as plain text on one line (titles are two lines of rich
+/// text: "strategy — what<br>summary"), for file metadata and messages.
+QString plainChartTitle(const QChart *chart);
+
 /// Stacked input / kernels / output footprint (elements) per step
 /// (StepStats::after) or, when `perAction` and the result holds a trace, after
 /// every action; plus the capacity line at mem_size. `cursorStep` is a 0-based
@@ -56,12 +61,6 @@ LoadSplit loadSplit(const Problem &problem, const StepStats &step);
 
 /// Running total of the step durations (cycles); ends at totalDuration().
 QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, const QString &strategy = {});
-
-/// Total duration, loaded input and peak footprint of every strategy, each
-/// metric on its own value axis, values printed on the bars; the best valid
-/// strategy is labelled "★ best", invalid ones "✗ invalid" with faded bars,
-/// strategies that could not be expanded "✗ failed".
-QChart *comparisonChart(const std::vector<CompareRow> &rows);
 
 /// Row-by-Row and ZigZag total duration against the group size: solid lines
 /// and filled markers where the strategy is valid on the hardware, dashed

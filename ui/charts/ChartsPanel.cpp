@@ -2,6 +2,7 @@
 
 #include "charts/ChartFactory.h"
 #include "charts/ChartRefresh.h"
+#include "charts/ComparisonView.h"
 #include "charts/StepChartView.h"
 
 #include <QChart>
@@ -32,6 +33,11 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     m_tabs = new QTabWidget(this);
     const QString names[] = {tr("Footprint"), tr("Durations"), tr("Cumulative"), tr("Compare"), tr("Sweep")};
     for (int tab = FootprintTab; tab <= SweepTab; ++tab) {
+        if (tab == CompareTab) { // small multiples, painted: not a QChart
+            m_comparisonView = new ComparisonView;
+            m_tabs->addTab(m_comparisonView, names[tab]);
+            continue;
+        }
         auto *view = new StepChartView(placeholder(QString()));
         view->setRenderHint(QPainter::Antialiasing);
         if (tab <= CumulativeTab) {
@@ -116,7 +122,7 @@ void ChartsPanel::rebuildStepCharts()
 void ChartsPanel::setComparison(std::vector<CompareRow> rows)
 {
     m_comparison = std::move(rows);
-    replaceChart(CompareTab, m_comparison.empty() ? placeholder(tr("No strategies to compare")) : comparisonChart(m_comparison));
+    m_comparisonView->setRows(m_comparison, tr("No strategies to compare"));
 }
 
 void ChartsPanel::setSweep(std::vector<SweepRow> rows)
@@ -153,7 +159,7 @@ void ChartsPanel::setCurrentTab(Tab tab) { m_tabs->setCurrentIndex(tab); }
 
 ChartsPanel::Tab ChartsPanel::currentTab() const { return Tab(m_tabs->currentIndex()); }
 
-QChart *ChartsPanel::chart(Tab tab) const { return m_views[tab]->chart(); }
+QChart *ChartsPanel::chart(Tab tab) const { return m_views[tab] ? m_views[tab]->chart() : nullptr; }
 
 QChartView *ChartsPanel::chartView(Tab tab) const { return m_views[tab]; }
 

@@ -22,6 +22,8 @@ QT_END_NAMESPACE
 
 namespace convoffload::ui {
 
+class ComparisonView;
+
 class ChartsPanel : public QWidget {
     Q_OBJECT
 public:
@@ -44,9 +46,11 @@ public:
 
     void setCurrentTab(Tab tab);
     Tab currentTab() const;
-    /// The chart of a tab (owned by its view), for export.
+    /// The chart of a tab (owned by its view), for export; nullptr for the
+    /// Compare tab, which is painted (comparisonView()).
     QChart *chart(Tab tab) const;
     QChartView *chartView(Tab tab) const;
+    ComparisonView *comparisonView() const { return m_comparisonView; }
 
 signals:
     /// A step chart was clicked on the plot of step `step` (0-based).
@@ -61,6 +65,7 @@ private:
     QTabWidget *m_tabs = nullptr;
     QCheckBox *m_perActionBox = nullptr;
     QChartView *m_views[5] = {};
+    ComparisonView *m_comparisonView = nullptr;
     const Problem *m_problem = nullptr;
     const SimulationResult *m_result = nullptr;
     QString m_strategy;

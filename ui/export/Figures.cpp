@@ -1,6 +1,7 @@
 #include "export/Figures.h"
 
 #include "charts/ChartFactory.h"
+#include "charts/ComparisonPlot.h"
 #include "render/GridRenderer.h"
 
 #include <QChart>
@@ -265,8 +266,11 @@ Figure makeFigure(FigureSource &source, const FigureRequest &request)
         const std::vector<CompareRow> rows = source.comparison();
         if (rows.empty())
             throw FigureError("the project has no strategy to compare");
-        return chartFigure(comparisonChart(rows), QStringLiteral("Strategy comparison"),
-            QStringLiteral("Total duration, loaded input and peak footprint of every strategy."), QSize(1400, 800));
+        auto plot = std::make_shared<ComparisonPlot>(rows);
+        return {[plot](QPainter &painter, const QRectF &target) { plot->paint(painter, target, QFont()); },
+            QStringLiteral("Strategy comparison"),
+            QStringLiteral("Total duration, loaded input and peak footprint of every strategy, one panel each."),
+            QSize(1400, 600), plot};
     }
     case FigureKind::Sweep: {
         const std::int64_t patches = problem.layer.patchCount();

@@ -75,7 +75,10 @@ ExportDialog::ExportDialog(ProjectDocument *document, QWidget *parent)
     }
     m_width->setValue(1600);
     m_height->setValue(900);
-    form->addRow(tr("Si&ze:"), size);
+    // A row of several widgets: the label's mnemonic goes to the first.
+    auto *sizeLabel = new QLabel(tr("Si&ze:"), this);
+    sizeLabel->setBuddy(m_width);
+    form->addRow(sizeLabel, size);
 
     auto *pathRow = new QHBoxLayout;
     m_path = new QLineEdit(this);
@@ -83,7 +86,9 @@ ExportDialog::ExportDialog(ProjectDocument *document, QWidget *parent)
     auto *browse = new QPushButton(tr("&Browse…"), this);
     pathRow->addWidget(m_path, 1);
     pathRow->addWidget(browse);
-    form->addRow(tr("&File:"), pathRow);
+    auto *pathLabel = new QLabel(tr("&File:"), this);
+    pathLabel->setBuddy(m_path);
+    form->addRow(pathLabel, pathRow);
 
     m_result = new QLabel(this);
     m_result->setWordWrap(true);

@@ -1,6 +1,11 @@
 #include "mainwindow/MainWindow.h"
 
 #include "mainwindow/ExportDialog.h"
+#include "mainwindow/WindowLayout.h"
+#include "start/BundledSamples.h"
+#include "start/HelpMenu.h"
+#include "start/NewProjectDialog.h"
+#include "start/StartPage.h"
 #include "charts/ChartsPanel.h"
 #include "document/AddStrategyCommand.h"
 #include "document/ProjectDocument.h"
@@ -30,6 +35,7 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QStatusBar>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -66,11 +72,8 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_document, &ProjectDocument::simulationChanged, this, &MainWindow::updateBusy);
     connect(m_document, &ProjectDocument::comparisonChanged, this, &MainWindow::updateBusy);
 
-    QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
-    if (!settings.contains(QStringLiteral("geometry")))
-        resize(1400, 900);
+    m_layout->restore();
+    showStartPage(true);
     updateTitle();
     updateRecentFiles();
 }
@@ -93,13 +96,25 @@ void MainWindow::createViews()
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(grids, 1);
     layout->addWidget(m_stepControls);
-    setCentralWidget(centre);
+    // With no file the centre shows the start page instead of empty grids.
+    m_startPage = new StartPage(this);
+    connect(m_startPage, &StartPage::newProjectRequested, this, &MainWindow::newProject);
+    connect(m_startPage, &StartPage::openRequested, this, &MainWindow::open);
+    connect(m_startPage, &StartPage::fileRequested, this, [this](const QString &path) {
+        if (maybeSave())
+            openFile(path);
+    });
+    connect(m_startPage, &StartPage::sampleRequested, this, &MainWindow::openSample);
+    connect(m_startPage, &StartPage::guideRequested, this, [this] { showGuide(this); });
+    m_centre = new QStackedWidget(this);
+    m_centre->addWidget(m_startPage);
+    m_centre->addWidget(centre);
+    setCentralWidget(m_centre);
 
-    const auto dock = [this](QWidget *widget, const QString &title, const QString &name, Qt::DockWidgetArea area) {
+    const auto dock = [this](QWidget *widget, const QString &title, const QString &name) {
         auto *d = new QDockWidget(title, this);
         d->setObjectName(name);
         d->setWidget(widget);
-        addDockWidget(area, d);
         return d;
     };
     m_strategies = new StrategyPanel(m_document, this);
@@ -111,17 +126,17 @@ void MainWindow::createViews()
     auto *undoView = new QUndoView(m_document->undoStack(), this);
     undoView->setEmptyLabel(tr("<opened project>"));
 
-    QDockWidget *strategies = dock(m_strategies, tr("Strategies"), QStringLiteral("strategiesDock"), Qt::LeftDockWidgetArea);
-    QDockWidget *problem = dock(m_problemEditor, tr("Layer & hardware"), QStringLiteral("problemDock"), Qt::LeftDockWidgetArea);
-    QDockWidget *diagnostics
-        = dock(m_diagnostics, tr("Errors & warnings"), QStringLiteral("diagnosticsDock"), Qt::LeftDockWidgetArea);
-    QDockWidget *history = dock(undoView, tr("History"), QStringLiteral("historyDock"), Qt::LeftDockWidgetArea);
-    QDockWidget *groups = dock(m_groups, tr("Groups"), QStringLiteral("groupsDock"), Qt::LeftDockWidgetArea);
-    QDockWidget *steps = dock(m_stepTable, tr("Steps"), QStringLiteral("stepsDock"), Qt::BottomDockWidgetArea);
-    QDockWidget *charts = dock(m_charts, tr("Charts"), QStringLiteral("chartsDock"), Qt::RightDockWidgetArea);
+    MainDocks docks;
+    docks.strategies = dock(m_strategies, tr("Strategies"), QStringLiteral("strategiesDock"));
+    docks.problem = dock(m_problemEditor, tr("Layer and hardware"), QStringLiteral("problemDock"));
+    docks.diagnostics = dock(m_diagnostics, tr("Errors and warnings"), QStringLiteral("diagnosticsDock"));
+    docks.history = dock(undoView, tr("History"), QStringLiteral("historyDock"));
+    docks.groups = dock(m_groups, tr("Groups"), QStringLiteral("groupsDock"));
+    docks.steps = dock(m_stepTable, tr("Steps"), QStringLiteral("stepsDock"));
+    docks.charts = dock(m_charts, tr("Charts"), QStringLiteral("chartsDock"));
     // The Network dock: activating a layer opens it as a single-layer project.
     auto *networkPanel = new NetworkPanel(this);
-    tabifyDockWidget(steps, dock(networkPanel, tr("Network"), QStringLiteral("networkDock"), Qt::BottomDockWidgetArea));
+    docks.network = dock(networkPanel, tr("Network"), QStringLiteral("networkDock"));
     connect(networkPanel, &NetworkPanel::layerActivated, this, [this, networkPanel](int index) {
         if (!maybeSave())
             return;
@@ -130,13 +145,7 @@ void MainWindow::createViews()
         if (best >= 0)
             m_document->setCurrentStrategy(best);
     });
-    tabifyDockWidget(problem, groups);
-    tabifyDockWidget(problem, history);
-    problem->raise();
-    Q_UNUSED(strategies);
-    Q_UNUSED(diagnostics);
-    Q_UNUSED(steps);
-    Q_UNUSED(charts);
+    m_layout = new WindowLayout(this, docks);
 
     connect(m_charts, &ChartsPanel::stepClicked, this, [this](int step) { m_document->seek({step, Action::Compute}); });
     connect(m_inputGrid, &GridView::cellClicked, this,
@@ -184,6 +193,7 @@ void MainWindow::createViews()
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&New Project…"), QKeySequence::New, this, &MainWindow::newProject);
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     file->addAction(tr("Import &Network (ONNX)…"), this, [this] {
@@ -214,6 +224,11 @@ void MainWindow::createMenus()
     for (QAction *a : {m_strategies->addHeuristicAction(), m_strategies->duplicateAction(), m_strategies->renameAction(),
              m_strategies->deleteAction(), m_strategies->importCsvAction(), m_strategies->exportCsvAction()})
         strategy->addAction(a);
+    // Add (Ins) and Duplicate (Ctrl+D) work wherever the focus is, the grids
+    // and charts included; Rename (F2) and Delete stay with the list, where
+    // those keys cannot mean something else.
+    for (QAction *a : {m_strategies->addHeuristicAction(), m_strategies->duplicateAction()})
+        a->setShortcutContext(Qt::WindowShortcut);
 
     QMenu *groups = menuBar()->addMenu(tr("&Groups"));
     groups->setToolTipsVisible(true);
@@ -249,14 +264,10 @@ void MainWindow::createMenus()
     m_viewMenu->addSeparator();
     for (QDockWidget *d : findChildren<QDockWidget *>())
         m_viewMenu->addAction(d->toggleViewAction());
+    m_viewMenu->addSeparator();
+    m_viewMenu->addAction(tr("&Reset Layout"), m_layout, &WindowLayout::reset);
 
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About ConvOffload"), this, [this] {
-        QMessageBox::about(this, tr("About ConvOffload"),
-            tr("<b>ConvOffload</b> %1<br>Simulate, compare and export strategies for offloading a "
-               "convolution layer to an accelerator whose on-chip memory is too small for it.")
-                .arg(QApplication::applicationVersion()));
-    });
+    fillHelpMenu(menuBar()->addMenu(tr("&Help")), this);
 }
 
 bool MainWindow::openFile(const QString &path)
@@ -267,9 +278,44 @@ bool MainWindow::openFile(const QString &path)
         return false;
     }
     addRecentFile(QFileInfo(path).absoluteFilePath());
+    showStartPage(false);
     m_inputGrid->fitToView();
     m_outputGrid->fitToView();
     return true;
+}
+
+void MainWindow::showStartPage(bool show)
+{
+    if (show)
+        m_startPage->refresh();
+    m_centre->setCurrentIndex(show ? 0 : 1);
+}
+
+bool MainWindow::startPageShown() const { return m_centre->currentIndex() == 0; }
+
+void MainWindow::newProject()
+{
+    if (!maybeSave())
+        return;
+    NewProjectDialog dialog(this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_document->resetToProject(dialog.project());
+    showStartPage(false);
+    m_inputGrid->fitToView();
+    m_outputGrid->fitToView();
+}
+
+void MainWindow::openSample(const QString &file)
+{
+    if (!maybeSave())
+        return;
+    QString error;
+    const QString path = extractBundledSample(file, bundledSampleFolder(), &error);
+    if (path.isEmpty())
+        QMessageBox::warning(this, tr("Cannot open sample"), error);
+    else
+        openFile(path);
 }
 
 void MainWindow::open()
@@ -330,9 +376,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         event->ignore();
         return;
     }
-    QSettings settings;
-    settings.setValue(QStringLiteral("geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("windowState"), saveState());
+    m_layout->save();
     event->accept();
 }
 
@@ -370,6 +414,8 @@ void MainWindow::updateRecentFiles()
                 openFile(f);
         });
     m_recentMenu->setEnabled(!files.isEmpty());
+    if (m_startPage)
+        m_startPage->refresh();
 }
 
 void MainWindow::onSimulationChanged()

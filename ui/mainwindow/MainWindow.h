@@ -10,6 +10,7 @@ class QLabel;
 class QProgressBar;
 class QToolButton;
 class QMenu;
+class QStackedWidget;
 
 namespace convoffload::ui {
 
@@ -22,7 +23,9 @@ class ProblemEditor;
 class ProjectDocument;
 class StepControls;
 class StepTable;
+class StartPage;
 class StrategyPanel;
+class WindowLayout;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -32,6 +35,14 @@ public:
 
     ProjectDocument *document() const { return m_document; }
     bool openFile(const QString &path);
+    /// File › New: the New Project dialog, then its project (untitled).
+    void newProject();
+    /// Opens a copy of a bundled sample (BundledSamples), by file name.
+    void openSample(const QString &file);
+    /// The start page in the centre instead of the grids (at start, no file).
+    void showStartPage(bool show);
+    bool startPageShown() const;
+    StartPage *startPage() const { return m_startPage; }
 
     // Views, for tests and screenshots.
     GridView *inputGrid() const { return m_inputGrid; }
@@ -78,6 +89,9 @@ private:
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     ExperimentsDialog *m_experiments = nullptr;
+    WindowLayout *m_layout = nullptr;
+    StartPage *m_startPage = nullptr;
+    QStackedWidget *m_centre = nullptr;
 };
 
 } // namespace convoffload::ui

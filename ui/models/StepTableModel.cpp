@@ -10,11 +10,13 @@ namespace convoffload::ui {
 
 namespace {
 
+/// One format for every number of the table: the locale's, with its
+/// thousands separators, integers without decimals.
 QString formatNumber(double v)
 {
     if (std::abs(v) < 9e15 && v == double(std::int64_t(v)))
-        return QString::number(qlonglong(v));
-    return QString::number(v, 'g', 6);
+        return QLocale().toString(qlonglong(v));
+    return QLocale().toString(v, 'g', 6);
 }
 
 } // namespace
@@ -107,8 +109,7 @@ QVariant StepTableModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole: {
         if (column == StepColumn)
             return s.drain ? tr("drain") : QString::number(row + 1);
-        const QVariant v = value(row, column);
-        return v.typeId() == QMetaType::Double ? formatNumber(v.toDouble()) : QLocale().toString(v.toLongLong());
+        return formatNumber(value(row, column).toDouble());
     }
     case Qt::TextAlignmentRole:
         return int(Qt::AlignRight | Qt::AlignVCenter);

@@ -428,8 +428,9 @@ QWidget *ProblemEditor::makeEditor(Field &field)
         spin->setRange(int(field.spec->min), int(field.spec->max));
         spin->setGroupSeparatorShown(true);
         spin->setAccelerated(true);
-        // The widest value (1,048,576) would make three of them too wide for a dock.
-        spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("000,000")) + 28);
+        // The widest value (1,048,576) would make three of them too wide for a
+        // dock at 1280×720: they grow with the dock instead.
+        spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("00,000")) + 24);
         connect(spin, &QSpinBox::valueChanged, this, [this, index] { onEdited(index); });
         field.editor = spin;
         break;
@@ -441,7 +442,7 @@ QWidget *ProblemEditor::makeEditor(Field &field)
         spin->setGroupSeparatorShown(true);
         spin->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
         spin->setAccelerated(true);
-        spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("000,000,000,000")) + 28);
+        spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("000,000,000")) + 24);
         connect(spin, &QDoubleSpinBox::valueChanged, this, [this, index] { onEdited(index); });
         field.editor = spin;
         break;

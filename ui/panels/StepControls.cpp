@@ -5,6 +5,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSignalBlocker>
@@ -45,10 +46,9 @@ StepControls::StepControls(ProjectDocument *document, QWidget *parent)
     }
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setToolTip(tr("Step"));
-    m_slider->setMinimumWidth(160);
+    m_slider->setMinimumWidth(60);
     layout->addWidget(m_slider, 1);
     m_label = new QLabel(this);
-    m_label->setMinimumWidth(220);
     layout->addWidget(m_label);
     m_speed = new QComboBox(this);
     for (int perSecond : {1, 2, 5, 10, 25, 60})
@@ -137,12 +137,23 @@ void StepControls::refresh()
         m_label->setText(tr("no simulation"));
         return;
     }
+    m_label->setText(momentText(m, count));
+    // As wide as the longest text of this simulation, so the slider does not
+    // jump while stepping.
+    const QFontMetrics metrics(m_label->font());
+    const int widest = std::max(metrics.horizontalAdvance(momentText({count - 2, Action::LoadKernels}, count)),
+        metrics.horizontalAdvance(momentText({count - 1, Action::LoadKernels}, count)));
+    m_label->setFixedWidth(widest + 4);
+}
+
+QString StepControls::momentText(const Moment &m, int count) const
+{
+    // The paper's numbering: compute steps 1..n, then the drain (n = count - 1).
     const bool drain = m.step == count - 1;
-    QString text
-        = drain ? tr("drain (step %1 of %2)").arg(m.step + 1).arg(count) : tr("step %1 of %2").arg(m.step + 1).arg(count - 1);
+    QString text = drain ? tr("drain (after step %1)").arg(count - 1) : tr("step %1 of %2").arg(m.step + 1).arg(count - 1);
     if (subSteps())
         text += QStringLiteral(" — ") + QString::fromLatin1(actionName(m.action).data(), qsizetype(actionName(m.action).size()));
-    m_label->setText(text);
+    return text;
 }
 
 } // namespace convoffload::ui

@@ -39,6 +39,7 @@ public slots:
 
 private:
     void refresh();
+    QString momentText(const Moment &m, int count) const;
     int stepCount() const;
 
     ProjectDocument *m_document;

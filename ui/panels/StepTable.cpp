@@ -20,8 +20,10 @@ StepTable::StepTable(ProjectDocument *document, QWidget *parent)
     setWordWrap(false);
     verticalHeader()->hide();
     verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Every column as wide as its contents, none stretched: a stretched last
+    // column of right-aligned numbers left a wide empty gap before them.
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    horizontalHeader()->setSectionResizeMode(StepTableModel::CumulativeColumn, QHeaderView::Stretch);
+    horizontalHeader()->setStretchLastSection(false);
     horizontalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
 
     connect(selectionModel(), &QItemSelectionModel::currentRowChanged, this,

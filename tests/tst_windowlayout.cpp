@@ -1,0 +1,277 @@
+// The main window on a 1280×720 screen (an offscreen screen of that size):
+// it opens within the screen, every dock and tab title is readable, and the
+// layout the user leaves comes back unchanged at every start.
+
+#include "mainwindow/MainWindow.h"
+#include "mainwindow/WindowLayout.h"
+#include "charts/ChartsPanel.h"
+#include "charts/ComparisonView.h"
+#include "document/ProjectDocument.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QDir>
+#include <QFontMetricsF>
+#include <QGraphicsTextItem>
+#include <QDockWidget>
+#include <QFile>
+#include <QMainWindow>
+#include <QScreen>
+#include <QSettings>
+#include <QTabBar>
+#include <QTest>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+
+using namespace convoffload::ui;
+
+namespace {
+
+QString sample(const char *name) { return QStringLiteral(CONVOFFLOAD_SAMPLES "/") + QLatin1String(name); }
+
+/// Every dock's geometry in window coordinates, by object name.
+std::map<QString, QRect> dockGeometries(const QMainWindow &window)
+{
+    std::map<QString, QRect> geometries;
+    for (const QDockWidget *d : window.findChildren<QDockWidget *>())
+        geometries[d->objectName()] = d->isVisible() ? d->geometry() : QRect();
+    return geometries;
+}
+
+/// Tab titles shown shorter than they are ("Gr…"), as "title (shown width < needed)".
+QStringList elidedTabs(const QWidget &window)
+{
+    QStringList elided;
+    for (const QTabBar *bar : window.findChildren<QTabBar *>()) {
+        if (!bar->isVisible())
+            continue;
+        for (int i = 0; i < bar->count(); ++i) {
+            const int needed = bar->fontMetrics().horizontalAdvance(bar->tabText(i).remove(QLatin1Char('&')));
+            const QRect shown = bar->tabRect(i);
+            const bool offBar = !bar->rect().contains(shown);
+            if (shown.width() < needed + 8 || offBar)
+                elided << QStringLiteral("%1 (%2 px for %3)").arg(bar->tabText(i)).arg(shown.width()).arg(needed);
+        }
+    }
+    return elided;
+}
+
+/// Texts of a chart shown cut ("…", "...") or outside the chart.
+QStringList cutChartTexts(const QChart *chart)
+{
+    QStringList cut;
+    const QRectF bounds = chart->sceneBoundingRect().adjusted(-1, -1, 1, 1);
+    for (const QGraphicsItem *item : chart->childItems()) {
+        QList<const QGraphicsItem *> pending{item};
+        while (!pending.isEmpty()) {
+            const QGraphicsItem *i = pending.takeLast();
+            for (const QGraphicsItem *child : i->childItems())
+                pending << child;
+            const auto *text = dynamic_cast<const QGraphicsTextItem *>(i);
+            if (!text || !text->isVisible() || text->toPlainText().isEmpty())
+                continue;
+            const QString plain = text->toPlainText();
+            if (plain.contains(QStringLiteral("…")) || plain.contains(QStringLiteral("...")))
+                cut << QStringLiteral("cut: ") + plain
+                        + QStringLiteral(" at %1,%2 w %3 chart w %4")
+                              .arg(text->sceneBoundingRect().x())
+                              .arg(text->sceneBoundingRect().y())
+                              .arg(text->sceneBoundingRect().width())
+                              .arg(bounds.width());
+            else if (!bounds.contains(text->sceneBoundingRect()))
+                cut << QStringLiteral("outside: ") + plain;
+        }
+    }
+    return cut;
+}
+
+void openAndWait(MainWindow &window, const char *name)
+{
+    QVERIFY(window.openFile(sample(name)));
+    QTRY_VERIFY_WITH_TIMEOUT(!window.document()->busy() && window.document()->cursor(), 20000);
+}
+
+} // namespace
+
+class TestWindowLayout : public QObject {
+    Q_OBJECT
+private slots:
+    void init()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("ConvOffloadLayoutTests"));
+        QSettings().clear();
+    }
+
+    void initialRect_data()
+    {
+        QTest::addColumn<QRect>("available");
+        QTest::addColumn<QRect>("expected");
+        QTest::newRow("1280x720") << QRect(0, 0, 1280, 720) << QRect(0, 0, 1280, 720);
+        QTest::newRow("1280x690 under a panel") << QRect(0, 30, 1280, 690) << QRect(0, 30, 1280, 690);
+        QTest::newRow("1920x1080 centred") << QRect(0, 0, 1920, 1080) << QRect(260, 90, 1400, 900);
+        QTest::newRow("second screen") << QRect(1920, 0, 1600, 1000) << QRect(1920 + 100, 50, 1400, 900);
+    }
+    void initialRect()
+    {
+        QFETCH(QRect, available);
+        QFETCH(QRect, expected);
+        QCOMPARE(initialWindowRect(available, kPreferredWindowSize), expected);
+    }
+
+    // The first start on the 1280×720 screen: the whole window on it.
+    void opensWithinTheScreen()
+    {
+        QCOMPARE(QGuiApplication::primaryScreen()->availableGeometry(), QRect(0, 0, 1280, 720));
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(QRect(0, 0, 1280, 720).contains(window.frameGeometry()) || window.size() == QSize(1280, 720),
+            qPrintable(QStringLiteral("%1x%2").arg(window.width()).arg(window.height())));
+        QVERIFY(window.width() <= 1280 && window.height() <= 720);
+    }
+
+    // At 1280×720 and 1920×1080, with a project open: every dock is on
+    // screen, wide and tall enough for its contents' minimum, and no tab title
+    // is cut.
+    void everyDockReadable_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1920x1080") << QSize(1920, 1080);
+    }
+    void everyDockReadable()
+    {
+        QFETCH(QSize, size);
+        MainWindow window;
+        window.setGeometry(QRect(QPoint(0, 0), size));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        openAndWait(window, "lenet5-conv1.json");
+        QTest::qWait(50);
+        QCOMPARE(window.size(), size);
+        for (QDockWidget *d : window.findChildren<QDockWidget *>()) {
+            d->raise(); // a tabbed dock shows when its tab is chosen
+            QTest::qWait(10);
+            QVERIFY2(d->isVisible(), qPrintable(d->objectName()));
+            QVERIFY2(window.rect().contains(d->geometry()), qPrintable(d->objectName()));
+            const QSize minimum = d->widget()->minimumSizeHint();
+            QVERIFY2(d->widget()->width() >= minimum.width(), qPrintable(d->objectName()));
+            QVERIFY2(d->widget()->height() >= std::min(minimum.height(), 120), qPrintable(d->objectName()));
+            QVERIFY2(d->widget()->width() >= 250, qPrintable(d->objectName()));
+            const QStringList elided = elidedTabs(window);
+            QVERIFY2(elided.isEmpty(), qPrintable(elided.join(QStringLiteral(", "))));
+        }
+    }
+
+    // At 1280×720, no text of any chart is cut: titles with their numbers,
+    // legends, axis labels; the comparison's names, headings and values fit
+    // where they are drawn.
+    void chartTextFits_data()
+    {
+        QTest::addColumn<QString>("project");
+        QTest::newRow("lenet5-conv1") << QStringLiteral("lenet5-conv1.json");
+        QTest::newRow("paper-example") << QStringLiteral("paper-example.json");
+    }
+    void chartTextFits()
+    {
+        QFETCH(QString, project);
+        MainWindow window;
+        window.setGeometry(0, 0, 1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        openAndWait(window, qPrintable(project));
+        ChartsPanel *charts = window.charts();
+        QTRY_VERIFY_WITH_TIMEOUT(!window.document()->busy() && charts->comparisonView()->plot(), 20000);
+        for (ChartsPanel::Tab tab :
+            {ChartsPanel::FootprintTab, ChartsPanel::DurationsTab, ChartsPanel::CumulativeTab, ChartsPanel::SweepTab}) {
+            charts->setCurrentTab(tab);
+            QTRY_VERIFY(charts->chart(tab)->series().size() > 0);
+            QTest::qWait(30);
+            QVERIFY(charts->chartView(tab)->width() >= 300);
+            const QStringList cut = cutChartTexts(charts->chart(tab));
+            QVERIFY2(cut.isEmpty(), qPrintable(QStringLiteral("tab %1: ").arg(tab) + cut.join(QStringLiteral("; "))));
+        }
+        charts->setCurrentTab(ChartsPanel::CompareTab);
+        ComparisonView *compare = charts->comparisonView();
+        QTest::qWait(30);
+        const QRectF canvas(compare->rect());
+        for (const PlacedText &t : compare->plot()->texts(canvas, compare->font())) {
+            QVERIFY2(canvas.contains(t.rect), qPrintable(t.text));
+            const QFontMetricsF fm(t.font);
+            const QRectF needed = fm.boundingRect(QRectF(0, 0, t.rect.width(), 1e6), t.flags, t.text);
+            QVERIFY2(needed.width() <= t.rect.width() + 0.5 && needed.height() <= t.rect.height() + 0.5, qPrintable(t.text));
+        }
+    }
+
+    // Closing saves the layout, the next start restores it: four starts in a
+    // row give the same window and the same docks, to the pixel.
+    void restartKeepsTheLayout()
+    {
+        std::map<QString, QRect> first;
+        QSize firstSize;
+        for (int start = 0; start < 4; ++start) {
+            MainWindow window;
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            openAndWait(window, "lenet5-conv1.json");
+            QTest::qWait(50);
+            const std::map<QString, QRect> docks = dockGeometries(window);
+            QCOMPARE(docks.size(), std::size_t(7));
+            if (start == 0) {
+                first = docks;
+                firstSize = window.size();
+            } else {
+                QCOMPARE(window.size(), firstSize);
+                for (const auto &[name, rect] : first)
+                    QVERIFY2(docks.at(name) == rect,
+                        qPrintable(QStringLiteral("start %1, %2: %3,%4 %5x%6 (first: %7,%8 %9x%10)")
+                                       .arg(start)
+                                       .arg(name)
+                                       .arg(docks.at(name).x())
+                                       .arg(docks.at(name).y())
+                                       .arg(docks.at(name).width())
+                                       .arg(docks.at(name).height())
+                                       .arg(rect.x())
+                                       .arg(rect.y())
+                                       .arg(rect.width())
+                                       .arg(rect.height())));
+            }
+            QVERIFY(window.close());
+        }
+    }
+
+    // A layout the user changed (a narrower Charts dock) comes back as left.
+    void restartKeepsTheUsersLayout()
+    {
+        int width = 0;
+        for (int start = 0; start < 3; ++start) {
+            MainWindow window;
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            auto *charts = window.findChild<QDockWidget *>(QStringLiteral("chartsDock"));
+            if (start == 0) {
+                window.resizeDocks({charts}, {500}, Qt::Horizontal);
+                QTest::qWait(20);
+                width = charts->width();
+            }
+            QCOMPARE(charts->width(), width);
+            QVERIFY(window.close());
+        }
+    }
+};
+
+// The offscreen platform with one 1280×720 screen.
+int main(int argc, char *argv[])
+{
+    const QString config = QDir::temp().filePath(QStringLiteral("convoffload-screen-1280x720.json"));
+    std::ofstream(config.toStdString())
+        << R"({"screens": [{"name": "test", "x": 0, "y": 0, "width": 1280, "height": 720, "logicalDpi": 96}]})";
+    qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + QFile::encodeName(config));
+    QApplication app(argc, argv);
+    TestWindowLayout test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_windowlayout.moc"

@@ -1,0 +1,236 @@
+#include "charts/ComparisonPlot.h"
+
+#include "charts/ChartFactory.h"
+#include "render/Palette.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace convoffload::ui {
+
+namespace {
+
+struct Quantity {
+    QString heading;
+    QColor colour;
+    double (*value)(const CompareRow &);
+};
+
+const Quantity kQuantities[] = {
+    {QStringLiteral("total duration (cycles)"), Palette::kernels(), [](const CompareRow &r) { return r.total_duration; }},
+    {QStringLiteral("loaded input (elements)"), Palette::input(), [](const CompareRow &r) { return double(r.loaded_input); }},
+    {QStringLiteral("peak footprint (elements)"), Palette::outputs(),
+        [](const CompareRow &r) { return double(r.peak_footprint); }},
+};
+constexpr int kQuantityCount = int(std::size(kQuantities));
+
+QString number(double v)
+{
+    if (v == std::floor(v) && std::abs(v) < 1e15)
+        return QString::number(static_cast<qint64>(v));
+    return QString::number(v, 'g', 6);
+}
+
+bool drawable(const CompareRow &r) { return r.failure.empty(); }
+
+/// The height `text` takes wrapped at `width`.
+double wrappedHeight(const QFont &font, double width, const QString &text)
+{
+    const QFontMetricsF fm(font);
+    return fm.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, text).height();
+}
+
+/// The widest word of `text`: a wrapped text needs at least that.
+double widestWord(const QFont &font, const QString &text)
+{
+    const QFontMetricsF fm(font);
+    double widest = 0;
+    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        widest = std::max(widest, fm.horizontalAdvance(word));
+    return widest;
+}
+
+} // namespace
+
+ComparisonPlot::ComparisonPlot(std::vector<CompareRow> rows)
+    : m_rows(std::move(rows))
+    , m_best(bestRow(m_rows))
+{
+}
+
+QString ComparisonPlot::title() const
+{
+    if (m_best < 0)
+        return QStringLiteral("Strategies compared: no valid strategy");
+    const CompareRow &b = m_rows[std::size_t(m_best)];
+    return QStringLiteral("Strategies compared: best %1 (%2 cycles)")
+        .arg(QString::fromStdString(b.name), number(b.total_duration));
+}
+
+void ComparisonPlot::paint(QPainter &painter, const QRectF &rect, const QFont &font) const
+{
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.fillRect(rect, Qt::white);
+    layOut(&painter, rect, font);
+    painter.restore();
+}
+
+std::vector<PlacedText> ComparisonPlot::texts(const QRectF &rect, const QFont &font) const { return layOut(nullptr, rect, font); }
+
+std::vector<PlacedText> ComparisonPlot::layOut(QPainter *painter, const QRectF &rect, const QFont &font) const
+{
+    std::vector<PlacedText> placed;
+    const auto text = [&](const QString &s, const QRectF &r, const QFont &f, int flags, const QColor &colour = Qt::black) {
+        placed.push_back({s, r, f, flags});
+        if (painter) {
+            painter->setFont(f);
+            painter->setPen(colour);
+            painter->drawText(r, flags, s);
+        }
+    };
+    QFont bold = font;
+    bold.setBold(true);
+    QFont titleFont = bold;
+    titleFont.setPointSizeF(font.pointSizeF() * 1.1);
+    const QFontMetricsF fm(font), fmBold(bold);
+    const double line = fm.height();
+    const double pad = std::round(line * 0.5);
+    const QRectF area = rect.adjusted(pad, pad, -pad, -pad);
+    double y = area.top();
+
+    // Title: what, then the best strategy.
+    const QString titleLines[] = {QStringLiteral("Strategies compared"),
+        m_best < 0 ? QStringLiteral("no valid strategy")
+                   : QStringLiteral("best: %1 (%2 cycles)")
+                         .arg(QString::fromStdString(m_rows[std::size_t(m_best)].name),
+                             number(m_rows[std::size_t(m_best)].total_duration))};
+    for (const QString &t : titleLines) {
+        const double h = wrappedHeight(titleFont, area.width(), t);
+        text(t, QRectF(area.left(), y, area.width(), h), titleFont, Qt::AlignHCenter | Qt::TextWordWrap);
+        y += h;
+    }
+    y += pad;
+
+    // The strategies' labels, marks included.
+    const int count = int(m_rows.size());
+    QStringList labels;
+    double nameWidth = 0;
+    for (int i = 0; i < count; ++i) {
+        const CompareRow &r = m_rows[std::size_t(i)];
+        QString label = QString::fromStdString(r.name);
+        if (i == m_best)
+            label = QStringLiteral("★ ") + label;
+        if (!drawable(r))
+            label += QStringLiteral(" ✗ failed");
+        else if (!r.valid)
+            label += QStringLiteral(" ✗ invalid");
+        labels << label;
+        nameWidth = std::max(nameWidth, fmBold.horizontalAdvance(label));
+    }
+    double valueWidth = fmBold.horizontalAdvance(QStringLiteral("0"));
+    for (const CompareRow &r : m_rows)
+        for (const Quantity &q : kQuantities)
+            valueWidth = std::max(valueWidth, fmBold.horizontalAdvance(number(q.value(r))));
+    const double gap = pad;
+    const double minBar = valueWidth * 1.2;
+    // Names take what they need up to 40 % of the width (they wrap past it).
+    double wordLimit = 0;
+    for (const QString &l : labels)
+        wordLimit = std::max(wordLimit, widestWord(bold, l));
+    nameWidth = std::max(std::min(nameWidth, area.width() * 0.4), wordLimit);
+    const double sideBySidePanel = (area.width() - nameWidth - gap) / kQuantityCount - gap;
+    // Side by side when they fit and the figure is wider than tall; one above
+    // the other in a tall dock.
+    const bool sideBySide = sideBySidePanel >= valueWidth + gap + minBar && area.width() > area.bottom() - y;
+    const int columns = sideBySide ? kQuantityCount : 1;
+    const double panelWidth = sideBySide ? sideBySidePanel : area.width() - nameWidth - 2 * gap;
+
+    bool anyFaded = false;
+    for (const CompareRow &r : m_rows)
+        anyFaded = anyFaded || !r.valid || !drawable(r);
+    const QString note = QStringLiteral("Lower is better. Bold: the best value of each quantity.")
+        + (anyFaded ? QStringLiteral(" Faded: invalid on this hardware.") : QString());
+    const int bands = kQuantityCount / columns; // panels stacked
+
+    double headingHeight = 0;
+    for (const Quantity &q : kQuantities)
+        headingHeight = std::max(headingHeight, wrappedHeight(bold, panelWidth, q.heading));
+    // Rows grow (up to 2.6 lines) to fill the height the figure is given.
+    const double spare = area.bottom() - y - wrappedHeight(font, area.width(), note) - bands * (headingHeight + line * 0.3 + pad);
+    const double rowHeight = std::clamp(spare / std::max(1, count * bands), line * 1.5, line * 2.6);
+    std::vector<double> rowHeights;
+    for (const QString &l : labels)
+        rowHeights.push_back(std::max(rowHeight, wrappedHeight(bold, nameWidth, l) + line * 0.3));
+    double rowsHeight = 0;
+    for (double h : rowHeights)
+        rowsHeight += h;
+
+    for (int band = 0; band < bands; ++band) {
+        const double top = y;
+        const double rowsTop = top + headingHeight + line * 0.3;
+        // Names, once per band.
+        double rowY = rowsTop;
+        for (int i = 0; i < count; ++i) {
+            const QRectF cell(area.left(), rowY, nameWidth, rowHeights[std::size_t(i)]);
+            const bool faded = !m_rows[std::size_t(i)].valid || !drawable(m_rows[std::size_t(i)]);
+            text(labels[i], cell, i == m_best ? bold : font, Qt::AlignRight | Qt::AlignVCenter | Qt::TextWordWrap,
+                faded ? QColor(0x70, 0x70, 0x70) : QColor(Qt::black));
+            rowY += rowHeights[std::size_t(i)];
+        }
+        for (int column = 0; column < columns; ++column) {
+            const Quantity &q = kQuantities[band * columns + column];
+            const double left = area.left() + nameWidth + gap + column * (panelWidth + gap);
+            text(q.heading, QRectF(left, top, panelWidth, headingHeight), bold,
+                Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap, q.colour.darker(150));
+            double top_value = 0;
+            double lowest = -1;
+            for (const CompareRow &r : m_rows)
+                if (drawable(r)) {
+                    top_value = std::max(top_value, q.value(r));
+                    if (r.valid && (lowest < 0 || q.value(r) < lowest))
+                        lowest = q.value(r);
+                }
+            const double barSpace = panelWidth - valueWidth - gap * 0.5;
+            if (painter) {
+                painter->setPen(QPen(QColor(0x88, 0x88, 0x88), 1.0));
+                painter->drawLine(QPointF(left, rowsTop), QPointF(left, rowsTop + rowsHeight));
+            }
+            rowY = rowsTop;
+            for (int i = 0; i < count; ++i) {
+                const CompareRow &r = m_rows[std::size_t(i)];
+                const double h = rowHeights[std::size_t(i)];
+                if (drawable(r)) {
+                    const double v = q.value(r);
+                    const double length = top_value > 0 ? barSpace * v / top_value : 0;
+                    const QRectF bar(left, rowY + h * 0.2, length, h * 0.6);
+                    if (painter) {
+                        QColor fill = q.colour;
+                        if (!r.valid)
+                            fill.setAlpha(70);
+                        painter->fillRect(bar, fill);
+                    }
+                    const bool best = r.valid && v == lowest;
+                    const QString value = number(v);
+                    const QFont &f = best ? bold : font;
+                    text(value, QRectF(bar.right() + gap * 0.3, rowY, QFontMetricsF(f).horizontalAdvance(value) + 1, h), f,
+                        Qt::AlignLeft | Qt::AlignVCenter);
+                } else {
+                    text(QStringLiteral("—"), QRectF(left + gap * 0.3, rowY, fm.horizontalAdvance(QStringLiteral("—")) + 1, h),
+                        font, Qt::AlignLeft | Qt::AlignVCenter, QColor(0x70, 0x70, 0x70));
+                }
+                rowY += h;
+            }
+        }
+        y = rowsTop + rowsHeight + pad;
+    }
+    const double noteHeight = wrappedHeight(font, area.width(), note);
+    text(
+        note, QRectF(area.left(), y, area.width(), noteHeight), font, Qt::AlignLeft | Qt::TextWordWrap, QColor(0x44, 0x44, 0x44));
+    return placed;
+}
+
+} // namespace convoffload::ui

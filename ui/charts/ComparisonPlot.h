@@ -1,0 +1,57 @@
+#pragma once
+// The strategy comparison as small multiples: one panel per quantity (total
+// duration, loaded input, peak footprint), each with its own scale, the
+// strategies in one shared order down the left, values printed at the bars'
+// ends. The best valid strategy (shortest duration) is starred and bold,
+// each panel's smallest valid value bold; invalid strategies are faded and
+// marked "✗ invalid", those that could not be expanded "✗ failed".
+//
+// Drawn with a QPainter at any size (the Compare tab, PNG/SVG/PDF export): no
+// text is ever elided. Names and headings wrap; the panels sit side by side
+// when the width allows, one above the other otherwise. texts() gives every
+// text with the rectangle it is drawn in, so tests can check that each fits.
+
+#include "convoffload/simulate/Comparison.h"
+
+#include <QFont>
+#include <QRectF>
+#include <QString>
+
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QPainter;
+QT_END_NAMESPACE
+
+namespace convoffload::ui {
+
+/// A text of a painted figure and where it is drawn.
+struct PlacedText {
+    QString text;
+    QRectF rect;
+    QFont font;
+    int flags = 0; // Qt::AlignmentFlag | Qt::TextFlag, as given to drawText
+};
+
+class ComparisonPlot {
+public:
+    explicit ComparisonPlot(std::vector<CompareRow> rows);
+
+    const std::vector<CompareRow> &rows() const { return m_rows; }
+    /// One line: "Strategies compared: best NAME (N cycles)".
+    QString title() const;
+
+    /// Draws into `rect`; every size derives from `font` (the widget's font
+    /// on screen, the preset's in export).
+    void paint(QPainter &painter, const QRectF &rect, const QFont &font) const;
+    /// What paint() draws as text, laid out at `rect`.
+    std::vector<PlacedText> texts(const QRectF &rect, const QFont &font) const;
+
+private:
+    std::vector<PlacedText> layOut(QPainter *painter, const QRectF &rect, const QFont &font) const;
+
+    std::vector<CompareRow> m_rows;
+    int m_best = -1;
+};
+
+} // namespace convoffload::ui

@@ -1,0 +1,36 @@
+#include "charts/ComparisonView.h"
+
+#include <QPainter>
+
+namespace convoffload::ui {
+
+ComparisonView::ComparisonView(QWidget *parent)
+    : QWidget(parent)
+{
+    setAutoFillBackground(false);
+    setMinimumSize(240, 160);
+}
+
+void ComparisonView::setRows(std::vector<CompareRow> rows, const QString &emptyText)
+{
+    if (rows.empty())
+        m_plot.reset();
+    else
+        m_plot.emplace(std::move(rows));
+    m_emptyText = emptyText;
+    update();
+}
+
+void ComparisonView::paintEvent(QPaintEvent *)
+{
+    QPainter painter(this);
+    painter.fillRect(rect(), Qt::white);
+    if (m_plot) {
+        m_plot->paint(painter, QRectF(rect()), font());
+        return;
+    }
+    painter.setPen(palette().color(QPalette::PlaceholderText));
+    painter.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, m_emptyText);
+}
+
+} // namespace convoffload::ui

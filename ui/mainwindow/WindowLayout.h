@@ -1,0 +1,69 @@
+#pragma once
+// The main window's size and dock layout: where it opens the first time (the
+// preferred size, within the screen's available area), the default dock
+// arrangement, and the user's layout kept across runs. The saved state is
+// applied once the window has its final size (at the first show): applied
+// earlier, QMainWindow fits the docks into the not-yet-resized window and the
+// side docks shrink a little at every start.
+
+#include <QObject>
+#include <QRect>
+
+QT_BEGIN_NAMESPACE
+class QDockWidget;
+class QMainWindow;
+QT_END_NAMESPACE
+
+namespace convoffload::ui {
+
+/// The window's docks, for the default arrangement.
+struct MainDocks {
+    QDockWidget *strategies = nullptr;
+    QDockWidget *problem = nullptr;
+    QDockWidget *groups = nullptr;
+    QDockWidget *history = nullptr;
+    QDockWidget *diagnostics = nullptr;
+    QDockWidget *steps = nullptr;
+    QDockWidget *charts = nullptr;
+    QDockWidget *network = nullptr; // optional: the layers of an imported network
+};
+
+/// The rectangle the window opens in when no geometry was saved: `preferred`
+/// shrunk to fit `available` (a screen's available geometry), centred in it.
+QRect initialWindowRect(const QRect &available, const QSize &preferred);
+
+/// The window's size preferred on a large screen.
+inline constexpr QSize kPreferredWindowSize{1400, 900};
+
+class WindowLayout : public QObject {
+    Q_OBJECT
+public:
+    /// Arranges `docks` in `window` (left: strategies above layer / groups /
+    /// history; right: charts; under the grids: steps / findings) and watches
+    /// the window for its first show.
+    WindowLayout(QMainWindow *window, const MainDocks &docks);
+
+    /// Restores the geometry and the dock state saved by save(), or sizes the
+    /// window for its screen when nothing is saved. The dock state is applied
+    /// at the first show.
+    void restore();
+    /// Saves the geometry and the dock state (QSettings).
+    void save() const;
+    /// Forgets the user's layout and lays the window out as on a first run.
+    void reset();
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
+private:
+    void arrange();
+    void sizeDocks();
+    void applyState();
+
+    QMainWindow *m_window;
+    MainDocks m_docks;
+    QByteArray m_pendingState;
+    bool m_shown = false;
+};
+
+} // namespace convoffload::ui

@@ -1,0 +1,100 @@
+#include "start/HelpText.h"
+
+#include <QAction>
+#include <QMenu>
+#include <QMenuBar>
+
+namespace convoffload::ui {
+
+namespace {
+
+QString withoutMnemonic(QString text)
+{
+    text.replace(QStringLiteral("&&"), QStringLiteral("\x01"));
+    text.remove(QLatin1Char('&'));
+    text.replace(QStringLiteral("\x01"), QStringLiteral("&"));
+    return text;
+}
+
+void listMenu(const QMenu *menu, const QString &path, QString &rows)
+{
+    for (const QAction *a : menu->actions()) {
+        if (a->menu()) {
+            listMenu(a->menu(), path + QStringLiteral(" › ") + withoutMnemonic(a->text()), rows);
+            continue;
+        }
+        if (a->isSeparator() || a->shortcut().isEmpty())
+            continue;
+        rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2 › %3</td></tr>")
+                    .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(), path.toHtmlEscaped(),
+                        withoutMnemonic(a->text()).toHtmlEscaped());
+    }
+}
+
+} // namespace
+
+QString paperCitation()
+{
+    return QStringLiteral("B. Husson, M. Belcaid, T. Carle and C. Pagetti, “Convolutions Predictable Offloading to an "
+                          "Accelerator: Formalization and Optimization”, ERTS 2026");
+}
+
+QString aboutHtml(const QString &version)
+{
+    return QStringLiteral("<p><b>ConvOffload</b> %1</p>"
+                          "<p>Simulate, compare, optimise and export strategies for offloading a convolution layer to an "
+                          "accelerator whose on-chip memory is too small for it.</p>"
+                          "<p>The model, its six actions per step and the ILP are those of the paper:<br><i>%2</i>.</p>")
+        .arg(version.toHtmlEscaped(), paperCitation().toHtmlEscaped());
+}
+
+QString guideHtml()
+{
+    return QStringLiteral(
+        "<h3>The model</h3>"
+        "<p>A convolution layer (input c_in×h_in×w_in, n kernels of h_k×w_k) runs on an accelerator whose on-chip memory "
+        "holds only <i>mem_size</i> elements. Every kernel stays on chip; the output is computed one <i>group</i> of "
+        "patches (output positions) at a time. A <i>strategy</i> is the order of these groups: S1-baseline takes one "
+        "patch per step, Row-by-Row and ZigZag take G patches per step in row or snake order, and hand-made or optimised "
+        "strategies give the groups explicitly.</p>"
+        "<p>Each compute step does six actions: a1 free the input pixels no longer needed, a2 free kernels, a3 write "
+        "back finished outputs, a4 load the new input pixels, a5 load kernels, a6 compute. A step costs its loads and "
+        "writes (t_l, t_w per element) plus one compute (t_acc); a final <i>drain</i> writes what is left. A strategy is "
+        "valid when the footprint never exceeds mem_size and no step computes more than nbop_pe MACs; the paper also "
+        "assumes each input element is loaded at most max_loads_per_element times. Fewer reloads of shared pixels mean "
+        "a shorter total duration.</p>"
+        "<h3>Colours</h3>"
+        "<p>Input grid: <b>orange</b> loaded now, <b>sky blue</b> kept on chip, <b>purple</b> freed now, grey not on "
+        "chip; the current group's patches are outlined. Output grid: <b>green</b> computed now, <b>vermillion</b> "
+        "written now, sky blue on chip, dark grey done, light grey pending; a vermillion hatched frame marks a patch "
+        "that breaks a rule. Charts use the same colours (input orange, kernels blue, output green, capacity "
+        "vermillion). The palette (Okabe–Ito) reads for colour-blind eyes.</p>"
+        "<h3>What to do first</h3>"
+        "<ol><li>Open a sample from the start page (File › Open Recent, or File › New for your own layer).</li>"
+        "<li>Pick a strategy on the left and step through it with → and ← (Space plays); watch the footprint chart "
+        "and the grids.</li>"
+        "<li>Compare the strategies in the Charts dock (Compare, Sweep), then try Optimise › Optimise Strategy… or "
+        "duplicate a strategy (Ctrl+D) and drag patches between its groups.</li>"
+        "<li>Export figures for a report with File › Export Figure… (Ctrl+E).</li></ol>");
+}
+
+QString shortcutsHtml(const QMenuBar *menuBar)
+{
+    QString rows;
+    for (const QAction *a : menuBar->actions())
+        if (a->menu())
+            listMenu(a->menu(), withoutMnemonic(a->text()), rows);
+    const char *const gridKeys[][2] = {
+        {"1 – 9", "Output grid: move the selected patches to that group"},
+        {"N", "Output grid: a new group of the selected patches"},
+        {"Esc", "Clear the selection; stop a running simulation"},
+        {"Wheel", "Zoom the grid about the mouse"},
+        {"Middle drag, Space+drag", "Pan the grid"},
+        {"Double-click", "Fit the grid to its view"},
+    };
+    for (const auto &k : gridKeys)
+        rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(QLatin1String(k[0]), QLatin1String(k[1]));
+    return QStringLiteral("<table cellspacing=\"4\">%1</table>").arg(rows);
+}
+
+} // namespace convoffload::ui
