@@ -7,9 +7,9 @@
 #include <QChart>
 #include <QLineSeries>
 #include <QLogValueAxis>
-#include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 namespace convoffload::cli {
@@ -22,11 +22,14 @@ void writeKernelBlocksFigure(const std::vector<KernelBlockSweepRow> &rows, const
     x->setBase(2);
     x->setTitleText(QStringLiteral("kernel block size B (kernels on chip at once)"));
     x->setLabelFormat(QStringLiteral("%d"));
-    auto *y = new QValueAxis;
-    y->setTitleText(QStringLiteral("duration"));
+    auto *y = new QLogValueAxis; // the loops differ by orders of magnitude
+    y->setBase(10);
+    y->setMinorTickCount(8);
+    y->setLabelFormat(QStringLiteral("%.0e"));
+    y->setTitleText(QStringLiteral("duration (log scale)"));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    double top = 1;
+    double top = 1, bottom = 0;
     const struct {
         const char *name;
         QColor colour;
@@ -46,6 +49,7 @@ void writeKernelBlocksFigure(const std::vector<KernelBlockSweepRow> &rows, const
             if (const std::optional<FamilyMember> &m = r.*line.member; m && m->row.valid) {
                 series->append(double(r.kernel_block), m->row.total_duration);
                 top = std::max(top, m->row.total_duration);
+                bottom = bottom > 0 ? std::min(bottom, m->row.total_duration) : m->row.total_duration;
             }
         chart->addSeries(series);
         series->attachAxis(x);
@@ -53,8 +57,7 @@ void writeKernelBlocksFigure(const std::vector<KernelBlockSweepRow> &rows, const
     }
     if (!rows.empty())
         x->setRange(double(rows.front().kernel_block), double(std::max(rows.back().kernel_block, rows.front().kernel_block + 1)));
-    y->setRange(0, top * 1.05);
-    y->applyNiceNumbers();
+    y->setRange(std::pow(10.0, std::floor(std::log10(std::max(bottom, 1.0)))), std::pow(10.0, std::ceil(std::log10(top))));
     chart->legend()->setAlignment(Qt::AlignBottom);
     const ui::ExportResult result = ui::exportFigure(ui::chartPainter(chart.get()), QSize(900, 560), path,
         QStringLiteral("Duration against the kernel block size"),

@@ -9,6 +9,7 @@
 #include "convoffload/simulate/WorkEstimate.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 
 #include <cstdio>
@@ -75,6 +76,7 @@ void addKernelStreamingOptions(QCommandLineParser &parser)
         {opt("kernel-blocks"), opt("sweep: kernel block sizes B to sweep, A..B (both loops; best G and order per B)."),
             opt("range")},
         {opt("order"), opt("sweep --kernel-blocks: only this patch order (row-by-row or zigzag)."), opt("order")},
+        {opt("kernel-steps"), opt("import-solution: the CSV is step,patch,kernel rows (kernels streamed), even without that header.")},
     });
 }
 
@@ -198,11 +200,22 @@ int sweepKernelBlocksCommand(const QCommandLineParser &parser, const Loaded &loa
     return 0;
 }
 
-int importStepsCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath)
+bool isStepsCsv(const QCommandLineParser &parser, const QString &file)
 {
-    const QString file = parser.value(opt("solution"));
-    if (file.isEmpty())
-        throw UsageError("import-steps needs --solution FILE.csv (step,patch,kernel rows)");
+    if (parser.isSet(opt("kernel-steps")))
+        return true;
+    QFile in(file);
+    if (!in.open(QIODevice::ReadOnly))
+        return false; // the groups import names the unreadable file
+    QString first = QString::fromUtf8(in.readLine(4096)).toLower();
+    first.remove(QLatin1Char(' ')).remove(QLatin1Char('\t')).remove(QLatin1Char('\r')).remove(QLatin1Char('\n'));
+    first.remove(QChar(0xfeff));
+    first.replace(QLatin1Char(';'), QLatin1Char(','));
+    return first == QLatin1String("step,patch,kernel");
+}
+
+int importStepsCsv(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath, const QString &file)
+{
     const Problem &problem = loaded.project.problem;
     std::string name = str(parser.value(opt("save")));
     if (parser.isSet(opt("save")) && name.empty())

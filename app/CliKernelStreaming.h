@@ -29,8 +29,14 @@ std::string familyToText(const FamilySearch &search);
 /// `sweep --kernel-blocks A..B [--group-size G] [--order O] [--out FIGURE]`.
 int sweepKernelBlocksCommand(const QCommandLineParser &parser, const Loaded &loaded, const SimulationOptions &options);
 
-/// `import-steps PROJECT --solution FILE.csv [--save NAME]`: a `step,patch,kernel`
-/// CSV simulated and, with --save, added to the project as a `steps` strategy.
-int importStepsCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath);
+/// True when import-solution should read `file` as a `step,patch,kernel`
+/// CSV (SPEC §3b): --kernel-steps is given, or its first line is that header.
+bool isStepsCsv(const QCommandLineParser &parser, const QString &file);
+
+/// `import-solution PROJECT --solution FILE.csv [--save NAME]` for such a
+/// file: simulated, its findings printed, and with --save added to the
+/// project as a `steps` strategy. An id out of range or an empty step makes
+/// the file unusable (UsageError naming file, step and element).
+int importStepsCsv(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath, const QString &file);
 
 } // namespace convoffload::cli
