@@ -1,6 +1,7 @@
 #include "CliOptimise.h"
 
 #include "CliFigures.h"
+#include "CliKernelStreaming.h"
 
 #include "convoffload/optimise/IlpFiles.h"
 #include "convoffload/optimise/IlpModel.h"
@@ -214,6 +215,8 @@ int importSolutionCommand(const QCommandLineParser &parser, const Loaded &loaded
     const QString file = parser.value(opt("solution"));
     if (file.isEmpty())
         throw UsageError("import-solution needs --solution FILE (CBC solution, name-value pairs or strategy CSV)");
+    if (isStepsCsv(parser, file))
+        return importStepsCsv(parser, loaded, projectPath, file); // SPEC §3b: kernels streamed
     const Problem &problem = loaded.project.problem;
     const S1Instance instance = makeS1Instance(problem, settingsFrom(parser, problem));
     // A strategy CSV (SPEC §5) by its extension; anything else is a solver's

@@ -4,6 +4,7 @@
 #include "CliCommon.h"
 #include "CliFigures.h"
 #include "CliNetwork.h"
+#include "CliKernelStreaming.h"
 #include "CliOptimise.h"
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/Report.h"
@@ -68,22 +69,33 @@ int simulateCommand(const QCommandLineParser &parser, const Loaded &loaded)
 
 int compareCommand(const QCommandLineParser &parser, const Loaded &loaded)
 {
-    const std::vector<CompareRow> rows = compareStrategies(loaded.project, simulationOptions(parser, loaded, false));
+    const SimulationOptions options = simulationOptions(parser, loaded, false);
+    std::vector<CompareRow> rows = compareStrategies(loaded.project, options);
+    const std::optional<FamilySearch> family = compareFamily(parser, loaded, options); // SPEC §3b: kernels that do not fit
+    if (family)
+        if (std::optional<CompareRow> best = familyRow(*family))
+            rows.push_back(*best);
     endProgressLine(parser);
-    if (parser.isSet(QStringLiteral("json")))
-        print(compareToJson(loaded.project.problem, rows).dump(2) + "\n");
-    else if (parser.isSet(QStringLiteral("csv")))
+    if (parser.isSet(QStringLiteral("json"))) {
+        nlohmann::ordered_json json = compareToJson(loaded.project.problem, rows);
+        if (family)
+            json["kernel_blocked"] = familyToJson(*family);
+        print(json.dump(2) + "\n");
+    } else if (parser.isSet(QStringLiteral("csv"))) {
         print(compareToCsv(rows));
-    else
-        print(compareToText(rows));
+    } else {
+        print(compareToText(rows) + (family ? familyToText(*family) : std::string()));
+    }
     return 0;
 }
 
 int sweepCommand(const QCommandLineParser &parser, const Loaded &loaded)
 {
+    if (parser.isSet(QStringLiteral("kernel-blocks")))
+        return sweepKernelBlocksCommand(parser, loaded, simulationOptions(parser, loaded, false));
     const QString range = parser.value(QStringLiteral("group-sizes"));
     if (range.isEmpty())
-        throw UsageError("sweep needs --group-sizes A..B (e.g. --group-sizes 1..40)");
+        throw UsageError("sweep needs --group-sizes A..B (e.g. --group-sizes 1..40) or --kernel-blocks A..B");
     const auto [from, to] = parseGroupSizes(range, loaded.project.problem.layer.patchCount());
     checkWorkBudget(parser, loaded.project.problem, 2 * (to - from + 1));
     const std::vector<SweepRow> rows
@@ -123,13 +135,15 @@ const Command kCommands[] = {
         .help = "every step, duration, footprint and check of a strategy of the project or of a solver's CSV",
         .run = [](const CommandInput &in) { return simulateCommand(in.parser, *in.loaded); }},
     {.name = "compare",
-        .usage = "PROJECT [--json|--csv]",
-        .help = "every strategy of the project",
+        .usage = "PROJECT [--json|--csv] [--kernel-blocked auto|always|never]",
+        .help = "every strategy of the project (and the best kernel-blocked one when the kernels do not fit)",
         .run = [](const CommandInput &in) { return compareCommand(in.parser, *in.loaded); }},
     {.name = "sweep",
-        .usage = "PROJECT --group-sizes A..B [--csv|--json]",
-        .help = "Row-by-Row vs ZigZag per group size",
-        .run = [](const CommandInput &in) { return sweepCommand(in.parser, *in.loaded); }},
+        .usage = "PROJECT --group-sizes A..B [--csv|--json]\n"
+                 "          PROJECT --kernel-blocks A..B [--group-size G] [--order O] [--csv|--json] [--out FIGURE]",
+        .help = "Row-by-Row vs ZigZag per group size, or kernels-outer vs patches-outer per kernel block size",
+        .run = [](const CommandInput &in) { return sweepCommand(in.parser, *in.loaded); },
+        .drawsFigures = true},
     {.name = "export",
         .usage = "PROJECT --figure F [--strategy NAME] [--step K] --out FILE.{png,svg,pdf}\n"
                  "          F: grid, input-grid, output-grid, memory, memory-actions, durations, cumulative,\n"
@@ -148,8 +162,8 @@ const Command kCommands[] = {
         .help = "the ILP for external solvers",
         .run = [](const CommandInput &in) { return modelCommand(in.parser, *in.loaded); }},
     {.name = "import-solution",
-        .usage = "PROJECT --solution FILE [--save NAME]",
-        .help = "a solver's solution, validated",
+        .usage = "PROJECT --solution FILE [--save NAME] [--kernel-steps]",
+        .help = "a solver's solution, validated; a step,patch,kernel CSV (header or --kernel-steps) as a steps strategy",
         .run = [](const CommandInput &in) { return importSolutionCommand(in.parser, *in.loaded, in.projectPath); }},
     {.name = "import-onnx",
         .usage = "MODEL.onnx (--hardware HW.json | --mem-size N --nbop-pe N ...) [--strategies default|none] --out NETWORK.json",
@@ -248,6 +262,7 @@ int main(int argc, char *argv[])
     });
     addOptimiseOptions(parser);
     addNetworkOptions(parser);
+    addKernelStreamingOptions(parser);
     if (!parser.parse(QCoreApplication::arguments())) {
         std::cerr << "convoffload-cli: " << str(parser.errorText()) << "\n";
         return 1;
