@@ -152,6 +152,13 @@ private slots:
         QVERIFY2(r.err.contains("no convolution the layer model can hold: 1 skipped") && r.err.contains("dilation"),
             r.err.constData());
         QVERIFY(!QFile::exists(out));
+        // A model without any convolution.
+        const Run relu = cli({QStringLiteral("import-onnx"),
+            QStringLiteral(CONVOFFLOAD_ONNX_TESTDATA "/node/test_relu/model.onnx"), QStringLiteral("--mem-size"),
+            QStringLiteral("100"), QStringLiteral("--nbop-pe"), QStringLiteral("100"), QStringLiteral("--out"), out});
+        QCOMPARE(relu.exitCode, 1);
+        QVERIFY2(relu.err.contains("test_relu/model.onnx: the model has no Conv node"), relu.err.constData());
+        QVERIFY(!QFile::exists(out));
     }
 
     void networkJson()
