@@ -3,6 +3,7 @@
 #include "convoffload/io/NetworkReport.h"
 #include "convoffload/onnx/OnnxNetwork.h"
 #include "convoffload/optimise/Optimiser.h"
+#include "convoffload/simulate/WorkEstimate.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -87,6 +88,32 @@ std::string importSummary(const NetworkImport &imported, const Network &network,
     return text;
 }
 
+/// Refuses (UsageError) a network whose candidates, simulated one after the
+/// other, the work estimate puts over the budget; --no-work-limit skips it.
+void checkNetworkBudget(const QCommandLineParser &parser, const Network &network, bool generate)
+{
+    if (parser.isSet(opt("no-work-limit")))
+        return;
+    WorkEstimate total;
+    for (std::size_t i = 0; i < network.layers.size(); ++i) {
+        const Problem problem = network.problemOf(i);
+        std::vector<StrategySpec> specs = network.layers[i].strategies;
+        if (generate)
+            for (const StrategySpec &s : generatedStrategies(problem))
+                specs.push_back(s);
+        for (const StrategySpec &s : specs) {
+            const std::int64_t block = std::max<std::int64_t>(1, s.kernel_block.value_or(problem.layer.n));
+            const std::int64_t visits = s.kind == StrategyKind::KernelBlocked ? (problem.layer.n + block - 1) / block : 1;
+            const WorkEstimate w = estimateSimulation(problem, false, false, visits);
+            total.seconds += w.seconds;
+            total.bytes = std::max(total.bytes, w.bytes);
+        }
+    }
+    if (const std::optional<std::string> why = exceedsBudget(total))
+        throw UsageError("refused: simulating every candidate strategy of every layer, " + *why
+            + "; try --own-only, or pass --no-work-limit to run it anyway");
+}
+
 /// The optimiser's time for each layer: --time-limit shared in proportion to
 /// the layers' best heuristic durations, so the layers that dominate get the
 /// most. Layers an S1 strategy cannot run on get none.
@@ -169,6 +196,7 @@ int networkCommand(const QCommandLineParser &parser, const QString &projectPath)
     const Network network = loadNetwork(str(projectPath));
     NetworkAnalysisOptions options;
     options.generate = !parser.isSet(opt("own-only"));
+    checkNetworkBudget(parser, network, options.generate);
     options.cancel = interruptFlag();
     const bool terminal = !parser.isSet(opt("quiet")) && isatty(fileno(stderr));
     if (terminal)

@@ -152,6 +152,13 @@ private slots:
         QVERIFY2(r.err.contains("no convolution the layer model can hold: 1 skipped") && r.err.contains("dilation"),
             r.err.constData());
         QVERIFY(!QFile::exists(out));
+        // A model without any convolution.
+        const Run relu = cli({QStringLiteral("import-onnx"),
+            QStringLiteral(CONVOFFLOAD_ONNX_TESTDATA "/node/test_relu/model.onnx"), QStringLiteral("--mem-size"),
+            QStringLiteral("100"), QStringLiteral("--nbop-pe"), QStringLiteral("100"), QStringLiteral("--out"), out});
+        QCOMPARE(relu.exitCode, 1);
+        QVERIFY2(relu.err.contains("test_relu/model.onnx: the model has no Conv node"), relu.err.constData());
+        QVERIFY(!QFile::exists(out));
     }
 
     void networkJson()
@@ -232,6 +239,13 @@ private slots:
         QVERIFY2(r.err.contains("layers[1].layer.h_k"), r.err.constData());
         const Run missing = cli({QStringLiteral("network"), dir.filePath(QStringLiteral("none.json"))});
         QCOMPARE(missing.exitCode, 1);
+        // Days of work are refused before any starts.
+        write(path,
+            QByteArray(kToy).replace(R"("h_in": 3, "w_in": 3, "h_k": 2, "w_k": 2, "n": 1})",
+                R"("h_in": 8000, "w_in": 8000, "h_k": 64, "w_k": 64, "n": 1}, "strategies": [{"name": "Z", "kind": "zigzag", "group_size": 1}])"));
+        const Run huge = cli({QStringLiteral("network"), path});
+        QCOMPARE(huge.exitCode, 1);
+        QVERIFY2(huge.err.contains("--no-work-limit"), huge.err.constData());
         // The single-layer commands say what a network file is.
         write(path, kToy);
         const Run simulate = cli({QStringLiteral("compare"), path});
