@@ -12,6 +12,8 @@
 // 3. The step cursor on 1024² and 2048² (ZigZag G = 64, with the trace the GUI
 //    uses): its memory at the last step, the trace's, and the time of seeks
 //    back (worst of 20 random seeks).
+// 4. Scaling from 64² to 4096²: ns per pixel visit of the fused pass and of
+//    the GUI's route (trace + cursor, up to 1024²), cursor bytes per pixel.
 //
 // Times are this thread's CPU time (min and median of the runs), which the
 // load of a shared machine does not inflate.
@@ -217,6 +219,35 @@ void cursorMemory(int size)
         formerBytes / 1e6, simulateSeconds * 1e3, toEnd.best * 1e3, worst * 1e3);
 }
 
+/// Linear growth: the fused pass (no trace, no functional check) and the
+/// GUI's route (general executor with trace, cursor seek to the last step)
+/// per pixel visit (H_K·W_K per patch), and the cursor's bytes per pixel.
+void scaling(const std::vector<int> &sizes, int guiLimit)
+{
+    std::printf("\n4. Scaling, ZigZag G = 64, one 3x3 kernel (CPU time, best of 3)\n\n");
+    std::printf("   input    patches     fused pass   ns/visit   general+trace   ns/visit   seek to end   cursor bytes/pixel\n");
+    for (int size : sizes) {
+        const Problem p = zigzagProblem(size, 1, 1, 0, 64);
+        const Groups groups = zigzag(p.layer, 64);
+        const double visits = double(p.layer.patchCount()) * 9;
+        const double fused = timeOf(3, [&] { (void)simulateS1Fused(p, groups, noTrace(false)); }).best;
+        std::printf("   %5d^2 %10lld %10.1f ms %10.2f", size, (long long)p.layer.patchCount(), fused * 1e3, fused * 1e9 / visits);
+        if (size > guiLimit) {
+            std::printf("   (GUI route not run above %d^2)\n", guiLimit);
+            continue;
+        }
+        SimulationOptions o;
+        o.trace = true;
+        o.functional = false;
+        SimulationResult r;
+        const double general = timeOf(3, [&] { r = simulate(p, expandS1(p, groups), o); }).best;
+        StepCursor c(p, r);
+        const double seek = timeOf(1, [&] { c.seek({c.stepCount() - 1, Action::Compute}); }).best;
+        std::printf(" %12.1f ms %10.2f %10.1f ms %14.1f\n", general * 1e3, general * 1e9 / visits, seek * 1e3,
+            double(c.memoryBytes()) / double(p.layer.pixelCount()));
+    }
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -228,6 +259,7 @@ int main(int argc, char **argv)
     std::printf("3. Step cursor, ZigZag G = 64, one 3x3 kernel, trace on; memory after seeking to the last step\n\n");
     for (int size : quick ? std::vector<int>{256, 512} : std::vector<int>{1024, 2048})
         cursorMemory(size);
+    scaling(quick ? std::vector<int>{64, 256} : std::vector<int>{64, 256, 1024, 4096}, 1024);
     std::printf("\n%s\n", ok ? "bench-simulate: results identical, functional checks pass" : "bench-simulate: FAILED");
     return ok ? 0 : 1;
 }

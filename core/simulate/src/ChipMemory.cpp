@@ -215,8 +215,10 @@ FunctionalResult ChipMemory::check(bool keepOutput)
 {
     FunctionalResult f;
     f.status = FunctionalStatus::Pass;
+    // Usually every output reached DRAM from exact operands: one linear scan.
+    const bool allExact = std::find(m_dramExact.begin(), m_dramExact.end(), std::uint8_t(0)) == m_dramExact.end();
     // The first mismatch in tensor order O[k][i][j], as users read it.
-    for (int k = 0; k < m_layer.n && f.status == FunctionalStatus::Pass; ++k)
+    for (int k = 0; k < m_layer.n && f.status == FunctionalStatus::Pass && !allExact; ++k)
         for (PatchId p = 0; p < PatchId(m_layer.patchCount()); ++p) {
             const OutputId o = outputId(m_layer, p, KernelId(k));
             if (m_dramExact[o])
