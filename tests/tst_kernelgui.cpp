@@ -160,6 +160,7 @@ private slots:
     void fillFractions_data();
     void fillFractions();
     void fillPainted();
+    void legendExplainsFill();
     void durationSplit_data();
     void durationSplit();
     void kernelBandMoves();
@@ -318,6 +319,28 @@ void KernelGuiTest::fillPainted()
     QCOMPARE(QColor(at(image, point(0, 1, 0.3))), pending);
     QCOMPARE(QColor(at(image, point(1, 0, 0.3))), Palette::output(OutputState::Written));
     QCOMPARE(QColor(at(image, point(1, 1, 0.75))), Palette::output(OutputState::Written));
+}
+
+void KernelGuiTest::legendExplainsFill()
+{
+    const auto hasFillItem = [](const std::vector<LegendRow> &rows) {
+        for (const LegendRow &row : rows)
+            for (const LegendItem &item : row.items)
+                if (item.kind == LegendItem::Kind::PartialFill)
+                    return true;
+        return false;
+    };
+    const Run streaming;
+    QVERIFY(GridRenderer::streamsKernels(*streaming.cursor));
+    QVERIFY(hasFillItem(GridRenderer::outputLegend(GridStyle{}, {}, true)));
+    QVERIFY(!hasFillItem(GridRenderer::outputLegend(GridStyle{})));
+    // B = N is the S1 heuristic: kernels loaded at step 1, freed by the drain only.
+    StrategySpec s1 = kernelsOuter();
+    s1.kernel_block = 4;
+    s1.group_size = 1; // 1 patch × 4 kernels × 9 = 36 ops
+    const Run whole(smallProblem(), s1);
+    QVERIFY(whole.result.valid());
+    QVERIFY(!GridRenderer::streamsKernels(*whole.cursor));
 }
 
 void KernelGuiTest::durationSplit_data()

@@ -72,6 +72,8 @@ void GridView::setSource(const Problem *problem, const StepCursor *cursor)
     const bool reshaped = rows != m_rows || cols != m_cols;
     m_problem = problem;
     m_cursor = cursor;
+    // Cached: the layout is also redone when the cursor may be gone (teardown).
+    m_streamsKernels = cursor && GridRenderer::streamsKernels(*cursor);
     m_rows = rows;
     m_cols = cols;
     m_hover.reset();
@@ -122,7 +124,7 @@ std::vector<LegendRow> GridView::legendRows() const
         }
         return rows;
     }
-    std::vector<LegendRow> rows = GridRenderer::outputLegend(m_style);
+    std::vector<LegendRow> rows = GridRenderer::outputLegend(m_style, {}, m_streamsKernels);
     if (isEditable() && !rows.empty()) {
         rows.back().items.push_back({LegendItem::Kind::Outline, Palette::selection(), QStringLiteral("selected"), {}, {}});
         rows.back().items.push_back({LegendItem::Kind::Flag, Palette::flag(), Palette::flagLabel(), {}, {}});

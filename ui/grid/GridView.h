@@ -158,6 +158,7 @@ private:
     GridKind m_kind;
     const Problem *m_problem = nullptr;
     const StepCursor *m_cursor = nullptr;
+    bool m_streamsKernels = false; // of m_cursor's strategy, read when it was set
     int m_rows = 0, m_cols = 0; // of the grid shown, cached from m_problem
     GridStyle m_style;
     GridRenderer m_renderer;

@@ -104,6 +104,7 @@ double itemWidth(const QFontMetricsF &fm, const LegendMetrics &m, const LegendIt
     case LegendItem::Kind::Outline:
     case LegendItem::Kind::Marker:
     case LegendItem::Kind::Flag:
+    case LegendItem::Kind::PartialFill:
         return m.swatch + m.gapIn + fm.horizontalAdvance(item.label);
     case LegendItem::Kind::Gradient:
         return fm.horizontalAdvance(item.low) + m.gapIn + m.bar + m.gapIn + fm.horizontalAdvance(item.high)
@@ -155,6 +156,15 @@ void paintItem(QPainter &p, const QFontMetricsF &fm, const LegendMetrics &m, con
     case LegendItem::Kind::Flag:
         p.fillRect(box, Qt::white);
         paintFlag(p, box, item.color);
+        text(box.right() + m.gapIn, item.label);
+        break;
+    case LegendItem::Kind::PartialFill:
+        // A cell half computed: the state colour from the bottom, pending above.
+        p.fillRect(box, item.color);
+        p.fillRect(QRectF(box.left(), box.top(), box.width(), box.height() / 2), Palette::output(OutputState::Pending));
+        p.setPen(QPen(frameColour(), 1));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(box);
         text(box.right() + m.gapIn, item.label);
         break;
     case LegendItem::Kind::Gradient: {
@@ -341,13 +351,25 @@ std::vector<LegendRow> GridRenderer::inputLegend(
     return {row};
 }
 
-std::vector<LegendRow> GridRenderer::outputLegend(const GridStyle &style, const QString &caption)
+bool GridRenderer::streamsKernels(const StepCursor &cursor)
+{
+    const std::vector<StepStats> &steps = cursor.result().steps;
+    for (std::size_t k = 0; k < steps.size(); ++k)
+        if (!steps[k].drain && ((k > 0 && steps[k].loaded_kernels > 0) || steps[k].freed_kernels > 0))
+            return true;
+    return false;
+}
+
+std::vector<LegendRow> GridRenderer::outputLegend(const GridStyle &style, const QString &caption, bool partialFill)
 {
     using K = LegendItem::Kind;
     LegendRow row{caption, {}};
     for (OutputState s :
         {OutputState::Computed, OutputState::Written, OutputState::OnChip, OutputState::Done, OutputState::Pending})
         row.items.push_back({K::Swatch, Palette::output(s), Palette::outputLabel(s), {}, {}});
+    if (partialFill)
+        row.items.push_back({K::PartialFill, Palette::output(OutputState::Done),
+            QStringLiteral("filled: share of the N outputs computed"), {}, {}});
     if (style.outlineGroup)
         row.items.push_back({K::Outline, Palette::cursor(), QStringLiteral("current group"), {}, {}});
     return {row};
@@ -433,9 +455,10 @@ GridFigureLayout GridRenderer::layout(GridKind kind, const QFontMetricsF &metric
     const QRectF inner = target.adjusted(margin, margin, -margin, -margin);
     const double titleH = style.labels ? std::ceil(h * 1.3) : 0.0;
     const double titleGap = style.labels ? std::round(h * 0.3) : 0.0;
-    const double legendH = style.legend ? legendHeight(metrics, inner.width(),
-                               kind == GridKind::Input ? inputLegend(problem, cursor, style) : outputLegend(style))
-                                        : 0.0;
+    const double legendH = style.legend
+        ? legendHeight(metrics, inner.width(),
+            kind == GridKind::Input ? inputLegend(problem, cursor, style) : outputLegend(style, {}, streamsKernels(cursor)))
+        : 0.0;
     const double legendGap = style.legend ? std::round(h * 0.6) : 0.0;
     const double stripH = kernelStripBand(metrics, kind, style);
     const int rows = rowsOf(kind, problem), cols = colsOf(kind, problem);
@@ -865,7 +888,7 @@ void GridRenderer::paintOutputGrid(
         paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells());
     }
     if (style.legend)
-        paintLegend(painter, lay.legend, outputLegend(style));
+        paintLegend(painter, lay.legend, outputLegend(style, {}, streamsKernels(cursor)));
     painter.restore();
 }
 
@@ -885,7 +908,7 @@ void GridRenderer::paintGrids(
     std::vector<LegendRow> legend;
     if (style.legend) {
         legend = inputLegend(problem, cursor, style, QStringLiteral("Input:"));
-        for (LegendRow &row : outputLegend(style, QStringLiteral("Output:")))
+        for (LegendRow &row : outputLegend(style, QStringLiteral("Output:"), streamsKernels(cursor)))
             legend.push_back(std::move(row));
     }
     const double legendH = style.legend ? legendHeight(fm, inner.width(), legend) : 0.0;

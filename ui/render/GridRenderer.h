@@ -65,7 +65,7 @@ struct GridGeometry {
 
 /// One entry of a legend.
 struct LegendItem {
-    enum class Kind { Swatch, Hatch, Outline, Gradient, Text, Marker, Flag };
+    enum class Kind { Swatch, Hatch, Outline, Gradient, Text, Marker, Flag, PartialFill };
     Kind kind = Kind::Swatch;
     QColor color;
     QString label;
@@ -134,7 +134,12 @@ public:
     static QString outputTitle(const Problem &problem, const StepCursor &cursor);
     static std::vector<LegendRow> inputLegend(
         const Problem &problem, const StepCursor &cursor, const GridStyle &style, const QString &caption = {});
-    static std::vector<LegendRow> outputLegend(const GridStyle &style, const QString &caption = {});
+    /// With `partialFill` (the strategy streams kernels: streamsKernels), the
+    /// legend also explains the partly filled cells.
+    static std::vector<LegendRow> outputLegend(const GridStyle &style, const QString &caption = {}, bool partialFill = false);
+    /// True when some step other than the first loads kernels, or one before
+    /// the drain frees some: output cells can then be partly computed.
+    static bool streamsKernels(const StepCursor &cursor);
 
     static int rowsOf(GridKind kind, const Problem &problem);
     static int colsOf(GridKind kind, const Problem &problem);

@@ -50,6 +50,7 @@ public:
     StepCursor(const Problem &problem, const SimulationResult &result, std::size_t checkpointBudget = kDefaultCheckpointBudget);
 
     int stepCount() const { return int(m_result->steps.size()); }
+    const SimulationResult &result() const { return *m_result; }
     Moment moment() const { return m_moment; }
     /// Clamps to the strategy; cost O(ids touched between the two moments),
     /// or from the nearest checkpoint when going back.
