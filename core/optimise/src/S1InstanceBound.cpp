@@ -159,6 +159,15 @@ std::optional<double> partitionLowerBound(const S1Instance &in, const PartitionB
 {
     if (in.patches > kMaxPatches || in.needed_pixels.size() > kMaxPixels || in.patches == 0)
         return std::nullopt;
+    // The first step alone tries every group of at most G patches: when they
+    // are more than the work allowed, do not start.
+    double firstStep = 0, choose = 1;
+    for (std::int64_t s = 1; s <= std::min(in.group_size, in.patches); ++s) {
+        choose = choose * double(in.patches - s + 1) / double(s);
+        firstStep += choose;
+    }
+    if (firstStep > double(limits.max_work))
+        return std::nullopt;
     return PartitionDp(in, limits).run();
 }
 

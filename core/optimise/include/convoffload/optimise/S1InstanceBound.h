@@ -18,7 +18,7 @@ namespace convoffload {
 
 struct PartitionBoundLimits {
     std::int64_t max_states = 400000; // (done, last group) states kept over all steps
-    std::int64_t max_work = 2000000; // groups tried, over all states (about 0.1 s)
+    std::int64_t max_work = 1000000; // groups tried, over all states (about 0.1 s)
     /// Loads of a known strategy: states that cannot beat it are pruned (the
     /// result is unchanged, since the relaxed optimum is at most it).
     std::optional<std::int64_t> known_loads;
