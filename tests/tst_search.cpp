@@ -217,7 +217,10 @@ private slots:
         const std::optional<int> optimum = bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, maxLoads);
         QVERIFY(relaxed);
 
-        const std::optional<double> bound = partitionLowerBound(in);
+        PartitionBoundLimits generous;
+        generous.max_states = 1 << 26;
+        generous.max_work = std::int64_t(1) << 40;
+        const std::optional<double> bound = partitionLowerBound(in, generous);
         QVERIFY(bound);
         QCOMPARE(*bound, double(*relaxed));
         if (optimum)
@@ -228,7 +231,7 @@ private slots:
         // Pruning by a known strategy's loads leaves the bound unchanged.
         if (!atMostCap) {
             const Groups known = rowByRow(in.layer, in.group_size);
-            PartitionBoundLimits limits;
+            PartitionBoundLimits limits = generous;
             limits.known_loads = evaluate(in, known).loaded_pixels;
             const std::optional<double> pruned = partitionLowerBound(in, limits);
             QVERIFY(pruned);

@@ -58,12 +58,16 @@ public:
             for (const auto &[state, loads] : layer) {
                 const std::uint64_t remaining = m_all & ~state.done;
                 const PixelSet lastUnion = unionOf(state.last);
+                // Pixels the patches left need: after a group g, those g does
+                // not hold are loaded again (g's own pixels are all in U_g).
+                if (m_limits.known_loads)
+                    m_ahead = unionOf(remaining);
                 m_from = state;
                 m_fromLoads = loads;
                 m_groupsAfter = t + 1;
                 m_next = &next;
                 extend(remaining, remaining, 0, PixelSet{}, lastUnion);
-                if (std::int64_t(next.size()) + states > m_limits.max_states || m_work > m_limits.max_work)
+                if (std::int64_t(next.size()) + states > m_limits.max_states || m_stopped)
                     return std::nullopt;
             }
             states += std::int64_t(next.size());
@@ -103,7 +107,11 @@ private:
     void extend(
         std::uint64_t remaining, std::uint64_t candidates, std::uint64_t group, const PixelSet &u, const PixelSet &lastUnion)
     {
-        while (candidates != 0 && ++m_work <= m_limits.max_work) {
+        while (candidates != 0 && !m_stopped) {
+            if (++m_work > m_limits.max_work || (m_work % 4096 == 0 && m_limits.cancel && m_limits.cancel->load())) {
+                m_stopped = true;
+                return;
+            }
             const int p = std::countr_zero(candidates);
             candidates &= candidates - 1;
             const std::uint64_t grown = group | (std::uint64_t(1) << p);
@@ -122,13 +130,8 @@ private:
         if (!canFinish(std::popcount(left)))
             return;
         const std::int64_t loads = m_fromLoads + std::int64_t((u & ~lastUnion).count());
-        if (m_limits.known_loads) {
-            // Pixels the remaining patches need and this group does not hold
-            // are all loaded again later.
-            const std::int64_t ahead = std::int64_t((unionOf(left) & ~u).count());
-            if (loads + ahead > *m_limits.known_loads)
-                return;
-        }
+        if (m_limits.known_loads && loads + std::int64_t((m_ahead & ~u).count()) > *m_limits.known_loads)
+            return;
         const State s{m_from.done | group, group};
         auto [it, inserted] = m_next->try_emplace(s, loads);
         if (!inserted && loads < it->second)
@@ -141,9 +144,11 @@ private:
     std::vector<PixelSet> m_sets;
     std::uint64_t m_all = 0;
     std::int64_t m_work = 0;
+    bool m_stopped = false; // out of work or cancelled
     // The state being expanded.
     State m_from{0, 0};
     std::int64_t m_fromLoads = 0;
+    PixelSet m_ahead; // pixels the patches not yet done need
     std::int64_t m_groupsAfter = 0;
     std::unordered_map<State, std::int64_t, StateHash> *m_next = nullptr;
 };
@@ -153,6 +158,15 @@ private:
 std::optional<double> partitionLowerBound(const S1Instance &in, const PartitionBoundLimits &limits)
 {
     if (in.patches > kMaxPatches || in.needed_pixels.size() > kMaxPixels || in.patches == 0)
+        return std::nullopt;
+    // The first step alone tries every group of at most G patches: when they
+    // are more than the work allowed, do not start.
+    double firstStep = 0, choose = 1;
+    for (std::int64_t s = 1; s <= std::min(in.group_size, in.patches); ++s) {
+        choose = choose * double(in.patches - s + 1) / double(s);
+        firstStep += choose;
+    }
+    if (firstStep > double(limits.max_work))
         return std::nullopt;
     return PartitionDp(in, limits).run();
 }

@@ -1,18 +1,14 @@
 #pragma once
 // The search's move set on one SearchState: small moves (swap or shift
 // patches between neighbouring groups, split, relocate, reverse or swap
-// groups), priced incrementally, and two large ones defined in
-// SearchAnnealer.cpp (ruin-and-recreate of a region, exact re-ordering of a
-// window of groups). Every move is a list of primitive edits, so it can be
-// undone (rejected) and redone exactly. Private to the core.
+// groups), priced incrementally. Every move is a list of primitive edits, so
+// it can be undone (rejected) and redone exactly. Private to the core.
 #include "SearchRandom.h"
 #include "SearchState.h"
 
 #include "convoffload/model/Ids.h"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <initializer_list>
 #include <utility>
 #include <vector>
@@ -27,21 +23,11 @@ struct Edit {
     int a = 0, b = 0, from = 0; // Move: patch a to group b (from its old group); Reverse: a..b; Insert/Remove: at a
 };
 
-/// How often the large moves are drawn (the rest are small moves).
-struct MoveMix {
-    double ruin = 0.0;
-    double reorder = 0.0;
-    double repartition = 0.0;
-};
-
 class Annealer {
 public:
-    Annealer(const S1Instance &instance, const Groups &start, std::uint64_t seed, MoveMix mix = {})
+    Annealer(const S1Instance &instance, const Groups &start, std::uint64_t seed)
         : m_in(instance)
         , m_state(instance, start)
-        , m_ruinShare(mix.ruin)
-        , m_reorderShare(mix.reorder)
-        , m_repartitionShare(mix.repartition)
         , m_random(seed)
     {
         const Layer &l = instance.layer;
@@ -50,8 +36,6 @@ public:
         m_reachCols = std::max(1, (l.w_k - 1) / l.stride_w);
         m_unit = instance.cost_per_pixel_load > 0 ? instance.cost_per_pixel_load
                                                   : (instance.cost_per_group > 0 ? instance.cost_per_group : 1.0);
-        if (const char *env = std::getenv("CONVOFFLOAD_MIX")) // TEMPORARY: measuring the move mix
-            std::sscanf(env, "%lf,%lf,%lf", &m_ruinShare, &m_reorderShare, &m_repartitionShare);
     }
 
     double objective() const
@@ -70,15 +54,7 @@ public:
     Proposal propose()
     {
         m_edits.clear();
-        double r = m_random.unit();
-        if (r < m_ruinShare)
-            return ruinAndRecreate();
-        if (r < m_ruinShare + m_reorderShare)
-            return reorderWindow();
-        if (r < m_ruinShare + m_reorderShare + m_repartitionShare)
-            return repartitionWindow();
-        const double large = m_ruinShare + m_reorderShare + m_repartitionShare;
-        r = (r - large) / (1.0 - large);
+        const double r = m_random.unit();
         const bool flexible = m_in.group_count == GroupCount::AtMostCap;
         if (r < 0.40)
             return swapPatches();
@@ -280,38 +256,8 @@ private:
             {{a, b}, {a + 1, b - 1}});
     }
 
-    /// Empties the groups met around a random patch (2 to kRuinGroups of
-    /// them) and re-fills them greedily, each patch going where it costs least.
-    Proposal ruinAndRecreate();
-    /// Re-orders a window of up to kReorderWindow consecutive groups optimally
-    /// (their contents unchanged) by dynamic programming over subsets.
-    Proposal reorderWindow();
-    /// Re-partitions the patches of a window of 2 to 4 consecutive groups
-    /// into as many groups, optimally for the loads (every ordered partition
-    /// is tried when they are few), the groups around it unchanged.
-    Proposal repartitionWindow();
-    int insertGroup(int position)
-    {
-        m_edits.push_back({Edit::Insert, position, 0, 0});
-        return m_state.insertEmptyGroup(position);
-    }
-    void removeGroup(int position)
-    {
-        m_edits.push_back({Edit::Remove, position, 0, 0});
-        m_state.removeEmptyGroup(position);
-    }
-    void reverse(int first, int last)
-    {
-        m_edits.push_back({Edit::Reverse, first, last, 0});
-        m_state.reverse(first, last);
-    }
-
     const S1Instance &m_in;
     SearchState m_state;
-    double m_ruinShare = 0.0, m_reorderShare = 0.0, m_repartitionShare = 0.0;
-    std::vector<int> m_scratchGroups;
-    std::vector<int> m_localPixel; // by pixel, -1 outside the window being re-partitioned
-    std::vector<PatchId> m_scratchPatches;
     Random m_random;
     std::vector<Edit> m_edits;
     double m_pricedDelta = 0;

@@ -18,8 +18,6 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <condition_variable>
 #include <exception>
 #include <limits>
@@ -56,11 +54,6 @@ struct Seed {
 Seed bestSeed(const S1Instance &in, const std::vector<NamedGroups> &candidates)
 {
     Seed best{{}, std::numeric_limits<double>::infinity()};
-    if (const char *env = std::getenv("CONVOFFLOAD_SEEDIDX")) { // TEMPORARY
-        const NamedGroups &c = candidates[std::size_t(std::atoi(env)) % candidates.size()];
-        std::fprintf(stderr, "start %s\n", c.name.c_str());
-        return {c.groups, Annealer(in, c.groups, 0).objective()};
-    }
     for (const NamedGroups &c : candidates) {
         if (std::int64_t(c.groups.size()) > in.max_groups)
             continue;
@@ -262,10 +255,7 @@ private:
     void anneal(const Groups &from, std::uint64_t seed, const Plan &plan)
     {
         Annealer annealer(m_shared.in, from, seed);
-        double ts = kStartTemperature, te = kEndTemperature; // TEMPORARY: measuring
-        if (const char *env = std::getenv("CONVOFFLOAD_TEMP"))
-            std::sscanf(env, "%lf,%lf", &ts, &te);
-        const double t0 = ts * annealer.unit(), t1 = te * annealer.unit();
+        const double t0 = kStartTemperature * annealer.unit(), t1 = kEndTemperature * annealer.unit();
         const double cooling = !plan.deadline && plan.moves > 1 ? std::pow(t1 / t0, 1.0 / double(plan.moves - 1)) : 1.0;
         const Clock::time_point roundStart = Clock::now();
         const double roundSeconds
@@ -383,6 +373,7 @@ private:
         if (m_shared.first.duration && *m_shared.first.duration <= m_result.lower_bound + m_shared.tolerance)
             return; // already optimal
         PartitionBoundLimits limits;
+        limits.cancel = m_control.cancel;
         if (m_shared.first.duration && in.group_count == GroupCount::ExactlyKMin)
             limits.known_loads = evaluate(in, m_shared.first.groups).loaded_pixels;
         if (const std::optional<double> bound = partitionLowerBound(in, limits); bound && *bound > m_result.lower_bound) {

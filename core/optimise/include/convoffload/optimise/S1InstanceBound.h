@@ -10,6 +10,7 @@
 // bind (no pixel lies in more patches than the bound).
 #include "convoffload/optimise/S1Instance.h"
 
+#include <atomic>
 #include <cstdint>
 #include <optional>
 
@@ -17,14 +18,15 @@ namespace convoffload {
 
 struct PartitionBoundLimits {
     std::int64_t max_states = 400000; // (done, last group) states kept over all steps
-    std::int64_t max_work = 8000000; // groups tried, over all states (under a second)
+    std::int64_t max_work = 1000000; // groups tried, over all states (about 0.1 s)
     /// Loads of a known strategy: states that cannot beat it are pruned (the
     /// result is unchanged, since the relaxed optimum is at most it).
     std::optional<std::int64_t> known_loads;
+    const std::atomic<bool> *cancel = nullptr; // checked every few thousand groups tried
 };
 
 /// The relaxed optimum as a duration; nullopt when the instance has over 64
-/// patches or 256 needed pixels, or the states or the work exceed their limits.
+/// patches or 256 needed pixels, the states or the work exceed their limits, or on cancel.
 std::optional<double> partitionLowerBound(const S1Instance &instance, const PartitionBoundLimits &limits = {});
 
 /// Whether the reload bound cannot bind on this instance: then the relaxed
