@@ -131,6 +131,31 @@ private slots:
             window.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT"));
         }
     }
+
+    // File › Open of a network project shows it in the Network dock (the
+    // single-layer document refuses it); a layer opened from there leaves
+    // the start page.
+    void fileOpenSendsANetworkToTheDock()
+    {
+        QTemporaryDir dir;
+        const QString path = writeToy(dir);
+        QVERIFY(isNetworkProjectFile(path.toStdString()));
+        QVERIFY(!isNetworkProjectFile(sample("lenet5-conv1.json").toStdString()));
+        QVERIFY(!isNetworkProjectFile(dir.filePath(QStringLiteral("missing.json")).toStdString()));
+        MainWindow window;
+        window.show();
+        auto *panel = window.findChild<NetworkPanel *>();
+        QVERIFY(panel);
+        QSignalSpy analysed(panel, &NetworkPanel::analysed);
+        QVERIFY(window.startPageShown());
+        QVERIFY(window.openFile(path));
+        QCOMPARE(panel->networkPath(), path);
+        QVERIFY(panel->parentWidget()->isVisible());
+        QVERIFY(analysed.wait(10000));
+        emit panel->tree()->itemActivated(panel->tree()->topLevelItem(0), 0);
+        QCOMPARE(window.document()->project().problem.layer.h_in, 2);
+        QVERIFY(!window.startPageShown());
+    }
 };
 
 QTEST_MAIN(TestNetworkGui)

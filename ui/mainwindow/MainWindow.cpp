@@ -14,6 +14,7 @@
 #include "grid/GridView.h"
 #include "models/GroupListModel.h"
 #include "network/NetworkImportDialog.h"
+#include "convoffload/io/ProjectFile.h"
 #include "network/NetworkPanel.h"
 #include "panels/DiagnosticsPanel.h"
 #include "panels/GroupsPanel.h"
@@ -144,6 +145,9 @@ void MainWindow::createViews()
         m_document->resetToProject(networkPanel->layerProject(index, best));
         if (best >= 0)
             m_document->setCurrentStrategy(best);
+        showStartPage(false);
+        m_inputGrid->fitToView();
+        m_outputGrid->fitToView();
     });
     m_layout = new WindowLayout(this, docks);
 
@@ -273,6 +277,8 @@ void MainWindow::createMenus()
 bool MainWindow::openFile(const QString &path)
 {
     const QString error = m_document->load(path);
+    if (!error.isEmpty() && isNetworkProjectFile(path.toStdString()))
+        return openNetworkFile(path);
     if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("Cannot open project"), error);
         return false;
@@ -281,6 +287,21 @@ bool MainWindow::openFile(const QString &path)
     showStartPage(false);
     m_inputGrid->fitToView();
     m_outputGrid->fitToView();
+    return true;
+}
+
+// A network project opens in the Network dock; its layers open from there.
+bool MainWindow::openNetworkFile(const QString &path)
+{
+    auto *panel = findChild<NetworkPanel *>();
+    const QString error = panel ? panel->openNetwork(path) : tr("no network view");
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Cannot open network"), error);
+        return false;
+    }
+    addRecentFile(QFileInfo(path).absoluteFilePath());
+    panel->parentWidget()->show(); // the dock
+    panel->parentWidget()->raise();
     return true;
 }
 

@@ -35,6 +35,7 @@ public:
 
     ProjectDocument *document() const { return m_document; }
     bool openFile(const QString &path);
+    bool openNetworkFile(const QString &path);
     /// File › New: the New Project dialog, then its project (untitled).
     void newProject();
     /// Opens a copy of a bundled sample (BundledSamples), by file name.

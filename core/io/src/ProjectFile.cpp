@@ -918,6 +918,16 @@ Network loadNetwork(const std::string &path)
     return n;
 }
 
+bool isNetworkProjectFile(const std::string &path)
+{
+    try {
+        const Json root = parseJson(readTextFile(path));
+        return root.is_object() && checkFormatTag(root) == kNetworkFormatVersion;
+    } catch (const std::exception &) {
+        return false;
+    }
+}
+
 void saveNetwork(const Network &network, const std::string &path) { writeTextFileAtomically(path, networkToJson(network)); }
 
 Accelerator acceleratorFromJson(const std::string &text)

@@ -27,6 +27,10 @@ void saveProject(const Project &project, const std::string &path);
 Network networkFromJson(const std::string &text);
 std::string networkToJson(const Network &network);
 Network loadNetwork(const std::string &path);
+/// True when `path` is a readable network project (format version 2), false
+/// for anything else (a version-1 project, another file, an unreadable one):
+/// lets File › Open send a network to the network view.
+bool isNetworkProjectFile(const std::string &path);
 void saveNetwork(const Network &network, const std::string &path);
 
 /// A hardware description file (SPEC §4b `--hardware`): {"hardware": {...},
