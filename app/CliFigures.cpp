@@ -73,6 +73,7 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
     if (!ok)
         throw UsageError("--steps: expected a number of steps, got '" + str(parser.value(QStringLiteral("steps"))) + "'");
     request.heatMap = parser.isSet(QStringLiteral("heat-map"));
+    request.cursor = parser.isSet(QStringLiteral("cursor"));
     if (parser.isSet(QStringLiteral("group-sizes"))) {
         const auto range
             = parseGroupSizes(parser.value(QStringLiteral("group-sizes")), loaded.project.problem.layer.patchCount());

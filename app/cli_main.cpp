@@ -230,6 +230,8 @@ int main(int argc, char *argv[])
         {QStringLiteral("steps"), QStringLiteral("Steps shown by the storyboard (default 4)."), QStringLiteral("n"),
             QStringLiteral("4")},
         {QStringLiteral("heat-map"), QStringLiteral("Colour input pixels by their load count.")},
+        {QStringLiteral("cursor"),
+            QStringLiteral("Mark --step on the step charts with the interactive cursor (off by default).")},
         {QStringLiteral("quiet"), QStringLiteral("No progress line on a terminal.")},
         {QStringLiteral("no-work-limit"),
             QStringLiteral("Run even what the work estimate puts over 10 minutes or 3/4 of the memory.")},

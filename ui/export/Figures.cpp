@@ -31,6 +31,10 @@ constexpr KindName kKindNames[] = {
 QString qstr(const std::string &s) { return QString::fromStdString(s); }
 
 /// A chart figure: the chart is owned by the figure.
+/// The step marked by a chart's cursor: none unless asked (`--cursor`), so
+/// figures for a report carry no interactive marks.
+int cursorStep(const FigureRequest &request) { return request.cursor ? request.moment.step : -1; }
+
 Figure chartFigure(QChart *chart, const QString &title, const QString &description, QSize size)
 {
     std::shared_ptr<QChart> owned(chart);
@@ -244,20 +248,20 @@ Figure makeFigure(FigureSource &source, const FigureRequest &request)
     case FigureKind::MemoryPerAction: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
-        return chartFigure(footprintChart(problem, r, request.moment.step, request.kind == FigureKind::MemoryPerAction, strategy),
+        return chartFigure(footprintChart(problem, r, cursorStep(request), request.kind == FigureKind::MemoryPerAction, strategy),
             QStringLiteral("On-chip footprint — %1").arg(strategy),
             QStringLiteral("Input, kernel and output elements on chip per step, with the capacity line."), QSize(1400, 700));
     }
     case FigureKind::Durations: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
-        return chartFigure(durationChart(r, request.moment.step, strategy), QStringLiteral("Step durations — %1").arg(strategy),
+        return chartFigure(durationChart(r, cursorStep(request), strategy), QStringLiteral("Step durations — %1").arg(strategy),
             QStringLiteral("Load, write and compute cycles of every step."), QSize(1400, 700));
     }
     case FigureKind::Cumulative: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
-        return chartFigure(cumulativeDurationChart(r, request.moment.step, strategy),
+        return chartFigure(cumulativeDurationChart(r, cursorStep(request), strategy),
             QStringLiteral("Cumulative duration — %1").arg(strategy), QStringLiteral("Running total of the step durations."),
             QSize(1400, 700));
     }

@@ -67,6 +67,7 @@ struct FigureRequest {
     Moment moment{1, Action::Compute}; // 0-based step
     int storyboardSteps = 4;
     bool heatMap = false;
+    bool cursor = false; // step charts: mark `moment` with the interactive cursor (off for reports)
     std::int64_t sweepFrom = 1, sweepTo = 0; // 0: up to min(patches, max(32, 2·nb_patches_max))
 };
 
