@@ -129,7 +129,8 @@ const Command kCommands[] = {
         .help = "Row-by-Row vs ZigZag per group size",
         .run = [](const CommandInput &in) { return sweepCommand(in.parser, *in.loaded); }},
     {.name = "export",
-        .usage = "PROJECT --figure F [--strategy NAME] [--step K] --out FILE.{png,svg,pdf}\n"
+        .usage = "PROJECT --figure F [--strategy NAME] [--step K [--cursor]] [--preset P | --size WxH]\n"
+                 "          --out FILE.{png,svg,pdf}  P: paper-column, paper-wide, slide\n"
                  "          F: grid, input-grid, output-grid, memory, memory-actions, durations, cumulative,\n"
                  "             compare, sweep [--group-sizes A..B], storyboard [--versus NAME] [--steps N]",
         .help = "a figure of the project",
@@ -226,6 +227,9 @@ int main(int argc, char *argv[])
                            ".lp or .mps for model."),
             QStringLiteral("file")},
         {QStringLiteral("size"), QStringLiteral("Figure size in pixels, WIDTHxHEIGHT."), QStringLiteral("size")},
+        {QStringLiteral("preset"),
+            QStringLiteral("Figure for a report: paper-column, paper-wide or slide (printed size, text 7-10 pt)."),
+            QStringLiteral("name")},
         {QStringLiteral("versus"), QStringLiteral("Second strategy of the storyboard."), QStringLiteral("name")},
         {QStringLiteral("steps"), QStringLiteral("Steps shown by the storyboard (default 4)."), QStringLiteral("n"),
             QStringLiteral("4")},

@@ -8,6 +8,7 @@
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -205,8 +206,11 @@ void lineMarkersFromSeries(QChart *chart)
             marker->setShape(QLegend::MarkerShapeFromSeries);
 }
 
+constexpr char kNoLegendProperty[] = "convoffloadNoLegend";
+
 void hideLegendMarkers(QChart *chart, QAbstractSeries *series)
 {
+    series->setProperty(kNoLegendProperty, true); // markers are visible only in a scene: remember it here
     for (QLegendMarker *marker : chart->legend()->markers(series))
         marker->setVisible(false);
 }
@@ -214,6 +218,27 @@ void hideLegendMarkers(QChart *chart, QAbstractSeries *series)
 } // namespace
 
 QString cursorSeriesName() { return QStringLiteral("current step"); }
+
+void setChartFont(QChart *chart, const QFont &font, qreal width)
+{
+    QFont title = font;
+    title.setBold(true);
+    title.setPointSizeF(font.pointSizeF() * 1.1);
+    chart->setTitleFont(title);
+    chart->legend()->setFont(font);
+    for (QAbstractAxis *axis : chart->axes()) {
+        axis->setLabelsFont(font);
+        axis->setTitleFont(font);
+    }
+    chart->setMargins(QMargins(2, 2, 2, 2)); // tight: the canvas is the printed size
+    const QFontMetricsF fm(font);
+    qreal row = 0;
+    for (QLegendMarker *marker : chart->legend()->markers())
+        if (marker->series() && !marker->series()->property(kNoLegendProperty).toBool())
+            row += fm.horizontalAdvance(marker->label()) + fm.height() * 3.2; // marker, gaps
+    if (row > width * 0.85)
+        chart->legend()->setAlignment(Qt::AlignRight);
+}
 
 QString plainChartTitle(const QChart *chart)
 {

@@ -48,8 +48,10 @@ ExportResult checkExportTarget(const QString &path, QSize size);
 /// background), .svg (QSvgGenerator, with `title` and `description`), .pdf
 /// (QPdfWriter, one page the size of the figure, 96 dpi, with `title`). The
 /// file is written through QSaveFile: on failure an existing file is kept.
-ExportResult exportFigure(
-    const PaintFunction &paint, QSize size, const QString &path, const QString &title, const QString &description = {});
+/// A PNG is drawn `pngScale` times larger than `size` (its layout), for a
+/// preset's dpi; SVG and PDF stay vector at `size`.
+ExportResult exportFigure(const PaintFunction &paint, QSize size, const QString &path, const QString &title,
+    const QString &description = {}, qreal pngScale = 1.0);
 
 /// Renders `chart` into the target rectangle of any painter: the chart is
 /// laid out at the target's size divided by `scale` (2 doubles text and lines,

@@ -35,8 +35,10 @@ QString qstr(const std::string &s) { return QString::fromStdString(s); }
 /// figures for a report carry no interactive marks.
 int cursorStep(const FigureRequest &request) { return request.cursor ? request.moment.step : -1; }
 
-Figure chartFigure(QChart *chart, const QString &title, const QString &description, QSize size)
+Figure chartFigure(QChart *chart, const QString &title, const QString &description, QSize size, const FigureRequest &request)
 {
+    if (request.font)
+        setChartFont(chart, *request.font, request.size.isValid() ? request.size.width() : size.width());
     std::shared_ptr<QChart> owned(chart);
     return {chartPainter(owned.get()), title, description, size, owned};
 }
@@ -250,27 +252,29 @@ Figure makeFigure(FigureSource &source, const FigureRequest &request)
         checkStep(r, request.strategy, request.moment.step);
         return chartFigure(footprintChart(problem, r, cursorStep(request), request.kind == FigureKind::MemoryPerAction, strategy),
             QStringLiteral("On-chip footprint — %1").arg(strategy),
-            QStringLiteral("Input, kernel and output elements on chip per step, with the capacity line."), QSize(1400, 700));
+            QStringLiteral("Input, kernel and output elements on chip per step, with the capacity line."), QSize(1400, 700),
+            request);
     }
     case FigureKind::Durations: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
         return chartFigure(durationChart(r, cursorStep(request), strategy), QStringLiteral("Step durations — %1").arg(strategy),
-            QStringLiteral("Load, write and compute cycles of every step."), QSize(1400, 700));
+            QStringLiteral("Load, write and compute cycles of every step."), QSize(1400, 700), request);
     }
     case FigureKind::Cumulative: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
         return chartFigure(cumulativeDurationChart(r, cursorStep(request), strategy),
             QStringLiteral("Cumulative duration — %1").arg(strategy), QStringLiteral("Running total of the step durations."),
-            QSize(1400, 700));
+            QSize(1400, 700), request);
     }
     case FigureKind::Compare: {
         const std::vector<CompareRow> rows = source.comparison();
         if (rows.empty())
             throw FigureError("the project has no strategy to compare");
         auto plot = std::make_shared<ComparisonPlot>(rows);
-        return {[plot](QPainter &painter, const QRectF &target) { plot->paint(painter, target, QFont()); },
+        const QFont font = request.font.value_or(QFont());
+        return {[plot, font](QPainter &painter, const QRectF &target) { plot->paint(painter, target, font); },
             QStringLiteral("Strategy comparison"),
             QStringLiteral("Total duration, loaded input and peak footprint of every strategy, one panel each."),
             QSize(1400, 600), plot};
@@ -284,7 +288,7 @@ Figure makeFigure(FigureSource &source, const FigureRequest &request)
             throw FigureError("group sizes " + std::to_string(request.sweepFrom) + ".." + std::to_string(to)
                 + " are not within 1.." + std::to_string(patches) + " (the number of patches)");
         return chartFigure(sweepChart(source.sweep(request.sweepFrom, to)), QStringLiteral("ZigZag vs Row-by-Row by group size"),
-            QStringLiteral("Total duration of both heuristics for each group size."), QSize(1400, 700));
+            QStringLiteral("Total duration of both heuristics for each group size."), QSize(1400, 700), request);
     }
     }
     throw FigureError("unknown figure");
