@@ -74,7 +74,7 @@ case "${1:-}" in
           if [ "${CI:-}" = true ]; then sanitize_core; fi ;;
     sanitize) install_missing; sanitize_core ;;
     bench) install_missing; build; "$BUILD_DIR/tests/convoffload-bench" "${@:2}"; "$BUILD_DIR/tests/convoffload-bench-grid"
-           "$BUILD_DIR/tests/convoffload-bench-search" ;;
+           "$BUILD_DIR/tests/convoffload-bench-search"; "$BUILD_DIR/tests/convoffload-bench-network" ;;
     fuzz) PACKAGES+=(clang); install_missing
           cmake --preset fuzz && cmake --build --preset fuzz && fuzz/run.sh "${@:2}" ;;
     *) echo "usage: $0 run|test|sanitize|bench|fuzz" >&2; exit 2 ;;

@@ -6,6 +6,7 @@
 #include "CliCommon.h"
 
 #include "convoffload/optimise/PaperExperiments.h"
+#include "convoffload/simulate/Comparison.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -32,5 +33,7 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
 /// size `group`; throw std::runtime_error when the file cannot be written.
 void writeGainFigure(const std::vector<ExperimentRow> &rows, const QString &path);
 void writeDurationsFigure(const std::vector<ExperimentRow> &rows, int group, const QString &path);
+/// Duration against the kernel block size B, one line per loop (sweep --kernel-blocks --out).
+void writeKernelBlocksFigure(const std::vector<KernelBlockSweepRow> &rows, const QString &path);
 
 } // namespace convoffload::cli

@@ -30,4 +30,6 @@ void writeDurationsFigure(const std::vector<ExperimentRow> &, int, const QString
     requireFigures("experiments --durations-out");
 }
 
+void writeKernelBlocksFigure(const std::vector<KernelBlockSweepRow> &, const QString &) { requireFigures("sweep --out"); }
+
 } // namespace convoffload::cli

@@ -1,9 +1,11 @@
 #include "CliOptimise.h"
 
 #include "CliFigures.h"
+#include "CliKernelStreaming.h"
 
 #include "convoffload/optimise/IlpFiles.h"
 #include "convoffload/optimise/IlpModel.h"
+#include "convoffload/optimise/IlpModelSize.h"
 #include "convoffload/optimise/Optimiser.h"
 #include "convoffload/optimise/PaperExperiments.h"
 #include "convoffload/optimise/SolutionImport.h"
@@ -192,6 +194,11 @@ int modelCommand(const QCommandLineParser &parser, const Loaded &loaded)
         throw UsageError(
             "model: expected --format lp or mps (or an --out file ending in .lp or .mps), got '" + str(format) + "'");
     const S1Instance instance = makeS1Instance(loaded.project.problem, settingsFrom(parser, loaded.project.problem));
+    // CoinUtils does not check its allocations: refuse a model beyond the
+    // memory before building it, as simulations beyond the budget are.
+    if (!parser.isSet(QStringLiteral("no-work-limit")))
+        if (const std::optional<std::string> why = ilpModelExceedsMemory(estimateIlpModelSize(instance)))
+            throw UsageError(*why + "; use a larger --group-size or a smaller layer, or pass --no-work-limit to build it anyway");
     const IlpModel model = buildIlpModel(instance);
     if (format == QLatin1String("lp"))
         writeLp(model, str(out));
@@ -208,6 +215,8 @@ int importSolutionCommand(const QCommandLineParser &parser, const Loaded &loaded
     const QString file = parser.value(opt("solution"));
     if (file.isEmpty())
         throw UsageError("import-solution needs --solution FILE (CBC solution, name-value pairs or strategy CSV)");
+    if (isStepsCsv(parser, file))
+        return importStepsCsv(parser, loaded, projectPath, file); // SPEC §3b: kernels streamed
     const Problem &problem = loaded.project.problem;
     const S1Instance instance = makeS1Instance(problem, settingsFrom(parser, problem));
     // A strategy CSV (SPEC §5) by its extension; anything else is a solver's

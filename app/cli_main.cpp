@@ -3,6 +3,8 @@
 
 #include "CliCommon.h"
 #include "CliFigures.h"
+#include "CliNetwork.h"
+#include "CliKernelStreaming.h"
 #include "CliOptimise.h"
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/Report.h"
@@ -67,22 +69,33 @@ int simulateCommand(const QCommandLineParser &parser, const Loaded &loaded)
 
 int compareCommand(const QCommandLineParser &parser, const Loaded &loaded)
 {
-    const std::vector<CompareRow> rows = compareStrategies(loaded.project, simulationOptions(parser, loaded, false));
+    const SimulationOptions options = simulationOptions(parser, loaded, false);
+    std::vector<CompareRow> rows = compareStrategies(loaded.project, options);
+    const std::optional<FamilySearch> family = compareFamily(parser, loaded, options); // SPEC §3b: kernels that do not fit
+    if (family)
+        if (std::optional<CompareRow> best = familyRow(*family))
+            rows.push_back(*best);
     endProgressLine(parser);
-    if (parser.isSet(QStringLiteral("json")))
-        print(compareToJson(loaded.project.problem, rows).dump(2) + "\n");
-    else if (parser.isSet(QStringLiteral("csv")))
+    if (parser.isSet(QStringLiteral("json"))) {
+        nlohmann::ordered_json json = compareToJson(loaded.project.problem, rows);
+        if (family)
+            json["kernel_blocked"] = familyToJson(*family);
+        print(json.dump(2) + "\n");
+    } else if (parser.isSet(QStringLiteral("csv"))) {
         print(compareToCsv(rows));
-    else
-        print(compareToText(rows));
+    } else {
+        print(compareToText(rows) + (family ? familyToText(*family) : std::string()));
+    }
     return 0;
 }
 
 int sweepCommand(const QCommandLineParser &parser, const Loaded &loaded)
 {
+    if (parser.isSet(QStringLiteral("kernel-blocks")))
+        return sweepKernelBlocksCommand(parser, loaded, simulationOptions(parser, loaded, false));
     const QString range = parser.value(QStringLiteral("group-sizes"));
     if (range.isEmpty())
-        throw UsageError("sweep needs --group-sizes A..B (e.g. --group-sizes 1..40)");
+        throw UsageError("sweep needs --group-sizes A..B (e.g. --group-sizes 1..40) or --kernel-blocks A..B");
     const auto [from, to] = parseGroupSizes(range, loaded.project.problem.layer.patchCount());
     checkWorkBudget(parser, loaded.project.problem, 2 * (to - from + 1));
     const std::vector<SweepRow> rows
@@ -111,6 +124,7 @@ struct Command {
     const char *help;
     int (*run)(const CommandInput &);
     bool takesProject = true;
+    bool readsOwnFile = false; // takes a file but reads it itself (not as a single-layer project)
     bool drawsFigures = false; // runs on a QApplication (fonts, Qt Charts)
     bool needsFigures = false; // refused by a build without the GUI
 };
@@ -121,13 +135,15 @@ const Command kCommands[] = {
         .help = "every step, duration, footprint and check of a strategy of the project or of a solver's CSV",
         .run = [](const CommandInput &in) { return simulateCommand(in.parser, *in.loaded); }},
     {.name = "compare",
-        .usage = "PROJECT [--json|--csv]",
-        .help = "every strategy of the project",
+        .usage = "PROJECT [--json|--csv] [--kernel-blocked auto|always|never]",
+        .help = "every strategy of the project (and the best kernel-blocked one when the kernels do not fit)",
         .run = [](const CommandInput &in) { return compareCommand(in.parser, *in.loaded); }},
     {.name = "sweep",
-        .usage = "PROJECT --group-sizes A..B [--csv|--json]",
-        .help = "Row-by-Row vs ZigZag per group size",
-        .run = [](const CommandInput &in) { return sweepCommand(in.parser, *in.loaded); }},
+        .usage = "PROJECT --group-sizes A..B [--csv|--json]\n"
+                 "          PROJECT --kernel-blocks A..B [--group-size G] [--order O] [--csv|--json] [--out FIGURE]",
+        .help = "Row-by-Row vs ZigZag per group size, or kernels-outer vs patches-outer per kernel block size",
+        .run = [](const CommandInput &in) { return sweepCommand(in.parser, *in.loaded); },
+        .drawsFigures = true},
     {.name = "export",
         .usage = "PROJECT --figure F [--strategy NAME] [--step K [--cursor]] [--preset P | --size WxH]\n"
                  "          --out FILE.{png,svg,pdf}  P: paper-column, paper-wide, slide\n"
@@ -147,9 +163,19 @@ const Command kCommands[] = {
         .help = "the ILP for external solvers",
         .run = [](const CommandInput &in) { return modelCommand(in.parser, *in.loaded); }},
     {.name = "import-solution",
-        .usage = "PROJECT --solution FILE [--save NAME]",
-        .help = "a solver's solution, validated",
+        .usage = "PROJECT --solution FILE [--save NAME] [--kernel-steps]",
+        .help = "a solver's solution, validated; a step,patch,kernel CSV (header or --kernel-steps) as a steps strategy",
         .run = [](const CommandInput &in) { return importSolutionCommand(in.parser, *in.loaded, in.projectPath); }},
+    {.name = "import-onnx",
+        .usage = "MODEL.onnx (--hardware HW.json | --mem-size N --nbop-pe N ...) [--strategies default|none] --out NETWORK.json",
+        .help = "every convolution of an ONNX model as a network project; lists the ones skipped and why",
+        .run = [](const CommandInput &in) { return importOnnxCommand(in.parser, in.projectPath); },
+        .readsOwnFile = true},
+    {.name = "network",
+        .usage = "PROJECT [--json|--csv] [--optimize [--time-limit S]] [--own-only]",
+        .help = "every layer of a network project: kernels on chip, best strategy, duration, loads; the total",
+        .run = [](const CommandInput &in) { return networkCommand(in.parser, in.projectPath); },
+        .readsOwnFile = true},
     {.name = "experiments",
         .usage = "[--sizes 4..12] [--group-sizes 2..10] [--time-limit S] [--ilp-time-limit S]\n"
                  "          [--csv|--json] [--out GAIN.{svg,png,pdf}] [--durations-out FILE [--group-size G]]",
@@ -241,6 +267,8 @@ int main(int argc, char *argv[])
             QStringLiteral("Run even what the work estimate puts over 10 minutes or 3/4 of the memory.")},
     });
     addOptimiseOptions(parser);
+    addNetworkOptions(parser);
+    addKernelStreamingOptions(parser);
     if (!parser.parse(QCoreApplication::arguments())) {
         std::cerr << "convoffload-cli: " << str(parser.errorText()) << "\n";
         return 1;
@@ -267,7 +295,7 @@ int main(int argc, char *argv[])
         if (!available(*command))
             requireFigures(command->name);
         std::optional<Loaded> loaded;
-        if (command->takesProject) {
+        if (command->takesProject && !command->readsOwnFile) {
             loaded = load(args[1]);
             // Before anything is expanded or built: a small file can describe
             // days of work. compare and export simulate every strategy.

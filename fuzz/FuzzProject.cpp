@@ -1,5 +1,6 @@
-// Fuzz target: the project loader (SPEC §4). Any text either loads or throws
-// FormatError; a project that loads must survive a save/load round trip, and
+// Fuzz target: the project loader (SPEC §4), and the network loader (§4b,
+// version 2, which also reads version 1). Any text either loads or throws
+// FormatError; a project or network that loads must survive a save/load round trip, and
 // small ones are expanded and simulated (with the functional check), so the
 // loader cannot hand the simulator something it does not expect.
 #include "FuzzTarget.h"
@@ -35,11 +36,24 @@ void simulateSmall(const Project &project)
     }
 }
 
+void roundTripNetwork(const std::string &text)
+{
+    Network network;
+    try {
+        network = networkFromJson(text);
+    } catch (const FormatError &) {
+        return;
+    }
+    if (!(networkFromJson(networkToJson(network)) == network))
+        std::abort();
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
     const std::string text(reinterpret_cast<const char *>(data), size);
+    roundTripNetwork(text);
     Project project;
     try {
         project = projectFromJson(text);

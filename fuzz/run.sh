@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-60}
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(project strategy_csv solution onnx)
+[ ${#targets[@]} -eq 0 ] && targets=(project strategy_csv solution onnx steps)
 status=0
 for t in "${targets[@]}"; do
     exe=build-fuzz/fuzz/fuzz-$t

@@ -612,7 +612,7 @@ private slots:
             QCOMPARE(panel.chart(ChartsPanel::DurationsTab), durations);
             QCOMPARE(panel.chart(ChartsPanel::CumulativeTab), cumulative);
             std::unique_ptr<QChart> freshFootprint(footprintChart(p, *r, -1, false, QStringLiteral("Edited")));
-            std::unique_ptr<QChart> freshDurations(durationChart(*r, -1, QStringLiteral("Edited")));
+            std::unique_ptr<QChart> freshDurations(durationChart(p, *r, -1, QStringLiteral("Edited")));
             std::unique_ptr<QChart> freshCumulative(cumulativeDurationChart(*r, -1, QStringLiteral("Edited")));
             QCOMPARE(footprint->title(), freshFootprint->title());
             QCOMPARE(durations->title(), freshDurations->title());

@@ -110,17 +110,26 @@ private slots:
         QCOMPARE(c.maxLoadsSoFar(), 3u);
     }
 
-    // More than one checkpoint's worth of steps: any seek order gives the
-    // same states as a fresh cursor that only moves forward.
+    void seekOrderDoesNotMatter_data()
+    {
+        QTest::addColumn<qulonglong>("budget");
+        QTest::newRow("default budget") << qulonglong(StepCursor::kDefaultCheckpointBudget);
+        QTest::newRow("room for two checkpoints") << qulonglong(2 * (31 * 31 * 5 + 29 * 29));
+        QTest::newRow("no checkpoint") << qulonglong(0);
+    }
+
+    // Several checkpoints, two or none: any seek order gives the same states
+    // as a fresh cursor that only moves forward from the start.
     void seekOrderDoesNotMatter()
     {
+        QFETCH(qulonglong, budget);
         Problem p;
         p.layer = {1, 30, 30, 3, 3, 1, 1, 1, 1, 0, 0, 1}; // 29x29 patches
         p.hardware.mem_size = 100000;
         p.hardware.nbop_pe = 9;
         const SimulationResult r = simulate(p, expandS1(p, s1Baseline(p.layer)));
         QVERIFY(r.steps.size() > 600);
-        StepCursor wandering(p, r);
+        StepCursor wandering(p, r, budget);
         std::mt19937 rng(7);
         for (int i = 0; i < 40; ++i) {
             const Moment m{int(rng() % r.steps.size()), Action(rng() % kActionCount)};
@@ -137,6 +146,38 @@ private slots:
         wandering.seek({int(r.steps.size()) - 1, Action::Compute});
         for (PixelId px = 0; px < PixelId(p.layer.pixelCount()); ++px)
             QCOMPARE(wandering.loadsSoFar(px), r.input_load_counts[px]);
+        // The memory stays within the budget and the number of checkpoints.
+        QVERIFY(wandering.checkpointBytes() <= budget);
+        const int spacing = wandering.checkpointSpacing();
+        QVERIFY(spacing == 0 || int(r.steps.size()) / spacing <= StepCursor::kMaxCheckpoints);
+        QCOMPARE(spacing == 0, budget == 0);
+    }
+
+    // One pixel loaded and freed 300 times: the checkpoints keep load counts
+    // past a byte (they switch to 32 bits) and restore them exactly.
+    void checkpointsKeepLargeLoadCounts()
+    {
+        Problem p;
+        p.layer = {1, 2, 2, 1, 1, 1};
+        p.hardware.mem_size = 1000;
+        p.hardware.nbop_pe = 1000;
+        p.hardware.max_loads_per_element = 1000;
+        StepList steps(300);
+        for (Step &s : steps) {
+            s.load_input = {0};
+            s.free_input = {0};
+        }
+        steps.front().free_input.clear();
+        const SimulationResult r = simulate(p, steps);
+        StepCursor c(p, r);
+        QVERIFY(c.checkpointSpacing() > 0);
+        c.seek({299, Action::Compute});
+        QCOMPARE(c.loadsSoFar(0), 300u);
+        for (int step : {280, 10, 290, 150}) {
+            c.seek({step, Action::Compute});
+            QCOMPARE(c.loadsSoFar(0), std::uint32_t(step + 1));
+            QCOMPARE(c.pixel(0), PixelState::Loaded);
+        }
     }
 
     void needsATrace()

@@ -263,7 +263,8 @@ private slots:
         addErrorRow("format: wrong", with(s, "/format", "\"other\""), "format", "must be \"convoffload-project\"");
         addErrorRow("format: missing", without(s, "/format"), "format", "missing required key");
         addErrorRow("format: not a string", with(s, "/format", "1"), "format", "expected a string, got number");
-        addErrorRow("version: 2", with(s, "/version", "2"), "version", "unsupported version 2");
+        addErrorRow("version: 3", with(s, "/version", "3"), "version", "unsupported version 3");
+        addErrorRow("version: 2 is a network", with(s, "/version", "2"), "version", "this is a network project");
         addErrorRow("version: missing", without(s, "/version"), "version", "missing required key");
         addErrorRow("version: string", with(s, "/version", "\"1\""), "version", "expected an integer, got string");
 

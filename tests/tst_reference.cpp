@@ -10,7 +10,9 @@
 #include "convoffload/model/Ids.h"
 #include "convoffload/model/KernelStreaming.h"
 #include "convoffload/model/S1Strategy.h"
+#include "convoffload/simulate/FusedSimulation.h"
 #include "convoffload/simulate/Simulator.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include <QtTest>
 
@@ -543,6 +545,58 @@ bool kernelReloadWarned(const SimulationResult &r)
     });
 }
 
+// ---------------------------------------------------------------- fused S1 pass
+
+/// First difference between two results of the same strategy, field by field
+/// (the trace aside); empty when they are identical.
+std::string compareResults(const SimulationResult &a, const SimulationResult &b)
+{
+    if (a.steps.size() != b.steps.size())
+        return std::to_string(a.steps.size()) + " steps vs " + std::to_string(b.steps.size());
+    for (std::size_t k = 0; k < a.steps.size(); ++k) {
+        const StepStats &x = a.steps[k], &y = b.steps[k];
+        if (x.freed_input != y.freed_input || x.freed_kernels != y.freed_kernels || x.written != y.written
+            || x.loaded_input != y.loaded_input || x.loaded_kernels != y.loaded_kernels || x.computed != y.computed
+            || x.peak_footprint != y.peak_footprint || !(x.after == y.after) || x.load_duration != y.load_duration
+            || x.write_duration != y.write_duration || x.compute_duration != y.compute_duration || x.drain != y.drain)
+            return "step " + std::to_string(k + 1) + " statistics differ";
+    }
+    if (a.error_count != b.error_count || a.warning_count != b.warning_count
+        || a.suppressed_diagnostics != b.suppressed_diagnostics)
+        return "counts: errors " + std::to_string(a.error_count) + "/" + std::to_string(b.error_count) + ", warnings "
+            + std::to_string(a.warning_count) + "/" + std::to_string(b.warning_count) + ", suppressed "
+            + std::to_string(a.suppressed_diagnostics) + "/" + std::to_string(b.suppressed_diagnostics);
+    if (a.diagnostics.size() != b.diagnostics.size())
+        return std::to_string(a.diagnostics.size()) + " diagnostics vs " + std::to_string(b.diagnostics.size());
+    for (std::size_t k = 0; k < a.diagnostics.size(); ++k) {
+        const Diagnostic &x = a.diagnostics[k], &y = b.diagnostics[k];
+        if (x.message != y.message || x.rule != y.rule || x.severity != y.severity || x.step != y.step
+            || x.has_action != y.has_action || x.action != y.action || x.element != y.element || x.element_kind != y.element_kind
+            || x.element_id != y.element_id)
+            return "diagnostic " + std::to_string(k) + ": '" + x.message + "' vs '" + y.message + "'";
+    }
+    if (a.input_load_counts != b.input_load_counts || a.kernel_load_counts != b.kernel_load_counts)
+        return "load counts differ";
+    if (a.functional.status != b.functional.status || a.functional.message != b.functional.message
+        || a.functional.dram_output != b.functional.dram_output)
+        return "functional: " + functionalStatusName(a.functional.status) + " '" + a.functional.message + "' vs "
+            + functionalStatusName(b.functional.status) + " '" + b.functional.message + "'";
+    return {};
+}
+
+/// Tensors for the functional check: seeded (16-bit route), wide values
+/// (32-bit route), or values whose outputs overflow 32 bits (64-bit route).
+TensorData randomTensors(std::mt19937 &rng, const Layer &l, int range)
+{
+    TensorData d;
+    d.input.resize(std::size_t(l.c_in) * l.h_in * l.w_in);
+    d.kernels.resize(std::size_t(l.n) * std::size_t(l.kernelElements()));
+    for (auto *v : {&d.input, &d.kernels})
+        for (std::int32_t &x : *v)
+            x = uniform(rng, -range, range);
+    return d;
+}
+
 // ---------------------------------------------------------------- the paper's Example
 
 std::vector<PixelId> pixelIds(const Layer &l, const std::vector<std::pair<int, int>> &rowCols)
@@ -576,6 +630,10 @@ private slots:
     void streamingMutations();
     void streamingFunctional();
     void streamingFunctionalCatchesCorruption();
+    void fusedAgreement_data();
+    void fusedAgreement();
+    void fusedDeclinesRepeatedPatches();
+    void fusedStreamingAgreement();
 };
 
 // The two direct convolutions must agree before either can judge a strategy.
@@ -964,6 +1022,180 @@ void TestReference::streamingFunctionalCatchesCorruption()
         return {};
     });
     QVERIFY2(observable >= 100, ("only " + std::to_string(observable) + " observable corruptions").c_str());
+}
+
+void TestReference::fusedAgreement_data()
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("cases");
+    QTest::newRow("s1-baseline") << int(Kind::Baseline) << 40;
+    QTest::newRow("row-by-row") << int(Kind::RowByRow) << 60;
+    QTest::newRow("zigzag") << int(Kind::ZigZag) << 60;
+    QTest::newRow("random-partition") << int(Kind::Partition) << 60;
+}
+
+// The fused S1 pass against the general executor on the expanded steps
+// (every field, every diagnostic word for word) and against the naive
+// executor (per-step figures, (step, rule) sets, functional verdict): random
+// layers and strategies × the eight option combinations × a diagnostics cap
+// of 1 or none × the three dot-product routes, some groups missing a patch.
+void TestReference::fusedAgreement()
+{
+    QFETCH(int, kind);
+    QFETCH(int, cases);
+    int dropped = 0, capped = 0, overflow = 0, reload = 0, failing = 0;
+    forSeeds(cases, 900000 + std::uint64_t(kind) * 1000, [&](std::uint64_t seed) -> std::string {
+        Case c = randomCase(seed, Kind(kind), false);
+        std::mt19937 rng{std::uint32_t(seed * 7 + 3)};
+        if (coin(rng, 0.2) && c.groups.size() > 1) { // a patch never computed
+            Group &g = c.groups[std::size_t(uniform(rng, 0, int(c.groups.size()) - 1))];
+            g.erase(g.begin() + uniform(rng, 0, int(g.size()) - 1));
+            std::erase_if(c.groups, [](const Group &group) { return group.empty(); });
+            ++dropped;
+        }
+        const int range = std::array{4, 40000, 1 << 30}[std::size_t(uniform(rng, 0, 2))];
+        const TensorData data = randomTensors(rng, c.problem.layer, range);
+        for (const Options &o : everyOption()) {
+            Problem p = c.problem;
+            p.options = o;
+            SimulationOptions so;
+            so.trace = false;
+            so.functional = coin(rng, 0.7);
+            so.data = &data;
+            so.keep_output = true;
+            so.max_diagnostics_per_rule = coin(rng) ? 1 : 1 << 30;
+            const std::string where = describe(c) + " options(preloaded=" + std::to_string(o.kernels_preloaded)
+                + " write=" + writePolicyName(o.write_policy) + " paddingInDram=" + std::to_string(o.padding_in_dram) + ") range "
+                + std::to_string(range) + " cap " + std::to_string(so.max_diagnostics_per_rule);
+            const std::optional<SimulationResult> fused = simulateS1Fused(p, c.groups, so);
+            if (!fused)
+                return where + ": the fused pass declined";
+            const StepList steps = expandS1(p, c.groups);
+            const SimulationResult general = simulate(p, steps, so);
+            if (const std::string diff = compareResults(*fused, general); !diff.empty())
+                return where + ": fused vs general: " + diff;
+            capped += fused->suppressed_diagnostics > 0;
+            failing += fused->functional.status == FunctionalStatus::Fail;
+            if (so.max_diagnostics_per_rule > 1) {
+                naive::NaiveOptions no;
+                no.functional = so.functional;
+                no.data = &data;
+                const naive::NaiveReport ref = naive::naiveExecute(p, naive::naiveExpandS1(p, c.groups), no);
+                const auto [errors, warnings] = fastViolations(*fused);
+                if (errors != ref.errors || warnings != ref.warnings)
+                    return where + ": fused vs naive: errors " + violationList(errors) + " / " + violationList(ref.errors)
+                        + ", warnings " + violationList(warnings) + " / " + violationList(ref.warnings);
+                overflow
+                    += std::any_of(errors.begin(), errors.end(), [](const auto &v) { return v.second == Rule::MemoryOverflow; });
+                reload += !warnings.empty();
+                for (std::size_t k = 0; k < ref.steps.size(); ++k)
+                    if (fused->steps[k].duration() != ref.steps[k].duration
+                        || fused->steps[k].loaded_input != ref.steps[k].loaded_input
+                        || fused->steps[k].written != ref.steps[k].written)
+                        return where + ": fused vs naive: step " + std::to_string(k + 1) + " differs";
+                if (fused->peakFootprint() != ref.peakFootprint())
+                    return where + ": fused vs naive: peak footprint differs";
+                if (so.functional && (fused->functional.status == FunctionalStatus::Pass) != ref.functionalPass)
+                    return where + ": fused vs naive: functional " + fused->functional.message + " / " + ref.functionalMessage;
+            }
+        }
+        return {};
+    });
+    qInfo("%d cases with a dropped patch; option runs: %d capped, %d overflowing, %d with reload warnings, %d failing the "
+          "functional check",
+        dropped, capped, overflow, reload, failing);
+    QVERIFY(dropped > 0 && capped > 0 && overflow > 0 && failing > 0);
+    if (Kind(kind) != Kind::Baseline)
+        QVERIFY(reload > 0);
+}
+
+// A patch named twice is computed twice: the fused pass leaves that to the
+// general executor, and simulateStrategy still gives the general result.
+void TestReference::fusedDeclinesRepeatedPatches()
+{
+    Problem p;
+    p.layer = {1, 4, 4, 2, 2, 2};
+    p.hardware.mem_size = 1000;
+    p.hardware.nbop_pe = 1000;
+    StrategySpec spec{"repeated", StrategyKind::Groups, std::nullopt, {{0, 1}, {1, 2}, {3, 4, 5, 6, 7, 8}}};
+    SimulationOptions so;
+    so.trace = false;
+    QVERIFY(!simulateS1Fused(p, spec.groups, so));
+    const SimulationResult viaStrategy = simulateStrategy(p, spec, so);
+    const SimulationResult general = simulate(p, expandS1(p, spec.groups), so);
+    QCOMPARE(compareResults(viaStrategy, general), std::string());
+    QVERIFY(std::any_of(general.diagnostics.begin(), general.diagnostics.end(),
+        [](const Diagnostic &d) { return d.rule == Rule::ComputedTwice; }));
+    // With a trace the general executor runs even for a plain partition.
+    so.trace = true;
+    QVERIFY(!simulateS1Fused(p, s1Baseline(p.layer), so));
+}
+
+// The fused pass on compute steps (kernel streaming) against the general
+// executor on expandSteps, every field, and against the naive executor; steps
+// that name a pair twice are declined (and simulateStrategy still gives the
+// general result).
+void TestReference::fusedStreamingAgreement()
+{
+    int declined = 0, fusedRuns = 0, kernelFrees = 0, kernelReloads = 0, failing = 0;
+    forSeeds(300, 950000, [&](std::uint64_t seed) -> std::string {
+        const StreamCase c = randomStreamCase(seed, false, seed % 3 == 0);
+        std::mt19937 rng{std::uint32_t(seed * 5 + 1)};
+        const int range = std::array{4, 40000, 1 << 30}[std::size_t(uniform(rng, 0, 2))];
+        const TensorData data = randomTensors(rng, c.problem.layer, range);
+        for (const Options &o : everyOption()) {
+            Problem p = c.problem;
+            p.options = o;
+            SimulationOptions so;
+            so.trace = false;
+            so.functional = coin(rng, 0.7);
+            so.data = &data;
+            so.keep_output = true;
+            so.max_diagnostics_per_rule = coin(rng) ? 1 : 1 << 30;
+            const std::string where = describe(c) + " options(preloaded=" + std::to_string(o.kernels_preloaded)
+                + " write=" + writePolicyName(o.write_policy) + " paddingInDram=" + std::to_string(o.padding_in_dram) + ")";
+            const StepList steps = expandSteps(p, c.steps);
+            const SimulationResult general = simulate(p, steps, so);
+            const std::optional<SimulationResult> fused = simulateStepsFused(p, c.steps, so);
+            StrategySpec spec{"s", StrategyKind::Steps, std::nullopt, {}, c.steps};
+            if (const std::string diff = compareResults(simulateStrategy(p, spec, so), general); !diff.empty())
+                return where + ": simulateStrategy vs general: " + diff;
+            if (!fused) {
+                const bool twice = std::any_of(general.diagnostics.begin(), general.diagnostics.end(),
+                    [](const Diagnostic &d) { return d.rule == Rule::ComputedTwice; });
+                if (!twice)
+                    return where + ": the fused pass declined steps that compute no pair twice";
+                ++declined;
+                continue;
+            }
+            ++fusedRuns;
+            if (const std::string diff = compareResults(*fused, general); !diff.empty())
+                return where + ": fused vs general: " + diff;
+            kernelFrees += std::any_of(steps.begin(), steps.end() - 1, [](const Step &s) { return !s.free_kernels.empty(); });
+            kernelReloads += kernelReloadWarned(*fused);
+            failing += fused->functional.status == FunctionalStatus::Fail;
+            if (so.max_diagnostics_per_rule > 1) {
+                naive::NaiveOptions no;
+                no.functional = so.functional;
+                no.data = &data;
+                const naive::NaiveReport ref = naive::naiveExecute(p, naive::naiveExpandSteps(p, c.steps), no);
+                const auto [errors, warnings] = fastViolations(*fused);
+                if (errors != ref.errors || warnings != ref.warnings)
+                    return where + ": fused vs naive: errors " + violationList(errors) + " / " + violationList(ref.errors)
+                        + ", warnings " + violationList(warnings) + " / " + violationList(ref.warnings);
+                if (fused->totalDuration() != ref.totalDuration() || fused->peakFootprint() != ref.peakFootprint()
+                    || fused->loadedKernels() != ref.loadedKernels())
+                    return where + ": fused vs naive: totals differ";
+                if (so.functional && (fused->functional.status == FunctionalStatus::Pass) != ref.functionalPass)
+                    return where + ": fused vs naive: functional " + fused->functional.message + " / " + ref.functionalMessage;
+            }
+        }
+        return {};
+    });
+    qInfo("%d fused runs (%d freeing kernels before the drain, %d with kernel reload warnings, %d failing the functional "
+          "check), %d declined",
+        fusedRuns, kernelFrees, kernelReloads, failing, declined);
+    QVERIFY(fusedRuns > 1000 && declined > 0 && kernelFrees > 0 && kernelReloads > 0 && failing > 0);
 }
 
 QTEST_GUILESS_MAIN(TestReference)

@@ -4,6 +4,7 @@
 // simulator (validity, reload warnings, functional check, duration).
 
 #include "convoffload/optimise/S1Instance.h"
+#include "convoffload/optimise/S1InstanceBound.h"
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/optimise/SearchOptimiser.h"
 #include "convoffload/simulate/Simulator.h"
@@ -193,6 +194,75 @@ private slots:
         QCOMPARE(optimiseStatusName(r.status),
             optimiseStatusName(r.duration == r.lower_bound ? OptimiseStatus::Optimal : OptimiseStatus::Feasible));
         checkWithSimulator(problem, r);
+    }
+
+    // The relaxed optimum (reload bound dropped) against the brute force: it
+    // is the optimum when the reload bound cannot bind, and never above the
+    // optimum when it does (also when no strategy meets it at all).
+    void partitionBoundIsSound_data() { findsTheBruteForceOptimum_data(); }
+    void partitionBoundIsSound()
+    {
+        QFETCH(int, hIn);
+        QFETCH(int, wIn);
+        QFETCH(int, groupSize);
+        QFETCH(int, maxLoads);
+        QFETCH(bool, atMostCap);
+        OptimiseSettings settings;
+        settings.group_count = atMostCap ? GroupCount::AtMostCap : GroupCount::ExactlyKMin;
+        const S1Instance in = makeS1Instance(paperProblem(hIn, wIn, groupSize, maxLoads), settings);
+        const int patches = (hIn - 2) * (wIn - 2);
+        const int kMin = (patches + groupSize - 1) / groupSize;
+        const int maxGroups = atMostCap ? patches : kMin;
+        const std::optional<int> relaxed = bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, 9);
+        const std::optional<int> optimum = bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, maxLoads);
+        QVERIFY(relaxed);
+
+        const std::optional<double> bound = partitionLowerBound(in);
+        QVERIFY(bound);
+        QCOMPARE(*bound, double(*relaxed));
+        if (optimum)
+            QVERIFY(*bound <= *optimum);
+        QCOMPARE(reloadBoundIsSlack(in), maxLoads == 9);
+        QVERIFY(*bound >= lowerBound(in));
+
+        // Pruning by a known strategy's loads leaves the bound unchanged.
+        if (!atMostCap) {
+            const Groups known = rowByRow(in.layer, in.group_size);
+            PartitionBoundLimits limits;
+            limits.known_loads = evaluate(in, known).loaded_pixels;
+            const std::optional<double> pruned = partitionLowerBound(in, limits);
+            QVERIFY(pruned);
+            QCOMPARE(*pruned, *bound);
+        }
+    }
+
+    void partitionBoundRespectsItsLimits()
+    {
+        // 8×8 outputs: 64 patches, far too many states for the limits.
+        const S1Instance big = makeS1Instance(paperProblem(10, 10, 2));
+        PartitionBoundLimits limits;
+        limits.max_states = 1000;
+        QVERIFY(!partitionLowerBound(big, limits));
+        limits.max_states = 1 << 30;
+        limits.max_work = 1000;
+        QVERIFY(!partitionLowerBound(big, limits));
+        // Over 64 patches: not tried at all.
+        QVERIFY(!partitionLowerBound(makeS1Instance(paperProblem(11, 11, 2))));
+    }
+
+    // On 5×5 inputs with G = 2 (9 patches) the pixel bound (30) is below the
+    // optimum (31); the relaxed optimum is the optimum: the search says Optimal.
+    void searchProvesOptimaWithThePartitionBound()
+    {
+        const Problem problem = paperProblem(5, 5, 2);
+        const S1Instance in = makeS1Instance(problem);
+        const std::optional<int> optimum = bruteForceOptimum(5, 5, 2, 5, 5, 9);
+        QVERIFY(optimum);
+        QVERIFY(lowerBound(in) < *optimum);
+        const OptimiseResult r = searchOptimise(in, budget(200000, 1, 1));
+        QCOMPARE(r.duration, double(*optimum));
+        QCOMPARE(r.lower_bound, double(*optimum));
+        QCOMPARE(optimiseStatusName(r.status), optimiseStatusName(OptimiseStatus::Optimal));
     }
 
     // A move budget makes the run reproducible: the same seed, budget and

@@ -99,13 +99,14 @@ private slots:
         QCOMPARE(unknown.exitCode, 1);
         const QStringList commands{QStringLiteral("simulate"), QStringLiteral("compare"), QStringLiteral("sweep"),
             QStringLiteral("export"), QStringLiteral("optimize"), QStringLiteral("model"), QStringLiteral("import-solution"),
-            QStringLiteral("experiments")};
+            QStringLiteral("import-onnx"), QStringLiteral("network"), QStringLiteral("experiments")};
         for (const QString &c : commands) {
             QVERIFY2(help.out.contains(QStringLiteral("\n  ") + c + QLatin1Char(' ')), qPrintable(c));
             QVERIFY2(unknown.err.contains(c), qPrintable(c));
         }
-        QVERIFY(unknown.err.contains(
-            QStringLiteral("(expected simulate, compare, sweep, export, optimize, model, import-solution or experiments)")));
+        QVERIFY(unknown.err.contains(QStringLiteral(
+            "(expected simulate, compare, sweep, export, optimize, model, import-solution, import-onnx, network or "
+            "experiments)")));
         QVERIFY(help.out.contains(QStringLiteral("Commands:\n  simulate PROJECT")));
         QVERIFY(!help.out.contains(QStringLiteral("built without the GUI")));
     }

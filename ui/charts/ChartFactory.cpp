@@ -401,25 +401,38 @@ QChart *footprintChart(
     return chart;
 }
 
-QChart *durationChart(const SimulationResult &result, int cursorStep, const QString &strategy)
+namespace {
+
+// Bars of every step; with a problem, the load is split into input and kernels.
+QChart *durationBars(const Problem *problem, const SimulationResult &result, int cursorStep, const QString &strategy)
 {
     const std::vector<StepStats> &steps = result.steps;
     const int count = int(steps.size());
     QChart *chart = newChart(titled(
         strategy, QStringLiteral("duration per step"), QStringLiteral("total %1 cycles").arg(number(result.totalDuration()))));
 
-    QBarSet *load = barSet(QStringLiteral("load"), Palette::load());
+    QBarSet *load = barSet(problem ? QStringLiteral("load input") : QStringLiteral("load (input + kernels)"), Palette::load());
+    QBarSet *loadKernels = problem ? barSet(QStringLiteral("load kernels"), Palette::kernels()) : nullptr;
     QBarSet *write = barSet(QStringLiteral("write back"), Palette::write());
     QBarSet *compute = barSet(QStringLiteral("compute"), Palette::compute());
     double top = 0;
     for (const StepStats &s : steps) {
-        load->append(s.load_duration);
+        if (problem) {
+            const LoadSplit split = loadSplit(*problem, s);
+            load->append(split.input);
+            loadKernels->append(split.kernels);
+        } else {
+            load->append(s.load_duration);
+        }
         write->append(s.write_duration);
         compute->append(s.compute_duration);
         top = std::max(top, s.duration());
     }
     auto *bars = new QStackedBarSeries;
-    bars->append({load, write, compute});
+    bars->append(load);
+    if (loadKernels)
+        bars->append(loadKernels);
+    bars->append({write, compute});
     bars->setBarWidth(count > 40 ? 0.9 : 0.7);
 
     QCategoryAxis *x = stepAxis(steps, -0.5, std::max(0.5, count - 0.5), false, QStringLiteral("step"));
@@ -434,6 +447,24 @@ QChart *durationChart(const SimulationResult &result, int cursorStep, const QStr
     addCursor(chart, x, y, cursorStep);
     lineMarkersFromSeries(chart);
     return chart;
+}
+
+} // namespace
+
+LoadSplit loadSplit(const Problem &problem, const StepStats &step)
+{
+    const double tl = problem.hardware.t_l;
+    return {double(step.loaded_input) * tl, problem.options.kernels_preloaded ? 0.0 : double(step.loaded_kernels) * tl};
+}
+
+QChart *durationChart(const SimulationResult &result, int cursorStep, const QString &strategy)
+{
+    return durationBars(nullptr, result, cursorStep, strategy);
+}
+
+QChart *durationChart(const Problem &problem, const SimulationResult &result, int cursorStep, const QString &strategy)
+{
+    return durationBars(&problem, result, cursorStep, strategy);
 }
 
 QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, const QString &strategy)

@@ -56,6 +56,16 @@ QChart *footprintChart(
 
 /// Stacked load / write / compute duration (cycles) of every step.
 QChart *durationChart(const SimulationResult &result, int cursorStep, const QString &strategy = {});
+/// The same with the load split into input loads and kernel loads
+/// (loadSplit), so a kernel-streaming strategy shows what its kernels cost.
+QChart *durationChart(const Problem &problem, const SimulationResult &result, int cursorStep, const QString &strategy = {});
+
+/// A step's load cycles split by what was loaded: input elements·t_l and
+/// kernel elements·t_l (0 with kernels_preloaded); they sum to load_duration.
+struct LoadSplit {
+    double input = 0, kernels = 0;
+};
+LoadSplit loadSplit(const Problem &problem, const StepStats &step);
 
 /// Running total of the step durations (cycles); ends at totalDuration().
 QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, const QString &strategy = {});

@@ -111,7 +111,7 @@ void ChartsPanel::rebuildStepCharts()
 {
     rebuildFootprint();
     if (m_problem && m_result) {
-        replaceChart(DurationsTab, durationChart(*m_result, m_currentStep, m_strategy));
+        replaceChart(DurationsTab, durationChart(*m_problem, *m_result, m_currentStep, m_strategy));
         replaceChart(CumulativeTab, cumulativeDurationChart(*m_result, m_currentStep, m_strategy));
     } else {
         replaceChart(DurationsTab, placeholder(tr("No simulation to show")));

@@ -1,9 +1,13 @@
 #include "export/FigureExport.h"
 
+#include "convoffload/io/FormatError.h"
 #include "convoffload/io/Report.h"
+#include "convoffload/io/TextFile.h"
 
+#include <QBuffer>
 #include <QChart>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
@@ -13,7 +17,6 @@
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QScreen>
 #include <QSvgGenerator>
 
@@ -43,10 +46,19 @@ int layoutDpi()
     return 96;
 }
 
-ExportResult commit(QSaveFile &file, const QString &path)
+/// Figures and reports are saved like projects (writeTextFileAtomically):
+/// the old file is replaced only once the new one is on disk, its permission
+/// bits are kept (a 0444 file stays read-only, as a 0444 project does), a
+/// symbolic link is followed to its target and stays a link, and a failed
+/// save leaves no temporary file. QSaveFile refused read-only files and does
+/// not fsync the folder, so the bytes are made in memory and saved here.
+ExportResult saveBytes(const QByteArray &bytes, const QString &path)
 {
-    if (!file.commit())
-        return cannotWrite(path, file.errorString());
+    try {
+        writeTextFileAtomically(QFile::encodeName(path).toStdString(), std::string(bytes.constData(), std::size_t(bytes.size())));
+    } catch (const FormatError &e) {
+        return cannotWrite(path, QString::fromStdString(e.reason));
+    }
     return {true, {}};
 }
 
@@ -78,23 +90,22 @@ ExportResult writePng(const PaintFunction &paint, QSize size, const QString &pat
     const int dotsPerMeter = qRound(96.0 * scale / 0.0254);
     image.setDotsPerMeterX(dotsPerMeter);
     image.setDotsPerMeterY(dotsPerMeter);
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return cannotWrite(path, file.errorString());
+    QByteArray bytes;
+    QBuffer file(&bytes);
+    file.open(QIODevice::WriteOnly);
     QImageWriter writer(&file, "png");
-    if (!writer.write(image)) {
-        file.cancelWriting();
+    if (!writer.write(image))
         return cannotWrite(path, writer.errorString());
-    }
-    return commit(file, path);
+    file.close();
+    return saveBytes(bytes, path);
 }
 
 ExportResult writeSvg(
     const PaintFunction &paint, QSize size, const QString &path, const QString &title, const QString &description)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return cannotWrite(path, file.errorString());
+    QByteArray bytes;
+    QBuffer file(&bytes);
+    file.open(QIODevice::WriteOnly);
     QSvgGenerator svg;
     svg.setOutputDevice(&file);
     svg.setSize(size);
@@ -103,21 +114,20 @@ ExportResult writeSvg(
     svg.setTitle(title);
     svg.setDescription(description);
     QPainter painter;
-    if (!painter.begin(&svg)) {
-        file.cancelWriting();
+    if (!painter.begin(&svg))
         return cannotWrite(path, QStringLiteral("the SVG generator could not start"));
-    }
     painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     paint(painter, QRectF(QPointF(0, 0), QSizeF(size)));
     painter.end();
-    return commit(file, path);
+    file.close();
+    return saveBytes(bytes, path);
 }
 
 ExportResult writePdf(const PaintFunction &paint, QSize size, const QString &path, const QString &title)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return cannotWrite(path, file.errorString());
+    QByteArray bytes;
+    QBuffer file(&bytes);
+    file.open(QIODevice::WriteOnly);
     const int dpi = layoutDpi();
     QPdfWriter pdf(&file);
     pdf.setTitle(title);
@@ -128,15 +138,14 @@ ExportResult writePdf(const PaintFunction &paint, QSize size, const QString &pat
     pdf.setPageSize(QPageSize(points, QPageSize::Point, title, QPageSize::ExactMatch));
     pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
     QPainter painter;
-    if (!painter.begin(&pdf)) {
-        file.cancelWriting();
+    if (!painter.begin(&pdf))
         return cannotWrite(path, QStringLiteral("the PDF writer could not start"));
-    }
     painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     // The page in device pixels may differ from `size` by rounding: fill it.
     paint(painter, QRectF(0, 0, pdf.width(), pdf.height()));
     painter.end();
-    return commit(file, path);
+    file.close();
+    return saveBytes(bytes, path);
 }
 
 } // namespace
@@ -162,7 +171,11 @@ ExportResult checkExportTarget(const QString &path, QSize size)
                            .arg(native(path),
                                suffix.isEmpty() ? QStringLiteral("the file name has no extension")
                                                 : QStringLiteral("unknown extension “.%1”").arg(suffix)));
-    const QFileInfo info(path);
+    // A save through a symbolic link writes the link's target: its folder
+    // is the one that must exist and be writable.
+    QFileInfo info(path);
+    for (int depth = 0; depth < 40 && info.isSymLink(); ++depth)
+        info = QFileInfo(info.symLinkTarget());
     const QFileInfo folder(info.absolutePath());
     if (!folder.isDir())
         return cannotWrite(path, QStringLiteral("the folder “%1” does not exist").arg(native(info.absolutePath())));
@@ -253,16 +266,7 @@ ExportResult exportText(const QString &text, const QString &path)
 {
     if (path.isEmpty())
         return failure(QStringLiteral("Cannot export: no file name given"));
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return cannotWrite(path, file.errorString());
-    const QByteArray bytes = text.toUtf8();
-    if (file.write(bytes) != bytes.size()) {
-        const QString reason = file.errorString();
-        file.cancelWriting();
-        return cannotWrite(path, reason);
-    }
-    return commit(file, path);
+    return saveBytes(text.toUtf8(), path);
 }
 
 } // namespace convoffload::ui

@@ -47,9 +47,10 @@ ExportResult checkExportTarget(const QString &path, QSize size);
 /// from the extension (case-insensitive): .png (QImage + QImageWriter, white
 /// background), .svg (QSvgGenerator, with `title` and `description`), .pdf
 /// (QPdfWriter, one page the size of the figure, 96 dpi, with `title`). The
-/// file is written through QSaveFile: on failure an existing file is kept.
-/// A PNG is drawn `pngScale` times larger than `size` (its layout), for a
-/// preset's dpi; SVG and PDF stay vector at `size`.
+/// file is saved as projects are (writeTextFileAtomically): on failure an
+/// existing file is kept and no temporary file is left; permission bits and
+/// symbolic links are kept. A PNG is drawn `pngScale` times larger than
+/// `size` (its layout), for a preset's dpi; SVG and PDF stay vector at `size`.
 ExportResult exportFigure(const PaintFunction &paint, QSize size, const QString &path, const QString &title,
     const QString &description = {}, qreal pngScale = 1.0);
 
@@ -66,7 +67,7 @@ QString exportMetricsCsv(const SimulationResult &result);
 /// SPEC §6 `simulate --json` of the result (core's simulationToJson), indented.
 QString exportMetricsJson(const Problem &problem, const QString &strategy, const SimulationResult &result);
 
-/// Writes UTF-8 text atomically (QSaveFile); the error names the native path.
+/// Writes UTF-8 text atomically, as figures; the error names the native path.
 ExportResult exportText(const QString &text, const QString &path);
 
 } // namespace convoffload::ui

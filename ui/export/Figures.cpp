@@ -258,8 +258,9 @@ Figure makeFigure(FigureSource &source, const FigureRequest &request)
     case FigureKind::Durations: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
-        return chartFigure(durationChart(r, cursorStep(request), strategy), QStringLiteral("Step durations — %1").arg(strategy),
-            QStringLiteral("Load, write and compute cycles of every step."), QSize(1400, 700), request);
+        return chartFigure(durationChart(problem, r, cursorStep(request), strategy),
+            QStringLiteral("Step durations — %1").arg(strategy),
+            QStringLiteral("Input load, kernel load, write and compute cycles of every step."), QSize(1400, 700), request);
     }
     case FigureKind::Cumulative: {
         const SimulationResult &r = source.simulation(request.strategy);

@@ -3,6 +3,7 @@
 #include "grid/DropPreview.h"
 #include "grid/GridEditController.h"
 #include "models/GroupListModel.h"
+#include "render/KernelStrip.h"
 #include "render/Palette.h"
 
 #include <QApplication>
@@ -71,6 +72,8 @@ void GridView::setSource(const Problem *problem, const StepCursor *cursor)
     const bool reshaped = rows != m_rows || cols != m_cols;
     m_problem = problem;
     m_cursor = cursor;
+    // Cached: the layout is also redone when the cursor may be gone (teardown).
+    m_streamsKernels = cursor && GridRenderer::streamsKernels(*cursor);
     m_rows = rows;
     m_cols = cols;
     m_hover.reset();
@@ -121,7 +124,7 @@ std::vector<LegendRow> GridView::legendRows() const
         }
         return rows;
     }
-    std::vector<LegendRow> rows = GridRenderer::outputLegend(m_style);
+    std::vector<LegendRow> rows = GridRenderer::outputLegend(m_style, {}, m_streamsKernels);
     if (isEditable() && !rows.empty()) {
         rows.back().items.push_back({LegendItem::Kind::Outline, Palette::selection(), QStringLiteral("selected"), {}, {}});
         rows.back().items.push_back({LegendItem::Kind::Flag, Palette::flag(), Palette::flagLabel(), {}, {}});
@@ -139,14 +142,18 @@ void GridView::updateLayout()
     const double legendH = m_style.legend ? GridRenderer::legendHeight(fm, inner.width(), legendRows()) : 0.0;
     const double legendGap = m_style.legend ? std::round(h * 0.4) : 0.0;
     const QSizeF axis = m_style.labels ? GridRenderer::axisSize(fm, rows(), cols()) : QSizeF(0, 0);
+    const double stripBand = m_problem ? GridRenderer::kernelStripBand(fm, m_kind, m_style) : 0.0;
 
     m_title = QRectF(inner.left(), inner.top(), inner.width(), titleH);
     const double top = m_title.bottom() + axis.height();
     const QRectF viewport(inner.left() + axis.width(), top, std::max(0.0, inner.width() - axis.width()),
-        std::max(0.0, inner.bottom() - legendH - legendGap - top));
+        std::max(0.0, inner.bottom() - legendH - legendGap - stripBand - top));
+    m_kernelStrip = stripBand > 0
+        ? QRectF(inner.left(), viewport.bottom() + stripBand - KernelStrip::height(fm), inner.width(), KernelStrip::height(fm))
+        : QRectF();
     m_topAxis = QRectF(viewport.left(), viewport.top() - axis.height(), viewport.width(), axis.height());
     m_leftAxis = QRectF(inner.left(), viewport.top(), axis.width(), viewport.height());
-    m_legend = QRectF(inner.left(), viewport.bottom() + legendGap, inner.width(), legendH);
+    m_legend = QRectF(inner.left(), viewport.bottom() + stripBand + legendGap, inner.width(), legendH);
 
     const QRectF old = m_viewport;
     m_viewport = viewport;
@@ -235,6 +242,8 @@ void GridView::paintEvent(QPaintEvent *event)
         GridRenderer::paintAxes(painter, g, m_topAxis, m_leftAxis, g.cellsIn(m_viewport));
         painter.restore();
     }
+    if (!m_kernelStrip.isEmpty() && m_kernelStrip.intersects(exposed))
+        KernelStrip::paint(painter, m_kernelStrip, *m_problem, *m_cursor, m_style.labels);
     if (m_style.legend && m_legend.intersects(exposed))
         GridRenderer::paintLegend(painter, m_legend, legendRows());
 }
@@ -535,6 +544,8 @@ void GridView::focusOutEvent(QFocusEvent *event)
 
 QString GridView::toolTipAt(const QPointF &pos) const
 {
+    if (m_problem && m_cursor && m_kernelStrip.contains(pos))
+        return KernelStrip::toolTipAt(QFontMetricsF(font(), this), m_kernelStrip, *m_problem, *m_cursor, m_style.labels, pos);
     if (!m_problem || !m_cursor || !m_viewport.contains(pos))
         return {};
     const auto cell = geometry().cellAt(pos);
@@ -584,7 +595,10 @@ QString GridView::outputToolTip(int row, int col) const
         << QStringLiteral("now: %1 (%2)").arg(Palette::outputLabel(m_cursor->patch(patch)), GridRenderer::momentText(*m_cursor));
     const QRect px = GridRenderer::patchPixels(l, patch);
     lines << QStringLiteral("reads pixels rows %1, cols %2").arg(range(px.top(), px.bottom()), range(px.left(), px.right()));
-    lines << QStringLiteral("%1 output%2:").arg(l.n).arg(l.n == 1 ? QString() : QStringLiteral("s"));
+    lines << QStringLiteral("%1 of %2 output%3 computed:")
+                 .arg(GridRenderer::outputsComputed(*m_problem, *m_cursor, patch))
+                 .arg(l.n)
+                 .arg(l.n == 1 ? QString() : QStringLiteral("s"));
     for (int k = 0; k < l.n && k < kMaxListedOutputs; ++k) {
         const OutputId o = outputId(l, patch, KernelId(k));
         lines << QStringLiteral("  %1: %2").arg(fromStd(outputName(l, o)), Palette::outputLabel(m_cursor->output(o)));

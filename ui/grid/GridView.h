@@ -58,6 +58,8 @@ public:
     GridGeometry geometry() const;
     /// The widget rectangle the grid is drawn in (between title/axes and legend).
     QRectF gridViewport() const { return m_viewport; }
+    /// Input grid: the band under the grid that holds the kernel strip (empty on the output grid).
+    QRectF kernelStripRect() const { return m_kernelStrip; }
     /// The text of the tooltip at a widget position; empty outside the grid.
     QString toolTipAt(const QPointF &pos) const;
 
@@ -156,12 +158,13 @@ private:
     GridKind m_kind;
     const Problem *m_problem = nullptr;
     const StepCursor *m_cursor = nullptr;
+    bool m_streamsKernels = false; // of m_cursor's strategy, read when it was set
     int m_rows = 0, m_cols = 0; // of the grid shown, cached from m_problem
     GridStyle m_style;
     GridRenderer m_renderer;
     ViewTransform m_transform;
     bool m_fitted = true; // follow the widget size until the user zooms or pans
-    QRectF m_title, m_topAxis, m_leftAxis, m_viewport, m_legend;
+    QRectF m_title, m_topAxis, m_leftAxis, m_viewport, m_kernelStrip, m_legend;
     // panning (the left button without edit mode, else the middle button or space + left)
     QPoint m_pressPos, m_lastPos;
     bool m_panning = false, m_dragging = false;

@@ -13,6 +13,8 @@
 #include "optimise/OptimiseDialog.h"
 #include "grid/GridView.h"
 #include "models/GroupListModel.h"
+#include "network/NetworkImportDialog.h"
+#include "network/NetworkPanel.h"
 #include "panels/DiagnosticsPanel.h"
 #include "panels/GroupsPanel.h"
 #include "panels/ProblemEditor.h"
@@ -132,6 +134,17 @@ void MainWindow::createViews()
     docks.groups = dock(m_groups, tr("Groups"), QStringLiteral("groupsDock"));
     docks.steps = dock(m_stepTable, tr("Steps"), QStringLiteral("stepsDock"));
     docks.charts = dock(m_charts, tr("Charts"), QStringLiteral("chartsDock"));
+    // The Network dock: activating a layer opens it as a single-layer project.
+    auto *networkPanel = new NetworkPanel(this);
+    docks.network = dock(networkPanel, tr("Network"), QStringLiteral("networkDock"));
+    connect(networkPanel, &NetworkPanel::layerActivated, this, [this, networkPanel](int index) {
+        if (!maybeSave())
+            return;
+        int best = -1;
+        m_document->resetToProject(networkPanel->layerProject(index, best));
+        if (best >= 0)
+            m_document->setCurrentStrategy(best);
+    });
     m_layout = new WindowLayout(this, docks);
 
     connect(m_charts, &ChartsPanel::stepClicked, this, [this](int step) { m_document->seek({step, Action::Compute}); });
@@ -185,6 +198,15 @@ void MainWindow::createMenus()
     file->addAction(tr("&New Project…"), QKeySequence::New, this, &MainWindow::newProject);
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("Import &Network (ONNX)…"), this, [this] {
+        NetworkImportDialog dialog(this);
+        auto *panel = findChild<NetworkPanel *>();
+        if (dialog.exec() != QDialog::Accepted || !panel)
+            return;
+        panel->openNetwork(dialog.savedPath());
+        panel->parentWidget()->show(); // the dock
+        panel->parentWidget()->raise();
+    });
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
     file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
     file->addSeparator();

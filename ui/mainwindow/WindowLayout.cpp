@@ -55,6 +55,11 @@ void WindowLayout::arrange()
     w->addDockWidget(Qt::RightDockWidgetArea, m_docks.charts);
     w->addDockWidget(Qt::BottomDockWidgetArea, m_docks.steps);
     w->tabifyDockWidget(m_docks.steps, m_docks.diagnostics);
+    if (m_docks.network) {
+        m_docks.network->setFloating(false);
+        m_docks.network->show();
+        w->tabifyDockWidget(m_docks.diagnostics, m_docks.network);
+    }
     m_docks.problem->raise();
     m_docks.steps->raise();
 }

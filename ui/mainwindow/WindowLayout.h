@@ -25,6 +25,7 @@ struct MainDocks {
     QDockWidget *diagnostics = nullptr;
     QDockWidget *steps = nullptr;
     QDockWidget *charts = nullptr;
+    QDockWidget *network = nullptr; // optional: the layers of an imported network
 };
 
 /// The rectangle the window opens in when no geometry was saved: `preferred`

@@ -1,6 +1,7 @@
 #include "panels/GroupsPanel.h"
 
 #include "models/GroupListModel.h"
+#include "models/StepKernelModel.h"
 #include "panels/GroupTreeView.h"
 
 #include "document/ProjectDocument.h"
@@ -25,6 +26,7 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
     : QWidget(parent)
     , m_document(document)
     , m_model(new GroupListModel(document, this))
+    , m_steps(new StepKernelModel(document, this))
     , m_view(new GroupTreeView(this))
     , m_toolBar(new QToolBar(this))
     , m_message(new QLabel(this))
@@ -38,8 +40,6 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
     m_view->setDragDropMode(QAbstractItemView::DragDrop);
     m_view->setDefaultDropAction(Qt::MoveAction);
     m_view->setDropIndicatorShown(true);
-    m_view->setToolTip(tr("Drag patches onto a group, onto \"Unassigned\" or between groups (a new group);\n"
-                          "drag a group between groups to reorder it. Every edit can be undone."));
     m_message->setWordWrap(true);
     m_message->setStyleSheet(QStringLiteral("color: #D55E00"));
     m_message->hide();
@@ -107,10 +107,47 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
                 m_view->expand(group);
         m_knownGroups.clear();
     });
+    connect(m_steps, &StepKernelModel::editRefused, this, &GroupsPanel::show);
+    connect(m_steps, &QAbstractItemModel::modelReset, this, &GroupsPanel::updateMode);
     connect(document, &ProjectDocument::simulationStarted, this, &GroupsPanel::updateFeedback);
     connect(document, &ProjectDocument::simulationChanged, this, &GroupsPanel::updateFeedback);
     connect(document, &ProjectDocument::comparisonChanged, this, &GroupsPanel::updateFeedback);
     updateFeedback();
+    updateMode();
+}
+
+bool GroupsPanel::showsSteps() const { return m_view->model() == m_steps; }
+
+void GroupsPanel::updateMode()
+{
+    const bool steps = m_steps->showsSteps();
+    QAbstractItemModel *want = steps ? static_cast<QAbstractItemModel *>(m_steps) : m_model;
+    if (m_view->model() != want) {
+        m_view->setModel(want);
+        show(QString());
+    }
+    for (QAction *a : m_editActions)
+        a->setEnabled(!steps);
+    m_view->setToolTip(steps ? tr("Each step computes its patches with its kernels. Drag kernels onto another step,\n"
+                                  "or between steps for a new step on the same patches. Every edit can be undone.")
+                             : tr("Drag patches onto a group, onto \"Unassigned\" or between groups (a new group);\n"
+                                  "drag a group between groups to reorder it. Every edit can be undone."));
+    if (steps) {
+        qint64 kernels = 0;
+        for (const ComputeStep &s : m_steps->steps())
+            kernels += qint64(s.kernels.size());
+        // After the view's own reset handler, which closes every row.
+        if (kernels <= kMaxPatchesOpened)
+            QMetaObject::invokeMethod(
+                this,
+                [this] {
+                    if (showsSteps())
+                        m_view->expandToDepth(0);
+                },
+                Qt::QueuedConnection);
+        if (!m_steps->problem().isEmpty())
+            show(m_steps->problem());
+    }
 }
 
 QString GroupsPanel::lastMessage() const { return m_message->isVisible() ? m_message->text() : QString(); }
@@ -145,8 +182,8 @@ void GroupsPanel::updateFeedback()
     text += tr(" · duration <b>%1</b>").arg(r.totalDuration());
     const CompareRow *best = nullptr;
     for (const CompareRow &row : m_document->comparison())
-        if (row.kind != strategyKindName(StrategyKind::Groups) && row.failure.empty() && row.valid
-            && (!best || row.total_duration < best->total_duration))
+        if (row.kind != strategyKindName(StrategyKind::Groups) && row.kind != strategyKindName(StrategyKind::Steps)
+            && row.failure.empty() && row.valid && (!best || row.total_duration < best->total_duration))
             best = &row;
     if (best) {
         const double delta = r.totalDuration() - best->total_duration;

@@ -4,7 +4,10 @@
 // groups to reorder them; split and merge groups; or use the keyboard
 // actions (also in the toolbar and the context menu). Refused edits say why.
 // Groups and patches breaking a rule carry a warning icon and the core's
-// message (GroupListModel's findings).
+// message (GroupListModel's findings). A strategy that streams kernels (kinds
+// `steps`, `kernel-blocked`) shows its compute steps instead, with their
+// kernels: drag kernels onto another step, or between steps for a new step on
+// the same patches (StepKernelModel); the group actions are off meanwhile.
 
 #include <QList>
 #include <QPersistentModelIndex>
@@ -21,6 +24,7 @@ class QTreeView;
 namespace convoffload::ui {
 
 class GroupListModel;
+class StepKernelModel;
 class ProjectDocument;
 
 class GroupsPanel : public QWidget {
@@ -29,6 +33,9 @@ public:
     explicit GroupsPanel(ProjectDocument *document, QWidget *parent = nullptr);
 
     GroupListModel *model() const { return m_model; }
+    /// The steps of a kernel-streaming strategy (the tree shows it while showsSteps()).
+    StepKernelModel *stepModel() const { return m_steps; }
+    bool showsSteps() const;
     QTreeView *view() const { return m_view; }
     QString lastMessage() const;
     /// The live feedback line: validity, duration, difference from the best heuristic.
@@ -56,9 +63,12 @@ private:
     std::vector<int> selectedGroups() const;
     void show(const QString &error);
     void updateFeedback();
+    /// Shows the step tree for a kernel-streaming strategy, the groups otherwise.
+    void updateMode();
 
     ProjectDocument *m_document;
     GroupListModel *m_model;
+    StepKernelModel *m_steps;
     QTreeView *m_view;
     QToolBar *m_toolBar;
     QList<QAction *> m_editActions;

@@ -1,5 +1,6 @@
 #include "render/GridRenderer.h"
 
+#include "render/KernelStrip.h"
 #include "render/Palette.h"
 
 #include <QBrush>
@@ -103,6 +104,7 @@ double itemWidth(const QFontMetricsF &fm, const LegendMetrics &m, const LegendIt
     case LegendItem::Kind::Outline:
     case LegendItem::Kind::Marker:
     case LegendItem::Kind::Flag:
+    case LegendItem::Kind::PartialFill:
         return m.swatch + m.gapIn + fm.horizontalAdvance(item.label);
     case LegendItem::Kind::Gradient:
         return fm.horizontalAdvance(item.low) + m.gapIn + m.bar + m.gapIn + fm.horizontalAdvance(item.high)
@@ -154,6 +156,15 @@ void paintItem(QPainter &p, const QFontMetricsF &fm, const LegendMetrics &m, con
     case LegendItem::Kind::Flag:
         p.fillRect(box, Qt::white);
         paintFlag(p, box, item.color);
+        text(box.right() + m.gapIn, item.label);
+        break;
+    case LegendItem::Kind::PartialFill:
+        // A cell half computed: the state colour from the bottom, pending above.
+        p.fillRect(box, item.color);
+        p.fillRect(QRectF(box.left(), box.top(), box.width(), box.height() / 2), Palette::output(OutputState::Pending));
+        p.setPen(QPen(frameColour(), 1));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(box);
         text(box.right() + m.gapIn, item.label);
         break;
     case LegendItem::Kind::Gradient: {
@@ -340,13 +351,25 @@ std::vector<LegendRow> GridRenderer::inputLegend(
     return {row};
 }
 
-std::vector<LegendRow> GridRenderer::outputLegend(const GridStyle &style, const QString &caption)
+bool GridRenderer::streamsKernels(const StepCursor &cursor)
+{
+    const std::vector<StepStats> &steps = cursor.result().steps;
+    for (std::size_t k = 0; k < steps.size(); ++k)
+        if (!steps[k].drain && ((k > 0 && steps[k].loaded_kernels > 0) || steps[k].freed_kernels > 0))
+            return true;
+    return false;
+}
+
+std::vector<LegendRow> GridRenderer::outputLegend(const GridStyle &style, const QString &caption, bool partialFill)
 {
     using K = LegendItem::Kind;
     LegendRow row{caption, {}};
     for (OutputState s :
         {OutputState::Computed, OutputState::Written, OutputState::OnChip, OutputState::Done, OutputState::Pending})
         row.items.push_back({K::Swatch, Palette::output(s), Palette::outputLabel(s), {}, {}});
+    if (partialFill)
+        row.items.push_back({K::PartialFill, Palette::output(OutputState::Done),
+            QStringLiteral("filled: share of the N outputs computed"), {}, {}});
     if (style.outlineGroup)
         row.items.push_back({K::Outline, Palette::cursor(), QStringLiteral("current group"), {}, {}});
     return {row};
@@ -403,6 +426,21 @@ QSizeF GridRenderer::axisSize(const QFontMetricsF &metrics, int rows, int cols)
     return QSizeF(std::ceil(metrics.horizontalAdvance(QString::number(std::max(widest, 0))) * 0.9 + h * 0.5), std::ceil(h * 1.1));
 }
 
+int GridRenderer::outputsComputed(const Problem &problem, const StepCursor &cursor, PatchId patch)
+{
+    int done = 0;
+    for (int k = 0; k < problem.layer.n; ++k)
+        done += cursor.output(outputId(problem.layer, patch, KernelId(k))) != OutputState::Pending;
+    return done;
+}
+
+double GridRenderer::kernelStripBand(const QFontMetricsF &metrics, GridKind kind, const GridStyle &style)
+{
+    if (kind != GridKind::Input || !style.kernelStrip)
+        return 0.0;
+    return std::round(metrics.height() * 0.6) + KernelStrip::height(metrics);
+}
+
 QRect GridRenderer::patchPixels(const Layer &layer, PatchId patch)
 {
     const Grid g = patchPosition(layer, patch);
@@ -417,22 +455,24 @@ GridFigureLayout GridRenderer::layout(GridKind kind, const QFontMetricsF &metric
     const QRectF inner = target.adjusted(margin, margin, -margin, -margin);
     const double titleH = style.labels ? std::ceil(h * 1.3) : 0.0;
     const double titleGap = style.labels ? std::round(h * 0.3) : 0.0;
-    const double legendH = style.legend ? legendHeight(metrics, inner.width(),
-                               kind == GridKind::Input ? inputLegend(problem, cursor, style) : outputLegend(style))
-                                        : 0.0;
+    const double legendH = style.legend
+        ? legendHeight(metrics, inner.width(),
+            kind == GridKind::Input ? inputLegend(problem, cursor, style) : outputLegend(style, {}, streamsKernels(cursor)))
+        : 0.0;
     const double legendGap = style.legend ? std::round(h * 0.6) : 0.0;
+    const double stripH = kernelStripBand(metrics, kind, style);
     const int rows = rowsOf(kind, problem), cols = colsOf(kind, problem);
     const QSizeF axis = style.labels ? axisSize(metrics, rows, cols) : QSizeF(0, 0);
 
     const QRectF gridArea(inner.left() + axis.width(), inner.top() + titleH + titleGap + axis.height(),
         std::max(0.0, inner.width() - axis.width()),
-        std::max(0.0, inner.height() - titleH - titleGap - axis.height() - legendGap - legendH));
+        std::max(0.0, inner.height() - titleH - titleGap - axis.height() - stripH - legendGap - legendH));
     GridGeometry g = GridGeometry::fit(rows, cols, gridArea);
     if (g.cellSize >= 8)
         g.cellSize = std::floor(g.cellSize); // whole pixels: crisp, even cells
     const double gw = cols * g.cellSize, gh = rows * g.cellSize;
     const double blockW = axis.width() + gw;
-    const double blockH = titleH + titleGap + axis.height() + gh + legendGap + legendH;
+    const double blockH = titleH + titleGap + axis.height() + gh + stripH + legendGap + legendH;
     const double x0 = std::round(inner.left() + std::max(0.0, (inner.width() - blockW) / 2));
     const double y0 = std::round(inner.top() + std::max(0.0, (inner.height() - blockH) / 2));
     g.origin = QPointF(x0 + axis.width(), y0 + titleH + titleGap + axis.height());
@@ -442,7 +482,10 @@ GridFigureLayout GridRenderer::layout(GridKind kind, const QFontMetricsF &metric
     out.title = QRectF(inner.left(), y0, inner.width(), titleH);
     out.topAxis = QRectF(g.origin.x(), g.origin.y() - axis.height(), gw, axis.height());
     out.leftAxis = QRectF(x0, g.origin.y(), axis.width(), gh);
-    out.legend = QRectF(inner.left(), g.origin.y() + gh + legendGap, inner.width(), legendH);
+    if (stripH > 0)
+        out.kernelStrip = QRectF(
+            inner.left(), g.origin.y() + gh + stripH - KernelStrip::height(metrics), inner.width(), KernelStrip::height(metrics));
+    out.legend = QRectF(inner.left(), g.origin.y() + gh + stripH + legendGap, inner.width(), legendH);
     return out;
 }
 
@@ -505,6 +548,24 @@ void GridRenderer::paintCellColours(QPainter &painter, const GridGeometry &geome
             c = end;
         }
     }
+}
+
+void GridRenderer::paintPartialPatches(
+    QPainter &painter, const GridGeometry &geometry, const Problem &problem, const StepCursor &cursor, QRect cells)
+{
+    const int n = problem.layer.n;
+    if (n <= 1 || geometry.cellSize < 3) // no room to show a fraction
+        return;
+    const QColor pending = Palette::output(OutputState::Pending);
+    for (int r = cells.top(); r <= cells.bottom(); ++r)
+        for (int c = cells.left(); c <= cells.right(); ++c) {
+            const int done = outputsComputed(problem, cursor, patchId(problem.layer, r, c));
+            if (done == 0 || done == n)
+                continue;
+            const QRectF cell = geometry.cellRect(r, c);
+            const double missing = cell.height() * double(n - done) / n;
+            painter.fillRect(QRectF(cell.left(), cell.top(), cell.width(), missing), pending);
+        }
 }
 
 void GridRenderer::paintGridLines(QPainter &painter, const GridGeometry &geometry, QRect cells)
@@ -661,6 +722,7 @@ void GridRenderer::paintOutputCells(QPainter &painter, const GridGeometry &geome
     painter.setRenderHint(QPainter::Antialiasing, false);
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
     paintCellColours(painter, geometry, cells, GridKind::Output, problem, cursor, style);
+    paintPartialPatches(painter, geometry, problem, cursor, cells);
     paintGridLines(painter, geometry, cells);
 
     // Patch ids in the top-left corner of cells big enough (the centre keeps the colour).
@@ -801,6 +863,8 @@ void GridRenderer::paintInputGrid(QPainter &painter, const QRectF &target, const
     }
     painter.fillRect(target, Qt::white);
     paintInputCells(painter, lay.geometry, problem, cursor, style, lay.geometry.allCells());
+    if (!lay.kernelStrip.isEmpty())
+        KernelStrip::paint(painter, lay.kernelStrip, problem, cursor, style.labels);
     if (style.labels) {
         paintTitle(painter, lay.title, inputTitle(problem, cursor));
         paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells());
@@ -824,7 +888,7 @@ void GridRenderer::paintOutputGrid(
         paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells());
     }
     if (style.legend)
-        paintLegend(painter, lay.legend, outputLegend(style));
+        paintLegend(painter, lay.legend, outputLegend(style, {}, streamsKernels(cursor)));
     painter.restore();
 }
 
@@ -844,11 +908,12 @@ void GridRenderer::paintGrids(
     std::vector<LegendRow> legend;
     if (style.legend) {
         legend = inputLegend(problem, cursor, style, QStringLiteral("Input:"));
-        for (LegendRow &row : outputLegend(style, QStringLiteral("Output:")))
+        for (LegendRow &row : outputLegend(style, QStringLiteral("Output:"), streamsKernels(cursor)))
             legend.push_back(std::move(row));
     }
     const double legendH = style.legend ? legendHeight(fm, inner.width(), legend) : 0.0;
     const double legendGap = style.legend ? std::round(h * 0.6) : 0.0;
+    const double stripH = kernelStripBand(fm, GridKind::Input, style);
 
     const int rowsIn = rowsOf(GridKind::Input, problem), colsIn = colsOf(GridKind::Input, problem);
     const int rowsOut = rowsOf(GridKind::Output, problem), colsOut = colsOf(GridKind::Output, problem);
@@ -859,13 +924,13 @@ void GridRenderer::paintGrids(
 
     const double availW = inner.width() - axisIn.width() - axisOut.width() - between;
     const double head = titleH + titleGap + subtitleH + axisH;
-    const double availH = inner.height() - head - legendGap - legendH;
+    const double availH = inner.height() - head - stripH - legendGap - legendH;
     double cs = std::max(0.0, std::min(availW / (colsIn + colsOut), availH / std::max(rowsIn, rowsOut)));
     if (cs >= 8)
         cs = std::floor(cs);
     const double wIn = colsIn * cs, wOut = colsOut * cs, gridH = std::max(rowsIn, rowsOut) * cs;
     const double blockW = axisIn.width() + wIn + between + axisOut.width() + wOut;
-    const double blockH = head + gridH + legendGap + legendH;
+    const double blockH = head + gridH + stripH + legendGap + legendH;
     const double x0 = std::round(inner.left() + std::max(0.0, (inner.width() - blockW) / 2));
     const double y0 = std::round(inner.top() + std::max(0.0, (inner.height() - blockH) / 2));
     const double gridTop = y0 + head;
@@ -876,6 +941,11 @@ void GridRenderer::paintGrids(
     painter.fillRect(target, Qt::white);
     paintInputCells(painter, in, problem, cursor, style, in.allCells());
     paintOutputCells(painter, out, problem, cursor, style, out.allCells());
+    if (stripH > 0) {
+        const double stripHeight = KernelStrip::height(fm);
+        KernelStrip::paint(painter, QRectF(inner.left(), gridTop + gridH + stripH - stripHeight, inner.width(), stripHeight),
+            problem, cursor, style.labels);
+    }
     if (style.labels) {
         QString moment = momentText(cursor);
         if (!moment.isEmpty())
@@ -896,7 +966,7 @@ void GridRenderer::paintGrids(
             QRectF(out.origin.x() - axisOut.width(), gridTop, axisOut.width(), rowsOut * cs), out.allCells());
     }
     if (style.legend)
-        paintLegend(painter, QRectF(inner.left(), gridTop + gridH + legendGap, inner.width(), legendH), legend);
+        paintLegend(painter, QRectF(inner.left(), gridTop + gridH + stripH + legendGap, inner.width(), legendH), legend);
     painter.restore();
 }
 

@@ -27,6 +27,7 @@ struct GridStyle {
     bool outlineGroup = true; // outline the patches of the current group
     bool legend = true;
     bool labels = true; // title, row/column indices, counts and ids in big cells
+    bool kernelStrip = true; // input figures: the kernel strip under the grid
 };
 
 enum class GridKind { Input, Output };
@@ -64,7 +65,7 @@ struct GridGeometry {
 
 /// One entry of a legend.
 struct LegendItem {
-    enum class Kind { Swatch, Hatch, Outline, Gradient, Text, Marker, Flag };
+    enum class Kind { Swatch, Hatch, Outline, Gradient, Text, Marker, Flag, PartialFill };
     Kind kind = Kind::Swatch;
     QColor color;
     QString label;
@@ -80,6 +81,7 @@ struct LegendRow {
 /// Where a one-grid figure puts its parts.
 struct GridFigureLayout {
     QRectF title, topAxis, leftAxis, legend;
+    QRectF kernelStrip; // input figures with GridStyle::kernelStrip; else empty
     GridGeometry geometry;
 };
 
@@ -132,7 +134,12 @@ public:
     static QString outputTitle(const Problem &problem, const StepCursor &cursor);
     static std::vector<LegendRow> inputLegend(
         const Problem &problem, const StepCursor &cursor, const GridStyle &style, const QString &caption = {});
-    static std::vector<LegendRow> outputLegend(const GridStyle &style, const QString &caption = {});
+    /// With `partialFill` (the strategy streams kernels: streamsKernels), the
+    /// legend also explains the partly filled cells.
+    static std::vector<LegendRow> outputLegend(const GridStyle &style, const QString &caption = {}, bool partialFill = false);
+    /// True when some step other than the first loads kernels, or one before
+    /// the drain frees some: output cells can then be partly computed.
+    static bool streamsKernels(const StepCursor &cursor);
 
     static int rowsOf(GridKind kind, const Problem &problem);
     static int colsOf(GridKind kind, const Problem &problem);
@@ -143,12 +150,20 @@ public:
     static QFont figureFont(const QFont &base, const QRectF &target);
     /// Axis strip sizes for a grid of that many rows and columns.
     static QSizeF axisSize(const QFontMetricsF &metrics, int rows, int cols);
+    /// How many of a patch's N outputs are computed (on chip, written or done) at the moment.
+    static int outputsComputed(const Problem &problem, const StepCursor &cursor, PatchId patch);
+    /// Height of the band under an input grid that holds the kernel strip (0 when off).
+    static double kernelStripBand(const QFontMetricsF &metrics, GridKind kind, const GridStyle &style);
     /// Range of patches' pixels in the padded input (cell units).
     static QRect patchPixels(const Layer &layer, PatchId patch);
 
 private:
     void paintCellColours(QPainter &painter, const GridGeometry &geometry, QRect cells, GridKind kind, const Problem &problem,
         const StepCursor &cursor, const GridStyle &style);
+    /// Output cells whose patch has only part of its N outputs computed:
+    /// the missing fraction, from the top, in the pending colour.
+    static void paintPartialPatches(
+        QPainter &painter, const GridGeometry &geometry, const Problem &problem, const StepCursor &cursor, QRect cells);
     static void paintGridLines(QPainter &painter, const GridGeometry &geometry, QRect cells);
     static void paintUnionOutline(
         QPainter &painter, const GridGeometry &geometry, const std::vector<QRect> &parts, const QColor &colour);

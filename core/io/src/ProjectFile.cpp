@@ -34,6 +34,7 @@ using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kFormatTag = "convoffload-project";
 constexpr std::int64_t kFormatVersion = 1;
+constexpr std::int64_t kNetworkFormatVersion = 2; // SPEC §4b: a network of layers
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 
 // ---------------------------------------------------------------- key paths
@@ -330,7 +331,8 @@ WritePolicy writePolicyAt(const Json &v, const std::string &where)
     throw FormatError(where, "must be \"next-step\" or \"as-late-as-possible\", got " + jsonQuoted(s));
 }
 
-void checkFormatTag(const Json &root)
+/// The file's version: 1 (one layer) or 2 (a network).
+std::int64_t checkFormatTag(const Json &root)
 {
     const auto format = root.find("format");
     if (format == root.end())
@@ -343,9 +345,11 @@ void checkFormatTag(const Json &root)
     if (version == root.end())
         throw FormatError("version", "missing required key");
     const std::int64_t v = integerAt(*version, "version", 1, kInt64Max);
-    if (v != kFormatVersion)
+    if (v != kFormatVersion && v != kNetworkFormatVersion)
         throw FormatError("version",
-            "unsupported version " + std::to_string(v) + ": this program reads version " + std::to_string(kFormatVersion));
+            "unsupported version " + std::to_string(v) + ": this program reads versions " + std::to_string(kFormatVersion)
+                + " (one layer) and " + std::to_string(kNetworkFormatVersion) + " (a network)");
+    return v;
 }
 
 Layer readLayer(const Json &v, const std::string &path)
@@ -552,13 +556,12 @@ std::string patchOutOfRange(PatchId patch, std::int64_t patches)
 
 /// Patch and kernel ids, and block sizes, can only be checked once the layer
 /// is known to be sound.
-void checkStrategyRanges(const Project &p)
+void checkStrategyRanges(const Layer &layer, const std::vector<StrategySpec> &strategies, const std::string &strategiesPath)
 {
-    const Layer &layer = p.problem.layer;
     const std::int64_t patches = layer.patchCount();
-    for (std::size_t i = 0; i < p.strategies.size(); ++i) {
-        const StrategySpec &spec = p.strategies[i];
-        const std::string path = itemPath("strategies", i);
+    for (std::size_t i = 0; i < strategies.size(); ++i) {
+        const StrategySpec &spec = strategies[i];
+        const std::string path = itemPath(strategiesPath, i);
         const Groups &groups = spec.groups;
         for (std::size_t g = 0; g < groups.size(); ++g)
             for (std::size_t k = 0; k < groups[g].size(); ++k)
@@ -716,12 +719,10 @@ template <typename F> auto withPath(const std::string &path, F &&f)
 
 // ---------------------------------------------------------------- public API
 
-Project projectFromJson(const std::string &text)
+namespace {
+
+Project readProject(const Json &root)
 {
-    const Json root = parseJson(text);
-    if (!root.is_object())
-        throw FormatError(displayPath(""), "expected an object, got " + typeName(root));
-    checkFormatTag(root);
     const ObjectReader r(root, "", {"format", "version", "layer", "hardware", "options", "data", "strategies"});
     Project p;
     p.problem.layer = readLayer(r.require("layer"), "layer");
@@ -734,8 +735,21 @@ Project projectFromJson(const std::string &text)
         p.strategies = readStrategies(*strategies, "strategies");
     throwFirstProblem(p.problem.layer.problems(), "layer");
     throwFirstProblem(p.problem.hardware.problems(), "hardware");
-    checkStrategyRanges(p);
+    checkStrategyRanges(p.problem.layer, p.strategies, "strategies");
     return p;
+}
+
+} // namespace
+
+Project projectFromJson(const std::string &text)
+{
+    const Json root = parseJson(text);
+    if (!root.is_object())
+        throw FormatError(displayPath(""), "expected an object, got " + typeName(root));
+    if (checkFormatTag(root) == kNetworkFormatVersion)
+        throw FormatError(
+            "version", "this is a network project (version 2): run `convoffload-cli network` on it, or open one of its layers");
+    return readProject(root);
 }
 
 std::string projectToJson(const Project &p)
@@ -786,6 +800,146 @@ std::string resolveDataFile(const std::string &projectPath, const DataSpec &data
     if (file.is_absolute())
         return file.string();
     return (std::filesystem::path(projectPath).parent_path() / file).string();
+}
+
+// ---------------------------------------------------------------- networks
+
+namespace {
+
+SkippedConv readSkipped(const Json &v, const std::string &path)
+{
+    const ObjectReader r(v, path, {"node", "reason"});
+    return SkippedConv{requiredField(r, "node", stringAt), requiredField(r, "reason", stringAt)};
+}
+
+NetworkLayer readNetworkLayer(const Json &v, const std::string &path)
+{
+    const ObjectReader r(v, path, {"name", "layer", "data", "strategies"});
+    NetworkLayer l;
+    l.name = requiredField(r, "name", stringAt);
+    if (l.name.empty())
+        throw FormatError(r.pathOf("name"), "must not be empty");
+    l.layer = readLayer(r.require("layer"), r.pathOf("layer"));
+    if (const Json *data = r.find("data"))
+        l.data = readData(*data, r.pathOf("data"));
+    if (const Json *strategies = r.find("strategies"))
+        l.strategies = readStrategies(*strategies, r.pathOf("strategies"));
+    throwFirstProblem(l.layer.problems(), r.pathOf("layer"));
+    checkStrategyRanges(l.layer, l.strategies, r.pathOf("strategies"));
+    return l;
+}
+
+Network readNetwork(const Json &root)
+{
+    const ObjectReader r(root, "", {"format", "version", "name", "source", "hardware", "options", "layers", "skipped"});
+    Network n;
+    n.name = optionalField(r, "name", std::string(), stringAt);
+    n.source = optionalField(r, "source", std::string(), stringAt);
+    n.hardware = readHardware(r.require("hardware"), "hardware");
+    throwFirstProblem(n.hardware.problems(), "hardware");
+    if (const Json *options = r.find("options"))
+        n.options = readOptions(*options, "options");
+    const Json &layers = arrayAt(r.require("layers"), "layers");
+    if (layers.empty())
+        throw FormatError("layers", "a network needs at least one layer");
+    std::map<std::string, std::size_t> firstIndex; // name -> index of its first use
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const std::string layerPath = itemPath("layers", i);
+        NetworkLayer l = readNetworkLayer(layers[i], layerPath);
+        const auto [it, fresh] = firstIndex.emplace(l.name, i);
+        if (!fresh)
+            throw FormatError(childPath(layerPath, "name"),
+                "duplicate name " + jsonQuoted(l.name) + " (already used by " + itemPath("layers", it->second) + ")");
+        n.layers.push_back(std::move(l));
+    }
+    if (const Json *skipped = r.find("skipped"))
+        for (std::size_t i = 0; i < arrayAt(*skipped, "skipped").size(); ++i)
+            n.skipped.push_back(readSkipped((*skipped)[i], itemPath("skipped", i)));
+    return n;
+}
+
+} // namespace
+
+namespace {
+
+/// `singleLayer` tells whether the text was a version-1 project.
+Network networkFromText(const std::string &text, bool &singleLayer)
+{
+    const Json root = parseJson(text);
+    if (!root.is_object())
+        throw FormatError(displayPath(""), "expected an object, got " + typeName(root));
+    singleLayer = checkFormatTag(root) == kFormatVersion;
+    return singleLayer ? networkOfProject(readProject(root), "layer") : readNetwork(root);
+}
+
+} // namespace
+
+Network networkFromJson(const std::string &text)
+{
+    bool singleLayer = false;
+    return networkFromText(text, singleLayer);
+}
+
+std::string networkToJson(const Network &n)
+{
+    Json layers = Json::array();
+    for (const NetworkLayer &l : n.layers) {
+        Json strategies = Json::array();
+        for (const StrategySpec &s : l.strategies)
+            strategies.push_back(strategyJson(s));
+        layers.push_back(
+            Json{{"name", l.name}, {"layer", layerJson(l.layer)}, {"data", dataJson(l.data)}, {"strategies", strategies}});
+    }
+    Json skipped = Json::array();
+    for (const SkippedConv &s : n.skipped)
+        skipped.push_back(Json{{"node", s.node}, {"reason", s.reason}});
+    Json root{{"format", std::string(kFormatTag)}, {"version", kNetworkFormatVersion}};
+    if (!n.name.empty())
+        root["name"] = n.name;
+    if (!n.source.empty())
+        root["source"] = n.source;
+    root["hardware"] = hardwareJson(n.hardware);
+    root["options"] = optionsJson(n.options);
+    root["layers"] = layers;
+    root["skipped"] = skipped;
+    std::string out;
+    writePretty(root, 0, out);
+    out += '\n';
+    return out;
+}
+
+Network loadNetwork(const std::string &path)
+{
+    const std::string text = readTextFile(path);
+    bool singleLayer = false;
+    Network n = withPath(path, [&] { return networkFromText(text, singleLayer); });
+    if (singleLayer) // its one layer is named after the file
+        n.layers.front().name = std::filesystem::path(path).stem().string();
+    return n;
+}
+
+void saveNetwork(const Network &network, const std::string &path) { writeTextFileAtomically(path, networkToJson(network)); }
+
+Accelerator acceleratorFromJson(const std::string &text)
+{
+    const Json root = parseJson(text);
+    if (root.is_object() && root.contains("format")) {
+        const Network n = networkFromJson(text);
+        return Accelerator{n.hardware, n.options};
+    }
+    const ObjectReader r(root, "", {"hardware", "options"});
+    Accelerator a;
+    a.hardware = readHardware(r.require("hardware"), "hardware");
+    throwFirstProblem(a.hardware.problems(), "hardware");
+    if (const Json *options = r.find("options"))
+        a.options = readOptions(*options, "options");
+    return a;
+}
+
+Accelerator loadAccelerator(const std::string &path)
+{
+    const std::string text = readTextFile(path);
+    return withPath(path, [&] { return acceleratorFromJson(text); });
 }
 
 } // namespace convoffload

@@ -1,8 +1,13 @@
 // Strategy CSV (SPEC §5): groups of patches exchanged with ILP solvers.
 //
+// Files are streamed (readFileInChunks, LineSplitter, libcsv's incremental
+// parser): the reading stops at the first bad line, and memory follows the
+// layer, not the file (a line holds at most one field per patch, or 64).
+//
 // How an imported text is read, in order:
-// - Lines are split on '\n'. A trailing '\r' (CRLF files), spaces and tabs
-//   around lines and fields, and a leading UTF-8 byte-order mark are ignored.
+// - Lines are split on '\n', and a quoted field must close on its line. A
+//   trailing '\r' (CRLF files), spaces and tabs around lines and fields, and
+//   a leading UTF-8 byte-order mark are ignored.
 //   Blank lines are skipped but still counted: "line N" is the N-th line of
 //   the text, as an editor shows it.
 // - The separator is ';' when the first non-blank line contains one, ','
@@ -31,12 +36,15 @@
 
 #include "convoffload/io/StrategyCsv.h"
 
+#include "CsvRecordReader.h"
+#include "convoffload/io/LineSplitter.h"
 #include "convoffload/io/TextFile.h"
 #include "convoffload/model/Ids.h"
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -48,62 +56,7 @@ namespace {
 
 const std::string kEndOfFile = "end of file";
 
-struct CsvLine {
-    int number = 0; // 1-based line of the text
-    std::vector<std::string> fields;
-};
-
 std::string lineName(const CsvLine &line) { return "line " + std::to_string(line.number); }
-
-std::string_view trim(std::string_view s)
-{
-    constexpr std::string_view blanks = " \t\r";
-    const std::size_t first = s.find_first_not_of(blanks);
-    if (first == std::string_view::npos)
-        return {};
-    return s.substr(first, s.find_last_not_of(blanks) - first + 1);
-}
-
-std::string unquote(std::string_view field)
-{
-    field = trim(field);
-    if (field.size() >= 2 && field.front() == '"' && field.back() == '"')
-        field = trim(field.substr(1, field.size() - 2));
-    return std::string(field);
-}
-
-std::vector<std::string> splitFields(std::string_view line, char separator)
-{
-    std::vector<std::string> fields;
-    for (;;) {
-        const std::size_t end = line.find(separator);
-        fields.push_back(unquote(line.substr(0, end)));
-        if (end == std::string_view::npos)
-            return fields;
-        line.remove_prefix(end + 1);
-    }
-}
-
-/// The non-blank lines of the text, split into fields.
-std::vector<CsvLine> readLines(std::string_view text)
-{
-    constexpr std::string_view bom = "\xEF\xBB\xBF";
-    if (text.substr(0, bom.size()) == bom)
-        text.remove_prefix(bom.size());
-    std::vector<CsvLine> lines;
-    char separator = 0; // decided by the first non-blank line
-    for (int number = 1; !text.empty(); ++number) {
-        const std::size_t end = text.find('\n');
-        const std::string_view line = trim(text.substr(0, end));
-        text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-        if (line.empty())
-            continue;
-        if (separator == 0)
-            separator = line.find(';') != std::string_view::npos ? ';' : ',';
-        lines.push_back({number, splitFields(line, separator)});
-    }
-    return lines;
-}
 
 /// A decimal integer with an optional sign; nullopt for anything else,
 /// including values that do not fit 64 bits.
@@ -214,7 +167,7 @@ public:
         if (first != 0)
             throw FormatError(lineName(line),
                 "patch " + std::to_string(patch) + " appears again (first on line " + std::to_string(first) + ")");
-        first = line.number;
+        first = int(line.number); // a file under the size cap has fewer than 2^31 lines
         m_groups[group].push_back(patch);
     }
 
@@ -360,42 +313,44 @@ void checkProduct(std::int64_t index, const StepRows &rows)
                         + " is missing (a step computes its patches × its kernels)");
 }
 
-} // namespace
-
-ComputeSteps computeStepsFromCsv(const Layer &layer, const std::string &text)
-{
-    const std::vector<CsvLine> lines = readLines(text);
-    if (lines.empty())
-        throw FormatError(kEndOfFile, "no data: expected step,patch,kernel rows");
-    const CsvLine &first = lines.front();
-    const bool header = std::any_of(first.fields.begin(), first.fields.end(), [](const std::string &f) { return !toInteger(f); });
-    if (header) {
-        std::vector<std::string> names;
-        for (const std::string &f : first.fields)
-            names.push_back(lowerCase(f));
-        if (names != std::vector<std::string>{"step", "patch", "kernel"})
-            throw FormatError(lineName(first), "unrecognised header '" + joined(first.fields) + "': expected step,patch,kernel");
+/// The `step,patch,kernel` records as they arrive.
+class StepsCsvReader {
+public:
+    explicit StepsCsvReader(const Layer &layer)
+        : m_layer(layer)
+    {
     }
-    const std::size_t firstData = header ? 1 : 0;
-    if (lines.size() == firstData)
-        throw FormatError(kEndOfFile, "no data after the header: expected step,patch,kernel rows");
 
-    std::map<std::int64_t, StepRows> steps;
-    for (std::size_t i = firstData; i < lines.size(); ++i) {
-        const CsvLine &line = lines[i];
+    void record(const CsvLine &line)
+    {
+        if (!m_started) {
+            m_started = true;
+            const bool header
+                = std::any_of(line.fields.begin(), line.fields.end(), [](const std::string &f) { return !toInteger(f); });
+            if (header) {
+                std::vector<std::string> names;
+                for (const std::string &f : line.fields)
+                    names.push_back(lowerCase(f));
+                if (names != std::vector<std::string>{"step", "patch", "kernel"})
+                    throw FormatError(
+                        lineName(line), "unrecognised header '" + joined(line.fields) + "': expected step,patch,kernel");
+                return;
+            }
+        }
+        m_data = true;
         if (line.fields.size() != 3)
             throw FormatError(lineName(line), "expected 3 fields (step,patch,kernel), got " + std::to_string(line.fields.size()));
         const std::int64_t index = integerField(line, 0);
-        const PatchId patch = checkedPatch(line, integerField(line, 1), layer.patchCount());
+        const PatchId patch = checkedPatch(line, integerField(line, 1), m_layer.patchCount());
         const std::int64_t kernel = integerField(line, 2);
-        if (kernel < 0 || kernel >= layer.n)
+        if (kernel < 0 || kernel >= m_layer.n)
             throw FormatError(lineName(line),
-                "kernel " + std::to_string(kernel) + " is out of range (the layer has " + std::to_string(layer.n)
-                    + " kernels, ids 0.." + std::to_string(layer.n - 1) + ")");
-        StepRows &rows = steps[index];
+                "kernel " + std::to_string(kernel) + " is out of range (the layer has " + std::to_string(m_layer.n)
+                    + " kernels, ids 0.." + std::to_string(m_layer.n - 1) + ")");
+        StepRows &rows = m_steps[index];
         if (rows.first_line == 0)
-            rows.first_line = line.number;
-        const auto [it, fresh] = rows.pairs.emplace(std::pair{patch, KernelId(kernel)}, line.number);
+            rows.first_line = int(line.number);
+        const auto [it, fresh] = rows.pairs.emplace(std::pair{patch, KernelId(kernel)}, int(line.number));
         if (!fresh)
             throw FormatError(lineName(line),
                 "step " + std::to_string(index) + " names patch " + std::to_string(patch) + " with kernel "
@@ -403,12 +358,118 @@ ComputeSteps computeStepsFromCsv(const Layer &layer, const std::string &text)
         addOnce(rows.step.patches, patch);
         addOnce(rows.step.kernels, KernelId(kernel));
     }
-    ComputeSteps result;
-    for (const auto &[index, rows] : steps) {
-        checkProduct(index, rows);
-        result.push_back(rows.step);
+
+    ComputeSteps finish() const
+    {
+        if (!m_started)
+            throw FormatError(kEndOfFile, "no data: expected step,patch,kernel rows");
+        if (!m_data)
+            throw FormatError(kEndOfFile, "no data after the header: expected step,patch,kernel rows");
+        ComputeSteps result;
+        for (const auto &[index, rows] : m_steps) {
+            checkProduct(index, rows);
+            result.push_back(rows.step);
+        }
+        return result;
     }
-    return result;
+
+private:
+    const Layer &m_layer;
+    bool m_started = false;
+    bool m_data = false;
+    std::map<std::int64_t, StepRows> m_steps;
+};
+
+/// The groups records as they arrive: the first decides the layout.
+class GroupsCsvReader {
+public:
+    explicit GroupsCsvReader(const Layer &layer)
+        : m_layer(layer)
+        , m_collector(layer.patchCount())
+    {
+    }
+
+    void record(const CsvLine &line)
+    {
+        if (!m_layout) {
+            m_layout = layoutOf(line);
+            if (m_layout->header)
+                return;
+        }
+        readRecord(m_layer, *m_layout, line, m_dataLines++, m_collector);
+    }
+
+    Groups finish() const
+    {
+        const std::string expected
+            = "expected one line per patch (the layer has " + std::to_string(m_layer.patchCount()) + " patches)";
+        if (!m_layout)
+            throw FormatError(kEndOfFile, "no data: " + expected);
+        if (m_dataLines == 0)
+            throw FormatError(kEndOfFile, "no data after the header: " + expected);
+        return m_collector.finish();
+    }
+
+private:
+    const Layer &m_layer;
+    std::optional<Layout> m_layout;
+    std::size_t m_dataLines = 0;
+    GroupCollector m_collector;
+};
+
+// Bounds that keep a streamed read's memory in proportion to the layer, not
+// to the file: a line of a groups file has at most one field per patch (a
+// 0/1 matrix has one column per group, and a plan has at most one group per
+// patch); a steps line has three. A field needs at most a few dozen bytes.
+constexpr std::size_t kMinFieldsPerLine = 64;
+constexpr std::size_t kBytesPerField = 32;
+constexpr std::size_t kLineSlackBytes = std::size_t(1) << 20;
+
+std::size_t maxGroupFields(const Layer &layer)
+{
+    return std::max<std::size_t>(kMinFieldsPerLine, std::size_t(std::max<std::int64_t>(layer.patchCount(), 0)));
+}
+
+/// Runs `reader` (GroupsCsvReader or StepsCsvReader) over text fed by
+/// `source`, which calls its argument with each chunk in order.
+template <typename Reader, typename Source>
+auto readCsv(Reader &reader, std::size_t maxFields, const std::string &why, Source source)
+{
+    CsvRecordReader records(maxFields, why, [&reader](const CsvLine &line) { reader.record(line); });
+    LineSplitter lines(kLineSlackBytes + kBytesPerField * maxFields,
+        [&records](std::string_view line, std::int64_t number) { records.line(line, number); });
+    source([&lines](std::string_view chunk) { lines.feed(chunk); });
+    lines.finish();
+    return reader.finish();
+}
+
+const std::string kWhyGroupFields = "a line has at most one field per patch of the layer (a 0/1 matrix one column per group)";
+const std::string kWhyStepFields = "a line holds step,patch,kernel";
+
+ComputeSteps readSteps(const Layer &layer, const std::function<void(const std::function<void(std::string_view)> &)> &source)
+{
+    StepsCsvReader reader(layer);
+    return readCsv(reader, kMinFieldsPerLine, kWhyStepFields, source);
+}
+
+Groups readGroups(const Layer &layer, const std::function<void(const std::function<void(std::string_view)> &)> &source)
+{
+    GroupsCsvReader reader(layer);
+    return readCsv(reader, maxGroupFields(layer), kWhyGroupFields, source);
+}
+
+/// A reader's error prefixed with the file ("plan.csv: line 4"); the file
+/// reader's own errors already name it.
+FormatError locatedInFile(const std::string &path, const FormatError &e)
+{
+    return e.where == path ? e : FormatError(path + ": " + e.where, e.reason);
+}
+
+} // namespace
+
+ComputeSteps computeStepsFromCsv(const Layer &layer, const std::string &text)
+{
+    return readSteps(layer, [&text](const std::function<void(std::string_view)> &feed) { feed(text); });
 }
 
 std::string computeStepsToCsv(const ComputeSteps &steps)
@@ -423,11 +484,11 @@ std::string computeStepsToCsv(const ComputeSteps &steps)
 
 ComputeSteps loadComputeStepsCsv(const Layer &layer, const std::string &path)
 {
-    const std::string text = readTextFile(path);
     try {
-        return computeStepsFromCsv(layer, text);
+        return readSteps(layer,
+            [&path](const std::function<void(std::string_view)> &feed) { readFileInChunks(path, kMaxStrategyCsvBytes, feed); });
     } catch (const FormatError &e) {
-        throw FormatError(path + ": " + e.where, e.reason);
+        throw locatedInFile(path, e);
     }
 }
 
@@ -438,18 +499,7 @@ void saveComputeStepsCsv(const ComputeSteps &steps, const std::string &path)
 
 Groups groupsFromCsv(const Layer &layer, const std::string &text)
 {
-    const std::vector<CsvLine> lines = readLines(text);
-    const std::string expected = "expected one line per patch (the layer has " + std::to_string(layer.patchCount()) + " patches)";
-    if (lines.empty())
-        throw FormatError(kEndOfFile, "no data: " + expected);
-    const Layout layout = layoutOf(lines.front());
-    const std::size_t firstData = layout.header ? 1 : 0;
-    if (lines.size() == firstData)
-        throw FormatError(kEndOfFile, "no data after the header: " + expected);
-    GroupCollector collector(layer.patchCount());
-    for (std::size_t i = firstData; i < lines.size(); ++i)
-        readRecord(layer, layout, lines[i], i - firstData, collector);
-    return collector.finish();
+    return readGroups(layer, [&text](const std::function<void(std::string_view)> &feed) { feed(text); });
 }
 
 std::string groupsToCsv(const Layer &layer, const Groups &groups)
@@ -466,11 +516,11 @@ std::string groupsToCsv(const Layer &layer, const Groups &groups)
 
 Groups loadGroupsCsv(const Layer &layer, const std::string &path)
 {
-    const std::string text = readTextFile(path, kMaxStrategyCsvBytes);
     try {
-        return groupsFromCsv(layer, text);
+        return readGroups(layer,
+            [&path](const std::function<void(std::string_view)> &feed) { readFileInChunks(path, kMaxStrategyCsvBytes, feed); });
     } catch (const FormatError &e) {
-        throw FormatError(path + ": " + e.where, e.reason);
+        throw locatedInFile(path, e);
     }
 }
 

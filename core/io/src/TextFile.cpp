@@ -10,8 +10,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <random>
 #include <system_error>
+#include <vector>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -111,7 +113,7 @@ std::string saveTarget(const std::string &path)
 
 } // namespace
 
-std::string readTextFile(const std::string &path, std::int64_t maxBytes)
+void readFileInChunks(const std::string &path, std::int64_t maxBytes, const std::function<void(std::string_view)> &consume)
 {
     // O_NONBLOCK: opening a FIFO with no writer must not wait for one; the
     // file is refused right after as not regular.
@@ -131,24 +133,30 @@ std::string readTextFile(const std::string &path, std::int64_t maxBytes)
     if (flags >= 0)
         ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
 
-    // The size may change while reading (a file being written): read at most
-    // one byte past the limit, to tell "too large" from "exactly the limit".
-    std::string text;
-    text.reserve(std::size_t(st.st_size));
-    char buffer[65536];
+    // The size may change while reading (a file being written): the limit is
+    // checked again on what is actually read.
+    std::vector<char> buffer(std::size_t(1) << 16);
+    std::int64_t total = 0;
     for (;;) {
-        const ssize_t n = ::read(fd.get(), buffer, sizeof buffer);
+        const ssize_t n = ::read(fd.get(), buffer.data(), buffer.size());
         if (n < 0) {
             if (errno == EINTR)
                 continue;
             throw FormatError(path, "cannot read: " + systemReason(errno));
         }
         if (n == 0)
-            break;
-        text.append(buffer, std::size_t(n));
-        if (std::int64_t(text.size()) > maxBytes)
+            return;
+        total += n;
+        if (total > maxBytes)
             throw FormatError(path, "grew past the " + sizeText(maxBytes) + " this kind of file may have while being read");
+        consume(std::string_view(buffer.data(), std::size_t(n)));
     }
+}
+
+std::string readTextFile(const std::string &path, std::int64_t maxBytes)
+{
+    std::string text;
+    readFileInChunks(path, maxBytes, [&text](std::string_view chunk) { text.append(chunk); });
     return text;
 }
 

@@ -3,6 +3,7 @@
 #include "ChildProcess.h"
 #include "convoffload/optimise/IlpFiles.h"
 #include "convoffload/optimise/IlpModel.h"
+#include "convoffload/optimise/IlpModelSize.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -218,6 +219,9 @@ private:
 
     void solve()
     {
+        // CoinUtils does not check its allocations (IlpModelSize.h).
+        if (const std::optional<std::string> why = ilpModelExceedsMemory(estimateIlpModelSize(m_in)))
+            return fail(*why + "; use a larger group size or the search optimiser");
         const IlpModel model = buildIlpModel(m_in);
         if (m_options.start)
             m_start = m_options.start;

@@ -3,7 +3,10 @@
 #include "convoffload/optimise/IlpSolver.h"
 #include "convoffload/optimise/SearchOptimiser.h"
 
+#include "convoffload/model/KernelBlockedFamily.h"
+
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -28,8 +31,66 @@ std::optional<double> OptimiseReport::gainOverHeuristic() const
     return (best_heuristic->evaluation.duration - result.duration) / best_heuristic->evaluation.duration;
 }
 
+namespace {
+
+/// A bound no strategy can beat: every kernel loaded once (unless
+/// preloaded), every output written once, and as few compute steps as the
+/// op limit allows. Input loads are left out, so it is weak.
+double streamingLowerBound(const Problem &problem)
+{
+    const Layer &layer = problem.layer;
+    const Hardware &hw = problem.hardware;
+    const double outputs = double(layer.outputCount());
+    const double steps = std::ceil(outputs * double(layer.opsPerOutput()) / double(hw.nbop_pe));
+    const double kernels = problem.options.kernels_preloaded ? 0 : double(layer.n * layer.kernelElements()) * hw.t_l;
+    return kernels + outputs * hw.t_w + steps * hw.t_acc;
+}
+
+OptimiseReport optimiseKernelBlocked(const Problem &problem, const OptimiseControl &control)
+{
+    const auto start = std::chrono::steady_clock::now();
+    SimulationOptions options;
+    options.functional = false;
+    options.trace = false;
+    options.cancel = control.cancel;
+    OptimiseReport report;
+    FamilySearch search;
+    try {
+        search = searchKernelBlocked(problem, options);
+    } catch (const Cancelled &) {
+        report.result.cancelled = true;
+    }
+    report.kernel_blocked_tried = std::int64_t(search.members.size());
+    OptimiseResult &r = report.result;
+    r.method = "kernel-blocked";
+    r.lower_bound = streamingLowerBound(problem);
+    if (const FamilyMember *best = search.bestMember()) {
+        report.kernel_blocked = *best;
+        r.status = OptimiseStatus::Feasible;
+        r.groups = best->params.order == PatchOrder::RowByRow ? rowByRow(problem.layer, best->params.group_size)
+                                                              : zigzag(problem.layer, best->params.group_size);
+        r.duration = best->row.total_duration;
+        r.message = "the kernels do not fit beside one patch, so no S1 strategy can run: best of "
+            + std::to_string(search.members.size()) + " kernel-blocked strategies (" + kernelBlockedParamsText(best->params)
+            + ")";
+    } else if (!r.cancelled) {
+        throw InstanceError("the kernels do not fit beside one patch (no S1 strategy can run) and none of the "
+            + std::to_string(search.members.size())
+            + " kernel-blocked strategies tried respects the hardware (raise mem_size or nbop_pe)");
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    report.lower_bound = r.lower_bound;
+    return report;
+}
+
+bool sound(const Problem &problem) { return problem.layer.problems().empty() && problem.hardware.problems().empty(); }
+
+} // namespace
+
 OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, const OptimiseControl &control)
 {
+    if (sound(problem) && !kernelsFit(problem))
+        return optimiseKernelBlocked(problem, control);
     OptimiseReport report;
     report.instance = makeS1Instance(problem, request.settings);
     report.heuristics = heuristicCandidates(report.instance);
@@ -75,6 +136,8 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
 
 StrategySpec toStrategy(const OptimiseReport &report, const std::string &name)
 {
+    if (report.kernel_blocked)
+        return kernelBlockedSpec(report.kernel_blocked->params, name);
     return {name, StrategyKind::Groups, std::nullopt, report.result.groups};
 }
 
@@ -103,6 +166,18 @@ std::string number(double value)
 
 } // namespace
 
+namespace {
+
+nlohmann::ordered_json kernelBlockedToJson(const FamilyMember &member, std::int64_t tried)
+{
+    return {{"loop", kernelLoopName(member.params.loop)}, {"order", patchOrderName(member.params.order)},
+        {"kernel_block", member.params.kernel_block}, {"group_size", member.params.group_size},
+        {"steps", member.row.steps}, {"loaded_input", member.row.loaded_input},
+        {"loaded_kernels", member.row.loaded_kernels}, {"warnings", member.row.warnings}, {"tried", tried}};
+}
+
+} // namespace
+
 nlohmann::ordered_json optimiseReportToJson(const OptimiseReport &report)
 {
     const OptimiseResult &r = report.result;
@@ -116,7 +191,9 @@ nlohmann::ordered_json optimiseReportToJson(const OptimiseReport &report)
         {"best_heuristic", report.best_heuristic ? nlohmann::ordered_json(report.best_heuristic->name) : nullptr},
         {"gain_over_heuristic", optionalNumber(report.gainOverHeuristic())}, {"seconds", r.seconds}, {"cancelled", r.cancelled},
         {"timed_out", r.timed_out}, {"message", r.message}, {"group_size", report.instance.group_size},
-        {"groups", r.groups.size()}, {"heuristics", heuristics}};
+        {"groups", r.groups.size()}, {"heuristics", heuristics},
+        {"kernel_blocked", report.kernel_blocked ? kernelBlockedToJson(*report.kernel_blocked, report.kernel_blocked_tried)
+                                                 : nlohmann::ordered_json(nullptr)}};
 }
 
 std::string optimiseReportToText(const OptimiseReport &report)
@@ -127,9 +204,14 @@ std::string optimiseReportToText(const OptimiseReport &report)
         << (r.timed_out ? ", time limit reached" : "") << ")\n";
     if (!r.message.empty())
         out << "Message:         " << r.message << "\n";
-    if (r.hasSolution())
+    if (report.kernel_blocked) {
+        const FamilyMember &m = *report.kernel_blocked;
+        out << "Duration:        " << number(r.duration) << " in " << m.row.steps << " steps (" << kernelBlockedParamsText(m.params)
+            << "; " << m.row.loaded_input << " input and " << m.row.loaded_kernels << " kernel elements loaded)\n";
+    } else if (r.hasSolution()) {
         out << "Duration:        " << number(r.duration) << " in " << r.groups.size() << " groups of at most "
             << report.instance.group_size << "\n";
+    }
     out << "Lower bound:     " << number(report.lower_bound) << " (gap " << percent(r.gap()) << ")\n";
     for (const NamedGroups &h : report.heuristics)
         out << "  " << h.name << ": " << number(h.evaluation.duration)

@@ -9,15 +9,17 @@
 // back to feasibility; only feasible states are ever recorded as the best.
 #include "convoffload/optimise/SearchOptimiser.h"
 
-#include "SearchRandom.h"
-#include "SearchState.h"
+#include "SearchAnnealer.h"
 
 #include "convoffload/model/Ids.h"
+#include "convoffload/optimise/S1InstanceBound.h"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <condition_variable>
 #include <exception>
 #include <limits>
@@ -31,265 +33,17 @@ namespace convoffload {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-using search::Random;
+using search::Annealer;
+using search::kPenaltyPerExcess;
 using search::SearchState;
 
 constexpr int kRounds = 4; // restarts from the best strategy, each cooling from kStartTemperature
 constexpr double kStartTemperature = 1.0; // in units of one pixel load
 constexpr double kEndTemperature = 0.2;
-constexpr double kPenaltyPerExcess = 4.0; // per load beyond the bound, per element beyond memory
 constexpr int kCheckEvery = 256; // moves between checks of the stop flag (and the clock, in a timed round)
 constexpr double kProgressInterval = 0.05; // seconds: at most 20 reports a second
 constexpr std::chrono::milliseconds kWatchInterval{20}; // between checks of cancel and the time limit
 constexpr int kMaxThreads = 256;
-
-/// One primitive edit of a move, kept to undo (and redo) it.
-struct Edit {
-    enum Kind { Move, Reverse, Insert, Remove } kind;
-    int a = 0, b = 0, from = 0; // Move: patch a to group b (from its old group); Reverse: a..b; Insert/Remove: at a
-};
-
-class Annealer {
-public:
-    Annealer(const S1Instance &instance, const Groups &start, std::uint64_t seed)
-        : m_in(instance)
-        , m_state(instance, start)
-        , m_random(seed)
-    {
-        const Layer &l = instance.layer;
-        // Patches closer than a kernel share pixels: the partners worth trying.
-        m_reachRows = std::max(1, (l.h_k - 1) / l.stride_h);
-        m_reachCols = std::max(1, (l.w_k - 1) / l.stride_w);
-        m_unit = instance.cost_per_pixel_load > 0 ? instance.cost_per_pixel_load
-                                                  : (instance.cost_per_group > 0 ? instance.cost_per_group : 1.0);
-    }
-
-    double objective() const
-    {
-        return m_state.duration() + kPenaltyPerExcess * m_unit * double(m_state.reloadExcess() + m_state.memoryExcess());
-    }
-    const SearchState &state() const { return m_state; }
-    double unit() const { return m_unit; }
-
-    enum class Proposal {
-        None, // the move drawn does not apply; nothing changed
-        Applied, // applied: read the new objective, undo() to reject
-        Priced // an order move, priced but not applied: pricedDelta(), then commit() to accept
-    };
-
-    Proposal propose()
-    {
-        m_edits.clear();
-        const double r = m_random.unit();
-        const bool flexible = m_in.group_count == GroupCount::AtMostCap;
-        if (r < 0.40)
-            return swapPatches();
-        if (r < 0.60)
-            return shiftPatch(flexible);
-        if (r < 0.65)
-            return flexible ? splitPatch() : shiftPatch(false);
-        if (r < 0.82)
-            return relocateGroup();
-        if (r < 0.92)
-            return reverseSegment();
-        return swapGroups();
-    }
-
-    double pricedDelta() const { return m_pricedDelta; }
-    void commit() { redo(); }
-
-    void undo()
-    {
-        for (auto it = m_edits.rbegin(); it != m_edits.rend(); ++it)
-            switch (it->kind) {
-            case Edit::Move:
-                m_state.movePatch(PatchId(it->a), it->from);
-                break;
-            case Edit::Reverse:
-                m_state.reverse(it->a, it->b);
-                break;
-            case Edit::Insert:
-                m_state.removeEmptyGroup(it->a);
-                break;
-            case Edit::Remove:
-                m_state.insertEmptyGroup(it->a);
-                break;
-            }
-    }
-
-    void redo()
-    {
-        for (const Edit &e : m_edits)
-            switch (e.kind) {
-            case Edit::Move:
-                m_state.movePatch(PatchId(e.a), e.b);
-                break;
-            case Edit::Reverse:
-                m_state.reverse(e.a, e.b);
-                break;
-            case Edit::Insert:
-                m_state.insertEmptyGroup(e.a);
-                break;
-            case Edit::Remove:
-                m_state.removeEmptyGroup(e.a);
-                break;
-            }
-    }
-
-    bool accept(double delta, double temperature)
-    {
-        return delta <= 0 || (temperature > 0 && m_random.unit() < std::exp(-delta / temperature));
-    }
-
-private:
-    PatchId randomPatch() { return PatchId(m_random.below(int(m_in.patches))); }
-
-    /// A patch near p (sharing pixels with it when the kernel allows), or p
-    /// itself when the draw falls outside the grid.
-    PatchId nearbyPatch(PatchId p)
-    {
-        const Grid at = patchPosition(m_in.layer, p);
-        const int r = at.row + m_random.below(2 * m_reachRows + 1) - m_reachRows;
-        const int c = at.col + m_random.below(2 * m_reachCols + 1) - m_reachCols;
-        if (r < 0 || c < 0 || r >= m_in.layer.hOut() || c >= m_in.layer.wOut())
-            return p;
-        return patchId(m_in.layer, r, c);
-    }
-
-    void move(PatchId p, int to)
-    {
-        const int from = m_state.groupOf(p);
-        m_edits.push_back({Edit::Move, int(p), to, from});
-        m_state.movePatch(p, to);
-    }
-
-    int groupAtOrNone(int position) const
-    {
-        return position >= 0 && position < m_state.groupCount() ? m_state.groupAt(position) : -1;
-    }
-
-    /// Prices an order move described by the adjacencies it breaks and makes;
-    /// `reversals` apply it on commit().
-    Proposal price(std::vector<SearchState::Pair> removed, std::vector<SearchState::Pair> added,
-        std::initializer_list<std::pair<int, int>> reversals)
-    {
-        const SearchState::LoadChange change = m_state.adjacencyChange(removed, added);
-        m_pricedDelta
-            = m_in.cost_per_pixel_load * double(change.loads) + kPenaltyPerExcess * m_unit * double(change.reloadExcess);
-        for (auto [first, last] : reversals)
-            if (first < last)
-                m_edits.push_back({Edit::Reverse, first, last, 0});
-        return Proposal::Priced;
-    }
-
-    Proposal swapPatches()
-    {
-        const PatchId p = randomPatch();
-        const PatchId q = nearbyPatch(p);
-        const int gp = m_state.groupOf(p), gq = m_state.groupOf(q);
-        if (gp == gq)
-            return Proposal::None;
-        move(p, gq);
-        move(q, gp);
-        return Proposal::Applied;
-    }
-
-    /// Moves a patch into a neighbour's group. With a fixed number of groups
-    /// the source must keep a patch; otherwise an emptied group disappears.
-    Proposal shiftPatch(bool mayEmpty)
-    {
-        const PatchId p = randomPatch();
-        const PatchId q = nearbyPatch(p);
-        const int from = m_state.groupOf(p), to = m_state.groupOf(q);
-        if (from == to || m_state.groupSize(to) >= m_in.group_size)
-            return Proposal::None;
-        if (m_state.groupSize(from) == 1 && !mayEmpty)
-            return Proposal::None;
-        move(p, to);
-        if (m_state.groupSize(from) == 0) {
-            const int pos = m_state.positionOf(from);
-            m_edits.push_back({Edit::Remove, pos, 0, 0});
-            m_state.removeEmptyGroup(pos);
-        }
-        return Proposal::Applied;
-    }
-
-    /// A patch leaves its group for a new group just before or after it.
-    Proposal splitPatch()
-    {
-        if (m_state.groupCount() >= m_in.max_groups)
-            return Proposal::None;
-        const PatchId p = randomPatch();
-        const int from = m_state.groupOf(p);
-        if (m_state.groupSize(from) < 2)
-            return Proposal::None;
-        const int pos = m_state.positionOf(from) + m_random.below(2);
-        m_edits.push_back({Edit::Insert, pos, 0, 0});
-        const int fresh = m_state.insertEmptyGroup(pos);
-        move(p, fresh);
-        return Proposal::Applied;
-    }
-
-    /// Moves a group right before or right after the group of a neighbouring
-    /// patch, where it can share pixels.
-    Proposal relocateGroup()
-    {
-        const PatchId p = randomPatch();
-        const int g = m_state.groupOf(p), h = m_state.groupOf(nearbyPatch(p));
-        if (g == h)
-            return Proposal::None;
-        const int i = m_state.positionOf(g), anchor = m_state.positionOf(h);
-        const bool after = m_random.below(2) == 1;
-        // The group at i moves to position j; the ones between shift by one.
-        const int j = i < anchor ? (after ? anchor : anchor - 1) : (after ? anchor + 1 : anchor);
-        if (j == i)
-            return Proposal::None;
-        const int before = groupAtOrNone(i - 1), next = groupAtOrNone(i + 1);
-        if (i < j) // g lands between o[j] and o[j+1]
-            return price({{before, g}, {g, next}, {groupAtOrNone(j), groupAtOrNone(j + 1)}},
-                {{before, next}, {groupAtOrNone(j), g}, {g, groupAtOrNone(j + 1)}}, {{i, j}, {i, j - 1}});
-        // g lands between o[j-1] and o[j]
-        return price({{before, g}, {g, next}, {groupAtOrNone(j - 1), groupAtOrNone(j)}},
-            {{before, next}, {groupAtOrNone(j - 1), g}, {g, groupAtOrNone(j)}}, {{j, i}, {j + 1, i}});
-    }
-
-    Proposal reverseSegment()
-    {
-        const int n = int(m_state.groupCount());
-        if (n < 2)
-            return Proposal::None;
-        const int i = m_random.below(n - 1);
-        const int j = i + 1 + m_random.below(std::min(n - 1 - i, 32));
-        return price({{groupAtOrNone(i - 1), groupAtOrNone(i)}, {groupAtOrNone(j), groupAtOrNone(j + 1)}},
-            {{groupAtOrNone(i - 1), groupAtOrNone(j)}, {groupAtOrNone(i), groupAtOrNone(j + 1)}}, {{i, j}});
-    }
-
-    Proposal swapGroups()
-    {
-        const PatchId p = randomPatch();
-        int a = m_state.positionOf(m_state.groupOf(p)), b = m_state.positionOf(m_state.groupOf(nearbyPatch(p)));
-        if (a == b)
-            return Proposal::None;
-        if (a > b)
-            std::swap(a, b);
-        const int ga = groupAtOrNone(a), gb = groupAtOrNone(b);
-        if (b == a + 1) // a reversal of two
-            return price({{groupAtOrNone(a - 1), ga}, {gb, groupAtOrNone(b + 1)}},
-                {{groupAtOrNone(a - 1), gb}, {ga, groupAtOrNone(b + 1)}}, {{a, b}});
-        return price(
-            {{groupAtOrNone(a - 1), ga}, {ga, groupAtOrNone(a + 1)}, {groupAtOrNone(b - 1), gb}, {gb, groupAtOrNone(b + 1)}},
-            {{groupAtOrNone(a - 1), gb}, {gb, groupAtOrNone(a + 1)}, {groupAtOrNone(b - 1), ga}, {ga, groupAtOrNone(b + 1)}},
-            {{a, b}, {a + 1, b - 1}});
-    }
-
-    const S1Instance &m_in;
-    SearchState m_state;
-    Random m_random;
-    std::vector<Edit> m_edits;
-    double m_pricedDelta = 0;
-    int m_reachRows = 1, m_reachCols = 1;
-    double m_unit = 1;
-};
 
 struct Seed {
     Groups groups;
@@ -302,6 +56,11 @@ struct Seed {
 Seed bestSeed(const S1Instance &in, const std::vector<NamedGroups> &candidates)
 {
     Seed best{{}, std::numeric_limits<double>::infinity()};
+    if (const char *env = std::getenv("CONVOFFLOAD_SEEDIDX")) { // TEMPORARY
+        const NamedGroups &c = candidates[std::size_t(std::atoi(env)) % candidates.size()];
+        std::fprintf(stderr, "start %s\n", c.name.c_str());
+        return {c.groups, Annealer(in, c.groups, 0).objective()};
+    }
     for (const NamedGroups &c : candidates) {
         if (std::int64_t(c.groups.size()) > in.max_groups)
             continue;
@@ -503,7 +262,10 @@ private:
     void anneal(const Groups &from, std::uint64_t seed, const Plan &plan)
     {
         Annealer annealer(m_shared.in, from, seed);
-        const double t0 = kStartTemperature * annealer.unit(), t1 = kEndTemperature * annealer.unit();
+        double ts = kStartTemperature, te = kEndTemperature; // TEMPORARY: measuring
+        if (const char *env = std::getenv("CONVOFFLOAD_TEMP"))
+            std::sscanf(env, "%lf,%lf", &ts, &te);
+        const double t0 = ts * annealer.unit(), t1 = te * annealer.unit();
         const double cooling = !plan.deadline && plan.moves > 1 ? std::pow(t1 / t0, 1.0 / double(plan.moves - 1)) : 1.0;
         const Clock::time_point roundStart = Clock::now();
         const double roundSeconds
@@ -604,6 +366,7 @@ public:
 
         m_shared.seed = bestSeed(m_shared.in, candidates);
         m_shared.first = m_shared.incumbent.snapshot();
+        strengthenBound();
         const std::optional<double> first = m_shared.first.duration;
         if (!(first && m_shared.atBound(*first)) && !m_shared.seed.groups.empty())
             runChains(threadCount(m_shared.options));
@@ -611,6 +374,23 @@ public:
     }
 
 private:
+    /// On small instances, the optimum with the reload bound relaxed
+    /// (S1InstanceBound.h): often the optimum itself, so the search can stop
+    /// there and say so.
+    void strengthenBound()
+    {
+        const S1Instance &in = m_shared.in;
+        if (m_shared.first.duration && *m_shared.first.duration <= m_result.lower_bound + m_shared.tolerance)
+            return; // already optimal
+        PartitionBoundLimits limits;
+        if (m_shared.first.duration && in.group_count == GroupCount::ExactlyKMin)
+            limits.known_loads = evaluate(in, m_shared.first.groups).loaded_pixels;
+        if (const std::optional<double> bound = partitionLowerBound(in, limits); bound && *bound > m_result.lower_bound) {
+            m_result.lower_bound = *bound;
+            m_shared.lower_bound = *bound;
+        }
+    }
+
     void report()
     {
         const double announced = m_shared.incumbent.announced();

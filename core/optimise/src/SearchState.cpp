@@ -8,7 +8,7 @@ SearchState::SearchState(const S1Instance &instance, const Groups &start)
     : m_instance(&instance)
     , m_maxLoads(instance.max_loads_per_pixel)
 {
-    const std::size_t groupIds = std::size_t(std::max<std::int64_t>(instance.max_groups, std::int64_t(start.size())));
+    const std::size_t groupIds = std::size_t(std::max<std::int64_t>(instance.max_groups, std::int64_t(start.size())) + 2);
     m_members.assign(groupIds, {});
     m_position.assign(groupIds, -1);
     m_union.assign(groupIds, {});
@@ -58,6 +58,18 @@ Groups SearchState::groups() const
         out.push_back(std::move(group));
     }
     return out;
+}
+
+int SearchState::sharedPixels(int first, int second) const
+{
+    if (first < 0 || second < 0)
+        return 0;
+    const bool firstSmaller = m_union[first].size() <= m_union[second].size();
+    const int scanned = firstSmaller ? first : second, other = firstSmaller ? second : first;
+    int shared = 0;
+    for (PixelId px : m_union[scanned])
+        shared += int(holds(other, px));
+    return shared;
 }
 
 bool SearchState::holds(int group, PixelId px) const

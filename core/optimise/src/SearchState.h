@@ -33,6 +33,10 @@ public:
     const std::vector<PatchId> &members(int group) const { return m_members[group]; }
     int positionOf(int group) const { return m_position[group]; }
     int groupAt(int position) const { return m_order[position]; }
+    /// Whether px is in the group's union.
+    bool holdsPixel(int group, PixelId px) const { return holds(group, px); }
+    /// Pixels held by both groups' unions.
+    int sharedPixels(int first, int second) const;
     /// Groups in order, patches sorted inside each group.
     Groups groups() const;
 
@@ -54,7 +58,9 @@ public:
     void movePatch(PatchId patch, int toGroup);
     /// Reverses the order of the groups at positions first..last (inclusive).
     void reverse(int first, int last);
-    /// Inserts an empty group at `position`; returns its id.
+    /// Inserts an empty group at `position`; returns its id. Two more than
+    /// the instance's cap on groups may exist at once (the large moves park
+    /// patches in a spare group while they rebuild a region).
     int insertEmptyGroup(int position);
     void removeEmptyGroup(int position);
 

@@ -1,4 +1,5 @@
 #include "convoffload/optimise/SolutionImport.h"
+#include "convoffload/io/LineSplitter.h"
 #include "convoffload/io/TextFile.h"
 
 #include <cerrno>
@@ -6,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <sstream>
 #include <vector>
 
@@ -105,54 +107,65 @@ public:
     {
     }
 
-    ImportedSolution read(const std::string &text)
+    /// One line of the file (without '\n'), in order.
+    void line(std::string_view text, std::int64_t lineNumber)
     {
-        std::istringstream in(text);
-        std::string line;
-        std::size_t number = 0;
-        bool expectStatus = false; // HiGHS: the line after "Model status"
-        bool skipSection = false; // HiGHS: row values until the next '#' header
-        while (std::getline(in, line)) {
-            ++number;
-            if (!line.empty() && line.back() == '\r')
-                line.pop_back();
-            const std::vector<std::string> words = splitWords(line);
-            if (words.empty())
-                continue;
-            if (words[0][0] == '#') {
-                if (const std::size_t at = line.find("Objective value = "); at != std::string::npos) // Gurobi
-                    readObjective(number, line.substr(at + std::strlen("Objective value = ")));
-                if (!handleComment(line, skipSection))
-                    break; // dual values and basis follow: nothing for us
-                continue;
-            }
-            if (skipSection)
-                continue;
-            if (expectStatus) {
-                expectStatus = false;
-                setStatus(number, line);
-                continue;
-            }
-            if (line == "Model status") {
-                expectStatus = true;
-                continue;
-            }
-            if (number == 1 && line.find(" - objective value ") != std::string::npos) {
-                readCbcStatus(number, line);
-                continue;
-            }
-            if (words.size() == 1 && (words[0] == "Feasible" || words[0] == "Infeasible" || words[0] == "None")) {
-                if (words[0] != "Feasible")
-                    setStatus(number, words[0]);
-                continue;
-            }
-            if (words.size() == 2 && words[0] == "Objective") {
-                readObjective(number, words[1]);
-                continue;
-            }
-            readValue(number, line, words);
+        if (m_done)
+            return;
+        std::string line(text);
+        const std::size_t number = std::size_t(lineNumber);
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        const std::vector<std::string> words = splitWords(line);
+        if (words.empty())
+            return;
+        if (words[0][0] == '#') {
+            if (const std::size_t at = line.find("Objective value = "); at != std::string::npos) // Gurobi
+                readObjective(number, line.substr(at + std::strlen("Objective value = ")));
+            if (!handleComment(line, m_skipSection))
+                m_done = true; // dual values and basis follow: nothing for us
+            return;
         }
-        return finish();
+        if (m_skipSection)
+            return;
+        if (m_expectStatus) {
+            m_expectStatus = false;
+            setStatus(number, line);
+            return;
+        }
+        if (line == "Model status") {
+            m_expectStatus = true;
+            return;
+        }
+        if (number == 1 && line.find(" - objective value ") != std::string::npos) {
+            readCbcStatus(number, line);
+            return;
+        }
+        if (words.size() == 1 && (words[0] == "Feasible" || words[0] == "Infeasible" || words[0] == "None")) {
+            if (words[0] != "Feasible")
+                setStatus(number, words[0]);
+            return;
+        }
+        if (words.size() == 2 && words[0] == "Objective") {
+            readObjective(number, words[1]);
+            return;
+        }
+        readValue(number, line, words);
+    }
+
+    ImportedSolution finish()
+    {
+        std::vector<Group> byGroup(std::size_t(m_instance.max_groups));
+        for (std::size_t p = 0; p < m_groupOf.size(); ++p) {
+            if (m_groupOf[p] < 0)
+                throw FormatError(
+                    "", "patch " + std::to_string(p) + " is in no group (no x_p" + std::to_string(p) + "_g<k> has the value 1)");
+            byGroup[std::size_t(m_groupOf[p])].push_back(PatchId(p));
+        }
+        for (Group &g : byGroup)
+            if (!g.empty())
+                m_solution.groups.push_back(std::move(g));
+        return std::move(m_solution);
     }
 
 private:
@@ -238,40 +251,47 @@ private:
         m_lineOf[std::size_t(pg->patch)] = number;
     }
 
-    ImportedSolution finish()
-    {
-        std::vector<Group> byGroup(std::size_t(m_instance.max_groups));
-        for (std::size_t p = 0; p < m_groupOf.size(); ++p) {
-            if (m_groupOf[p] < 0)
-                throw FormatError(
-                    "", "patch " + std::to_string(p) + " is in no group (no x_p" + std::to_string(p) + "_g<k> has the value 1)");
-            byGroup[std::size_t(m_groupOf[p])].push_back(PatchId(p));
-        }
-        for (Group &g : byGroup)
-            if (!g.empty())
-                m_solution.groups.push_back(std::move(g));
-        return std::move(m_solution);
-    }
-
     const S1Instance &m_instance;
     std::vector<std::int64_t> m_groupOf;
     std::vector<std::size_t> m_lineOf;
     ImportedSolution m_solution;
+    bool m_expectStatus = false; // HiGHS: the line after "Model status"
+    bool m_skipSection = false; // HiGHS: row values until the next '#' header
+    bool m_done = false; // past the primal values
 };
+
+/// No line of a solution file needs more: a variable name, a value and a
+/// reduced cost. A file with longer lines is not a solution file.
+constexpr std::size_t kMaxSolutionLineBytes = std::size_t(64) << 10;
+
+/// Runs the reader over text fed by `source`, which calls its argument with
+/// each chunk in order; memory holds one line, not the file.
+ImportedSolution readSolution(
+    const S1Instance &instance, const std::function<void(const std::function<void(std::string_view)> &)> &source)
+{
+    SolutionReader reader(instance);
+    LineSplitter lines(
+        kMaxSolutionLineBytes, [&reader](std::string_view line, std::int64_t number) { reader.line(line, number); });
+    source([&lines](std::string_view chunk) { lines.feed(chunk); });
+    lines.finish();
+    return reader.finish();
+}
 
 } // namespace
 
 ImportedSolution solutionFromText(const S1Instance &instance, const std::string &text)
 {
-    return SolutionReader(instance).read(text);
+    return readSolution(instance, [&text](const std::function<void(std::string_view)> &feed) { feed(text); });
 }
 
 ImportedSolution loadSolution(const S1Instance &instance, const std::string &path)
 {
-    const std::string text = readTextFile(path, kMaxSolutionFileBytes);
     try {
-        return solutionFromText(instance, text);
+        return readSolution(instance,
+            [&path](const std::function<void(std::string_view)> &feed) { readFileInChunks(path, kMaxSolutionFileBytes, feed); });
     } catch (const FormatError &e) {
+        if (e.where == path) // the file reader's own error
+            throw;
         throw FormatError(e.where.empty() ? path : path + ": " + e.where, e.reason);
     }
 }

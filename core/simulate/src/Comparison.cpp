@@ -1,12 +1,18 @@
 #include "convoffload/simulate/Comparison.h"
 
+#include "convoffload/model/Arithmetic.h"
 #include "convoffload/model/KernelStreaming.h"
+#include "convoffload/simulate/StrategySimulation.h"
+#include "convoffload/simulate/WorkEstimate.h"
+
+#include <algorithm>
+#include <iterator>
 
 namespace convoffload {
 
 SimulationResult runStrategy(const Problem &problem, const StrategySpec &spec, const SimulationOptions &options)
 {
-    return simulate(problem, expandStrategy(problem, spec), options);
+    return simulateStrategy(problem, spec, options);
 }
 
 namespace {
@@ -60,6 +66,122 @@ std::vector<SweepRow> sweepGroupSizes(
         row.row_by_row = summarise(problem, {"Row-by-Row", StrategyKind::RowByRow, g, {}}, options);
         row.zigzag = summarise(problem, {"ZigZag", StrategyKind::ZigZag, g, {}}, options);
         rows.push_back(row);
+    }
+    return rows;
+}
+
+FamilySearch searchMembers(const Problem &problem, const std::vector<KernelBlockedParams> &members, const SimulationOptions &options)
+{
+    SimulationOptions quick;
+    quick.trace = false;
+    quick.functional = false;
+    quick.max_diagnostics_per_rule = 1;
+    quick.cancel = options.cancel;
+    FamilySearch search;
+    search.members.reserve(members.size());
+    for (const KernelBlockedParams &params : members) {
+        if (options.cancel && options.cancel->load())
+            throw Cancelled();
+        if (options.progress)
+            options.progress(search.members.size(), members.size());
+        FamilyMember member{params, summarise(problem, kernelBlockedSpec(params, kernelBlockedParamsText(params)), quick)};
+        const CompareRow &r = member.row;
+        if (r.failure.empty() && r.valid
+            && (!search.best || r.total_duration < search.members[*search.best].row.total_duration))
+            search.best = search.members.size();
+        search.members.push_back(std::move(member));
+    }
+    if (search.best && options.functional) {
+        FamilyMember &best = search.members[*search.best];
+        best.row = summarise(problem, kernelBlockedSpec(best.params, best.row.name), options);
+    }
+    return search;
+}
+
+FamilySearch searchKernelBlocked(const Problem &problem, const SimulationOptions &options)
+{
+    return searchMembers(problem, kernelBlockedFamily(problem), options);
+}
+
+std::optional<CompareRow> familyRow(const FamilySearch &search)
+{
+    const FamilyMember *best = search.bestMember();
+    if (!best)
+        return std::nullopt;
+    CompareRow row = best->row;
+    row.name = "best kernel-blocked (" + kernelBlockedParamsText(best->params) + ")";
+    return row;
+}
+
+std::string familyModeName(FamilyMode mode)
+{
+    switch (mode) {
+    case FamilyMode::Auto:
+        return "auto";
+    case FamilyMode::Always:
+        return "always";
+    case FamilyMode::Never:
+        return "never";
+    }
+    return "auto";
+}
+
+std::optional<FamilyMode> familyModeFromName(const std::string &name)
+{
+    for (const FamilyMode mode : {FamilyMode::Auto, FamilyMode::Always, FamilyMode::Never})
+        if (familyModeName(mode) == name)
+            return mode;
+    return std::nullopt;
+}
+
+double familySearchSeconds(const Problem &problem, const std::vector<KernelBlockedParams> &members)
+{
+    double seconds = 0;
+    for (const KernelBlockedParams &params : members)
+        seconds += estimateSimulation(problem, false, false, ceilDiv(std::int64_t(problem.layer.n), params.kernel_block)).seconds;
+    return seconds;
+}
+
+std::vector<KernelBlockSweepRow> sweepKernelBlocks(const Problem &problem, std::int64_t from, std::int64_t to,
+    std::optional<std::int64_t> groupSize, std::optional<PatchOrder> order, const SimulationOptions &options)
+{
+    std::vector<KernelBlockSweepRow> rows;
+    for (std::int64_t b = from; b <= to; ++b) {
+        std::vector<KernelBlockedParams> members;
+        if (groupSize || order) {
+            // Only what was asked for; G defaults to the op limit's.
+            const std::int64_t g = groupSize.value_or(kernelBlockedGroupSize(problem, b));
+            for (const KernelLoop loop : {KernelLoop::KernelsOuter, KernelLoop::PatchesOuter})
+                for (const PatchOrder o : {PatchOrder::ZigZag, PatchOrder::RowByRow})
+                    if (!order || o == *order)
+                        members.push_back({loop, o, b, std::max<std::int64_t>(g, 1)});
+        } else {
+            members = kernelBlockedMembers(problem, b, true);
+        }
+        const FamilySearch kernelsOuter = searchMembers(problem,
+            [&] {
+                std::vector<KernelBlockedParams> m;
+                std::copy_if(members.begin(), members.end(), std::back_inserter(m),
+                    [](const KernelBlockedParams &p) { return p.loop == KernelLoop::KernelsOuter; });
+                return m;
+            }(),
+            options);
+        const FamilySearch patchesOuter = searchMembers(problem,
+            [&] {
+                std::vector<KernelBlockedParams> m;
+                std::copy_if(members.begin(), members.end(), std::back_inserter(m),
+                    [](const KernelBlockedParams &p) { return p.loop == KernelLoop::PatchesOuter; });
+                return m;
+            }(),
+            options);
+        const auto pick = [&](const FamilySearch &search) -> std::optional<FamilyMember> {
+            if (const FamilyMember *best = search.bestMember())
+                return *best;
+            if ((groupSize || order) && !search.members.empty())
+                return search.members.front(); // asked for: shown even when invalid
+            return std::nullopt;
+        };
+        rows.push_back({b, pick(kernelsOuter), pick(patchesOuter)});
     }
     return rows;
 }

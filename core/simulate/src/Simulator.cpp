@@ -1,7 +1,9 @@
 #include "convoffload/simulate/Simulator.h"
 
+#include "ChipMemory.h"
+#include "Reporter.h"
+
 #include <algorithm>
-#include <array>
 #include <optional>
 #include <stdexcept>
 
@@ -9,11 +11,7 @@ namespace convoffload {
 
 namespace {
 
-// Values that freed or never-loaded memory holds: a compute that reads them
-// produces a wrong output, which the functional check then names.
-constexpr std::int32_t kPoisonInput = 1000003;
-constexpr std::int32_t kPoisonKernel = -999983;
-constexpr std::int64_t kUnwrittenOutput = std::int64_t(0x7EADBEEF) << 16;
+using detail::Reporter;
 
 enum class OutputState : std::uint8_t { Pending, OnChip, Written };
 
@@ -33,18 +31,10 @@ public:
         , m_outputState(std::size_t(m_layer.outputCount()), OutputState::Pending)
         , m_computedAt(std::size_t(m_layer.outputCount()), 0)
         , m_patchCheckedAt(std::size_t(m_layer.patchCount()), 0)
+        , m_reporter(m_result, m_layer, options.max_diagnostics_per_rule)
     {
-        if (options.functional) {
-            m_data = options.data ? *options.data : seededTensors(m_layer, options.seed);
-            if (m_data.input.size() != std::size_t(m_layer.c_in) * m_layer.h_in * m_layer.w_in
-                || m_data.kernels.size() != std::size_t(m_layer.n * m_layer.kernelElements()))
-                throw std::invalid_argument("the tensor data does not match the layer's shape");
-            m_chipInput.assign(std::size_t(m_layer.pixelCount()) * m_layer.c_in, kPoisonInput);
-            m_chipKernels.assign(m_data.kernels.size(), kPoisonKernel);
-            m_chipOutput.assign(std::size_t(m_layer.outputCount()), 0);
-            m_dramOutput.assign(std::size_t(m_layer.outputCount()), kUnwrittenOutput);
-            m_narrow = outputsFitInt32(m_layer, m_data);
-        }
+        if (options.functional)
+            m_chip.emplace(problem, options.data ? *options.data : seededTensors(m_layer, options.seed));
     }
 
     SimulationResult run(const StepList &steps)
@@ -65,11 +55,8 @@ public:
             runStep(int(i + 1), steps[i]);
         }
         checkEnd(int(steps.size()));
-        if (m_options.functional) {
-            compareWithReference();
-            if (m_options.keep_output)
-                m_result.functional.dram_output = std::move(m_dramOutput);
-        }
+        if (m_chip)
+            m_result.functional = m_chip->check(m_options.keep_output);
         std::stable_sort(m_result.diagnostics.begin(), m_result.diagnostics.end(),
             [](const Diagnostic &a, const Diagnostic &b) { return a.severity < b.severity; });
         m_result.input_load_counts = std::move(m_inputLoads);
@@ -101,63 +88,22 @@ private:
         stats.peak_footprint = std::max(stats.peak_footprint, now.total());
         stats.after = now;
         if (now.total() > m_problem.hardware.mem_size)
-            report(Severity::Error, Rule::MemoryOverflow, step, action, [&] {
-                return Finding{{},
-                    "the on-chip footprint reaches " + std::to_string(now.total()) + " elements (input "
-                        + std::to_string(now.input) + ", kernels " + std::to_string(now.kernels) + ", output "
-                        + std::to_string(now.output) + "), more than mem_size " + std::to_string(m_problem.hardware.mem_size)};
-            });
+            m_reporter.memoryOverflow(step, action, now, m_problem.hardware.mem_size);
         if (m_options.trace)
             m_result.trace.actions.push_back({action, traceBegin, std::uint32_t(m_result.trace.ids.size()), now});
     }
 
     // ---- diagnostics -----------------------------------------------------
-    struct Element {
-        std::string name;
-        ElementKind kind = ElementKind::None;
-        std::uint32_t id = 0;
-    };
-    struct Finding {
-        Element element;
-        std::string what;
-    };
-    Element pixelElement(PixelId p) const { return {pixelName(m_layer, p), ElementKind::Pixel, p}; }
-    Element kernelElement(KernelId k) const { return {kernelName(k), ElementKind::Kernel, k}; }
-    Element outputElement(OutputId o) const { return {outputName(m_layer, o), ElementKind::Output, o}; }
-    Element patchElement(PatchId p) const { return {patchName(m_layer, p), ElementKind::Patch, p}; }
+    using Finding = Reporter::Finding;
+    Reporter::Element pixelElement(PixelId p) const { return m_reporter.pixel(p); }
+    Reporter::Element kernelElement(KernelId k) const { return m_reporter.kernel(k); }
+    Reporter::Element outputElement(OutputId o) const { return m_reporter.output(o); }
+    Reporter::Element patchElement(PatchId p) const { return m_reporter.patch(p); }
 
-    /// Counts a finding; lists it while its rule is under the cap. The text is
-    /// built by `describe` only then, so a strategy that breaks a rule a
-    /// million times does not build a million strings.
     template <typename Describe>
     void report(Severity severity, Rule rule, int step, std::optional<Action> action, Describe &&describe)
     {
-        ++(severity == Severity::Error ? m_result.error_count : m_result.warning_count);
-        int &count = m_reported[std::size_t(rule)];
-        if (count >= m_options.max_diagnostics_per_rule) {
-            ++m_result.suppressed_diagnostics;
-            return;
-        }
-        ++count;
-        Finding finding = describe();
-        std::string element = std::move(finding.element.name), what = std::move(finding.what);
-        Diagnostic d;
-        d.severity = severity;
-        d.rule = rule;
-        d.step = step;
-        d.has_action = action.has_value();
-        if (action)
-            d.action = *action;
-        d.element = element;
-        d.element_kind = finding.element.kind;
-        d.element_id = finding.element.id;
-        std::string where = step > 0 ? "step " + std::to_string(step) : std::string("strategy");
-        if (action)
-            where += ", " + std::string(actionName(*action));
-        if (!element.empty())
-            where += ", " + element;
-        d.message = where + ": " + what;
-        m_result.diagnostics.push_back(std::move(d));
+        m_reporter.report(severity, rule, step, action, std::forward<Describe>(describe));
     }
 
     bool inRange(int step, Action action, std::uint32_t id, std::int64_t bound, const char *kind)
@@ -222,8 +168,8 @@ private:
             m_inputPresent[p] = 0;
             --m_inputOnChip;
             m_result.steps.back().freed_input += m_layer.c_in;
-            if (m_options.functional)
-                std::fill_n(m_chipInput.begin() + std::ptrdiff_t(p) * m_layer.c_in, m_layer.c_in, kPoisonInput);
+            if (m_chip)
+                m_chip->freePixel(p);
         }
     }
 
@@ -242,9 +188,8 @@ private:
             m_kernelPresent[k] = 0;
             --m_kernelsOnChip;
             m_result.steps.back().freed_kernels += m_layer.kernelElements();
-            if (m_options.functional)
-                std::fill_n(m_chipKernels.begin() + std::ptrdiff_t(k) * m_layer.kernelElements(), m_layer.kernelElements(),
-                    kPoisonKernel);
+            if (m_chip)
+                m_chip->freeKernel(k);
         }
     }
 
@@ -271,8 +216,8 @@ private:
             m_outputState[o] = OutputState::Written;
             --m_outputsOnChip;
             ++m_result.steps.back().written;
-            if (m_options.functional)
-                m_dramOutput[o] = m_chipOutput[o];
+            if (m_chip)
+                m_chip->write(o);
         }
     }
 
@@ -293,11 +238,7 @@ private:
             }
             m_result.steps.back().loaded_input += m_layer.c_in;
             if (++m_inputLoads[p] == std::uint32_t(maxLoads) + 1)
-                report(Severity::Warning, Rule::ReloadBound, step, Action::LoadInput, [&] {
-                    return Finding{pixelElement(p),
-                        "loaded " + std::to_string(maxLoads + 1)
-                            + " times, more than max_loads_per_element = " + std::to_string(maxLoads)};
-                });
+                m_reporter.reloadBound(step, Action::LoadInput, ElementKind::Pixel, p, maxLoads);
             if (m_inputPresent[p]) {
                 report(Severity::Warning, Rule::UselessLoad, step, Action::LoadInput, [&] {
                     return Finding{pixelElement(p), "loaded while already on chip"};
@@ -306,10 +247,8 @@ private:
             }
             m_inputPresent[p] = 1;
             ++m_inputOnChip;
-            if (m_options.functional)
-                for (int c = 0; c < m_layer.c_in; ++c)
-                    m_chipInput[std::size_t(p) * m_layer.c_in + c]
-                        = std::int32_t(paddedInputValue(m_layer, m_data, c, g.row, g.col));
+            if (m_chip)
+                m_chip->loadPixel(p);
         }
     }
 
@@ -322,11 +261,7 @@ private:
             trace(k);
             m_result.steps.back().loaded_kernels += m_layer.kernelElements();
             if (++m_kernelLoads[k] == std::uint32_t(maxLoads) + 1)
-                report(Severity::Warning, Rule::ReloadBound, step, Action::LoadKernels, [&] {
-                    return Finding{kernelElement(k),
-                        "loaded " + std::to_string(maxLoads + 1)
-                            + " times, more than max_loads_per_element = " + std::to_string(maxLoads)};
-                });
+                m_reporter.reloadBound(step, Action::LoadKernels, ElementKind::Kernel, k, maxLoads);
             if (m_kernelPresent[k]) {
                 report(Severity::Warning, Rule::UselessLoad, step, Action::LoadKernels, [&] {
                     return Finding{kernelElement(k), "loaded while already on chip"};
@@ -335,10 +270,8 @@ private:
             }
             m_kernelPresent[k] = 1;
             ++m_kernelsOnChip;
-            if (m_options.functional) {
-                const std::size_t n = std::size_t(m_layer.kernelElements()), at = std::size_t(k) * n;
-                std::copy_n(m_data.kernels.begin() + std::ptrdiff_t(at), n, m_chipKernels.begin() + std::ptrdiff_t(at));
-            }
+            if (m_chip)
+                m_chip->loadKernel(k);
         }
     }
 
@@ -346,11 +279,7 @@ private:
     {
         const std::int64_t ops = std::int64_t(outputs.size()) * m_layer.opsPerOutput();
         if (ops > m_problem.hardware.nbop_pe)
-            report(Severity::Error, Rule::TooManyOps, step, Action::Compute, [&] {
-                return Finding{{},
-                    std::to_string(outputs.size()) + " outputs need " + std::to_string(ops) + " MACs, more than nbop_pe "
-                        + std::to_string(m_problem.hardware.nbop_pe)};
-            });
+            m_reporter.tooManyOps(step, outputs.size(), ops, m_problem.hardware.nbop_pe);
         for (OutputId o : outputs) {
             if (!inRange(step, Action::Compute, o, m_layer.outputCount(), "output"))
                 continue;
@@ -373,8 +302,8 @@ private:
                 ++m_outputsOnChip;
             m_outputState[o] = OutputState::OnChip;
             ++m_result.steps.back().computed;
-            if (m_options.functional)
-                m_chipOutput[o] = macFromChip(step, o);
+            if (m_chip)
+                m_chip->compute(step, o);
         }
     }
 
@@ -399,55 +328,12 @@ private:
             });
     }
 
-    /// The MACs of one output, reading only what the simulated memory holds.
-    /// The patch's values are gathered once per (step, patch) and reused for
-    /// every kernel, since a compute action does not change the memory.
-    std::int64_t macFromChip(int step, OutputId o)
-    {
-        const PatchId patch = patchOfOutput(m_layer, o);
-        if (m_gathered.step != step || m_gathered.patch != patch)
-            gatherPatch(step, patch);
-        const std::size_t n = std::size_t(m_layer.kernelElements());
-        const std::int32_t *weights = m_chipKernels.data() + std::size_t(kernelOfOutput(m_layer, o)) * n;
-        return dotProduct(m_gathered.values.data(), weights, n, m_narrow);
-    }
-
-    /// Copies the patch's on-chip values in kernel layout [c][h][w];
-    /// synthesised padding reads as zero.
-    void gatherPatch(int step, PatchId patch)
-    {
-        m_gathered.step = step;
-        m_gathered.patch = patch;
-        m_gathered.values.resize(std::size_t(m_layer.kernelElements()));
-        const Grid out = patchPosition(m_layer, patch);
-        const bool synthesised = !m_problem.options.padding_in_dram;
-        const std::size_t plane = std::size_t(m_layer.h_k) * m_layer.w_k;
-        std::size_t e = 0;
-        for (int h = 0; h < m_layer.h_k; ++h)
-            for (int w = 0; w < m_layer.w_k; ++w, ++e) {
-                const int row = out.row * m_layer.stride_h + h, col = out.col * m_layer.stride_w + w;
-                const bool zero = synthesised && m_layer.isPadding(row, col);
-                const std::int32_t *pixel = m_chipInput.data() + std::size_t(pixelId(m_layer, row, col)) * m_layer.c_in;
-                for (int c = 0; c < m_layer.c_in; ++c)
-                    m_gathered.values[std::size_t(c) * plane + e] = zero ? 0 : pixel[c];
-            }
-    }
-
     // ---- whole-strategy checks ---------------------------------------------
     void checkDram()
     {
-        const std::int64_t inputElements = std::int64_t(m_layer.c_in) * m_layer.h_in * m_layer.w_in
-            + (m_problem.options.padding_in_dram
-                    ? (m_layer.pixelCount() - std::int64_t(m_layer.h_in) * m_layer.w_in) * m_layer.c_in
-                    : 0);
-        const std::int64_t total = inputElements + m_layer.kernelElements() * m_layer.n + m_layer.outputCount();
+        const std::int64_t total = detail::dramElements(m_problem);
         if (total > m_problem.hardware.dram_size)
-            report(Severity::Error, Rule::DramOverflow, 0, std::nullopt, [&] {
-                return Finding{{},
-                    "the layer needs " + std::to_string(total)
-                        + " elements of DRAM (input, kernels, output), more than dram_size "
-                        + std::to_string(m_problem.hardware.dram_size)};
-            });
+            m_reporter.dramOverflow(total, m_problem.hardware.dram_size);
     }
 
     void checkEnd(int lastStep)
@@ -468,30 +354,10 @@ private:
             });
     }
 
-    void compareWithReference()
-    {
-        const std::vector<std::int64_t> expected = referenceConvolution(m_layer, m_data);
-        FunctionalResult &f = m_result.functional;
-        f.status = FunctionalStatus::Pass;
-        // Report the first mismatch in tensor order O[k][i][j], as users read it.
-        for (int k = 0; k < m_layer.n && f.status == FunctionalStatus::Pass; ++k)
-            for (PatchId p = 0; p < PatchId(m_layer.patchCount()); ++p) {
-                const OutputId o = outputId(m_layer, p, KernelId(k));
-                if (m_dramOutput[o] == expected[o])
-                    continue;
-                f.status = FunctionalStatus::Fail;
-                f.message = outputName(m_layer, o) + " in DRAM is "
-                    + (m_dramOutput[o] == kUnwrittenOutput ? std::string("never written") : std::to_string(m_dramOutput[o]))
-                    + ", the direct convolution gives " + std::to_string(expected[o]);
-                break;
-            }
-    }
-
     const Problem &m_problem;
     const Layer &m_layer;
     const SimulationOptions &m_options;
     SimulationResult m_result;
-    std::array<int, 32> m_reported{};
 
     std::vector<std::uint8_t> m_inputPresent;
     std::vector<std::uint32_t> m_inputLoads;
@@ -504,15 +370,8 @@ private:
     std::vector<std::uint32_t> m_patchCheckedAt;
     std::int64_t m_outputsOnChip = 0;
 
-    TensorData m_data;
-    std::vector<std::int32_t> m_chipInput, m_chipKernels;
-    std::vector<std::int64_t> m_chipOutput, m_dramOutput;
-    bool m_narrow = false; // 32-bit dot products are exact for these tensors
-    struct {
-        int step = -1;
-        PatchId patch = 0;
-        std::vector<std::int32_t> values;
-    } m_gathered;
+    std::optional<detail::ChipMemory> m_chip; // the functional simulation, when asked
+    Reporter m_reporter;
 };
 
 } // namespace

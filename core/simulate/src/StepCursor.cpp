@@ -7,17 +7,13 @@ namespace convoffload {
 
 namespace {
 
-// A checkpoint every this many steps bounds the cost of stepping back
-// (replay at most this many steps) at a memory cost of one state copy each.
-constexpr int kCheckpointEvery = 256;
-
 enum Mark : std::uint8_t { None = 0, MarkLoaded = 1, MarkFreed = 2, MarkComputed = 1, MarkWritten = 2 };
 
 int position(Moment m) { return m.step * kActionCount + int(m.action); }
 
 } // namespace
 
-StepCursor::StepCursor(const Problem &problem, const SimulationResult &result)
+StepCursor::StepCursor(const Problem &problem, const SimulationResult &result, std::size_t checkpointBudget)
     : m_problem(&problem)
     , m_result(&result)
     , m_input(std::size_t(problem.layer.pixelCount()), 0)
@@ -25,9 +21,16 @@ StepCursor::StepCursor(const Problem &problem, const SimulationResult &result)
     , m_loads(std::size_t(problem.layer.pixelCount()), 0)
     , m_pixelMark(m_input.size(), None)
     , m_outputMark(m_output.size(), None)
+    , m_kernels(std::size_t(std::max(problem.layer.n, 0)), 0)
+    , m_kernelMark(m_kernels.size(), None)
 {
     if (result.trace.actions.size() != result.steps.size() * kActionCount)
         throw std::invalid_argument("StepCursor needs a simulation run with its action trace");
+    // Worst case per checkpoint: 32-bit load counts.
+    const std::size_t stateBytes = m_input.size() * 5 + m_output.size();
+    const int checkpoints = int(std::min<std::size_t>(kMaxCheckpoints, checkpointBudget / std::max<std::size_t>(stateBytes, 1)));
+    if (checkpoints > 0 && stepCount() > 2 * checkpoints)
+        m_checkpointEvery = stepCount() / checkpoints + 1; // at most `checkpoints` multiples
     if (!result.steps.empty())
         seek({0, Action::Compute});
 }
@@ -53,9 +56,9 @@ void StepCursor::seek(Moment target)
         const int last = std::min(kActionCount - 1, to - step * kActionCount);
         applyStep(step, last);
         pos = step * kActionCount + last;
-        if (last == kActionCount - 1 && (step + 1) % kCheckpointEvery == 0
+        if (last == kActionCount - 1 && m_checkpointEvery > 0 && (step + 1) % m_checkpointEvery == 0
             && std::none_of(m_checkpoints.begin(), m_checkpoints.end(), [&](const auto &c) { return c.first == step; }))
-            m_checkpoints.push_back({step, State{m_input, m_output, m_loads}});
+            m_checkpoints.push_back({step, snapshot()});
     }
     m_moment = target;
     clearMarks();
@@ -68,6 +71,7 @@ void StepCursor::resetTo(int checkpointStep)
         std::fill(m_input.begin(), m_input.end(), 0);
         std::fill(m_output.begin(), m_output.end(), 0);
         std::fill(m_loads.begin(), m_loads.end(), 0);
+        std::fill(m_kernels.begin(), m_kernels.end(), 0);
         m_moment = {-1, Action::Compute};
         return;
     }
@@ -75,10 +79,39 @@ void StepCursor::resetTo(int checkpointStep)
         if (step == checkpointStep) {
             m_input = state.input;
             m_output = state.output;
-            m_loads = state.loads;
+            if (state.loads32.empty())
+                std::copy(state.loads8.begin(), state.loads8.end(), m_loads.begin());
+            else
+                m_loads = state.loads32;
+            m_kernels = state.kernels;
             m_moment = {step, Action::Compute};
             return;
         }
+}
+
+StepCursor::State StepCursor::snapshot() const
+{
+    State s{m_input, m_output, {}, {}, m_kernels};
+    if (maxLoadsSoFar() <= 0xFF)
+        s.loads8.assign(m_loads.begin(), m_loads.end()); // each fits in a byte
+    else
+        s.loads32 = m_loads;
+    return s;
+}
+
+std::size_t StepCursor::checkpointBytes() const
+{
+    std::size_t bytes = 0;
+    for (const auto &c : m_checkpoints)
+        bytes += c.second.bytes();
+    return bytes;
+}
+
+std::size_t StepCursor::memoryBytes() const
+{
+    return checkpointBytes() + m_input.size() + m_output.size() + m_loads.size() * sizeof(std::uint32_t) + m_pixelMark.size()
+        + m_outputMark.size() + m_kernels.size() + m_kernelMark.size()
+        + (m_markedPixels.capacity() + m_markedOutputs.capacity() + m_markedKernels.capacity()) * sizeof(std::uint32_t);
 }
 
 // Replays what the executor did, from its trace: ids it named, in order.
@@ -113,8 +146,11 @@ void StepCursor::applyStep(int step, int lastAction)
                 m_output[id] = 1;
                 break;
             case Action::FreeKernels:
+                m_kernels[id] = 0;
+                break;
             case Action::LoadKernels:
-                break; // kernels are not drawn per element
+                m_kernels[id] = 1;
+                break;
             }
         }
     }
@@ -145,7 +181,12 @@ void StepCursor::markStep(int step, int lastAction)
                 m_markedOutputs.push_back(id);
                 break;
             case Action::FreeKernels:
+                m_kernelMark[id] = MarkFreed;
+                m_markedKernels.push_back(id);
+                break;
             case Action::LoadKernels:
+                m_kernelMark[id] = MarkLoaded;
+                m_markedKernels.push_back(id);
                 break;
             }
         }
@@ -158,8 +199,11 @@ void StepCursor::clearMarks()
         m_pixelMark[p] = None;
     for (OutputId o : m_markedOutputs)
         m_outputMark[o] = None;
+    for (KernelId k : m_markedKernels)
+        m_kernelMark[k] = None;
     m_markedPixels.clear();
     m_markedOutputs.clear();
+    m_markedKernels.clear();
 }
 
 PixelState StepCursor::pixel(PixelId p) const
@@ -168,6 +212,16 @@ PixelState StepCursor::pixel(PixelId p) const
     if (m_pixelMark[p] == MarkLoaded && onChip)
         return PixelState::Loaded;
     if (m_pixelMark[p] == MarkFreed && !onChip)
+        return PixelState::Freed;
+    return onChip ? PixelState::Kept : PixelState::Off;
+}
+
+PixelState StepCursor::kernel(KernelId k) const
+{
+    const bool onChip = m_kernels[k] != 0;
+    if (m_kernelMark[k] == MarkLoaded && onChip)
+        return PixelState::Loaded;
+    if (m_kernelMark[k] == MarkFreed && !onChip)
         return PixelState::Freed;
     return onChip ? PixelState::Kept : PixelState::Off;
 }
@@ -237,6 +291,19 @@ std::vector<PatchId> StepCursor::currentPatches() const
     std::sort(patches.begin(), patches.end());
     patches.erase(std::unique(patches.begin(), patches.end()), patches.end());
     return patches;
+}
+
+std::vector<KernelId> StepCursor::currentKernels() const
+{
+    std::vector<KernelId> kernels;
+    if (m_moment.step < 0)
+        return kernels;
+    const ActionRecord &r = m_result->trace.record(m_moment.step, Action::Compute);
+    for (std::uint32_t i = r.begin; i < r.end; ++i)
+        kernels.push_back(kernelOfOutput(m_problem->layer, m_result->trace.ids[i]));
+    std::sort(kernels.begin(), kernels.end());
+    kernels.erase(std::unique(kernels.begin(), kernels.end()), kernels.end());
+    return kernels;
 }
 
 std::vector<int> StepCursor::stepsLoading(PixelId p) const

@@ -46,9 +46,9 @@ WorkEstimate estimateSimulation(const Problem &problem, bool functional, bool tr
         + 16.0 * pixels // per-pixel state and load counts
         + 8.0 * outputs; // per-output state
     if (functional)
-        w.bytes += 4.0 * pixels * double(l.c_in) * 2.0 // input tensor and its on-chip copy
-            + 4.0 * double(l.n) * double(l.c_in) * window * 2.0 // kernels, likewise
-            + 8.0 * outputs * 2.0; // outputs on chip and in DRAM, and the reference
+        w.bytes += 4.0 * pixels * double(l.c_in) * 3.0 // input tensor, its padded DRAM copy, the on-chip copy
+            + 4.0 * double(l.n) * double(l.c_in) * window * 3.0 // kernels, likewise (and 16-bit)
+            + 9.0 * outputs * 2.0; // outputs on chip and in DRAM, with their exactness flags
     return w;
 }
 

@@ -1,7 +1,9 @@
 #pragma once
 // The project file (SPEC §4) and its tensor data file, loaded and saved as
-// JSON. Every error names its key path and reason.
+// JSON; version 2 of the project file holds a network (SPEC §4b). Every error
+// names its key path and reason.
 #include "convoffload/io/FormatError.h"
+#include "convoffload/model/Network.h"
 #include "convoffload/model/Project.h"
 #include "convoffload/model/TensorData.h"
 
@@ -17,6 +19,21 @@ std::string projectToJson(const Project &project);
 /// (temporary file then rename).
 Project loadProject(const std::string &path);
 void saveProject(const Project &project, const std::string &path);
+
+/// Network projects (format version 2): layers in graph order with one shared
+/// hardware and options. Reading also accepts a version-1 project, as a
+/// network of one layer (named "layer", or after the file by loadNetwork);
+/// projectFromJson refuses version 2, saying it is a network.
+Network networkFromJson(const std::string &text);
+std::string networkToJson(const Network &network);
+Network loadNetwork(const std::string &path);
+void saveNetwork(const Network &network, const std::string &path);
+
+/// A hardware description file (SPEC §4b `--hardware`): {"hardware": {...},
+/// "options": {...}} (options optional), or any project file, whose hardware
+/// and options are taken. Errors name the key path (and the file).
+Accelerator acceleratorFromJson(const std::string &text);
+Accelerator loadAccelerator(const std::string &path);
 
 /// Tensors of data.file (path resolved against the project's folder), checked
 /// against the layer's shape; throws FormatError.

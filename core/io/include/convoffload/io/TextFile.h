@@ -2,7 +2,9 @@
 // Whole-file helpers shared by the file formats. Errors are FormatError with
 // `where` = the path and a reason in words.
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <string_view>
 
 namespace convoffload {
 
@@ -18,6 +20,12 @@ constexpr std::int64_t kMaxSolutionFileBytes = std::int64_t(1) << 30;
 /// FIFO is refused by name (a FIFO without a writer never blocks); so is a
 /// file over `maxBytes`.
 std::string readTextFile(const std::string &path, std::int64_t maxBytes = kMaxProjectFileBytes);
+
+/// The same checks, then the file in chunks of at most 64 KiB handed to
+/// `consume` in order, so a reader that parses as it goes holds only what it
+/// keeps (a 10 M-line CSV is not read whole before its line 11 is checked).
+/// `consume` may throw to stop reading.
+void readFileInChunks(const std::string &path, std::int64_t maxBytes, const std::function<void(std::string_view)> &consume);
 
 /// Writes "<target>.tmp-XXXXXXXX", flushes it to disk, then renames it over
 /// the target, so a failed or interrupted save never leaves a half-written

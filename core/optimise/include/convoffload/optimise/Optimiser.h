@@ -4,6 +4,7 @@
 #include "convoffload/optimise/OptimiseControl.h"
 #include "convoffload/optimise/OptimiseResult.h"
 #include "convoffload/optimise/S1Instance.h"
+#include "convoffload/simulate/Comparison.h"
 
 #include <nlohmann/json.hpp>
 
@@ -38,17 +39,28 @@ struct OptimiseReport {
     std::optional<NamedGroups> best_heuristic; // feasible for the instance
     std::vector<NamedGroups> heuristics; // Row-by-Row and ZigZag, feasible or not
     double lower_bound = 0;
+    /// Set when the layer's kernels do not fit (kernelsFit false): no S1
+    /// strategy can run, so the optimiser tried every member of the
+    /// kernel-blocked family and `result` is the best one (its groups are the
+    /// member's patch groups); `instance` and the heuristics are then empty.
+    std::optional<FamilyMember> kernel_blocked;
+    std::int64_t kernel_blocked_tried = 0; // members simulated
 
     /// (best heuristic - result) / best heuristic; nullopt when either is missing.
     std::optional<double> gainOverHeuristic() const;
 };
 
-/// Runs the requested method. Throws InstanceError when the problem cannot be
-/// optimised (invalid layer, G above nb_patches_max, one patch too big for
-/// the memory); solver trouble is a Failed result, not an exception.
+/// Runs the requested method. A layer whose kernels do not fit
+/// (kernelsFit false) has no S1 strategy: then every member of the
+/// kernel-blocked family is simulated instead (searchKernelBlocked) and the
+/// best is the result, whatever the method. Throws InstanceError when the
+/// problem cannot be optimised (invalid layer, G above nb_patches_max, one
+/// patch too big for the memory, no valid kernel-blocked member); solver
+/// trouble is a Failed result, not an exception.
 OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, const OptimiseControl &control);
 
-/// The result as a project strategy ("groups" kind).
+/// The result as a project strategy: "groups", or "kernel-blocked" with the
+/// chosen parameters when the kernels do not fit.
 StrategySpec toStrategy(const OptimiseReport &report, const std::string &name);
 
 nlohmann::ordered_json optimiseReportToJson(const OptimiseReport &report);

@@ -1,10 +1,12 @@
 #pragma once
 // Strategies side by side: one summary row per strategy of a project, and the
 // Row-by-Row vs ZigZag sweep over group sizes.
+#include "convoffload/model/KernelBlockedFamily.h"
 #include "convoffload/model/Project.h"
 #include "convoffload/simulate/Simulator.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,5 +42,56 @@ struct SweepRow {
 /// invalid (too many ops), so the curve can still be drawn.
 std::vector<SweepRow> sweepGroupSizes(
     const Problem &problem, std::int64_t from, std::int64_t to, const SimulationOptions &options);
+
+/// One member of the kernel-blocked family and its summary.
+struct FamilyMember {
+    KernelBlockedParams params;
+    CompareRow row;
+};
+
+/// The family members tried and the best of them.
+struct FamilySearch {
+    std::vector<FamilyMember> members; // in the order tried (kernelBlockedFamily's)
+    std::optional<std::size_t> best; // the shortest valid member; the first of equals
+    const FamilyMember *bestMember() const { return best ? &members[*best] : nullptr; }
+};
+
+/// Simulates `members` (without trace or functional check: only the ranking
+/// is needed) and picks the shortest valid one, which is simulated again
+/// with `options` so its row carries the functional check. Polls
+/// options.cancel between members.
+FamilySearch searchMembers(const Problem &problem, const std::vector<KernelBlockedParams> &members, const SimulationOptions &options);
+
+/// searchMembers over every member of kernelBlockedFamily(problem).
+FamilySearch searchKernelBlocked(const Problem &problem, const SimulationOptions &options);
+
+/// The best member as a comparison row named "best kernel-blocked (kernels-outer,
+/// zigzag, B = 16, G = 4)"; nullopt when no member is valid.
+std::optional<CompareRow> familyRow(const FamilySearch &search);
+
+/// When compare adds the family's best to the project's strategies.
+enum class FamilyMode {
+    Auto, // only when the kernels do not fit (kernelsFit false): S1 results stay as they are otherwise
+    Always,
+    Never
+};
+std::string familyModeName(FamilyMode mode); // "auto", "always", "never"
+std::optional<FamilyMode> familyModeFromName(const std::string &name);
+
+/// The work a family search would do, summed over its members (for the budget check).
+double familySearchSeconds(const Problem &problem, const std::vector<KernelBlockedParams> &members);
+
+struct KernelBlockSweepRow {
+    std::int64_t kernel_block = 0;
+    /// The best member of each loop for this B (over the group sizes and
+    /// orders tried); nullopt when none is valid.
+    std::optional<FamilyMember> kernels_outer, patches_outer;
+};
+
+/// For every B in [from, to], the best kernels-outer and the best
+/// patches-outer member: over familyGroupSizes and both orders, or only
+/// `groupSize` / `order` when given (then the row is kept even if invalid).
+std::vector<KernelBlockSweepRow> sweepKernelBlocks(const Problem &problem, std::int64_t from, std::int64_t to,
+    std::optional<std::int64_t> groupSize, std::optional<PatchOrder> order, const SimulationOptions &options);
 
 } // namespace convoffload

@@ -3,6 +3,13 @@
 // what the visualiser colours. A moment is "after action a of step k"; the
 // cursor replays the action-level trace to get there, forward incrementally,
 // backward from the nearest checkpoint, so stepping stays cheap on big layers.
+// Checkpoints hold a compact copy of the state (a byte per pixel and output,
+// load counts in a byte while they fit) and are few: at most
+// kMaxCheckpoints, fewer when they would exceed the memory budget, evenly
+// spaced over the strategy. The cursor's memory is thus a fixed multiple of
+// the layer's size, whatever the number of steps, and a seek back replays at
+// most one spacing (about an eighth of the steps, or all of them when even
+// one checkpoint would exceed the budget).
 
 #include "convoffload/simulate/Simulator.h"
 
@@ -36,16 +43,23 @@ struct Moment {
 
 class StepCursor {
 public:
+    static constexpr int kMaxCheckpoints = 8;
+    static constexpr std::size_t kDefaultCheckpointBudget = std::size_t(256) << 20; // bytes
+
     /// `result` must hold a trace (SimulationOptions::trace) and outlive the cursor.
-    StepCursor(const Problem &problem, const SimulationResult &result);
+    StepCursor(const Problem &problem, const SimulationResult &result, std::size_t checkpointBudget = kDefaultCheckpointBudget);
 
     int stepCount() const { return int(m_result->steps.size()); }
+    const SimulationResult &result() const { return *m_result; }
     Moment moment() const { return m_moment; }
     /// Clamps to the strategy; cost O(ids touched between the two moments),
     /// or from the nearest checkpoint when going back.
     void seek(Moment moment);
 
     PixelState pixel(PixelId p) const;
+    /// A kernel's state at the moment, in the pixels' terms: loaded or freed
+    /// by the moment's step, kept from an earlier one, or not on chip.
+    PixelState kernel(KernelId k) const;
     OutputState output(OutputId o) const;
     /// Patch state for an output grid that shows one cell per patch: the most
     /// advanced state over its N outputs (Written > Computed > OnChip > Done > Pending).
@@ -57,15 +71,30 @@ public:
     Footprint footprint() const;
     /// Patches computed by the moment's step (the "current group"), ascending.
     std::vector<PatchId> currentPatches() const;
+    /// Kernels the moment's step computes with, ascending.
+    std::vector<KernelId> currentKernels() const;
     /// 0-based steps at which a pixel is loaded, over the whole strategy.
     std::vector<int> stepsLoading(PixelId p) const;
+
+    /// Steps between checkpoints (0: none, seeking back replays from the start).
+    int checkpointSpacing() const { return m_checkpointEvery; }
+    /// Bytes the checkpoints hold now, and the cursor's whole state with them.
+    std::size_t checkpointBytes() const;
+    std::size_t memoryBytes() const;
 
 private:
     struct State {
         std::vector<std::uint8_t> input; // on chip
         std::vector<std::uint8_t> output; // 0 pending, 1 on chip, 2 written
-        std::vector<std::uint32_t> loads;
+        std::vector<std::uint8_t> loads8; // load counts when all fit in a byte...
+        std::vector<std::uint32_t> loads32; // ... else these
+        std::vector<std::uint8_t> kernels; // on chip
+        std::size_t bytes() const
+        {
+            return input.size() + output.size() + loads8.size() + loads32.size() * 4 + kernels.size();
+        }
     };
+    State snapshot() const;
     void resetTo(int checkpointStep);
     void applyStep(int step, int lastAction); // actions 0..lastAction of `step`
     void markStep(int step, int lastAction); // what the moment's step did
@@ -79,7 +108,10 @@ private:
     std::vector<std::uint8_t> m_pixelMark, m_outputMark; // this step's loads/frees, computes/writes
     std::vector<PixelId> m_markedPixels;
     std::vector<OutputId> m_markedOutputs;
-    std::vector<std::pair<int, State>> m_checkpoints; // state after step k, every kCheckpointEvery steps
+    std::vector<std::uint8_t> m_kernels, m_kernelMark; // on chip; this step's loads/frees
+    std::vector<KernelId> m_markedKernels;
+    int m_checkpointEvery = 0; // steps; 0: no checkpoints
+    std::vector<std::pair<int, State>> m_checkpoints; // state after step k, every m_checkpointEvery steps
 };
 
 } // namespace convoffload

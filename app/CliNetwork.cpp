@@ -1,0 +1,221 @@
+#include "CliNetwork.h"
+
+#include "convoffload/io/NetworkReport.h"
+#include "convoffload/onnx/OnnxNetwork.h"
+#include "convoffload/optimise/Optimiser.h"
+#include "convoffload/simulate/WorkEstimate.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <limits>
+#include <unistd.h>
+
+namespace convoffload::cli {
+
+namespace {
+
+QString opt(const char *name) { return QString::fromLatin1(name); }
+
+double parseNumber(const QCommandLineParser &parser, const QString &option)
+{
+    bool ok = false;
+    const double value = parser.value(option).toDouble(&ok);
+    if (!ok || !std::isfinite(value) || value < 0)
+        throw UsageError("--" + str(option) + ": expected a number ≥ 0, got '" + str(parser.value(option)) + "'");
+    return value;
+}
+
+/// --hardware FILE, then the flags on top of it (or of the defaults).
+Accelerator acceleratorFrom(const QCommandLineParser &parser)
+{
+    const bool file = parser.isSet(opt("hardware"));
+    if (!file && !(parser.isSet(opt("mem-size")) && parser.isSet(opt("nbop-pe"))))
+        throw UsageError("import-onnx needs the hardware: --hardware HW.json (e.g. samples/networks/lenet5-hardware.json) or at "
+                         "least --mem-size N and --nbop-pe N");
+    Accelerator a = file ? loadAccelerator(str(parser.value(opt("hardware")))) : Accelerator{};
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    if (parser.isSet(opt("mem-size")))
+        a.hardware.mem_size = parseInteger(parser, opt("mem-size"), 1, kMax);
+    if (parser.isSet(opt("nbop-pe")))
+        a.hardware.nbop_pe = parseInteger(parser, opt("nbop-pe"), 1, kMax);
+    if (parser.isSet(opt("dram-size")))
+        a.hardware.dram_size = parseInteger(parser, opt("dram-size"), 1, kMax);
+    if (parser.isSet(opt("max-loads")))
+        a.hardware.max_loads_per_element = int(parseInteger(parser, opt("max-loads"), 1, std::numeric_limits<int>::max()));
+    if (parser.isSet(opt("t-l")))
+        a.hardware.t_l = parseNumber(parser, opt("t-l"));
+    if (parser.isSet(opt("t-w")))
+        a.hardware.t_w = parseNumber(parser, opt("t-w"));
+    if (parser.isSet(opt("t-acc")))
+        a.hardware.t_acc = parseNumber(parser, opt("t-acc"));
+    if (const std::vector<std::string> problems = a.hardware.problems(); !problems.empty())
+        throw UsageError("hardware: " + problems.front());
+    return a;
+}
+
+bool withStrategies(const QCommandLineParser &parser)
+{
+    const QString value = parser.value(opt("strategies"));
+    if (value != QLatin1String("default") && value != QLatin1String("none"))
+        throw UsageError("--strategies: expected default or none, got '" + str(value) + "'");
+    return value == QLatin1String("default");
+}
+
+std::string shape(const Layer &l)
+{
+    char text[160];
+    std::snprintf(text, sizeof text, "%dx%dx%d, %d kernels %dx%d, stride %d,%d, pads %d %d %d %d -> %dx%d", l.c_in, l.h_in,
+        l.w_in, l.n, l.h_k, l.w_k, l.stride_h, l.stride_w, l.pad_top, l.pad_bottom, l.pad_left, l.pad_right, l.hOut(), l.wOut());
+    return text;
+}
+
+std::string importSummary(const NetworkImport &imported, const Network &network, const std::string &out)
+{
+    std::string text = "Imported " + std::to_string(network.layers.size()) + " convolution layers"
+        + (imported.graph_name.empty() ? std::string() : " of '" + imported.graph_name + "'") + ":\n";
+    for (const NetworkLayer &l : network.layers)
+        text += "  " + l.name + ": " + shape(l.layer) + " (" + std::to_string(l.strategies.size()) + " strategies)\n";
+    text += "Skipped " + std::to_string(network.skipped.size()) + " convolutions" + (network.skipped.empty() ? "." : ":") + "\n";
+    for (const SkippedConv &s : network.skipped)
+        text += "  " + s.node + ": " + s.reason + "\n";
+    for (const std::string &w : imported.warnings)
+        text += "Warning: " + w + "\n";
+    text += "Wrote " + out + "\n";
+    return text;
+}
+
+/// Refuses (UsageError) a network whose candidates, simulated one after the
+/// other, the work estimate puts over the budget; --no-work-limit skips it.
+void checkNetworkBudget(const QCommandLineParser &parser, const Network &network, bool generate)
+{
+    if (parser.isSet(opt("no-work-limit")))
+        return;
+    WorkEstimate total;
+    for (std::size_t i = 0; i < network.layers.size(); ++i) {
+        const Problem problem = network.problemOf(i);
+        std::vector<StrategySpec> specs = network.layers[i].strategies;
+        if (generate)
+            for (const StrategySpec &s : generatedStrategies(problem))
+                specs.push_back(s);
+        for (const StrategySpec &s : specs) {
+            const std::int64_t block = std::max<std::int64_t>(1, s.kernel_block.value_or(problem.layer.n));
+            const std::int64_t visits = s.kind == StrategyKind::KernelBlocked ? (problem.layer.n + block - 1) / block : 1;
+            const WorkEstimate w = estimateSimulation(problem, false, false, visits);
+            total.seconds += w.seconds;
+            total.bytes = std::max(total.bytes, w.bytes);
+        }
+    }
+    if (const std::optional<std::string> why = exceedsBudget(total))
+        throw UsageError("refused: simulating every candidate strategy of every layer, " + *why
+            + "; try --own-only, or pass --no-work-limit to run it anyway");
+}
+
+/// The optimiser's time for each layer: --time-limit shared in proportion to
+/// the layers' best heuristic durations, so the layers that dominate get the
+/// most. Layers an S1 strategy cannot run on get none.
+void optimiseLayers(const QCommandLineParser &parser, NetworkAnalysis &analysis)
+{
+    const double total = parseSeconds(parser, opt("time-limit"));
+    double weight = 0;
+    for (const LayerAnalysis &l : analysis.layers)
+        if (l.kernels_fit && l.nb_patches_max >= 1)
+            weight += std::max(1.0, l.duration());
+    const bool terminal = !parser.isSet(opt("quiet")) && isatty(fileno(stderr));
+    for (std::size_t i = 0; i < analysis.layers.size(); ++i) {
+        LayerAnalysis &l = analysis.layers[i];
+        if (!l.kernels_fit || l.nb_patches_max < 1)
+            continue;
+        OptimiseRequest request;
+        request.seed = std::uint64_t(parseInteger(parser, opt("seed"), 0, std::numeric_limits<std::int64_t>::max()));
+        if (parser.isSet(opt("moves")))
+            request.max_moves = parseInteger(parser, opt("moves"), 1, 1000000000000);
+        if (parser.isSet(opt("threads")))
+            request.threads = int(parseInteger(parser, opt("threads"), 1, 256));
+        OptimiseControl control;
+        control.time_limit_s = std::max(0.05, total * std::max(1.0, l.duration()) / weight);
+        control.cancel = interruptFlag();
+        if (terminal)
+            std::fprintf(stderr, "\roptimising %s (%zu of %zu, %.1f s)   ", l.name.c_str(), i + 1, analysis.layers.size(),
+                control.time_limit_s);
+        try {
+            const OptimiseReport report = optimise(l.problem, request, control);
+            if (report.result.hasSolution())
+                considerCandidate(l, toStrategy(report, "Optimised (search)"));
+        } catch (const InstanceError &) {
+            // A layer the optimiser cannot take keeps its heuristics.
+        }
+    }
+    if (terminal)
+        std::fputs("\r\033[K", stderr);
+    summariseNetwork(analysis);
+}
+
+} // namespace
+
+void addNetworkOptions(QCommandLineParser &parser)
+{
+    parser.addOptions({
+        {opt("hardware"), opt("import-onnx: hardware description ({\"hardware\": ..., \"options\": ...} or a project)."),
+            opt("file")},
+        {opt("mem-size"), opt("import-onnx: on-chip memory in elements (overrides --hardware)."), opt("n")},
+        {opt("nbop-pe"), opt("import-onnx: MACs per compute (overrides --hardware)."), opt("n")},
+        {opt("t-l"), opt("import-onnx: load time per element."), opt("t")},
+        {opt("t-w"), opt("import-onnx: write time per element."), opt("t")},
+        {opt("t-acc"), opt("import-onnx: time per compute."), opt("t")},
+        {opt("dram-size"), opt("import-onnx: DRAM size in elements."), opt("n")},
+        {opt("max-loads"), opt("import-onnx: max_loads_per_element, the reload bound."), opt("n")},
+        {opt("strategies"), opt("import-onnx: default (heuristics stored with every layer) or none."), opt("which"),
+            opt("default")},
+        {opt("optimize"), opt("network: also run the search optimiser on every layer (--time-limit for the whole network).")},
+        {opt("own-only"), opt("network: only the strategies the project holds, none generated.")},
+    });
+}
+
+int importOnnxCommand(const QCommandLineParser &parser, const QString &modelPath)
+{
+    const QString out = parser.value(opt("out"));
+    if (out.isEmpty())
+        throw UsageError("import-onnx needs --out NETWORK.json");
+    if (!QFileInfo(out).absoluteDir().exists())
+        throw UsageError("--out: the folder of '" + str(out) + "' does not exist");
+    const Accelerator accelerator = acceleratorFrom(parser);
+    const bool strategies = withStrategies(parser);
+    const NetworkImport imported = importOnnx(str(modelPath));
+    const Network network = networkFromImport(imported, accelerator, strategies, str(QFileInfo(modelPath).fileName()));
+    saveNetwork(network, str(out));
+    print(importSummary(imported, network, str(out)));
+    return 0;
+}
+
+int networkCommand(const QCommandLineParser &parser, const QString &projectPath)
+{
+    const Network network = loadNetwork(str(projectPath));
+    NetworkAnalysisOptions options;
+    options.generate = !parser.isSet(opt("own-only"));
+    checkNetworkBudget(parser, network, options.generate);
+    options.cancel = interruptFlag();
+    const bool terminal = !parser.isSet(opt("quiet")) && isatty(fileno(stderr));
+    if (terminal)
+        options.progress = [&network](std::size_t i, std::size_t n) {
+            std::fprintf(stderr, "\rlayer %zu of %zu: %s   ", i + 1, n, network.layers[i].name.c_str());
+            std::fflush(stderr);
+        };
+    NetworkAnalysis analysis = analyseNetwork(network, options);
+    if (terminal)
+        std::fputs("\r\033[K", stderr);
+    if (parser.isSet(opt("optimize")))
+        optimiseLayers(parser, analysis);
+    if (parser.isSet(opt("json")))
+        print(networkToReportJson(analysis).dump(2) + "\n");
+    else if (parser.isSet(opt("csv")))
+        print(networkToReportCsv(analysis));
+    else
+        print(networkToReportText(analysis));
+    return 0;
+}
+
+} // namespace convoffload::cli

@@ -1,0 +1,56 @@
+#pragma once
+// A network project (SPEC §4b): the convolution layers of a network in graph
+// order, sharing one hardware description and one set of options, each with
+// its own data and strategies; and the convolutions the model could not hold,
+// with the reason, so a report can list them.
+#include "convoffload/model/Project.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace convoffload {
+
+struct NetworkLayer {
+    std::string name; // unique within the network (the ONNX node's name)
+    Layer layer;
+    DataSpec data;
+    std::vector<StrategySpec> strategies;
+    bool operator==(const NetworkLayer &) const = default;
+};
+
+/// A convolution of the source model that is not a layer of the network.
+struct SkippedConv {
+    std::string node;
+    std::string reason;
+    bool operator==(const SkippedConv &) const = default;
+};
+
+/// The accelerator a network runs on: what a hardware description file holds.
+struct Accelerator {
+    Hardware hardware;
+    Options options;
+    bool operator==(const Accelerator &) const = default;
+};
+
+struct Network {
+    std::string name; // the graph's name; may be empty
+    std::string source; // the model file it was imported from; may be empty
+    Hardware hardware;
+    Options options;
+    std::vector<NetworkLayer> layers; // graph order
+    std::vector<SkippedConv> skipped; // graph order
+
+    /// Layer `index` with the shared hardware and options.
+    Problem problemOf(std::size_t index) const;
+    /// Layer `index` as a single-layer project (what every layer view opens).
+    Project projectOf(std::size_t index) const;
+    /// Index of the layer named `name`, or -1.
+    std::ptrdiff_t findLayer(const std::string &name) const;
+    bool operator==(const Network &) const = default;
+};
+
+/// A single-layer project as a network of one layer named `layerName`.
+Network networkOfProject(const Project &project, const std::string &layerName);
+
+} // namespace convoffload

@@ -1,0 +1,18 @@
+#pragma once
+// An imported ONNX model as a network project (SPEC §4b `import-onnx`).
+#include "convoffload/model/Network.h"
+#include "convoffload/onnx/OnnxImport.h"
+
+#include <string>
+
+namespace convoffload {
+
+/// Every imported convolution becomes a layer (graph order, the node's name;
+/// a name used twice gets "#2", "#3", … ), with the default strategies of
+/// defaultLayerStrategies when `withStrategies`; the skipped ones are listed
+/// with their reasons. Throws FormatError (where = `source`) when no
+/// convolution could be imported. `source` is stored as the network's source.
+Network networkFromImport(
+    const NetworkImport &imported, const Accelerator &accelerator, bool withStrategies, const std::string &source);
+
+} // namespace convoffload

@@ -1,0 +1,39 @@
+#include "convoffload/onnx/OnnxNetwork.h"
+
+#include "convoffload/io/FormatError.h"
+#include "convoffload/simulate/NetworkAnalysis.h"
+
+#include <set>
+
+namespace convoffload {
+
+Network networkFromImport(
+    const NetworkImport &imported, const Accelerator &accelerator, bool withStrategies, const std::string &source)
+{
+    if (imported.layers.empty())
+        throw FormatError(source,
+            "no convolution the layer model can hold: " + std::to_string(imported.skipped.size()) + " skipped (first: "
+                + (imported.skipped.empty() ? std::string("none")
+                                            : imported.skipped.front().node + ", " + imported.skipped.front().reason)
+                + ")");
+    Network n;
+    n.name = imported.graph_name;
+    n.source = source;
+    n.hardware = accelerator.hardware;
+    n.options = accelerator.options;
+    std::set<std::string> used;
+    for (const ImportedConv &conv : imported.layers) {
+        std::string name = conv.name;
+        for (int k = 2; !used.insert(name).second; ++k)
+            name = conv.name + "#" + std::to_string(k);
+        NetworkLayer layer{name, conv.layer, DataSpec{}, {}};
+        if (withStrategies)
+            layer.strategies = defaultLayerStrategies(Problem{conv.layer, n.hardware, n.options});
+        n.layers.push_back(std::move(layer));
+    }
+    for (const SkippedNode &s : imported.skipped)
+        n.skipped.push_back(SkippedConv{s.node, s.reason});
+    return n;
+}
+
+} // namespace convoffload

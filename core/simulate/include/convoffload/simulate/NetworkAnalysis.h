@@ -1,0 +1,99 @@
+#pragma once
+// A whole network at a glance (SPEC §4b `network`): for every layer, whether
+// its kernels fit on chip, the strategies tried (the project's own and the
+// generated heuristics, kernel-streaming ones where the kernels do not fit),
+// the shortest valid one and the assumptions it breaks; the network's total
+// and the layers that dominate it.
+#include "convoffload/model/Network.h"
+#include "convoffload/simulate/Comparison.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace convoffload {
+
+/// All N kernels fit on chip next to one patch and its N outputs:
+/// N·K + K + N ≤ mem_size with K = C_in·H_K·W_K. When they do not, an S1
+/// strategy (every kernel kept on chip) cannot be valid.
+bool kernelsFit(const Problem &problem);
+
+/// The largest kernel block B (1..N) with B·K + K + B ≤ mem_size and B·K ≤
+/// nbop_pe: B kernels, one patch and its B outputs fit, and one patch of B
+/// kernels is one compute. 0 when not even one kernel fits.
+std::int64_t largestKernelBlock(const Problem &problem);
+
+/// The heuristics `network` generates for a layer: S1-baseline, Row-by-Row
+/// and ZigZag (G = nb_patches_max) when nb_patches_max ≥ 1 and the kernels
+/// fit; otherwise kernel-blocked in both orders and both loops for the block
+/// sizes B_max, B_max/2, B_max/4, … 1 (B_max = largestKernelBlock).
+std::vector<StrategySpec> generatedStrategies(const Problem &problem);
+
+/// The strategies an import stores with a layer (`--strategies default`):
+/// S1-baseline, Row-by-Row and ZigZag when the kernels fit and
+/// nb_patches_max ≥ 1; otherwise kernel-blocked ZigZag with B_max, kernels
+/// outer and patches outer (none when not even one kernel fits).
+std::vector<StrategySpec> defaultLayerStrategies(const Problem &problem);
+
+/// One tried strategy and what the simulation said.
+struct LayerCandidate {
+    StrategySpec spec;
+    CompareRow row;
+    /// The assumptions it breaks: one line per rule that reported (warnings
+    /// for a valid strategy, errors first otherwise) with its first finding;
+    /// the counts are the row's errors and warnings.
+    std::vector<std::string> broken;
+};
+
+struct LayerAnalysis {
+    std::string name;
+    Problem problem;
+    bool kernels_fit = false;
+    std::int64_t nb_patches_max = 0;
+    std::vector<LayerCandidate> candidates; // the project's strategies first, then the generated ones
+    std::ptrdiff_t best = -1; // shortest valid candidate; -1 when none is valid
+
+    const LayerCandidate *bestCandidate() const { return best < 0 ? nullptr : &candidates[std::size_t(best)]; }
+    /// The best's duration, 0 when there is none.
+    double duration() const;
+};
+
+struct NetworkAnalysis {
+    std::vector<LayerAnalysis> layers;
+    std::vector<SkippedConv> skipped;
+    double total_duration = 0; // sum of the layers' best durations
+    std::int64_t layers_without_valid = 0;
+    /// Layer indices by decreasing duration: the fewest whose durations make
+    /// at least half of the total.
+    std::vector<std::size_t> dominating;
+};
+
+struct NetworkAnalysisOptions {
+    bool generate = true; // false: only the project's own strategies
+    /// Polled between simulations; raising it throws Cancelled.
+    const std::atomic<bool> *cancel = nullptr;
+    /// Called before each layer with (layer index, layers).
+    std::function<void(std::size_t, std::size_t)> progress;
+};
+
+/// Simulates (no trace, no functional check) every candidate of one layer.
+/// Halves a generated heuristic's group size while it overflows the memory.
+/// A candidate whose simulation the work estimate puts over the budget is
+/// not run (its failure says so).
+LayerAnalysis analyseLayer(const std::string &name, const Problem &problem, const std::vector<StrategySpec> &own,
+    const NetworkAnalysisOptions &options = {});
+
+/// Simulates one more candidate of a layer (an optimised strategy) and makes
+/// it the best when it is valid and shorter.
+void considerCandidate(LayerAnalysis &layer, const StrategySpec &spec);
+
+NetworkAnalysis analyseNetwork(const Network &network, const NetworkAnalysisOptions &options = {});
+
+/// Recomputes the total, the count of layers without a valid strategy and
+/// the dominating layers (after considerCandidate).
+void summariseNetwork(NetworkAnalysis &analysis);
+
+} // namespace convoffload

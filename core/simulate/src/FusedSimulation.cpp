@@ -1,0 +1,356 @@
+#include "convoffload/simulate/FusedSimulation.h"
+
+#include "ChipMemory.h"
+#include "Reporter.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <type_traits>
+
+namespace convoffload {
+
+namespace {
+
+using detail::Reporter;
+
+/// S1 groups as a plan: every kernel at every step (expandS1 is expandSteps
+/// of such steps).
+struct GroupsPlan {
+    const Groups &groups;
+    std::vector<KernelId> all;
+    std::size_t size() const { return groups.size(); }
+    const std::vector<PatchId> &patches(std::size_t i) const { return groups[i]; }
+    const std::vector<KernelId> &kernels(std::size_t) const { return all; }
+};
+
+struct StepsPlan {
+    const ComputeSteps &steps;
+    std::size_t size() const { return steps.size(); }
+    const std::vector<PatchId> &patches(std::size_t i) const { return steps[i].patches; }
+    const std::vector<KernelId> &kernels(std::size_t i) const { return steps[i].kernels; }
+};
+
+/// One run of a plan. What the expansion would list is only counted: M_inp
+/// after step i is exactly U_i and M_ker exactly K_i, so an element is kept
+/// iff its stamp is the previous step's, loaded iff it is not; the write
+/// policy needs only how many outputs are pending, since every output is
+/// computed at most once.
+template <typename Plan> class FusedPass {
+public:
+    FusedPass(const Problem &problem, const Plan &plan, const SimulationOptions &options)
+        : m_problem(problem)
+        , m_layer(problem.layer)
+        , m_groups(plan)
+        , m_options(options)
+        , m_reporter(m_result, m_layer, options.max_diagnostics_per_rule)
+    {
+        if (options.functional)
+            m_chip.emplace(problem, options.data ? *options.data : seededTensors(m_layer, options.seed));
+    }
+
+    /// `computed`: per output, whether the plan computes it.
+    SimulationResult run(const std::vector<std::uint8_t> &computed)
+    {
+        const std::int64_t total = detail::dramElements(m_problem);
+        if (total > m_problem.hardware.dram_size)
+            m_reporter.dramOverflow(total, m_problem.hardware.dram_size);
+
+        const std::size_t stepCount = m_groups.size() + 1;
+        m_result.steps.reserve(stepCount);
+        m_stamp.assign(std::size_t(m_layer.pixelCount()), 0);
+        m_loads.assign(std::size_t(m_layer.pixelCount()), 0);
+        m_kernelLoads.assign(std::size_t(m_layer.n), 0);
+        m_kernelStamp.assign(std::size_t(m_layer.n), 0);
+        for (std::size_t g = 0; g < m_groups.size(); ++g) {
+            if (g % kPollEvery == 0)
+                poll(g, stepCount);
+            runGroup(g);
+        }
+        if (m_groups.size() % kPollEvery == 0)
+            poll(m_groups.size(), stepCount);
+        drain(computed);
+
+        const int lastStep = int(stepCount);
+        for (OutputId o = 0; o < OutputId(computed.size()); ++o)
+            if (!computed[o])
+                m_reporter.neverComputed(lastStep, o);
+        if (m_chip)
+            m_result.functional = m_chip->check(m_options.keep_output);
+        std::stable_sort(m_result.diagnostics.begin(), m_result.diagnostics.end(),
+            [](const Diagnostic &a, const Diagnostic &b) { return a.severity < b.severity; });
+        m_result.input_load_counts = std::move(m_loads);
+        m_result.kernel_load_counts = std::move(m_kernelLoads);
+        return std::move(m_result);
+    }
+
+private:
+    static constexpr std::size_t kPollEvery = 256;
+
+    void poll(std::size_t done, std::size_t total) const
+    {
+        if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed))
+            throw Cancelled();
+        if (m_options.progress)
+            m_options.progress(done, total);
+    }
+
+    Footprint footprint() const
+    {
+        return {m_pixelsOnChip * m_layer.c_in, m_kernelsOnChip * m_layer.kernelElements(), m_outputsOnChip};
+    }
+
+    void endAction(int step, Action action)
+    {
+        const Footprint now = footprint();
+        StepStats &stats = m_result.steps.back();
+        stats.peak_footprint = std::max(stats.peak_footprint, now.total());
+        stats.after = now;
+        if (now.total() > m_problem.hardware.mem_size)
+            m_reporter.memoryOverflow(step, action, now, m_problem.hardware.mem_size);
+    }
+
+    void runGroup(std::size_t g)
+    {
+        const int step = int(g + 1);
+        const std::uint32_t stamp = std::uint32_t(g + 2); // 0 = never needed, so group 0 keeps nothing
+        const std::vector<PatchId> &group = m_groups.patches(g);
+        const std::vector<KernelId> &kernels = m_groups.kernels(g);
+        const bool paddingInDram = m_problem.options.padding_in_dram;
+        const Hardware &hw = m_problem.hardware;
+        StepStats &stats = m_result.steps.emplace_back();
+
+        // U(g): kept pixels carry the previous stamp, the others are loads.
+        m_current.clear();
+        m_loading.clear();
+        for (PatchId patch : group)
+            forEachPatchPixel(m_layer, paddingInDram, patch, [&](PixelId p) {
+                const std::uint32_t was = m_stamp[p];
+                if (was == stamp)
+                    return;
+                if (was != stamp - 1)
+                    m_loading.push_back(p);
+                m_stamp[p] = stamp;
+                m_current.push_back(p);
+            });
+
+        // a1: F_inp = U(g-1) \ U(g).
+        std::int64_t freed = 0;
+        for (PixelId p : m_previous)
+            if (m_stamp[p] != stamp) {
+                ++freed;
+                if (m_chip)
+                    m_chip->freePixel(p);
+            }
+        m_pixelsOnChip -= freed;
+        stats.freed_input = freed * m_layer.c_in;
+        endAction(step, Action::FreeInput);
+
+        // K_i, and a2: F_ker = K_{i-1} \ K_i.
+        m_currentKernels.clear();
+        m_loadingKernels.clear();
+        for (KernelId k : kernels) {
+            const std::uint32_t was = m_kernelStamp[k];
+            if (was == stamp)
+                continue;
+            if (was != stamp - 1)
+                m_loadingKernels.push_back(k);
+            m_kernelStamp[k] = stamp;
+            m_currentKernels.push_back(k);
+        }
+        for (KernelId k : m_previousKernels)
+            if (m_kernelStamp[k] != stamp) {
+                --m_kernelsOnChip;
+                stats.freed_kernels += m_layer.kernelElements();
+                if (m_chip)
+                    m_chip->freeKernel(k);
+            }
+        endAction(step, Action::FreeKernels);
+
+        // a3: the write policy, on counts.
+        const std::int64_t outputs = std::int64_t(group.size()) * std::int64_t(kernels.size());
+        std::int64_t writes = m_pending;
+        if (m_problem.options.write_policy == WritePolicy::AsLateAsPossible) {
+            const std::int64_t resident = std::int64_t(m_current.size()) * m_layer.c_in
+                + m_layer.kernelElements() * std::int64_t(m_currentKernels.size());
+            writes = std::clamp<std::int64_t>(resident + m_pending + outputs - hw.mem_size, 0, m_pending);
+        }
+        m_pending -= writes;
+        m_outputsOnChip -= writes;
+        stats.written = writes;
+        endAction(step, Action::Write);
+
+        // a4: I_slice = U(g) \ U(g-1); reload warnings in ascending pixel order.
+        const std::uint32_t warnAt = std::uint32_t(hw.max_loads_per_element) + 1;
+        m_warned.clear();
+        for (PixelId p : m_loading) {
+            if (++m_loads[p] == warnAt)
+                m_warned.push_back(p);
+            if (m_chip)
+                m_chip->loadPixel(p);
+        }
+        m_pixelsOnChip += std::int64_t(m_loading.size());
+        stats.loaded_input = std::int64_t(m_loading.size()) * m_layer.c_in;
+        if (!m_reporter.listing(Rule::ReloadBound)) {
+            m_reporter.countUnlisted(Severity::Warning, std::int64_t(m_warned.size()));
+        } else {
+            std::sort(m_warned.begin(), m_warned.end());
+            for (PixelId p : m_warned)
+                m_reporter.reloadBound(step, Action::LoadInput, ElementKind::Pixel, p, hw.max_loads_per_element);
+        }
+        endAction(step, Action::LoadInput);
+
+        // a5: K_sub = K_i \ K_{i-1}, in ascending order (S1: every kernel at step 1).
+        std::sort(m_loadingKernels.begin(), m_loadingKernels.end());
+        for (KernelId k : m_loadingKernels) {
+            stats.loaded_kernels += m_layer.kernelElements();
+            if (++m_kernelLoads[k] == warnAt)
+                m_reporter.reloadBound(step, Action::LoadKernels, ElementKind::Kernel, k, hw.max_loads_per_element);
+            ++m_kernelsOnChip;
+            if (m_chip)
+                m_chip->loadKernel(k);
+        }
+        endAction(step, Action::LoadKernels);
+
+        // a6: Out = patches × K_i.
+        const std::int64_t ops = outputs * m_layer.opsPerOutput();
+        if (ops > hw.nbop_pe)
+            m_reporter.tooManyOps(step, std::size_t(outputs), ops, hw.nbop_pe);
+        if (m_chip) {
+            if (std::is_same_v<Plan, GroupsPlan>)
+                for (PatchId patch : group)
+                    m_chip->computePatch(step, patch);
+            else
+                for (PatchId patch : group)
+                    for (KernelId k : kernels)
+                        m_chip->compute(step, outputId(m_layer, patch, k));
+        }
+        m_outputsOnChip += outputs;
+        m_pending += outputs;
+        stats.computed = outputs;
+        endAction(step, Action::Compute);
+
+        const std::int64_t paidKernels = m_problem.options.kernels_preloaded ? 0 : stats.loaded_kernels;
+        stats.load_duration = double(stats.loaded_input + paidKernels) * hw.t_l;
+        stats.write_duration = double(stats.written) * hw.t_w;
+        stats.compute_duration = hw.t_acc;
+        std::swap(m_previous, m_current);
+        std::swap(m_previousKernels, m_currentKernels);
+    }
+
+    /// The final step: writes what is pending, frees everything.
+    void drain(const std::vector<std::uint8_t> &computed)
+    {
+        const int step = int(m_groups.size() + 1);
+        StepStats &stats = m_result.steps.emplace_back();
+        stats.drain = true;
+        if (m_chip)
+            for (PixelId p : m_previous)
+                m_chip->freePixel(p);
+        stats.freed_input = std::int64_t(m_previous.size()) * m_layer.c_in;
+        m_pixelsOnChip = 0;
+        endAction(step, Action::FreeInput);
+        for (KernelId k : m_previousKernels) {
+            stats.freed_kernels += m_layer.kernelElements();
+            if (m_chip)
+                m_chip->freeKernel(k);
+        }
+        m_kernelsOnChip = 0;
+        endAction(step, Action::FreeKernels);
+        stats.written = m_pending;
+        m_outputsOnChip -= m_pending;
+        m_pending = 0;
+        // Each output was computed once and is written once, so DRAM ends
+        // with every computed output's chip value, whenever it was written.
+        if (m_chip)
+            for (OutputId o = 0; o < OutputId(computed.size()); ++o)
+                if (computed[o])
+                    m_chip->write(o);
+        endAction(step, Action::Write);
+        endAction(step, Action::LoadInput);
+        endAction(step, Action::LoadKernels);
+        endAction(step, Action::Compute);
+        stats.write_duration = double(stats.written) * m_problem.hardware.t_w;
+    }
+
+    const Problem &m_problem;
+    const Layer &m_layer;
+    const Plan &m_groups;
+    const SimulationOptions &m_options;
+    SimulationResult m_result;
+    Reporter m_reporter;
+    std::optional<detail::ChipMemory> m_chip;
+
+    std::vector<std::uint32_t> m_stamp; // per pixel: 2 + the last group that needed it
+    std::vector<std::uint32_t> m_loads, m_kernelLoads;
+    std::vector<PixelId> m_previous, m_current, m_loading, m_warned;
+    std::vector<std::uint32_t> m_kernelStamp;
+    std::vector<KernelId> m_previousKernels, m_currentKernels, m_loadingKernels;
+    std::int64_t m_pixelsOnChip = 0, m_kernelsOnChip = 0, m_outputsOnChip = 0;
+    std::int64_t m_pending = 0; // outputs computed, not written yet
+};
+
+void requireSound(const Problem &problem)
+{
+    std::vector<std::string> problems = problem.layer.problems();
+    const std::vector<std::string> hw = problem.hardware.problems();
+    problems.insert(problems.end(), hw.begin(), hw.end());
+    if (!problems.empty())
+        throw std::invalid_argument(problems.front());
+}
+
+/// Per output, whether the plan computes it; nullopt when a pair repeats, a
+/// step is empty or an id is out of range (the general executor's cases).
+template <typename Plan> std::optional<std::vector<std::uint8_t>> outputsComputed(const Layer &layer, const Plan &plan)
+{
+    std::vector<std::uint8_t> computed(std::size_t(layer.outputCount()), 0);
+    for (std::size_t i = 0; i < plan.size(); ++i) {
+        const auto &patches = plan.patches(i);
+        const auto &kernels = plan.kernels(i);
+        if (patches.empty() || kernels.empty())
+            return std::nullopt;
+        for (KernelId k : kernels)
+            if (std::int64_t(k) >= layer.n)
+                return std::nullopt;
+        for (PatchId p : patches) {
+            if (std::int64_t(p) >= layer.patchCount())
+                return std::nullopt;
+            for (KernelId k : kernels) {
+                std::uint8_t &c = computed[outputId(layer, p, k)];
+                if (c)
+                    return std::nullopt;
+                c = 1;
+            }
+        }
+    }
+    return computed;
+}
+
+template <typename Plan>
+std::optional<SimulationResult> runFused(const Problem &problem, const Plan &plan, const SimulationOptions &options)
+{
+    if (options.trace)
+        return std::nullopt;
+    requireSound(problem);
+    const std::optional<std::vector<std::uint8_t>> computed = outputsComputed(problem.layer, plan);
+    if (!computed)
+        return std::nullopt;
+    return FusedPass<Plan>(problem, plan, options).run(*computed);
+}
+
+} // namespace
+
+std::optional<SimulationResult> simulateS1Fused(const Problem &problem, const Groups &groups, const SimulationOptions &options)
+{
+    GroupsPlan plan{groups, {}};
+    for (int k = 0; k < problem.layer.n; ++k)
+        plan.all.push_back(KernelId(k));
+    return runFused(problem, plan, options);
+}
+
+std::optional<SimulationResult> simulateStepsFused(
+    const Problem &problem, const ComputeSteps &steps, const SimulationOptions &options)
+{
+    return runFused(problem, StepsPlan{steps}, options);
+}
+
+} // namespace convoffload

@@ -1,0 +1,265 @@
+#include "convoffload/simulate/NetworkAnalysis.h"
+
+#include "convoffload/model/KernelStreaming.h"
+#include "convoffload/simulate/WorkEstimate.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace convoffload {
+
+bool kernelsFit(const Problem &problem)
+{
+    const Layer &l = problem.layer;
+    const std::int64_t k = l.kernelElements();
+    return std::int64_t(l.n) * k + k + l.n <= problem.hardware.mem_size;
+}
+
+std::int64_t largestKernelBlock(const Problem &problem)
+{
+    const Layer &l = problem.layer;
+    const std::int64_t k = l.kernelElements();
+    const std::int64_t byMemory = (problem.hardware.mem_size - k) / (k + 1);
+    const std::int64_t byOps = problem.hardware.nbop_pe / k;
+    return std::max<std::int64_t>(0, std::min({std::int64_t(l.n), byMemory, byOps}));
+}
+
+std::vector<StrategySpec> generatedStrategies(const Problem &problem)
+{
+    std::vector<StrategySpec> specs;
+    if (kernelsFit(problem) && problem.nbPatchesMax() >= 1) {
+        specs.push_back({"S1-baseline", StrategyKind::S1Baseline, std::nullopt, {}});
+        specs.push_back({"Row-by-Row", StrategyKind::RowByRow, std::nullopt, {}});
+        specs.push_back({"ZigZag", StrategyKind::ZigZag, std::nullopt, {}});
+        return specs;
+    }
+    for (std::int64_t b = largestKernelBlock(problem); b >= 1; b /= 2)
+        for (const PatchOrder order : {PatchOrder::RowByRow, PatchOrder::ZigZag})
+            for (const KernelLoop loop : {KernelLoop::KernelsOuter, KernelLoop::PatchesOuter}) {
+                StrategySpec s;
+                s.name = "Kernel-blocked " + patchOrderName(order) + " " + kernelLoopName(loop) + " B=" + std::to_string(b);
+                s.kind = StrategyKind::KernelBlocked;
+                s.kernel_block = b;
+                s.order = order;
+                s.loop = loop;
+                specs.push_back(s);
+            }
+    return specs;
+}
+
+std::vector<StrategySpec> defaultLayerStrategies(const Problem &problem)
+{
+    std::vector<StrategySpec> specs = generatedStrategies(problem);
+    if (kernelsFit(problem) && problem.nbPatchesMax() >= 1)
+        return specs;
+    // The largest block comes first; keep its zigzag variants.
+    std::erase_if(specs,
+        [&](const StrategySpec &s) { return s.kernel_block != largestKernelBlock(problem) || s.order != PatchOrder::ZigZag; });
+    return specs;
+}
+
+namespace {
+
+std::int64_t defaultGroupSize(const Problem &problem, const StrategySpec &spec)
+{
+    switch (spec.kind) {
+    case StrategyKind::RowByRow:
+    case StrategyKind::ZigZag:
+        return spec.group_size.value_or(problem.nbPatchesMax());
+    case StrategyKind::S1Baseline:
+        return 1;
+    case StrategyKind::KernelBlocked:
+        return spec.group_size.value_or(kernelBlockedGroupSize(problem, spec.kernel_block.value_or(problem.layer.n)));
+    default:
+        return 0;
+    }
+}
+
+/// How often a strategy computes each patch: once per kernel block.
+std::int64_t visitsPerPatch(const Problem &problem, const StrategySpec &spec)
+{
+    if (spec.kind == StrategyKind::KernelBlocked) {
+        const std::int64_t b = std::max<std::int64_t>(1, spec.kernel_block.value_or(problem.layer.n));
+        return (problem.layer.n + b - 1) / b;
+    }
+    if (spec.kind == StrategyKind::Steps)
+        return std::max<std::int64_t>(1, std::int64_t(spec.steps.size()) / std::max<std::int64_t>(1, problem.layer.patchCount()));
+    return 1;
+}
+
+/// One line per rule that reported, errors first: "reload-bound: step 9, a4
+/// load input, pixel (3,4): loaded 3 times, more than ...".
+std::vector<std::string> brokenRules(const SimulationResult &result)
+{
+    std::vector<std::string> lines;
+    std::vector<Rule> seen;
+    for (const Diagnostic &d : result.diagnostics)
+        if (std::find(seen.begin(), seen.end(), d.rule) == seen.end()) {
+            seen.push_back(d.rule);
+            lines.push_back(ruleName(d.rule) + ": " + d.message);
+        }
+    return lines;
+}
+
+bool overflowsMemory(const SimulationResult &result)
+{
+    return std::any_of(
+        result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic &d) { return d.rule == Rule::MemoryOverflow; });
+}
+
+/// Simulates `spec`; `overflow` tells whether the memory overflowed.
+LayerCandidate evaluate(const Problem &problem, const StrategySpec &spec, bool &overflow)
+{
+    LayerCandidate c;
+    c.spec = spec;
+    CompareRow &row = c.row;
+    row.name = spec.name;
+    row.kind = strategyKindName(spec.kind);
+    row.group_size = defaultGroupSize(problem, spec);
+    overflow = false;
+    const WorkEstimate work = estimateSimulation(problem, false, false, visitsPerPatch(problem, spec));
+    if (const std::optional<std::string> why = exceedsBudget(work)) {
+        row.failure = "not simulated: " + *why;
+        return c;
+    }
+    SimulationOptions options;
+    options.trace = false;
+    options.functional = false;
+    options.max_diagnostics_per_rule = 1;
+    try {
+        const SimulationResult r = runStrategy(problem, spec, options);
+        row.valid = r.valid();
+        row.steps = r.computeSteps();
+        row.total_duration = r.totalDuration();
+        row.loaded_input = r.loadedInput();
+        row.loaded_kernels = r.loadedKernels();
+        row.written = r.written();
+        row.peak_footprint = r.peakFootprint();
+        row.errors = r.error_count;
+        row.warnings = r.warning_count;
+        row.functional = r.functional.status;
+        c.broken = brokenRules(r);
+        overflow = overflowsMemory(r);
+    } catch (const StrategyError &e) {
+        row.failure = e.what();
+    }
+    return c;
+}
+
+/// Equal but for the name.
+bool sameStrategy(StrategySpec a, const StrategySpec &b)
+{
+    a.name = b.name;
+    return a == b;
+}
+
+bool isGenerator(StrategyKind kind)
+{
+    return kind == StrategyKind::RowByRow || kind == StrategyKind::ZigZag || kind == StrategyKind::KernelBlocked;
+}
+
+void checkCancel(const NetworkAnalysisOptions &options)
+{
+    if (options.cancel && options.cancel->load())
+        throw Cancelled();
+}
+
+bool better(const LayerCandidate &c, const LayerCandidate *best)
+{
+    return c.row.valid && c.row.failure.empty() && (!best || c.row.total_duration < best->row.total_duration);
+}
+
+} // namespace
+
+double LayerAnalysis::duration() const
+{
+    const LayerCandidate *b = bestCandidate();
+    return b ? b->row.total_duration : 0.0;
+}
+
+void considerCandidate(LayerAnalysis &layer, const StrategySpec &spec)
+{
+    bool overflow = false;
+    LayerCandidate c = evaluate(layer.problem, spec, overflow);
+    const bool wins = better(c, layer.bestCandidate());
+    layer.candidates.push_back(std::move(c));
+    if (wins)
+        layer.best = std::ptrdiff_t(layer.candidates.size() - 1);
+}
+
+LayerAnalysis analyseLayer(
+    const std::string &name, const Problem &problem, const std::vector<StrategySpec> &own, const NetworkAnalysisOptions &options)
+{
+    LayerAnalysis a;
+    a.name = name;
+    a.problem = problem;
+    a.kernels_fit = kernelsFit(problem);
+    a.nb_patches_max = problem.nbPatchesMax();
+    for (const StrategySpec &spec : own) {
+        checkCancel(options);
+        considerCandidate(a, spec);
+    }
+    if (!options.generate)
+        return a;
+    for (StrategySpec spec : generatedStrategies(problem)) {
+        if (std::any_of(own.begin(), own.end(), [&](const StrategySpec &o) { return sameStrategy(o, spec); }))
+            continue; // the project holds it already
+        // A generated heuristic whose groups overflow the memory is tried
+        // again with half the group size, down to one patch per group.
+        const std::string base = spec.name;
+        for (;;) {
+            checkCancel(options);
+            bool overflow = false;
+            LayerCandidate c = evaluate(problem, spec, overflow);
+            const std::int64_t g = c.row.group_size;
+            const bool wins = better(c, a.bestCandidate());
+            a.candidates.push_back(std::move(c));
+            if (wins)
+                a.best = std::ptrdiff_t(a.candidates.size() - 1);
+            if (!overflow || !isGenerator(spec.kind) || g <= 1)
+                break;
+            spec.group_size = g / 2;
+            spec.name = base + " G=" + std::to_string(g / 2);
+        }
+    }
+    return a;
+}
+
+void summariseNetwork(NetworkAnalysis &analysis)
+{
+    analysis.total_duration = 0;
+    analysis.layers_without_valid = 0;
+    for (const LayerAnalysis &l : analysis.layers) {
+        analysis.total_duration += l.duration();
+        if (!l.bestCandidate())
+            ++analysis.layers_without_valid;
+    }
+    std::vector<std::size_t> order(analysis.layers.size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    std::stable_sort(order.begin(), order.end(),
+        [&](std::size_t a, std::size_t b) { return analysis.layers[a].duration() > analysis.layers[b].duration(); });
+    analysis.dominating.clear();
+    double covered = 0;
+    for (const std::size_t i : order) {
+        if (analysis.total_duration <= 0 || covered * 2 >= analysis.total_duration)
+            break;
+        analysis.dominating.push_back(i);
+        covered += analysis.layers[i].duration();
+    }
+}
+
+NetworkAnalysis analyseNetwork(const Network &network, const NetworkAnalysisOptions &options)
+{
+    NetworkAnalysis analysis;
+    analysis.skipped = network.skipped;
+    for (std::size_t i = 0; i < network.layers.size(); ++i) {
+        if (options.progress)
+            options.progress(i, network.layers.size());
+        analysis.layers.push_back(
+            analyseLayer(network.layers[i].name, network.problemOf(i), network.layers[i].strategies, options));
+    }
+    summariseNetwork(analysis);
+    return analysis;
+}
+
+} // namespace convoffload

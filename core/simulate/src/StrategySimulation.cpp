@@ -1,0 +1,20 @@
+#include "convoffload/simulate/StrategySimulation.h"
+
+#include "convoffload/model/KernelStreaming.h"
+#include "convoffload/simulate/FusedSimulation.h"
+
+namespace convoffload {
+
+SimulationResult simulateStrategy(const Problem &problem, const StrategySpec &spec, const SimulationOptions &options)
+{
+    if (!options.trace) {
+        std::optional<SimulationResult> fused = isS1Kind(spec.kind)
+            ? simulateS1Fused(problem, groupsOf(problem, spec), options)
+            : simulateStepsFused(problem, computeStepsOf(problem, spec), options);
+        if (fused)
+            return std::move(*fused);
+    }
+    return simulate(problem, expandStrategy(problem, spec), options);
+}
+
+} // namespace convoffload

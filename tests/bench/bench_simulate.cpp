@@ -1,0 +1,265 @@
+// convoffload-bench-simulate: the simulator near its floor (issue "Speed and
+// memory, second round"), every figure measured in this process, ratios
+// against baselines measured in the same run.
+//
+// 1. 1024×1024 input, one 3×3 kernel, ZigZag G = 64 (1.04 M patches, 16,321
+//    steps): the general route (expandS1 + simulate, no trace) against the
+//    fused S1 pass, with and without the functional check; results must be
+//    identical.
+// 2. 64×56×56 input, 64 kernels 3×3, padding 1, ZigZag G = 16: the functional
+//    check's cost (fused pass with it minus without it) against one plain
+//    convolution pass of the layer (int16 operands, int32 sums).
+// 3. The step cursor on 1024² and 2048² (ZigZag G = 64, with the trace the GUI
+//    uses): its memory at the last step, the trace's, and the time of seeks
+//    back (worst of 20 random seeks).
+// 4. Scaling from 64² to 4096²: ns per pixel visit of the fused pass and of
+//    the GUI's route (trace + cursor, up to 1024²), cursor bytes per pixel.
+//
+// Times are this thread's CPU time (min and median of the runs), which the
+// load of a shared machine does not inflate.
+//
+// Usage: convoffload-bench-simulate [--quick] (halves the sizes)
+// Exit status 1 when the fused and general results differ.
+
+#include "convoffload/model/S1Strategy.h"
+#include "convoffload/simulate/FusedSimulation.h"
+#include "convoffload/simulate/StepCursor.h"
+
+#include <algorithm>
+#include <ctime>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <vector>
+
+using namespace convoffload;
+
+namespace {
+
+/// This thread's CPU time: the machine is shared, so wall time swings with
+/// the load while CPU time does not (the process is single-threaded).
+double cpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + double(t.tv_nsec) * 1e-9;
+}
+
+struct Timing {
+    double best = 1e300, median = 0; // CPU seconds
+};
+
+Timing timeOf(int runs, const std::function<void()> &f)
+{
+    std::vector<double> t;
+    for (int k = 0; k < runs; ++k) {
+        const double start = cpuSeconds();
+        f();
+        t.push_back(cpuSeconds() - start);
+    }
+    std::sort(t.begin(), t.end());
+    return {t.front(), t[t.size() / 2]};
+}
+
+Problem zigzagProblem(int size, int channels, int kernels, int pad, std::int64_t groupSize)
+{
+    Problem p;
+    p.layer.c_in = channels;
+    p.layer.h_in = p.layer.w_in = size;
+    p.layer.h_k = p.layer.w_k = 3;
+    p.layer.n = kernels;
+    p.layer.pad_top = p.layer.pad_bottom = p.layer.pad_left = p.layer.pad_right = pad;
+    p.hardware.nbop_pe = groupSize * kernels * p.layer.kernelElements();
+    p.hardware.mem_size = std::int64_t(1) << 40;
+    p.hardware.dram_size = std::int64_t(1) << 40;
+    return p;
+}
+
+SimulationOptions noTrace(bool functional)
+{
+    SimulationOptions o;
+    o.trace = false;
+    o.functional = functional;
+    return o;
+}
+
+bool sameResult(const SimulationResult &a, const SimulationResult &b)
+{
+    if (a.steps.size() != b.steps.size() || a.diagnostics.size() != b.diagnostics.size()
+        || a.input_load_counts != b.input_load_counts || a.functional.status != b.functional.status
+        || a.functional.message != b.functional.message)
+        return false;
+    for (std::size_t k = 0; k < a.steps.size(); ++k) {
+        const StepStats &x = a.steps[k], &y = b.steps[k];
+        if (x.loaded_input != y.loaded_input || x.freed_input != y.freed_input || x.written != y.written
+            || x.peak_footprint != y.peak_footprint || x.duration() != y.duration() || !(x.after == y.after))
+            return false;
+    }
+    for (std::size_t k = 0; k < a.diagnostics.size(); ++k)
+        if (a.diagnostics[k].message != b.diagnostics[k].message)
+            return false;
+    return true;
+}
+
+/// One plain convolution pass: padded int16 input, each patch gathered in
+/// kernel layout, an int16 dot product with int32 sums per kernel.
+std::vector<std::int32_t> plainConvolution(const Layer &l, const TensorData &d)
+{
+    const int height = l.paddedHeight(), width = l.paddedWidth();
+    std::vector<std::int16_t> padded(std::size_t(l.c_in) * height * width, 0);
+    for (int c = 0; c < l.c_in; ++c)
+        for (int r = 0; r < l.h_in; ++r)
+            for (int col = 0; col < l.w_in; ++col)
+                padded[(std::size_t(c) * height + r + l.pad_top) * width + col + l.pad_left]
+                    = std::int16_t(d.input[(std::size_t(c) * l.h_in + r) * l.w_in + col]);
+    std::vector<std::int16_t> weights(d.kernels.begin(), d.kernels.end());
+    const std::size_t n = std::size_t(l.kernelElements());
+    std::vector<std::int16_t> patch(n);
+    std::vector<std::int32_t> out(std::size_t(l.outputCount()));
+    for (int i = 0; i < l.hOut(); ++i)
+        for (int j = 0; j < l.wOut(); ++j) {
+            std::size_t e = 0;
+            for (int c = 0; c < l.c_in; ++c)
+                for (int h = 0; h < l.h_k; ++h)
+                    for (int w = 0; w < l.w_k; ++w)
+                        patch[e++] = padded[(std::size_t(c) * height + i * l.stride_h + h) * width + j * l.stride_w + w];
+            for (int k = 0; k < l.n; ++k) {
+                const std::int16_t *wk = weights.data() + std::size_t(k) * n;
+                std::int32_t sum = 0;
+                for (std::size_t x = 0; x < n; ++x)
+                    sum += std::int32_t(patch[x]) * std::int32_t(wk[x]);
+                out[std::size_t(i * l.wOut() + j) * std::size_t(l.n) + std::size_t(k)] = sum;
+            }
+        }
+    return out;
+}
+
+bool simulatorFloor(int size, int runs)
+{
+    const Problem p = zigzagProblem(size, 1, 1, 0, 64);
+    const Groups groups = zigzag(p.layer, 64);
+    std::printf("1. %dx%d input, 3x3 kernel, ZigZag G = 64: %lld patches, %zu steps; min / median of %d runs\n\n", size, size,
+        (long long)p.layer.patchCount(), groups.size() + 1, runs);
+    bool same = true;
+    double fusedWithout = 0, fusedWith = 0;
+    std::printf("   route                                         min        median     ratio to fused\n");
+    for (bool functional : {false, true}) {
+        SimulationResult general, fused;
+        const Timing g = timeOf(runs, [&] { general = simulate(p, expandS1(p, groups), noTrace(functional)); });
+        const Timing f = timeOf(runs, [&] { fused = *simulateS1Fused(p, groups, noTrace(functional)); });
+        same &= sameResult(general, fused);
+        (functional ? fusedWith : fusedWithout) = f.best;
+        const char *what = functional ? "with functional check" : "simulation only";
+        std::printf("   general (expandS1 + simulate), %-14s %7.1f ms %9.1f ms %8.1fx\n", what, g.best * 1e3, g.median * 1e3,
+            g.best / f.best);
+        std::printf("   fused S1 pass, %-30s %7.1f ms %9.1f ms %8.1fx\n", what, f.best * 1e3, f.median * 1e3, 1.0);
+        std::printf("   totals: duration %.0f, loaded input %lld, written %lld, peak %lld, functional %s\n",
+            fused.totalDuration(), (long long)fused.loadedInput(), (long long)fused.written(), (long long)fused.peakFootprint(),
+            functionalStatusName(fused.functional.status).c_str());
+    }
+    const TensorData data = seededTensors(p.layer, 1);
+    const Timing pass = timeOf(runs, [&] { (void)plainConvolution(p.layer, data); });
+    std::printf("   one plain convolution pass (int16): %.1f ms; functional check (fused with - without): %.1f ms = %.2fx\n",
+        pass.best * 1e3, (fusedWith - fusedWithout) * 1e3, (fusedWith - fusedWithout) / pass.best);
+    std::printf("   fused and general results %s\n\n", same ? "identical" : "DIFFER");
+    return same;
+}
+
+bool functionalCost(int size, int runs)
+{
+    const Problem p = zigzagProblem(size, 64, 64, 1, 16);
+    const Groups groups = zigzag(p.layer, 16);
+    std::printf("2. 64x%dx%d input, 64 kernels 3x3, padding 1, ZigZag G = 16: %lld outputs, %.0f M MACs; min / median of %d "
+                "runs\n\n",
+        size, size, (long long)p.layer.outputCount(), double(p.layer.outputCount() * p.layer.opsPerOutput()) / 1e6, runs);
+    SimulationResult with;
+    const Timing without = timeOf(runs, [&] { (void)simulateS1Fused(p, groups, noTrace(false)); });
+    const Timing full = timeOf(runs, [&] { with = *simulateS1Fused(p, groups, noTrace(true)); });
+    const TensorData data = seededTensors(p.layer, 1);
+    std::vector<std::int32_t> plain;
+    const Timing pass = timeOf(runs, [&] { plain = plainConvolution(p.layer, data); });
+    const Timing reference = timeOf(runs, [&] { (void)referenceConvolution(p.layer, data); });
+    const double check = full.best - without.best;
+    std::printf("   fused pass without functional check     %7.1f ms %9.1f ms\n", without.best * 1e3, without.median * 1e3);
+    std::printf("   fused pass with functional check        %7.1f ms %9.1f ms   (functional %s)\n", full.best * 1e3,
+        full.median * 1e3, functionalStatusName(with.functional.status).c_str());
+    std::printf("   functional check alone (difference)     %7.1f ms\n", check * 1e3);
+    std::printf("   one plain convolution pass (int16)      %7.1f ms %9.1f ms\n", pass.best * 1e3, pass.median * 1e3);
+    std::printf("   referenceConvolution (int32 model)      %7.1f ms %9.1f ms\n", reference.best * 1e3, reference.median * 1e3);
+    std::printf("   functional check / plain pass: %.2fx (target <= 2x)\n\n", check / pass.best);
+    return with.functional.status == FunctionalStatus::Pass;
+}
+
+void cursorMemory(int size)
+{
+    const Problem p = zigzagProblem(size, 1, 1, 0, 64);
+    SimulationOptions o;
+    o.trace = true;
+    o.functional = false;
+    SimulationResult r;
+    const double simulateSeconds = timeOf(1, [&] { r = simulate(p, expandS1(p, zigzag(p.layer, 64)), o); }).best;
+    StepCursor c(p, r);
+    const int steps = c.stepCount();
+    const Timing toEnd = timeOf(1, [&] { c.seek({steps - 1, Action::Compute}); });
+    std::mt19937 rng(3);
+    double worst = 0;
+    for (int k = 0; k < 20; ++k) {
+        const Moment m{int(rng() % std::uint32_t(steps)), Action(rng() % kActionCount)};
+        worst = std::max(worst, timeOf(1, [&] { c.seek(m); }).best);
+    }
+    const double traceBytes = double(r.trace.ids.size() * sizeof(std::uint32_t) + r.trace.actions.size() * sizeof(ActionRecord));
+    // What the former cursor held: a full state (input byte, output byte,
+    // 32-bit load count) every 256 steps, by formula.
+    const double formerBytes
+        = double(steps / 256) * double(p.layer.pixelCount() * 5 + p.layer.outputCount()) + double(p.layer.pixelCount() * 7);
+    std::printf("   %4d^2  %8d steps  cursor %7.1f MB (checkpoints %6.1f MB, every %5d steps)  trace %6.1f MB  "
+                "former cursor %7.1f MB  simulate+trace %6.0f ms  seek to end %6.1f ms  worst random seek %5.1f ms\n",
+        size, steps, double(c.memoryBytes()) / 1e6, double(c.checkpointBytes()) / 1e6, c.checkpointSpacing(), traceBytes / 1e6,
+        formerBytes / 1e6, simulateSeconds * 1e3, toEnd.best * 1e3, worst * 1e3);
+}
+
+/// Linear growth: the fused pass (no trace, no functional check) and the
+/// GUI's route (general executor with trace, cursor seek to the last step)
+/// per pixel visit (H_K·W_K per patch), and the cursor's bytes per pixel.
+void scaling(const std::vector<int> &sizes, int guiLimit)
+{
+    std::printf("\n4. Scaling, ZigZag G = 64, one 3x3 kernel (CPU time, best of 3)\n\n");
+    std::printf("   input    patches     fused pass   ns/visit   general+trace   ns/visit   seek to end   cursor bytes/pixel\n");
+    for (int size : sizes) {
+        const Problem p = zigzagProblem(size, 1, 1, 0, 64);
+        const Groups groups = zigzag(p.layer, 64);
+        const double visits = double(p.layer.patchCount()) * 9;
+        const double fused = timeOf(3, [&] { (void)simulateS1Fused(p, groups, noTrace(false)); }).best;
+        std::printf("   %5d^2 %10lld %10.1f ms %10.2f", size, (long long)p.layer.patchCount(), fused * 1e3, fused * 1e9 / visits);
+        if (size > guiLimit) {
+            std::printf("   (GUI route not run above %d^2)\n", guiLimit);
+            continue;
+        }
+        SimulationOptions o;
+        o.trace = true;
+        o.functional = false;
+        SimulationResult r;
+        const double general = timeOf(3, [&] { r = simulate(p, expandS1(p, groups), o); }).best;
+        StepCursor c(p, r);
+        const double seek = timeOf(1, [&] { c.seek({c.stepCount() - 1, Action::Compute}); }).best;
+        std::printf(" %12.1f ms %10.2f %10.1f ms %14.1f\n", general * 1e3, general * 1e9 / visits, seek * 1e3,
+            double(c.memoryBytes()) / double(p.layer.pixelCount()));
+    }
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+    const int runs = quick ? 3 : 7;
+    bool ok = simulatorFloor(quick ? 512 : 1024, runs);
+    ok &= functionalCost(quick ? 28 : 56, runs);
+    std::printf("3. Step cursor, ZigZag G = 64, one 3x3 kernel, trace on; memory after seeking to the last step\n\n");
+    for (int size : quick ? std::vector<int>{256, 512} : std::vector<int>{1024, 2048})
+        cursorMemory(size);
+    scaling(quick ? std::vector<int>{64, 256} : std::vector<int>{64, 256, 1024, 4096}, 1024);
+    std::printf("\n%s\n", ok ? "bench-simulate: results identical, functional checks pass" : "bench-simulate: FAILED");
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,674 @@
+// The visualiser of kernel-streaming strategies (issue 12): the kernel strip's
+// colours, the output cells' fill fraction, the duration chart's split of
+// input and kernel loads, the kernel band of the footprint, the strip in the
+// grid figures, and the Groups dock's steps with kernels moved by drag and drop.
+//
+// The layer is small enough to work by hand: C_in 1, 4×4 input, four 3×3
+// kernels, stride 1, so 2×2 patches (ids 0 1 / 2 3) and 9 elements a kernel.
+// kernel-blocked, G = 2, B = 2, row-by-row, kernels outer gives the groups
+// A = {0,1}, B = {2,3}, the blocks {0,1}, {2,3} and the steps
+//   s1 (A, {0,1})   s2 (B, {0,1})   s3 (B, {2,3})   s4 (A, {2,3})   s5 drain
+// (the second block walks the groups backwards). Kernels, after each step:
+//   s1 0,1 loaded now; 2,3 not on chip      s2 0,1 kept; 2,3 not on chip
+//   s3 0,1 freed now; 2,3 loaded now        s4 0,1 not on chip; 2,3 kept
+//   s5 0,1 not on chip; 2,3 freed now
+// Outputs computed of the 4 per patch: s1 {2,2,0,0}, s2 {2,2,2,2},
+// s3 {2,2,4,4}, s4 {4,4,4,4}. Input: A reads rows 0–2 (12 pixels), B rows
+// 1–3; s1 loads 12 pixels and 18 kernel elements, s2 the 4 pixels of row 3,
+// s3 the 18 elements of kernels 2,3, s4 the 4 pixels of row 0.
+#include "charts/ChartFactory.h"
+#include "document/ProjectDocument.h"
+#include "models/GroupListModel.h"
+#include "models/StepKernelModel.h"
+#include "panels/GroupsPanel.h"
+#include "export/Figures.h"
+#include "grid/GridView.h"
+#include "render/GridRenderer.h"
+#include "render/KernelStrip.h"
+#include "render/Palette.h"
+
+#include "convoffload/model/KernelEdit.h"
+#include "convoffload/model/KernelStreaming.h"
+#include "convoffload/simulate/Comparison.h"
+#include "convoffload/simulate/StepCursor.h"
+
+#include <QAbstractBarSeries>
+#include <QApplication>
+#include <QAreaSeries>
+#include <QBarSet>
+#include <QChart>
+#include <QImage>
+#include <QLineSeries>
+#include <QAbstractItemModelTester>
+#include <QMimeData>
+#include <QPainter>
+#include <QSignalSpy>
+#include <QTest>
+#include <QTreeView>
+#include <QUndoStack>
+
+#include <memory>
+
+using namespace convoffload;
+using namespace convoffload::ui;
+
+Q_DECLARE_METATYPE(convoffload::PixelState)
+
+namespace {
+
+constexpr PixelState L = PixelState::Loaded, K = PixelState::Kept, F = PixelState::Freed, O = PixelState::Off;
+
+Problem smallProblem(double tl = 1, bool preloaded = false)
+{
+    Problem p;
+    p.layer = Layer{1, 4, 4, 3, 3, 4, 1, 1, 0, 0, 0, 0};
+    p.hardware.mem_size = 1000;
+    p.hardware.nbop_pe = 36; // 2 patches × 2 kernels × 9
+    p.hardware.t_l = tl;
+    p.options.kernels_preloaded = preloaded;
+    return p;
+}
+
+StrategySpec kernelsOuter()
+{
+    StrategySpec s;
+    s.name = "KO";
+    s.kind = StrategyKind::KernelBlocked;
+    s.group_size = 2;
+    s.kernel_block = 2;
+    s.order = PatchOrder::RowByRow;
+    s.loop = KernelLoop::KernelsOuter;
+    return s;
+}
+
+struct Run {
+    Problem problem;
+    SimulationResult result;
+    std::unique_ptr<StepCursor> cursor;
+    explicit Run(Problem p = smallProblem(), const StrategySpec &spec = kernelsOuter())
+        : problem(std::move(p))
+    {
+        SimulationOptions o;
+        o.trace = true;
+        o.functional = true;
+        result = runStrategy(problem, spec, o);
+        cursor = std::make_unique<StepCursor>(problem, result);
+    }
+};
+
+// "0 1:0 1|2 3:0 1" = step (patches 0,1; kernels 0,1), step (patches 2,3; kernels 0,1).
+ComputeSteps parseSteps(const QString &text)
+{
+    ComputeSteps steps;
+    for (const QString &step : text.split(QLatin1Char('|'))) {
+        const QStringList parts = step.split(QLatin1Char(':'));
+        ComputeStep s;
+        for (const QString &p : parts[0].split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            s.patches.push_back(PatchId(p.toUInt()));
+        for (const QString &k : parts[1].split(QLatin1Char(' '), Qt::SkipEmptyParts))
+            s.kernels.push_back(KernelId(k.toUInt()));
+        steps.push_back(s);
+    }
+    return steps;
+}
+
+QString formatSteps(const ComputeSteps &steps)
+{
+    QStringList out;
+    for (const ComputeStep &s : steps) {
+        QStringList p, k;
+        for (PatchId id : s.patches)
+            p << QString::number(id);
+        for (KernelId id : s.kernels)
+            k << QString::number(id);
+        out << p.join(QLatin1Char(' ')) + QLatin1Char(':') + k.join(QLatin1Char(' '));
+    }
+    return out.join(QLatin1Char('|'));
+}
+
+// The hand-worked KO strategy as explicit steps.
+const QString kKoSteps = QStringLiteral("0 1:0 1|2 3:0 1|2 3:2 3|0 1:2 3");
+
+Project projectOf(const Problem &problem)
+{
+    Project project;
+    project.problem = problem;
+    project.strategies = {kernelsOuter()};
+    StrategySpec groups;
+    groups.name = "Groups";
+    groups.kind = StrategyKind::Groups;
+    groups.groups = {{0, 1}, {2, 3}};
+    project.strategies.push_back(groups);
+    return project;
+}
+
+const StrategySpec &specAt(const ProjectDocument &doc, int i) { return doc.project().strategies.at(std::size_t(i)); }
+
+QRgb at(const QImage &image, const QPointF &p) { return image.pixel(p.toPoint()) | 0xFF000000u; }
+
+} // namespace
+
+class KernelGuiTest : public QObject {
+    Q_OBJECT
+private slots:
+    void strategyIsValid();
+    void cursorKernelStates_data();
+    void cursorKernelStates();
+    void stripColours_data();
+    void stripColours();
+    void stripBlocksWhenNarrow();
+    void fillFractions_data();
+    void fillFractions();
+    void fillPainted();
+    void legendExplainsFill();
+    void durationSplit_data();
+    void durationSplit();
+    void kernelBandMoves();
+    void figuresShowTheStrip();
+    void gridViewShowsTheStrip();
+    void kernelEdits_data();
+    void kernelEdits();
+    void dockShowsSteps();
+    void dockDragMovesKernel();
+    void dockRefusesDrops();
+};
+
+void KernelGuiTest::strategyIsValid()
+{
+    const Run run;
+    QVERIFY2(run.result.valid(), "the hand-worked strategy must be valid");
+    QCOMPARE(run.result.functional.status, FunctionalStatus::Pass);
+    QCOMPARE(run.cursor->stepCount(), 5);
+}
+
+void KernelGuiTest::cursorKernelStates_data()
+{
+    QTest::addColumn<int>("step");
+    QTest::addColumn<int>("action");
+    QTest::addColumn<QList<PixelState>>("states");
+    QTest::addColumn<QList<int>>("current");
+    const int a6 = int(Action::Compute);
+    QTest::newRow("s1") << 0 << a6 << QList<PixelState>{L, L, O, O} << QList<int>{0, 1};
+    QTest::newRow("s2") << 1 << a6 << QList<PixelState>{K, K, O, O} << QList<int>{0, 1};
+    QTest::newRow("s3 after a2 free kernels")
+        << 2 << int(Action::FreeKernels) << QList<PixelState>{F, F, O, O} << QList<int>{2, 3};
+    QTest::newRow("s3") << 2 << a6 << QList<PixelState>{F, F, L, L} << QList<int>{2, 3};
+    QTest::newRow("s4") << 3 << a6 << QList<PixelState>{O, O, K, K} << QList<int>{2, 3};
+    QTest::newRow("s5 drain") << 4 << int(Action::Write) << QList<PixelState>{O, O, F, F} << QList<int>{};
+    QTest::newRow("back to s2") << 1 << a6 << QList<PixelState>{K, K, O, O} << QList<int>{0, 1};
+}
+
+void KernelGuiTest::cursorKernelStates()
+{
+    QFETCH(int, step);
+    QFETCH(int, action);
+    QFETCH(QList<PixelState>, states);
+    QFETCH(QList<int>, current);
+    Run run;
+    run.cursor->seek({4, Action::Compute}); // then back: the checkpoints restore kernels too
+    run.cursor->seek({step, Action(action)});
+    for (int k = 0; k < 4; ++k)
+        QCOMPARE(run.cursor->kernel(KernelId(k)), states[k]);
+    QList<int> got;
+    for (KernelId k : run.cursor->currentKernels())
+        got << int(k);
+    QCOMPARE(got, current);
+}
+
+void KernelGuiTest::stripColours_data()
+{
+    QTest::addColumn<int>("step");
+    QTest::addColumn<QList<PixelState>>("states");
+    QTest::newRow("s1") << 0 << QList<PixelState>{L, L, O, O};
+    QTest::newRow("s2") << 1 << QList<PixelState>{K, K, O, O};
+    QTest::newRow("s3") << 2 << QList<PixelState>{F, F, L, L};
+    QTest::newRow("s4") << 3 << QList<PixelState>{O, O, K, K};
+}
+
+void KernelGuiTest::stripColours()
+{
+    QFETCH(int, step);
+    QFETCH(QList<PixelState>, states);
+    Run run;
+    run.cursor->seek({step, Action::Compute});
+    QImage image(600, 60, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    const QRectF rect(10, 10, 580, 24);
+    {
+        QPainter p(&image);
+        KernelStrip::paint(p, rect, run.problem, *run.cursor, true);
+    }
+    QPainter measure(&image);
+    const KernelStripLayout l = KernelStrip::layout(QFontMetricsF(measure.font(), &image), rect, 4, true);
+    measure.end();
+    QCOMPARE(l.cellCount, 4);
+    QCOMPARE(l.kernelsPerCell, 1);
+    for (int k = 0; k < 4; ++k)
+        QCOMPARE(QColor(at(image, l.cellRect(k).center())), Palette::pixel(states[k]));
+}
+
+void KernelGuiTest::stripBlocksWhenNarrow()
+{
+    // 8 kernels in a strip with room for 3 cells of kMinCellWidth: ceil(8/3) = 3,
+    // rounded up to a power of two: 4 kernels a cell, cells {0–3} {4–7}.
+    QCOMPARE(KernelStrip::kernelsPerCell(8, 3), 4);
+    QCOMPARE(KernelStrip::kernelsPerCell(8, 8), 1);
+    QCOMPARE(KernelStrip::kernelsPerCell(256, 64), 4);
+    QCOMPARE(KernelStrip::kernelsPerCell(128, 43), 4); // 32 cells
+    QCOMPARE(KernelStrip::kernelsPerCell(256, 20), 16); // ceil = 13
+    QCOMPARE(KernelStrip::kernelsPerCell(5, 0), 8); // one cell
+    // Cells of 2 kernels at s3 of the hand-worked run: {0,1} freed, {2,3} loaded.
+    Run run;
+    run.cursor->seek({2, Action::Compute});
+    QCOMPARE(KernelStrip::cellState(*run.cursor, 0, 2), F);
+    QCOMPARE(KernelStrip::cellState(*run.cursor, 2, 2), L);
+    // s3 after a2: {0,1} freed, {2,3} not loaded yet; one cell of all four shows "freed".
+    run.cursor->seek({2, Action::FreeKernels});
+    QCOMPARE(KernelStrip::cellState(*run.cursor, 0, 4), F);
+    run.cursor->seek({1, Action::Compute});
+    QCOMPARE(KernelStrip::cellState(*run.cursor, 0, 4), K);
+}
+
+void KernelGuiTest::fillFractions_data()
+{
+    QTest::addColumn<int>("step");
+    QTest::addColumn<QList<int>>("done");
+    QTest::newRow("s1") << 0 << QList<int>{2, 2, 0, 0};
+    QTest::newRow("s2") << 1 << QList<int>{2, 2, 2, 2};
+    QTest::newRow("s3") << 2 << QList<int>{2, 2, 4, 4};
+    QTest::newRow("s4") << 3 << QList<int>{4, 4, 4, 4};
+}
+
+void KernelGuiTest::fillFractions()
+{
+    QFETCH(int, step);
+    QFETCH(QList<int>, done);
+    Run run;
+    run.cursor->seek({step, Action::Compute});
+    for (int p = 0; p < 4; ++p)
+        QCOMPARE(GridRenderer::outputsComputed(run.problem, *run.cursor, PatchId(p)), done[p]);
+}
+
+void KernelGuiTest::fillPainted()
+{
+    // s3: patches 0,1 half done (computed at s1, written at s2): top half
+    // pending, bottom half "done"; patches 2,3 whole, "computed now" (their
+    // last two outputs; the first two were written at s3 itself: written now wins).
+    Run run;
+    run.cursor->seek({2, Action::Compute});
+    QImage image(600, 600, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    GridStyle style;
+    GridRenderer renderer;
+    {
+        QPainter p(&image);
+        renderer.paintOutputGrid(p, QRectF(0, 0, 600, 600), run.problem, *run.cursor, style);
+    }
+    QPainter measure(&image);
+    const GridFigureLayout lay = GridRenderer::layout(GridKind::Output,
+        QFontMetricsF(GridRenderer::figureFont(measure.font(), QRectF(0, 0, 600, 600)), &image), QRectF(0, 0, 600, 600),
+        run.problem, *run.cursor, style);
+    measure.end();
+    const auto point = [&](int row, int col, double fy) {
+        const QRectF c = lay.geometry.cellRect(row, col);
+        return QPointF(c.center().x(), c.top() + fy * c.height());
+    };
+    const QColor pending = Palette::output(OutputState::Pending);
+    QCOMPARE(QColor(at(image, point(0, 0, 0.3))), pending);
+    QCOMPARE(QColor(at(image, point(0, 0, 0.75))), Palette::output(OutputState::Done));
+    QCOMPARE(QColor(at(image, point(0, 1, 0.3))), pending);
+    QCOMPARE(QColor(at(image, point(1, 0, 0.3))), Palette::output(OutputState::Written));
+    QCOMPARE(QColor(at(image, point(1, 1, 0.75))), Palette::output(OutputState::Written));
+}
+
+void KernelGuiTest::legendExplainsFill()
+{
+    const auto hasFillItem = [](const std::vector<LegendRow> &rows) {
+        for (const LegendRow &row : rows)
+            for (const LegendItem &item : row.items)
+                if (item.kind == LegendItem::Kind::PartialFill)
+                    return true;
+        return false;
+    };
+    const Run streaming;
+    QVERIFY(GridRenderer::streamsKernels(*streaming.cursor));
+    QVERIFY(hasFillItem(GridRenderer::outputLegend(GridStyle{}, {}, true)));
+    QVERIFY(!hasFillItem(GridRenderer::outputLegend(GridStyle{})));
+    // B = N is the S1 heuristic: kernels loaded at step 1, freed by the drain only.
+    StrategySpec s1 = kernelsOuter();
+    s1.kernel_block = 4;
+    s1.group_size = 1; // 1 patch × 4 kernels × 9 = 36 ops
+    const Run whole(smallProblem(), s1);
+    QVERIFY(whole.result.valid());
+    QVERIFY(!GridRenderer::streamsKernels(*whole.cursor));
+}
+
+void KernelGuiTest::durationSplit_data()
+{
+    QTest::addColumn<double>("tl");
+    QTest::addColumn<bool>("preloaded");
+    QTest::addColumn<QList<double>>("input");
+    QTest::addColumn<QList<double>>("kernels");
+    // Hand: input elements 12, 4, 0, 4, 0; kernel elements 18, 0, 18, 0, 0.
+    QTest::newRow("t_l 1") << 1.0 << false << QList<double>{12, 4, 0, 4, 0} << QList<double>{18, 0, 18, 0, 0};
+    QTest::newRow("t_l 2") << 2.0 << false << QList<double>{24, 8, 0, 8, 0} << QList<double>{36, 0, 36, 0, 0};
+    QTest::newRow("kernels preloaded") << 2.0 << true << QList<double>{24, 8, 0, 8, 0} << QList<double>{0, 0, 0, 0, 0};
+}
+
+void KernelGuiTest::durationSplit()
+{
+    QFETCH(double, tl);
+    QFETCH(bool, preloaded);
+    QFETCH(QList<double>, input);
+    QFETCH(QList<double>, kernels);
+    const Run run(smallProblem(tl, preloaded));
+    QCOMPARE(int(run.result.steps.size()), 5);
+    for (int s = 0; s < 5; ++s) {
+        const LoadSplit split = loadSplit(run.problem, run.result.steps[std::size_t(s)]);
+        QCOMPARE(split.input, input[s]);
+        QCOMPARE(split.kernels, kernels[s]);
+        QCOMPARE(split.input + split.kernels, run.result.steps[std::size_t(s)].load_duration);
+    }
+    std::unique_ptr<QChart> chart(durationChart(run.problem, run.result, 1));
+    QAbstractBarSeries *bars = nullptr;
+    for (QAbstractSeries *series : chart->series())
+        if (auto *b = qobject_cast<QAbstractBarSeries *>(series))
+            bars = b;
+    QVERIFY(bars);
+    QBarSet *in = nullptr, *ker = nullptr;
+    for (QBarSet *set : bars->barSets()) {
+        if (set->label() == QLatin1String("load input"))
+            in = set;
+        if (set->label() == QLatin1String("load kernels"))
+            ker = set;
+    }
+    QVERIFY(in && ker);
+    for (int s = 0; s < 5; ++s) {
+        QCOMPARE(in->at(s), input[s]);
+        QCOMPARE(ker->at(s), kernels[s]);
+    }
+}
+
+void KernelGuiTest::kernelBandMoves()
+{
+    // Per action, the kernel band (kernels line minus input line) is 18 after
+    // s1's a5, 18 after s3's a1, 0 after s3's a2 (both freed), 18 after s3's
+    // a5 (the next block), 0 after the drain's a2.
+    const Run run;
+    std::unique_ptr<QChart> chart(footprintChart(run.problem, run.result, -1, true));
+    QAreaSeries *kernels = nullptr;
+    for (QAbstractSeries *series : chart->series())
+        if (series->name() == QLatin1String("kernels"))
+            kernels = qobject_cast<QAreaSeries *>(series);
+    QVERIFY(kernels && kernels->upperSeries() && kernels->lowerSeries());
+    const auto band = [&](int step, Action a) {
+        const int i = (step * kActionCount + int(a)) * 2; // two points per action
+        return kernels->upperSeries()->at(i).y() - kernels->lowerSeries()->at(i).y();
+    };
+    QCOMPARE(band(0, Action::LoadKernels), 18.0);
+    QCOMPARE(band(2, Action::FreeInput), 18.0);
+    QCOMPARE(band(2, Action::FreeKernels), 0.0);
+    QCOMPARE(band(2, Action::LoadKernels), 18.0);
+    QCOMPARE(band(4, Action::FreeKernels), 0.0);
+}
+
+void KernelGuiTest::figuresShowTheStrip()
+{
+    // The input-grid figure (storyboards draw it too) has the strip under the
+    // grid; at s3 its cells read freed, freed, loaded, loaded.
+    Run run;
+    run.cursor->seek({2, Action::Compute});
+    const QRectF target(0, 0, 700, 700);
+    QImage image(700, 700, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    GridStyle style;
+    GridRenderer renderer;
+    {
+        QPainter p(&image);
+        renderer.paintInputGrid(p, target, run.problem, *run.cursor, style);
+    }
+    QPainter measure(&image);
+    const QFont font = GridRenderer::figureFont(measure.font(), target);
+    const QFontMetricsF fm(font, &image);
+    const GridFigureLayout lay = GridRenderer::layout(GridKind::Input, fm, target, run.problem, *run.cursor, style);
+    measure.end();
+    QVERIFY(!lay.kernelStrip.isEmpty());
+    QVERIFY(lay.kernelStrip.top() >= lay.geometry.bounds().bottom());
+    QVERIFY(lay.legend.top() >= lay.kernelStrip.bottom());
+    const KernelStripLayout l = KernelStrip::layout(fm, lay.kernelStrip, 4, true);
+    const PixelState want[] = {F, F, L, L};
+    for (int k = 0; k < 4; ++k)
+        QCOMPARE(QColor(at(image, l.cellRect(k).center())), Palette::pixel(want[k]));
+    // Without the strip the band is gone.
+    style.kernelStrip = false;
+    QVERIFY(GridRenderer::layout(GridKind::Input, fm, target, run.problem, *run.cursor, style).kernelStrip.isEmpty());
+
+    // Through the export catalogue: the storyboard of KO against itself paints.
+    Project project;
+    project.problem = run.problem;
+    project.strategies = {kernelsOuter()};
+    StrategySpec other = kernelsOuter();
+    other.name = "PO";
+    other.loop = KernelLoop::PatchesOuter;
+    project.strategies.push_back(other);
+    FigureSource source(project, {});
+    FigureRequest request;
+    request.kind = FigureKind::Storyboard;
+    request.strategy = "KO";
+    request.versus = "PO";
+    request.storyboardSteps = 4;
+    const Figure figure = makeFigure(source, request);
+    QImage board(figure.preferredSize, QImage::Format_ARGB32_Premultiplied);
+    board.fill(Qt::white);
+    {
+        QPainter p(&board);
+        figure.paint(p, QRectF(QPointF(0, 0), QSizeF(figure.preferredSize)));
+    }
+    // Some pixel of the storyboard has the "loaded now" colour in a strip row
+    // at s3 of KO; the whole board at least carries every kernel colour used.
+    bool loaded = false, freed = false;
+    for (int y = 0; y < board.height() && !(loaded && freed); ++y)
+        for (int x = 0; x < board.width(); ++x) {
+            const QColor c(board.pixel(x, y) | 0xFF000000u);
+            loaded |= c == Palette::pixel(L);
+            freed |= c == Palette::pixel(F);
+        }
+    QVERIFY(loaded && freed);
+}
+
+void KernelGuiTest::gridViewShowsTheStrip()
+{
+    Run run;
+    run.cursor->seek({2, Action::Compute});
+    GridView view(GridKind::Input);
+    view.resize(500, 500);
+    view.setSource(&run.problem, run.cursor.get());
+    view.refresh();
+    const QRectF strip = view.kernelStripRect();
+    QVERIFY(!strip.isEmpty());
+    QVERIFY(strip.top() >= view.gridViewport().bottom());
+    const QImage image = view.grab().toImage();
+    const KernelStripLayout l = KernelStrip::layout(QFontMetricsF(view.font(), &view), strip, 4, true);
+    const PixelState want[] = {F, F, L, L};
+    for (int k = 0; k < 4; ++k)
+        QCOMPARE(QColor(at(image, l.cellRect(k).center())), Palette::pixel(want[k]));
+    QVERIFY(view.toolTipAt(l.cellRect(2).center()).contains(QStringLiteral("kernel 2: loaded now")));
+    GridView output(GridKind::Output);
+    output.resize(500, 500);
+    output.setSource(&run.problem, run.cursor.get());
+    QVERIFY(output.kernelStripRect().isEmpty());
+    QVERIFY(output.toolTipAt(output.geometry().cellRect(0, 0).center()).contains(QStringLiteral("2 of 4 outputs computed")));
+}
+
+void KernelGuiTest::kernelEdits_data()
+{
+    QTest::addColumn<QString>("op"); // "move" or "new"
+    QTest::addColumn<int>("from");
+    QTest::addColumn<QList<int>>("kernels");
+    QTest::addColumn<int>("to"); // target step, or the new step's position
+    QTest::addColumn<QString>("after"); // the steps, or "!" + the refusal
+    QTest::newRow("block split: kernel 3 of s3 to a new step after it")
+        << "new" << 2 << QList<int>{3} << 3 << QStringLiteral("0 1:0 1|2 3:0 1|2 3:2|2 3:3|0 1:2 3");
+    QTest::newRow("new step first") << "new" << 1 << QList<int>{1, 0} << 0 << QStringLiteral("2 3:0 1|0 1:0 1|2 3:2 3|0 1:2 3");
+    QTest::newRow("merge the blocks of group B")
+        << "move" << 2 << QList<int>{2, 3} << 1 << QStringLiteral("0 1:0 1|2 3:0 1 2 3|0 1:2 3");
+    QTest::newRow("one kernel across groups (coverage is the simulator's finding)")
+        << "move" << 0 << QList<int>{0} << 2 << QStringLiteral("0 1:1|2 3:0 1|2 3:0 2 3|0 1:2 3");
+    QTest::newRow("refused: already there") << "move" << 2 << QList<int>{3} << 3
+                                            << QStringLiteral("!kernel 3 is computed by step 4 already");
+    QTest::newRow("refused: not in the step")
+        << "move" << 0 << QList<int>{2} << 1 << QStringLiteral("!kernel 2 is not computed by step 1");
+    QTest::newRow("refused: same step") << "move" << 1 << QList<int>{0} << 1
+                                        << QStringLiteral("!the kernels are in step 2 already: nothing to move");
+    QTest::newRow("refused: no kernel") << "move" << 1 << QList<int>{} << 2
+                                        << QStringLiteral("!no kernel selected: select the kernels to move");
+    QTest::newRow("refused: twice") << "move" << 1 << QList<int>{0, 0} << 2 << QStringLiteral("!kernel 0 is listed twice");
+    QTest::newRow("refused: step out of range")
+        << "move" << 1 << QList<int>{0} << 7 << QStringLiteral("!step 8 does not exist: the strategy has 4 steps");
+    QTest::newRow("refused: whole step next to itself")
+        << "new" << 1 << QList<int>{0, 1} << 2 << QStringLiteral("!these are all the kernels of step 2: it would stay as it is");
+    QTest::newRow("whole step elsewhere = reorder")
+        << "new" << 1 << QList<int>{0, 1} << 4 << QStringLiteral("0 1:0 1|2 3:2 3|0 1:2 3|2 3:0 1");
+}
+
+void KernelGuiTest::kernelEdits()
+{
+    QFETCH(QString, op);
+    QFETCH(int, from);
+    QFETCH(QList<int>, kernels);
+    QFETCH(int, to);
+    QFETCH(QString, after);
+    const ComputeSteps steps = parseSteps(kKoSteps);
+    std::vector<KernelId> ks;
+    for (int k : kernels)
+        ks.push_back(KernelId(k));
+    try {
+        const ComputeSteps out = op == QLatin1String("move")
+            ? moveKernels(steps, std::size_t(from), ks, std::size_t(to))
+            : moveKernelsToNewStep(steps, std::size_t(from), ks, std::size_t(to));
+        QCOMPARE(formatSteps(out), after);
+    } catch (const StrategyError &e) {
+        QCOMPARE(QStringLiteral("!") + QString::fromStdString(e.what()), after);
+    }
+}
+
+void KernelGuiTest::dockShowsSteps()
+{
+    ProjectDocument doc;
+    doc.resetToProject(projectOf(smallProblem()));
+    doc.setCurrentStrategy(0);
+    GroupsPanel panel(&doc);
+    QAbstractItemModelTester tester(panel.stepModel(), QAbstractItemModelTester::FailureReportingMode::Fatal);
+    QVERIFY(panel.showsSteps());
+    QCOMPARE(panel.view()->model(), panel.stepModel());
+    const StepKernelModel &m = *panel.stepModel();
+    QCOMPARE(m.rowCount(), 4);
+    QCOMPARE(m.index(0, 0).data().toString(), QStringLiteral("Step 1 — patches 0, 1 × kernels 0, 1"));
+    QCOMPARE(m.index(3, 0).data().toString(), QStringLiteral("Step 4 — patches 0, 1 × kernels 2, 3"));
+    QCOMPARE(m.rowCount(m.index(2, 0)), 2);
+    const QModelIndex k3 = m.index(1, 0, m.index(2, 0));
+    QCOMPARE(k3.data().toString(), QStringLiteral("kernel 3"));
+    QCOMPARE(k3.data(StepKernelModel::KernelIdRole).toInt(), 3);
+    QCOMPARE(k3.data(StepKernelModel::StepIndexRole).toInt(), 2);
+    QVERIFY(m.flags(k3) & Qt::ItemIsDragEnabled);
+    QVERIFY(!(m.flags(m.index(2, 0)) & Qt::ItemIsDragEnabled));
+    for (QAction *a : panel.editActions())
+        QVERIFY(!a->isEnabled());
+
+    // An S1 strategy: the groups again, their actions back on.
+    doc.setCurrentStrategy(1);
+    QVERIFY(!panel.showsSteps());
+    QCOMPARE(panel.view()->model(), panel.model());
+    for (QAction *a : panel.editActions())
+        QVERIFY(a->isEnabled());
+}
+
+void KernelGuiTest::dockDragMovesKernel()
+{
+    ProjectDocument doc;
+    doc.resetToProject(projectOf(smallProblem()));
+    doc.setCurrentStrategy(0);
+    QTRY_VERIFY(!doc.busy() && doc.simulation() && doc.simulation()->spec == specAt(doc, 0));
+    GroupsPanel panel(&doc);
+    StepKernelModel &m = *panel.stepModel();
+    QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::Fatal);
+    const StrategySpec before = specAt(doc, 0);
+    QTRY_VERIFY(panel.feedback().contains(QStringLiteral("valid")));
+
+    // Kernel 3 of step 3 dragged between steps 3 and 4: a new step on patches 2,3.
+    std::unique_ptr<QMimeData> data(m.mimeData({m.index(1, 0, m.index(2, 0))}));
+    QVERIFY(data);
+    QVERIFY(m.canDropMimeData(data.get(), Qt::MoveAction, 3, 0, {}));
+    QVERIFY(m.dropMimeData(data.get(), Qt::MoveAction, 3, 0, {}));
+    const StrategySpec edited = specAt(doc, 0);
+    QCOMPARE(edited.kind, StrategyKind::Steps);
+    QCOMPARE(edited.name, std::string("KO"));
+    QCOMPARE(formatSteps(edited.steps), QStringLiteral("0 1:0 1|2 3:0 1|2 3:2|2 3:3|0 1:2 3"));
+    QCOMPARE(doc.undoStack()->count(), 1);
+    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Move 1 kernel of step 3 to a new step"));
+    QCOMPARE(m.rowCount(), 5);
+    QVERIFY(panel.showsSteps());
+    // Live feedback: still valid (every pair computed once), and one step longer:
+    // the new step costs t_acc more and loads nothing new.
+    QTRY_VERIFY(!doc.busy() && doc.simulation() && doc.simulation()->spec == edited);
+    QVERIFY(doc.simulation()->result.valid());
+    QTRY_VERIFY(panel.feedback().contains(QStringLiteral("valid")));
+
+    // Undo gives the generator back, redo the steps.
+    doc.undoStack()->undo();
+    QCOMPARE(specAt(doc, 0), before);
+    QCOMPARE(m.rowCount(), 4);
+    doc.undoStack()->redo();
+    QCOMPARE(specAt(doc, 0), edited);
+
+    // Kernel 0 of step 1 onto step 3 (other patches): accepted, and the
+    // simulation then flags the pairs computed twice or never.
+    std::unique_ptr<QMimeData> across(m.mimeData({m.index(0, 0, m.index(0, 0))}));
+    QVERIFY(m.dropMimeData(across.get(), Qt::MoveAction, -1, 0, m.index(2, 0)));
+    QCOMPARE(formatSteps(specAt(doc, 0).steps), QStringLiteral("0 1:1|2 3:0 1|2 3:0 2|2 3:3|0 1:2 3"));
+    QTRY_VERIFY(!doc.busy() && doc.simulation() && doc.simulation()->spec == specAt(doc, 0));
+    QVERIFY(!doc.simulation()->result.valid());
+    QTRY_VERIFY(panel.feedback().contains(QStringLiteral("error")));
+    QCOMPARE(doc.undoStack()->count(), 2);
+}
+
+void KernelGuiTest::dockRefusesDrops()
+{
+    ProjectDocument doc;
+    doc.resetToProject(projectOf(smallProblem()));
+    doc.setCurrentStrategy(0);
+    GroupsPanel panel(&doc);
+    panel.QWidget::show(); // the message line shows only in a visible panel
+    StepKernelModel &m = *panel.stepModel();
+    QSignalSpy refused(&m, &StepKernelModel::editRefused);
+    const StrategySpec before = specAt(doc, 0);
+
+    // Kernel 3 of step 3 onto step 4, which computes kernel 3 already.
+    std::unique_ptr<QMimeData> data(m.mimeData({m.index(1, 0, m.index(2, 0))}));
+    QVERIFY(!m.canDropMimeData(data.get(), Qt::MoveAction, -1, 0, m.index(3, 0)));
+    QVERIFY(!m.dropMimeData(data.get(), Qt::MoveAction, -1, 0, m.index(3, 0)));
+    QCOMPARE(refused.count(), 1);
+    QCOMPARE(refused.at(0).at(0).toString(), QStringLiteral("Kernel 3 is computed by step 4 already"));
+    QCOMPARE(panel.lastMessage(), QStringLiteral("Kernel 3 is computed by step 4 already"));
+    QCOMPARE(specAt(doc, 0), before);
+    QCOMPARE(doc.undoStack()->count(), 0);
+
+    // Kernels of two steps cannot be dragged together.
+    QVERIFY(!m.mimeData({m.index(0, 0, m.index(0, 0)), m.index(0, 0, m.index(1, 0))}));
+    // Patches (the group tree's payload) are not kernels.
+    QMimeData patches;
+    patches.setData(QStringLiteral("application/x-convoffload-patches"), QByteArray(17, '\0'));
+    QVERIFY(!m.canDropMimeData(&patches, Qt::MoveAction, -1, 0, m.index(0, 0)));
+    // A payload of another strategy.
+    std::unique_ptr<QMimeData> other(StepKernelModel::encodeKernels({1, 0, {0}}));
+    QVERIFY(!m.dropMimeData(other.get(), Qt::MoveAction, -1, 0, m.index(2, 0)));
+    QCOMPARE(refused.last().at(0).toString(), QStringLiteral("These kernels come from another strategy."));
+    // Malformed bytes.
+    QMimeData garbage;
+    garbage.setData(StepKernelModel::mimeType(), QByteArray("xyz"));
+    QVERIFY(!m.canDropMimeData(&garbage, Qt::MoveAction, -1, 0, m.index(0, 0)));
+    QCOMPARE(specAt(doc, 0), before);
+}
+
+QTEST_MAIN(KernelGuiTest)
+#include "tst_kernelgui.moc"

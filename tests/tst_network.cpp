@@ -1,0 +1,388 @@
+// Network projects (SPEC §4b): the file format (version 2) and its errors,
+// version-1 projects read as one-layer networks, the per-layer analysis on
+// toy networks worked out by hand, and the sample networks made by the
+// in-repo generator.
+#include "convoffload/io/FormatError.h"
+#include "convoffload/io/ProjectFile.h"
+#include "convoffload/onnx/OnnxNetwork.h"
+#include "convoffload/simulate/NetworkAnalysis.h"
+
+#include "NetworkModels.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <fstream>
+#include <sstream>
+
+using namespace convoffload;
+
+namespace {
+
+std::string readBytes(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream bytes;
+    bytes << in.rdbuf();
+    return bytes.str();
+}
+
+std::string sample(const std::string &name) { return CONVOFFLOAD_SAMPLES "/" + name; }
+
+/// Two layers, every kind of strategy, non-default hardware and options.
+Network richNetwork()
+{
+    Network n;
+    n.name = "toy";
+    n.source = "toy.onnx";
+    n.hardware = Hardware{500, 72, 1.5, 2, 0.5, 1000000, 3};
+    n.options = Options{true, WritePolicy::AsLateAsPossible, false};
+    Layer a;
+    a.c_in = 2, a.h_in = 5, a.w_in = 5, a.h_k = 3, a.w_k = 3, a.n = 2;
+    Layer b;
+    b.c_in = 2, b.h_in = 6, b.w_in = 6, b.h_k = 3, b.w_k = 3, b.n = 4, b.stride_h = 2, b.stride_w = 2, b.pad_bottom = 1,
+    b.pad_right = 1;
+    StrategySpec blocked{"Blocked", StrategyKind::KernelBlocked, 2, {}};
+    blocked.kernel_block = 1;
+    blocked.order = PatchOrder::RowByRow;
+    blocked.loop = KernelLoop::PatchesOuter;
+    StrategySpec steps{"Steps", StrategyKind::Steps, std::nullopt, {}};
+    steps.steps = {{{0, 1}, {0}}, {{2, 3}, {0}}, {{0, 1, 2, 3}, {1}}};
+    n.layers.push_back(NetworkLayer{"conv1", a, DataSpec{7, ""},
+        {{"Row-by-Row", StrategyKind::RowByRow, 2, {}},
+            {"Mine", StrategyKind::Groups, std::nullopt, {{0, 1}, {2}, {3, 4, 5, 6, 7, 8}}}}});
+    n.layers.push_back(
+        NetworkLayer{"conv2", b, DataSpec{}, {blocked, steps, {"ZigZag", StrategyKind::ZigZag, std::nullopt, {}}}});
+    n.skipped.push_back(SkippedConv{"dw", "group = 2 = C_in (depthwise): the layer model has one group"});
+    return n;
+}
+
+const char *kNetworkText = R"({"format": "convoffload-project", "version": 2,
+ "hardware": {"mem_size": 100, "nbop_pe": 4},
+ "layers": [
+   {"name": "a", "layer": {"c_in": 1, "h_in": 2, "w_in": 2, "h_k": 1, "w_k": 1, "n": 1}},
+   {"name": "b", "layer": {"c_in": 1, "h_in": 3, "w_in": 3, "h_k": 2, "w_k": 2, "n": 1},
+    "strategies": [{"name": "G", "kind": "groups", "groups": [[0], [1], [2], [3]]}]}
+ ]})";
+
+/// kNetworkText with one JSON pointer replaced (or removed when value is empty).
+std::string edited(const std::string &pointer, const std::string &value)
+{
+    // Small, explicit edits keep the rows readable without a JSON library here.
+    std::string text = kNetworkText;
+    const auto replace = [&](const std::string &from, const std::string &to) {
+        const std::size_t at = text.find(from);
+        if (at == std::string::npos)
+            qFatal("edit not found: %s", from.c_str());
+        text.replace(at, from.size(), to);
+    };
+    replace(pointer, value);
+    return text;
+}
+
+} // namespace
+
+class TestNetwork : public QObject {
+    Q_OBJECT
+
+private slots:
+    void roundTrip()
+    {
+        const Network n = richNetwork();
+        const std::string text = networkToJson(n);
+        QCOMPARE(networkFromJson(text) == n, true);
+        QCOMPARE(networkToJson(networkFromJson(text)), text); // stable
+
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("net.json")).toStdString();
+        saveNetwork(n, path);
+        QCOMPARE(loadNetwork(path) == n, true);
+        // Every layer opens as a single-layer project with the shared hardware.
+        const Project p = n.projectOf(1);
+        QCOMPARE(p.problem.layer == n.layers[1].layer, true);
+        QCOMPARE(p.problem.hardware == n.hardware, true);
+        QCOMPARE(p.problem.options == n.options, true);
+        QCOMPARE(p.strategies.size(), std::size_t(3));
+        QCOMPARE(n.findLayer("conv2"), std::ptrdiff_t(1));
+        QCOMPARE(n.findLayer("nope"), std::ptrdiff_t(-1));
+    }
+
+    void versionOneIsOneLayer()
+    {
+        const std::string path = sample("paper-example.json");
+        const Project project = loadProject(path);
+        const Network n = loadNetwork(path);
+        QCOMPARE(n.layers.size(), std::size_t(1));
+        QCOMPARE(n.layers[0].name, std::string("paper-example"));
+        QCOMPARE(n.projectOf(0) == project, true);
+        QCOMPARE(networkFromJson(readBytes(path)).layers[0].name, std::string("layer"));
+        // A single-layer project still reads as before; a network does not.
+        QCOMPARE(projectFromJson(projectToJson(project)) == project, true);
+        try {
+            projectFromJson(kNetworkText);
+            QFAIL("a network read as a single-layer project");
+        } catch (const FormatError &e) {
+            QCOMPARE(e.where, std::string("version"));
+            QVERIFY(e.reason.find("network project") != std::string::npos);
+        }
+    }
+
+    void badInput_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("where");
+        QTest::addColumn<QString>("reason");
+        const auto row = [](const char *name, const std::string &text, const char *where, const char *reason) {
+            QTest::newRow(name) << QString::fromStdString(text) << QString::fromLatin1(where) << QString::fromUtf8(reason);
+        };
+        row("version 3", edited("\"version\": 2", "\"version\": 3"), "version", "unsupported version 3");
+        row("no layers key", edited(R"("layers": [)", R"("layerz": [)"), "layerz", "unknown key 'layerz'");
+        row("empty layers",
+            R"({"format": "convoffload-project", "version": 2, "hardware": {"mem_size": 1, "nbop_pe": 1}, "layers": []})",
+            "layers", "at least one layer");
+        row("layers not an array",
+            R"({"format": "convoffload-project", "version": 2, "hardware": {"mem_size": 1, "nbop_pe": 1}, "layers": 3})",
+            "layers", "expected an array");
+        row("no hardware", edited(R"("hardware": {"mem_size": 100, "nbop_pe": 4},)", ""), "hardware", "missing required key");
+        row("duplicate layer name", edited(R"("name": "b")", R"("name": "a")"), "layers[1].name",
+            "duplicate name \"a\" (already used by layers[0])");
+        row("empty layer name", edited(R"("name": "b")", R"("name": "")"), "layers[1].name", "must not be empty");
+        row("layer without name", edited(R"("name": "b", )", ""), "layers[1].name", "missing required key");
+        row("bad kernel size", edited(R"("h_k": 2)", R"("h_k": 0)"), "layers[1].layer.h_k", "must be an integer ≥ 1");
+        row("kernel larger than input", edited(R"("h_k": 2)", R"("h_k": 9)"), "layers[1].layer.h_k", "");
+        row("unknown key in a layer", edited(R"("name": "a",)", R"("name": "a", "weights": 1,)"), "layers[0].weights",
+            "unknown key 'weights'");
+        row("patch out of range", edited("[[0], [1], [2], [3]]", "[[0], [1], [2], [4]]"), "layers[1].strategies[0].groups[3][0]",
+            "patch 4 is out of range");
+        row("duplicate key", edited(R"("name": "a",)", R"("name": "a", "name": "c",)"), "layers[0].name", "duplicate key 'name'");
+        row("truncated", std::string(kNetworkText).substr(0, 120), "line 4, column 14", "invalid JSON");
+        row("skipped without reason", edited(R"( ]})", R"( ], "skipped": [{"node": "x"}]})"), "skipped[0].reason",
+            "missing required key");
+    }
+
+    void badInput()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, where);
+        QFETCH(QString, reason);
+        try {
+            networkFromJson(text.toStdString());
+            QFAIL("accepted");
+        } catch (const FormatError &e) {
+            QVERIFY2(QString::fromStdString(e.where).startsWith(where), e.what());
+            QVERIFY2(e.reason.find(reason.toStdString()) != std::string::npos, e.what());
+        }
+    }
+
+    void fileErrorsNameTheFile()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("bad.json")).toStdString();
+        std::ofstream(path) << edited(R"("h_k": 2)", R"("h_k": 0)");
+        try {
+            loadNetwork(path);
+            QFAIL("accepted");
+        } catch (const FormatError &e) {
+            QCOMPARE(e.where, path + ": layers[1].layer.h_k");
+        }
+    }
+
+    // Layer a: 1x2x2 input, one 1x1 kernel; layer b: 1x3x3, one 2x2 kernel;
+    // nbop_pe 4, t = 1, writes at the next step. By hand:
+    //  a: G = 4/1 = 4, one group: 4 pixel + 1 kernel loads, 4 writes, 1
+    //     compute = 10 (Row-by-Row; S1-baseline, G = 1, takes 5 + 4 + 4 = 13).
+    //  b: G = 4/4 = 1. Row-by-Row loads 4, 2, 3 ({3,6,7}), 2 ({5,8}) pixels,
+    //     ZigZag 4, 2, 2 ({7,8}), 2 ({3,6}); + 1 kernel of 4 elements, 4
+    //     writes, 4 computes: Row-by-Row 11+4+4+4 = 23, ZigZag 10+4+4+4 = 22,
+    //     the project's own one-patch groups (row-major) = 23.
+    //  total 32; b alone is over half of it.
+    void toyNetworkByHand()
+    {
+        const Network n = networkFromJson(kNetworkText);
+        const NetworkAnalysis a = analyseNetwork(n);
+        QCOMPARE(a.layers.size(), std::size_t(2));
+        const LayerAnalysis &la = a.layers[0], &lb = a.layers[1];
+        QCOMPARE(la.kernels_fit, true);
+        QCOMPARE(la.nb_patches_max, std::int64_t(4));
+        QVERIFY(la.bestCandidate());
+        QCOMPARE(la.bestCandidate()->row.name, std::string("Row-by-Row"));
+        QCOMPARE(la.duration(), 10.0);
+        QCOMPARE(la.candidates[0].row.total_duration, 13.0); // S1-baseline
+        QCOMPARE(lb.nb_patches_max, std::int64_t(1));
+        QCOMPARE(lb.candidates[0].row.name, std::string("G")); // the project's own first
+        QCOMPARE(lb.candidates[0].row.total_duration, 23.0);
+        QCOMPARE(lb.bestCandidate()->row.name, std::string("ZigZag"));
+        QCOMPARE(lb.duration(), 22.0);
+        QCOMPARE(lb.bestCandidate()->row.loaded_input, std::int64_t(10));
+        QCOMPARE(lb.bestCandidate()->row.loaded_kernels, std::int64_t(4));
+        QCOMPARE(lb.bestCandidate()->row.written, std::int64_t(4));
+        QCOMPARE(a.total_duration, 32.0);
+        QCOMPARE(a.layers_without_valid, std::int64_t(0));
+        QCOMPARE(a.dominating, std::vector<std::size_t>{1});
+        // Only the project's own strategies: layer a has none, so no best.
+        NetworkAnalysisOptions own;
+        own.generate = false;
+        const NetworkAnalysis ownOnly = analyseNetwork(n, own);
+        QCOMPARE(ownOnly.layers[0].bestCandidate() == nullptr, true);
+        QCOMPARE(ownOnly.total_duration, 23.0);
+        QCOMPARE(ownOnly.layers_without_valid, std::int64_t(1));
+    }
+
+    // 1x1x2 input, four 1x1 kernels, mem_size 4, nbop_pe 2: the kernels do
+    // not fit (4 + 1 + 4 = 9 > 4), B_max = min(4, (4-1)/2, 2/1) = 1. With G =
+    // 2/1 = 2 one step holds 2 pixels, a kernel and 2 outputs = 5 > 4: halved
+    // to G = 1. Kernels outer (blocks k0: p0 p1, k1: p1 p0, k2: p0 p1, k3: p1
+    // p0) loads 5 pixels and 4 kernels, writes 8, computes 8: 25, and pixel 0
+    // is loaded 3 times (the reload bound 2 broken, a warning). Patches outer
+    // (p0: k0..k3, p1: k3..k0) loads 2 pixels and 7 kernels: 25 as well.
+    void kernelsThatDoNotFit()
+    {
+        Layer l;
+        l.c_in = 1, l.h_in = 1, l.w_in = 2, l.n = 4;
+        const Problem p{l, Hardware{4, 2, 1, 1, 1, 1000, 2}, Options{}};
+        QCOMPARE(kernelsFit(p), false);
+        QCOMPARE(largestKernelBlock(p), std::int64_t(1));
+        const LayerAnalysis a = analyseLayer("tiny", p, {});
+        QVERIFY(a.bestCandidate());
+        const LayerCandidate &best = *a.bestCandidate();
+        QCOMPARE(best.spec.kind, StrategyKind::KernelBlocked);
+        QCOMPARE(best.spec.kernel_block, std::optional<std::int64_t>(1));
+        QCOMPARE(best.spec.loop, KernelLoop::KernelsOuter);
+        QCOMPARE(best.row.group_size, std::int64_t(1));
+        QCOMPARE(best.row.total_duration, 25.0);
+        QCOMPARE(best.row.loaded_input, std::int64_t(5));
+        QCOMPARE(best.row.loaded_kernels, std::int64_t(4));
+        QCOMPARE(best.row.peak_footprint, std::int64_t(3));
+        QCOMPARE(best.broken.size(), std::size_t(1));
+        QVERIFY(best.broken[0].rfind("reload-bound: ", 0) == 0);
+        QVERIFY(best.broken[0].find("pixel (0,0): loaded 3 times") != std::string::npos);
+        // The first try of each generator, G = 2, overflows the memory.
+        QCOMPARE(a.candidates[0].row.valid, false);
+        QCOMPARE(a.candidates[0].row.group_size, std::int64_t(2));
+        QVERIFY(a.candidates[0].broken[0].rfind("memory-overflow: ", 0) == 0);
+        const auto patchesOuter = std::find_if(a.candidates.begin(), a.candidates.end(),
+            [](const LayerCandidate &c) { return c.spec.loop == KernelLoop::PatchesOuter && c.row.valid; });
+        QVERIFY(patchesOuter != a.candidates.end());
+        QCOMPARE(patchesOuter->row.total_duration, 25.0);
+        QCOMPARE(patchesOuter->row.loaded_input, std::int64_t(2));
+        QCOMPARE(patchesOuter->row.loaded_kernels, std::int64_t(7));
+        // No kernel fits at all: no strategy can be valid.
+        const Problem none{l, Hardware{1, 2, 1, 1, 1, 1000, 2}, Options{}};
+        QCOMPARE(largestKernelBlock(none), std::int64_t(0));
+        QCOMPARE(generatedStrategies(none).empty(), true);
+    }
+
+    void samplesAreWhatTheGeneratorMakes()
+    {
+        QCOMPARE(readBytes(sample("networks/lenet5.onnx")) == samples::lenet5Model(), true);
+        QCOMPARE(readBytes(sample("networks/resnet8.onnx")) == samples::resnet8Model(), true);
+    }
+
+    // The imported networks' layers are the single-layer samples' layers.
+    void samplesAgreeWithSingleLayerSamples_data()
+    {
+        QTest::addColumn<QString>("network");
+        QTest::addColumn<QString>("layer");
+        QTest::addColumn<QString>("project");
+        QTest::newRow("lenet5 conv1") << "lenet5"
+                                      << "conv1"
+                                      << "lenet5-conv1.json";
+        QTest::newRow("lenet5 conv2") << "lenet5"
+                                      << "conv2"
+                                      << "lenet5-conv2.json";
+        QTest::newRow("resnet8 conv1") << "resnet8"
+                                       << "conv1"
+                                       << "resnet8-conv1.json";
+        QTest::newRow("resnet8 stage1 conv1") << "resnet8"
+                                              << "stage1_conv1"
+                                              << "resnet8-stage1-conv.json";
+        QTest::newRow("resnet8 stage1 conv2") << "resnet8"
+                                              << "stage1_conv2"
+                                              << "resnet8-stage1-conv.json";
+        QTest::newRow("resnet8 stage2 conv1") << "resnet8"
+                                              << "stage2_conv1"
+                                              << "resnet8-stage2-conv1.json";
+        QTest::newRow("resnet8 stage2 shortcut") << "resnet8"
+                                                 << "stage2_shortcut"
+                                                 << "resnet8-stage2-shortcut.json";
+        QTest::newRow("resnet8 stage3 conv2") << "resnet8"
+                                              << "stage3_conv2"
+                                              << "resnet8-stage3-conv2.json";
+    }
+
+    void samplesAgreeWithSingleLayerSamples()
+    {
+        QFETCH(QString, network);
+        QFETCH(QString, layer);
+        QFETCH(QString, project);
+        const std::string base = sample("networks/" + network.toStdString());
+        const Network imported = networkFromImport(
+            importOnnx(base + ".onnx"), loadAccelerator(base + "-hardware.json"), true, network.toStdString() + ".onnx");
+        const std::ptrdiff_t i = imported.findLayer(layer.toStdString());
+        QVERIFY(i >= 0);
+        QCOMPARE(imported.layers[std::size_t(i)].layer == loadProject(sample(project.toStdString())).problem.layer, true);
+        // The committed network project is this import.
+        QCOMPARE(loadNetwork(base + ".json") == imported, true);
+    }
+
+    void sampleNetworksHaveEveryConvolution()
+    {
+        const Network lenet = loadNetwork(sample("networks/lenet5.json"));
+        QCOMPARE(lenet.layers.size(), std::size_t(2));
+        const Network resnet = loadNetwork(sample("networks/resnet8.json"));
+        QCOMPARE(resnet.layers.size(), std::size_t(9)); // conv1, 2 + 3 + 3 in the stages (two shortcuts)
+        QCOMPARE(resnet.skipped.empty(), true);
+        // stage3_conv2's 64 kernels of 64x3x3 (36864 elements) exceed mem_size 20000.
+        const std::ptrdiff_t s3 = resnet.findLayer("stage3_conv2");
+        QCOMPARE(kernelsFit(resnet.problemOf(std::size_t(s3))), false);
+        QCOMPARE(resnet.layers[std::size_t(s3)].strategies.front().kind, StrategyKind::KernelBlocked);
+    }
+
+    void importWithoutStrategies()
+    {
+        const Network n = networkFromImport(
+            importOnnx(sample("networks/lenet5.onnx")), loadAccelerator(sample("networks/lenet5-hardware.json")), false, "x");
+        for (const NetworkLayer &l : n.layers)
+            QCOMPARE(l.strategies.empty(), true);
+    }
+
+    void importWithNothingUsable()
+    {
+        NetworkImport none;
+        none.skipped.push_back(SkippedNode{"c", "dilations 2x2: the layer model has no dilation"});
+        try {
+            networkFromImport(none, Accelerator{}, true, "m.onnx");
+            QFAIL("accepted");
+        } catch (const FormatError &e) {
+            QCOMPARE(e.where, std::string("m.onnx"));
+            QVERIFY(e.reason.find("1 skipped (first: c, dilations") != std::string::npos);
+        }
+    }
+
+    void acceleratorFile()
+    {
+        const Accelerator a = acceleratorFromJson(R"({"hardware": {"mem_size": 7, "nbop_pe": 9, "t_w": 0}})");
+        QCOMPARE(a.hardware.mem_size, std::int64_t(7));
+        QCOMPARE(a.hardware.t_w, 0.0);
+        QCOMPARE(a.options == Options{}, true);
+        // Any project file serves too.
+        QCOMPARE(
+            loadAccelerator(sample("lenet5-conv1.json")).hardware == loadProject(sample("lenet5-conv1.json")).problem.hardware,
+            true);
+        try {
+            acceleratorFromJson(R"({"hardware": {"mem_size": 7}})");
+            QFAIL("accepted");
+        } catch (const FormatError &e) {
+            QCOMPARE(e.where, std::string("hardware.nbop_pe"));
+        }
+        try {
+            acceleratorFromJson(R"({"hardware": {"mem_size": 7, "nbop_pe": 1}, "layer": {}})");
+            QFAIL("accepted");
+        } catch (const FormatError &e) {
+            QCOMPARE(e.where, std::string("layer"));
+        }
+    }
+};
+
+QTEST_APPLESS_MAIN(TestNetwork)
+#include "tst_network.moc"

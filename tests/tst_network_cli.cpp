@@ -1,0 +1,258 @@
+// convoffload-cli import-onnx and network (SPEC §4b), run as a user would:
+// the sample networks, a toy network whose durations are worked out by hand
+// (tst_network derives them), and every kind of bad input (exit 1, a located
+// message, nothing written).
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QByteArray out, err;
+};
+
+Run cli(const QStringList &args)
+{
+    QProcess p;
+    p.start(QStringLiteral(CONVOFFLOAD_CLI), args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+QString sample(const QString &name) { return QStringLiteral(CONVOFFLOAD_SAMPLES "/") + name; }
+
+QByteArray contents(const QString &path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void write(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+// Layer a: 1x2x2, one 1x1 kernel (best 10); layer b: 1x3x3, one 2x2 kernel
+// (best ZigZag, 22): see tst_network's toyNetworkByHand.
+const QByteArray kToy = R"({"format": "convoffload-project", "version": 2,
+ "hardware": {"mem_size": 100, "nbop_pe": 4},
+ "layers": [{"name": "a", "layer": {"c_in": 1, "h_in": 2, "w_in": 2, "h_k": 1, "w_k": 1, "n": 1}},
+            {"name": "b", "layer": {"c_in": 1, "h_in": 3, "w_in": 3, "h_k": 2, "w_k": 2, "n": 1}}],
+ "skipped": [{"node": "dw", "reason": "depthwise"}]})";
+
+} // namespace
+
+class TestNetworkCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void importSamples_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("layers");
+        QTest::newRow("lenet5") << "lenet5" << 2;
+        QTest::newRow("resnet8") << "resnet8" << 9;
+    }
+
+    void importSamples()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, layers);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(name + QStringLiteral(".json"));
+        const QString base = sample(QStringLiteral("networks/") + name);
+        const Run r = cli({QStringLiteral("import-onnx"), base + QStringLiteral(".onnx"), QStringLiteral("--hardware"),
+            base + QStringLiteral("-hardware.json"), QStringLiteral("--out"), out});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("Imported " + QByteArray::number(layers) + " convolution layers"));
+        QVERIFY(r.out.contains("Skipped 0 convolutions."));
+        QCOMPARE(contents(out), contents(base + QStringLiteral(".json"))); // the committed project
+    }
+
+    void hardwareFromFlags()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("n.json"));
+        const Run r
+            = cli({QStringLiteral("import-onnx"), sample(QStringLiteral("networks/lenet5.onnx")), QStringLiteral("--mem-size"),
+                QStringLiteral("3000"), QStringLiteral("--nbop-pe"), QStringLiteral("9600"), QStringLiteral("--out"), out});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(contents(out), contents(sample(QStringLiteral("networks/lenet5.json"))));
+        // A flag overrides the file; --strategies none stores none.
+        const Run none = cli({QStringLiteral("import-onnx"), sample(QStringLiteral("networks/lenet5.onnx")),
+            QStringLiteral("--hardware"), sample(QStringLiteral("networks/lenet5-hardware.json")), QStringLiteral("--t-w"),
+            QStringLiteral("0"), QStringLiteral("--strategies"), QStringLiteral("none"), QStringLiteral("--out"), out});
+        QCOMPARE(none.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(contents(out)).object();
+        QCOMPARE(o[QStringLiteral("hardware")].toObject()[QStringLiteral("t_w")].toDouble(), 0.0);
+        QCOMPARE(o[QStringLiteral("layers")].toArray()[0].toObject()[QStringLiteral("strategies")].toArray().size(), 0);
+    }
+
+    void importRefusals_data()
+    {
+        QTest::addColumn<QByteArray>("model"); // bytes of the model file; "sparse" = a 2 GiB sparse file
+        QTest::addColumn<QStringList>("extra");
+        QTest::addColumn<QString>("message");
+        const QByteArray lenet = contents(sample(QStringLiteral("networks/lenet5.onnx")));
+        const QStringList hw{QStringLiteral("--hardware"), sample(QStringLiteral("networks/lenet5-hardware.json"))};
+        QTest::newRow("truncated") << lenet.left(5000) << hw << "not an ONNX model";
+        QTest::newRow("text") << QByteArray("hello, I am not a model\n") << hw << "not an ONNX model";
+        QTest::newRow("empty") << QByteArray() << hw << "model.onnx";
+        QTest::newRow("2 GiB") << QByteArray("sparse") << hw << "model.onnx";
+        QTest::newRow("no hardware") << lenet << QStringList{} << "needs the hardware";
+        QTest::newRow("bad hardware file") << lenet
+                                           << QStringList{QStringLiteral("--hardware"),
+                                                  sample(QStringLiteral("networks/lenet5.onnx"))}
+                                           << "lenet5.onnx: line 1";
+        QTest::newRow("bad flag") << lenet << (hw + QStringList{QStringLiteral("--mem-size"), QStringLiteral("0")})
+                                  << "--mem-size";
+        QTest::newRow("bad strategies") << lenet << (hw + QStringList{QStringLiteral("--strategies"), QStringLiteral("all")})
+                                        << "--strategies: expected default or none";
+    }
+
+    void importRefusals()
+    {
+        QFETCH(QByteArray, model);
+        QFETCH(QStringList, extra);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("model.onnx"));
+        if (model == "sparse") {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QVERIFY(f.resize(qint64(2) << 30));
+        } else {
+            write(path, model);
+        }
+        const QString out = dir.filePath(QStringLiteral("n.json"));
+        const Run r = cli(QStringList{QStringLiteral("import-onnx"), path, QStringLiteral("--out"), out} + extra);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+        QVERIFY(!QFile::exists(out));
+    }
+
+    void importOnlyUnsupported()
+    {
+        const QString model = QStringLiteral(CONVOFFLOAD_ONNX_TESTDATA "/pytorch-converted/test_Conv2d_dilated/model.onnx");
+        if (!QFile::exists(model))
+            QSKIP("libonnx-testdata is not installed");
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("n.json"));
+        const Run r = cli({QStringLiteral("import-onnx"), model, QStringLiteral("--mem-size"), QStringLiteral("100"),
+            QStringLiteral("--nbop-pe"), QStringLiteral("100"), QStringLiteral("--out"), out});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("no convolution the layer model can hold: 1 skipped") && r.err.contains("dilation"),
+            r.err.constData());
+        QVERIFY(!QFile::exists(out));
+        // A model without any convolution.
+        const Run relu = cli({QStringLiteral("import-onnx"),
+            QStringLiteral(CONVOFFLOAD_ONNX_TESTDATA "/node/test_relu/model.onnx"), QStringLiteral("--mem-size"),
+            QStringLiteral("100"), QStringLiteral("--nbop-pe"), QStringLiteral("100"), QStringLiteral("--out"), out});
+        QCOMPARE(relu.exitCode, 1);
+        QVERIFY2(relu.err.contains("test_relu/model.onnx: the model has no Conv node"), relu.err.constData());
+        QVERIFY(!QFile::exists(out));
+    }
+
+    void networkJson()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("toy.json"));
+        write(path, kToy);
+        const Run r = cli({QStringLiteral("network"), path, QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        const QJsonArray layers = o[QStringLiteral("layers")].toArray();
+        QCOMPARE(layers.size(), 2);
+        const QJsonObject b = layers[1].toObject();
+        for (const char *key : {"name", "c_in", "h_in", "w_in", "n", "h_k", "w_k", "stride_h", "stride_w", "pad_top",
+                 "pad_bottom", "pad_left", "pad_right", "kernels_fit", "best"})
+            QVERIFY2(b.contains(QLatin1String(key)), key);
+        QCOMPARE(b[QStringLiteral("name")].toString(), QStringLiteral("b"));
+        QCOMPARE(b[QStringLiteral("h_k")].toInt(), 2);
+        QCOMPARE(b[QStringLiteral("kernels_fit")].toBool(), true);
+        const QJsonObject best = b[QStringLiteral("best")].toObject();
+        QCOMPARE(best[QStringLiteral("strategy")].toString(), QStringLiteral("ZigZag"));
+        QCOMPARE(best[QStringLiteral("total_duration")].toDouble(), 22.0);
+        QCOMPARE(best[QStringLiteral("valid")].toBool(), true);
+        QCOMPARE(best[QStringLiteral("loaded_input")].toInt(), 10);
+        QCOMPARE(layers[0].toObject()[QStringLiteral("best")].toObject()[QStringLiteral("total_duration")].toDouble(), 10.0);
+        QCOMPARE(o[QStringLiteral("total_duration")].toDouble(), 32.0);
+        QCOMPARE(o[QStringLiteral("skipped")].toArray()[0].toObject()[QStringLiteral("reason")].toString(),
+            QStringLiteral("depthwise"));
+        QCOMPARE(o[QStringLiteral("dominating")].toArray().size(), 1);
+        QCOMPARE(o[QStringLiteral("dominating")].toArray()[0].toObject()[QStringLiteral("name")].toString(), QStringLiteral("b"));
+
+        const Run csv = cli({QStringLiteral("network"), path, QStringLiteral("--csv")});
+        QCOMPARE(csv.exitCode, 0);
+        const QList<QByteArray> lines = csv.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[0].startsWith("layer,c_in,"));
+        QVERIFY(lines[2].startsWith("b,1,3,3,1,2,2,1,1,0,0,0,0,yes,ZigZag,zigzag,1,,,yes,22,10,4,4,"));
+
+        const Run text = cli({QStringLiteral("network"), path});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY(text.out.contains("total duration: 32"));
+        QVERIFY(text.out.contains("skipped dw: depthwise"));
+    }
+
+    void networkOptimise()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("toy.json"));
+        write(path, kToy);
+        const Run r = cli({QStringLiteral("network"), path, QStringLiteral("--json"), QStringLiteral("--optimize"),
+            QStringLiteral("--time-limit"), QStringLiteral("1"), QStringLiteral("--threads"), QStringLiteral("1")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        // Layer b's optimum over ordered partitions into one-patch groups is
+        // the ZigZag order (22): nothing shorter exists, the total stays.
+        QVERIFY(o[QStringLiteral("total_duration")].toDouble() <= 32.0);
+        QVERIFY(o[QStringLiteral("total_duration")].toDouble() >= 31.0);
+    }
+
+    void networkOfSingleLayerProject()
+    {
+        const Run r = cli({QStringLiteral("network"), sample(QStringLiteral("paper-example.json")), QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonArray layers = QJsonDocument::fromJson(r.out).object()[QStringLiteral("layers")].toArray();
+        QCOMPARE(layers.size(), 1);
+        QCOMPARE(layers[0].toObject()[QStringLiteral("name")].toString(), QStringLiteral("paper-example"));
+        // README's samples table: Row-by-Row 117 is the best of the project's strategies.
+        QCOMPARE(layers[0].toObject()[QStringLiteral("best")].toObject()[QStringLiteral("total_duration")].toDouble(), 117.0);
+    }
+
+    void networkRefusals()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("bad.json"));
+        write(path, QByteArray(kToy).replace("\"h_k\": 2", "\"h_k\": 0"));
+        const Run r = cli({QStringLiteral("network"), path});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("layers[1].layer.h_k"), r.err.constData());
+        const Run missing = cli({QStringLiteral("network"), dir.filePath(QStringLiteral("none.json"))});
+        QCOMPARE(missing.exitCode, 1);
+        // Days of work are refused before any starts.
+        write(path,
+            QByteArray(kToy).replace(R"("h_in": 3, "w_in": 3, "h_k": 2, "w_k": 2, "n": 1})",
+                R"("h_in": 8000, "w_in": 8000, "h_k": 64, "w_k": 64, "n": 1}, "strategies": [{"name": "Z", "kind": "zigzag", "group_size": 1}])"));
+        const Run huge = cli({QStringLiteral("network"), path});
+        QCOMPARE(huge.exitCode, 1);
+        QVERIFY2(huge.err.contains("--no-work-limit"), huge.err.constData());
+        // The single-layer commands say what a network file is.
+        write(path, kToy);
+        const Run simulate = cli({QStringLiteral("compare"), path});
+        QCOMPARE(simulate.exitCode, 1);
+        QVERIFY2(simulate.err.contains("network project"), simulate.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestNetworkCli)
+#include "tst_network_cli.moc"

@@ -1,0 +1,255 @@
+#include "network/NetworkImportDialog.h"
+
+#include "convoffload/io/ProjectFile.h"
+#include "convoffload/onnx/OnnxNetwork.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <climits>
+
+namespace convoffload::ui {
+
+namespace {
+
+QWidget *withBrowse(QLineEdit *edit, QPushButton *browse)
+{
+    auto *row = new QWidget;
+    auto *layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(edit, 1);
+    layout->addWidget(browse);
+    return row;
+}
+
+QDoubleSpinBox *timeBox(QWidget *parent)
+{
+    auto *box = new QDoubleSpinBox(parent);
+    box->setRange(0, 1e9);
+    box->setDecimals(3);
+    box->setValue(1);
+    return box;
+}
+
+} // namespace
+
+NetworkImportDialog::NetworkImportDialog(QWidget *parent)
+    : QDialog(parent)
+    , m_modelPath(new QLineEdit(this))
+    , m_hardwarePath(new QLineEdit(this))
+    , m_memSize(new QSpinBox(this))
+    , m_nbopPe(new QSpinBox(this))
+    , m_tl(timeBox(this))
+    , m_tw(timeBox(this))
+    , m_tacc(timeBox(this))
+    , m_strategies(new QCheckBox(tr("Store the default heuristics with every layer"), this))
+    , m_preview(new QTreeWidget(this))
+    , m_message(new QLabel(this))
+    , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
+{
+    setWindowTitle(tr("Import Network (ONNX)"));
+    m_modelPath->setReadOnly(true);
+    m_modelPath->setPlaceholderText(tr("an ONNX model (.onnx)"));
+    m_hardwarePath->setReadOnly(true);
+    m_hardwarePath->setPlaceholderText(tr("optional: a hardware file or a project"));
+    m_memSize->setRange(1, INT_MAX);
+    m_memSize->setValue(int(Hardware{}.mem_size));
+    m_memSize->setSuffix(tr(" elements"));
+    m_nbopPe->setRange(1, INT_MAX);
+    m_nbopPe->setValue(int(Hardware{}.nbop_pe));
+    m_nbopPe->setSuffix(tr(" MACs"));
+    m_strategies->setChecked(true);
+    auto *browseModel = new QPushButton(tr("Browse…"), this);
+    connect(browseModel, &QPushButton::clicked, this, &NetworkImportDialog::browseModel);
+    auto *browseHardware = new QPushButton(tr("Browse…"), this);
+    connect(browseHardware, &QPushButton::clicked, this, &NetworkImportDialog::browseHardware);
+
+    auto *form = new QFormLayout;
+    form->addRow(tr("Model:"), withBrowse(m_modelPath, browseModel));
+    form->addRow(tr("Hardware file:"), withBrowse(m_hardwarePath, browseHardware));
+    form->addRow(tr("mem_size:"), m_memSize);
+    form->addRow(tr("nbop_pe:"), m_nbopPe);
+    form->addRow(tr("t_l / t_w / t_acc:"), [&] {
+        auto *row = new QWidget(this);
+        auto *l = new QHBoxLayout(row);
+        l->setContentsMargins(0, 0, 0, 0);
+        l->addWidget(m_tl);
+        l->addWidget(m_tw);
+        l->addWidget(m_tacc);
+        return row;
+    }());
+    form->addRow(QString(), m_strategies);
+
+    m_preview->setColumnCount(3);
+    m_preview->setHeaderLabels({tr("Convolution"), tr("Shape / reason"), tr("Status")});
+    m_preview->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_preview->setRootIsDecorated(true);
+    m_message->setWordWrap(true);
+    auto *save = m_buttons->addButton(tr("Import and Save…"), QDialogButtonBox::AcceptRole);
+    save->setEnabled(false);
+    connect(m_buttons, &QDialogButtonBox::accepted, this, &NetworkImportDialog::saveAndAccept);
+    connect(m_buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(m_preview, 1);
+    layout->addWidget(m_message);
+    layout->addWidget(m_buttons);
+    resize(760, 560);
+}
+
+void NetworkImportDialog::browseModel()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("ONNX model"), {}, tr("ONNX models (*.onnx);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    const QString error = setModel(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot import the model"), error);
+}
+
+void NetworkImportDialog::browseHardware()
+{
+    const QString path = QFileDialog::getOpenFileName(this, tr("Hardware"), {}, tr("JSON (*.json);;All files (*)"));
+    if (path.isEmpty())
+        return;
+    const QString error = setHardwareFile(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot read the hardware"), error);
+}
+
+QString NetworkImportDialog::setModel(const QString &path)
+{
+    m_preview->clear();
+    m_import.reset();
+    m_modelPath->setText(QDir::toNativeSeparators(path));
+    QString error;
+    try {
+        m_import = importOnnx(path.toStdString());
+    } catch (const std::exception &e) {
+        error = QString::fromStdString(e.what());
+    }
+    if (m_import) {
+        auto *found = new QTreeWidgetItem(m_preview, {tr("Layers found (%1)").arg(m_import->layers.size())});
+        for (const ImportedConv &c : m_import->layers) {
+            const Layer &l = c.layer;
+            new QTreeWidgetItem(found,
+                {QString::fromStdString(c.name),
+                    QStringLiteral("%1×%2×%3 · %4×%5×%6, stride %7×%8, pads %9 %10 %11 %12")
+                        .arg(l.c_in)
+                        .arg(l.h_in)
+                        .arg(l.w_in)
+                        .arg(l.n)
+                        .arg(l.h_k)
+                        .arg(l.w_k)
+                        .arg(l.stride_h)
+                        .arg(l.stride_w)
+                        .arg(l.pad_top)
+                        .arg(l.pad_bottom)
+                        .arg(l.pad_left)
+                        .arg(l.pad_right),
+                    tr("imported")});
+        }
+        auto *skipped = new QTreeWidgetItem(m_preview, {tr("Skipped (%1)").arg(m_import->skipped.size())});
+        for (const SkippedNode &s : m_import->skipped)
+            new QTreeWidgetItem(skipped, {QString::fromStdString(s.node), QString::fromStdString(s.reason), tr("skipped")});
+        m_preview->expandAll();
+        if (m_import->layers.empty())
+            error = tr("No convolution the layer model can hold: every one is skipped.");
+    }
+    QStringList warnings;
+    if (m_import)
+        for (const std::string &w : m_import->warnings)
+            warnings << QString::fromStdString(w);
+    m_message->setText(error.isEmpty() ? warnings.join(QLatin1Char('\n')) : error);
+    for (QAbstractButton *b : m_buttons->buttons())
+        if (m_buttons->buttonRole(b) == QDialogButtonBox::AcceptRole)
+            b->setEnabled(network().has_value());
+    return error;
+}
+
+QString NetworkImportDialog::setHardwareFile(const QString &path)
+{
+    try {
+        const Accelerator a = loadAccelerator(path.toStdString());
+        m_hardwarePath->setText(QDir::toNativeSeparators(path));
+        m_memSize->setValue(int(std::min<std::int64_t>(a.hardware.mem_size, INT_MAX)));
+        m_nbopPe->setValue(int(std::min<std::int64_t>(a.hardware.nbop_pe, INT_MAX)));
+        m_tl->setValue(a.hardware.t_l);
+        m_tw->setValue(a.hardware.t_w);
+        m_tacc->setValue(a.hardware.t_acc);
+        m_fileHardware = a.hardware;
+        m_options = a.options;
+        return {};
+    } catch (const std::exception &e) {
+        return QString::fromStdString(e.what());
+    }
+}
+
+Accelerator NetworkImportDialog::accelerator() const
+{
+    Accelerator a;
+    a.hardware = m_fileHardware;
+    a.hardware.mem_size = m_memSize->value();
+    a.hardware.nbop_pe = m_nbopPe->value();
+    a.hardware.t_l = m_tl->value();
+    a.hardware.t_w = m_tw->value();
+    a.hardware.t_acc = m_tacc->value();
+    a.options = m_options;
+    return a;
+}
+
+std::optional<Network> NetworkImportDialog::network() const
+{
+    if (!m_import || m_import->layers.empty())
+        return std::nullopt;
+    return networkFromImport(
+        *m_import, accelerator(), m_strategies->isChecked(), QFileInfo(m_modelPath->text()).fileName().toStdString());
+}
+
+QString NetworkImportDialog::saveTo(const QString &path)
+{
+    const std::optional<Network> n = network();
+    if (!n)
+        return tr("No model imported.");
+    try {
+        saveNetwork(*n, path.toStdString());
+        m_savedPath = path;
+        return {};
+    } catch (const std::exception &e) {
+        return QString::fromStdString(e.what());
+    }
+}
+
+void NetworkImportDialog::saveAndAccept()
+{
+    const QFileInfo model(m_modelPath->text());
+    QString path = QFileDialog::getSaveFileName(this, tr("Save network project"),
+        model.dir().filePath(model.completeBaseName() + QStringLiteral(".json")), tr("ConvOffload projects (*.json)"));
+    if (path.isEmpty())
+        return;
+    if (QFileInfo(path).suffix().isEmpty())
+        path += QStringLiteral(".json");
+    const QString error = saveTo(path);
+    if (!error.isEmpty()) {
+        QMessageBox::warning(this, tr("Cannot save the network"), error);
+        return;
+    }
+    accept();
+}
+
+} // namespace convoffload::ui
