@@ -240,7 +240,7 @@ private slots:
         Layer l;
         l.c_in = 1, l.h_in = 1, l.w_in = 2, l.n = 4;
         const Problem p{l, Hardware{4, 2, 1, 1, 1, 1000, 2}, Options{}};
-        QCOMPARE(kernelsFit(p), false);
+        QCOMPARE(kernelsFitOnChip(p), false);
         QCOMPARE(largestKernelBlock(p), std::int64_t(1));
         const LayerAnalysis a = analyseLayer("tiny", p, {});
         QVERIFY(a.bestCandidate());
@@ -334,7 +334,7 @@ private slots:
         QCOMPARE(resnet.skipped.empty(), true);
         // stage3_conv2's 64 kernels of 64x3x3 (36864 elements) exceed mem_size 20000.
         const std::ptrdiff_t s3 = resnet.findLayer("stage3_conv2");
-        QCOMPARE(kernelsFit(resnet.problemOf(std::size_t(s3))), false);
+        QCOMPARE(kernelsFitOnChip(resnet.problemOf(std::size_t(s3))), false);
         QCOMPARE(resnet.layers[std::size_t(s3)].strategies.front().kind, StrategyKind::KernelBlocked);
     }
 

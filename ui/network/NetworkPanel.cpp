@@ -169,7 +169,7 @@ void NetworkPanel::fillLayers()
         item->setText(NameColumn, QString::fromStdString(l.name));
         item->setData(NameColumn, Qt::UserRole, int(i));
         item->setText(ShapeColumn, shapeText(l.layer));
-        const bool fit = kernelsFit(m_network->problemOf(i));
+        const bool fit = kernelsFitOnChip(m_network->problemOf(i));
         item->setText(FitColumn, fit ? tr("yes") : tr("no: streamed"));
         for (const int c : {DurationColumn, ShareColumn})
             item->setTextAlignment(c, Qt::AlignRight | Qt::AlignVCenter);

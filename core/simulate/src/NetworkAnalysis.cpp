@@ -8,26 +8,17 @@
 
 namespace convoffload {
 
-bool kernelsFit(const Problem &problem)
+bool kernelsFitOnChip(const Problem &problem)
 {
     const Layer &l = problem.layer;
     const std::int64_t k = l.kernelElements();
     return std::int64_t(l.n) * k + k + l.n <= problem.hardware.mem_size;
 }
 
-std::int64_t largestKernelBlock(const Problem &problem)
-{
-    const Layer &l = problem.layer;
-    const std::int64_t k = l.kernelElements();
-    const std::int64_t byMemory = (problem.hardware.mem_size - k) / (k + 1);
-    const std::int64_t byOps = problem.hardware.nbop_pe / k;
-    return std::max<std::int64_t>(0, std::min({std::int64_t(l.n), byMemory, byOps}));
-}
-
 std::vector<StrategySpec> generatedStrategies(const Problem &problem)
 {
     std::vector<StrategySpec> specs;
-    if (kernelsFit(problem) && problem.nbPatchesMax() >= 1) {
+    if (kernelsFitOnChip(problem) && problem.nbPatchesMax() >= 1) {
         specs.push_back({"S1-baseline", StrategyKind::S1Baseline, std::nullopt, {}});
         specs.push_back({"Row-by-Row", StrategyKind::RowByRow, std::nullopt, {}});
         specs.push_back({"ZigZag", StrategyKind::ZigZag, std::nullopt, {}});
@@ -50,7 +41,7 @@ std::vector<StrategySpec> generatedStrategies(const Problem &problem)
 std::vector<StrategySpec> defaultLayerStrategies(const Problem &problem)
 {
     std::vector<StrategySpec> specs = generatedStrategies(problem);
-    if (kernelsFit(problem) && problem.nbPatchesMax() >= 1)
+    if (kernelsFitOnChip(problem) && problem.nbPatchesMax() >= 1)
         return specs;
     // The largest block comes first; keep its zigzag variants.
     std::erase_if(specs,
@@ -193,7 +184,7 @@ LayerAnalysis analyseLayer(
     LayerAnalysis a;
     a.name = name;
     a.problem = problem;
-    a.kernels_fit = kernelsFit(problem);
+    a.kernels_fit = kernelsFitOnChip(problem);
     a.nb_patches_max = problem.nbPatchesMax();
     for (const StrategySpec &spec : own) {
         checkCancel(options);

@@ -4,6 +4,7 @@
 // generated heuristics, kernel-streaming ones where the kernels do not fit),
 // the shortest valid one and the assumptions it breaks; the network's total
 // and the layers that dominate it.
+#include "convoffload/model/KernelBlockedFamily.h"
 #include "convoffload/model/Network.h"
 #include "convoffload/simulate/Comparison.h"
 
@@ -19,12 +20,9 @@ namespace convoffload {
 /// All N kernels fit on chip next to one patch and its N outputs:
 /// N·K + K + N ≤ mem_size with K = C_in·H_K·W_K. When they do not, an S1
 /// strategy (every kernel kept on chip) cannot be valid.
-bool kernelsFit(const Problem &problem);
-
-/// The largest kernel block B (1..N) with B·K + K + B ≤ mem_size and B·K ≤
-/// nbop_pe: B kernels, one patch and its B outputs fit, and one patch of B
-/// kernels is one compute. 0 when not even one kernel fits.
-std::int64_t largestKernelBlock(const Problem &problem);
+/// (Memory only; `kernelsFit` of KernelBlockedFamily.h also asks that one
+/// patch with all N kernels stays within nbop_pe.)
+bool kernelsFitOnChip(const Problem &problem);
 
 /// The heuristics `network` generates for a layer: S1-baseline, Row-by-Row
 /// and ZigZag (G = nb_patches_max) when nb_patches_max ≥ 1 and the kernels
