@@ -251,7 +251,7 @@ void setChartFont(QChart *chart, const QFont &font, qreal width)
     qreal row = 0;
     for (QLegendMarker *marker : chart->legend()->markers())
         if (marker->series() && !marker->series()->property(kNoLegendProperty).toBool())
-            row += fm.horizontalAdvance(marker->label()) + fm.height() * 2.4; // marker, gaps
+            row += fm.horizontalAdvance(marker->label()) + fm.height() * 3.0; // marker, gaps
     if (row > width * 0.9)
         chart->legend()->setAlignment(Qt::AlignRight);
 }
