@@ -3,6 +3,7 @@
 #include "CliFigures.h"
 
 #include "export/FigureExport.h"
+#include "export/ExportPreset.h"
 #include "export/Figures.h"
 #include "export/HeadlessPlatform.h"
 #include "optimise/ExperimentCharts.h"
@@ -73,6 +74,7 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
     if (!ok)
         throw UsageError("--steps: expected a number of steps, got '" + str(parser.value(QStringLiteral("steps"))) + "'");
     request.heatMap = parser.isSet(QStringLiteral("heat-map"));
+    request.cursor = parser.isSet(QStringLiteral("cursor"));
     if (parser.isSet(QStringLiteral("group-sizes"))) {
         const auto range
             = parseGroupSizes(parser.value(QStringLiteral("group-sizes")), loaded.project.problem.layer.patchCount());
@@ -83,6 +85,16 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
     // The file name and size are checked before the figure is computed: a
     // typo must not throw a long simulation away.
     std::optional<QSize> requestedSize;
+    qreal pngScale = 1.0;
+    if (parser.isSet(QStringLiteral("preset"))) {
+        const std::optional<ui::ExportPreset> preset = ui::exportPresetFromName(parser.value(QStringLiteral("preset")));
+        if (!preset)
+            throw UsageError("--preset: expected one of " + str(ui::exportPresetNames()) + ", got '"
+                + str(parser.value(QStringLiteral("preset"))) + "'");
+        requestedSize = ui::presetLayoutSize(*preset);
+        request.font = ui::presetFont(*preset);
+        pngScale = ui::presetPngScale(*preset);
+    }
     if (parser.isSet(QStringLiteral("size"))) {
         static const QRegularExpression pattern(QStringLiteral("^(\\d{1,6})x(\\d{1,6})$"));
         const QRegularExpressionMatch m = pattern.match(parser.value(QStringLiteral("size")));
@@ -94,10 +106,12 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
     if (const ui::ExportResult target = ui::checkExportTarget(out, requestedSize.value_or(QSize(1, 1))); !target)
         throw std::runtime_error(str(target.error));
 
+    if (requestedSize)
+        request.size = *requestedSize;
     ui::FigureSource source(loaded.project, str(projectPath));
     const ui::Figure figure = ui::makeFigure(source, request);
     const QSize size = requestedSize ? *requestedSize : figure.preferredSize;
-    const ui::ExportResult result = ui::exportFigure(figure.paint, size, out, figure.title, figure.description);
+    const ui::ExportResult result = ui::exportFigure(figure.paint, size, out, figure.title, figure.description, pngScale);
     if (!result)
         throw std::runtime_error(str(result.error));
     std::cout << "Wrote " << str(out) << " (" << size.width() << "x" << size.height() << ")\n";

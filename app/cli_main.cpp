@@ -145,7 +145,8 @@ const Command kCommands[] = {
         .run = [](const CommandInput &in) { return sweepCommand(in.parser, *in.loaded); },
         .drawsFigures = true},
     {.name = "export",
-        .usage = "PROJECT --figure F [--strategy NAME] [--step K] --out FILE.{png,svg,pdf}\n"
+        .usage = "PROJECT --figure F [--strategy NAME] [--step K [--cursor]] [--preset P | --size WxH]\n"
+                 "          --out FILE.{png,svg,pdf}  P: paper-column, paper-wide, slide\n"
                  "          F: grid, input-grid, output-grid, memory, memory-actions, durations, cumulative,\n"
                  "             compare, sweep [--group-sizes A..B], storyboard [--versus NAME] [--steps N]",
         .help = "a figure of the project",
@@ -252,10 +253,15 @@ int main(int argc, char *argv[])
                            ".lp or .mps for model."),
             QStringLiteral("file")},
         {QStringLiteral("size"), QStringLiteral("Figure size in pixels, WIDTHxHEIGHT."), QStringLiteral("size")},
+        {QStringLiteral("preset"),
+            QStringLiteral("Figure for a report: paper-column, paper-wide or slide (printed size, text 7-10 pt)."),
+            QStringLiteral("name")},
         {QStringLiteral("versus"), QStringLiteral("Second strategy of the storyboard."), QStringLiteral("name")},
         {QStringLiteral("steps"), QStringLiteral("Steps shown by the storyboard (default 4)."), QStringLiteral("n"),
             QStringLiteral("4")},
         {QStringLiteral("heat-map"), QStringLiteral("Colour input pixels by their load count.")},
+        {QStringLiteral("cursor"),
+            QStringLiteral("Mark --step on the step charts with the interactive cursor (off by default).")},
         {QStringLiteral("quiet"), QStringLiteral("No progress line on a terminal.")},
         {QStringLiteral("no-work-limit"),
             QStringLiteral("Run even what the work estimate puts over 10 minutes or 3/4 of the memory.")},

@@ -9,6 +9,7 @@
 #include "document/EditProblemCommand.h"
 #include "document/RemoveStrategyCommand.h"
 #include "document/ProjectDocument.h"
+#include "charts/ChartFactory.h"
 #include "export/Figures.h"
 #include "export/HeadlessReport.h"
 #include "grid/DropPreview.h"
@@ -18,7 +19,9 @@
 #include "panels/GroupsPanel.h"
 #include "panels/StepControls.h"
 
+#include <QChart>
 #include <QDir>
+#include <QLineSeries>
 #include <QDragEnterEvent>
 #include <QDragMoveEvent>
 #include <QMenuBar>
@@ -341,6 +344,25 @@ private slots:
         const QString metrics = dir.filePath(QStringLiteral("metrics.csv"));
         QVERIFY(dialog.exportMetricsTo(metrics).isEmpty());
         QVERIFY(QFile(metrics).size() > 0);
+    }
+
+    // Figures for a report carry no cursor unless asked (--cursor).
+    void exportsCarryNoCursorUnlessAsked()
+    {
+        const QString path = sample("paper-example.json");
+        FigureSource source(loadProject(path.toStdString()), path.toStdString());
+        for (const bool asked : {false, true})
+            for (FigureKind kind : {FigureKind::Memory, FigureKind::Durations, FigureKind::Cumulative}) {
+                FigureRequest request;
+                request.kind = kind;
+                request.strategy = "ZigZag";
+                request.moment = {2, Action::Compute};
+                request.cursor = asked;
+                const Figure figure = makeFigure(source, request);
+                const auto chart = std::static_pointer_cast<QChart>(figure.keepAlive);
+                QVERIFY(cursorSeries(chart.get()));
+                QCOMPARE(cursorSeries(chart.get())->isVisible(), asked);
+            }
     }
 
     void headlessReport()

@@ -6,6 +6,7 @@
 #include "charts/ChartsPanel.h"
 #include "document/ProjectDocument.h"
 #include "grid/GridView.h"
+#include "panels/DiagnosticsPanel.h"
 #include "start/BundledSamples.h"
 #include "start/HelpDialog.h"
 #include "start/HelpText.h"
@@ -21,6 +22,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -176,6 +178,23 @@ private slots:
         auto *guide = window.findChild<HelpDialog *>(QStringLiteral("guideDialog"));
         QVERIFY(guide && guide->isVisible());
         guide->close();
+    }
+
+    // An impossible layer (kernel taller than the padded input): the findings
+    // panel says why nothing is simulated, not "Simulating…".
+    void impossibleLayerIsNotSimulating()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openFile(QStringLiteral(CONVOFFLOAD_SAMPLES "/paper-example.json")));
+        waitIdle(window);
+        auto *kernelHeight = window.findChild<QSpinBox *>(QStringLiteral("layer.h_k"));
+        QVERIFY(kernelHeight);
+        kernelHeight->setValue(9); // as typed in the Layer and hardware editor
+        QTRY_VERIFY(!window.document()->busy());
+        QTest::qWait(50);
+        QVERIFY2(
+            !window.diagnostics()->summary().contains(QStringLiteral("Simulating")), qPrintable(window.diagnostics()->summary()));
     }
 
     // The guide, the shortcuts (from the menus) and About (paper, version).

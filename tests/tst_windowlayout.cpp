@@ -218,7 +218,7 @@ private slots:
             openAndWait(window, "lenet5-conv1.json");
             QTest::qWait(50);
             const std::map<QString, QRect> docks = dockGeometries(window);
-            QCOMPARE(docks.size(), std::size_t(7));
+            QVERIFY(docks.size() >= 7); // the seven of MainDocks and any added since
             if (start == 0) {
                 first = docks;
                 firstSize = window.size();

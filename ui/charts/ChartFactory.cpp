@@ -8,6 +8,7 @@
 #include <QBarSet>
 #include <QCategoryAxis>
 #include <QChart>
+#include <QFontMetricsF>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -205,8 +206,11 @@ void lineMarkersFromSeries(QChart *chart)
             marker->setShape(QLegend::MarkerShapeFromSeries);
 }
 
+constexpr char kNoLegendProperty[] = "convoffloadNoLegend";
+
 void hideLegendMarkers(QChart *chart, QAbstractSeries *series)
 {
+    series->setProperty(kNoLegendProperty, true); // markers are visible only in a scene: remember it here
     for (QLegendMarker *marker : chart->legend()->markers(series))
         marker->setVisible(false);
 }
@@ -214,6 +218,43 @@ void hideLegendMarkers(QChart *chart, QAbstractSeries *series)
 } // namespace
 
 QString cursorSeriesName() { return QStringLiteral("current step"); }
+
+void setChartFont(QChart *chart, const QFont &font, qreal width)
+{
+    QFont title = font;
+    title.setBold(true);
+    title.setPointSizeF(font.pointSizeF() * 1.1);
+    chart->setTitleFont(title);
+    chart->legend()->setFont(font);
+    for (QAbstractAxis *axis : chart->axes()) {
+        axis->setLabelsFont(font);
+        axis->setTitleFont(font);
+    }
+    const QFontMetricsF fm(font);
+    // Tight margins (the canvas is the printed size), room on the right for
+    // half of the last step label ("drain") centred on the plot's edge.
+    chart->setMargins(QMargins(2, 2, int(std::ceil(fm.horizontalAdvance(QStringLiteral("drain")) / 2)) + 2, 2));
+    // Qt gives every label of an axis the same width (axis over count): thin
+    // the step labels so that "drain" fits, keeping the first and the last.
+    const int maxLabels = std::max(3, int(width * 0.8 / (fm.horizontalAdvance(QStringLiteral("drain")) * 1.8)));
+    for (QAbstractAxis *axis : chart->axes(Qt::Horizontal))
+        if (auto *steps = qobject_cast<QCategoryAxis *>(axis);
+            steps && steps->labelsPosition() == QCategoryAxis::AxisLabelsPositionOnValue) {
+            while (steps->count() > maxLabels) {
+                const QStringList labels = steps->categoriesLabels();
+                for (qsizetype i = labels.size() - 2; i >= 1; i -= 2)
+                    steps->remove(labels[i]);
+            }
+            // "drain" sits on the last step: a little room past it, inside the plot.
+            steps->setMax(steps->max() + (steps->max() - steps->min()) * 0.06);
+        }
+    qreal row = 0;
+    for (QLegendMarker *marker : chart->legend()->markers())
+        if (marker->series() && !marker->series()->property(kNoLegendProperty).toBool())
+            row += fm.horizontalAdvance(marker->label()) + fm.height() * 3.0; // marker, gaps
+    if (row > width * 0.9)
+        chart->legend()->setAlignment(Qt::AlignRight);
+}
 
 QString plainChartTitle(const QChart *chart)
 {
@@ -336,7 +377,7 @@ QChart *footprintChart(
     // "drain" labels, as on the cumulative chart.
     const double margin = perAction ? 0.0 : 0.25;
     QCategoryAxis *x = stepAxis(steps, xMin - margin, xMax + margin, perAction,
-        perAction ? QStringLiteral("step (6 actions each, a1 to a6)") : QStringLiteral("step"));
+        perAction ? QStringLiteral("step (actions a1–a6)") : QStringLiteral("step"));
     QValueAxis *y = zeroBasedAxis(QStringLiteral("elements on chip"), std::max(capacity, double(peak)));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);

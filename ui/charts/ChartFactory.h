@@ -26,6 +26,7 @@
 
 QT_BEGIN_NAMESPACE
 class QChart;
+class QFont;
 class QLineSeries;
 QT_END_NAMESPACE
 
@@ -33,6 +34,13 @@ namespace convoffload::ui {
 
 /// Legend name of the cursor line of every step chart.
 QString cursorSeriesName();
+
+/// Sets every text of `chart` from `font`: the title bold and 10 % larger,
+/// the legend, axis labels and axis titles at its size (export presets).
+/// When the legend's entries would not fit in one row of `width`, the legend
+/// moves to the right of the plot, one entry a line (Qt cuts a row that is
+/// too long).
+void setChartFont(QChart *chart, const QFont &font, qreal width);
 
 /// A chart's title as plain text on one line (titles are two lines of rich
 /// text: "strategy — what<br>summary"), for file metadata and messages.

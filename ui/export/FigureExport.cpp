@@ -62,9 +62,17 @@ ExportResult saveBytes(const QByteArray &bytes, const QString &path)
     return {true, {}};
 }
 
-ExportResult writePng(const PaintFunction &paint, QSize size, const QString &path)
+ExportResult writePng(const PaintFunction &paint, QSize size, const QString &path, qreal scale)
 {
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    // Laid out at `size`, drawn `scale` times larger (a preset's dpi).
+    const QSize pixels(qRound(size.width() * scale), qRound(size.height() * scale));
+    if (pixels.width() > kMaxFigureSide || pixels.height() > kMaxFigureSide)
+        return failure(QStringLiteral("Cannot export “%1”: %2×%3 pixels is larger than %4 on a side")
+                           .arg(native(path))
+                           .arg(pixels.width())
+                           .arg(pixels.height())
+                           .arg(kMaxFigureSide));
+    QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
     if (image.isNull())
         return failure(QStringLiteral("Cannot export “%1”: not enough memory for a %2×%3 image")
                            .arg(native(path))
@@ -74,8 +82,14 @@ ExportResult writePng(const PaintFunction &paint, QSize size, const QString &pat
     {
         QPainter painter(&image);
         painter.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing | QPainter::SmoothPixmapTransform);
+        painter.scale(scale, scale);
         paint(painter, QRectF(QPointF(0, 0), QSizeF(size)));
     }
+    // The physical size a viewer or LaTeX reads (set after drawing: text is
+    // laid out at 96 dpi and scaled by the painter).
+    const int dotsPerMeter = qRound(96.0 * scale / 0.0254);
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
     QByteArray bytes;
     QBuffer file(&bytes);
     file.open(QIODevice::WriteOnly);
@@ -173,7 +187,7 @@ ExportResult checkExportTarget(const QString &path, QSize size)
 }
 
 ExportResult exportFigure(
-    const PaintFunction &paint, QSize size, const QString &path, const QString &title, const QString &description)
+    const PaintFunction &paint, QSize size, const QString &path, const QString &title, const QString &description, qreal pngScale)
 {
     if (!paint && !path.isEmpty())
         return failure(QStringLiteral("Cannot export “%1”: nothing to draw").arg(native(path)));
@@ -181,7 +195,7 @@ ExportResult exportFigure(
         return target;
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("png"))
-        return writePng(paint, size, path);
+        return writePng(paint, size, path, pngScale > 0 ? pngScale : 1.0);
     if (suffix == QLatin1String("svg"))
         return writeSvg(paint, size, path, title, description);
     return writePdf(paint, size, path, title);

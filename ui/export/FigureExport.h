@@ -49,9 +49,10 @@ ExportResult checkExportTarget(const QString &path, QSize size);
 /// (QPdfWriter, one page the size of the figure, 96 dpi, with `title`). The
 /// file is saved as projects are (writeTextFileAtomically): on failure an
 /// existing file is kept and no temporary file is left; permission bits and
-/// symbolic links are kept.
-ExportResult exportFigure(
-    const PaintFunction &paint, QSize size, const QString &path, const QString &title, const QString &description = {});
+/// symbolic links are kept. A PNG is drawn `pngScale` times larger than
+/// `size` (its layout), for a preset's dpi; SVG and PDF stay vector at `size`.
+ExportResult exportFigure(const PaintFunction &paint, QSize size, const QString &path, const QString &title,
+    const QString &description = {}, qreal pngScale = 1.0);
 
 /// Renders `chart` into the target rectangle of any painter: the chart is
 /// laid out at the target's size divided by `scale` (2 doubles text and lines,

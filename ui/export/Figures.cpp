@@ -31,8 +31,14 @@ constexpr KindName kKindNames[] = {
 QString qstr(const std::string &s) { return QString::fromStdString(s); }
 
 /// A chart figure: the chart is owned by the figure.
-Figure chartFigure(QChart *chart, const QString &title, const QString &description, QSize size)
+/// The step marked by a chart's cursor: none unless asked (`--cursor`), so
+/// figures for a report carry no interactive marks.
+int cursorStep(const FigureRequest &request) { return request.cursor ? request.moment.step : -1; }
+
+Figure chartFigure(QChart *chart, const QString &title, const QString &description, QSize size, const FigureRequest &request)
 {
+    if (request.font)
+        setChartFont(chart, *request.font, request.size.isValid() ? request.size.width() : size.width());
     std::shared_ptr<QChart> owned(chart);
     return {chartPainter(owned.get()), title, description, size, owned};
 }
@@ -244,30 +250,32 @@ Figure makeFigure(FigureSource &source, const FigureRequest &request)
     case FigureKind::MemoryPerAction: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
-        return chartFigure(footprintChart(problem, r, request.moment.step, request.kind == FigureKind::MemoryPerAction, strategy),
+        return chartFigure(footprintChart(problem, r, cursorStep(request), request.kind == FigureKind::MemoryPerAction, strategy),
             QStringLiteral("On-chip footprint — %1").arg(strategy),
-            QStringLiteral("Input, kernel and output elements on chip per step, with the capacity line."), QSize(1400, 700));
+            QStringLiteral("Input, kernel and output elements on chip per step, with the capacity line."), QSize(1400, 700),
+            request);
     }
     case FigureKind::Durations: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
-        return chartFigure(durationChart(problem, r, request.moment.step, strategy),
+        return chartFigure(durationChart(problem, r, cursorStep(request), strategy),
             QStringLiteral("Step durations — %1").arg(strategy),
-            QStringLiteral("Input load, kernel load, write and compute cycles of every step."), QSize(1400, 700));
+            QStringLiteral("Input load, kernel load, write and compute cycles of every step."), QSize(1400, 700), request);
     }
     case FigureKind::Cumulative: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
-        return chartFigure(cumulativeDurationChart(r, request.moment.step, strategy),
+        return chartFigure(cumulativeDurationChart(r, cursorStep(request), strategy),
             QStringLiteral("Cumulative duration — %1").arg(strategy), QStringLiteral("Running total of the step durations."),
-            QSize(1400, 700));
+            QSize(1400, 700), request);
     }
     case FigureKind::Compare: {
         const std::vector<CompareRow> rows = source.comparison();
         if (rows.empty())
             throw FigureError("the project has no strategy to compare");
         auto plot = std::make_shared<ComparisonPlot>(rows);
-        return {[plot](QPainter &painter, const QRectF &target) { plot->paint(painter, target, QFont()); },
+        const QFont font = request.font.value_or(QFont());
+        return {[plot, font](QPainter &painter, const QRectF &target) { plot->paint(painter, target, font); },
             QStringLiteral("Strategy comparison"),
             QStringLiteral("Total duration, loaded input and peak footprint of every strategy, one panel each."),
             QSize(1400, 600), plot};
@@ -281,7 +289,7 @@ Figure makeFigure(FigureSource &source, const FigureRequest &request)
             throw FigureError("group sizes " + std::to_string(request.sweepFrom) + ".." + std::to_string(to)
                 + " are not within 1.." + std::to_string(patches) + " (the number of patches)");
         return chartFigure(sweepChart(source.sweep(request.sweepFrom, to)), QStringLiteral("ZigZag vs Row-by-Row by group size"),
-            QStringLiteral("Total duration of both heuristics for each group size."), QSize(1400, 700));
+            QStringLiteral("Total duration of both heuristics for each group size."), QSize(1400, 700), request);
     }
     }
     throw FigureError("unknown figure");

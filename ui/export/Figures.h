@@ -11,6 +11,7 @@
 #include "convoffload/simulate/StepCursor.h"
 
 #include <QSize>
+#include <QFont>
 #include <QString>
 #include <QStringList>
 
@@ -67,6 +68,9 @@ struct FigureRequest {
     Moment moment{1, Action::Compute}; // 0-based step
     int storyboardSteps = 4;
     bool heatMap = false;
+    bool cursor = false; // step charts: mark `moment` with the interactive cursor (off for reports)
+    std::optional<QFont> font; // charts and the comparison: every text from this font (export presets)
+    QSize size; // the export size when known: a chart's legend is laid out for it
     std::int64_t sweepFrom = 1, sweepTo = 0; // 0: up to min(patches, max(32, 2·nb_patches_max))
 };
 

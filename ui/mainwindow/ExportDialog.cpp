@@ -64,6 +64,9 @@ ExportDialog::ExportDialog(ProjectDocument *document, QWidget *parent)
     form->addRow(tr("Storyboard ste&ps:"), m_storySteps);
     m_heatMap = new QCheckBox(tr("Colour input pixels by load count (heat map)"), this);
     form->addRow(QString(), m_heatMap);
+    m_cursor = new QCheckBox(tr("Mark the step on charts (the dashed cursor line)"), this);
+    m_cursor->setToolTip(tr("Off for figures in a report: the cursor is an on-screen mark"));
+    form->addRow(QString(), m_cursor);
 
     auto *size = new QHBoxLayout;
     m_width = new QSpinBox(this);
@@ -123,6 +126,8 @@ void ExportDialog::updateEnabled()
     m_storySteps->setEnabled(kind == FigureKind::Storyboard);
     m_step->setEnabled(figureNeedsStrategy(kind) && kind != FigureKind::Storyboard);
     m_heatMap->setEnabled(kind == FigureKind::Grid || kind == FigureKind::InputGrid);
+    m_cursor->setEnabled(kind == FigureKind::Memory || kind == FigureKind::MemoryPerAction || kind == FigureKind::Durations
+        || kind == FigureKind::Cumulative);
 }
 
 void ExportDialog::browse()
@@ -155,6 +160,7 @@ QString ExportDialog::exportFigureTo(const QString &path)
         request.moment = {m_step->value() - 1, Action::Compute};
         request.storyboardSteps = m_storySteps->value();
         request.heatMap = m_heatMap->isChecked();
+        request.cursor = m_cursor->isChecked();
         const Figure figure = makeFigure(source, request);
         const ExportResult result
             = exportFigure(figure.paint, QSize(m_width->value(), m_height->value()), path, figure.title, figure.description);

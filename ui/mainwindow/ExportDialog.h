@@ -37,6 +37,7 @@ private:
     QComboBox *m_figure, *m_strategy, *m_versus;
     QSpinBox *m_step, *m_storySteps, *m_width, *m_height;
     QCheckBox *m_heatMap;
+    QCheckBox *m_cursor;
     QLineEdit *m_path;
     QLabel *m_result;
 };

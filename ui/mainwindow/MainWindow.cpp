@@ -165,6 +165,8 @@ void MainWindow::createViews()
         if (!reason.isEmpty())
             statusBar()->showMessage(reason, 4000);
     });
+    // A refusal shown while dragging is stale once an edit went through.
+    connect(m_document, &ProjectDocument::groupsChanged, statusBar(), &QStatusBar::clearMessage);
     connect(m_groups->model(), &GroupListModel::editRefused, this,
         [this](const QString &reason) { statusBar()->showMessage(reason, 4000); });
 

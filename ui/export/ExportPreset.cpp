@@ -1,0 +1,57 @@
+#include "export/ExportPreset.h"
+
+#include <QStringList>
+
+#include <cmath>
+
+namespace convoffload::ui {
+
+namespace {
+constexpr double kLayoutDpi = 96.0;
+constexpr double kMmPerInch = 25.4;
+} // namespace
+
+const QList<ExportPreset> &exportPresets()
+{
+    // Column and full width of a two-column paper (IEEE/ACM: 8.5 and 17.8 cm),
+    // a 16:9 slide figure.
+    static const QList<ExportPreset> presets = {
+        {QStringLiteral("paper-column"), QStringLiteral("Paper column (8.5 × 6.5 cm, 7 pt)"), 85, 65, 7, 300},
+        {QStringLiteral("paper-wide"), QStringLiteral("Paper full width (17.8 × 8 cm, 8 pt)"), 178, 80, 8, 300},
+        {QStringLiteral("slide"), QStringLiteral("Slide 16:9 (16 × 9 cm, 9 pt)"), 160, 90, 9, 200},
+    };
+    return presets;
+}
+
+std::optional<ExportPreset> exportPresetFromName(const QString &name)
+{
+    for (const ExportPreset &p : exportPresets())
+        if (p.name == name)
+            return p;
+    return std::nullopt;
+}
+
+QString exportPresetNames()
+{
+    QStringList names;
+    for (const ExportPreset &p : exportPresets())
+        names << p.name;
+    return names.join(QStringLiteral(", "));
+}
+
+QSize presetLayoutSize(const ExportPreset &preset)
+{
+    return {int(std::lround(preset.width_mm / kMmPerInch * kLayoutDpi)),
+        int(std::lround(preset.height_mm / kMmPerInch * kLayoutDpi))};
+}
+
+QFont presetFont(const ExportPreset &preset)
+{
+    QFont font;
+    font.setPointSizeF(preset.font_pt);
+    return font;
+}
+
+double presetPngScale(const ExportPreset &preset) { return preset.png_dpi / kLayoutDpi; }
+
+} // namespace convoffload::ui
