@@ -69,7 +69,8 @@ private slots:
 
     void streamingSampleCompare()
     {
-        const Run r = cli({QStringLiteral("compare"), sample(kResnet), QStringLiteral("--json"), QStringLiteral("--no-functional")});
+        const Run r
+            = cli({QStringLiteral("compare"), sample(kResnet), QStringLiteral("--json"), QStringLiteral("--no-functional")});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject j = json(r);
         const QJsonObject family = j[QStringLiteral("kernel_blocked")].toObject();
@@ -128,8 +129,9 @@ private slots:
                                << QStringLiteral("--kernel-blocks: expected 1 <= A <= B");
         QTest::newRow("B > N") << QStringList{QStringLiteral("--kernel-blocks"), QStringLiteral("1..300")}
                                << QStringLiteral("exceeds the layer's kernels (n = 256)");
-        QTest::newRow("order") << QStringList{QStringLiteral("--kernel-blocks"), QStringLiteral("1..2"), QStringLiteral("--order"),
-            QStringLiteral("spiral")} << QStringLiteral("--order: expected row-by-row or zigzag");
+        QTest::newRow("order") << QStringList{QStringLiteral("--kernel-blocks"), QStringLiteral("1..2"),
+            QStringLiteral("--order"), QStringLiteral("spiral")}
+                               << QStringLiteral("--order: expected row-by-row or zigzag");
         QTest::newRow("mode") << QStringList{} << QString();
     }
     void sweepRefusals()
@@ -137,8 +139,8 @@ private slots:
         QFETCH(QStringList, args);
         QFETCH(QString, message);
         if (args.isEmpty()) {
-            const Run r = cli({QStringLiteral("compare"), sample(kResnet), QStringLiteral("--kernel-blocked"),
-                QStringLiteral("sometimes")});
+            const Run r = cli(
+                {QStringLiteral("compare"), sample(kResnet), QStringLiteral("--kernel-blocked"), QStringLiteral("sometimes")});
             QCOMPARE(r.exitCode, 1);
             QVERIFY(r.err.contains("--kernel-blocked: expected auto, always or never"));
             return;
@@ -155,7 +157,8 @@ private slots:
         QVERIFY(QFile::copy(QStringLiteral(CONVOFFLOAD_TEST_DATA "/kernelstream-two-blocks.json"), project));
         QFile::setPermissions(project, QFile::ReadOwner | QFile::WriteOwner);
         const Run r = cli({QStringLiteral("import-solution"), project, QStringLiteral("--solution"),
-            QStringLiteral(CONVOFFLOAD_TEST_DATA "/kernelstream-two-blocks.csv"), QStringLiteral("--save"), QStringLiteral("Imported")});
+            QStringLiteral(CONVOFFLOAD_TEST_DATA "/kernelstream-two-blocks.csv"), QStringLiteral("--save"),
+            QStringLiteral("Imported")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("4 steps") && r.out.contains("functional check pass"), r.out.constData());
         // Saved as kind steps: it simulates like the project's own "Two blocks".
@@ -181,12 +184,13 @@ private slots:
         QTest::addColumn<QByteArray>("csv");
         QTest::addColumn<int>("exitCode");
         QTest::addColumn<QString>("message");
-        QTest::newRow("kernel out of range") << QByteArray("step,patch,kernel\n0,0,0\n0,1,0\n1,2,7\n") << 1
-                                             << QStringLiteral("line 4: kernel 7 is out of range");
+        QTest::newRow("kernel out of range")
+            << QByteArray("step,patch,kernel\n0,0,0\n0,1,0\n1,2,7\n") << 1 << QStringLiteral("line 4: kernel 7 is out of range");
         QTest::newRow("patch out of range") << QByteArray("step,patch,kernel\n0,9,0\n") << 1 << QStringLiteral("line 2");
         QTest::newRow("not a product") << QByteArray("step,patch,kernel\n0,0,0\n0,1,1\n") << 1 << QStringLiteral("line 2");
         QTest::newRow("computed twice") << QByteArray("step,patch,kernel\n0,0,0\n0,1,0\n1,0,0\n1,1,0\n") << 0
-                                        << QStringLiteral("step 2, a6 compute, output O[0](0,0): computed again (first computed at step 1)");
+                                        << QStringLiteral(
+                                               "step 2, a6 compute, output O[0](0,0): computed again (first computed at step 1)");
         QTest::newRow("never computed") << QByteArray("step,patch,kernel\n0,0,0\n") << 0
                                         << QStringLiteral("output O[1](0,0): never computed");
         QTest::newRow("no rows") << QByteArray("step,patch,kernel\n") << 1 << QStringLiteral("no data after the header");
@@ -199,8 +203,8 @@ private slots:
         QTemporaryDir dir;
         const QString file = dir.filePath(QStringLiteral("plan.csv"));
         write(file, csv);
-        const Run r = cli({QStringLiteral("import-solution"), QStringLiteral(CONVOFFLOAD_TEST_DATA "/kernelstream-two-blocks.json"),
-            QStringLiteral("--solution"), file});
+        const Run r = cli({QStringLiteral("import-solution"),
+            QStringLiteral(CONVOFFLOAD_TEST_DATA "/kernelstream-two-blocks.json"), QStringLiteral("--solution"), file});
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2((exitCode ? r.err : r.out).contains(message.toUtf8()), (r.out + r.err).constData());
     }

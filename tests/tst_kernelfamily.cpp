@@ -92,8 +92,7 @@ private slots:
     {
         // ResNet-18's layer: 2304 elements a kernel; nbop_pe 131072 allows
         // 56 kernels, mem 65536 allows (65536 - 2304) / 2305 = 27.
-        const Project resnet
-            = loadProject(std::string(CONVOFFLOAD_SAMPLES) + "/streaming/resnet18-layer3-conv.json");
+        const Project resnet = loadProject(std::string(CONVOFFLOAD_SAMPLES) + "/streaming/resnet18-layer3-conv.json");
         QCOMPARE(largestKernelBlock(resnet.problem), std::int64_t(27));
         QCOMPARE(largestKernelBlock(tightExample()), std::int64_t(1)); // (50 - 18) / 19
     }
