@@ -158,6 +158,8 @@ private slots:
             request.method = method;
             OptimiseControl control;
             control.time_limit_s = 5;
+            QVERIFY_THROWS_EXCEPTION(InstanceError, optimise(p, request, control)); // not asked for: refused as before
+            request.stream_kernels = true;
             const OptimiseReport report = optimise(p, request, control);
             QVERIFY(report.kernel_blocked);
             QCOMPARE(report.kernel_blocked->params, search.bestMember()->params);
@@ -172,7 +174,9 @@ private slots:
         // Not even one kernel beside one patch: no member, a named refusal.
         Problem none = p;
         none.hardware.mem_size = 36;
-        QVERIFY_THROWS_EXCEPTION(InstanceError, optimise(none, {}, {}));
+        OptimiseRequest streaming;
+        streaming.stream_kernels = true;
+        QVERIFY_THROWS_EXCEPTION(InstanceError, optimise(none, streaming, {}));
     }
 
     // For each B, the sweep's best kernels-outer member is the brute-force
@@ -233,6 +237,7 @@ private slots:
         QVERIFY(kernelsFit(p));
 
         OptimiseRequest request;
+        request.stream_kernels = true;
         request.max_moves = 500;
         request.threads = 1;
         OptimiseControl control;

@@ -89,7 +89,7 @@ bool sound(const Problem &problem) { return problem.layer.problems().empty() && 
 
 OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, const OptimiseControl &control)
 {
-    if (sound(problem) && !kernelsFit(problem))
+    if (request.stream_kernels && sound(problem) && !kernelsFit(problem))
         return optimiseKernelBlocked(problem, control);
     OptimiseReport report;
     report.instance = makeS1Instance(problem, request.settings);
