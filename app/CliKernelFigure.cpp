@@ -35,8 +35,9 @@ void writeKernelBlocksFigure(const std::vector<KernelBlockSweepRow> &rows, const
         QColor colour;
         Qt::PenStyle style;
         std::optional<FamilyMember> KernelBlockSweepRow::*member;
-    } lines[] = {{"kernels-outer (weight stationary)", QColor(0x1f, 0x77, 0xb4), Qt::SolidLine, &KernelBlockSweepRow::kernels_outer},
-        {"patches-outer (input stationary)", QColor(0xd6, 0x27, 0x28), Qt::DashLine, &KernelBlockSweepRow::patches_outer}};
+    } lines[]
+        = {{"kernels-outer (weight stationary)", QColor(0x1f, 0x77, 0xb4), Qt::SolidLine, &KernelBlockSweepRow::kernels_outer},
+            {"patches-outer (input stationary)", QColor(0xd6, 0x27, 0x28), Qt::DashLine, &KernelBlockSweepRow::patches_outer}};
     for (const auto &line : lines) {
         auto *series = new QLineSeries;
         series->setName(QString::fromLatin1(line.name));

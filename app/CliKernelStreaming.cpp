@@ -76,11 +76,13 @@ void addKernelStreamingOptions(QCommandLineParser &parser)
         {opt("kernel-blocks"), opt("sweep: kernel block sizes B to sweep, A..B (both loops; best G and order per B)."),
             opt("range")},
         {opt("order"), opt("sweep --kernel-blocks: only this patch order (row-by-row or zigzag)."), opt("order")},
-        {opt("kernel-steps"), opt("import-solution: the CSV is step,patch,kernel rows (kernels streamed), even without that header.")},
+        {opt("kernel-steps"),
+            opt("import-solution: the CSV is step,patch,kernel rows (kernels streamed), even without that header.")},
     });
 }
 
-std::optional<FamilySearch> compareFamily(const QCommandLineParser &parser, const Loaded &loaded, const SimulationOptions &options)
+std::optional<FamilySearch> compareFamily(
+    const QCommandLineParser &parser, const Loaded &loaded, const SimulationOptions &options)
 {
     const std::string text = str(parser.value(opt("kernel-blocked")));
     const std::optional<FamilyMode> mode = familyModeFromName(text);
@@ -166,10 +168,10 @@ int sweepKernelBlocksCommand(const QCommandLineParser &parser, const Loaded &loa
         for (const KernelBlockSweepRow &r : rows)
             for (const std::optional<FamilyMember> *m : {&r.kernels_outer, &r.patches_outer})
                 if (*m)
-                    out << r.kernel_block << ',' << kernelLoopName((*m)->params.loop) << ','
-                        << patchOrderName((*m)->params.order) << ',' << (*m)->params.group_size << ','
-                        << ((*m)->row.valid ? "yes" : "no") << ',' << formatNumber((*m)->row.total_duration) << ','
-                        << (*m)->row.loaded_input << ',' << (*m)->row.loaded_kernels << ',' << (*m)->row.peak_footprint << '\n';
+                    out << r.kernel_block << ',' << kernelLoopName((*m)->params.loop) << ',' << patchOrderName((*m)->params.order)
+                        << ',' << (*m)->params.group_size << ',' << ((*m)->row.valid ? "yes" : "no") << ','
+                        << formatNumber((*m)->row.total_duration) << ',' << (*m)->row.loaded_input << ','
+                        << (*m)->row.loaded_kernels << ',' << (*m)->row.peak_footprint << '\n';
         print(out.str());
     } else {
         std::ostringstream out;
@@ -177,11 +179,10 @@ int sweepKernelBlocksCommand(const QCommandLineParser &parser, const Loaded &loa
         std::snprintf(line, sizeof line, "%5s %14s %-9s %14s %-9s  %s\n", "B", "kernels-outer", "", "patches-outer", "", "best");
         out << line;
         for (const KernelBlockSweepRow &r : rows) {
-            const auto duration = [](const std::optional<FamilyMember> &m) {
-                return m && m->row.valid ? m->row.total_duration : -1.0;
-            };
+            const auto duration
+                = [](const std::optional<FamilyMember> &m) { return m && m->row.valid ? m->row.total_duration : -1.0; };
             const double ko = duration(r.kernels_outer), po = duration(r.patches_outer);
-            const char *best = ko < 0 && po < 0 ? "-"
+            const char *best = ko < 0 && po < 0  ? "-"
                 : po < 0 || (ko >= 0 && ko < po) ? "kernels-outer"
                 : ko < 0 || po < ko              ? "patches-outer"
                                                  : "tie";
@@ -244,10 +245,10 @@ int importStepsCsv(const QCommandLineParser &parser, const Loaded &loaded, const
     options.functional = !parser.isSet(opt("no-functional"));
     options.cancel = interruptFlag();
     const SimulationResult result = runStrategy(problem, spec, options);
-    std::cout << "Imported '" << name << "': " << spec.steps.size() << " steps, duration "
-              << formatNumber(result.totalDuration()) << ", " << result.loadedInput() << " input and "
-              << result.loadedKernels() << " kernel elements loaded, functional check "
-              << functionalStatusName(result.functional.status) << (result.valid() ? "" : " — breaks the rules:") << "\n";
+    std::cout << "Imported '" << name << "': " << spec.steps.size() << " steps, duration " << formatNumber(result.totalDuration())
+              << ", " << result.loadedInput() << " input and " << result.loadedKernels()
+              << " kernel elements loaded, functional check " << functionalStatusName(result.functional.status)
+              << (result.valid() ? "" : " — breaks the rules:") << "\n";
     for (const Diagnostic &d : result.diagnostics)
         std::cout << (d.severity == Severity::Error ? "  error: " : "  warning: ") << d.message << "\n";
     if (parser.isSet(opt("save"))) {

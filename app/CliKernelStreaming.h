@@ -21,7 +21,8 @@ void addKernelStreamingOptions(QCommandLineParser &parser);
 /// The family search `compare` adds (--kernel-blocked auto|always|never;
 /// auto: only when the kernels do not fit); nullopt when not asked for.
 /// Refuses (UsageError) a search over the work budget unless --no-work-limit.
-std::optional<FamilySearch> compareFamily(const QCommandLineParser &parser, const Loaded &loaded, const SimulationOptions &options);
+std::optional<FamilySearch> compareFamily(
+    const QCommandLineParser &parser, const Loaded &loaded, const SimulationOptions &options);
 /// What compare prints about it: JSON object, and one text line.
 nlohmann::ordered_json familyToJson(const FamilySearch &search);
 std::string familyToText(const FamilySearch &search);

@@ -92,6 +92,7 @@ OptimiseRequest requestFrom(const QCommandLineParser &parser, const Problem &pro
         request.threads = int(parseInteger(parser, opt("threads"), 1, 256));
     request.worker_path = str(parser.value(opt("cbc-worker")));
     request.ilp_start_from_search = ilpStartFromSearch(parser);
+    request.stream_kernels = true; // SPEC §3b: a layer whose kernels do not fit gets the best kernel-blocked strategy
     return request;
 }
 

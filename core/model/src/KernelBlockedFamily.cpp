@@ -79,8 +79,11 @@ std::vector<KernelBlockedParams> kernelBlockedMembers(const Problem &problem, st
     if (b < 1 || b > layer.n || layer.kernelElements() < 1)
         return members;
     const std::int64_t byOps = kernelBlockedGroupSize(problem, b);
-    // The block's kernels and the step's G·B outputs are on chip together at a6.
-    const std::int64_t byMemory = (problem.hardware.mem_size - b * layer.kernelElements()) / b;
+    // The block's kernels, the step's G·B outputs and at least one patch's
+    // input (C_in·H_K·W_K when padding is loaded like any pixel) are on chip
+    // together at a6.
+    const std::int64_t onePatch = problem.options.padding_in_dram ? layer.kernelElements() : 0;
+    const std::int64_t byMemory = (problem.hardware.mem_size - b * layer.kernelElements() - onePatch) / b;
     const std::int64_t largest = std::min({byOps, byMemory, layer.patchCount()});
     std::vector<std::int64_t> sizes = familyGroupSizes(largest, layer.wOut());
     std::reverse(sizes.begin(), sizes.end());

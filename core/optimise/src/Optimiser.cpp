@@ -89,7 +89,7 @@ bool sound(const Problem &problem) { return problem.layer.problems().empty() && 
 
 OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, const OptimiseControl &control)
 {
-    if (sound(problem) && !kernelsFit(problem))
+    if (request.stream_kernels && sound(problem) && !kernelsFit(problem))
         return optimiseKernelBlocked(problem, control);
     OptimiseReport report;
     report.instance = makeS1Instance(problem, request.settings);
@@ -171,9 +171,9 @@ namespace {
 nlohmann::ordered_json kernelBlockedToJson(const FamilyMember &member, std::int64_t tried)
 {
     return {{"loop", kernelLoopName(member.params.loop)}, {"order", patchOrderName(member.params.order)},
-        {"kernel_block", member.params.kernel_block}, {"group_size", member.params.group_size},
-        {"steps", member.row.steps}, {"loaded_input", member.row.loaded_input},
-        {"loaded_kernels", member.row.loaded_kernels}, {"warnings", member.row.warnings}, {"tried", tried}};
+        {"kernel_block", member.params.kernel_block}, {"group_size", member.params.group_size}, {"steps", member.row.steps},
+        {"loaded_input", member.row.loaded_input}, {"loaded_kernels", member.row.loaded_kernels},
+        {"warnings", member.row.warnings}, {"tried", tried}};
 }
 
 } // namespace
@@ -192,8 +192,9 @@ nlohmann::ordered_json optimiseReportToJson(const OptimiseReport &report)
         {"gain_over_heuristic", optionalNumber(report.gainOverHeuristic())}, {"seconds", r.seconds}, {"cancelled", r.cancelled},
         {"timed_out", r.timed_out}, {"message", r.message}, {"group_size", report.instance.group_size},
         {"groups", r.groups.size()}, {"heuristics", heuristics},
-        {"kernel_blocked", report.kernel_blocked ? kernelBlockedToJson(*report.kernel_blocked, report.kernel_blocked_tried)
-                                                 : nlohmann::ordered_json(nullptr)}};
+        {"kernel_blocked",
+            report.kernel_blocked ? kernelBlockedToJson(*report.kernel_blocked, report.kernel_blocked_tried)
+                                  : nlohmann::ordered_json(nullptr)}};
 }
 
 std::string optimiseReportToText(const OptimiseReport &report)
@@ -206,8 +207,9 @@ std::string optimiseReportToText(const OptimiseReport &report)
         out << "Message:         " << r.message << "\n";
     if (report.kernel_blocked) {
         const FamilyMember &m = *report.kernel_blocked;
-        out << "Duration:        " << number(r.duration) << " in " << m.row.steps << " steps (" << kernelBlockedParamsText(m.params)
-            << "; " << m.row.loaded_input << " input and " << m.row.loaded_kernels << " kernel elements loaded)\n";
+        out << "Duration:        " << number(r.duration) << " in " << m.row.steps << " steps ("
+            << kernelBlockedParamsText(m.params) << "; " << m.row.loaded_input << " input and " << m.row.loaded_kernels
+            << " kernel elements loaded)\n";
     } else if (r.hasSolution()) {
         out << "Duration:        " << number(r.duration) << " in " << r.groups.size() << " groups of at most "
             << report.instance.group_size << "\n";

@@ -70,7 +70,8 @@ std::vector<SweepRow> sweepGroupSizes(
     return rows;
 }
 
-FamilySearch searchMembers(const Problem &problem, const std::vector<KernelBlockedParams> &members, const SimulationOptions &options)
+FamilySearch searchMembers(
+    const Problem &problem, const std::vector<KernelBlockedParams> &members, const SimulationOptions &options)
 {
     SimulationOptions quick;
     quick.trace = false;
@@ -86,8 +87,7 @@ FamilySearch searchMembers(const Problem &problem, const std::vector<KernelBlock
             options.progress(search.members.size(), members.size());
         FamilyMember member{params, summarise(problem, kernelBlockedSpec(params, kernelBlockedParamsText(params)), quick)};
         const CompareRow &r = member.row;
-        if (r.failure.empty() && r.valid
-            && (!search.best || r.total_duration < search.members[*search.best].row.total_duration))
+        if (r.failure.empty() && r.valid && (!search.best || r.total_duration < search.members[*search.best].row.total_duration))
             search.best = search.members.size();
         search.members.push_back(std::move(member));
     }
@@ -158,7 +158,8 @@ std::vector<KernelBlockSweepRow> sweepKernelBlocks(const Problem &problem, std::
         } else {
             members = kernelBlockedMembers(problem, b, true);
         }
-        const FamilySearch kernelsOuter = searchMembers(problem,
+        const FamilySearch kernelsOuter = searchMembers(
+            problem,
             [&] {
                 std::vector<KernelBlockedParams> m;
                 std::copy_if(members.begin(), members.end(), std::back_inserter(m),
@@ -166,7 +167,8 @@ std::vector<KernelBlockSweepRow> sweepKernelBlocks(const Problem &problem, std::
                 return m;
             }(),
             options);
-        const FamilySearch patchesOuter = searchMembers(problem,
+        const FamilySearch patchesOuter = searchMembers(
+            problem,
             [&] {
                 std::vector<KernelBlockedParams> m;
                 std::copy_if(members.begin(), members.end(), std::back_inserter(m),

@@ -56,7 +56,8 @@ std::vector<std::int64_t> familyGroupSizes(std::int64_t largest, std::int64_t ro
 /// come first and win ties), then G descending, then kernels-outer before
 /// patches-outer, zigzag before row-by-row. A member is left out when a step
 /// could not respect the limits whatever the layout: more than nbop_pe MACs
-/// (G·B·C_in·H_K·W_K), or B kernels plus the G·B outputs above mem_size.
+/// (G·B·C_in·H_K·W_K), or B kernels, the G·B outputs and one patch's
+/// C_in·H_K·W_K inputs (when padding_in_dram) above mem_size.
 /// Patches-outer is left out when B = N (one block: the same strategy as
 /// kernels-outer). Empty when not even G = B = 1 fits.
 std::vector<KernelBlockedParams> kernelBlockedFamily(const Problem &problem);

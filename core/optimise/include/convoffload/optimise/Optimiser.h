@@ -29,6 +29,12 @@ struct OptimiseRequest {
     /// starting from a short search hands CBC a better incumbent, so its time
     /// goes into the bound. Without a feasible heuristic a search is used anyway.
     bool ilp_start_from_search = false;
+    /// When the layer's kernels do not fit (kernelsFit false), search the
+    /// kernel-blocked family instead of refusing (SPEC §3b). Off by default
+    /// so that callers that only handle `groups` results (the GUI's dialog
+    /// today) keep their refusal; the CLI's `optimize` sets it, and a caller
+    /// that sets it must build its strategy with toStrategy().
+    bool stream_kernels = false;
 };
 
 /// What a caller shows about an optimisation: the result and what it is
@@ -51,9 +57,9 @@ struct OptimiseReport {
 };
 
 /// Runs the requested method. A layer whose kernels do not fit
-/// (kernelsFit false) has no S1 strategy: then every member of the
-/// kernel-blocked family is simulated instead (searchKernelBlocked) and the
-/// best is the result, whatever the method. Throws InstanceError when the
+/// (kernelsFit false) has no S1 strategy: with request.stream_kernels every
+/// member of the kernel-blocked family is simulated instead
+/// (searchKernelBlocked) and the best is the result, whatever the method. Throws InstanceError when the
 /// problem cannot be optimised (invalid layer, G above nb_patches_max, one
 /// patch too big for the memory, no valid kernel-blocked member); solver
 /// trouble is a Failed result, not an exception.

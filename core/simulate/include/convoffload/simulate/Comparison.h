@@ -60,7 +60,8 @@ struct FamilySearch {
 /// is needed) and picks the shortest valid one, which is simulated again
 /// with `options` so its row carries the functional check. Polls
 /// options.cancel between members.
-FamilySearch searchMembers(const Problem &problem, const std::vector<KernelBlockedParams> &members, const SimulationOptions &options);
+FamilySearch searchMembers(
+    const Problem &problem, const std::vector<KernelBlockedParams> &members, const SimulationOptions &options);
 
 /// searchMembers over every member of kernelBlockedFamily(problem).
 FamilySearch searchKernelBlocked(const Problem &problem, const SimulationOptions &options);
