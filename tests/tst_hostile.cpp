@@ -244,6 +244,11 @@ private slots:
         VERIFY_FORMAT_ERROR(computeStepsFromCsv(layer, "\"step,patch,kernel\n0,0,0\n"), "line 1", "a quoted field is not closed");
         // A lone '\r' ends a record inside a line: both records keep the line's number.
         VERIFY_FORMAT_ERROR(groupsFromCsv(layer, "patch,group\n0,0\r1,x\n"), "line 2", "field 2 is not an integer: 'x'");
+        // Found by fuzz-strategy_csv on the first streaming reader, where the
+        // second record of such a line had line number 0 and its patch could
+        // come again unnoticed: patch 6 on line 2 (after a lone '\r') and line 7.
+        VERIFY_FORMAT_ERROR(
+            loadGroupsCsv(layer, kHostile + "csv-lone-cr-duplicate.csv"), ": line 7", "patch 6 appears again (first on line 2)");
         // Quoted fields that do close are read as before, separators inside included.
         QCOMPARE(groupsFromCsv(layer, "\"patch\";\"group\"\n0;\" 1 \"\n1;0\n2;0\n3;0\n4;0\n5;0\n6;0\n7;0\n8;0\n"),
             (Groups{{1, 2, 3, 4, 5, 6, 7, 8}, {0}}));
