@@ -89,10 +89,7 @@ private:
         std::vector<std::uint8_t> loads8; // load counts when all fit in a byte...
         std::vector<std::uint32_t> loads32; // ... else these
         std::vector<std::uint8_t> kernels; // on chip
-        std::size_t bytes() const
-        {
-            return input.size() + output.size() + loads8.size() + loads32.size() * 4 + kernels.size();
-        }
+        std::size_t bytes() const { return input.size() + output.size() + loads8.size() + loads32.size() * 4 + kernels.size(); }
     };
     State snapshot() const;
     void resetTo(int checkpointStep);
