@@ -4,6 +4,7 @@
 // GridView widget offscreen (painting, tooltips, zoom, pan, clicks).
 #include "TestImages.h"
 #include "render/GridRenderer.h"
+#include "render/StepName.h"
 #include "render/Palette.h"
 #include "grid/GridView.h"
 #include "grid/ViewTransform.h"
@@ -348,11 +349,15 @@ private Q_SLOTS:
             QCOMPARE(colourAt(image, lay.geometry, 0, 0), Palette::pixel(states.first).rgb());
             QCOMPARE(colourAt(image, lay.geometry, 0, 4), Palette::pixel(states.second).rgb());
         }
-        QCOMPARE(GridRenderer::inputTitle(ex.problem, *ex.cursor), QStringLiteral("Input 2×5×5 — step 2/6, a6 compute"));
+        QCOMPARE(GridRenderer::inputTitle(ex.problem, *ex.cursor), QStringLiteral("Input 2×5×5 — step 2 of 5, a6 compute"));
         ex.cursor->seek({1, Action::LoadInput});
-        QCOMPARE(GridRenderer::momentText(*ex.cursor), QStringLiteral("step 2/6, a4 load input"));
+        QCOMPARE(GridRenderer::momentText(*ex.cursor), QStringLiteral("step 2 of 5, a4 load input"));
         ex.cursor->seek({5, Action::Write});
-        QCOMPARE(GridRenderer::momentText(*ex.cursor), QStringLiteral("step 6/6 (drain), a3 write"));
+        // The paper's five compute steps, then the drain, which computes nothing.
+        QCOMPARE(GridRenderer::momentText(*ex.cursor), QStringLiteral("drain (after step 5)"));
+        QCOMPARE(stepName(-1, 6, true), QStringLiteral("before step 1 of 5"));
+        QCOMPARE(stepName(4, 6, true), QStringLiteral("step 5 of 5"));
+        QCOMPARE(stepName(5, 6, false), QStringLiteral("step 6 of 6")); // no drain: every step computes
     }
 
     // Zigzag step 3 reloads rows 1–2 of columns 0–1, freed at step 2.

@@ -18,6 +18,7 @@
 #include "panels/DiagnosticsPanel.h"
 #include "panels/GroupsPanel.h"
 #include "panels/StepControls.h"
+#include "render/GridRenderer.h"
 
 #include <QChart>
 #include <QDir>
@@ -31,6 +32,7 @@
 #include <QSet>
 #include <QSettings>
 #include <QTemporaryDir>
+#include <QLabel>
 #include <QTest>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -69,10 +71,18 @@ private slots:
         StepControls *controls = window.stepControls();
         controls->first();
         QCOMPARE(doc->moment().step, 0);
+        QVERIFY(controls->findChild<QLabel *>()->text().startsWith(QStringLiteral("step 1 of 9")));
+        QVERIFY(GridRenderer::momentText(*doc->cursor()).startsWith(QStringLiteral("step 1 of 9, ")));
         for (int i = 1; i < steps; ++i) {
             controls->next();
             QCOMPARE(doc->moment().step, i);
         }
+        // One numbering on the step control and the grids: the paper's nine
+        // compute steps, then the drain.
+        const auto *label = controls->findChild<QLabel *>();
+        QVERIFY(label);
+        QCOMPARE(label->text(), QStringLiteral("drain (after step 9)"));
+        QCOMPARE(GridRenderer::momentText(*doc->cursor()), QStringLiteral("drain (after step 9)"));
         controls->next(); // stays on the last step
         QCOMPARE(doc->moment().step, steps - 1);
         for (int i = steps - 2; i >= 0; --i) {

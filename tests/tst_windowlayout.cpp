@@ -205,6 +205,57 @@ private slots:
         }
     }
 
+    // A window resized after its first show (a window manager placing it, or
+    // -qwindowgeometry for --screenshot, applied after the show event) gets
+    // the docks of a window shown at that size, until the user presses on a
+    // dock separator.
+    void resizedAfterShowMatchesShownAtSize_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("800x600 to 1280x720") << QSize(1280, 720);
+        QTest::newRow("800x600 to 1920x1080") << QSize(1920, 1080);
+    }
+    void resizedAfterShowMatchesShownAtSize()
+    {
+        QFETCH(QSize, size);
+        MainWindow atSize;
+        atSize.setGeometry(QRect(QPoint(0, 0), size));
+        atSize.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&atSize));
+        QTest::qWait(50);
+        const std::map<QString, QRect> expected = dockGeometries(atSize);
+
+        MainWindow resized;
+        resized.setGeometry(0, 0, 800, 600);
+        resized.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&resized));
+        QTest::qWait(20);
+        auto *charts = resized.findChild<QDockWidget *>(QStringLiteral("chartsDock"));
+        const int narrow = charts->width();
+        resized.resize(size);
+        QTest::qWait(50);
+        QCOMPARE(resized.size(), size);
+        QVERIFY(charts->width() > narrow);
+        const std::map<QString, QRect> docks = dockGeometries(resized);
+        for (const auto &[name, rect] : expected)
+            QVERIFY2(docks.at(name) == rect,
+                qPrintable(QStringLiteral("%1: %2x%3, shown at size: %4x%5")
+                               .arg(name)
+                               .arg(docks.at(name).width())
+                               .arg(docks.at(name).height())
+                               .arg(rect.width())
+                               .arg(rect.height())));
+
+        // Once the user has pressed on the window (a separator), the docks
+        // keep their sizes when the window is resized.
+        QTest::mousePress(&resized, Qt::LeftButton, {}, QPoint(resized.width() / 2, resized.height() / 2));
+        QTest::mouseRelease(&resized, Qt::LeftButton, {}, QPoint(resized.width() / 2, resized.height() / 2));
+        const int kept = charts->width();
+        resized.resize(size + QSize(100, 50)); // would give a wider Charts dock
+        QTest::qWait(50);
+        QCOMPARE(charts->width(), kept);
+    }
+
     // Closing saves the layout, the next start restores it: four starts in a
     // row give the same window and the same docks, to the pixel.
     void restartKeepsTheLayout()

@@ -6,6 +6,8 @@
 #include <QMainWindow>
 #include <QScreen>
 #include <QSettings>
+#include <QTimer>
+#include <QLayout>
 
 #include <algorithm>
 
@@ -36,6 +38,11 @@ WindowLayout::WindowLayout(QMainWindow *window, const MainDocks &docks)
 {
     arrange();
     window->installEventFilter(this);
+    // A dock the user moves or floats ends the default layout too.
+    for (QDockWidget *d : window->findChildren<QDockWidget *>()) {
+        connect(d, &QDockWidget::dockLocationChanged, this, [this] { m_followSize = false; });
+        connect(d, &QDockWidget::topLevelChanged, this, [this] { m_followSize = false; });
+    }
 }
 
 void WindowLayout::arrange()
@@ -67,12 +74,47 @@ void WindowLayout::arrange()
 void WindowLayout::sizeDocks()
 {
     const QSize size = m_window->size();
-    const int left = clampedShare(size.width(), 0.25, 260, 400);
-    const int right = clampedShare(size.width(), 0.34, 340, 700);
-    m_window->resizeDocks({m_docks.strategies, m_docks.charts}, {left, right}, Qt::Horizontal);
-    const int strategies = clampedShare(size.height(), 0.24, 130, 260);
-    const int steps = clampedShare(size.height(), 0.25, 150, 320);
-    m_window->resizeDocks({m_docks.strategies, m_docks.steps}, {strategies, steps}, Qt::Vertical);
+    const QList<QDockWidget *> across{m_docks.strategies, m_docks.charts};
+    const QList<QDockWidget *> down{m_docks.strategies, m_docks.steps};
+    const QList<int> wide{clampedShare(size.width(), 0.25, 260, 400), clampedShare(size.width(), 0.34, 340, 700)};
+    const QList<int> tall{clampedShare(size.height(), 0.24, 130, 260), clampedShare(size.height(), 0.25, 150, 320)};
+    // QMainWindow::resizeDocks() moves a split only part of the way when the
+    // neighbours' sizes change too, so the outcome depends on the layout it
+    // starts from. Correct by the remaining error until the docks have the
+    // sizes asked (or cannot get closer): the same layout whatever came before.
+    QList<int> askWide = wide;
+    QList<int> askTall = tall;
+    for (int round = 0; round < 8; ++round) {
+        m_window->resizeDocks(across, askWide, Qt::Horizontal);
+        m_window->resizeDocks(down, askTall, Qt::Vertical);
+        if (m_window->layout())
+            m_window->layout()->activate();
+        bool changed = false;
+        for (int k = 0; k < 2; ++k) {
+            const int errorWide = wide[k] - across[k]->width();
+            const int errorTall = tall[k] - down[k]->height();
+            const int nextWide = std::clamp(askWide[k] + errorWide, wide[k] / 2, wide[k] * 2);
+            const int nextTall = std::clamp(askTall[k] + errorTall, tall[k] / 2, tall[k] * 2);
+            changed = changed || nextWide != askWide[k] || nextTall != askTall[k];
+            askWide[k] = nextWide;
+            askTall[k] = nextTall;
+        }
+        if (!changed)
+            break;
+    }
+}
+
+void WindowLayout::queueSizeDocks()
+{
+    // After the layout has taken the window's size, not in the middle of it.
+    if (m_resizeQueued)
+        return;
+    m_resizeQueued = true;
+    QTimer::singleShot(0, this, [this] {
+        m_resizeQueued = false;
+        if (m_followSize)
+            sizeDocks();
+    });
 }
 
 void WindowLayout::restore()
@@ -104,12 +146,17 @@ void WindowLayout::reset()
     m_pendingState.clear();
     arrange();
     sizeDocks();
+    m_followSize = true;
 }
 
 void WindowLayout::applyState()
 {
-    if (m_pendingState.isEmpty() || !m_window->restoreState(m_pendingState, kStateVersion))
+    const bool restored = !m_pendingState.isEmpty() && m_window->restoreState(m_pendingState, kStateVersion);
+    if (!restored) {
         sizeDocks();
+        queueSizeDocks(); // again once the layout has its final geometry
+    }
+    m_followSize = !restored;
     m_pendingState.clear();
 }
 
@@ -118,6 +165,10 @@ bool WindowLayout::eventFilter(QObject *watched, QEvent *event)
     if (watched == m_window && event->type() == QEvent::Show && !m_shown) {
         m_shown = true;
         applyState();
+    } else if (watched == m_window && event->type() == QEvent::MouseButtonPress) {
+        m_followSize = false; // the user may be dragging a dock separator
+    } else if (watched == m_window && event->type() == QEvent::Resize && m_shown && m_followSize) {
+        queueSizeDocks();
     }
     return QObject::eventFilter(watched, event);
 }

@@ -5,6 +5,12 @@
 // applied once the window has its final size (at the first show): applied
 // earlier, QMainWindow fits the docks into the not-yet-resized window and the
 // side docks shrink a little at every start.
+//
+// With no saved state the default dock sizes follow the window's size until
+// the user first presses on the window itself (where the dock separators
+// are): a window resized after its first show (a window manager placing it,
+// -qwindowgeometry applied after the show event) gets the same docks as one
+// shown at that size.
 
 #include <QObject>
 #include <QRect>
@@ -58,12 +64,15 @@ protected:
 private:
     void arrange();
     void sizeDocks();
+    void queueSizeDocks();
     void applyState();
 
     QMainWindow *m_window;
     MainDocks m_docks;
     QByteArray m_pendingState;
     bool m_shown = false;
+    bool m_followSize = false; // default dock sizes follow the window's size
+    bool m_resizeQueued = false;
 };
 
 } // namespace convoffload::ui

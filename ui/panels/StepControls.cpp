@@ -1,6 +1,7 @@
 #include "panels/StepControls.h"
 
 #include "document/ProjectDocument.h"
+#include "render/StepName.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -148,10 +149,12 @@ void StepControls::refresh()
 
 QString StepControls::momentText(const Moment &m, int count) const
 {
-    // The paper's numbering: compute steps 1..n, then the drain (n = count - 1).
-    const bool drain = m.step == count - 1;
-    QString text = drain ? tr("drain (after step %1)").arg(count - 1) : tr("step %1 of %2").arg(m.step + 1).arg(count - 1);
-    if (subSteps())
+    // The paper's numbering, as on the grids: compute steps 1..n, then the drain.
+    const StepCursor *cursor = m_document->cursor();
+    const bool lastIsDrain = cursor && !cursor->result().steps.empty() && cursor->result().steps.back().drain;
+    const bool drain = lastIsDrain && m.step == count - 1;
+    QString text = stepName(m.step, count, lastIsDrain);
+    if (subSteps() && !drain)
         text += QStringLiteral(" — ") + QString::fromLatin1(actionName(m.action).data(), qsizetype(actionName(m.action).size()));
     return text;
 }

@@ -1,4 +1,5 @@
 #include "render/GridRenderer.h"
+#include "render/StepName.h"
 
 #include "render/KernelStrip.h"
 #include "render/Palette.h"
@@ -303,12 +304,10 @@ GridGeometry GridGeometry::fit(int rows, int cols, const QRectF &area)
 QString GridRenderer::momentText(const StepCursor &cursor)
 {
     const Moment m = cursor.moment();
-    const int n = cursor.stepCount();
-    if (m.step < 0)
-        return QStringLiteral("before step 1 of %1").arg(n);
-    QString s = QStringLiteral("step %1/%2").arg(m.step + 1).arg(n);
-    if (m.step == n - 1 && cursor.currentPatches().empty())
-        s += QStringLiteral(" (drain)");
+    const QString s = stepName(m.step, cursor.result());
+    const bool drain = m.step >= 0 && m.step < cursor.stepCount() && cursor.result().steps[std::size_t(m.step)].drain;
+    if (m.step < 0 || drain) // the drain computes nothing: no action to name
+        return s;
     return s + QStringLiteral(", ") + fromView(actionName(m.action));
 }
 
