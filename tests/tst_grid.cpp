@@ -360,6 +360,32 @@ private Q_SLOTS:
         QCOMPARE(stepName(5, 6, false), QStringLiteral("step 6 of 6")); // no drain: every step computes
     }
 
+    // A legend entry wider than the legend ("filled: share of the N outputs
+    // computed" in an output grid a narrow dock wide) wraps onto more lines:
+    // nothing is drawn past the legend's right edge, and the legend is taller
+    // than at a width where every entry fits on its own.
+    void legendWrapsLongEntries()
+    {
+        const std::vector<LegendRow> rows = GridRenderer::outputLegend(GridStyle{}, {}, true);
+        QImage image(400, 300, QImage::Format_ARGB32);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        QFont font = p.font();
+        font.setPixelSize(13);
+        p.setFont(font);
+        const QFontMetricsF fm(font, &image);
+        const double entry = fm.horizontalAdvance(QStringLiteral("filled: share of the N outputs computed"));
+        const double narrow = std::floor(entry * 0.6); // narrower than the entry's text alone
+        const double wide = entry + 100;
+        QVERIFY(GridRenderer::legendHeight(fm, narrow, rows) > GridRenderer::legendHeight(fm, wide, rows) + 0.5 * fm.height());
+        const QRectF rect(0, 0, narrow, GridRenderer::legendHeight(fm, narrow, rows));
+        GridRenderer::paintLegend(p, rect, rows);
+        p.end();
+        for (int y = 0; y < image.height(); ++y)
+            for (int x = int(std::ceil(narrow)) + 1; x < image.width(); ++x)
+                QVERIFY2(image.pixelColor(x, y) == Qt::white, qPrintable(QStringLiteral("ink at %1,%2").arg(x).arg(y)));
+    }
+
     // Zigzag step 3 reloads rows 1–2 of columns 0–1, freed at step 2.
     void heatMap()
     {

@@ -13,6 +13,7 @@
 #include <QVector>
 
 #include <algorithm>
+#include <deque>
 #include <cmath>
 
 namespace convoffload::ui {
@@ -206,10 +207,46 @@ double legendPass(QPainter *painter, const QFontMetricsF &fm, const QRectF &rect
     for (const LegendRow &row : rows)
         if (!row.caption.isEmpty())
             captionWidth = std::max(captionWidth, fm.horizontalAdvance(row.caption) + m.gapIn);
+    // An entry wider than the legend wraps at its spaces: its swatch and the
+    // first words, then the rest in text-only pieces on the next lines.
+    std::deque<LegendItem> pieces;
+    const double room = rect.width() - captionWidth;
+    const auto split = [&](const LegendItem &item) {
+        std::vector<const LegendItem *> parts{&item};
+        if (item.kind == LegendItem::Kind::Gradient || itemWidth(fm, m, item) <= room)
+            return parts;
+        const QStringList words = item.label.split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        parts.clear();
+        LegendItem piece = item;
+        piece.label.clear();
+        for (const QString &word : words) {
+            LegendItem longer = piece;
+            longer.label += (longer.label.isEmpty() ? QString() : QStringLiteral(" ")) + word;
+            if (!piece.label.isEmpty() && itemWidth(fm, m, longer) > room) {
+                parts.push_back(&pieces.emplace_back(piece));
+                piece = LegendItem{LegendItem::Kind::Text, {}, word, {}, {}};
+            } else {
+                piece = longer;
+            }
+        }
+        parts.push_back(&pieces.emplace_back(piece));
+        return parts;
+    };
     for (const LegendRow &row : rows) {
         Line line{&row, true, {}, captionWidth};
-        for (const LegendItem &item : row.items) {
+        std::vector<const LegendItem *> items;
+        for (const LegendItem &entry : row.items)
+            for (const LegendItem *part : split(entry))
+                items.push_back(part);
+        for (const LegendItem *part : items) {
+            const LegendItem &item = *part;
+            const bool continuation = item.kind == LegendItem::Kind::Text
+                && std::none_of(row.items.begin(), row.items.end(), [part](const LegendItem &i) { return &i == part; });
             const double w = itemWidth(fm, m, item);
+            if (continuation && !line.items.empty()) { // a wrapped entry goes on, on its own line
+                lines.push_back(std::move(line));
+                line = Line{&row, false, {}, captionWidth};
+            }
             if (!line.items.empty() && line.width + m.spacing + w > rect.width()) {
                 lines.push_back(std::move(line));
                 line = Line{&row, false, {}, captionWidth};
