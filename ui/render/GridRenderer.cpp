@@ -201,6 +201,7 @@ double legendPass(QPainter *painter, const QFontMetricsF &fm, const QRectF &rect
         bool first;
         std::vector<std::pair<const LegendItem *, double>> items; // item, width
         double width;
+        double indent = 0; // the rest of a wrapped entry starts under its text
     };
     std::vector<Line> lines;
     double captionWidth = 0; // captions share a column so items line up
@@ -243,9 +244,17 @@ double legendPass(QPainter *painter, const QFontMetricsF &fm, const QRectF &rect
             const bool continuation = item.kind == LegendItem::Kind::Text
                 && std::none_of(row.items.begin(), row.items.end(), [part](const LegendItem &i) { return &i == part; });
             const double w = itemWidth(fm, m, item);
-            if (continuation && !line.items.empty()) { // a wrapped entry goes on, on its own line
+            if (continuation) {
+                // A wrapped entry goes on under its words, past the swatch,
+                // on a line of its own.
+                if (!line.items.empty())
+                    lines.push_back(std::move(line));
+                line = Line{&row, false, {}, captionWidth + m.swatch + m.gapIn, m.swatch + m.gapIn};
+                line.width += w;
+                line.items.emplace_back(&item, w);
                 lines.push_back(std::move(line));
                 line = Line{&row, false, {}, captionWidth};
+                continue;
             }
             if (!line.items.empty() && line.width + m.spacing + w > rect.width()) {
                 lines.push_back(std::move(line));
@@ -254,7 +263,8 @@ double legendPass(QPainter *painter, const QFontMetricsF &fm, const QRectF &rect
             line.width += (line.items.empty() ? 0.0 : m.spacing) + w;
             line.items.emplace_back(&item, w);
         }
-        lines.push_back(std::move(line));
+        if (!line.items.empty() || line.first)
+            lines.push_back(std::move(line));
     }
     double widest = 0;
     for (const Line &line : lines)
@@ -269,7 +279,7 @@ double legendPass(QPainter *painter, const QFontMetricsF &fm, const QRectF &rect
                 painter->drawText(
                     QRectF(left, y, captionWidth, m.lineHeight), Qt::AlignLeft | Qt::AlignVCenter, line.row->caption);
             }
-            double x = left + captionWidth;
+            double x = left + captionWidth + line.indent;
             for (const auto &[item, w] : line.items) {
                 paintItem(*painter, fm, m, *item, x, lineRect);
                 x += w + m.spacing;
