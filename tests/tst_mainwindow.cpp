@@ -33,6 +33,7 @@
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QLabel>
+#include <QSpinBox>
 #include <QTest>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -354,6 +355,38 @@ private slots:
         const QString metrics = dir.filePath(QStringLiteral("metrics.csv"));
         QVERIFY(dialog.exportMetricsTo(metrics).isEmpty());
         QVERIFY(QFile(metrics).size() > 0);
+    }
+
+    // The dialog's presets are the CLI's --preset: "paper column" lays the
+    // figure out at 85 × 65 mm (at 96 px per inch) and writes the PNG at
+    // 300 dpi; "Custom" gives the pixel size back to the user.
+    void exportDialogPreset()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        QVERIFY(window.openFile(sample("paper-example.json")));
+        QTRY_VERIFY(window.document()->cursor() != nullptr);
+        ExportDialog dialog(window.document());
+        dialog.setFigure(FigureKind::Durations);
+        dialog.setPreset(QStringLiteral("paper-column"));
+        const QSize column(qRound(85 / 25.4 * 96), qRound(65 / 25.4 * 96));
+        QCOMPARE(dialog.figureSize(), column);
+        const QString png = dir.filePath(QStringLiteral("column.png"));
+        const QString error = dialog.exportFigureTo(png);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(qRound(column.width() * 300 / 96.0), qRound(column.height() * 300 / 96.0)));
+        QCOMPARE(qRound(image.dotsPerMeterX() * 0.0254), 300);
+        QVERIFY(notBlank(image));
+        auto *width = dialog.findChildren<QSpinBox *>().at(2); // step, storyboard steps, width, height
+        QVERIFY(!width->isEnabled());
+        dialog.setPreset(QString());
+        QVERIFY(width->isEnabled());
+        width->setValue(640);
+        QCOMPARE(dialog.figureSize().width(), 640);
+        const QString custom = dir.filePath(QStringLiteral("custom.png"));
+        QVERIFY(dialog.exportFigureTo(custom).isEmpty());
+        QCOMPARE(QImage(custom).width(), 640);
     }
 
     // Figures for a report carry no cursor unless asked (--cursor).

@@ -68,6 +68,14 @@ ExportDialog::ExportDialog(ProjectDocument *document, QWidget *parent)
     m_cursor->setToolTip(tr("Off for figures in a report: the cursor is an on-screen mark"));
     form->addRow(QString(), m_cursor);
 
+    m_preset = new QComboBox(this);
+    m_preset->addItem(tr("Custom size in pixels"), QString());
+    for (const ExportPreset &preset : exportPresets())
+        m_preset->addItem(preset.label, preset.name);
+    m_preset->setToolTip(tr("A printed size and a font size in points, so that text reads 7–10 pt in the report "
+                            "(as convoffload-cli export --preset)"));
+    form->addRow(tr("Pr&eset:"), m_preset);
+
     auto *size = new QHBoxLayout;
     m_width = new QSpinBox(this);
     m_height = new QSpinBox(this);
@@ -113,10 +121,33 @@ ExportDialog::ExportDialog(ProjectDocument *document, QWidget *parent)
     connect(metricsButton, &QPushButton::clicked, this, &ExportDialog::exportMetrics);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_figure, &QComboBox::currentIndexChanged, this, &ExportDialog::updateEnabled);
+    connect(m_preset, &QComboBox::currentIndexChanged, this, &ExportDialog::applyPreset);
     updateEnabled();
 }
 
 void ExportDialog::setFigure(FigureKind kind) { m_figure->setCurrentIndex(m_figure->findData(int(kind))); }
+
+void ExportDialog::setPreset(const QString &name)
+{
+    const int index = m_preset->findData(name);
+    m_preset->setCurrentIndex(name.isEmpty() || index < 0 ? 0 : index);
+}
+
+QSize ExportDialog::figureSize() const { return QSize(m_width->value(), m_height->value()); }
+
+void ExportDialog::applyPreset()
+{
+    // A preset fixes the size (shown, in the pixels the figure is laid out
+    // in); the custom size is the user's again.
+    const std::optional<ExportPreset> preset = exportPresetFromName(m_preset->currentData().toString());
+    if (preset) {
+        const QSize size = presetLayoutSize(*preset);
+        m_width->setValue(size.width());
+        m_height->setValue(size.height());
+    }
+    m_width->setEnabled(!preset);
+    m_height->setEnabled(!preset);
+}
 
 void ExportDialog::updateEnabled()
 {
@@ -161,9 +192,14 @@ QString ExportDialog::exportFigureTo(const QString &path)
         request.storyboardSteps = m_storySteps->value();
         request.heatMap = m_heatMap->isChecked();
         request.cursor = m_cursor->isChecked();
+        request.size = figureSize();
+        qreal pngScale = 1.0;
+        if (const std::optional<ExportPreset> preset = exportPresetFromName(m_preset->currentData().toString())) {
+            request.font = presetFont(*preset);
+            pngScale = presetPngScale(*preset);
+        }
         const Figure figure = makeFigure(source, request);
-        const ExportResult result
-            = exportFigure(figure.paint, QSize(m_width->value(), m_height->value()), path, figure.title, figure.description);
+        const ExportResult result = exportFigure(figure.paint, figureSize(), path, figure.title, figure.description, pngScale);
         return result ? QString() : result.error;
     } catch (const std::exception &e) {
         return QString::fromStdString(e.what());

@@ -1,8 +1,11 @@
 #pragma once
 // File > Export Figure: any figure of the catalogue (grids, charts,
 // storyboard) at a chosen size to PNG, SVG or PDF, and the per-step metrics
-// to CSV or JSON — the same drawings as `convoffload-cli export`.
+// to CSV or JSON — the same drawings as `convoffload-cli export`. A preset
+// (paper column, paper full width, slide — the CLI's --preset) sets the
+// printed size and the font in points; "Custom" takes a size in pixels.
 
+#include "export/ExportPreset.h"
 #include "export/Figures.h"
 
 #include <QDialog>
@@ -23,6 +26,12 @@ public:
     explicit ExportDialog(ProjectDocument *document, QWidget *parent = nullptr);
 
     void setFigure(FigureKind kind);
+    /// Chooses an export preset by its CLI name ("paper-column", ...), or the
+    /// custom size in pixels for an empty or unknown name.
+    void setPreset(const QString &name);
+    /// The figure's layout size: the preset's printed size in CSS pixels, or
+    /// the custom size.
+    QSize figureSize() const;
     /// Exports with the dialog's current choices; returns an error message.
     QString exportFigureTo(const QString &path);
     QString exportMetricsTo(const QString &path);
@@ -32,9 +41,10 @@ private:
     void exportNow();
     void exportMetrics();
     void updateEnabled();
+    void applyPreset();
 
     ProjectDocument *m_document;
-    QComboBox *m_figure, *m_strategy, *m_versus;
+    QComboBox *m_figure, *m_strategy, *m_versus, *m_preset;
     QSpinBox *m_step, *m_storySteps, *m_width, *m_height;
     QCheckBox *m_heatMap;
     QCheckBox *m_cursor;
