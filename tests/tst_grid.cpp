@@ -350,6 +350,11 @@ private Q_SLOTS:
             QCOMPARE(colourAt(image, lay.geometry, 0, 4), Palette::pixel(states.second).rgb());
         }
         QCOMPARE(GridRenderer::inputTitle(ex.problem, *ex.cursor), QStringLiteral("Input 2×5×5 — step 2 of 5, a6 compute"));
+        // Shorter forms for a narrow grid: the sizes go first, then the action.
+        QCOMPARE(GridRenderer::titleChoices(GridKind::Input, ex.problem, *ex.cursor),
+            QStringList(
+                {QStringLiteral("Input 2×5×5 — step 2 of 5, a6 compute"), QStringLiteral("Input — step 2 of 5, a6 compute"),
+                    QStringLiteral("Input — step 2 of 5"), QStringLiteral("step 2 of 5")}));
         ex.cursor->seek({1, Action::LoadInput});
         QCOMPARE(GridRenderer::momentText(*ex.cursor), QStringLiteral("step 2 of 5, a4 load input"));
         ex.cursor->seek({5, Action::Write});

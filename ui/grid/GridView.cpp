@@ -203,7 +203,7 @@ void GridView::paintEvent(QPaintEvent *event)
     }
     const GridGeometry g = geometry();
     if (m_title.intersects(exposed))
-        GridRenderer::paintTitle(painter, m_title, title());
+        GridRenderer::paintTitle(painter, m_title, titles());
 
     const QRectF shown = m_viewport & QRectF(exposed);
     if (!shown.isEmpty()) {
@@ -272,6 +272,15 @@ void GridView::paintEditState(QPainter &painter, const GridGeometry &g, const QR
         painter.setBrush(bandFill());
         painter.drawRect(QRectF(band).adjusted(0.5, 0.5, -0.5, -0.5));
     }
+}
+
+QStringList GridView::titles() const
+{
+    if (!m_problem || !m_cursor)
+        return {};
+    if (m_kind == GridKind::Input && m_preview && m_preview->isActive() && !m_preview->state()->text.isEmpty())
+        return {title()};
+    return GridRenderer::titleChoices(m_kind, *m_problem, *m_cursor);
 }
 
 QString GridView::title() const

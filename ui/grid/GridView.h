@@ -90,6 +90,8 @@ public:
     const DropPreview *dropPreview() const { return m_preview; }
     /// The title shown now.
     QString title() const;
+    /// The title and its shorter forms, for a narrow view (longest first).
+    QStringList titles() const;
 
     QSize sizeHint() const override { return QSize(420, 420); }
     QSize minimumSizeHint() const override { return QSize(160, 160); }

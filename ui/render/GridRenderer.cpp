@@ -368,6 +368,19 @@ QString GridRenderer::outputTitle(const Problem &problem, const StepCursor &curs
     return outputName(problem) + QStringLiteral(" — ") + momentText(cursor);
 }
 
+QStringList GridRenderer::titleChoices(GridKind kind, const Problem &problem, const StepCursor &cursor)
+{
+    const QString name = kind == GridKind::Input ? inputName(problem) : outputName(problem);
+    const QString shortName = name.section(QLatin1Char(' '), 0, 0); // "Input", "Output"
+    const QString moment = momentText(cursor);
+    const QString step = stepName(cursor.moment().step, cursor.result());
+    QStringList choices{name + QStringLiteral(" — ") + moment, shortName + QStringLiteral(" — ") + moment};
+    if (step != moment)
+        choices << shortName + QStringLiteral(" — ") + step;
+    choices << step;
+    return choices;
+}
+
 std::vector<LegendRow> GridRenderer::inputLegend(
     const Problem &problem, const StepCursor &cursor, const GridStyle &style, const QString &caption)
 {
@@ -432,6 +445,19 @@ void GridRenderer::paintLegend(QPainter &painter, const QRectF &rect, const std:
     painter.setRenderHint(QPainter::Antialiasing, false);
     legendPass(&painter, QFontMetricsF(painter.font(), painter.device()), rect, rows);
     painter.restore();
+}
+
+void GridRenderer::paintTitle(QPainter &painter, const QRectF &rect, const QStringList &choices)
+{
+    if (choices.isEmpty())
+        return;
+    const QFontMetricsF fm(painter.font(), painter.device());
+    for (const QString &choice : choices)
+        if (fm.horizontalAdvance(choice) <= rect.width()) {
+            paintTitle(painter, rect, choice);
+            return;
+        }
+    paintTitle(painter, rect, choices.back());
 }
 
 void GridRenderer::paintTitle(QPainter &painter, const QRectF &rect, const QString &title)
@@ -912,7 +938,7 @@ void GridRenderer::paintInputGrid(QPainter &painter, const QRectF &target, const
     if (!lay.kernelStrip.isEmpty())
         KernelStrip::paint(painter, lay.kernelStrip, problem, cursor, style.labels);
     if (style.labels) {
-        paintTitle(painter, lay.title, inputTitle(problem, cursor));
+        paintTitle(painter, lay.title, titleChoices(GridKind::Input, problem, cursor));
         paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells());
     }
     if (style.legend)
@@ -930,7 +956,7 @@ void GridRenderer::paintOutputGrid(
     painter.fillRect(target, Qt::white);
     paintOutputCells(painter, lay.geometry, problem, cursor, style, lay.geometry.allCells());
     if (style.labels) {
-        paintTitle(painter, lay.title, outputTitle(problem, cursor));
+        paintTitle(painter, lay.title, titleChoices(GridKind::Output, problem, cursor));
         paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells());
     }
     if (style.legend)

@@ -14,6 +14,7 @@
 #include <QRect>
 #include <QRectF>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 #include <vector>
@@ -125,6 +126,9 @@ public:
         QPainter &painter, const GridGeometry &geometry, const QRectF &topAxis, const QRectF &leftAxis, QRect cells);
     /// One line, centred and elided to the rectangle.
     static void paintTitle(QPainter &painter, const QRectF &rect, const QString &title);
+    /// The first of `choices` (longest first) that fits on one line, the last
+    /// elided when none does.
+    static void paintTitle(QPainter &painter, const QRectF &rect, const QStringList &choices);
     /// Rows of items, wrapped to the rectangle's width, each line centred.
     static void paintLegend(QPainter &painter, const QRectF &rect, const std::vector<LegendRow> &rows);
     static double legendHeight(const QFontMetricsF &metrics, double width, const std::vector<LegendRow> &rows);
@@ -132,6 +136,10 @@ public:
     static QString momentText(const StepCursor &cursor); // "step 2/6, a4 load input"
     static QString inputTitle(const Problem &problem, const StepCursor &cursor);
     static QString outputTitle(const Problem &problem, const StepCursor &cursor);
+    /// A grid's title and its shorter forms for narrow grids, longest first:
+    /// "Output 6×28×28 — step 40 of 784, a6 compute", "Output — step 40 of
+    /// 784, a6 compute", "Output — step 40 of 784", "step 40 of 784".
+    static QStringList titleChoices(GridKind kind, const Problem &problem, const StepCursor &cursor);
     static std::vector<LegendRow> inputLegend(
         const Problem &problem, const StepCursor &cursor, const GridStyle &style, const QString &caption = {});
     /// With `partialFill` (the strategy streams kernels: streamsKernels), the
