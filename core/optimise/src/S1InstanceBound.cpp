@@ -53,7 +53,9 @@ public:
     PartitionBoundOutcome run()
     {
         PartitionBoundOutcome out;
-        out.bound = explore(out.states);
+        std::int64_t completed = 0; // states of the steps expanded in full
+        out.bound = explore(completed);
+        out.states = std::max(completed, m_statesSoFar);
         out.work = m_work;
         out.end = m_end;
         if (m_end != PartitionBoundEnd::Finished)
