@@ -93,6 +93,16 @@ OptimiseRequest requestFrom(const QCommandLineParser &parser, const Problem &pro
     request.worker_path = str(parser.value(opt("cbc-worker")));
     request.ilp_start_from_search = ilpStartFromSearch(parser);
     request.stream_kernels = true; // SPEC §3b: a layer whose kernels do not fit gets the best kernel-blocked strategy
+    request.prove = parser.isSet(opt("prove"));
+    if (!request.prove && (parser.isSet(opt("prove-states")) || parser.isSet(opt("prove-time-limit"))))
+        throw UsageError(
+            std::string("--") + (parser.isSet(opt("prove-states")) ? "prove-states" : "prove-time-limit") + " needs --prove");
+    if (request.prove && request.method != OptimiseMethod::Search)
+        throw UsageError("--prove needs --method search (the ILP proves by its own bound)");
+    if (parser.isSet(opt("prove-states")))
+        request.prove_max_states = parseInteger(parser, opt("prove-states"), 1, 100000000);
+    if (parser.isSet(opt("prove-time-limit")))
+        request.prove_time_limit_s = parseSeconds(parser, opt("prove-time-limit"));
     return request;
 }
 
@@ -125,6 +135,11 @@ void addOptimiseOptions(QCommandLineParser &parser)
                 "same strategy on any machine (default: no budget, the time limit ends the search; experiments: "
                 "scaled to the layer)."),
             opt("n")},
+        {opt("prove"),
+            opt("optimize --method search: after the time limit, try to prove the strategy optimal by the exact optimum "
+                "with the reload bound dropped, pruned by the strategy (layers of at most 64 outputs).")},
+        {opt("prove-states"), opt("Cap on the states --prove keeps (default 5000000, about 300 MB)."), opt("n")},
+        {opt("prove-time-limit"), opt("Time limit of --prove in seconds, after the search's (default 60)."), opt("seconds")},
         {opt("threads"), opt("Search threads, one annealing chain each (default: one per hardware thread)."), opt("n")},
         {opt("group-size"), opt("G, the largest group (default nb_patches_max)."), opt("g")},
         {opt("groups"), opt("kmin: exactly K_min groups (the paper's choice, default); any: up to --max-groups."), opt("rule"),
@@ -157,6 +172,11 @@ int optimizeCommand(const QCommandLineParser &parser, const Loaded &loaded, cons
     control.time_limit_s = parseSeconds(parser, opt("time-limit"));
     control.cancel = interruptFlag();
     control.progress = terminalProgress();
+    if (control.progress)
+        control.proof_progress = [](std::int64_t states, double seconds) {
+            std::fprintf(stderr, "proving: %lld states in %.1f s   ", static_cast<long long>(states), seconds);
+            std::fflush(stderr);
+        };
     const OptimiseReport report = optimise(problem, request, control);
     if (control.progress)
         std::fputs("\n", stderr);

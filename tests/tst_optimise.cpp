@@ -317,6 +317,34 @@ private slots:
         QCOMPARE(csvs[0], csvs[1]);
     }
 
+    // --prove adds the proof to the report (text and JSON); without it the
+    // report has none and the strategy is the same (the search is unchanged).
+    void cliProve()
+    {
+        const QString project = sample("paper-example.json");
+        const QStringList common{QStringLiteral("optimize"), project, QStringLiteral("--moves"), QStringLiteral("20000"),
+            QStringLiteral("--threads"), QStringLiteral("1")};
+        const Run plain = cli(common + QStringList{QStringLiteral("--json")});
+        QVERIFY2(plain.exitCode == 0, plain.err.constData());
+        const QJsonObject p = QJsonDocument::fromJson(plain.out).object();
+        QVERIFY(p[QLatin1String("proof")].isNull());
+        const Run proved = cli(common + QStringList{QStringLiteral("--prove"), QStringLiteral("--json")});
+        QVERIFY2(proved.exitCode == 0, proved.err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(proved.out).object();
+        QCOMPARE(j[QLatin1String("duration")].toDouble(), p[QLatin1String("duration")].toDouble());
+        const QJsonObject proof = j[QLatin1String("proof")].toObject();
+        const QString status = proof[QLatin1String("status")].toString();
+        QVERIFY2(status == QLatin1String("proven") || status == QLatin1String("bounded") || status == QLatin1String("not tried"),
+            qPrintable(status));
+        // Proven, or already optimal: the status says optimal; bounded: the bound is below the duration.
+        if (status == QLatin1String("bounded"))
+            QVERIFY(proof[QLatin1String("bound")].toDouble() < j[QLatin1String("duration")].toDouble());
+        else
+            QCOMPARE(j[QLatin1String("status")].toString(), QStringLiteral("optimal"));
+        const Run text = cli(common + QStringList{QStringLiteral("--prove")});
+        QVERIFY2(text.out.contains("Proof:           "), text.out.constData());
+    }
+
     void cliOptimizeErrors_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -378,6 +406,19 @@ private slots:
             "--time-limit: expected a number of seconds > 0, got 'inf'");
         row("over a week", {QStringLiteral("optimize"), project, QStringLiteral("--time-limit"), QStringLiteral("604801")},
             "--time-limit: expected a number of seconds > 0, got '604801'");
+        row("prove states",
+            {QStringLiteral("optimize"), project, QStringLiteral("--prove"), QStringLiteral("--prove-states"),
+                QStringLiteral("0")},
+            "--prove-states: expected an integer from 1 to 100000000, got '0'");
+        row("prove time",
+            {QStringLiteral("optimize"), project, QStringLiteral("--prove"), QStringLiteral("--prove-time-limit"),
+                QStringLiteral("-2")},
+            "--prove-time-limit: expected a number of seconds > 0, got '-2'");
+        row("prove states alone", {QStringLiteral("optimize"), project, QStringLiteral("--prove-states"), QStringLiteral("100")},
+            "--prove-states needs --prove");
+        row("prove with ilp",
+            {QStringLiteral("optimize"), project, QStringLiteral("--method"), QStringLiteral("ilp"), QStringLiteral("--prove")},
+            "--prove needs --method search");
         row("experiments moves", {QStringLiteral("experiments"), QStringLiteral("--moves"), QStringLiteral("0")},
             "--moves: expected an integer from 1");
         row("csv folder",

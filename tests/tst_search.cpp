@@ -5,6 +5,8 @@
 
 #include "convoffload/optimise/S1Instance.h"
 #include "convoffload/optimise/S1InstanceBound.h"
+#include "convoffload/optimise/S1InstanceBoundProof.h"
+#include "convoffload/optimise/Optimiser.h"
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/optimise/SearchOptimiser.h"
 #include "convoffload/simulate/Simulator.h"
@@ -266,6 +268,112 @@ private slots:
         QCOMPARE(r.duration, double(*optimum));
         QCOMPARE(r.lower_bound, double(*optimum));
         QCOMPARE(optimiseStatusName(r.status), optimiseStatusName(OptimiseStatus::Optimal));
+    }
+
+    // `--prove` (proveByRelaxedBound) against the brute force: offered the
+    // optimum it proves it exactly when the relaxed optimum reaches it (the
+    // reload bound slack, or binding without changing the optimum), and
+    // otherwise bounds it by the relaxed optimum; offered one more than the
+    // optimum it bounds it by the relaxed optimum.
+    void proofMatchesTheBruteForce_data() { findsTheBruteForceOptimum_data(); }
+    void proofMatchesTheBruteForce()
+    {
+        QFETCH(int, hIn);
+        QFETCH(int, wIn);
+        QFETCH(int, groupSize);
+        QFETCH(int, maxLoads);
+        QFETCH(bool, atMostCap);
+        OptimiseSettings settings;
+        settings.group_count = atMostCap ? GroupCount::AtMostCap : GroupCount::ExactlyKMin;
+        const S1Instance in = makeS1Instance(paperProblem(hIn, wIn, groupSize, maxLoads), settings);
+        const int patches = (hIn - 2) * (wIn - 2);
+        const int kMin = (patches + groupSize - 1) / groupSize;
+        const int maxGroups = atMostCap ? patches : kMin;
+        const std::optional<int> relaxed = bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, 9);
+        const std::optional<int> optimum = bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, maxLoads);
+        QVERIFY(relaxed);
+        if (!optimum)
+            return; // nothing to prove
+        BoundProofLimits limits;
+        limits.time_limit_s = 600; // the instances end it, never the clock
+        const BoundProof atOptimum = proveByRelaxedBound(in, *optimum, limits);
+        QVERIFY(atOptimum.bound);
+        if (*relaxed == *optimum) {
+            QCOMPARE(boundProofStatusName(atOptimum.status), boundProofStatusName(BoundProofStatus::Proven));
+            QCOMPARE(*atOptimum.bound, double(*optimum));
+            QCOMPARE(atOptimum.text().rfind("proven optimal by the relaxed bound", 0), std::size_t(0));
+        } else {
+            QCOMPARE(boundProofStatusName(atOptimum.status), boundProofStatusName(BoundProofStatus::Bounded));
+            QCOMPARE(*atOptimum.bound, double(*relaxed));
+        }
+        const BoundProof above = proveByRelaxedBound(in, *optimum + 1, limits);
+        QCOMPARE(boundProofStatusName(above.status), boundProofStatusName(BoundProofStatus::Bounded));
+        QCOMPARE(*above.bound, double(*relaxed));
+        QVERIFY2(above.text().rfind("bound " + std::to_string(*relaxed) + ", gap ", 0) == 0, above.text().c_str());
+    }
+
+    // A cap, Stop, the time limit and a layer too large each end the proof
+    // with a line that says so; the gap of the line is worked out by hand.
+    void proofReportsItsLimits()
+    {
+        const S1Instance in = makeS1Instance(paperProblem(5, 5, 2));
+        const int optimum = *bruteForceOptimum(5, 5, 2, 5, 5, 9);
+        BoundProofLimits limits;
+        limits.max_states = 10; // far fewer than the 9 patches need
+        BoundProof p = proveByRelaxedBound(in, optimum, limits);
+        QCOMPARE(boundProofStatusName(p.status), boundProofStatusName(BoundProofStatus::NotReached));
+        QVERIFY(!p.bound);
+        QCOMPARE(p.why, std::string("states cap hit"));
+        QVERIFY2(p.text().rfind("bound not reached: states cap hit after ", 0) == 0, p.text().c_str());
+
+        const std::atomic<bool> cancel{true};
+        limits = {};
+        limits.cancel = &cancel;
+        // 8×8 outputs: far more than 4096 groups tried before it could end.
+        const S1Instance big = makeS1Instance(paperProblem(10, 10, 3));
+        p = proveByRelaxedBound(big, 1e9, limits);
+        QCOMPARE(boundProofStatusName(p.status), boundProofStatusName(BoundProofStatus::NotReached));
+        QCOMPARE(p.why, std::string("cancelled"));
+
+        limits = {};
+        limits.time_limit_s = 1e-6;
+        p = proveByRelaxedBound(big, 1e9, limits);
+        QCOMPARE(p.why, std::string("time limit reached"));
+
+        p = proveByRelaxedBound(makeS1Instance(paperProblem(11, 11, 2)), 1e9, {});
+        QCOMPARE(boundProofStatusName(p.status), boundProofStatusName(BoundProofStatus::NotTried));
+        QVERIFY2(p.text().find("over 64 patches") != std::string::npos, p.text().c_str());
+
+        // The gap in the line: incumbent 40, bound 30: 25.0 %.
+        BoundProof line;
+        line.status = BoundProofStatus::Bounded;
+        line.incumbent = 40;
+        line.bound = 30;
+        QVERIFY2(line.text().rfind("bound 30, gap 25.0 %", 0) == 0, line.text().c_str());
+    }
+
+    // Through optimise(): --prove is off by default (no proof in the report)
+    // and leaves the search's strategy as it is; on, the report has the proof
+    // and the status Optimal (here the search's own bound already proves it).
+    void optimiseProvesOnRequest()
+    {
+        const Problem problem = paperProblem(5, 5, 2);
+        OptimiseRequest request;
+        request.max_moves = 20000;
+        request.threads = 1;
+        OptimiseControl control;
+        control.time_limit_s = 600;
+        const OptimiseReport plain = optimise(problem, request, control);
+        QVERIFY(!plain.proof);
+        request.prove = true;
+        const OptimiseReport proved = optimise(problem, request, control);
+        QVERIFY(proved.proof);
+        QCOMPARE(proved.result.groups, plain.result.groups); // the search itself is unchanged
+        QCOMPARE(proved.result.duration, double(*bruteForceOptimum(5, 5, 2, 5, 5, 9)));
+        QCOMPARE(optimiseStatusName(proved.result.status), optimiseStatusName(OptimiseStatus::Optimal));
+        QVERIFY(proved.proof->bound);
+        QCOMPARE(*proved.proof->bound, proved.result.duration);
+        QVERIFY(optimiseReportToText(proved).find("Proof:") != std::string::npos);
     }
 
     // A move budget makes the run reproducible: the same seed, budget and

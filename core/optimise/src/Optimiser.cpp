@@ -83,6 +83,58 @@ OptimiseReport optimiseKernelBlocked(const Problem &problem, const OptimiseContr
     return report;
 }
 
+/// `--prove`: the relaxed bound pruned by the search's strategy, after it.
+BoundProof proveResult(
+    const S1Instance &in, OptimiseResult &result, const OptimiseRequest &request, const OptimiseControl &control)
+{
+    BoundProof proof;
+    if (!result.hasSolution() || result.status == OptimiseStatus::Failed) {
+        proof.why = "the search found no valid strategy";
+        return proof;
+    }
+    proof.incumbent = result.duration;
+    if (result.status == OptimiseStatus::Optimal) {
+        proof.bound = result.duration;
+        proof.why = "the search's strategy is already proven optimal (its duration equals the bound)";
+        return proof;
+    }
+    if (result.cancelled) {
+        proof.why = "stopped";
+        return proof;
+    }
+    BoundProofLimits limits;
+    limits.max_states = request.prove_max_states;
+    limits.time_limit_s = request.prove_time_limit_s;
+    limits.cancel = control.cancel;
+    const double searchSeconds = result.seconds;
+    double lastReport = 0;
+    if (control.progress || control.proof_progress)
+        limits.progress = [&](std::int64_t states, double seconds) {
+            if (seconds - lastReport < 0.05)
+                return;
+            lastReport = seconds;
+            if (control.progress)
+                control.progress({searchSeconds + seconds, result.duration, result.lower_bound});
+            if (control.proof_progress)
+                control.proof_progress(states, seconds);
+        };
+    proof = proveByRelaxedBound(in, result.duration, limits);
+    result.seconds += proof.seconds;
+    if (proof.status == BoundProofStatus::Proven) {
+        result.status = OptimiseStatus::Optimal;
+        result.lower_bound = result.duration;
+    } else if (proof.status == BoundProofStatus::Bounded) {
+        result.lower_bound = std::max(result.lower_bound, *proof.bound);
+    } else if (proof.why == "cancelled") {
+        result.cancelled = true;
+    }
+    const OptimiseProgress last{result.seconds, result.duration, result.lower_bound};
+    result.history.push_back(last);
+    if (control.progress)
+        control.progress(last);
+    return proof;
+}
+
 bool sound(const Problem &problem) { return problem.layer.problems().empty() && problem.hardware.problems().empty(); }
 
 } // namespace
@@ -129,6 +181,8 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
         options.max_moves = request.max_moves;
         options.threads = request.threads;
         report.result = searchOptimise(report.instance, options, control);
+        if (request.prove)
+            report.proof = proveResult(report.instance, report.result, request, control);
     }
     report.lower_bound = std::max(report.result.lower_bound, lowerBound(report.instance));
     return report;
@@ -176,6 +230,12 @@ nlohmann::ordered_json kernelBlockedToJson(const FamilyMember &member, std::int6
         {"warnings", member.row.warnings}, {"tried", tried}};
 }
 
+nlohmann::ordered_json proofToJson(const BoundProof &proof)
+{
+    return {{"status", boundProofStatusName(proof.status)}, {"bound", optionalNumber(proof.bound)}, {"states", proof.states},
+        {"seconds", proof.seconds}, {"why", proof.why}, {"text", proof.text()}};
+}
+
 } // namespace
 
 nlohmann::ordered_json optimiseReportToJson(const OptimiseReport &report)
@@ -194,7 +254,8 @@ nlohmann::ordered_json optimiseReportToJson(const OptimiseReport &report)
         {"groups", r.groups.size()}, {"heuristics", heuristics},
         {"kernel_blocked",
             report.kernel_blocked ? kernelBlockedToJson(*report.kernel_blocked, report.kernel_blocked_tried)
-                                  : nlohmann::ordered_json(nullptr)}};
+                                  : nlohmann::ordered_json(nullptr)},
+        {"proof", report.proof ? proofToJson(*report.proof) : nlohmann::ordered_json(nullptr)}};
 }
 
 std::string optimiseReportToText(const OptimiseReport &report)
@@ -215,6 +276,8 @@ std::string optimiseReportToText(const OptimiseReport &report)
             << report.instance.group_size << "\n";
     }
     out << "Lower bound:     " << number(report.lower_bound) << " (gap " << percent(r.gap()) << ")\n";
+    if (report.proof)
+        out << "Proof:           " << report.proof->text() << "\n";
     for (const NamedGroups &h : report.heuristics)
         out << "  " << h.name << ": " << number(h.evaluation.duration)
             << (h.evaluation.feasible ? "" : " (breaks the problem: " + h.evaluation.violation + ")") << "\n";

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <bit>
 #include <bitset>
+#include <cmath>
 #include <limits>
 #include <unordered_map>
 #include <vector>
@@ -44,15 +45,31 @@ public:
                 set.set(std::size_t(local[px]));
             m_sets.push_back(set);
         }
+        if (limits.below_duration)
+            m_tolerance = 1e-9 * std::max(1.0, std::abs(*limits.below_duration));
         m_all = m_patches == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << m_patches) - 1;
     }
 
-    std::optional<double> run()
+    PartitionBoundOutcome run()
+    {
+        PartitionBoundOutcome out;
+        std::int64_t completed = 0; // states of the steps expanded in full
+        out.bound = explore(completed);
+        out.states = std::max(completed, m_statesSoFar);
+        out.work = m_work;
+        out.end = m_end;
+        if (m_end != PartitionBoundEnd::Finished)
+            out.bound.reset();
+        return out;
+    }
+
+private:
+    std::optional<double> explore(std::int64_t &states)
     {
         const std::int64_t maxGroups = std::min<std::int64_t>(m_in.max_groups, m_in.patches);
         std::unordered_map<State, std::int64_t, StateHash> layer{{State{0, 0}, 0}};
         std::optional<double> best;
-        std::int64_t states = 1;
+        states = 1;
         for (std::int64_t t = 0; t < maxGroups && !layer.empty(); ++t) {
             std::unordered_map<State, std::int64_t, StateHash> next;
             for (const auto &[state, loads] : layer) {
@@ -60,14 +77,19 @@ public:
                 const PixelSet lastUnion = unionOf(state.last);
                 // Pixels the patches left need: after a group g, those g does
                 // not hold are loaded again (g's own pixels are all in U_g).
-                if (m_limits.known_loads)
+                if (m_limits.known_loads || m_limits.below_duration)
                     m_ahead = unionOf(remaining);
                 m_from = state;
                 m_fromLoads = loads;
                 m_groupsAfter = t + 1;
                 m_next = &next;
                 extend(remaining, remaining, 0, PixelSet{}, lastUnion);
-                if (std::int64_t(next.size()) + states > m_limits.max_states || m_stopped)
+                m_statesSoFar = states + std::int64_t(next.size());
+                if (m_statesSoFar > m_limits.max_states) {
+                    m_end = PartitionBoundEnd::StatesCapHit;
+                    return std::nullopt;
+                }
+                if (m_stopped)
                     return std::nullopt;
             }
             states += std::int64_t(next.size());
@@ -79,10 +101,10 @@ public:
                 }
             layer = std::move(next);
         }
+        m_end = PartitionBoundEnd::Finished;
         return best;
     }
 
-private:
     PixelSet unionOf(std::uint64_t patches) const
     {
         PixelSet u;
@@ -108,10 +130,12 @@ private:
         std::uint64_t remaining, std::uint64_t candidates, std::uint64_t group, const PixelSet &u, const PixelSet &lastUnion)
     {
         while (candidates != 0 && !m_stopped) {
-            if (++m_work > m_limits.max_work || (m_work % 4096 == 0 && m_limits.cancel && m_limits.cancel->load())) {
-                m_stopped = true;
+            if (++m_work > m_limits.max_work) {
+                stop(PartitionBoundEnd::WorkCapHit);
                 return;
             }
+            if (m_work % 4096 == 0 && interrupted())
+                return;
             const int p = std::countr_zero(candidates);
             candidates &= candidates - 1;
             const std::uint64_t grown = group | (std::uint64_t(1) << p);
@@ -125,6 +149,28 @@ private:
         }
     }
 
+    /// Cancel and deadline, every few thousand groups tried; progress too.
+    bool interrupted()
+    {
+        if (m_limits.cancel && m_limits.cancel->load()) {
+            stop(PartitionBoundEnd::Cancelled);
+            return true;
+        }
+        if (m_limits.deadline && std::chrono::steady_clock::now() > *m_limits.deadline) {
+            stop(PartitionBoundEnd::TimedOut);
+            return true;
+        }
+        if (m_limits.progress && m_work % 65536 == 0)
+            m_limits.progress(m_statesSoFar);
+        return false;
+    }
+
+    void stop(PartitionBoundEnd why)
+    {
+        m_stopped = true;
+        m_end = why;
+    }
+
     void transition(std::uint64_t left, std::uint64_t group, const PixelSet &u, const PixelSet &lastUnion)
     {
         if (!canFinish(std::popcount(left)))
@@ -132,6 +178,16 @@ private:
         const std::int64_t loads = m_fromLoads + std::int64_t((u & ~lastUnion).count());
         if (m_limits.known_loads && loads + std::int64_t((m_ahead & ~u).count()) > *m_limits.known_loads)
             return;
+        if (m_limits.below_duration) {
+            // At least the pixels the patches left need and not held now, and
+            // the fewest groups that can take those patches.
+            const std::int64_t left = std::popcount(m_all & ~(m_from.done | group));
+            const std::int64_t groups = m_groupsAfter + (left + m_in.group_size - 1) / m_in.group_size;
+            const double least
+                = m_in.duration(loads + std::int64_t((m_ahead & ~u).count()), std::max(groups, std::int64_t(m_in.min_groups)));
+            if (least >= *m_limits.below_duration - m_tolerance)
+                return;
+        }
         const State s{m_from.done | group, group};
         auto [it, inserted] = m_next->try_emplace(s, loads);
         if (!inserted && loads < it->second)
@@ -144,7 +200,10 @@ private:
     std::vector<PixelSet> m_sets;
     std::uint64_t m_all = 0;
     std::int64_t m_work = 0;
-    bool m_stopped = false; // out of work or cancelled
+    std::int64_t m_statesSoFar = 1;
+    bool m_stopped = false; // out of work, cancelled or timed out
+    PartitionBoundEnd m_end = PartitionBoundEnd::Finished;
+    double m_tolerance = 0; // of below_duration
     // The state being expanded.
     State m_from{0, 0};
     std::int64_t m_fromLoads = 0;
@@ -155,10 +214,34 @@ private:
 
 } // namespace
 
+std::string partitionBoundEndName(PartitionBoundEnd end)
+{
+    switch (end) {
+    case PartitionBoundEnd::Finished:
+        return "finished";
+    case PartitionBoundEnd::TooLarge:
+        return "too large";
+    case PartitionBoundEnd::StatesCapHit:
+        return "states cap hit";
+    case PartitionBoundEnd::WorkCapHit:
+        return "work cap hit";
+    case PartitionBoundEnd::Cancelled:
+        return "cancelled";
+    case PartitionBoundEnd::TimedOut:
+        return "time limit reached";
+    }
+    return "?";
+}
+
 std::optional<double> partitionLowerBound(const S1Instance &in, const PartitionBoundLimits &limits)
 {
+    return partitionBound(in, limits).bound;
+}
+
+PartitionBoundOutcome partitionBound(const S1Instance &in, const PartitionBoundLimits &limits)
+{
     if (in.patches > kMaxPatches || in.needed_pixels.size() > kMaxPixels || in.patches == 0)
-        return std::nullopt;
+        return {};
     // The first step alone tries every group of at most G patches: when they
     // are more than the work allowed, do not start.
     double firstStep = 0, choose = 1;
@@ -167,7 +250,7 @@ std::optional<double> partitionLowerBound(const S1Instance &in, const PartitionB
         firstStep += choose;
     }
     if (firstStep > double(limits.max_work))
-        return std::nullopt;
+        return {};
     return PartitionDp(in, limits).run();
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // How a caller follows and stops any optimiser: time limit, cancel, progress.
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <optional>
 
@@ -18,6 +19,9 @@ struct OptimiseControl {
     double time_limit_s = 10;
     const std::atomic<bool> *cancel = nullptr; // raised by the caller to stop early
     ProgressCallback progress; // called from the thread that called the optimiser, at most ~20 times a second
+    /// During a search's `--prove` (OptimiseRequest::prove): the states the
+    /// relaxed bound kept so far and its seconds, as often as `progress`.
+    std::function<void(std::int64_t states, double seconds)> proof_progress;
 };
 
 } // namespace convoffload

@@ -4,6 +4,7 @@
 #include "convoffload/optimise/OptimiseControl.h"
 #include "convoffload/optimise/OptimiseResult.h"
 #include "convoffload/optimise/S1Instance.h"
+#include "convoffload/optimise/S1InstanceBoundProof.h"
 #include "convoffload/simulate/Comparison.h"
 
 #include <nlohmann/json.hpp>
@@ -35,6 +36,12 @@ struct OptimiseRequest {
     /// today) keep their refusal; the CLI's `optimize` sets it, and a caller
     /// that sets it must build its strategy with toStrategy().
     bool stream_kernels = false;
+    /// Search only: after the search, try to prove its strategy optimal by
+    /// the relaxed optimum pruned by it (S1InstanceBoundProof.h), within
+    /// these limits. Off by default: the search alone is what --moves reproduces.
+    bool prove = false;
+    std::int64_t prove_max_states = 5000000;
+    double prove_time_limit_s = 60;
 };
 
 /// What a caller shows about an optimisation: the result and what it is
@@ -51,6 +58,7 @@ struct OptimiseReport {
     /// member's patch groups); `instance` and the heuristics are then empty.
     std::optional<FamilyMember> kernel_blocked;
     std::int64_t kernel_blocked_tried = 0; // members simulated
+    std::optional<BoundProof> proof; // with request.prove
 
     /// (best heuristic - result) / best heuristic; nullopt when either is missing.
     std::optional<double> gainOverHeuristic() const;

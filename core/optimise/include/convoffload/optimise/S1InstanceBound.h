@@ -11,8 +11,11 @@
 #include "convoffload/optimise/S1Instance.h"
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <string>
 
 namespace convoffload {
 
@@ -22,8 +25,38 @@ struct PartitionBoundLimits {
     /// Loads of a known strategy: states that cannot beat it are pruned (the
     /// result is unchanged, since the relaxed optimum is at most it).
     std::optional<std::int64_t> known_loads;
+    /// Keep only what could end strictly below this duration (the proof of
+    /// an incumbent): when nothing is left, the relaxed optimum, hence the
+    /// optimum, is at least it.
+    std::optional<double> below_duration;
     const std::atomic<bool> *cancel = nullptr; // checked every few thousand groups tried
+    std::optional<std::chrono::steady_clock::time_point> deadline; // checked with cancel
+    /// Called with the states kept so far, about every 65 000 groups tried.
+    std::function<void(std::int64_t states)> progress;
 };
+
+/// How a run of the dynamic programming ended.
+enum class PartitionBoundEnd {
+    Finished, // every state expanded: `bound` is exact (or nothing is below below_duration)
+    TooLarge, // over 64 patches or 256 needed pixels, or too many first groups: not tried
+    StatesCapHit, // max_states reached
+    WorkCapHit, // max_work reached
+    Cancelled,
+    TimedOut // deadline passed
+};
+std::string partitionBoundEndName(PartitionBoundEnd end); // "finished", "too large", "states cap hit", ...
+
+struct PartitionBoundOutcome {
+    PartitionBoundEnd end = PartitionBoundEnd::TooLarge;
+    /// Finished only: the relaxed optimum, or the best below below_duration;
+    /// nullopt when nothing is (below it).
+    std::optional<double> bound;
+    std::int64_t states = 0; // kept over all steps, when it ended
+    std::int64_t work = 0; // groups tried
+};
+
+/// The dynamic programming with its full outcome.
+PartitionBoundOutcome partitionBound(const S1Instance &instance, const PartitionBoundLimits &limits);
 
 /// The relaxed optimum as a duration; nullopt when the instance has over 64
 /// patches or 256 needed pixels, the states or the work exceed their limits, or on cancel.

@@ -1,0 +1,48 @@
+#pragma once
+// `optimize --prove`: after the search, the relaxed optimum
+// (S1InstanceBound.h) computed with every state that cannot end strictly
+// below the incumbent pruned. Nothing left proves the incumbent optimal; a
+// relaxed optimum below it is a bound with a gap; a cap, the time limit or
+// Stop end it without a conclusion, and it says which.
+#include "convoffload/optimise/S1Instance.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace convoffload {
+
+enum class BoundProofStatus {
+    Proven, // no ordered partition, even with the reload bound dropped, beats the incumbent
+    Bounded, // the relaxed optimum is below the incumbent: a bound and a gap
+    NotReached, // a cap, the time limit or Stop ended it first
+    NotTried // over 64 patches or 256 needed pixels, or no incumbent
+};
+std::string boundProofStatusName(BoundProofStatus status); // "proven", "bounded", "not reached", "not tried"
+
+struct BoundProofLimits {
+    std::int64_t max_states = 5000000; // about 300 MB at most
+    double time_limit_s = 60;
+    const std::atomic<bool> *cancel = nullptr;
+    std::function<void(std::int64_t states, double seconds)> progress;
+};
+
+struct BoundProof {
+    BoundProofStatus status = BoundProofStatus::NotTried;
+    double incumbent = 0; // the duration it tried to prove
+    std::optional<double> bound; // Proven: the incumbent; Bounded: the relaxed optimum
+    std::int64_t states = 0; // kept over all steps
+    double seconds = 0;
+    std::string why; // NotReached, NotTried: in words ("states cap hit", ...)
+
+    /// The report line: "proven optimal by the relaxed bound", "bound X, gap
+    /// Y %", "bound not reached: states cap hit after N states"...
+    std::string text() const;
+};
+
+/// Proves or bounds `incumbent` (a feasible strategy's duration).
+BoundProof proveByRelaxedBound(const S1Instance &instance, double incumbent, const BoundProofLimits &limits);
+
+} // namespace convoffload
