@@ -1,6 +1,17 @@
 #include "network/NetworkPanel.h"
 
+#include "charts/ChartFactory.h"
+#include "export/FigureExport.h"
+#include "network/NetworkChart.h"
+
 #include "convoffload/io/ProjectFile.h"
+
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QEvent>
+#include <QSplitter>
+#include <QStackedBarSeries>
 
 #include <QFileDialog>
 #include <QFileInfo>
@@ -38,6 +49,8 @@ QString shapeText(const Layer &l)
 NetworkPanel::NetworkPanel(QWidget *parent)
     : QWidget(parent)
     , m_tree(new QTreeWidget(this))
+    , m_chartView(new QChartView(this))
+    , m_saveChart(new QToolButton(this))
     , m_summary(new QLabel(tr("No network: File › Import Network (ONNX)… or Open network…"), this))
     , m_progress(new QProgressBar(this))
     , m_stop(new QToolButton(this))
@@ -66,15 +79,33 @@ NetworkPanel::NetworkPanel(QWidget *parent)
             emit layerActivated(index);
     });
 
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setMinimumHeight(160);
+    m_chartView->setToolTip(tr("Click a layer's bar to open it in every view"));
+    m_chartView->installEventFilter(this);
+    showChart(nullptr);
+    m_saveChart->setText(tr("Save chart…"));
+    m_saveChart->setToolTip(tr("Export the network chart as PNG, SVG or PDF"));
+    m_saveChart->setEnabled(false);
+    connect(m_saveChart, &QToolButton::clicked, this, &NetworkPanel::chooseAndSaveChart);
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->setChildrenCollapsible(false);
+    split->addWidget(m_tree);
+    split->addWidget(m_chartView);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+
     auto *bar = new QHBoxLayout;
     bar->addWidget(open);
+    bar->addWidget(m_saveChart);
     bar->addWidget(m_progress);
     bar->addWidget(m_stop);
     bar->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
-    layout->addWidget(m_tree, 1);
+    layout->addWidget(split, 1);
     layout->addWidget(m_summary);
 
     m_job.setProgressHandler([this](int layer) { m_progress->setValue(layer); });
@@ -119,6 +150,7 @@ void NetworkPanel::setNetwork(const Network &network, const QString &path)
     m_analysis.reset();
     m_path = path;
     fillLayers();
+    showChart(nullptr);
     m_summary->setText(tr("Analysing %n layers…", nullptr, int(network.layers.size())));
     m_progress->setRange(0, int(network.layers.size()));
     m_progress->setValue(0);
@@ -209,6 +241,62 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
     if (!analysis.skipped.empty())
         text += tr("; %n convolutions skipped by the import", nullptr, int(analysis.skipped.size()));
     m_summary->setText(text + QLatin1Char('.'));
+    showChart(networkChart(analysis));
+}
+
+QChart *NetworkPanel::chart() const { return networkBars(m_chartView->chart()) ? m_chartView->chart() : nullptr; }
+
+void NetworkPanel::showChart(QChart *chart)
+{
+    if (!chart) { // before an analysis: an empty chart in the same style
+        chart = styledChart(QString());
+        chart->legend()->setVisible(false);
+    }
+    QChart *old = m_chartView->chart();
+    m_chartView->setChart(chart); // the view owns the new chart, not the old one
+    delete old;
+    m_saveChart->setEnabled(networkBars(chart) != nullptr);
+    if (QStackedBarSeries *bars = networkBars(chart)) {
+        fitNetworkLabels(chart, m_chartView->width());
+        connect(bars, &QStackedBarSeries::clicked, this, [this](int index, QBarSet *) {
+            if (!m_network || index < 0 || index >= int(m_network->layers.size()))
+                return;
+            m_tree->setCurrentItem(m_tree->topLevelItem(index));
+            emit layerActivated(index);
+        });
+    }
+}
+
+bool NetworkPanel::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_chartView && event->type() == QEvent::Resize && chart())
+        fitNetworkLabels(chart(), m_chartView->width());
+    return QWidget::eventFilter(watched, event);
+}
+
+QString NetworkPanel::saveChart(const QString &path, QSize size) const
+{
+    QChart *c = chart();
+    if (!c)
+        return tr("No network chart yet: the analysis has not finished.");
+    if (const ExportResult check = checkExportTarget(path, size); !check)
+        return check.error;
+    fitNetworkLabels(c, size.width());
+    const ExportResult result = exportFigure(chartPainter(c), size, path, plainChartTitle(c));
+    fitNetworkLabels(c, m_chartView->width());
+    return result.error;
+}
+
+void NetworkPanel::chooseAndSaveChart()
+{
+    const QString base = m_path.isEmpty() ? QStringLiteral("network") : QFileInfo(m_path).completeBaseName();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save network chart"),
+        QFileInfo(m_path).dir().filePath(base + QStringLiteral("-chart.png")), tr("Figures (*.png *.svg *.pdf)"));
+    if (path.isEmpty())
+        return;
+    const QString error = saveChart(path, QSize(1000, 500));
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot save the chart"), error);
 }
 
 } // namespace convoffload::ui
