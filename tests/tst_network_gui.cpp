@@ -15,12 +15,14 @@
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
+#include <QChartView>
 #include <QDockWidget>
 #include <QFile>
 #include <QImage>
 #include <QSettings>
 #include <QSignalSpy>
-#include <QStackedBarSeries>
+#include <QHorizontalStackedBarSeries>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
@@ -145,26 +147,29 @@ private slots:
         QVERIFY(analysed.wait(10000));
         QChart *chart = panel.chart();
         QVERIFY(chart);
-        QStackedBarSeries *bars = networkBars(chart);
+        QHorizontalStackedBarSeries *bars = networkBars(chart);
         QVERIFY(bars);
         QCOMPARE(bars->count(), 4); // no invalid layer: no hatched set
         const QList<QBarSet *> sets = bars->barSets();
         QCOMPARE(sets[0]->label(), QStringLiteral("load input"));
-        QCOMPARE(barValues(sets[0]), (QList<qreal>{4, 10}));
+        QCOMPARE(barValues(sets[0]), (QList<qreal>{10, 4})); // bottom up: b, then a
         QCOMPARE(sets[1]->label(), QStringLiteral("load kernels"));
-        QCOMPARE(barValues(sets[1]), (QList<qreal>{1, 4}));
+        QCOMPARE(barValues(sets[1]), (QList<qreal>{4, 1}));
         QCOMPARE(sets[2]->label(), QStringLiteral("write back"));
         QCOMPARE(barValues(sets[2]), (QList<qreal>{4, 4}));
         QCOMPARE(sets[3]->label(), QStringLiteral("compute"));
-        QCOMPARE(barValues(sets[3]), (QList<qreal>{1, 4}));
-        auto *layers = qobject_cast<QBarCategoryAxis *>(chart->axes(Qt::Horizontal).value(0));
+        QCOMPARE(barValues(sets[3]), (QList<qreal>{4, 1}));
+        auto *layers = qobject_cast<QBarCategoryAxis *>(chart->axes(Qt::Vertical).value(0));
         QVERIFY(layers);
-        QCOMPARE(layers->categories(), (QStringList{QStringLiteral("a"), QStringLiteral("★ b")}));
+        QCOMPARE(layers->categories(), (QStringList{QStringLiteral("★ b"), QStringLiteral("a")}));
+        QCOMPARE(networkBarLayer(chart, 0), 1);
+        QCOMPARE(networkBarLayer(chart, 1), 0);
+        QCOMPARE(networkBarLayer(chart, 2), -1);
         QVERIFY(plainChartTitle(chart).contains(QStringLiteral("total 32 cycles")));
 
         // Clicking b's bar selects its row and opens it, as a double-click.
         QSignalSpy activated(&panel, &NetworkPanel::layerActivated);
-        emit bars->clicked(1, sets[3]);
+        emit bars->clicked(0, sets[3]); // b's bar, the bottom one
         QCOMPARE(activated.count(), 1);
         QCOMPARE(activated.at(0).at(0).toInt(), 1);
         QCOMPARE(panel.tree()->currentItem(), panel.tree()->topLevelItem(1));
@@ -191,20 +196,20 @@ private slots:
         QCOMPARE(panel.openNetwork(writeToy(dir, kToyWithInvalid)), QString());
         QVERIFY(analysed.wait(10000));
         QCOMPARE(panel.tree()->topLevelItem(2)->text(NetworkPanel::ValidColumn), QStringLiteral("✖"));
-        QStackedBarSeries *bars = networkBars(panel.chart());
+        QHorizontalStackedBarSeries *bars = networkBars(panel.chart());
         QVERIFY(bars);
         QCOMPARE(bars->count(), 5);
         const QList<QBarSet *> sets = bars->barSets();
-        QCOMPARE(barValues(sets[0]), (QList<qreal>{4, 10, 0}));
-        QCOMPARE(barValues(sets[3]), (QList<qreal>{1, 4, 0}));
+        QCOMPARE(barValues(sets[0]), (QList<qreal>{0, 10, 4})); // c, b, a
+        QCOMPARE(barValues(sets[3]), (QList<qreal>{0, 4, 1}));
         QCOMPARE(sets[4]->label(), QStringLiteral("no valid strategy"));
-        auto *y = qobject_cast<QValueAxis *>(panel.chart()->axes(Qt::Vertical).value(0));
+        auto *y = qobject_cast<QValueAxis *>(panel.chart()->axes(Qt::Horizontal).value(0));
         QVERIFY(y);
         QVERIFY(y->max() > 22);
-        QCOMPARE(barValues(sets[4]), (QList<qreal>{0, 0, y->max()}));
+        QCOMPARE(barValues(sets[4]), (QList<qreal>{y->max(), 0, 0}));
         QCOMPARE(sets[4]->brush().style(), Qt::BDiagPattern);
-        auto *layers = qobject_cast<QBarCategoryAxis *>(panel.chart()->axes(Qt::Horizontal).value(0));
-        QCOMPARE(layers->categories(), (QStringList{QStringLiteral("a"), QStringLiteral("★ b"), QStringLiteral("✖ c")}));
+        auto *layers = qobject_cast<QBarCategoryAxis *>(panel.chart()->axes(Qt::Vertical).value(0));
+        QCOMPARE(layers->categories(), (QStringList{QStringLiteral("✖ c"), QStringLiteral("★ b"), QStringLiteral("a")}));
         QVERIFY(plainChartTitle(panel.chart()).contains(QStringLiteral("total 32 cycles")));
     }
 
@@ -228,9 +233,9 @@ private slots:
         QCOMPARE(window.document()->project().strategies[0].name, std::string("ZigZag"));
         QCOMPARE(window.document()->currentStrategy(), 0);
         // Clicking a's bar in the network chart opens a.
-        QStackedBarSeries *bars = networkBars(panel->chart());
+        QHorizontalStackedBarSeries *bars = networkBars(panel->chart());
         QVERIFY(bars);
-        emit bars->clicked(0, bars->barSets().first());
+        emit bars->clicked(1, bars->barSets().first()); // a's bar, the top one
         QCOMPARE(window.document()->project().problem.layer.h_in, 2);
         if (qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT")) {
             panel->parentWidget()->raise();
@@ -255,8 +260,15 @@ private slots:
         QVERIFY(window.openFile(sample("networks/resnet8.json")));
         QVERIFY(analysed.wait(120000));
         panel->parentWidget()->raise();
+        panel->tabs()->setCurrentWidget(panel->chartView());
         QTest::qWait(300);
         window.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_NETWORK"));
+        panel->tabs()->setCurrentWidget(panel->tree());
+        QTest::qWait(100);
+        window.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_NETWORK") + QStringLiteral(".layers.png"));
+        QCOMPARE(panel->saveChart(
+                     qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_NETWORK") + QStringLiteral(".chart.png"), QSize(1000, 500)),
+            QString());
     }
 
     // File › Open of a network project shows it in the Network dock (the

@@ -6,8 +6,7 @@
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
-#include <QFontMetricsF>
-#include <QStackedBarSeries>
+#include <QHorizontalStackedBarSeries>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -64,7 +63,12 @@ QChart *networkChart(const NetworkAnalysis &analysis)
     invalid->setBrush(QBrush(QColor(0x99, 0x99, 0x99), Qt::BDiagPattern));
     QStringList labels;
     double top = 0;
-    for (std::size_t i = 0; i < analysis.layers.size(); ++i) {
+    // Qt stacks a horizontal bar chart's categories from the bottom (and
+    // ignores a reversed category axis): the last layer goes in first, so
+    // that the network reads in graph order from the top.
+    const std::size_t count = analysis.layers.size();
+    for (std::size_t bar = 0; bar < count; ++bar) {
+        const std::size_t i = count - 1 - bar;
         const LayerDurationSplit split = layerDurationSplit(analysis.layers[i]);
         input->append(split.input_loads);
         kernels->append(split.kernel_loads);
@@ -74,13 +78,12 @@ QChart *networkChart(const NetworkAnalysis &analysis)
         labels << networkBarLabel(analysis, i);
     }
     QValueAxis *y = zeroBasedValueAxis(QStringLiteral("cycles"), top);
-    y->setLabelFormat(QStringLiteral("%.3g"));
     // A layer without a valid strategy has no duration: a hatched bar the
     // plot's height, so it cannot be mistaken for a short layer.
-    for (const LayerAnalysis &l : analysis.layers)
-        invalid->append(l.bestCandidate() ? 0.0 : y->max());
+    for (std::size_t bar = 0; bar < count; ++bar)
+        invalid->append(analysis.layers[count - 1 - bar].bestCandidate() ? 0.0 : y->max());
 
-    auto *bars = new QStackedBarSeries;
+    auto *bars = new QHorizontalStackedBarSeries;
     bars->setObjectName(QLatin1String(kNetworkBarsName));
     bars->append({input, kernels, writes, compute});
     if (analysis.layers_without_valid > 0)
@@ -89,38 +92,30 @@ QChart *networkChart(const NetworkAnalysis &analysis)
         delete invalid;
     bars->setBarWidth(0.7);
     auto *x = new QBarCategoryAxis;
-    x->setTitleText(QStringLiteral("layer (graph order)"));
     x->append(labels);
-    chart->addAxis(x, Qt::AlignBottom);
-    chart->addAxis(y, Qt::AlignLeft);
+    chart->addAxis(x, Qt::AlignLeft);
+    chart->addAxis(y, Qt::AlignBottom);
     chart->addSeries(bars);
     bars->attachAxis(x);
     bars->attachAxis(y);
     return chart;
 }
 
-QStackedBarSeries *networkBars(const QChart *chart)
+QHorizontalStackedBarSeries *networkBars(const QChart *chart)
 {
     if (!chart)
         return nullptr;
     for (QAbstractSeries *series : chart->series())
         if (series->objectName() == QLatin1String(kNetworkBarsName))
-            return qobject_cast<QStackedBarSeries *>(series);
+            return qobject_cast<QHorizontalStackedBarSeries *>(series);
     return nullptr;
 }
 
-void fitNetworkLabels(QChart *chart, qreal width)
+int networkBarLayer(const QChart *chart, int bar)
 {
-    for (QAbstractAxis *axis : chart->axes(Qt::Horizontal))
-        if (auto *layers = qobject_cast<QBarCategoryAxis *>(axis); layers && layers->count() > 0) {
-            const QFontMetricsF fm(layers->labelsFont());
-            qreal widest = 0;
-            for (const QString &label : layers->categories())
-                widest = std::max(widest, fm.horizontalAdvance(label));
-            // The plot is the width less the value axis and margins.
-            const qreal slot = std::max(1.0, width - 6 * fm.height()) / layers->count();
-            layers->setLabelsAngle(widest + fm.height() > slot ? -90 : 0);
-        }
+    const QHorizontalStackedBarSeries *bars = networkBars(chart);
+    const int count = bars && !bars->barSets().isEmpty() ? int(bars->barSets().first()->count()) : 0;
+    return bar >= 0 && bar < count ? count - 1 - bar : -1;
 }
 
 } // namespace convoffload::ui

@@ -1,5 +1,6 @@
 #pragma once
-// The network chart: every layer's best duration in graph order, stacked
+// The network chart: every layer's best duration in graph order (top to
+// bottom, horizontal bars so that layer names read whole), stacked
 // into input loads, kernel loads, writes and compute (cycles), the layers
 // that dominate the total starred, the layers without a valid strategy drawn
 // as a full-height hatched bar marked ✖. A pure function of the analysis, in
@@ -10,7 +11,7 @@
 
 QT_BEGIN_NAMESPACE
 class QChart;
-class QStackedBarSeries;
+class QHorizontalStackedBarSeries;
 QT_END_NAMESPACE
 
 namespace convoffload::ui {
@@ -31,13 +32,12 @@ LayerDurationSplit layerDurationSplit(const LayerAnalysis &layer);
 /// "✖ " before one without a valid strategy.
 QString networkBarLabel(const NetworkAnalysis &analysis, std::size_t layer);
 
-/// The chart; bar i is layer i. The caller owns it.
+/// The chart, the first layer on top. The caller owns it.
 QChart *networkChart(const NetworkAnalysis &analysis);
-/// Its bars (clicked(index, set) gives the layer index), nullptr when
-/// `chart` is not a network chart.
-QStackedBarSeries *networkBars(const QChart *chart);
-/// Turns the layer labels upright when they would not fit side by side in
-/// `width` pixels of `chart`'s font (Qt elides labels wider than a bar).
-void fitNetworkLabels(QChart *chart, qreal width);
+/// Its bars, nullptr when `chart` is not a network chart. Bar index 0 is
+/// the bottom one, the last layer (Qt's order): see networkBarLayer.
+QHorizontalStackedBarSeries *networkBars(const QChart *chart);
+/// The layer of bar index `bar` (as clicked() gives it), -1 when none.
+int networkBarLayer(const QChart *chart, int bar);
 
 } // namespace convoffload::ui

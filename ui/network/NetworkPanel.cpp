@@ -9,20 +9,22 @@
 #include <QBarSet>
 #include <QChart>
 #include <QChartView>
-#include <QEvent>
-#include <QSplitter>
-#include <QStackedBarSeries>
+#include <QHorizontalStackedBarSeries>
 
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace convoffload::ui {
 
@@ -50,6 +52,7 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     : QWidget(parent)
     , m_tree(new QTreeWidget(this))
     , m_chartView(new QChartView(this))
+    , m_tabs(new QTabWidget(this))
     , m_saveChart(new QToolButton(this))
     , m_summary(new QLabel(tr("No network: File › Import Network (ONNX)… or Open network…"), this))
     , m_progress(new QProgressBar(this))
@@ -80,21 +83,16 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     });
 
     m_chartView->setRenderHint(QPainter::Antialiasing);
-    m_chartView->setMinimumHeight(160);
     m_chartView->setToolTip(tr("Click a layer's bar to open it in every view"));
-    m_chartView->installEventFilter(this);
     showChart(nullptr);
     m_saveChart->setText(tr("Save chart…"));
     m_saveChart->setToolTip(tr("Export the network chart as PNG, SVG or PDF"));
     m_saveChart->setEnabled(false);
     connect(m_saveChart, &QToolButton::clicked, this, &NetworkPanel::chooseAndSaveChart);
 
-    auto *split = new QSplitter(Qt::Vertical, this);
-    split->setChildrenCollapsible(false);
-    split->addWidget(m_tree);
-    split->addWidget(m_chartView);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_tree, tr("Layers"));
+    m_tabs->addTab(m_chartView, tr("Chart"));
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(open);
@@ -105,7 +103,7 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_tabs, 1);
     layout->addWidget(m_summary);
 
     m_job.setProgressHandler([this](int layer) { m_progress->setValue(layer); });
@@ -256,22 +254,20 @@ void NetworkPanel::showChart(QChart *chart)
     m_chartView->setChart(chart); // the view owns the new chart, not the old one
     delete old;
     m_saveChart->setEnabled(networkBars(chart) != nullptr);
-    if (QStackedBarSeries *bars = networkBars(chart)) {
-        fitNetworkLabels(chart, m_chartView->width());
-        connect(bars, &QStackedBarSeries::clicked, this, [this](int index, QBarSet *) {
+    // Room for every layer's name (a line each) besides the title, the axis
+    // and the legend: Qt Charts elides the labels of a squeezed axis.
+    const QFontMetrics fm(font());
+    const int layers = m_network ? int(m_network->layers.size()) : 0;
+    m_chartView->setMinimumHeight(std::min(9 * fm.height() + std::max(4, layers) * (fm.height() + 4), 40 * fm.height()));
+    if (QHorizontalStackedBarSeries *bars = networkBars(chart)) {
+        connect(bars, &QHorizontalStackedBarSeries::clicked, this, [this](int bar, QBarSet *) {
+            const int index = networkBarLayer(this->chart(), bar);
             if (!m_network || index < 0 || index >= int(m_network->layers.size()))
                 return;
             m_tree->setCurrentItem(m_tree->topLevelItem(index));
             emit layerActivated(index);
         });
     }
-}
-
-bool NetworkPanel::eventFilter(QObject *watched, QEvent *event)
-{
-    if (watched == m_chartView && event->type() == QEvent::Resize && chart())
-        fitNetworkLabels(chart(), m_chartView->width());
-    return QWidget::eventFilter(watched, event);
 }
 
 QString NetworkPanel::saveChart(const QString &path, QSize size) const
@@ -281,10 +277,7 @@ QString NetworkPanel::saveChart(const QString &path, QSize size) const
         return tr("No network chart yet: the analysis has not finished.");
     if (const ExportResult check = checkExportTarget(path, size); !check)
         return check.error;
-    fitNetworkLabels(c, size.width());
-    const ExportResult result = exportFigure(chartPainter(c), size, path, plainChartTitle(c));
-    fitNetworkLabels(c, m_chartView->width());
-    return result.error;
+    return exportFigure(chartPainter(c), size, path, plainChartTitle(c)).error;
 }
 
 void NetworkPanel::chooseAndSaveChart()

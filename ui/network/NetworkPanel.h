@@ -3,8 +3,8 @@
 // whether the kernels fit, the best strategy, its duration, its share of the
 // network's total and a validity badge. The analysis (every layer's
 // heuristics) runs off the GUI thread with progress per layer and Stop.
-// Activating a layer asks to open it as a single-layer project. Below the
-// table, the network chart (NetworkChart.h): clicking a layer's bar selects
+// Activating a layer asks to open it as a single-layer project. Beside the
+// table (a second tab), the network chart (NetworkChart.h): clicking a layer's bar selects
 // its row and opens it like activating the row; Save chart… exports it.
 #include "jobs/BackgroundJob.h"
 
@@ -19,6 +19,7 @@ class QChart;
 class QChartView;
 class QLabel;
 class QProgressBar;
+class QTabWidget;
 class QToolButton;
 class QTreeWidget;
 
@@ -44,6 +45,8 @@ public:
     /// The network chart of the finished analysis, nullptr before it.
     QChart *chart() const;
     QChartView *chartView() const { return m_chartView; }
+    /// The Layers and Chart tabs.
+    QTabWidget *tabs() const { return m_tabs; }
     /// Exports the chart (PNG, SVG or PDF by extension) at `size`; the error
     /// message, else empty.
     QString saveChart(const QString &path, QSize size) const;
@@ -66,10 +69,10 @@ private:
     void showAnalysis(const NetworkAnalysis &analysis);
     void showChart(QChart *chart);
     void chooseAndSaveChart();
-    bool eventFilter(QObject *watched, QEvent *event) override;
 
     QTreeWidget *m_tree;
     QChartView *m_chartView;
+    QTabWidget *m_tabs;
     QToolButton *m_saveChart;
     QLabel *m_summary;
     QProgressBar *m_progress;
