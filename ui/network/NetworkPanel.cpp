@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScrollArea>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -52,6 +53,7 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     : QWidget(parent)
     , m_tree(new QTreeWidget(this))
     , m_chartView(new QChartView(this))
+    , m_chartScroll(new QScrollArea(this))
     , m_tabs(new QTabWidget(this))
     , m_saveChart(new QToolButton(this))
     , m_summary(new QLabel(tr("No network: File › Import Network (ONNX)… or Open network…"), this))
@@ -92,7 +94,12 @@ NetworkPanel::NetworkPanel(QWidget *parent)
 
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_tree, tr("Layers"));
-    m_tabs->addTab(m_chartView, tr("Chart"));
+    // The chart keeps a line per layer however short the dock (Qt Charts
+    // elides a label taller than its bar): it scrolls instead.
+    m_chartScroll->setWidgetResizable(true);
+    m_chartScroll->setFrameShape(QFrame::NoFrame);
+    m_chartScroll->setWidget(m_chartView);
+    m_tabs->addTab(m_chartScroll, tr("Chart"));
 
     auto *bar = new QHBoxLayout;
     bar->addWidget(open);
@@ -244,6 +251,15 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
 
 QChart *NetworkPanel::chart() const { return networkBars(m_chartView->chart()) ? m_chartView->chart() : nullptr; }
 
+int NetworkPanel::chartHeight() const
+{
+    // The title's two lines, the value axis, the legend and the margins take
+    // about fourteen lines (measured); every layer a line and a gap.
+    const QFontMetrics fm(font());
+    const int layers = m_network ? int(m_network->layers.size()) : 0;
+    return 14 * fm.height() + std::max(4, layers) * (fm.height() + 8);
+}
+
 void NetworkPanel::showChart(QChart *chart)
 {
     if (!chart) { // before an analysis: an empty chart in the same style
@@ -254,11 +270,9 @@ void NetworkPanel::showChart(QChart *chart)
     m_chartView->setChart(chart); // the view owns the new chart, not the old one
     delete old;
     m_saveChart->setEnabled(networkBars(chart) != nullptr);
-    // Room for every layer's name (a line each) besides the title, the axis
-    // and the legend: Qt Charts elides the labels of a squeezed axis.
-    const QFontMetrics fm(font());
-    const int layers = m_network ? int(m_network->layers.size()) : 0;
-    m_chartView->setMinimumHeight(std::min(9 * fm.height() + std::max(4, layers) * (fm.height() + 4), 40 * fm.height()));
+    m_chartView->setMinimumHeight(chartHeight());
+    // The dock as tall as the chart up to 18 lines: it scrolls past that.
+    m_chartScroll->setMinimumHeight(std::min(chartHeight(), 18 * QFontMetrics(font()).height()));
     if (QHorizontalStackedBarSeries *bars = networkBars(chart)) {
         connect(bars, &QHorizontalStackedBarSeries::clicked, this, [this](int bar, QBarSet *) {
             const int index = networkBarLayer(this->chart(), bar);
@@ -287,7 +301,7 @@ void NetworkPanel::chooseAndSaveChart()
         QFileInfo(m_path).dir().filePath(base + QStringLiteral("-chart.png")), tr("Figures (*.png *.svg *.pdf)"));
     if (path.isEmpty())
         return;
-    const QString error = saveChart(path, QSize(1000, 500));
+    const QString error = saveChart(path, QSize(1000, std::max(500, chartHeight())));
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Cannot save the chart"), error);
 }

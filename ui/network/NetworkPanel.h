@@ -19,6 +19,7 @@ class QChart;
 class QChartView;
 class QLabel;
 class QProgressBar;
+class QScrollArea;
 class QTabWidget;
 class QToolButton;
 class QTreeWidget;
@@ -68,10 +69,13 @@ private:
     void fillLayers();
     void showAnalysis(const NetworkAnalysis &analysis);
     void showChart(QChart *chart);
+    /// The chart's height in pixels that leaves every layer's label whole.
+    int chartHeight() const;
     void chooseAndSaveChart();
 
     QTreeWidget *m_tree;
     QChartView *m_chartView;
+    QScrollArea *m_chartScroll;
     QTabWidget *m_tabs;
     QToolButton *m_saveChart;
     QLabel *m_summary;
