@@ -51,7 +51,7 @@ QChart *networkChart(const NetworkAnalysis &analysis)
     QString detail = QStringLiteral("total %1 cycles").arg(cycles(analysis.total_duration));
     if (!analysis.dominating.empty())
         detail += QStringLiteral(" · ★ dominating");
-    if (analysis.layers_without_valid > 0)
+    if (analysis.layers_without_valid > 0) // the layers without a valid strategy
         detail += QStringLiteral(" · ✖ no valid strategy (incomplete total)");
     QChart *chart = styledChart(QStringLiteral("Network — best duration per layer<br>") + detail);
 
@@ -59,8 +59,6 @@ QChart *networkChart(const NetworkAnalysis &analysis)
     QBarSet *kernels = styledBarSet(QStringLiteral("load kernels"), Palette::kernels());
     QBarSet *writes = styledBarSet(QStringLiteral("write back"), Palette::write());
     QBarSet *compute = styledBarSet(QStringLiteral("compute"), Palette::compute());
-    QBarSet *invalid = styledBarSet(QStringLiteral("no valid strategy"), QColor(0x99, 0x99, 0x99));
-    invalid->setBrush(QBrush(QColor(0x99, 0x99, 0x99), Qt::BDiagPattern));
     QStringList labels;
     double top = 0;
     // Qt stacks a horizontal bar chart's categories from the bottom (and
@@ -78,18 +76,21 @@ QChart *networkChart(const NetworkAnalysis &analysis)
         labels << networkBarLabel(analysis, i);
     }
     QValueAxis *y = zeroBasedValueAxis(QStringLiteral("cycles"), top);
-    // A layer without a valid strategy has no duration: a hatched bar the
-    // plot's height, so it cannot be mistaken for a short layer.
-    for (std::size_t bar = 0; bar < count; ++bar)
-        invalid->append(analysis.layers[count - 1 - bar].bestCandidate() ? 0.0 : y->max());
-
     auto *bars = new QHorizontalStackedBarSeries;
     bars->setObjectName(QLatin1String(kNetworkBarsName));
     bars->append({input, kernels, writes, compute});
-    if (analysis.layers_without_valid > 0)
+    // A layer without a valid strategy has no duration: a hatched bar the
+    // plot's height, so it cannot be mistaken for a short layer.
+    const bool anyInvalid
+        = std::any_of(analysis.layers.begin(), analysis.layers.end(), [](const LayerAnalysis &l) { return !l.bestCandidate(); });
+    if (anyInvalid) {
+        const QColor grey(0x99, 0x99, 0x99);
+        QBarSet *invalid = styledBarSet(QStringLiteral("no valid strategy"), grey);
+        invalid->setBrush(QBrush(grey, Qt::BDiagPattern));
+        for (std::size_t bar = 0; bar < count; ++bar)
+            invalid->append(analysis.layers[count - 1 - bar].bestCandidate() ? 0.0 : y->max());
         bars->append(invalid);
-    else
-        delete invalid;
+    }
     bars->setBarWidth(0.7);
     auto *x = new QBarCategoryAxis;
     x->append(labels);
