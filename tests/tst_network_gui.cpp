@@ -1,20 +1,32 @@
 // The GUI's networks: the Import Network (ONNX) dialog's preview and the
 // project it saves, the Network dock's analysis (durations worked out by
-// hand in tst_network) and opening a layer from it in the main window.
+// hand in tst_network) and opening a layer from it in the main window; the
+// network chart's bars (the same hand-worked durations split by what they
+// are spent on) and opening a layer by clicking its bar.
+#include "charts/ChartFactory.h"
 #include "document/ProjectDocument.h"
 #include "mainwindow/MainWindow.h"
+#include "network/NetworkChart.h"
 #include "network/NetworkImportDialog.h"
 #include "network/NetworkPanel.h"
 
 #include "convoffload/io/ProjectFile.h"
 
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
 #include <QDockWidget>
 #include <QFile>
+#include <QImage>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QHorizontalStackedBarSeries>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+#include <QValueAxis>
 
 using namespace convoffload;
 using namespace convoffload::ui;
@@ -28,13 +40,29 @@ const QByteArray kToy = R"({"format": "convoffload-project", "version": 2,
  "layers": [{"name": "a", "layer": {"c_in": 1, "h_in": 2, "w_in": 2, "h_k": 1, "w_k": 1, "n": 1}},
             {"name": "b", "layer": {"c_in": 1, "h_in": 3, "w_in": 3, "h_k": 2, "w_k": 2, "n": 1}}]})";
 
-QString writeToy(const QTemporaryDir &dir)
+// The toy with a third layer "c": a 3×3 kernel is 9 operations, over
+// nbop_pe = 4, so not one patch fits a step and no strategy is valid.
+const QByteArray kToyWithInvalid = R"({"format": "convoffload-project", "version": 2,
+ "hardware": {"mem_size": 100, "nbop_pe": 4},
+ "layers": [{"name": "a", "layer": {"c_in": 1, "h_in": 2, "w_in": 2, "h_k": 1, "w_k": 1, "n": 1}},
+            {"name": "b", "layer": {"c_in": 1, "h_in": 3, "w_in": 3, "h_k": 2, "w_k": 2, "n": 1}},
+            {"name": "c", "layer": {"c_in": 1, "h_in": 3, "w_in": 3, "h_k": 3, "w_k": 3, "n": 1}}]})";
+
+QString writeToy(const QTemporaryDir &dir, const QByteArray &text = kToy)
 {
     const QString path = dir.filePath(QStringLiteral("toy.json"));
     QFile f(path);
     if (f.open(QIODevice::WriteOnly))
-        f.write(kToy);
+        f.write(text);
     return path;
+}
+
+QList<qreal> barValues(const QBarSet *set)
+{
+    QList<qreal> values;
+    for (int i = 0; i < set->count(); ++i)
+        values << set->at(i);
+    return values;
 }
 
 } // namespace
@@ -105,6 +133,86 @@ private slots:
         QVERIFY(!panel.openNetwork(dir.filePath(QStringLiteral("missing.json"))).isEmpty());
     }
 
+    // The toy's durations (tst_network's toyNetworkByHand, t = 1): a = 4
+    // pixel loads + 1 kernel load + 4 writes + 1 compute = 10; b (ZigZag) =
+    // 10 pixel loads + 4 kernel elements + 4 writes + 4 computes = 22, over
+    // half of 32: starred.
+    void networkChartByHand()
+    {
+        QTemporaryDir dir;
+        NetworkPanel panel;
+        QVERIFY(!panel.chart());
+        QSignalSpy analysed(&panel, &NetworkPanel::analysed);
+        QCOMPARE(panel.openNetwork(writeToy(dir)), QString());
+        QVERIFY(analysed.wait(10000));
+        QChart *chart = panel.chart();
+        QVERIFY(chart);
+        QHorizontalStackedBarSeries *bars = networkBars(chart);
+        QVERIFY(bars);
+        QCOMPARE(bars->count(), 4); // no invalid layer: no hatched set
+        const QList<QBarSet *> sets = bars->barSets();
+        QCOMPARE(sets[0]->label(), QStringLiteral("load input"));
+        QCOMPARE(barValues(sets[0]), (QList<qreal>{10, 4})); // bottom up: b, then a
+        QCOMPARE(sets[1]->label(), QStringLiteral("load kernels"));
+        QCOMPARE(barValues(sets[1]), (QList<qreal>{4, 1}));
+        QCOMPARE(sets[2]->label(), QStringLiteral("write back"));
+        QCOMPARE(barValues(sets[2]), (QList<qreal>{4, 4}));
+        QCOMPARE(sets[3]->label(), QStringLiteral("compute"));
+        QCOMPARE(barValues(sets[3]), (QList<qreal>{4, 1}));
+        auto *layers = qobject_cast<QBarCategoryAxis *>(chart->axes(Qt::Vertical).value(0));
+        QVERIFY(layers);
+        QCOMPARE(layers->categories(), (QStringList{QStringLiteral("★ b"), QStringLiteral("a")}));
+        QCOMPARE(networkBarLayer(chart, 0), 1);
+        QCOMPARE(networkBarLayer(chart, 1), 0);
+        QCOMPARE(networkBarLayer(chart, 2), -1);
+        QVERIFY(plainChartTitle(chart).contains(QStringLiteral("total 32 cycles")));
+
+        // Clicking b's bar selects its row and opens it, as a double-click.
+        QSignalSpy activated(&panel, &NetworkPanel::layerActivated);
+        emit bars->clicked(0, sets[3]); // b's bar, the bottom one
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.at(0).at(0).toInt(), 1);
+        QCOMPARE(panel.tree()->currentItem(), panel.tree()->topLevelItem(1));
+
+        // Exported like every figure.
+        const QString png = dir.filePath(QStringLiteral("chart.png"));
+        QCOMPARE(panel.saveChart(png, QSize(800, 400)), QString());
+        QCOMPARE(QImage(png).size(), QSize(800, 400));
+        QVERIFY(!panel.saveChart(dir.filePath(QStringLiteral("chart.txt")), QSize(800, 400)).isEmpty());
+
+        // A new network clears the chart until its analysis ends.
+        QCOMPARE(panel.openNetwork(writeToy(dir)), QString());
+        QVERIFY(!panel.chart());
+        QVERIFY(analysed.wait(10000));
+    }
+
+    // A layer without a valid strategy: no duration, all four parts 0, a
+    // hatched bar the plot's height, marked ✖; the total stays 32.
+    void networkChartMarksInvalidLayers()
+    {
+        QTemporaryDir dir;
+        NetworkPanel panel;
+        QSignalSpy analysed(&panel, &NetworkPanel::analysed);
+        QCOMPARE(panel.openNetwork(writeToy(dir, kToyWithInvalid)), QString());
+        QVERIFY(analysed.wait(10000));
+        QCOMPARE(panel.tree()->topLevelItem(2)->text(NetworkPanel::ValidColumn), QStringLiteral("✖"));
+        QHorizontalStackedBarSeries *bars = networkBars(panel.chart());
+        QVERIFY(bars);
+        QCOMPARE(bars->count(), 5);
+        const QList<QBarSet *> sets = bars->barSets();
+        QCOMPARE(barValues(sets[0]), (QList<qreal>{0, 10, 4})); // c, b, a
+        QCOMPARE(barValues(sets[3]), (QList<qreal>{0, 4, 1}));
+        QCOMPARE(sets[4]->label(), QStringLiteral("no valid strategy"));
+        auto *y = qobject_cast<QValueAxis *>(panel.chart()->axes(Qt::Horizontal).value(0));
+        QVERIFY(y);
+        QVERIFY(y->max() > 22);
+        QCOMPARE(barValues(sets[4]), (QList<qreal>{y->max(), 0, 0}));
+        QCOMPARE(sets[4]->brush().style(), Qt::BDiagPattern);
+        auto *layers = qobject_cast<QBarCategoryAxis *>(panel.chart()->axes(Qt::Vertical).value(0));
+        QCOMPARE(layers->categories(), (QStringList{QStringLiteral("✖ c"), QStringLiteral("★ b"), QStringLiteral("a")}));
+        QVERIFY(plainChartTitle(panel.chart()).contains(QStringLiteral("total 32 cycles")));
+    }
+
     void mainWindowOpensALayer()
     {
         QTemporaryDir dir;
@@ -124,12 +232,44 @@ private slots:
         QCOMPARE(window.document()->project().strategies.size(), std::size_t(1));
         QCOMPARE(window.document()->project().strategies[0].name, std::string("ZigZag"));
         QCOMPARE(window.document()->currentStrategy(), 0);
+        // Clicking a's bar in the network chart opens a.
+        QHorizontalStackedBarSeries *bars = networkBars(panel->chart());
+        QVERIFY(bars);
+        emit bars->clicked(1, bars->barSets().first()); // a's bar, the top one
+        QCOMPARE(window.document()->project().problem.layer.h_in, 2);
         if (qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT")) {
             panel->parentWidget()->raise();
             window.resize(1400, 900);
             QTest::qWait(300);
             window.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT"));
         }
+    }
+
+    // CONVOFFLOAD_SCREENSHOT_NETWORK=out.png: the window at 1280×720 with
+    // ResNet-8 in the Network dock (to look at; asserts nothing more).
+    void resnet8Screenshot()
+    {
+        if (!qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT_NETWORK"))
+            QSKIP("set CONVOFFLOAD_SCREENSHOT_NETWORK to take the screenshot");
+        MainWindow window;
+        window.resize(1280, 720);
+        window.show();
+        auto *panel = window.findChild<NetworkPanel *>();
+        QVERIFY(panel);
+        QSignalSpy analysed(panel, &NetworkPanel::analysed);
+        QVERIFY(window.openFile(sample("networks/resnet8.json")));
+        QVERIFY(analysed.wait(120000));
+        panel->parentWidget()->raise();
+        panel->tabs()->setCurrentIndex(1);
+        QTest::qWait(300);
+        window.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_NETWORK"));
+        panel->chartView()->grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_NETWORK") + QStringLiteral(".view.png"));
+        panel->tabs()->setCurrentWidget(panel->tree());
+        QTest::qWait(100);
+        window.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_NETWORK") + QStringLiteral(".layers.png"));
+        QCOMPARE(panel->saveChart(
+                     qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_NETWORK") + QStringLiteral(".chart.png"), QSize(1000, 500)),
+            QString());
     }
 
     // File › Open of a network project shows it in the Network dock (the

@@ -711,4 +711,10 @@ QChart *sweepChart(const std::vector<SweepRow> &rows)
     return chart;
 }
 
+QChart *styledChart(const QString &title) { return newChart(title); }
+
+QBarSet *styledBarSet(const QString &name, const QColor &colour) { return barSet(name, colour); }
+
+QValueAxis *zeroBasedValueAxis(const QString &title, double top) { return zeroBasedAxis(title, top); }
+
 } // namespace convoffload::ui

@@ -25,9 +25,12 @@
 #include <vector>
 
 QT_BEGIN_NAMESPACE
+class QBarSet;
 class QChart;
+class QColor;
 class QFont;
 class QLineSeries;
+class QValueAxis;
 QT_END_NAMESPACE
 
 namespace convoffload::ui {
@@ -92,5 +95,14 @@ int bestRow(const std::vector<CompareRow> &rows);
 /// Group sizes where the faster of the two sweep curves changes, as the x of
 /// the crossing (linear interpolation between the two sizes around it).
 std::vector<double> sweepCrossovers(const std::vector<SweepRow> &rows);
+
+/// The house style of every chart, for charts built elsewhere (the network
+/// chart): white background, no frame, bold title (rich text allowed),
+/// legend below. The caller owns the chart.
+QChart *styledChart(const QString &title);
+/// A bar set in `colour` with a darker border, as the duration charts draw.
+QBarSet *styledBarSet(const QString &name, const QColor &colour);
+/// A value axis from 0 to a little above `top`, with round ticks.
+QValueAxis *zeroBasedValueAxis(const QString &title, double top);
 
 } // namespace convoffload::ui

@@ -1,17 +1,31 @@
 #include "network/NetworkPanel.h"
 
+#include "charts/ChartFactory.h"
+#include "export/FigureExport.h"
+#include "network/NetworkChart.h"
+
 #include "convoffload/io/ProjectFile.h"
+
+#include <QBarSet>
+#include <QChart>
+#include <QChartView>
+#include <QHorizontalStackedBarSeries>
 
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QScrollArea>
+#include <QTabWidget>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace convoffload::ui {
 
@@ -38,6 +52,10 @@ QString shapeText(const Layer &l)
 NetworkPanel::NetworkPanel(QWidget *parent)
     : QWidget(parent)
     , m_tree(new QTreeWidget(this))
+    , m_chartView(new QChartView(this))
+    , m_chartScroll(new QScrollArea(this))
+    , m_tabs(new QTabWidget(this))
+    , m_saveChart(new QToolButton(this))
     , m_summary(new QLabel(tr("No network: File › Import Network (ONNX)… or Open network…"), this))
     , m_progress(new QProgressBar(this))
     , m_stop(new QToolButton(this))
@@ -66,15 +84,33 @@ NetworkPanel::NetworkPanel(QWidget *parent)
             emit layerActivated(index);
     });
 
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    m_chartView->setToolTip(tr("Click a layer's bar to open it in every view"));
+    showChart(nullptr);
+    m_saveChart->setText(tr("Save chart…"));
+    m_saveChart->setToolTip(tr("Export the network chart as PNG, SVG or PDF"));
+    m_saveChart->setEnabled(false);
+    connect(m_saveChart, &QToolButton::clicked, this, &NetworkPanel::chooseAndSaveChart);
+
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_tree, tr("Layers"));
+    // The chart keeps a line per layer however short the dock (Qt Charts
+    // elides a label taller than its bar): it scrolls instead.
+    m_chartScroll->setWidgetResizable(true);
+    m_chartScroll->setFrameShape(QFrame::NoFrame);
+    m_chartScroll->setWidget(m_chartView);
+    m_tabs->addTab(m_chartScroll, tr("Chart"));
+
     auto *bar = new QHBoxLayout;
     bar->addWidget(open);
+    bar->addWidget(m_saveChart);
     bar->addWidget(m_progress);
     bar->addWidget(m_stop);
     bar->addStretch(1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
-    layout->addWidget(m_tree, 1);
+    layout->addWidget(m_tabs, 1);
     layout->addWidget(m_summary);
 
     m_job.setProgressHandler([this](int layer) { m_progress->setValue(layer); });
@@ -119,6 +155,7 @@ void NetworkPanel::setNetwork(const Network &network, const QString &path)
     m_analysis.reset();
     m_path = path;
     fillLayers();
+    showChart(nullptr);
     m_summary->setText(tr("Analysing %n layers…", nullptr, int(network.layers.size())));
     m_progress->setRange(0, int(network.layers.size()));
     m_progress->setValue(0);
@@ -209,6 +246,64 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
     if (!analysis.skipped.empty())
         text += tr("; %n convolutions skipped by the import", nullptr, int(analysis.skipped.size()));
     m_summary->setText(text + QLatin1Char('.'));
+    showChart(networkChart(analysis));
+}
+
+QChart *NetworkPanel::chart() const { return networkBars(m_chartView->chart()) ? m_chartView->chart() : nullptr; }
+
+int NetworkPanel::chartHeight() const
+{
+    // The title's two lines, the value axis, the legend and the margins take
+    // about fourteen lines (measured); every layer a line and a gap.
+    const QFontMetrics fm(font());
+    const int layers = m_network ? int(m_network->layers.size()) : 0;
+    return 14 * fm.height() + std::max(4, layers) * (fm.height() + 8);
+}
+
+void NetworkPanel::showChart(QChart *chart)
+{
+    if (!chart) { // before an analysis: an empty chart in the same style
+        chart = styledChart(QString());
+        chart->legend()->setVisible(false);
+    }
+    QChart *old = m_chartView->chart();
+    m_chartView->setChart(chart); // the view owns the new chart, not the old one
+    delete old;
+    m_saveChart->setEnabled(networkBars(chart) != nullptr);
+    m_chartView->setMinimumHeight(chartHeight());
+    // The dock as tall as the chart up to 18 lines: it scrolls past that.
+    m_chartScroll->setMinimumHeight(std::min(chartHeight(), 18 * QFontMetrics(font()).height()));
+    if (QHorizontalStackedBarSeries *bars = networkBars(chart)) {
+        connect(bars, &QHorizontalStackedBarSeries::clicked, this, [this](int bar, QBarSet *) {
+            const int index = networkBarLayer(this->chart(), bar);
+            if (!m_network || index < 0 || index >= int(m_network->layers.size()))
+                return;
+            m_tree->setCurrentItem(m_tree->topLevelItem(index));
+            emit layerActivated(index);
+        });
+    }
+}
+
+QString NetworkPanel::saveChart(const QString &path, QSize size) const
+{
+    QChart *c = chart();
+    if (!c)
+        return tr("No network chart yet: the analysis has not finished.");
+    if (const ExportResult check = checkExportTarget(path, size); !check)
+        return check.error;
+    return exportFigure(chartPainter(c), size, path, plainChartTitle(c)).error;
+}
+
+void NetworkPanel::chooseAndSaveChart()
+{
+    const QString base = m_path.isEmpty() ? QStringLiteral("network") : QFileInfo(m_path).completeBaseName();
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save network chart"),
+        QFileInfo(m_path).dir().filePath(base + QStringLiteral("-chart.png")), tr("Figures (*.png *.svg *.pdf)"));
+    if (path.isEmpty())
+        return;
+    const QString error = saveChart(path, QSize(1000, std::max(500, chartHeight())));
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot save the chart"), error);
 }
 
 } // namespace convoffload::ui

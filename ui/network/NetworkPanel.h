@@ -3,7 +3,9 @@
 // whether the kernels fit, the best strategy, its duration, its share of the
 // network's total and a validity badge. The analysis (every layer's
 // heuristics) runs off the GUI thread with progress per layer and Stop.
-// Activating a layer asks to open it as a single-layer project.
+// Activating a layer asks to open it as a single-layer project. Beside the
+// table (a second tab), the network chart (NetworkChart.h): clicking a layer's bar selects
+// its row and opens it like activating the row; Save chart… exports it.
 #include "jobs/BackgroundJob.h"
 
 #include "convoffload/model/Network.h"
@@ -13,8 +15,12 @@
 
 #include <optional>
 
+class QChart;
+class QChartView;
 class QLabel;
 class QProgressBar;
+class QScrollArea;
+class QTabWidget;
 class QToolButton;
 class QTreeWidget;
 
@@ -37,6 +43,14 @@ public:
     /// (-1 before the analysis or when no strategy is valid).
     Project layerProject(int index, int &best) const;
     bool busy() const { return m_job.isRunning(); }
+    /// The network chart of the finished analysis, nullptr before it.
+    QChart *chart() const;
+    QChartView *chartView() const { return m_chartView; }
+    /// The Layers and Chart tabs.
+    QTabWidget *tabs() const { return m_tabs; }
+    /// Exports the chart (PNG, SVG or PDF by extension) at `size`; the error
+    /// message, else empty.
+    QString saveChart(const QString &path, QSize size) const;
 
     enum Column { NameColumn, ShapeColumn, FitColumn, BestColumn, DurationColumn, ShareColumn, ValidColumn, ColumnCount };
 
@@ -54,8 +68,16 @@ private:
     void chooseAndOpen();
     void fillLayers();
     void showAnalysis(const NetworkAnalysis &analysis);
+    void showChart(QChart *chart);
+    /// The chart's height in pixels that leaves every layer's label whole.
+    int chartHeight() const;
+    void chooseAndSaveChart();
 
     QTreeWidget *m_tree;
+    QChartView *m_chartView;
+    QScrollArea *m_chartScroll;
+    QTabWidget *m_tabs;
+    QToolButton *m_saveChart;
     QLabel *m_summary;
     QProgressBar *m_progress;
     QToolButton *m_stop;
