@@ -15,23 +15,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "TestCli.h"
+
 #include <csignal>
 #include <sys/types.h>
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Run cli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(CONVOFFLOAD_CLI), args);
-    p.waitForFinished(60000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
-}
+using Run = ProcessRun;
 
 QString sample(const char *name) { return QStringLiteral(CONVOFFLOAD_SAMPLES "/") + QLatin1String(name); }
 

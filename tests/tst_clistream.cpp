@@ -11,20 +11,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "TestCli.h"
+
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Run cli(const QStringList &args)
-{
-    QProcess p;
-    p.start(QStringLiteral(CONVOFFLOAD_CLI), args);
-    p.waitForFinished(120000);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
-}
+using Run = ProcessRun;
 
 QString sample(const char *name) { return QStringLiteral(CONVOFFLOAD_SAMPLES "/") + QLatin1String(name); }
 const char *kResnet = "streaming/resnet18-layer3-conv.json";

@@ -41,24 +41,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "TestCli.h"
+
 using namespace convoffload;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QByteArray out, err;
-};
-
-Run run(const QString &program, const QStringList &args, int timeoutMs = 120000)
-{
-    QProcess p;
-    p.start(program, args);
-    p.waitForFinished(timeoutMs);
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
-}
-
-Run cli(const QStringList &args) { return run(QStringLiteral(CONVOFFLOAD_CLI), args); }
+using Run = ProcessRun;
 
 QString sample(const char *name) { return QStringLiteral(CONVOFFLOAD_SAMPLES "/") + QLatin1String(name); }
 
@@ -496,7 +485,7 @@ private slots:
         const Run m = cli({QStringLiteral("model"), project, QStringLiteral("--out"), model});
         QVERIFY2(m.exitCode == 0, m.err.constData());
         const QString solution = m_dir.filePath(QStringLiteral("example-") + extension + QStringLiteral(".sol"));
-        const Run solved = run(
+        const Run solved = runProgram(
             cbc, {model, QStringLiteral("sec"), QStringLiteral("60"), QStringLiteral("solve"), QStringLiteral("solu"), solution});
         QVERIFY2(solved.exitCode == 0, solved.out.constData());
         QFile file(solution);

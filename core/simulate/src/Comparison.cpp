@@ -15,6 +15,20 @@ SimulationResult runStrategy(const Problem &problem, const StrategySpec &spec, c
     return simulateStrategy(problem, spec, options);
 }
 
+void setRowFigures(CompareRow &row, const SimulationResult &r)
+{
+    row.valid = r.valid();
+    row.steps = r.computeSteps();
+    row.total_duration = r.totalDuration();
+    row.loaded_input = r.loadedInput();
+    row.loaded_kernels = r.loadedKernels();
+    row.written = r.written();
+    row.peak_footprint = r.peakFootprint();
+    row.errors = r.error_count;
+    row.warnings = r.warning_count;
+    row.functional = r.functional.status;
+}
+
 namespace {
 
 CompareRow summarise(const Problem &problem, const StrategySpec &spec, const SimulationOptions &options)
@@ -29,17 +43,7 @@ CompareRow summarise(const Problem &problem, const StrategySpec &spec, const Sim
     else if (spec.kind == StrategyKind::KernelBlocked)
         row.group_size = spec.group_size.value_or(kernelBlockedGroupSize(problem, spec.kernel_block.value_or(problem.layer.n)));
     try {
-        const SimulationResult r = runStrategy(problem, spec, options);
-        row.valid = r.valid();
-        row.steps = r.computeSteps();
-        row.total_duration = r.totalDuration();
-        row.loaded_input = r.loadedInput();
-        row.loaded_kernels = r.loadedKernels();
-        row.written = r.written();
-        row.peak_footprint = r.peakFootprint();
-        row.errors = r.error_count;
-        row.warnings = r.warning_count;
-        row.functional = r.functional.status;
+        setRowFigures(row, runStrategy(problem, spec, options));
     } catch (const StrategyError &e) {
         row.failure = e.what();
     }

@@ -119,16 +119,7 @@ LayerCandidate evaluate(const Problem &problem, const StrategySpec &spec, bool &
     options.max_diagnostics_per_rule = 1;
     try {
         const SimulationResult r = runStrategy(problem, spec, options);
-        row.valid = r.valid();
-        row.steps = r.computeSteps();
-        row.total_duration = r.totalDuration();
-        row.loaded_input = r.loadedInput();
-        row.loaded_kernels = r.loadedKernels();
-        row.written = r.written();
-        row.peak_footprint = r.peakFootprint();
-        row.errors = r.error_count;
-        row.warnings = r.warning_count;
-        row.functional = r.functional.status;
+        setRowFigures(row, r);
         c.broken = brokenRules(r);
         overflow = overflowsMemory(r);
     } catch (const StrategyError &e) {

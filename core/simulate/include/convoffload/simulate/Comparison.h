@@ -30,6 +30,10 @@ struct CompareRow {
     FunctionalStatus functional = FunctionalStatus::Skipped;
 };
 
+/// A row's figures (validity, steps, duration, loads, writes, peak, findings)
+/// from a simulation of its strategy.
+void setRowFigures(CompareRow &row, const SimulationResult &result);
+
 std::vector<CompareRow> compareStrategies(const Project &project, const SimulationOptions &options);
 
 struct SweepRow {
