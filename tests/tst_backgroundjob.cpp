@@ -5,6 +5,7 @@
 
 #include "convoffload/io/ProjectFile.h"
 #include "document/ProjectDocument.h"
+#include "models/StrategyListModel.h"
 #include "jobs/BackgroundJob.h"
 #include "mainwindow/MainWindow.h"
 #include "optimise/ExperimentsDialog.h"
@@ -429,6 +430,13 @@ private slots:
         QVERIFY2(failure.find("days") != std::string::npos, failure.c_str());
         QCOMPARE(doc.comparison().size(), std::size_t(1));
         QVERIFY(doc.comparison().front().failure.starts_with("not simulated: "));
+        // The strategy list says it was not simulated, not that it is broken.
+        const StrategyListModel strategies(&doc);
+        const QString summary = strategies.data(strategies.index(0), StrategyListModel::SummaryRole).toString();
+        QVERIFY2(summary.endsWith(QStringLiteral("not simulated: too much work")), qPrintable(summary));
+        const QString tip = strategies.data(strategies.index(0), Qt::ToolTipRole).toString();
+        QVERIFY2(tip.contains(QStringLiteral("work estimate is over the budget")), qPrintable(tip));
+        QVERIFY2(!tip.contains(QStringLiteral("expanded")), qPrintable(tip));
     }
 };
 

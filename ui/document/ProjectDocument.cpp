@@ -41,7 +41,7 @@ void requireWithinBudget(const Problem &problem, const SimulationOptions &option
     WorkEstimate work = estimateSimulation(problem, options.functional, options.trace);
     work.seconds *= double(std::max<std::int64_t>(1, runs));
     if (const std::optional<std::string> why = exceedsBudget(work))
-        throw std::runtime_error("not simulated: " + *why);
+        throw std::runtime_error(std::string(kNotSimulatedPrefix) + *why);
 }
 
 std::shared_ptr<const SimulationSnapshot> simulateCopy(

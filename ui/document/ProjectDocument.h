@@ -15,8 +15,13 @@
 
 #include <memory>
 #include <optional>
+#include <string_view>
 
 namespace convoffload::ui {
+
+/// How the failure of a strategy the worker refused for the work budget
+/// begins: such a strategy is not wrong, only not simulated.
+inline constexpr std::string_view kNotSimulatedPrefix = "not simulated: ";
 
 /// A finished simulation of one strategy, shared read-only with the views.
 struct SimulationSnapshot {

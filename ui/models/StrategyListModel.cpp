@@ -17,6 +17,8 @@ namespace convoffload::ui {
 
 namespace {
 
+bool refusedForWork(const CompareRow &row) { return row.failure.starts_with(kNotSimulatedPrefix); }
+
 QString fromStd(const std::string &s) { return QString::fromStdString(s); }
 
 QString formatNumber(double v)
@@ -211,6 +213,8 @@ QString StrategyListModel::summary(int row) const
     const CompareRow *r = comparisonFor(row);
     if (!r)
         parts << (problemIsSound(m_document->problem()) ? tr("simulating…") : tr("not simulated"));
+    else if (refusedForWork(*r))
+        parts << tr("not simulated: too much work");
     else if (!r->failure.empty())
         parts << tr("cannot be expanded");
     else {
@@ -230,6 +234,10 @@ QString StrategyListModel::toolTip(int row) const
         tip += QStringLiteral("<br>")
             + (problemIsSound(m_document->problem()) ? tr("Not simulated yet.")
                                                      : tr("Not simulated: the layer or hardware has problems."));
+    } else if (refusedForWork(*r)) {
+        tip += QStringLiteral("<br>")
+            + tr("Not simulated: the work estimate is over the budget (%1).")
+                  .arg(fromStd(r->failure.substr(kNotSimulatedPrefix.size())).toHtmlEscaped());
     } else if (!r->failure.empty()) {
         tip += QStringLiteral("<br>") + tr("Cannot be expanded: %1").arg(fromStd(r->failure).toHtmlEscaped());
     } else {
