@@ -17,6 +17,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <array>
 #include <functional>
 #include <random>
 #include <sstream>
@@ -46,6 +47,16 @@ const char *kindName(Kind k)
         return "random-partition";
     }
     return "?";
+}
+
+// The rows of a data-driven test over the four strategy kinds, with the
+// number of random cases each kind runs.
+void addKindRows(const std::array<int, 4> &cases)
+{
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<int>("cases");
+    for (Kind k : {Kind::Baseline, Kind::RowByRow, Kind::ZigZag, Kind::Partition})
+        QTest::newRow(kindName(k)) << int(k) << cases[std::size_t(k)];
 }
 
 struct Case {
@@ -715,15 +726,7 @@ void TestReference::paperExample()
     QVERIFY2(n.functionalPass, n.functionalMessage.c_str());
 }
 
-void TestReference::agreement_data()
-{
-    QTest::addColumn<int>("kind");
-    QTest::addColumn<int>("cases");
-    QTest::newRow("s1-baseline") << int(Kind::Baseline) << 150;
-    QTest::newRow("row-by-row") << int(Kind::RowByRow) << 200;
-    QTest::newRow("zigzag") << int(Kind::ZigZag) << 200;
-    QTest::newRow("random-partition") << int(Kind::Partition) << 250;
-}
+void TestReference::agreement_data() { addKindRows({150, 200, 200, 250}); }
 
 // expandS1 + simulate vs naiveExpandS1 + naiveExecute on random cases.
 void TestReference::agreement()
@@ -1024,15 +1027,7 @@ void TestReference::streamingFunctionalCatchesCorruption()
     QVERIFY2(observable >= 100, ("only " + std::to_string(observable) + " observable corruptions").c_str());
 }
 
-void TestReference::fusedAgreement_data()
-{
-    QTest::addColumn<int>("kind");
-    QTest::addColumn<int>("cases");
-    QTest::newRow("s1-baseline") << int(Kind::Baseline) << 40;
-    QTest::newRow("row-by-row") << int(Kind::RowByRow) << 60;
-    QTest::newRow("zigzag") << int(Kind::ZigZag) << 60;
-    QTest::newRow("random-partition") << int(Kind::Partition) << 60;
-}
+void TestReference::fusedAgreement_data() { addKindRows({40, 60, 60, 60}); }
 
 // The fused S1 pass against the general executor on the expanded steps
 // (every field, every diagnostic word for word) and against the naive
