@@ -136,7 +136,9 @@ std::vector<PlacedText> ComparisonPlot::layOut(QPainter *painter, const QRectF &
         for (const Quantity &q : kQuantities)
             valueWidth = std::max(valueWidth, fmBold.horizontalAdvance(number(q.value(r))));
     const double gap = pad;
-    const double minBar = valueWidth * 1.2;
+    // A bar at least as long as half a value: a column-wide figure keeps the
+    // three panels side by side.
+    const double minBar = std::max(valueWidth * 0.6, line * 1.5);
     // Names take what they need up to 40 % of the width (they wrap past it).
     double wordLimit = 0;
     for (const QString &l : labels)
@@ -159,9 +161,10 @@ std::vector<PlacedText> ComparisonPlot::layOut(QPainter *painter, const QRectF &
     double headingHeight = 0;
     for (const Quantity &q : kQuantities)
         headingHeight = std::max(headingHeight, wrappedHeight(bold, panelWidth, q.heading));
-    // Rows grow (up to 2.6 lines) to fill the height the figure is given.
+    // Rows grow (up to 2.6 lines) to fill the height the figure is given
     const double spare = area.bottom() - y - wrappedHeight(font, area.width(), note) - bands * (headingHeight + line * 0.3 + pad);
-    const double rowHeight = std::clamp(spare / std::max(1, count * bands), line * 1.5, line * 2.6);
+    // (down to a line and a bit when the figure is short).
+    const double rowHeight = std::clamp(spare / std::max(1, count * bands), line * 1.15, line * 2.6);
     std::vector<double> rowHeights;
     for (const QString &l : labels)
         rowHeights.push_back(std::max(rowHeight, wrappedHeight(bold, nameWidth, l) + line * 0.3));

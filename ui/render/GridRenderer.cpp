@@ -1035,9 +1035,11 @@ void GridRenderer::paintGrids(
         paintTitle(painter, QRectF(inner.left(), y0, inner.width(), titleH), moment);
         painter.restore();
         const double subY = y0 + titleH + titleGap;
-        paintTitle(painter, QRectF(x0, subY, axisIn.width() + wIn, subtitleH), inputName(problem));
+        // A narrow grid drops the sizes rather than cut them.
         paintTitle(
-            painter, QRectF(out.origin.x() - axisOut.width(), subY, axisOut.width() + wOut, subtitleH), outputName(problem));
+            painter, QRectF(x0, subY, axisIn.width() + wIn, subtitleH), QStringList{inputName(problem), QStringLiteral("Input")});
+        paintTitle(painter, QRectF(out.origin.x() - axisOut.width(), subY, axisOut.width() + wOut, subtitleH),
+            QStringList{outputName(problem), QStringLiteral("Output")});
         paintAxes(painter, in, QRectF(in.origin.x(), gridTop - axisH, wIn, axisH),
             QRectF(x0, gridTop, axisIn.width(), rowsIn * cs), in.allCells(), style.font.has_value());
         paintAxes(painter, out, QRectF(out.origin.x(), gridTop - axisH, wOut, axisH),
