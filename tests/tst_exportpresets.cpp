@@ -10,10 +10,12 @@
 #include "export/ExportPreset.h"
 #include "export/FigureExport.h"
 #include "export/Figures.h"
+#include "render/StoryboardRenderer.h"
 
 #include "TextProbe.h"
 
 #include "convoffload/io/ProjectFile.h"
+#include "convoffload/simulate/Comparison.h"
 
 #include <QChart>
 #include <QFile>
@@ -243,6 +245,90 @@ private slots:
             const double pixels = p.font_pt * 96.0 / 72.0;
             QCOMPARE(pixels, std::round(pixels));
         }
+    }
+
+    // The storyboard's arrangement: the largest cells, worked out by hand.
+    void storyboardArrangement_data()
+    {
+        QTest::addColumn<QSizeF>("area");
+        QTest::addColumn<double>("header");
+        QTest::addColumn<double>("extra");
+        QTest::addColumn<double>("gap");
+        QTest::addColumn<bool>("stacked");
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("cols");
+        QTest::addColumn<double>("cell");
+        // 4 steps of a 10 × 10 grid. Wide, no gaps: one row of 4 per
+        // strategy, 250 × 200 a panel -> 20 (side by side 2 × 2 ties, stacked first).
+        QTest::newRow("wide") << QSizeF(1000, 400) << 0.0 << 0.0 << 0.0 << true << 1 << 4 << 20.0;
+        // Tall: 2 × 2 per strategy, stacked: 200 × 250 -> 20.
+        QTest::newRow("tall") << QSizeF(400, 1000) << 0.0 << 0.0 << 0.0 << true << 2 << 2 << 20.0;
+        // Header 20, label 10, gap 10 (bands 15 apart): side by side 2 × 2,
+        // (1000 - 15 - 2·10) / 4 = 241.25 wide, (400 - 20 - 2·10 - 10) / 2 =
+        // 175 high -> 17.5; stacked 1 × 4 gives (400 - 40 - 15 - 20) / 2 =
+        // 162.5 -> 16.25.
+        QTest::newRow("with text") << QSizeF(1000, 400) << 20.0 << 10.0 << 10.0 << false << 2 << 2 << 17.5;
+    }
+    void storyboardArrangement()
+    {
+        QFETCH(QSizeF, area);
+        QFETCH(double, header);
+        QFETCH(double, extra);
+        QFETCH(double, gap);
+        const StoryboardArrangement a = StoryboardRenderer::arrange(4, 10, 10, area, header, extra, gap);
+        QTEST(a.bandsStacked, "stacked");
+        QTEST(a.rows, "rows");
+        QTEST(a.cols, "cols");
+        QTEST(a.cellSize, "cell");
+    }
+
+    // The storyboard fills the canvas: at 1600 × 900 (the default) and at
+    // every preset, its panels span most of the width and of the height
+    // above the legend, none overlaps another, each is labelled with its step.
+    void storyboardFillsTheCanvas_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::addColumn<double>("fontPt");
+        QTest::newRow("1600x900") << QSize(1600, 900) << 15.0;
+        for (const ExportPreset &p : exportPresets())
+            QTest::newRow(qPrintable(p.name)) << presetLayoutSize(p) << p.font_pt;
+    }
+    void storyboardFillsTheCanvas()
+    {
+        QFETCH(QSize, size);
+        QFETCH(double, fontPt);
+        const std::string path = CONVOFFLOAD_SAMPLES "/paper-example.json";
+        const Project project = loadProject(path);
+        SimulationOptions options;
+        options.trace = true; // the cursor replays the trace
+        const SimulationResult a = runStrategy(project.problem, *project.findStrategy("Row-by-Row"), options);
+        QFont font;
+        font.setPointSizeF(fontPt);
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        const QFontMetricsF fm(font, &image);
+        const StepCursor cursor(project.problem, a);
+        GridStyle style;
+        const auto legend = GridRenderer::inputLegend(project.problem, cursor, style);
+        const QRectF canvas(QPointF(0, 0), QSizeF(size));
+        const StoryboardLayout lay = StoryboardRenderer::layout(fm, canvas, project.problem, 4, legend);
+        QRectF all;
+        QList<QRectF> panels;
+        for (int k = 0; k < 4; ++k)
+            for (int s = 0; s < 2; ++s) {
+                const QRectF grid = lay.grids[std::size_t(k)][std::size_t(s)].bounds();
+                const QRectF label = lay.labels[std::size_t(k)][std::size_t(s)];
+                QVERIFY(canvas.contains(grid) && canvas.contains(label));
+                QVERIFY(label.bottom() <= grid.top() + 1e-9); // the step label over its grid
+                for (const QRectF &other : panels)
+                    QVERIFY(!other.intersects(grid));
+                panels << grid;
+                all |= grid;
+            }
+        const double body = lay.legend.top(); // the legend sits under the panels
+        QVERIFY2(all.width() >= 0.8 * size.width() || all.height() >= 0.8 * body,
+            qPrintable(
+                QStringLiteral("panels span %1 × %2 of %3 × %4").arg(all.width()).arg(all.height()).arg(size.width()).arg(body)));
+        QVERIFY(all.bottom() <= lay.legend.top());
     }
 
     // The chart items themselves (Qt Charts elides a label it cannot fit).

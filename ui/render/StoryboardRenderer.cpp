@@ -1,5 +1,6 @@
 #include "render/StoryboardRenderer.h"
 
+#include "render/KernelStrip.h"
 #include "render/StepName.h"
 
 #include <QPainter>
@@ -18,7 +19,7 @@ double bandGap(double gap) { return std::round(gap * 1.5); }
 } // namespace
 
 StoryboardArrangement StoryboardRenderer::arrange(
-    int steps, int gridRows, int gridCols, const QSizeF &area, double headerH, double labelH, double gap)
+    int steps, int gridRows, int gridCols, const QSizeF &area, double headerH, double panelExtraH, double gap)
 {
     StoryboardArrangement best;
     if (steps < 1 || gridRows < 1 || gridCols < 1)
@@ -28,10 +29,10 @@ StoryboardArrangement StoryboardRenderer::arrange(
         double panelW = 0, gridH = 0;
         if (stacked) {
             panelW = (w - (cols - 1) * gap) / cols;
-            gridH = (h - 2 * headerH - between - 2 * rows * labelH - 2 * (rows - 1) * gap) / (2 * rows);
+            gridH = (h - 2 * headerH - between - 2 * rows * panelExtraH - 2 * (rows - 1) * gap) / (2 * rows);
         } else {
             panelW = (w - between - 2 * (cols - 1) * gap) / (2 * cols);
-            gridH = (h - headerH - rows * labelH - (rows - 1) * gap) / rows;
+            gridH = (h - headerH - rows * panelExtraH - (rows - 1) * gap) / rows;
         }
         const double cell = std::min(panelW / gridCols, gridH / gridRows);
         if (cell > best.cellSize + 1e-9)
@@ -45,13 +46,16 @@ StoryboardArrangement StoryboardRenderer::arrange(
     return best;
 }
 
-StoryboardLayout StoryboardRenderer::layout(
-    const QFontMetricsF &metrics, const QRectF &target, const Problem &problem, int steps, const std::vector<LegendRow> &legend)
+StoryboardLayout StoryboardRenderer::layout(const QFontMetricsF &metrics, const QRectF &target, const Problem &problem, int steps,
+    const std::vector<LegendRow> &legend, bool kernelStrips)
 {
     const double h = metrics.height();
     const double margin = std::round(h * 0.4);
     const QRectF inner = target.adjusted(margin, margin, -margin, -margin);
     const double headerH = std::ceil(h * 1.25), labelH = std::ceil(h * 1.15), gap = std::round(h * 0.8);
+    // The strip: a gap, then a band as high as a line of text (no caption).
+    const double stripGap = kernelStrips ? std::round(h * 0.3) : 0.0;
+    const double stripH = kernelStrips ? std::ceil(h * 0.8) : 0.0;
     const double legendH = GridRenderer::legendHeight(metrics, inner.width(), legend);
     const double legendGap = std::round(h * 0.5);
     const QRectF body(inner.left(), inner.top(), inner.width(), std::max(0.0, inner.height() - legendH - legendGap));
@@ -60,11 +64,11 @@ StoryboardLayout StoryboardRenderer::layout(
 
     StoryboardLayout out;
     StoryboardArrangement &a = out.arrangement;
-    a = arrange(steps, gridRows, gridCols, body.size(), headerH, labelH, gap);
+    a = arrange(steps, gridRows, gridCols, body.size(), headerH, labelH + stripGap + stripH, gap);
     if (a.cellSize >= 8)
         a.cellSize = std::floor(a.cellSize); // whole pixels: crisp, even cells
     const double gw = gridCols * a.cellSize, gh = gridRows * a.cellSize;
-    const double panelH = labelH + gh;
+    const double panelH = labelH + gh + stripGap + stripH;
     const double between = bandGap(gap);
 
     // The spare width widens the gaps (up to three times) and the edges, the
@@ -86,6 +90,7 @@ StoryboardLayout StoryboardRenderer::layout(
     };
     out.labels.resize(std::size_t(steps));
     out.grids.resize(std::size_t(steps));
+    out.strips.resize(std::size_t(steps));
     for (int s = 0; s < 2; ++s) {
         const double bandTop = a.bandsStacked ? y0 + s * (bandH + between) : y0;
         if (a.bandsStacked)
@@ -102,6 +107,8 @@ StoryboardLayout StoryboardRenderer::layout(
             const double labelSlack = std::min(spareX, gap) / 2;
             out.labels[std::size_t(k)][std::size_t(s)] = QRectF(x - labelSlack, y, gw + 2 * labelSlack, labelH);
             out.grids[std::size_t(k)][std::size_t(s)] = GridGeometry{gridRows, gridCols, QPointF(x, y + labelH), a.cellSize};
+            if (kernelStrips)
+                out.strips[std::size_t(k)][std::size_t(s)] = QRectF(x, y + labelH + gh + stripGap, gw, stripH);
         }
     }
     if (a.bandsStacked) {
@@ -122,8 +129,11 @@ void StoryboardRenderer::paint(QPainter &painter, const QRectF &target, const Pr
     painter.fillRect(target, Qt::white);
     painter.setFont(GridRenderer::figureFont(painter.font(), target, style));
     const QFontMetricsF metrics(painter.font(), painter.device());
-    const std::vector<LegendRow> legend = GridRenderer::inputLegend(problem, *cursors[0], style);
-    const StoryboardLayout lay = layout(metrics, target, problem, steps, legend);
+    std::vector<LegendRow> legend = GridRenderer::inputLegend(problem, *cursors[0], style);
+    const bool strips = GridRenderer::streamsKernels(*cursors[0]) || GridRenderer::streamsKernels(*cursors[1]);
+    if (strips && !legend.empty()) // the strips have no caption of their own
+        legend.front().items.push_back({LegendItem::Kind::Text, {}, QStringLiteral("bar under a grid: its kernels"), {}, {}});
+    const StoryboardLayout lay = layout(metrics, target, problem, steps, legend, strips);
 
     painter.setPen(QPen(QColor(0, 0, 0, 60), 1));
     painter.drawLine(lay.separator);
@@ -141,6 +151,8 @@ void StoryboardRenderer::paint(QPainter &painter, const QRectF &target, const Pr
             cursor.seek({k, Action::Compute});
             const GridGeometry &g = lay.grids[std::size_t(k)][s];
             m_grid.paintInputCells(painter, g, problem, cursor, style, g.allCells());
+            if (strips)
+                KernelStrip::paint(painter, lay.strips[std::size_t(k)][s], problem, cursor, false);
             GridRenderer::paintTitle(painter, lay.labels[std::size_t(k)][s],
                 QStringList{stepName(k, cursor.result()), shortStepName(k, cursor.result())});
         }

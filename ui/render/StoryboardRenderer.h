@@ -5,6 +5,7 @@
 // strategy under its name, one shared legend at the bottom. The panels are
 // arranged to fill the canvas: each strategy a band of rows (steps left to
 // right, wrapping) or a band of columns, whichever gives the largest cells.
+// A strategy that streams kernels gets the kernel strip under every grid.
 
 #include "render/GridRenderer.h"
 
@@ -33,6 +34,7 @@ struct StoryboardLayout {
     std::array<QRectF, 2> headers; // strategy names
     std::vector<std::array<QRectF, 2>> labels; // per step, per strategy: the step label
     std::vector<std::array<GridGeometry, 2>> grids; // per step, per strategy
+    std::vector<std::array<QRectF, 2>> strips; // per step, per strategy: the kernel strip (empty without)
     QLineF separator; // a thin line between the two strategies' bands
     QRectF legend;
 };
@@ -41,11 +43,14 @@ class StoryboardRenderer {
 public:
     /// The arrangement with the largest cells for `steps` panels per strategy
     /// of a `gridRows` × `gridCols` grid in `area`, given the height of a
-    /// strategy header and of a step label and the gap between panels.
+    /// strategy header, the height a panel adds to its grid (step label,
+    /// kernel strip) and the gap between panels.
     static StoryboardArrangement arrange(
-        int steps, int gridRows, int gridCols, const QSizeF &area, double headerH, double labelH, double gap);
+        int steps, int gridRows, int gridCols, const QSizeF &area, double headerH, double panelExtraH, double gap);
+    /// `kernelStrips`: a kernel strip under every grid (strategies that
+    /// stream kernels: GridRenderer::streamsKernels).
     static StoryboardLayout layout(const QFontMetricsF &metrics, const QRectF &target, const Problem &problem, int steps,
-        const std::vector<LegendRow> &legend);
+        const std::vector<LegendRow> &legend, bool kernelStrips = false);
     /// Paints the storyboard of the first `steps` compute steps of the two
     /// cursors' strategies (the cursors are moved). `style.font` fixes the
     /// font (export presets); otherwise it is sized to the target.
