@@ -16,7 +16,8 @@ PACKAGES=(cmake ninja-build g++ pkg-config
           nlohmann-json3-dev libcsv-dev coinor-libcbc-dev coinor-cbc
           libonnx-dev libprotobuf-dev libonnx-testdata  # ONNX import; its headers need protobuf's; conformance cases
           appstream desktop-file-utils dpkg-dev file  # the ship tests: metainfo, .desktop, .deb
-          clang-format)  # the format test
+          clang-format  # the format test
+          poppler-utils)  # tst_exportpresets reads exported PDFs back (pdftotext, pdftocairo)
 BUILD_DIR=${BUILD_DIR:-build}
 
 install_missing() {

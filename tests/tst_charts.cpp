@@ -11,6 +11,7 @@
 #include "charts/ComparisonPlot.h"
 #include "charts/ComparisonView.h"
 #include "charts/ChartsPanel.h"
+#include "charts/NiceScale.h"
 #include "export/FigureExport.h"
 
 #include "convoffload/io/ProjectFile.h"
@@ -131,6 +132,46 @@ SimulationOptions quick()
 class TestCharts : public QObject {
     Q_OBJECT
 private slots:
+    // Round scales, worked out by hand: the step is the smallest 1, 2 or 5 ×
+    // 10^k giving at most the asked intervals once both ends are rounded out.
+    void niceScales_data()
+    {
+        QTest::addColumn<double>("low");
+        QTest::addColumn<double>("high");
+        QTest::addColumn<int>("intervals");
+        QTest::addColumn<double>("minStep");
+        QTest::addColumn<double>("min");
+        QTest::addColumn<double>("max");
+        QTest::addColumn<double>("step");
+        QTest::addColumn<int>("decimals");
+        // 10.5 / 5 = 2.1 -> 5: 0, 5, 10, 15 (not 0.0, 2.6, 5.3, 7.9, 10.5)
+        QTest::newRow("seconds") << 0.0 << 10.5 << 5 << 0.0 << 0.0 << 15.0 << 5.0 << 0;
+        QTest::newRow("seconds, 8 ticks") << 0.0 << 10.5 << 8 << 0.0 << 0.0 << 12.0 << 2.0 << 0;
+        // 239.7 / 5 -> 50 gives 6200..6500 = 6 steps: 100
+        QTest::newRow("durations") << 6240.3 << 6480.0 << 5 << 1.0 << 6200.0 << 6500.0 << 100.0 << 0;
+        // 1.2 / 5 = 0.24, at least 1: whole cycles
+        QTest::newRow("close durations") << 6327.4 << 6328.6 << 5 << 1.0 << 6327.0 << 6329.0 << 1.0 << 0;
+        QTest::newRow("tenths") << 0.0 << 0.8 << 5 << 0.0 << 0.0 << 0.8 << 0.2 << 1;
+        QTest::newRow("hundredths") << 0.0 << 0.07 << 5 << 0.0 << 0.0 << 0.08 << 0.02 << 2;
+        QTest::newRow("one value") << 5.0 << 5.0 << 5 << 0.0 << 5.0 << 5.2 << 0.2 << 1;
+    }
+    void niceScales()
+    {
+        QFETCH(double, low);
+        QFETCH(double, high);
+        QFETCH(int, intervals);
+        QFETCH(double, minStep);
+        const NiceScale s = niceScale(low, high, intervals, minStep);
+        QTEST(s.min, "min");
+        QTEST(s.max, "max");
+        QTEST(s.step, "step");
+        QTEST(s.decimals, "decimals");
+        QValueAxis axis;
+        applyNiceScale(&axis, s);
+        QCOMPARE(axis.tickInterval(), s.step);
+        QCOMPARE(axis.labelFormat(), QStringLiteral("%.%1f").arg(s.decimals));
+    }
+
     void footprintPerStep()
     {
         const Problem p = paperExample();

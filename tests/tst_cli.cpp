@@ -13,6 +13,7 @@
 #include <QElapsedTimer>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QRegularExpression>
 #include <QTest>
 
 #include "TestCli.h"
@@ -243,6 +244,33 @@ private slots:
             QVERIFY(data.startsWith("%PDF"));
             QVERIFY(data.contains("/Type /Page"));
         }
+    }
+
+    // --preset reaches the grid figures and the storyboard: the printed
+    // size, and every text at the preset's 7.5 pt (10 px at 96 px an inch).
+    void exportPresetGrids_data()
+    {
+        QTest::addColumn<QString>("figure");
+        for (const char *figure : {"grid", "input-grid", "output-grid", "storyboard"})
+            QTest::newRow(figure) << QString::fromLatin1(figure);
+    }
+    void exportPresetGrids()
+    {
+        QFETCH(QString, figure);
+        const QString out = m_dir.filePath(figure + QStringLiteral("-column.svg"));
+        const Run r = cli({QStringLiteral("export"), sample("lenet5-conv1.json"), QStringLiteral("--figure"), figure,
+            QStringLiteral("--strategy"), QStringLiteral("ZigZag"), QStringLiteral("--versus"), QStringLiteral("Row-by-Row"),
+            QStringLiteral("--preset"), QStringLiteral("paper-column"), QStringLiteral("--out"), out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile file(out);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QString svg = QString::fromUtf8(file.readAll());
+        QVERIFY(svg.contains(QStringLiteral("viewBox=\"0 0 321 246\""))); // 85 × 65 mm at 96 px an inch
+        static const QRegularExpression size(QStringLiteral("<text [^>]*font-size=\"([0-9.]+)\""));
+        int texts = 0;
+        for (QRegularExpressionMatchIterator it = size.globalMatch(svg); it.hasNext(); ++texts)
+            QCOMPARE(it.next().captured(1), QStringLiteral("10"));
+        QVERIFY(texts >= 5);
     }
 
     void exportErrors_data()

@@ -31,6 +31,7 @@
 #include <QImage>
 #include <QSet>
 #include <QSettings>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QLabel>
 #include <QSpinBox>
@@ -387,6 +388,24 @@ private slots:
         const QString custom = dir.filePath(QStringLiteral("custom.png"));
         QVERIFY(dialog.exportFigureTo(custom).isEmpty());
         QCOMPARE(QImage(custom).width(), 640);
+
+        // The grid figures and the storyboard take the preset too: every text
+        // of the SVG at the preset's 7.5 pt, 10 px at 96 px an inch.
+        dialog.setPreset(QStringLiteral("paper-column"));
+        for (const FigureKind kind : {FigureKind::Grid, FigureKind::InputGrid, FigureKind::OutputGrid, FigureKind::Storyboard}) {
+            dialog.setFigure(kind);
+            const QString svg = dir.filePath(QStringLiteral("figure.svg"));
+            const QString failed = dialog.exportFigureTo(svg);
+            QVERIFY2(failed.isEmpty(), qPrintable(failed));
+            QFile file(svg);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QString text = QString::fromUtf8(file.readAll());
+            static const QRegularExpression size(QStringLiteral("<text [^>]*font-size=\"([0-9.]+)\""));
+            int texts = 0;
+            for (QRegularExpressionMatchIterator it = size.globalMatch(text); it.hasNext(); ++texts)
+                QCOMPARE(it.next().captured(1), QStringLiteral("10"));
+            QVERIFY2(texts >= 5, qPrintable(figureName(kind)));
+        }
     }
 
     // Figures for a report carry no cursor unless asked (--cursor).

@@ -40,8 +40,11 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QValueAxis>
 
 #include "TestCli.h"
+
+#include <cmath>
 
 using namespace convoffload;
 
@@ -632,6 +635,48 @@ private slots:
         bool valid = false;
         QCOMPARE(simulated(project.problem, spec.groups, &valid), dialog.report()->result.duration);
         QVERIFY(valid);
+    }
+
+    // The progress chart's ticks are round (time: a step of 1, 2 or 5 ×
+    // 10^k; duration: whole cycles) and the dialog keeps its size when a run
+    // ends and fills the summary.
+    void optimiseDialogKeepsItsSizeAndRoundTicks()
+    {
+        const Project project = loadProject(sample("paper-example.json").toStdString());
+        ui::OptimiseDialog dialog(project.problem, {});
+        dialog.setTimeLimit(0.5);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QTest::qWait(50);
+        const QSize before = dialog.size();
+        QSignalSpy finished(&dialog, &ui::OptimiseDialog::finished);
+        dialog.start();
+        QVERIFY(finished.wait(20000));
+        QTest::qWait(100); // the layout settles
+        QVERIFY(dialog.report() && dialog.report()->result.hasSolution());
+        QCOMPARE(dialog.size(), before);
+
+        auto *chartView = dialog.findChild<QChartView *>();
+        QVERIFY(chartView);
+        const auto round = [](double step) {
+            const double decade = std::pow(10.0, std::floor(std::log10(step) + 1e-9));
+            const double m = step / decade;
+            return std::abs(m - 1) < 1e-9 || std::abs(m - 2) < 1e-9 || std::abs(m - 5) < 1e-9;
+        };
+        for (QAbstractAxis *a : chartView->chart()->axes()) {
+            auto *axis = qobject_cast<QValueAxis *>(a);
+            QVERIFY(axis);
+            QCOMPARE(axis->tickType(), QValueAxis::TicksDynamic);
+            const double step = axis->tickInterval();
+            QVERIFY2(round(step), qPrintable(QString::number(step)));
+            for (const double end : {axis->min(), axis->max()})
+                QVERIFY2(std::abs(end / step - std::round(end / step)) < 1e-9, qPrintable(QString::number(end)));
+            if (axis->orientation() == Qt::Vertical) { // durations: integers, drawn as such
+                QVERIFY(step >= 1);
+                QCOMPARE(axis->labelFormat(), QStringLiteral("%.0f"));
+                QVERIFY(axis->min() <= dialog.report()->result.duration && dialog.report()->result.duration <= axis->max());
+            }
+        }
     }
 
     // A problem the optimisers cannot take (one patch does not fit the

@@ -10,6 +10,7 @@
 #include <QChart>
 #include <QFontMetricsF>
 #include <QLegend>
+#include <QBarLegendMarker>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QScatterSeries>
@@ -207,6 +208,23 @@ void lineMarkersFromSeries(QChart *chart)
 }
 
 constexpr char kNoLegendProperty[] = "convoffloadNoLegend";
+/// A legend entry's shorter label, for a figure too narrow for the long one
+/// on one row (the title or an axis gives what it leaves out).
+constexpr char kShortLabelProperty[] = "convoffloadShortLabel";
+
+template <typename T> T *withShortLabel(T *object, const QString &label)
+{
+    object->setProperty(kShortLabelProperty, label);
+    return object;
+}
+
+/// The object that names a legend entry: its bar set or its series.
+QObject *legendSource(QLegendMarker *marker)
+{
+    if (auto *bar = qobject_cast<QBarLegendMarker *>(marker))
+        return bar->barset();
+    return marker->series();
+}
 
 void hideLegendMarkers(QChart *chart, QAbstractSeries *series)
 {
@@ -248,12 +266,44 @@ void setChartFont(QChart *chart, const QFont &font, qreal width)
             // "drain" sits on the last step: a little room past it, inside the plot.
             steps->setMax(steps->max() + (steps->max() - steps->min()) * 0.06);
         }
-    qreal row = 0;
+    // Scatter marks in proportion to the text (a 10 px mark is large on a column).
+    for (QAbstractSeries *series : chart->series())
+        if (auto *scatter = qobject_cast<QScatterSeries *>(series))
+            scatter->setMarkerSize(std::min(scatter->markerSize(), std::round(fm.height() * 0.6)));
+    // The legend stays under the plot (the plot keeps the width, and with it
+    // the step labels) when its row fits, with the short labels if need be;
+    // else it moves to the right of the plot.
+    QList<QLegendMarker *> entries;
     for (QLegendMarker *marker : chart->legend()->markers())
         if (marker->series() && !marker->series()->property(kNoLegendProperty).toBool())
-            row += fm.horizontalAdvance(marker->label()) + fm.height() * 3.0; // marker, gaps
-    if (row > width * 0.9)
-        chart->legend()->setAlignment(Qt::AlignRight);
+            entries << marker;
+    const auto rowWidth = [&](bool shortLabels) {
+        qreal row = 0;
+        for (QLegendMarker *marker : entries) {
+            const QVariant shorter = legendSource(marker)->property(kShortLabelProperty);
+            const QString label = shortLabels && shorter.isValid() ? shorter.toString() : marker->label();
+            // The marker and the gaps, as Qt Charts lays them out: a bar's
+            // square is narrower than a line's sample.
+            row += fm.horizontalAdvance(label) + fm.height() * (marker->type() == QLegendMarker::LegendMarkerTypeBar ? 1.8 : 3.0);
+        }
+        return row;
+    };
+    if (rowWidth(false) > width * 0.9) {
+        if (rowWidth(true) <= width * 0.9) {
+            for (QLegendMarker *marker : entries) {
+                QObject *source = legendSource(marker);
+                const QVariant shorter = source->property(kShortLabelProperty);
+                if (!shorter.isValid())
+                    continue;
+                if (auto *set = qobject_cast<QBarSet *>(source))
+                    set->setLabel(shorter.toString());
+                else if (auto *series = qobject_cast<QAbstractSeries *>(source))
+                    series->setName(shorter.toString());
+            }
+        } else {
+            chart->legend()->setAlignment(Qt::AlignRight);
+        }
+    }
 }
 
 QString plainChartTitle(const QChart *chart)
@@ -387,8 +437,10 @@ QChart *footprintChart(
         area->attachAxis(y);
     }
 
-    QLineSeries *capacityLine
-        = lineSeries(QStringLiteral("mem_size = %1").arg(problem.hardware.mem_size), Palette::capacity(), 2.5, Qt::DashDotLine);
+    // Short: "mem_size", the title gives the number.
+    QLineSeries *capacityLine = withShortLabel(
+        lineSeries(QStringLiteral("mem_size = %1").arg(problem.hardware.mem_size), Palette::capacity(), 2.5, Qt::DashDotLine),
+        QStringLiteral("mem_size"));
     capacityLine->append(xMin, capacity);
     capacityLine->append(xMax, capacity);
     chart->addSeries(capacityLine);
@@ -411,9 +463,14 @@ QChart *durationBars(const Problem *problem, const SimulationResult &result, int
     QChart *chart = newChart(titled(
         strategy, QStringLiteral("duration per step"), QStringLiteral("total %1 cycles").arg(number(result.totalDuration()))));
 
-    QBarSet *load = barSet(problem ? QStringLiteral("load input") : QStringLiteral("load (input + kernels)"), Palette::load());
-    QBarSet *loadKernels = problem ? barSet(QStringLiteral("load kernels"), Palette::kernels()) : nullptr;
-    QBarSet *write = barSet(QStringLiteral("write back"), Palette::write());
+    // Short labels for a narrow figure: the title says these are durations.
+    QBarSet *load = withShortLabel(
+        barSet(problem ? QStringLiteral("load input") : QStringLiteral("load (input + kernels)"), Palette::load()),
+        problem ? QStringLiteral("input") : QStringLiteral("load"));
+    QBarSet *loadKernels = problem
+        ? withShortLabel(barSet(QStringLiteral("load kernels"), Palette::kernels()), QStringLiteral("kernels"))
+        : nullptr;
+    QBarSet *write = withShortLabel(barSet(QStringLiteral("write back"), Palette::write()), QStringLiteral("write"));
     QBarSet *compute = barSet(QStringLiteral("compute"), Palette::compute());
     double top = 0;
     for (const StepStats &s : steps) {

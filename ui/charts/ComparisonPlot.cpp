@@ -83,6 +83,19 @@ std::vector<PlacedText> ComparisonPlot::texts(const QRectF &rect, const QFont &f
 
 std::vector<PlacedText> ComparisonPlot::layOut(QPainter *painter, const QRectF &rect, const QFont &font) const
 {
+    // Measure, then centre what is used in the height (a short list of
+    // strategies on a tall canvas would leave the bottom empty).
+    const std::vector<PlacedText> measured = layOutFrom(nullptr, rect, font, 0.0);
+    double bottom = rect.top();
+    for (const PlacedText &t : measured)
+        bottom = std::max(bottom, t.rect.bottom());
+    const double pad = std::round(QFontMetricsF(font).height() * 0.5);
+    const double offset = std::max(0.0, std::floor((rect.bottom() - pad - bottom) / 2));
+    return offset > 0 || painter ? layOutFrom(painter, rect, font, offset) : measured;
+}
+
+std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRectF &rect, const QFont &font, double offset) const
+{
     std::vector<PlacedText> placed;
     const auto text = [&](const QString &s, const QRectF &r, const QFont &f, int flags, const QColor &colour = Qt::black) {
         placed.push_back({s, r, f, flags});
@@ -100,7 +113,7 @@ std::vector<PlacedText> ComparisonPlot::layOut(QPainter *painter, const QRectF &
     const double line = fm.height();
     const double pad = std::round(line * 0.5);
     const QRectF area = rect.adjusted(pad, pad, -pad, -pad);
-    double y = area.top();
+    double y = area.top() + offset;
 
     // Title: what, then the best strategy.
     const QString titleLines[] = {QStringLiteral("Strategies compared"),
@@ -136,7 +149,9 @@ std::vector<PlacedText> ComparisonPlot::layOut(QPainter *painter, const QRectF &
         for (const Quantity &q : kQuantities)
             valueWidth = std::max(valueWidth, fmBold.horizontalAdvance(number(q.value(r))));
     const double gap = pad;
-    const double minBar = valueWidth * 1.2;
+    // A bar at least as long as half a value: a column-wide figure keeps the
+    // three panels side by side.
+    const double minBar = std::max(valueWidth * 0.6, line * 1.5);
     // Names take what they need up to 40 % of the width (they wrap past it).
     double wordLimit = 0;
     for (const QString &l : labels)
@@ -159,9 +174,10 @@ std::vector<PlacedText> ComparisonPlot::layOut(QPainter *painter, const QRectF &
     double headingHeight = 0;
     for (const Quantity &q : kQuantities)
         headingHeight = std::max(headingHeight, wrappedHeight(bold, panelWidth, q.heading));
-    // Rows grow (up to 2.6 lines) to fill the height the figure is given.
+    // Rows grow (up to 3.2 lines) to fill the height the figure is given
     const double spare = area.bottom() - y - wrappedHeight(font, area.width(), note) - bands * (headingHeight + line * 0.3 + pad);
-    const double rowHeight = std::clamp(spare / std::max(1, count * bands), line * 1.5, line * 2.6);
+    // (down to a line and a bit when the figure is short).
+    const double rowHeight = std::clamp(spare / std::max(1, count * bands), line * 1.15, line * 3.2);
     std::vector<double> rowHeights;
     for (const QString &l : labels)
         rowHeights.push_back(std::max(rowHeight, wrappedHeight(bold, nameWidth, l) + line * 0.3));

@@ -48,7 +48,10 @@ public:
     std::vector<PlacedText> texts(const QRectF &rect, const QFont &font) const;
 
 private:
+    /// Places (and paints, with a painter) every part; the block is centred
+    /// in the height when it does not fill it.
     std::vector<PlacedText> layOut(QPainter *painter, const QRectF &rect, const QFont &font) const;
+    std::vector<PlacedText> layOutFrom(QPainter *painter, const QRectF &rect, const QFont &font, double offset) const;
 
     std::vector<CompareRow> m_rows;
     int m_best = -1;

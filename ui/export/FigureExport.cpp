@@ -219,14 +219,24 @@ PaintFunction chartPainter(QChart *chart, qreal scale)
             scene = ownScene.get();
         }
         const QRectF oldGeometry = chart->geometry();
-        const auto layOut = [chart](const QRectF &geometry) {
+        // The layout's contents margins (the style's 9 px) would leave a
+        // transparent frame around the chart's background: a figure is tight.
+        QGraphicsLayout *layout = chart->layout();
+        qreal margins[4] = {0, 0, 0, 0};
+        if (layout) {
+            layout->getContentsMargins(&margins[0], &margins[1], &margins[2], &margins[3]);
+            layout->setContentsMargins(0, 0, 0, 0);
+        }
+        const auto layOut = [chart, layout](const QRectF &geometry) {
             chart->setGeometry(geometry);
-            if (QGraphicsLayout *layout = chart->layout())
+            if (layout)
                 layout->activate(); // axes, legend and plot area now, not at the next event loop turn
         };
         layOut(QRectF(oldGeometry.topLeft(), target.size() / scale));
         // render() scales the chart's rectangle onto the target.
         scene->render(&painter, target, chart->sceneBoundingRect(), Qt::IgnoreAspectRatio);
+        if (layout)
+            layout->setContentsMargins(margins[0], margins[1], margins[2], margins[3]);
         if (ownScene)
             ownScene->removeItem(chart); // the scene must not delete the caller's chart
         else

@@ -3,6 +3,7 @@
 #include "charts/ChartFactory.h"
 #include "charts/ComparisonPlot.h"
 #include "render/GridRenderer.h"
+#include "render/StoryboardRenderer.h"
 
 #include <QChart>
 #include <QPainter>
@@ -67,6 +68,7 @@ Figure gridFigure(FigureSource &source, const FigureRequest &request)
     state->cursor->seek(request.moment);
     GridStyle style;
     style.heatMap = request.heatMap;
+    style.font = request.font;
     const FigureKind kind = request.kind;
     const QString what = kind == FigureKind::InputGrid ? QStringLiteral("Input")
         : kind == FigureKind::OutputGrid               ? QStringLiteral("Output")
@@ -88,9 +90,7 @@ Figure gridFigure(FigureSource &source, const FigureRequest &request)
     return f;
 }
 
-/// The first K steps of two strategies side by side, like the paper's
-/// Row-by-Row / ZigZag comparison figure: one input grid per step and
-/// strategy, the current group outlined, one legend for all.
+/// The first K steps of two strategies as small multiples (StoryboardRenderer).
 Figure storyboardFigure(FigureSource &source, const FigureRequest &request)
 {
     const Project &project = source.project();
@@ -109,7 +109,7 @@ Figure storyboardFigure(FigureSource &source, const FigureRequest &request)
 
     struct State {
         std::unique_ptr<StepCursor> left, right;
-        GridRenderer renderer;
+        StoryboardRenderer renderer;
     };
     auto state = std::make_shared<State>();
     const SimulationResult &a = source.simulation(request.strategy);
@@ -118,37 +118,17 @@ Figure storyboardFigure(FigureSource &source, const FigureRequest &request)
     state->right = std::make_unique<StepCursor>(project.problem, b);
     // Compute steps only (the drain shows nothing new).
     const int steps = std::min({request.storyboardSteps, a.computeSteps(), b.computeSteps()});
-    const QString names[2] = {qstr(request.strategy), qstr(versus)};
+    const std::array<QString, 2> names = {qstr(request.strategy), qstr(versus)};
     const Problem &problem = project.problem;
+    GridStyle style;
+    style.font = request.font;
 
     Figure f;
     f.title = QStringLiteral("%1 vs %2 — first %3 steps").arg(names[0], names[1]).arg(steps);
     f.description = QStringLiteral("ConvOffload storyboard: input pixels loaded, kept and freed at each step of two strategies.");
-    f.preferredSize = QSize(1200, 300 + 380 * steps);
-    f.paint = [state, steps, names, &problem](QPainter &painter, const QRectF &target) {
-        painter.save();
-        painter.fillRect(target, Qt::white);
-        painter.setFont(GridRenderer::figureFont(painter.font(), target));
-        const QFontMetricsF metrics(painter.font());
-        const double line = metrics.height() * 1.6;
-        GridStyle style;
-        style.legend = false;
-        const auto legend = GridRenderer::inputLegend(problem, *state->left, style);
-        const double legendHeight = GridRenderer::legendHeight(metrics, target.width(), legend);
-        const QRectF body(target.left(), target.top() + line, target.width(), target.height() - line - legendHeight - 8);
-        const double cellW = body.width() / 2, cellH = body.height() / steps;
-        for (int column = 0; column < 2; ++column)
-            GridRenderer::paintTitle(painter, QRectF(target.left() + column * cellW, target.top(), cellW, line), names[column]);
-        StepCursor *cursors[2] = {state->left.get(), state->right.get()};
-        for (int k = 0; k < steps; ++k)
-            for (int column = 0; column < 2; ++column) {
-                cursors[column]->seek({k, Action::Compute});
-                const QRectF cell(body.left() + column * cellW + 6, body.top() + k * cellH + 4, cellW - 12, cellH - 8);
-                state->renderer.paintInputGrid(painter, cell, problem, *cursors[column], style);
-            }
-        GridRenderer::paintLegend(
-            painter, QRectF(target.left(), target.bottom() - legendHeight, target.width(), legendHeight), legend);
-        painter.restore();
+    f.preferredSize = QSize(1600, 900);
+    f.paint = [state, steps, names, style, &problem](QPainter &painter, const QRectF &target) {
+        state->renderer.paint(painter, target, problem, {state->left.get(), state->right.get()}, names, steps, style);
     };
     f.keepAlive = state;
     return f;

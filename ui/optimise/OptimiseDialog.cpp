@@ -1,5 +1,6 @@
 #include "optimise/OptimiseDialog.h"
 
+#include "charts/NiceScale.h"
 #include "render/Palette.h"
 
 #include <QChart>
@@ -24,6 +25,10 @@
 namespace convoffload::ui {
 
 namespace {
+
+/// Lines of the summary after a run: duration, lower bound, Row-by-Row,
+/// ZigZag, gain over the best of them.
+constexpr int kSummaryLines = 5;
 
 QString percent(const std::optional<double> &fraction)
 {
@@ -124,9 +129,10 @@ void OptimiseDialog::buildForm()
     m_chart->addSeries(m_bound);
     m_timeAxis = new QValueAxis;
     m_timeAxis->setTitleText(tr("seconds"));
-    m_timeAxis->setRange(0, 1);
+    applyNiceScale(m_timeAxis, niceScale(0, 1));
     m_durationAxis = new QValueAxis;
     m_durationAxis->setTitleText(tr("duration"));
+    applyNiceScale(m_durationAxis, niceScale(0, 100, 5, 1));
     m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
     m_chart->addAxis(m_durationAxis, Qt::AlignLeft);
     for (QLineSeries *s : {m_incumbent, m_bound}) {
@@ -144,6 +150,14 @@ void OptimiseDialog::buildForm()
     m_summary = new QLabel;
     m_summary->setWordWrap(true);
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Room for the status (two lines) and the summary (duration, bound, the
+    // heuristics, the gain) from the start: the dialog keeps its size when a
+    // run ends and fills them.
+    const int lineHeight = fontMetrics().lineSpacing();
+    m_status->setMinimumHeight(2 * lineHeight);
+    m_summary->setMinimumHeight(kSummaryLines * lineHeight);
+    for (QLabel *label : {m_status, m_summary})
+        label->setAlignment(Qt::AlignLeft | Qt::AlignTop);
 
     auto *buttons = new QDialogButtonBox;
     m_run = buttons->addButton(tr("&Optimise"), QDialogButtonBox::ActionRole);
@@ -211,7 +225,7 @@ void OptimiseDialog::start()
     m_incumbent->clear();
     m_bound->clear();
     m_summary->clear();
-    m_timeAxis->setRange(0, std::max(1.0, timeLimit()));
+    applyNiceScale(m_timeAxis, niceScale(0, std::max(1.0, timeLimit())));
     const Problem problem = m_problem;
     const OptimiseRequest req = request();
     const double limit = timeLimit();
@@ -262,11 +276,12 @@ void OptimiseDialog::onProgress(const OptimiseProgress &point)
             high = std::max(high, p.y());
         }
     if (low <= high) {
-        const double margin = std::max(1.0, (high - low) * 0.1);
-        m_durationAxis->setRange(std::floor(low - margin), std::ceil(high + margin));
+        // Durations are whole cycles: integer ticks, a little air around the lines.
+        const double margin = (high - low) * 0.05;
+        applyNiceScale(m_durationAxis, niceScale(low - margin, high + margin, 5, 1));
     }
     if (point.seconds > m_timeAxis->max())
-        m_timeAxis->setMax(point.seconds * 1.2);
+        applyNiceScale(m_timeAxis, niceScale(0, point.seconds * 1.2));
     m_status->setText(tr("Optimising… %1 s, best %2, bound %3")
                           .arg(point.seconds, 0, 'f', 1)
                           .arg(point.incumbent ? number(*point.incumbent) : tr("none yet"))
@@ -283,7 +298,7 @@ void OptimiseDialog::onFinished()
         if (m_report->result.hasSolution())
             onProgress({m_report->result.seconds, m_report->result.duration, m_report->lower_bound});
         // Zoom on the run: a search that ends early should not be a dot at the left.
-        m_timeAxis->setRange(0, std::max(0.1, m_report->result.seconds * 1.05));
+        applyNiceScale(m_timeAxis, niceScale(0, std::max(0.1, m_report->result.seconds * 1.05)));
         showReport();
     }
     emit finished();

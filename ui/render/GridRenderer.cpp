@@ -491,6 +491,11 @@ QFont GridRenderer::figureFont(const QFont &base, const QRectF &target)
     return f;
 }
 
+QFont GridRenderer::figureFont(const QFont &base, const QRectF &target, const GridStyle &style)
+{
+    return style.font ? *style.font : figureFont(base, target);
+}
+
 QSizeF GridRenderer::axisSize(const QFontMetricsF &metrics, int rows, int cols)
 {
     const double h = metrics.height();
@@ -798,7 +803,7 @@ void GridRenderer::paintOutputCells(QPainter &painter, const GridGeometry &geome
     paintGridLines(painter, geometry, cells);
 
     // Patch ids in the top-left corner of cells big enough (the centre keeps the colour).
-    const QFont small = scaledFont(painter.font(), 0.8);
+    const QFont small = style.font ? *style.font : scaledFont(painter.font(), 0.8);
     const QFontMetricsF fm(small, painter.device());
     const QString widest = QString::number(std::max<std::int64_t>(l.patchCount() - 1, 0));
     if (style.labels && geometry.cellSize >= std::max(fm.height() * 2.2, fm.horizontalAdvance(widest) * 1.6)
@@ -884,13 +889,14 @@ void GridRenderer::paintPatchFlags(
 }
 
 void GridRenderer::paintAxes(
-    QPainter &painter, const GridGeometry &geometry, const QRectF &topAxis, const QRectF &leftAxis, QRect cells)
+    QPainter &painter, const GridGeometry &geometry, const QRectF &topAxis, const QRectF &leftAxis, QRect cells, bool fixedFont)
 {
     cells &= geometry.allCells();
     if (cells.isEmpty() || geometry.cellSize <= 0)
         return;
     painter.save();
-    painter.setFont(scaledFont(painter.font(), 0.85));
+    if (!fixedFont)
+        painter.setFont(scaledFont(painter.font(), 0.85));
     const QFontMetricsF fm(painter.font(), painter.device());
     painter.setPen(axisColour());
     if (!topAxis.isEmpty()) {
@@ -925,7 +931,7 @@ void GridRenderer::paintInputGrid(QPainter &painter, const QRectF &target, const
     const GridStyle &style, const QRectF &exposedCells)
 {
     painter.save();
-    painter.setFont(figureFont(painter.font(), target));
+    painter.setFont(figureFont(painter.font(), target, style));
     const GridFigureLayout lay
         = layout(GridKind::Input, QFontMetricsF(painter.font(), painter.device()), target, problem, cursor, style);
     if (!exposedCells.isEmpty()) {
@@ -939,7 +945,7 @@ void GridRenderer::paintInputGrid(QPainter &painter, const QRectF &target, const
         KernelStrip::paint(painter, lay.kernelStrip, problem, cursor, style.labels);
     if (style.labels) {
         paintTitle(painter, lay.title, titleChoices(GridKind::Input, problem, cursor));
-        paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells());
+        paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells(), style.font.has_value());
     }
     if (style.legend)
         paintLegend(painter, lay.legend, inputLegend(problem, cursor, style));
@@ -950,14 +956,14 @@ void GridRenderer::paintOutputGrid(
     QPainter &painter, const QRectF &target, const Problem &problem, const StepCursor &cursor, const GridStyle &style)
 {
     painter.save();
-    painter.setFont(figureFont(painter.font(), target));
+    painter.setFont(figureFont(painter.font(), target, style));
     const GridFigureLayout lay
         = layout(GridKind::Output, QFontMetricsF(painter.font(), painter.device()), target, problem, cursor, style);
     painter.fillRect(target, Qt::white);
     paintOutputCells(painter, lay.geometry, problem, cursor, style, lay.geometry.allCells());
     if (style.labels) {
         paintTitle(painter, lay.title, titleChoices(GridKind::Output, problem, cursor));
-        paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells());
+        paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells(), style.font.has_value());
     }
     if (style.legend)
         paintLegend(painter, lay.legend, outputLegend(style, {}, streamsKernels(cursor)));
@@ -968,7 +974,7 @@ void GridRenderer::paintGrids(
     QPainter &painter, const QRectF &target, const Problem &problem, const StepCursor &cursor, const GridStyle &style)
 {
     painter.save();
-    painter.setFont(figureFont(painter.font(), target));
+    painter.setFont(figureFont(painter.font(), target, style));
     const QFontMetricsF fm(painter.font(), painter.device());
     const double h = fm.height();
     const double margin = std::round(h * 0.5);
@@ -1029,13 +1035,16 @@ void GridRenderer::paintGrids(
         paintTitle(painter, QRectF(inner.left(), y0, inner.width(), titleH), moment);
         painter.restore();
         const double subY = y0 + titleH + titleGap;
-        paintTitle(painter, QRectF(x0, subY, axisIn.width() + wIn, subtitleH), inputName(problem));
+        // A narrow grid drops the sizes rather than cut them.
         paintTitle(
-            painter, QRectF(out.origin.x() - axisOut.width(), subY, axisOut.width() + wOut, subtitleH), outputName(problem));
+            painter, QRectF(x0, subY, axisIn.width() + wIn, subtitleH), QStringList{inputName(problem), QStringLiteral("Input")});
+        paintTitle(painter, QRectF(out.origin.x() - axisOut.width(), subY, axisOut.width() + wOut, subtitleH),
+            QStringList{outputName(problem), QStringLiteral("Output")});
         paintAxes(painter, in, QRectF(in.origin.x(), gridTop - axisH, wIn, axisH),
-            QRectF(x0, gridTop, axisIn.width(), rowsIn * cs), in.allCells());
+            QRectF(x0, gridTop, axisIn.width(), rowsIn * cs), in.allCells(), style.font.has_value());
         paintAxes(painter, out, QRectF(out.origin.x(), gridTop - axisH, wOut, axisH),
-            QRectF(out.origin.x() - axisOut.width(), gridTop, axisOut.width(), rowsOut * cs), out.allCells());
+            QRectF(out.origin.x() - axisOut.width(), gridTop, axisOut.width(), rowsOut * cs), out.allCells(),
+            style.font.has_value());
     }
     if (style.legend)
         paintLegend(painter, QRectF(inner.left(), gridTop + gridH + stripH + legendGap, inner.width(), legendH), legend);

@@ -8,6 +8,7 @@
 #include "convoffload/simulate/StepCursor.h"
 
 #include <QColor>
+#include <QFont>
 #include <QFontMetricsF>
 #include <QImage>
 #include <QPointF>
@@ -29,6 +30,9 @@ struct GridStyle {
     bool legend = true;
     bool labels = true; // title, row/column indices, counts and ids in big cells
     bool kernelStrip = true; // input figures: the kernel strip under the grid
+    /// A fixed figure font (export presets): every text of the figure at this
+    /// size, axis indices included. Unset: a font sized to the target.
+    std::optional<QFont> font;
 };
 
 enum class GridKind { Input, Output };
@@ -122,8 +126,10 @@ public:
     static QRectF markerRect(const QRectF &cell);
     /// Row indices in `leftAxis` and column indices in `topAxis`, for the
     /// cells of `cells` only, thinned out so they never overlap.
-    static void paintAxes(
-        QPainter &painter, const GridGeometry &geometry, const QRectF &topAxis, const QRectF &leftAxis, QRect cells);
+    /// The indices are a little smaller than the painter's font, unless
+    /// `fixedFont` (a preset's size, the smallest a report allows).
+    static void paintAxes(QPainter &painter, const GridGeometry &geometry, const QRectF &topAxis, const QRectF &leftAxis,
+        QRect cells, bool fixedFont = false);
     /// One line, centred and elided to the rectangle.
     static void paintTitle(QPainter &painter, const QRectF &rect, const QString &title);
     /// The first of `choices` (longest first) that fits on one line, the last
@@ -156,6 +162,8 @@ public:
         const StepCursor &cursor, const GridStyle &style);
     /// The font figures use: `base` sized to the target (11–20 px).
     static QFont figureFont(const QFont &base, const QRectF &target);
+    /// The style's fixed font when it has one, else figureFont.
+    static QFont figureFont(const QFont &base, const QRectF &target, const GridStyle &style);
     /// Axis strip sizes for a grid of that many rows and columns.
     static QSizeF axisSize(const QFontMetricsF &metrics, int rows, int cols);
     /// How many of a patch's N outputs are computed (on chip, written or done) at the moment.

@@ -22,4 +22,14 @@ QString stepName(int step, const SimulationResult &result)
     return stepName(step, count, count > 0 && result.steps.back().drain);
 }
 
+QString shortStepName(int step, const SimulationResult &result)
+{
+    const int count = int(result.steps.size());
+    if (step < 0)
+        return QCoreApplication::translate("StepName", "before step 1");
+    if (step == count - 1 && result.steps.back().drain)
+        return QCoreApplication::translate("StepName", "drain");
+    return QCoreApplication::translate("StepName", "step %1").arg(step + 1);
+}
+
 } // namespace convoffload::ui

@@ -16,5 +16,7 @@ namespace convoffload::ui {
 QString stepName(int step, int count, bool lastIsDrain);
 /// The same for a step of `result`.
 QString stepName(int step, const SimulationResult &result);
+/// The short form, for small panels: "step 40", "drain", "before step 1".
+QString shortStepName(int step, const SimulationResult &result);
 
 } // namespace convoffload::ui
