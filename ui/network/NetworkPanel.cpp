@@ -115,13 +115,13 @@ NetworkPanel::NetworkPanel(QWidget *parent)
 
     m_job.setProgressHandler([this](int layer) { m_progress->setValue(layer); });
     m_job.setFinishedHandler([this](Outcome outcome) {
+        if (!outcome.cancelled)
+            m_analysis = outcome.analysis;
         setRunning(false);
         if (outcome.cancelled)
             m_summary->setText(tr("Analysis stopped."));
-        else {
-            m_analysis = outcome.analysis;
-            showAnalysis(outcome.analysis);
-        }
+        else
+            showAnalysis(*m_analysis);
         emit analysed();
     });
     m_optimiseJob.setProgressHandler([this](const NetworkOptimiseProgress &p) { showOptimiseProgress(p); });
@@ -276,6 +276,9 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
         text += tr("; %n convolutions skipped by the import", nullptr, int(analysis.skipped.size()));
     m_summary->setText(text + QLatin1Char('.'));
     m_plotView->setPlot(NetworkPlot(analysis));
+    // The dock as tall as the chart up to 18 lines: it scrolls past that.
+    const int width = std::max(400, m_chartScroll->viewport()->width());
+    m_chartScroll->setMinimumHeight(std::min(m_plotView->heightForWidth(width), 18 * fontMetrics().height()));
 }
 
 bool NetworkPanel::startOptimisation(double seconds)
@@ -352,7 +355,7 @@ void NetworkPanel::finishOptimisation(OptimiseOutcome outcome)
     m_analysis = std::move(outcome.analysis);
     setRunning(false);
     showAnalysis(*m_analysis);
-    QString text = outcome.optimisation.cancelled ? tr("Optimisation stopped after %1 of %2 layers")
+    QString text = outcome.optimisation.cancelled ? tr("Optimisation stopped in layer %1 of %2, what it found kept")
                                                         .arg(outcome.optimisation.layers.size())
                                                         .arg(outcome.optimisation.planned)
                                                   : tr("Optimised %1 layers").arg(outcome.optimisation.layers.size());
