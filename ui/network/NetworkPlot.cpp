@@ -12,27 +12,6 @@ namespace convoffload::ui {
 
 namespace {
 
-QString number(double v)
-{
-    if (v == std::floor(v) && std::abs(v) < 1e15)
-        return QString::number(static_cast<qint64>(v));
-    return QString::number(v, 'g', 6);
-}
-
-double wrappedHeight(const QFont &font, double width, const QString &text)
-{
-    return QFontMetricsF(font).boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, text).height();
-}
-
-double widestWord(const QFont &font, const QString &text)
-{
-    const QFontMetricsF fm(font);
-    double widest = 0;
-    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
-        widest = std::max(widest, fm.horizontalAdvance(word));
-    return widest;
-}
-
 /// 1, 2 or 5 times a power of ten, at least `raw`.
 double niceStep(double raw)
 {
@@ -120,7 +99,7 @@ QString NetworkPlot::layerLabel(std::size_t layer) const
 
 QString NetworkPlot::title() const
 {
-    return QStringLiteral("Network: total %1 cycles over %2 layers").arg(number(m_total)).arg(m_names.size());
+    return QStringLiteral("Network: total %1 cycles over %2 layers").arg(plotNumber(m_total)).arg(m_names.size());
 }
 
 double NetworkPlot::heightFor(double width, const QFont &font) const
@@ -154,34 +133,24 @@ int NetworkPlot::rowAt(const QRectF &rect, const QFont &font, QPointF point) con
 NetworkPlot::Layout NetworkPlot::layOut(QPainter *painter, const QRectF &rect, const QFont &font) const
 {
     Layout layout;
-    const auto text = [&](const QString &s, const QRectF &r, const QFont &f, int flags, const QColor &colour = Qt::black) {
-        layout.texts.push_back({s, r, f, flags});
-        if (painter) {
-            painter->setFont(f);
-            painter->setPen(colour);
-            painter->drawText(r, flags, s);
-        }
-    };
-    QFont bold = font;
-    bold.setBold(true);
-    QFont titleFont = bold;
-    titleFont.setPointSizeF(font.pointSizeF() * 1.1);
-    const QFontMetricsF fm(font), fmBold(bold);
-    const double line = fm.height();
-    const double pad = std::round(line * 0.5);
+    TextPlacer text(painter);
+    const PlotFonts fonts(font);
+    const QFont &bold = fonts.bold, &titleFont = fonts.title;
+    const QFontMetricsF &fm = fonts.fm, &fmBold = fonts.fmBold;
+    const double line = fonts.line, pad = fonts.pad;
     const double gap = pad;
     const QRectF area = rect.adjusted(pad, pad, -pad, -pad);
     double y = area.top();
 
     // Title: what is drawn, then the total and the marks used.
-    QString detail = QStringLiteral("total %1 cycles (each layer's best, in bold)").arg(number(m_total));
+    QString detail = QStringLiteral("total %1 cycles (each layer's best, in bold)").arg(plotNumber(m_total));
     if (std::find(m_dominating.begin(), m_dominating.end(), true) != m_dominating.end())
         detail += QStringLiteral(" · ★ dominating");
     if (m_withoutValid > 0)
         detail += QStringLiteral(" · ✖ no valid strategy: the total is incomplete");
     for (const QString &t : {QStringLiteral("Network — duration per layer, best strategy of each family"), detail}) {
         const QFont &f = t == detail ? font : titleFont;
-        const double h = wrappedHeight(f, area.width(), t);
+        const double h = wrappedTextHeight(f, area.width(), t);
         text(t, QRectF(area.left(), y, area.width(), h), f, Qt::AlignHCenter | Qt::TextWordWrap);
         y += h;
     }
@@ -221,7 +190,8 @@ NetworkPlot::Layout NetworkPlot::layOut(QPainter *painter, const QRectF &rect, c
     for (const NetworkPlotRow &r : m_rows) {
         familyWidth = std::max(familyWidth, fmBold.horizontalAdvance(rowLabel(r)) + 1);
         familyWords = std::max(familyWords, widestWord(bold, rowLabel(r)) + 1);
-        valueWidth = std::max(valueWidth, fmBold.horizontalAdvance(r.family ? number(r.split.total()) : QStringLiteral("—")) + 1);
+        valueWidth
+            = std::max(valueWidth, fmBold.horizontalAdvance(r.family ? plotNumber(r.split.total()) : QStringLiteral("—")) + 1);
         top = std::max(top, r.split.total());
     }
     familyWidth = std::max(std::min(familyWidth, area.width() * 0.3), familyWords);
@@ -229,7 +199,7 @@ NetworkPlot::Layout NetworkPlot::layOut(QPainter *painter, const QRectF &rect, c
     const double barSpace = std::max(line * 2, area.right() - barLeft - gap * 0.4 - valueWidth);
 
     // The value axis: about one tick per two label widths.
-    const double labelWidth = fm.horizontalAdvance(number(top > 0 ? top : 1)) + gap;
+    const double labelWidth = fm.horizontalAdvance(plotNumber(top > 0 ? top : 1)) + gap;
     const int ticks = std::max(1, int(barSpace / (labelWidth * 1.6)));
     const double step = niceStep((top > 0 ? top : 1) / ticks);
     const double axisMax = std::max(step, std::ceil((top > 0 ? top : 1) / step) * step);
@@ -239,13 +209,13 @@ NetworkPlot::Layout NetworkPlot::layOut(QPainter *painter, const QRectF &rect, c
     // rows together at least as tall as its wrapped name.
     std::vector<double> heights;
     for (const NetworkPlotRow &r : m_rows)
-        heights.push_back(std::max(line * 1.45, wrappedHeight(r.best ? bold : font, familyWidth, rowLabel(r)) + line * 0.35));
+        heights.push_back(std::max(line * 1.45, wrappedTextHeight(r.best ? bold : font, familyWidth, rowLabel(r)) + line * 0.35));
     for (std::size_t layer = 0, first = 0; layer < layers; ++layer) {
         std::size_t last = first;
         double sum = 0;
         while (last < m_rows.size() && m_rows[last].layer == layer)
             sum += heights[last++];
-        const double need = wrappedHeight(bold, nameWidth, layerLabel(layer)) + line * 0.35;
+        const double need = wrappedTextHeight(bold, nameWidth, layerLabel(layer)) + line * 0.35;
         if (last > first && sum < need)
             heights[last - 1] += need - sum;
         first = last;
@@ -306,7 +276,7 @@ NetworkPlot::Layout NetworkPlot::layOut(QPainter *painter, const QRectF &rect, c
                 }
                 x += w;
             }
-            const QString value = number(r.split.total());
+            const QString value = plotNumber(r.split.total());
             text(value, QRectF(x + gap * 0.4, rowY, (r.best ? fmBold : fm).horizontalAdvance(value) + 1, h), r.best ? bold : font,
                 Qt::AlignLeft | Qt::AlignVCenter);
         }
@@ -321,7 +291,7 @@ NetworkPlot::Layout NetworkPlot::layOut(QPainter *painter, const QRectF &rect, c
         painter->drawLine(QPointF(barLeft, y), QPointF(barLeft + axisMax * scale, y));
     }
     for (double v = 0; v <= axisMax + step * 1e-9; v += step) {
-        const QString t = number(v);
+        const QString t = plotNumber(v);
         const double w = fm.horizontalAdvance(t) + 1;
         const double x = barLeft + v * scale;
         if (painter)
@@ -336,10 +306,11 @@ NetworkPlot::Layout NetworkPlot::layOut(QPainter *painter, const QRectF &rect, c
         "Families: heuristic = S1-baseline, Row-by-Row, ZigZag (every kernel on chip); kernel-blocked = kernels streamed "
         "in blocks of B; optimised = explicit groups or steps (the optimiser's, a solver's). Lighter bars: a family that is "
         "not the layer's best.");
-    const double noteHeight = wrappedHeight(font, area.width(), note);
+    const double noteHeight = wrappedTextHeight(font, area.width(), note);
     text(
         note, QRectF(area.left(), y, area.width(), noteHeight), font, Qt::AlignLeft | Qt::TextWordWrap, QColor(0x44, 0x44, 0x44));
     layout.bottom = y + noteHeight + pad * 2;
+    layout.texts = text.texts();
     return layout;
 }
 

@@ -12,7 +12,7 @@
 // figure. Nothing is elided: labels wrap and the figure asks for the height
 // its rows need (heightFor). texts() gives every text with its rectangle so
 // tests can check that each fits.
-#include "charts/ComparisonPlot.h" // PlacedText
+#include "charts/TextPlacer.h"
 #include "export/Figures.h"
 
 #include "convoffload/simulate/NetworkAnalysis.h"

@@ -46,13 +46,10 @@ int NetworkPlotView::layerAt(QPointF point) const
 void NetworkPlotView::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
-    painter.fillRect(rect(), Qt::white);
-    if (m_plot) {
+    if (m_plot)
         m_plot->paint(painter, QRectF(rect()), font());
-        return;
-    }
-    painter.setPen(palette().color(QPalette::PlaceholderText));
-    painter.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, m_emptyText);
+    else
+        paintPlotPlaceholder(painter, rect(), palette(), m_emptyText);
 }
 
 void NetworkPlotView::mousePressEvent(QMouseEvent *event)
