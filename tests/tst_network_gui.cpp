@@ -320,7 +320,7 @@ private slots:
             optimisedBars += r.family == StrategyFamily::Optimised ? 1 : 0;
         QCOMPARE(optimisedBars, std::size_t(2));
         if (qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT_OPTIMISED")) {
-            panel.resize(1000, 600);
+            panel.resize(1000, 380);
             panel.tabs()->setCurrentIndex(1);
             panel.show();
             QTest::qWait(300);
@@ -341,7 +341,7 @@ private slots:
                 && panel.summary()->text().contains(QStringLiteral("— incumbent ")),
             60000);
         if (qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT_PROGRESS")) {
-            panel.resize(1000, 400);
+            panel.resize(1000, 200);
             panel.show();
             QTest::qWait(200);
             panel.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_PROGRESS"));
