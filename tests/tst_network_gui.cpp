@@ -360,6 +360,26 @@ private slots:
         QVERIFY(panel.summary()->text().startsWith(QStringLiteral("Optimisation stopped in layer 2 of 2")));
     }
 
+    // Opening another network while one is optimised stops the optimisation
+    // and drops what it found: it belongs to the other network.
+    void openingAnotherNetworkDropsTheOptimisation()
+    {
+        QTemporaryDir dir;
+        NetworkPanel panel;
+        QSignalSpy analysed(&panel, &NetworkPanel::analysed);
+        QCOMPARE(panel.openNetwork(sample("networks/lenet5.json")), QString());
+        QVERIFY(analysed.wait(60000));
+        QVERIFY(panel.startOptimisation(600.0));
+        QCOMPARE(panel.openNetwork(writeToy(dir)), QString());
+        QVERIFY(analysed.wait(60000));
+        QVERIFY(!panel.busy());
+        QVERIFY(!panel.lastOptimisation());
+        QVERIFY(!panel.isModified());
+        QCOMPARE(panel.network()->layers.size(), std::size_t(2));
+        QVERIFY(panel.network()->layers[0].strategies.empty());
+        QCOMPARE(panel.analysis()->total_duration, 32.0);
+    }
+
     void mainWindowOpensALayer()
     {
         QTemporaryDir dir;

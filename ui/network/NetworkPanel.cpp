@@ -165,6 +165,7 @@ void NetworkPanel::stop()
 void NetworkPanel::setNetwork(const Network &network, const QString &path)
 {
     stop();
+    ++m_generation;
     m_network = network;
     m_analysis.reset();
     m_lastOptimisation.reset();
@@ -307,6 +308,7 @@ bool NetworkPanel::startOptimisation(double seconds)
     });
     if (!started)
         return false;
+    m_optimisedGeneration = m_generation;
     m_progress->setRange(0, int(count));
     m_progress->setValue(0);
     m_summary->setText(tr("Optimising %n layers within %1 s…", nullptr, int(count)).arg(seconds));
@@ -316,6 +318,8 @@ bool NetworkPanel::startOptimisation(double seconds)
 
 void NetworkPanel::showOptimiseProgress(const NetworkOptimiseProgress &p)
 {
+    if (m_optimisedGeneration != m_generation)
+        return;
     if (!m_analysis || p.layer >= m_analysis->layers.size())
         return;
     const LayerAnalysis &l = m_analysis->layers[p.layer];
@@ -334,6 +338,8 @@ void NetworkPanel::showOptimiseProgress(const NetworkOptimiseProgress &p)
 
 void NetworkPanel::finishOptimisation(OptimiseOutcome outcome)
 {
+    if (m_optimisedGeneration != m_generation)
+        return; // another network was opened meanwhile: its analysis follows
     if (!outcome.error.isEmpty()) {
         setRunning(false);
         m_summary->setText(tr("Optimisation failed: %1").arg(outcome.error));

@@ -121,6 +121,8 @@ private:
     QString m_path;
     bool m_modified = false;
     double m_lastTimeLimit = 10;
+    int m_generation = 0; // counts the networks set: an optimisation of an earlier one is dropped
+    int m_optimisedGeneration = 0; // the network the running optimisation works on
     BackgroundJob<Outcome, int> m_job{this, ProgressDelivery::Latest};
     BackgroundJob<OptimiseOutcome, NetworkOptimiseProgress> m_optimiseJob{this, ProgressDelivery::Latest};
 };
