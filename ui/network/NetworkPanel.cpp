@@ -65,8 +65,8 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     m_summary->setWordWrap(true);
 
     m_tree->setColumnCount(ColumnCount);
-    m_tree->setHeaderLabels({tr("Layer"), tr("Shape (C×H×W · N×K×K)"), tr("Kernels fit"), tr("Best strategy"), tr("Duration"),
-        tr("Share"), tr("Valid")});
+    m_tree->setHeaderLabels({tr("Layer"), tr("Best strategy"), tr("Duration"), tr("Share"), tr("Valid"), tr("Kernels fit"),
+        tr("Shape (C×H×W · N×K×K)")});
     m_tree->setRootIsDecorated(false);
     m_tree->setUniformRowHeights(true);
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);

@@ -74,7 +74,9 @@ public:
     /// Saves network() to `path`; the error, or empty.
     QString saveNetworkTo(const QString &path);
 
-    enum Column { NameColumn, ShapeColumn, FitColumn, BestColumn, DurationColumn, ShareColumn, ValidColumn, ColumnCount };
+    /// What a user looks at first comes first (the dock is narrow at
+    /// 1280×720): the best, its duration, share and badge; then the shape.
+    enum Column { NameColumn, BestColumn, DurationColumn, ShareColumn, ValidColumn, FitColumn, ShapeColumn, ColumnCount };
 
 signals:
     /// The user activated layer `index` of network(): open it.
