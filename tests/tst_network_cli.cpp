@@ -210,6 +210,15 @@ private slots:
         // the ZigZag order (22): nothing shorter exists, the total stays.
         QVERIFY(o[QStringLiteral("total_duration")].toDouble() <= 32.0);
         QVERIFY(o[QStringLiteral("total_duration")].toDouble() >= 31.0);
+        // Each layer's best per family: b's heuristics (ZigZag, 22) and what
+        // the optimiser found (no shorter than the optimum, 22).
+        const QJsonObject families
+            = o[QStringLiteral("layers")].toArray()[1].toObject()[QStringLiteral("best_per_family")].toObject();
+        QCOMPARE(families.keys(), (QStringList{QStringLiteral("heuristic"), QStringLiteral("optimised")}));
+        QCOMPARE(
+            families[QStringLiteral("heuristic")].toObject()[QStringLiteral("strategy")].toString(), QStringLiteral("ZigZag"));
+        QCOMPARE(families[QStringLiteral("heuristic")].toObject()[QStringLiteral("total_duration")].toDouble(), 22.0);
+        QVERIFY(families[QStringLiteral("optimised")].toObject()[QStringLiteral("total_duration")].toDouble() >= 22.0);
     }
 
     void networkOfSingleLayerProject()
