@@ -2,10 +2,13 @@
 // the figures of `experiments` (see CliFigures.h).
 #include "CliFigures.h"
 
+#include "CliNetwork.h"
+
 #include "export/FigureExport.h"
 #include "export/ExportPreset.h"
 #include "export/Figures.h"
 #include "export/HeadlessPlatform.h"
+#include "network/NetworkPlot.h"
 #include "optimise/ExperimentCharts.h"
 #include "optimise/GainHeatMap.h"
 
@@ -20,6 +23,8 @@ namespace convoffload::cli {
 
 namespace {
 
+constexpr char kNetworkFigure[] = "network";
+
 Action parseAction(const QString &text)
 {
     for (int a = 0; a < kActionCount; ++a) {
@@ -30,6 +35,44 @@ Action parseAction(const QString &text)
     }
     throw UsageError("--action: expected a1..a6 (or free_input, free_kernels, write, load_input, load_kernels, compute), got '"
         + str(text) + "'");
+}
+
+/// Where and how big a figure goes: --out, then --preset or --size.
+struct ExportTarget {
+    QString out;
+    std::optional<QSize> size; // the layout size asked for
+    std::optional<QFont> font; // the preset's
+    qreal png_scale = 1.0;
+};
+
+/// Read and checked before the figure is computed: a typo must not throw a
+/// long simulation away.
+ExportTarget exportTarget(const QCommandLineParser &parser)
+{
+    ExportTarget target;
+    target.out = parser.value(QStringLiteral("out"));
+    if (target.out.isEmpty())
+        throw UsageError("export needs --out FILE.png, FILE.svg or FILE.pdf");
+    if (parser.isSet(QStringLiteral("preset"))) {
+        const std::optional<ui::ExportPreset> preset = ui::exportPresetFromName(parser.value(QStringLiteral("preset")));
+        if (!preset)
+            throw UsageError("--preset: expected one of " + str(ui::exportPresetNames()) + ", got '"
+                + str(parser.value(QStringLiteral("preset"))) + "'");
+        target.size = ui::presetLayoutSize(*preset);
+        target.font = ui::presetFont(*preset);
+        target.png_scale = ui::presetPngScale(*preset);
+    }
+    if (parser.isSet(QStringLiteral("size"))) {
+        static const QRegularExpression pattern(QStringLiteral("^(\\d{1,6})x(\\d{1,6})$"));
+        const QRegularExpressionMatch m = pattern.match(parser.value(QStringLiteral("size")));
+        if (!m.hasMatch())
+            throw UsageError("--size: expected WIDTHxHEIGHT in pixels, e.g. 1600x900, got '"
+                + str(parser.value(QStringLiteral("size"))) + "'");
+        target.size = QSize(m.captured(1).toInt(), m.captured(2).toInt());
+    }
+    if (const ui::ExportResult check = ui::checkExportTarget(target.out, target.size.value_or(QSize(1, 1))); !check)
+        throw std::runtime_error(str(check.error));
+    return target;
 }
 
 } // namespace
@@ -52,12 +95,8 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
     const QString figureText = parser.value(QStringLiteral("figure"));
     const std::optional<ui::FigureKind> kind = ui::figureKindFromName(figureText);
     if (!kind)
-        throw UsageError(
-            "--figure: expected one of " + str(ui::figureNames().join(QStringLiteral(", "))) + ", got '" + str(figureText) + "'");
-    const QString out = parser.value(QStringLiteral("out"));
-    if (out.isEmpty())
-        throw UsageError("export needs --out FILE.png, FILE.svg or FILE.pdf");
-
+        throw UsageError("--figure: expected one of " + str(ui::figureNames().join(QStringLiteral(", "))) + " or "
+            + kNetworkFigure + ", got '" + str(figureText) + "'");
     ui::FigureRequest request;
     request.kind = *kind;
     request.strategy = str(parser.value(QStringLiteral("strategy")));
@@ -82,29 +121,11 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
         request.sweepTo = range.to;
     }
 
-    // The file name and size are checked before the figure is computed: a
-    // typo must not throw a long simulation away.
-    std::optional<QSize> requestedSize;
-    qreal pngScale = 1.0;
-    if (parser.isSet(QStringLiteral("preset"))) {
-        const std::optional<ui::ExportPreset> preset = ui::exportPresetFromName(parser.value(QStringLiteral("preset")));
-        if (!preset)
-            throw UsageError("--preset: expected one of " + str(ui::exportPresetNames()) + ", got '"
-                + str(parser.value(QStringLiteral("preset"))) + "'");
-        requestedSize = ui::presetLayoutSize(*preset);
-        request.font = ui::presetFont(*preset);
-        pngScale = ui::presetPngScale(*preset);
-    }
-    if (parser.isSet(QStringLiteral("size"))) {
-        static const QRegularExpression pattern(QStringLiteral("^(\\d{1,6})x(\\d{1,6})$"));
-        const QRegularExpressionMatch m = pattern.match(parser.value(QStringLiteral("size")));
-        if (!m.hasMatch())
-            throw UsageError("--size: expected WIDTHxHEIGHT in pixels, e.g. 1600x900, got '"
-                + str(parser.value(QStringLiteral("size"))) + "'");
-        requestedSize = QSize(m.captured(1).toInt(), m.captured(2).toInt());
-    }
-    if (const ui::ExportResult target = ui::checkExportTarget(out, requestedSize.value_or(QSize(1, 1))); !target)
-        throw std::runtime_error(str(target.error));
+    const ExportTarget target = exportTarget(parser);
+    request.font = target.font;
+    const std::optional<QSize> requestedSize = target.size;
+    const qreal pngScale = target.png_scale;
+    const QString out = target.out;
 
     if (requestedSize)
         request.size = *requestedSize;
@@ -115,6 +136,43 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
     if (!result)
         throw std::runtime_error(str(result.error));
     std::cout << "Wrote " << str(out) << " (" << size.width() << "x" << size.height() << ")\n";
+    return 0;
+}
+
+bool exportsNetworkFigure(const QCommandLineParser &parser)
+{
+    return parser.value(QStringLiteral("figure")) == QLatin1String(kNetworkFigure);
+}
+
+int exportNetworkCommand(const QCommandLineParser &parser, const QString &projectPath)
+{
+    const std::string path = str(projectPath);
+    const Network network = loadNetwork(path); // a file it cannot read: the place and the reason
+    if (!isNetworkProjectFile(path))
+        throw UsageError("--figure network draws a network project (version 2, as import-onnx writes it), but '" + path
+            + "' is a single-layer project: export its figures (e.g. --figure compare), or import a network");
+    for (const char *name : {"strategy", "versus", "action", "heat-map", "cursor", "group-sizes"})
+        if (parser.isSet(QLatin1String(name)))
+            throw UsageError(std::string("--") + name + " does not apply to --figure network (it draws every layer)");
+    const ExportTarget target = exportTarget(parser);
+    const NetworkAnalysis analysis = analyseNetworkForCli(parser, network);
+    const int width = target.size ? target.size->width() : 1000;
+    const ui::Figure figure = ui::networkFigure(analysis, target.font, width);
+    QSize size = figure.preferredSize;
+    if (parser.isSet(QStringLiteral("size"))) {
+        if (target.size->height() < size.height())
+            throw UsageError("--size " + std::to_string(width) + "x" + std::to_string(target.size->height())
+                + ": the network chart of " + std::to_string(network.layers.size()) + " layers needs at least "
+                + std::to_string(size.height()) + " pixels of height at that width (or omit --size)");
+        size = *target.size;
+    } else if (target.size) { // a preset: its width and font, as tall as the rows need
+        size.setHeight(std::max(size.height(), target.size->height()));
+    }
+    const ui::ExportResult result
+        = ui::exportFigure(figure.paint, size, target.out, figure.title, figure.description, target.png_scale);
+    if (!result)
+        throw std::runtime_error(str(result.error));
+    std::cout << "Wrote " << str(target.out) << " (" << size.width() << "x" << size.height() << ")\n";
     return 0;
 }
 

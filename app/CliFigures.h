@@ -28,6 +28,10 @@ void requireFigures(const std::string &what);
 std::unique_ptr<QCoreApplication> makeApplication(int &argc, char **argv, bool drawsFigures);
 
 int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath);
+/// `export --figure network`: reads the network project itself (a
+/// single-layer project is refused).
+bool exportsNetworkFigure(const QCommandLineParser &parser);
+int exportNetworkCommand(const QCommandLineParser &parser, const QString &projectPath);
 
 /// The paper's gain heat map and the duration-against-size chart for group
 /// size `group`; throw std::runtime_error when the file cannot be written.

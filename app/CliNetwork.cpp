@@ -2,7 +2,7 @@
 
 #include "convoffload/io/NetworkReport.h"
 #include "convoffload/onnx/OnnxNetwork.h"
-#include "convoffload/optimise/Optimiser.h"
+#include "convoffload/optimise/NetworkOptimisation.h"
 #include "convoffload/simulate/WorkEstimate.h"
 
 #include <QDir>
@@ -114,44 +114,30 @@ void checkNetworkBudget(const QCommandLineParser &parser, const Network &network
             + "; try --own-only, or pass --no-work-limit to run it anyway");
 }
 
-/// The optimiser's time for each layer: --time-limit shared in proportion to
-/// the layers' best heuristic durations, so the layers that dominate get the
-/// most. Layers an S1 strategy cannot run on get none.
+/// --optimize: the search optimiser on every layer (core's optimiseNetwork),
+/// --time-limit for the whole network.
 void optimiseLayers(const QCommandLineParser &parser, NetworkAnalysis &analysis)
 {
-    const double total = parseSeconds(parser, opt("time-limit"));
-    double weight = 0;
-    for (const LayerAnalysis &l : analysis.layers)
-        if (l.kernels_fit && l.nb_patches_max >= 1)
-            weight += std::max(1.0, l.duration());
+    NetworkOptimiseOptions options;
+    options.time_limit_s = parseSeconds(parser, opt("time-limit"));
+    options.request.seed = std::uint64_t(parseInteger(parser, opt("seed"), 0, std::numeric_limits<std::int64_t>::max()));
+    if (parser.isSet(opt("moves")))
+        options.request.max_moves = parseInteger(parser, opt("moves"), 1, 1000000000000);
+    if (parser.isSet(opt("threads")))
+        options.request.threads = int(parseInteger(parser, opt("threads"), 1, 256));
+    options.cancel = interruptFlag();
     const bool terminal = !parser.isSet(opt("quiet")) && isatty(fileno(stderr));
-    for (std::size_t i = 0; i < analysis.layers.size(); ++i) {
-        LayerAnalysis &l = analysis.layers[i];
-        if (!l.kernels_fit || l.nb_patches_max < 1)
-            continue;
-        OptimiseRequest request;
-        request.seed = std::uint64_t(parseInteger(parser, opt("seed"), 0, std::numeric_limits<std::int64_t>::max()));
-        if (parser.isSet(opt("moves")))
-            request.max_moves = parseInteger(parser, opt("moves"), 1, 1000000000000);
-        if (parser.isSet(opt("threads")))
-            request.threads = int(parseInteger(parser, opt("threads"), 1, 256));
-        OptimiseControl control;
-        control.time_limit_s = std::max(0.05, total * std::max(1.0, l.duration()) / weight);
-        control.cancel = interruptFlag();
-        if (terminal)
-            std::fprintf(stderr, "\roptimising %s (%zu of %zu, %.1f s)   ", l.name.c_str(), i + 1, analysis.layers.size(),
-                control.time_limit_s);
-        try {
-            const OptimiseReport report = optimise(l.problem, request, control);
-            if (report.result.hasSolution())
-                considerCandidate(l, toStrategy(report, "Optimised (search)"));
-        } catch (const InstanceError &) {
-            // A layer the optimiser cannot take keeps its heuristics.
-        }
-    }
+    if (terminal)
+        options.progress = [&analysis](const NetworkOptimiseProgress &p) {
+            if (p.progress.seconds > 0)
+                return; // one line per layer
+            std::fprintf(stderr, "\roptimising %s (%zu of %zu, %.1f s)   ", analysis.layers[p.layer].name.c_str(), p.position,
+                p.count, p.time_limit_s);
+            std::fflush(stderr);
+        };
+    optimiseNetwork(analysis, options);
     if (terminal)
         std::fputs("\r\033[K", stderr);
-    summariseNetwork(analysis);
 }
 
 } // namespace
@@ -191,9 +177,8 @@ int importOnnxCommand(const QCommandLineParser &parser, const QString &modelPath
     return 0;
 }
 
-int networkCommand(const QCommandLineParser &parser, const QString &projectPath)
+NetworkAnalysis analyseNetworkForCli(const QCommandLineParser &parser, const Network &network)
 {
-    const Network network = loadNetwork(str(projectPath));
     NetworkAnalysisOptions options;
     options.generate = !parser.isSet(opt("own-only"));
     checkNetworkBudget(parser, network, options.generate);
@@ -209,6 +194,12 @@ int networkCommand(const QCommandLineParser &parser, const QString &projectPath)
         std::fputs("\r\033[K", stderr);
     if (parser.isSet(opt("optimize")))
         optimiseLayers(parser, analysis);
+    return analysis;
+}
+
+int networkCommand(const QCommandLineParser &parser, const QString &projectPath)
+{
+    const NetworkAnalysis analysis = analyseNetworkForCli(parser, loadNetwork(str(projectPath)));
     if (parser.isSet(opt("json")))
         print(networkToReportJson(analysis).dump(2) + "\n");
     else if (parser.isSet(opt("csv")))

@@ -23,6 +23,14 @@ int exportCommand(const QCommandLineParser &, const Loaded &, const QString &)
     return 1;
 }
 
+bool exportsNetworkFigure(const QCommandLineParser &) { return false; }
+
+int exportNetworkCommand(const QCommandLineParser &, const QString &)
+{
+    requireFigures("export");
+    return 1;
+}
+
 void writeGainFigure(const std::vector<ExperimentRow> &, const QString &) { requireFigures("experiments --out"); }
 
 void writeDurationsFigure(const std::vector<ExperimentRow> &, int, const QString &)

@@ -148,9 +148,15 @@ const Command kCommands[] = {
         .usage = "PROJECT --figure F [--strategy NAME] [--step K [--cursor]] [--preset P | --size WxH]\n"
                  "          --out FILE.{png,svg,pdf}  P: paper-column, paper-wide, slide\n"
                  "          F: grid, input-grid, output-grid, memory, memory-actions, durations, cumulative,\n"
-                 "             compare, sweep [--group-sizes A..B], storyboard [--versus NAME] [--steps N]",
-        .help = "a figure of the project",
-        .run = [](const CommandInput &in) { return exportCommand(in.parser, *in.loaded, in.projectPath); },
+                 "             compare, sweep [--group-sizes A..B], storyboard [--versus NAME] [--steps N]\n"
+                 "          NETWORK --figure network [--optimize [--time-limit S]] [--own-only] [--preset P | --size WxH]\n"
+                 "          --out FILE.{png,svg,pdf}",
+        .help = "a figure of the project; the network chart of a network project",
+        .run =
+            [](const CommandInput &in) {
+                return in.loaded ? exportCommand(in.parser, *in.loaded, in.projectPath)
+                                 : exportNetworkCommand(in.parser, in.projectPath);
+            },
         .drawsFigures = true,
         .needsFigures = true},
     {.name = "optimize",
@@ -295,7 +301,9 @@ int main(int argc, char *argv[])
         if (!available(*command))
             requireFigures(command->name);
         std::optional<Loaded> loaded;
-        if (command->takesProject && !command->readsOwnFile) {
+        // export --figure network reads its network project itself.
+        const bool readsOwnFile = command->readsOwnFile || (name == QLatin1String("export") && exportsNetworkFigure(parser));
+        if (command->takesProject && !readsOwnFile) {
             loaded = load(args[1]);
             // Before anything is expanded or built: a small file can describe
             // days of work. compare and export simulate every strategy.

@@ -3,6 +3,7 @@
 // project instead of opening a window.
 
 #include "mainwindow/MainWindow.h"
+#include "network/NetworkPanel.h"
 #include "document/ProjectDocument.h"
 #include "export/HeadlessPlatform.h"
 #include "export/HeadlessReport.h"
@@ -91,9 +92,15 @@ int main(int argc, char *argv[])
         // Wait for the worker's simulation (or its refusal), then grab the window.
         const QString file = parser.value(screenshot);
         const int wanted = std::max(1, parser.value(step).toInt()) - 1;
+        // A network project opens in the Network dock: wait for its analysis.
+        auto *network = window.findChild<convoffload::ui::NetworkPanel *>();
+        const bool networkOpened = network && network->network().has_value();
+        if (networkOpened)
+            network->parentWidget()->raise();
         auto *poll = new QTimer(&window);
-        QObject::connect(poll, &QTimer::timeout, &window, [&window, file, wanted, poll] {
-            if (window.document()->busy() || (!window.document()->cursor() && !window.document()->simulation()))
+        QObject::connect(poll, &QTimer::timeout, &window, [&window, file, wanted, poll, network, networkOpened] {
+            if (networkOpened ? network->busy()
+                              : window.document()->busy() || (!window.document()->cursor() && !window.document()->simulation()))
                 return;
             poll->stop();
             if (window.document()->cursor())

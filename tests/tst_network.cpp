@@ -5,6 +5,8 @@
 #include "convoffload/io/FormatError.h"
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/onnx/OnnxNetwork.h"
+#include "convoffload/optimise/NetworkOptimisation.h"
+#include "convoffload/simulate/Comparison.h"
 #include "convoffload/simulate/NetworkAnalysis.h"
 
 #include "NetworkModels.h"
@@ -226,6 +228,92 @@ private slots:
         QCOMPARE(ownOnly.layers[0].bestCandidate() == nullptr, true);
         QCOMPARE(ownOnly.total_duration, 23.0);
         QCOMPARE(ownOnly.layers_without_valid, std::int64_t(1));
+    }
+
+    void strategyFamilies()
+    {
+        for (const StrategyFamily f : kStrategyFamilies)
+            QCOMPARE(strategyFamilyFromName(strategyFamilyName(f)), std::optional<StrategyFamily>(f));
+        QCOMPARE(strategyFamilyName(StrategyFamily::KernelBlocked), std::string("kernel-blocked"));
+        QVERIFY(!strategyFamilyFromName("groups"));
+        QCOMPARE(strategyFamilyOf(StrategyKind::S1Baseline), StrategyFamily::Heuristic);
+        QCOMPARE(strategyFamilyOf(StrategyKind::RowByRow), StrategyFamily::Heuristic);
+        QCOMPARE(strategyFamilyOf(StrategyKind::ZigZag), StrategyFamily::Heuristic);
+        QCOMPARE(strategyFamilyOf(StrategyKind::KernelBlocked), StrategyFamily::KernelBlocked);
+        QCOMPARE(strategyFamilyOf(StrategyKind::Groups), StrategyFamily::Optimised);
+        QCOMPARE(strategyFamilyOf(StrategyKind::Steps), StrategyFamily::Optimised);
+    }
+
+    // The toy by hand (toyNetworkByHand): b's heuristics' best is ZigZag
+    // (22), its own explicit groups G are 23; a has heuristics only (10).
+    void bestOfEachFamily()
+    {
+        const NetworkAnalysis a = analyseNetwork(networkFromJson(kNetworkText));
+        const LayerAnalysis &la = a.layers[0], &lb = a.layers[1];
+        QCOMPARE(la.bestOf(StrategyFamily::Heuristic)->row.total_duration, 10.0);
+        QVERIFY(!la.bestOf(StrategyFamily::Optimised));
+        QVERIFY(!la.bestOf(StrategyFamily::KernelBlocked));
+        QCOMPARE(lb.bestOf(StrategyFamily::Heuristic)->spec.name, std::string("ZigZag"));
+        QCOMPARE(lb.bestOf(StrategyFamily::Heuristic)->row.total_duration, 22.0);
+        QCOMPARE(lb.bestOf(StrategyFamily::Optimised)->spec.name, std::string("G"));
+        QCOMPARE(lb.bestOf(StrategyFamily::Optimised)->row.total_duration, 23.0);
+        QVERIFY(!lb.bestOf(StrategyFamily::KernelBlocked));
+    }
+
+    // The budget shared in proportion to the best durations (a 10, b 22 of
+    // 32): 32 s gives 10 and 22; 1.6 s gives 0.5 and 1.1; never under 0.05 s.
+    void timeShares()
+    {
+        const NetworkAnalysis a = analyseNetwork(networkFromJson(kNetworkText));
+        QCOMPARE(networkTimeShares(a, 32), (std::vector<double>{10, 22}));
+        const std::vector<double> small = networkTimeShares(a, 1.6);
+        QVERIFY(qFuzzyCompare(small[0], 0.5) && qFuzzyCompare(small[1], 1.1));
+        QCOMPARE(networkTimeShares(a, 0.01), (std::vector<double>{0.05, 0.05}));
+    }
+
+    // Layer a's optimum is 10: each of its 4 pixels and its kernel loaded
+    // once, 4 writes and at least 1 compute; b's is ZigZag's 22 (tst_network_cli).
+    // What optimiseNetwork finds is added as a candidate under a unique
+    // name, and its duration is what an independent simulation gives.
+    void optimiseTheToy()
+    {
+        const Network n = networkFromJson(kNetworkText);
+        NetworkAnalysis a = analyseNetwork(n);
+        NetworkOptimiseOptions options;
+        options.time_limit_s = 60;
+        options.request.max_moves = 300;
+        options.request.threads = 1;
+        std::vector<std::size_t> started;
+        options.progress = [&](const NetworkOptimiseProgress &p) {
+            if (started.empty() || started.back() != p.layer)
+                started.push_back(p.layer);
+            QCOMPARE(p.count, std::size_t(2));
+        };
+        const NetworkOptimisation o = optimiseNetwork(a, options);
+        QCOMPARE(started, (std::vector<std::size_t>{0, 1}));
+        QCOMPARE(o.planned, std::size_t(2));
+        QVERIFY(!o.cancelled);
+        QCOMPARE(o.layers.size(), std::size_t(2));
+        QCOMPARE(o.layers[0].duration, std::optional<double>(10.0));
+        QVERIFY(o.layers[1].duration && *o.layers[1].duration >= 22.0);
+        for (const LayerOptimisation &l : o.layers) {
+            QCOMPARE(l.strategy->name, std::string("Optimised (search)"));
+            QCOMPARE(a.layers[l.layer].candidates.back().spec, *l.strategy);
+            const SimulationResult r = runStrategy(n.problemOf(l.layer), *l.strategy, {});
+            QCOMPARE(r.totalDuration(), *l.duration);
+            QVERIFY(!l.improved); // neither beats its heuristics
+        }
+        QCOMPARE(a.total_duration, 32.0);
+        QCOMPARE(a.layers[0].bestOf(StrategyFamily::Optimised)->row.total_duration, 10.0);
+        // Again: a second name.
+        const NetworkOptimisation again = optimiseNetwork(a, options);
+        QCOMPARE(again.layers[0].strategy->name, std::string("Optimised (search) 2"));
+        // Stopped before it starts: nothing optimised.
+        const std::atomic<bool> stop{true};
+        options.cancel = &stop;
+        const NetworkOptimisation stopped = optimiseNetwork(a, options);
+        QVERIFY(stopped.cancelled);
+        QVERIFY(stopped.layers.empty());
     }
 
     // 1x1x2 input, four 1x1 kernels, mem_size 4, nbop_pe 2: the kernels do

@@ -1,8 +1,11 @@
-// convoffload-cli import-onnx and network (SPEC §4b), run as a user would:
+// convoffload-cli import-onnx, network and export --figure network (SPEC
+// §4b), run as a user would:
 // the sample networks, a toy network whose durations are worked out by hand
 // (tst_network derives them), and every kind of bad input (exit 1, a located
 // message, nothing written).
 #include <QFile>
+#include <QDir>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -207,6 +210,15 @@ private slots:
         // the ZigZag order (22): nothing shorter exists, the total stays.
         QVERIFY(o[QStringLiteral("total_duration")].toDouble() <= 32.0);
         QVERIFY(o[QStringLiteral("total_duration")].toDouble() >= 31.0);
+        // Each layer's best per family: b's heuristics (ZigZag, 22) and what
+        // the optimiser found (no shorter than the optimum, 22).
+        const QJsonObject families
+            = o[QStringLiteral("layers")].toArray()[1].toObject()[QStringLiteral("best_per_family")].toObject();
+        QCOMPARE(families.keys(), (QStringList{QStringLiteral("heuristic"), QStringLiteral("optimised")}));
+        QCOMPARE(
+            families[QStringLiteral("heuristic")].toObject()[QStringLiteral("strategy")].toString(), QStringLiteral("ZigZag"));
+        QCOMPARE(families[QStringLiteral("heuristic")].toObject()[QStringLiteral("total_duration")].toDouble(), 22.0);
+        QVERIFY(families[QStringLiteral("optimised")].toObject()[QStringLiteral("total_duration")].toDouble() >= 22.0);
     }
 
     void networkOfSingleLayerProject()
@@ -242,6 +254,90 @@ private slots:
         const Run simulate = cli({QStringLiteral("compare"), path});
         QCOMPARE(simulate.exitCode, 1);
         QVERIFY2(simulate.err.contains("network project"), simulate.err.constData());
+    }
+
+    // export --figure network: the network chart in every format, 1000 px
+    // wide by default, as wide as the preset with one; --optimize adds the
+    // optimised family.
+    void exportNetworkFigure_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QByteArray>("magic");
+        QTest::addColumn<QStringList>("extra");
+        QTest::newRow("png") << QStringLiteral("lenet5.png") << QByteArray("\x89PNG") << QStringList{};
+        QTest::newRow("svg") << QStringLiteral("lenet5.svg") << QByteArray("<?xml") << QStringList{};
+        QTest::newRow("pdf") << QStringLiteral("lenet5.pdf") << QByteArray("%PDF") << QStringList{};
+        QTest::newRow("optimised pdf") << QStringLiteral("lenet5-optimised.pdf") << QByteArray("%PDF")
+                                       << QStringList{QStringLiteral("--optimize"), QStringLiteral("--time-limit"),
+                                              QStringLiteral("1"), QStringLiteral("--threads"), QStringLiteral("1")};
+        QTest::newRow("paper column png") << QStringLiteral("column.png") << QByteArray("\x89PNG")
+                                          << QStringList{QStringLiteral("--preset"), QStringLiteral("paper-column")};
+    }
+
+    void exportNetworkFigure()
+    {
+        QFETCH(QString, file);
+        QFETCH(QByteArray, magic);
+        QFETCH(QStringList, extra);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(file);
+        const Run r = cli(QStringList{QStringLiteral("export"), sample(QStringLiteral("networks/lenet5.json")),
+                              QStringLiteral("--figure"), QStringLiteral("network"), QStringLiteral("--out"), out}
+            + extra);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(contents(out).startsWith(magic));
+        QVERIFY(r.out.startsWith("Wrote "));
+        if (file == QLatin1String("lenet5.png"))
+            QCOMPARE(QImage(out).width(), 1000);
+        if (file == QLatin1String("column.png")) // 85 mm at 300 dpi
+            QCOMPARE(QImage(out).width(), qRound(85 / 25.4 * 96) * 300 / 96);
+    }
+
+    void exportNetworkFigureRefusals_data()
+    {
+        QTest::addColumn<QString>("project");
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QString>("message");
+        const QString lenet = sample(QStringLiteral("networks/lenet5.json"));
+        QTest::newRow("single-layer project")
+            << sample(QStringLiteral("lenet5-conv1.json")) << QStringList{} << QStringLiteral("is a single-layer project");
+        QTest::newRow("missing file") << QStringLiteral("/nonexistent/net.json") << QStringList{}
+                                      << QStringLiteral("/nonexistent/net.json");
+        QTest::newRow("too small") << lenet << QStringList{QStringLiteral("--size"), QStringLiteral("800x50")}
+                                   << QStringLiteral("needs at least");
+        QTest::newRow("strategy") << lenet << QStringList{QStringLiteral("--strategy"), QStringLiteral("ZigZag")}
+                                  << QStringLiteral("--strategy does not apply to --figure network");
+        QTest::newRow("extension") << lenet << QStringList{QStringLiteral("--out"), QStringLiteral("chart.txt")}
+                                   << QStringLiteral("chart.txt");
+    }
+
+    // Exit 1, a message naming the problem, nothing written.
+    void exportNetworkFigureRefusals()
+    {
+        QFETCH(QString, project);
+        QFETCH(QStringList, options);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("chart.png"));
+        QStringList args{QStringLiteral("export"), project, QStringLiteral("--figure"), QStringLiteral("network")};
+        if (!options.contains(QStringLiteral("--out")))
+            args << QStringLiteral("--out") << out;
+        else
+            options.replace(options.indexOf(QStringLiteral("chart.txt")), dir.filePath(QStringLiteral("chart.txt")));
+        const Run r = cli(args + options);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
+        QVERIFY(QDir(dir.path()).isEmpty());
+    }
+
+    // A network project asked for a single-layer figure says what it is.
+    void exportLayerFigureOfANetwork()
+    {
+        QTemporaryDir dir;
+        const Run r = cli({QStringLiteral("export"), sample(QStringLiteral("networks/lenet5.json")), QStringLiteral("--figure"),
+            QStringLiteral("compare"), QStringLiteral("--out"), dir.filePath(QStringLiteral("c.png"))});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("network project"), r.err.constData());
     }
 };
 

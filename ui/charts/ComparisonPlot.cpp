@@ -27,31 +27,7 @@ const Quantity kQuantities[] = {
 };
 constexpr int kQuantityCount = int(std::size(kQuantities));
 
-QString number(double v)
-{
-    if (v == std::floor(v) && std::abs(v) < 1e15)
-        return QString::number(static_cast<qint64>(v));
-    return QString::number(v, 'g', 6);
-}
-
 bool drawable(const CompareRow &r) { return r.failure.empty(); }
-
-/// The height `text` takes wrapped at `width`.
-double wrappedHeight(const QFont &font, double width, const QString &text)
-{
-    const QFontMetricsF fm(font);
-    return fm.boundingRect(QRectF(0, 0, width, 1e6), Qt::TextWordWrap, text).height();
-}
-
-/// The widest word of `text`: a wrapped text needs at least that.
-double widestWord(const QFont &font, const QString &text)
-{
-    const QFontMetricsF fm(font);
-    double widest = 0;
-    for (const QString &word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
-        widest = std::max(widest, fm.horizontalAdvance(word));
-    return widest;
-}
 
 } // namespace
 
@@ -67,7 +43,7 @@ QString ComparisonPlot::title() const
         return QStringLiteral("Strategies compared: no valid strategy");
     const CompareRow &b = m_rows[std::size_t(m_best)];
     return QStringLiteral("Strategies compared: best %1 (%2 cycles)")
-        .arg(QString::fromStdString(b.name), number(b.total_duration));
+        .arg(QString::fromStdString(b.name), plotNumber(b.total_duration));
 }
 
 void ComparisonPlot::paint(QPainter &painter, const QRectF &rect, const QFont &font) const
@@ -96,22 +72,11 @@ std::vector<PlacedText> ComparisonPlot::layOut(QPainter *painter, const QRectF &
 
 std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRectF &rect, const QFont &font, double offset) const
 {
-    std::vector<PlacedText> placed;
-    const auto text = [&](const QString &s, const QRectF &r, const QFont &f, int flags, const QColor &colour = Qt::black) {
-        placed.push_back({s, r, f, flags});
-        if (painter) {
-            painter->setFont(f);
-            painter->setPen(colour);
-            painter->drawText(r, flags, s);
-        }
-    };
-    QFont bold = font;
-    bold.setBold(true);
-    QFont titleFont = bold;
-    titleFont.setPointSizeF(font.pointSizeF() * 1.1);
-    const QFontMetricsF fm(font), fmBold(bold);
-    const double line = fm.height();
-    const double pad = std::round(line * 0.5);
+    TextPlacer text(painter);
+    const PlotFonts fonts(font);
+    const QFont &bold = fonts.bold, &titleFont = fonts.title;
+    const QFontMetricsF &fm = fonts.fm, &fmBold = fonts.fmBold;
+    const double line = fonts.line, pad = fonts.pad;
     const QRectF area = rect.adjusted(pad, pad, -pad, -pad);
     double y = area.top() + offset;
 
@@ -120,9 +85,9 @@ std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRec
         m_best < 0 ? QStringLiteral("no valid strategy")
                    : QStringLiteral("best: %1 (%2 cycles)")
                          .arg(QString::fromStdString(m_rows[std::size_t(m_best)].name),
-                             number(m_rows[std::size_t(m_best)].total_duration))};
+                             plotNumber(m_rows[std::size_t(m_best)].total_duration))};
     for (const QString &t : titleLines) {
-        const double h = wrappedHeight(titleFont, area.width(), t);
+        const double h = wrappedTextHeight(titleFont, area.width(), t);
         text(t, QRectF(area.left(), y, area.width(), h), titleFont, Qt::AlignHCenter | Qt::TextWordWrap);
         y += h;
     }
@@ -147,7 +112,7 @@ std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRec
     double valueWidth = fmBold.horizontalAdvance(QStringLiteral("0"));
     for (const CompareRow &r : m_rows)
         for (const Quantity &q : kQuantities)
-            valueWidth = std::max(valueWidth, fmBold.horizontalAdvance(number(q.value(r))));
+            valueWidth = std::max(valueWidth, fmBold.horizontalAdvance(plotNumber(q.value(r))));
     const double gap = pad;
     // A bar at least as long as half a value: a column-wide figure keeps the
     // three panels side by side.
@@ -173,14 +138,14 @@ std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRec
 
     double headingHeight = 0;
     for (const Quantity &q : kQuantities)
-        headingHeight = std::max(headingHeight, wrappedHeight(bold, panelWidth, q.heading));
+        headingHeight = std::max(headingHeight, wrappedTextHeight(bold, panelWidth, q.heading));
     // Rows grow (up to 3.2 lines) to fill the height the figure is given
-    const double spare = area.bottom() - y - wrappedHeight(font, area.width(), note) - bands * (headingHeight + line * 0.3 + pad);
+    const double spare = area.bottom() - y - wrappedTextHeight(font, area.width(), note) - bands * (headingHeight + line * 0.3 + pad);
     // (down to a line and a bit when the figure is short).
     const double rowHeight = std::clamp(spare / std::max(1, count * bands), line * 1.15, line * 3.2);
     std::vector<double> rowHeights;
     for (const QString &l : labels)
-        rowHeights.push_back(std::max(rowHeight, wrappedHeight(bold, nameWidth, l) + line * 0.3));
+        rowHeights.push_back(std::max(rowHeight, wrappedTextHeight(bold, nameWidth, l) + line * 0.3));
     double rowsHeight = 0;
     for (double h : rowHeights)
         rowsHeight += h;
@@ -230,7 +195,7 @@ std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRec
                         painter->fillRect(bar, fill);
                     }
                     const bool best = r.valid && v == lowest;
-                    const QString value = number(v);
+                    const QString value = plotNumber(v);
                     const QFont &f = best ? bold : font;
                     text(value, QRectF(bar.right() + gap * 0.3, rowY, QFontMetricsF(f).horizontalAdvance(value) + 1, h), f,
                         Qt::AlignLeft | Qt::AlignVCenter);
@@ -243,10 +208,10 @@ std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRec
         }
         y = rowsTop + rowsHeight + pad;
     }
-    const double noteHeight = wrappedHeight(font, area.width(), note);
+    const double noteHeight = wrappedTextHeight(font, area.width(), note);
     text(
         note, QRectF(area.left(), y, area.width(), noteHeight), font, Qt::AlignLeft | Qt::TextWordWrap, QColor(0x44, 0x44, 0x44));
-    return placed;
+    return text.texts();
 }
 
 } // namespace convoffload::ui

@@ -11,6 +11,8 @@
 // when the width allows, one above the other otherwise. texts() gives every
 // text with the rectangle it is drawn in, so tests can check that each fits.
 
+#include "charts/TextPlacer.h"
+
 #include "convoffload/simulate/Comparison.h"
 
 #include <QFont>
@@ -24,14 +26,6 @@ class QPainter;
 QT_END_NAMESPACE
 
 namespace convoffload::ui {
-
-/// A text of a painted figure and where it is drawn.
-struct PlacedText {
-    QString text;
-    QRectF rect;
-    QFont font;
-    int flags = 0; // Qt::AlignmentFlag | Qt::TextFlag, as given to drawText
-};
 
 class ComparisonPlot {
 public:

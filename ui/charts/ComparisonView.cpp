@@ -24,13 +24,10 @@ void ComparisonView::setRows(std::vector<CompareRow> rows, const QString &emptyT
 void ComparisonView::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
-    painter.fillRect(rect(), Qt::white);
-    if (m_plot) {
+    if (m_plot)
         m_plot->paint(painter, QRectF(rect()), font());
-        return;
-    }
-    painter.setPen(palette().color(QPalette::PlaceholderText));
-    painter.drawText(rect().adjusted(12, 12, -12, -12), Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, m_emptyText);
+    else
+        paintPlotPlaceholder(painter, rect(), palette(), m_emptyText);
 }
 
 } // namespace convoffload::ui

@@ -1,5 +1,8 @@
 #include "network/NetworkImportDialog.h"
 
+#include "network/LayerShapeText.h"
+#include "network/OpenFileAndApply.h"
+
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/onnx/OnnxNetwork.h"
 
@@ -114,22 +117,14 @@ NetworkImportDialog::NetworkImportDialog(QWidget *parent)
 
 void NetworkImportDialog::browseModel()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("ONNX model"), {}, tr("ONNX models (*.onnx);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    const QString error = setModel(path);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Cannot import the model"), error);
+    openFileAndApply(this, {tr("ONNX model"), {}, tr("ONNX models (*.onnx);;All files (*)"), tr("Cannot import the model")},
+        [this](const QString &path) { return setModel(path); });
 }
 
 void NetworkImportDialog::browseHardware()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Hardware"), {}, tr("JSON (*.json);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    const QString error = setHardwareFile(path);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Cannot read the hardware"), error);
+    openFileAndApply(this, {tr("Hardware"), {}, tr("JSON (*.json);;All files (*)"), tr("Cannot read the hardware")},
+        [this](const QString &path) { return setHardwareFile(path); });
 }
 
 QString NetworkImportDialog::setModel(const QString &path)
@@ -145,25 +140,8 @@ QString NetworkImportDialog::setModel(const QString &path)
     }
     if (m_import) {
         auto *found = new QTreeWidgetItem(m_preview, {tr("Layers found (%1)").arg(m_import->layers.size())});
-        for (const ImportedConv &c : m_import->layers) {
-            const Layer &l = c.layer;
-            new QTreeWidgetItem(found,
-                {QString::fromStdString(c.name),
-                    QStringLiteral("%1×%2×%3 · %4×%5×%6, stride %7×%8, pads %9 %10 %11 %12")
-                        .arg(l.c_in)
-                        .arg(l.h_in)
-                        .arg(l.w_in)
-                        .arg(l.n)
-                        .arg(l.h_k)
-                        .arg(l.w_k)
-                        .arg(l.stride_h)
-                        .arg(l.stride_w)
-                        .arg(l.pad_top)
-                        .arg(l.pad_bottom)
-                        .arg(l.pad_left)
-                        .arg(l.pad_right),
-                    tr("imported")});
-        }
+        for (const ImportedConv &c : m_import->layers)
+            new QTreeWidgetItem(found, {QString::fromStdString(c.name), layerShapeText(c.layer), tr("imported")});
         auto *skipped = new QTreeWidgetItem(m_preview, {tr("Skipped (%1)").arg(m_import->skipped.size())});
         for (const SkippedNode &s : m_import->skipped)
             new QTreeWidgetItem(skipped, {QString::fromStdString(s.node), QString::fromStdString(s.reason), tr("skipped")});

@@ -1,21 +1,18 @@
 #include "network/NetworkPanel.h"
 
-#include "charts/ChartFactory.h"
 #include "export/FigureExport.h"
-#include "network/NetworkChart.h"
+#include "network/LayerShapeText.h"
+#include "network/NetworkPlot.h"
+#include "network/NetworkPlotView.h"
+#include "network/OpenFileAndApply.h"
 
 #include "convoffload/io/ProjectFile.h"
 
-#include <QBarSet>
-#include <QChart>
-#include <QChartView>
-#include <QHorizontalStackedBarSeries>
-
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QInputDialog>
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
@@ -31,49 +28,45 @@ namespace convoffload::ui {
 
 namespace {
 
-QString shapeText(const Layer &l)
-{
-    return QStringLiteral("%1×%2×%3 · %4×%5×%6 s%7 p%8%9%10%11")
-        .arg(l.c_in)
-        .arg(l.h_in)
-        .arg(l.w_in)
-        .arg(l.n)
-        .arg(l.h_k)
-        .arg(l.w_k)
-        .arg(l.stride_h)
-        .arg(l.pad_top)
-        .arg(l.pad_bottom)
-        .arg(l.pad_left)
-        .arg(l.pad_right);
-}
+QString cycles(double v) { return QString::number(v, 'g', 12); }
 
 } // namespace
 
 NetworkPanel::NetworkPanel(QWidget *parent)
     : QWidget(parent)
     , m_tree(new QTreeWidget(this))
-    , m_chartView(new QChartView(this))
+    , m_plotView(new NetworkPlotView(this))
     , m_chartScroll(new QScrollArea(this))
     , m_tabs(new QTabWidget(this))
+    , m_open(new QToolButton(this))
+    , m_optimise(new QToolButton(this))
+    , m_saveNetwork(new QToolButton(this))
     , m_saveChart(new QToolButton(this))
     , m_summary(new QLabel(tr("No network: File › Import Network (ONNX)… or Open network…"), this))
     , m_progress(new QProgressBar(this))
     , m_stop(new QToolButton(this))
 {
-    auto *open = new QToolButton(this);
-    open->setText(tr("Open network…"));
-    connect(open, &QToolButton::clicked, this, &NetworkPanel::chooseAndOpen);
+    m_open->setText(tr("Open network…"));
+    connect(m_open, &QToolButton::clicked, this, &NetworkPanel::chooseAndOpen);
+    m_optimise->setText(tr("Optimise network…"));
+    m_optimise->setToolTip(tr("Run the search optimiser on every layer, a time budget shared among the layers"));
+    m_optimise->setEnabled(false);
+    connect(m_optimise, &QToolButton::clicked, this, &NetworkPanel::chooseAndOptimise);
+    m_saveNetwork->setText(tr("Save network…"));
+    m_saveNetwork->setToolTip(tr("Save the network project with the strategies the optimiser added"));
+    m_saveNetwork->setEnabled(false);
+    connect(m_saveNetwork, &QToolButton::clicked, this, &NetworkPanel::chooseAndSaveNetwork);
     m_stop->setText(tr("Stop"));
-    m_stop->setToolTip(tr("Stop the analysis of the network's layers"));
+    m_stop->setToolTip(tr("Stop the analysis, or the optimisation (what it found so far is kept)"));
     m_stop->setVisible(false);
-    connect(m_stop, &QToolButton::clicked, this, [this] { m_job.cancel(); });
+    connect(m_stop, &QToolButton::clicked, this, &NetworkPanel::stop);
     m_progress->setVisible(false);
     m_progress->setMaximumWidth(200);
     m_summary->setWordWrap(true);
 
     m_tree->setColumnCount(ColumnCount);
-    m_tree->setHeaderLabels({tr("Layer"), tr("Shape (C×H×W · N×K×K)"), tr("Kernels fit"), tr("Best strategy"), tr("Duration"),
-        tr("Share"), tr("Valid")});
+    m_tree->setHeaderLabels({tr("Layer"), tr("Best strategy"), tr("Duration"), tr("Share"), tr("Valid"), tr("Kernels fit"),
+        tr("Shape (C×H×W · N×K×K)")});
     m_tree->setRootIsDecorated(false);
     m_tree->setUniformRowHeights(true);
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -84,9 +77,13 @@ NetworkPanel::NetworkPanel(QWidget *parent)
             emit layerActivated(index);
     });
 
-    m_chartView->setRenderHint(QPainter::Antialiasing);
-    m_chartView->setToolTip(tr("Click a layer's bar to open it in every view"));
-    showChart(nullptr);
+    m_plotView->setPlot(std::nullopt, tr("The chart appears once the analysis has finished."));
+    connect(m_plotView, &NetworkPlotView::layerClicked, this, [this](int index) {
+        if (!m_network || index < 0 || index >= int(m_network->layers.size()))
+            return;
+        m_tree->setCurrentItem(m_tree->topLevelItem(index));
+        emit layerActivated(index);
+    });
     m_saveChart->setText(tr("Save chart…"));
     m_saveChart->setToolTip(tr("Export the network chart as PNG, SVG or PDF"));
     m_saveChart->setEnabled(false);
@@ -94,15 +91,18 @@ NetworkPanel::NetworkPanel(QWidget *parent)
 
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_tree, tr("Layers"));
-    // The chart keeps a line per layer however short the dock (Qt Charts
-    // elides a label taller than its bar): it scrolls instead.
+    // The chart keeps every row whole however short the dock: it scrolls.
     m_chartScroll->setWidgetResizable(true);
     m_chartScroll->setFrameShape(QFrame::NoFrame);
-    m_chartScroll->setWidget(m_chartView);
+    m_chartScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_chartScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn); // a steady width: the height follows it
+    m_chartScroll->setWidget(m_plotView);
     m_tabs->addTab(m_chartScroll, tr("Chart"));
 
     auto *bar = new QHBoxLayout;
-    bar->addWidget(open);
+    bar->addWidget(m_open);
+    bar->addWidget(m_optimise);
+    bar->addWidget(m_saveNetwork);
     bar->addWidget(m_saveChart);
     bar->addWidget(m_progress);
     bar->addWidget(m_stop);
@@ -115,27 +115,25 @@ NetworkPanel::NetworkPanel(QWidget *parent)
 
     m_job.setProgressHandler([this](int layer) { m_progress->setValue(layer); });
     m_job.setFinishedHandler([this](Outcome outcome) {
-        m_progress->setVisible(false);
-        m_stop->setVisible(false);
+        if (!outcome.cancelled)
+            m_analysis = outcome.analysis;
+        setRunning(false);
         if (outcome.cancelled)
             m_summary->setText(tr("Analysis stopped."));
-        else {
-            m_analysis = outcome.analysis;
-            showAnalysis(outcome.analysis);
-        }
+        else
+            showAnalysis(*m_analysis);
         emit analysed();
     });
+    m_optimiseJob.setProgressHandler([this](const NetworkOptimiseProgress &p) { showOptimiseProgress(p); });
+    m_optimiseJob.setFinishedHandler([this](OptimiseOutcome outcome) { finishOptimisation(std::move(outcome)); });
 }
 
 void NetworkPanel::chooseAndOpen()
 {
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open network"), QFileInfo(m_path).path(), tr("ConvOffload projects (*.json);;All files (*)"));
-    if (path.isEmpty())
-        return;
-    const QString error = openNetwork(path);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Cannot open network"), error);
+    openFileAndApply(this,
+        {tr("Open network"), QFileInfo(m_path).path(), tr("ConvOffload projects (*.json);;All files (*)"),
+            tr("Cannot open network")},
+        [this](const QString &path) { return openNetwork(path); });
 }
 
 QString NetworkPanel::openNetwork(const QString &path)
@@ -148,19 +146,37 @@ QString NetworkPanel::openNetwork(const QString &path)
     }
 }
 
-void NetworkPanel::setNetwork(const Network &network, const QString &path)
+void NetworkPanel::setRunning(bool running)
+{
+    m_progress->setVisible(running);
+    m_stop->setVisible(running);
+    m_open->setEnabled(!running);
+    m_optimise->setEnabled(!running && m_analysis.has_value());
+    m_saveNetwork->setEnabled(!running && m_network.has_value());
+    m_saveChart->setEnabled(!running && m_analysis.has_value());
+}
+
+void NetworkPanel::stop()
 {
     m_job.cancel();
+    m_optimiseJob.cancel();
+}
+
+void NetworkPanel::setNetwork(const Network &network, const QString &path)
+{
+    stop();
+    ++m_generation;
     m_network = network;
     m_analysis.reset();
+    m_lastOptimisation.reset();
+    m_modified = false;
     m_path = path;
     fillLayers();
-    showChart(nullptr);
+    m_plotView->setPlot(std::nullopt, tr("The chart appears once the analysis has finished."));
     m_summary->setText(tr("Analysing %n layers…", nullptr, int(network.layers.size())));
     m_progress->setRange(0, int(network.layers.size()));
     m_progress->setValue(0);
-    m_progress->setVisible(true);
-    m_stop->setVisible(true);
+    setRunning(true);
     const auto start = [this, network] {
         return m_job.start([network](const JobControl<int> &control) {
             NetworkAnalysisOptions options;
@@ -173,9 +189,23 @@ void NetworkPanel::setNetwork(const Network &network, const QString &path)
             }
         });
     };
-    if (!start()) // a previous run is ending: start once it has
+    // A previous run (analysis or optimisation) is ending: start once it has.
+    if (m_optimiseJob.isRunning())
         connect(
-            &m_job, &BackgroundJobBase::finished, this, [start] { start(); }, Qt::SingleShotConnection);
+            &m_optimiseJob, &BackgroundJobBase::finished, this,
+            [this, start] {
+                setRunning(true);
+                start();
+            },
+            Qt::SingleShotConnection);
+    else if (!start())
+        connect(
+            &m_job, &BackgroundJobBase::finished, this,
+            [this, start] {
+                setRunning(true);
+                start();
+            },
+            Qt::SingleShotConnection);
 }
 
 Project NetworkPanel::layerProject(int index, int &best) const
@@ -205,7 +235,7 @@ void NetworkPanel::fillLayers()
         auto *item = new QTreeWidgetItem(m_tree);
         item->setText(NameColumn, QString::fromStdString(l.name));
         item->setData(NameColumn, Qt::UserRole, int(i));
-        item->setText(ShapeColumn, shapeText(l.layer));
+        item->setText(ShapeColumn, layerShapeText(l.layer));
         const bool fit = kernelsFitOnChip(m_network->problemOf(i));
         item->setText(FitColumn, fit ? tr("yes") : tr("no: streamed"));
         for (const int c : {DurationColumn, ShareColumn})
@@ -220,7 +250,7 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
         QTreeWidgetItem *item = m_tree->topLevelItem(int(i));
         const LayerCandidate *best = l.bestCandidate();
         item->setText(BestColumn, best ? QString::fromStdString(best->row.name) : tr("(none valid)"));
-        item->setText(DurationColumn, best ? QString::number(best->row.total_duration, 'g', 12) : QStringLiteral("–"));
+        item->setText(DurationColumn, best ? cycles(best->row.total_duration) : QStringLiteral("–"));
         item->setText(ShareColumn,
             analysis.total_duration > 0 ? QStringLiteral("%1 %").arg(100.0 * l.duration() / analysis.total_duration, 0, 'f', 1)
                                         : QStringLiteral("–"));
@@ -233,8 +263,8 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
                 tip += QString::fromStdString(broken) + QLatin1Char('\n');
         item->setToolTip(ValidColumn, tip.trimmed());
     }
-    QString text = tr("Total duration %1 over %n layers", nullptr, int(analysis.layers.size()))
-                       .arg(QString::number(analysis.total_duration, 'g', 12));
+    QString text
+        = tr("Total duration %1 over %n layers", nullptr, int(analysis.layers.size())).arg(cycles(analysis.total_duration));
     if (analysis.layers_without_valid > 0)
         text += tr(" (incomplete: %1 without a valid strategy)").arg(analysis.layers_without_valid);
     if (!analysis.dominating.empty()) {
@@ -246,52 +276,143 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
     if (!analysis.skipped.empty())
         text += tr("; %n convolutions skipped by the import", nullptr, int(analysis.skipped.size()));
     m_summary->setText(text + QLatin1Char('.'));
-    showChart(networkChart(analysis));
-}
-
-QChart *NetworkPanel::chart() const { return networkBars(m_chartView->chart()) ? m_chartView->chart() : nullptr; }
-
-int NetworkPanel::chartHeight() const
-{
-    // The title's two lines, the value axis, the legend and the margins take
-    // about fourteen lines (measured); every layer a line and a gap.
-    const QFontMetrics fm(font());
-    const int layers = m_network ? int(m_network->layers.size()) : 0;
-    return 14 * fm.height() + std::max(4, layers) * (fm.height() + 8);
-}
-
-void NetworkPanel::showChart(QChart *chart)
-{
-    if (!chart) { // before an analysis: an empty chart in the same style
-        chart = styledChart(QString());
-        chart->legend()->setVisible(false);
-    }
-    QChart *old = m_chartView->chart();
-    m_chartView->setChart(chart); // the view owns the new chart, not the old one
-    delete old;
-    m_saveChart->setEnabled(networkBars(chart) != nullptr);
-    m_chartView->setMinimumHeight(chartHeight());
+    m_plotView->setPlot(NetworkPlot(analysis));
     // The dock as tall as the chart up to 18 lines: it scrolls past that.
-    m_chartScroll->setMinimumHeight(std::min(chartHeight(), 18 * QFontMetrics(font()).height()));
-    if (QHorizontalStackedBarSeries *bars = networkBars(chart)) {
-        connect(bars, &QHorizontalStackedBarSeries::clicked, this, [this](int bar, QBarSet *) {
-            const int index = networkBarLayer(this->chart(), bar);
-            if (!m_network || index < 0 || index >= int(m_network->layers.size()))
-                return;
-            m_tree->setCurrentItem(m_tree->topLevelItem(index));
-            emit layerActivated(index);
-        });
+    const int width = std::max(400, m_chartScroll->viewport()->width());
+    m_chartScroll->setMinimumHeight(std::min(m_plotView->heightForWidth(width), 18 * fontMetrics().height()));
+}
+
+bool NetworkPanel::startOptimisation(double seconds)
+{
+    if (!m_analysis || busy() || !(seconds > 0))
+        return false;
+    m_lastTimeLimit = seconds;
+    const NetworkAnalysis analysis = *m_analysis;
+    const std::size_t count = std::size_t(std::count_if(analysis.layers.begin(), analysis.layers.end(), layerOptimisable));
+    if (count == 0) {
+        m_summary->setText(tr("No layer to optimise: the optimiser needs a layer whose kernels fit on chip."));
+        return false;
+    }
+    const bool started = m_optimiseJob.start([analysis, seconds](const JobControl<NetworkOptimiseProgress> &control) {
+        OptimiseOutcome outcome{analysis, {}, {}};
+        NetworkOptimiseOptions options;
+        options.time_limit_s = seconds;
+        options.cancel = control.cancelFlag();
+        options.progress = [&control](const NetworkOptimiseProgress &p) { control.report(p); };
+        try {
+            outcome.optimisation = optimiseNetwork(outcome.analysis, options);
+        } catch (const std::exception &e) {
+            outcome.error = QString::fromStdString(e.what());
+        }
+        return outcome;
+    });
+    if (!started)
+        return false;
+    m_optimisedGeneration = m_generation;
+    m_progress->setRange(0, int(count));
+    m_progress->setValue(0);
+    m_summary->setText(tr("Optimising %n layers within %1 s…", nullptr, int(count)).arg(seconds));
+    setRunning(true);
+    return true;
+}
+
+void NetworkPanel::showOptimiseProgress(const NetworkOptimiseProgress &p)
+{
+    if (m_optimisedGeneration != m_generation)
+        return;
+    if (!m_analysis || p.layer >= m_analysis->layers.size())
+        return;
+    const LayerAnalysis &l = m_analysis->layers[p.layer];
+    m_progress->setValue(int(p.position - 1));
+    QString text = tr("Optimising layer %1 of %2: %3 (%4 s of %5 s)")
+                       .arg(p.position)
+                       .arg(p.count)
+                       .arg(QString::fromStdString(l.name))
+                       .arg(p.progress.seconds, 0, 'f', 1)
+                       .arg(p.time_limit_s, 0, 'f', 1);
+    text += p.progress.incumbent ? tr(" — incumbent %1").arg(cycles(*p.progress.incumbent)) : tr(" — no incumbent yet");
+    if (const LayerCandidate *best = l.bestCandidate())
+        text += tr(", best before %1 (%2)").arg(cycles(best->row.total_duration), QString::fromStdString(best->spec.name));
+    m_summary->setText(text);
+}
+
+void NetworkPanel::finishOptimisation(OptimiseOutcome outcome)
+{
+    if (m_optimisedGeneration != m_generation)
+        return; // another network was opened meanwhile: its analysis follows
+    if (!outcome.error.isEmpty()) {
+        setRunning(false);
+        m_summary->setText(tr("Optimisation failed: %1").arg(outcome.error));
+        emit optimised();
+        return;
+    }
+    // The strategies found join their layers in the dock's network, so that
+    // opening a layer brings them and Save network… keeps them.
+    int added = 0, improved = 0;
+    for (const LayerOptimisation &o : outcome.optimisation.layers) {
+        if (!o.strategy || !o.duration || !m_network || o.layer >= m_network->layers.size())
+            continue;
+        m_network->layers[o.layer].strategies.push_back(*o.strategy);
+        ++added;
+        improved += o.improved ? 1 : 0;
+    }
+    m_modified = m_modified || added > 0;
+    m_lastOptimisation = outcome.optimisation;
+    m_analysis = std::move(outcome.analysis);
+    setRunning(false);
+    showAnalysis(*m_analysis);
+    QString text = outcome.optimisation.cancelled ? tr("Optimisation stopped in layer %1 of %2, what it found kept")
+                                                        .arg(outcome.optimisation.layers.size())
+                                                        .arg(outcome.optimisation.planned)
+                                                  : tr("Optimised %1 layers").arg(outcome.optimisation.layers.size());
+    text += tr(": %n strategies added, ", nullptr, added) + tr("%n shorter than the heuristics", nullptr, improved);
+    m_summary->setText(text + QStringLiteral(". ") + m_summary->text());
+    emit optimised();
+}
+
+void NetworkPanel::chooseAndOptimise()
+{
+    bool ok = false;
+    const double seconds = QInputDialog::getDouble(this, tr("Optimise network"),
+        tr("Time for the whole network (seconds), shared among the layers in proportion to their durations:"), m_lastTimeLimit,
+        0.1, 86400, 1, &ok);
+    if (ok)
+        startOptimisation(seconds);
+}
+
+QString NetworkPanel::saveNetworkTo(const QString &path)
+{
+    if (!m_network)
+        return tr("No network.");
+    try {
+        saveNetwork(*m_network, path.toStdString());
+        m_path = path;
+        m_modified = false;
+        return {};
+    } catch (const std::exception &e) {
+        return QString::fromStdString(e.what());
     }
 }
 
-QString NetworkPanel::saveChart(const QString &path, QSize size) const
+void NetworkPanel::chooseAndSaveNetwork()
 {
-    QChart *c = chart();
-    if (!c)
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save network project"),
+        m_path.isEmpty() ? QStringLiteral("network.json") : m_path, tr("ConvOffload projects (*.json)"));
+    if (path.isEmpty())
+        return;
+    const QString error = saveNetworkTo(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot save the network"), error);
+}
+
+QString NetworkPanel::saveChart(const QString &path, int width) const
+{
+    if (!m_analysis)
         return tr("No network chart yet: the analysis has not finished.");
-    if (const ExportResult check = checkExportTarget(path, size); !check)
+    const Figure figure = networkFigure(*m_analysis, font(), width);
+    if (const ExportResult check = checkExportTarget(path, figure.preferredSize); !check)
         return check.error;
-    return exportFigure(chartPainter(c), size, path, plainChartTitle(c)).error;
+    return exportFigure(figure.paint, figure.preferredSize, path, figure.title, figure.description).error;
 }
 
 void NetworkPanel::chooseAndSaveChart()
@@ -301,7 +422,7 @@ void NetworkPanel::chooseAndSaveChart()
         QFileInfo(m_path).dir().filePath(base + QStringLiteral("-chart.png")), tr("Figures (*.png *.svg *.pdf)"));
     if (path.isEmpty())
         return;
-    const QString error = saveChart(path, QSize(1000, std::max(500, chartHeight())));
+    const QString error = saveChart(path);
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Cannot save the chart"), error);
 }

@@ -4,19 +4,25 @@
 // network's total and a validity badge. The analysis (every layer's
 // heuristics) runs off the GUI thread with progress per layer and Stop.
 // Activating a layer asks to open it as a single-layer project. Beside the
-// table (a second tab), the network chart (NetworkChart.h): clicking a layer's bar selects
-// its row and opens it like activating the row; Save chart… exports it.
+// table (a second tab), the network chart (NetworkPlot.h): clicking a
+// layer's bar selects its row and opens it like activating the row; Save
+// chart… exports it.
+//
+// Optimise network… runs the search optimiser on every layer (core's
+// optimiseNetwork, as `network --optimize`) off the GUI thread, with the
+// layer being optimised and its incumbent shown, and Stop (the layers done
+// and the current one's incumbent are kept). The strategies found join
+// their layers' strategies in the dock's network; Save network… writes it.
 #include "jobs/BackgroundJob.h"
 
 #include "convoffload/model/Network.h"
+#include "convoffload/optimise/NetworkOptimisation.h"
 #include "convoffload/simulate/NetworkAnalysis.h"
 
 #include <QWidget>
 
 #include <optional>
 
-class QChart;
-class QChartView;
 class QLabel;
 class QProgressBar;
 class QScrollArea;
@@ -25,6 +31,8 @@ class QToolButton;
 class QTreeWidget;
 
 namespace convoffload::ui {
+
+class NetworkPlotView;
 
 class NetworkPanel : public QWidget {
     Q_OBJECT
@@ -36,55 +44,89 @@ public:
     QString openNetwork(const QString &path);
     void setNetwork(const Network &network, const QString &path);
     const std::optional<Network> &network() const { return m_network; }
+    const std::optional<NetworkAnalysis> &analysis() const { return m_analysis; }
     QString networkPath() const { return m_path; }
     QTreeWidget *tree() const { return m_tree; }
     /// Layer `index` as a single-layer project, its best strategy added when
     /// the project does not hold it; `best` receives that strategy's index
     /// (-1 before the analysis or when no strategy is valid).
     Project layerProject(int index, int &best) const;
-    bool busy() const { return m_job.isRunning(); }
-    /// The network chart of the finished analysis, nullptr before it.
-    QChart *chart() const;
-    QChartView *chartView() const { return m_chartView; }
+    /// The analysis or the optimisation is running.
+    bool busy() const { return m_job.isRunning() || m_optimiseJob.isRunning(); }
+    NetworkPlotView *plotView() const { return m_plotView; }
     /// The Layers and Chart tabs.
     QTabWidget *tabs() const { return m_tabs; }
-    /// Exports the chart (PNG, SVG or PDF by extension) at `size`; the error
-    /// message, else empty.
-    QString saveChart(const QString &path, QSize size) const;
+    QLabel *summary() const { return m_summary; }
+    /// Exports the chart (PNG, SVG or PDF by extension) `width` wide and as
+    /// tall as its rows need; the error message, else empty.
+    QString saveChart(const QString &path, int width = 1000) const;
 
-    enum Column { NameColumn, ShapeColumn, FitColumn, BestColumn, DurationColumn, ShareColumn, ValidColumn, ColumnCount };
+    /// Optimises every layer within `seconds` for the whole network (what
+    /// Optimise network… starts after asking); false when it cannot start
+    /// (no finished analysis, already running).
+    bool startOptimisation(double seconds);
+    /// Stop: the analysis or the optimisation (which keeps what it found).
+    void stop();
+    /// What the last optimisation did, once finished.
+    const std::optional<NetworkOptimisation> &lastOptimisation() const { return m_lastOptimisation; }
+    /// The network was changed (strategies added) since it was opened or saved.
+    bool isModified() const { return m_modified; }
+    /// Saves network() to `path`; the error, or empty.
+    QString saveNetworkTo(const QString &path);
+
+    /// What a user looks at first comes first (the dock is narrow at
+    /// 1280×720): the best, its duration, share and badge; then the shape.
+    enum Column { NameColumn, BestColumn, DurationColumn, ShareColumn, ValidColumn, FitColumn, ShapeColumn, ColumnCount };
 
 signals:
     /// The user activated layer `index` of network(): open it.
     void layerActivated(int index);
     /// The analysis of the current network finished (or was stopped).
     void analysed();
+    /// An optimisation finished (or was stopped) and its strategies were added.
+    void optimised();
 
 private:
     struct Outcome {
         NetworkAnalysis analysis;
         bool cancelled = false;
     };
+    struct OptimiseOutcome {
+        NetworkAnalysis analysis;
+        NetworkOptimisation optimisation;
+        QString error;
+    };
     void chooseAndOpen();
+    void chooseAndOptimise();
+    void chooseAndSaveNetwork();
     void fillLayers();
     void showAnalysis(const NetworkAnalysis &analysis);
-    void showChart(QChart *chart);
-    /// The chart's height in pixels that leaves every layer's label whole.
-    int chartHeight() const;
+    void showOptimiseProgress(const NetworkOptimiseProgress &progress);
+    void finishOptimisation(OptimiseOutcome outcome);
+    void setRunning(bool running);
     void chooseAndSaveChart();
 
     QTreeWidget *m_tree;
-    QChartView *m_chartView;
+    NetworkPlotView *m_plotView;
     QScrollArea *m_chartScroll;
     QTabWidget *m_tabs;
+    QToolButton *m_open;
+    QToolButton *m_optimise;
+    QToolButton *m_saveNetwork;
     QToolButton *m_saveChart;
     QLabel *m_summary;
     QProgressBar *m_progress;
     QToolButton *m_stop;
     std::optional<Network> m_network;
     std::optional<NetworkAnalysis> m_analysis; // of m_network, once finished
+    std::optional<NetworkOptimisation> m_lastOptimisation;
     QString m_path;
+    bool m_modified = false;
+    double m_lastTimeLimit = 10;
+    int m_generation = 0; // counts the networks set: an optimisation of an earlier one is dropped
+    int m_optimisedGeneration = 0; // the network the running optimisation works on
     BackgroundJob<Outcome, int> m_job{this, ProgressDelivery::Latest};
+    BackgroundJob<OptimiseOutcome, NetworkOptimiseProgress> m_optimiseJob{this, ProgressDelivery::Latest};
 };
 
 } // namespace convoffload::ui

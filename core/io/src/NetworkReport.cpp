@@ -94,6 +94,11 @@ nlohmann::ordered_json networkToReportJson(const NetworkAnalysis &a)
             j["best"] = nullptr;
             j["why_none_valid"] = whyNoneValid(l);
         }
+        Json families = Json::object(); // the network chart's bars
+        for (const StrategyFamily f : kStrategyFamilies)
+            if (const LayerCandidate *c = l.bestOf(f))
+                families[strategyFamilyName(f)] = bestToJson(*c);
+        j["best_per_family"] = families;
         j["share"] = share(a, l);
         j["candidates"] = l.candidates.size();
         layers.push_back(j);

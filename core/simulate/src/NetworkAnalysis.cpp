@@ -159,6 +159,15 @@ double LayerAnalysis::duration() const
     return b ? b->row.total_duration : 0.0;
 }
 
+const LayerCandidate *LayerAnalysis::bestOf(StrategyFamily family) const
+{
+    const LayerCandidate *found = nullptr;
+    for (const LayerCandidate &c : candidates)
+        if (strategyFamilyOf(c.spec.kind) == family && better(c, found))
+            found = &c;
+    return found;
+}
+
 void considerCandidate(LayerAnalysis &layer, const StrategySpec &spec)
 {
     bool overflow = false;

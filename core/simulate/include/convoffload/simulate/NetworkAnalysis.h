@@ -6,6 +6,7 @@
 // and the layers that dominate it.
 #include "convoffload/model/KernelBlockedFamily.h"
 #include "convoffload/model/Network.h"
+#include "convoffload/model/StrategyFamily.h"
 #include "convoffload/simulate/Comparison.h"
 
 #include <atomic>
@@ -57,6 +58,9 @@ struct LayerAnalysis {
     const LayerCandidate *bestCandidate() const { return best < 0 ? nullptr : &candidates[std::size_t(best)]; }
     /// The best's duration, 0 when there is none.
     double duration() const;
+    /// The shortest valid candidate of `family` (the first of equals, as
+    /// `best`); nullptr when the family has none valid.
+    const LayerCandidate *bestOf(StrategyFamily family) const;
 };
 
 struct NetworkAnalysis {

@@ -1,0 +1,22 @@
+#include "network/LayerShapeText.h"
+
+namespace convoffload::ui {
+
+QString layerShapeText(const Layer &l)
+{
+    return QStringLiteral("%1×%2×%3 · %4×%5×%6, stride %7×%8, pads %9 %10 %11 %12")
+        .arg(l.c_in)
+        .arg(l.h_in)
+        .arg(l.w_in)
+        .arg(l.n)
+        .arg(l.h_k)
+        .arg(l.w_k)
+        .arg(l.stride_h)
+        .arg(l.stride_w)
+        .arg(l.pad_top)
+        .arg(l.pad_bottom)
+        .arg(l.pad_left)
+        .arg(l.pad_right);
+}
+
+} // namespace convoffload::ui

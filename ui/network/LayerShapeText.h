@@ -1,0 +1,13 @@
+#pragma once
+// A layer's shape as the Network dock and the import preview write it:
+// "6×14×14 · 16×5×5, stride 1×1, pads 0 0 0 0" (C_in×H_in×W_in · N×H_K×W_K,
+// pads top bottom left right).
+#include "convoffload/model/Layer.h"
+
+#include <QString>
+
+namespace convoffload::ui {
+
+QString layerShapeText(const Layer &layer);
+
+} // namespace convoffload::ui
