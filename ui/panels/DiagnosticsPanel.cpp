@@ -191,10 +191,14 @@ void DiagnosticsPanel::rebuild()
     for (const FindingKind kind : {FindingKind::Error, FindingKind::Assumption, FindingKind::Warning}) {
         if (kind == FindingKind::Assumption && !r.reload.met()) {
             const QString heading = fromStd(reloadAssumptionText(r.reload.pixels, r.reload.kernels));
-            const QString text = tr("%1 (the paper assumes %2); %n patch(es) marked on the output grid", nullptr,
-                int(r.reload.patches.size()))
-                                     .arg(heading, fromStd(reloadAssumptionRule(r.reload.bound)));
-            add(kind, QStringLiteral("—"), text, text, -1);
+            const std::size_t marked = r.reload.patches.size();
+            const QString patches = marked == 1 ? tr("1 patch") : tr("%1 patches").arg(marked);
+            // Short enough for a narrow dock; the tooltip says it in full.
+            const QString text = tr("%1; %2 marked").arg(heading, patches);
+            const QString tip = tr("%1: %2 computed at a step that loads one of their pixels or kernels beyond the bound.\n"
+                                   "The paper assumes %3.")
+                                    .arg(heading, patches, fromStd(reloadAssumptionRule(r.reload.bound)));
+            add(kind, QStringLiteral("—"), text, tip, -1);
             QFont bold = items.back()->font(1);
             bold.setBold(true);
             items.back()->setFont(1, bold);
