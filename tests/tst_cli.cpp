@@ -100,8 +100,8 @@ private slots:
         QVERIFY2(out.contains(QLatin1String("assumption: step 5, a4 load input, pixel (1,2): loaded 3 times")), qPrintable(out));
         QVERIFY(!out.contains(QLatin1String("warning: ")));
 
-        const Run json = cli(
-            {QStringLiteral("simulate"), project, QStringLiteral("--strategy"), QStringLiteral("Hopping"), QStringLiteral("--json")});
+        const Run json = cli({QStringLiteral("simulate"), project, QStringLiteral("--strategy"), QStringLiteral("Hopping"),
+            QStringLiteral("--json")});
         QCOMPARE(json.exitCode, 0);
         const QJsonObject j = QJsonDocument::fromJson(json.out).object();
         QCOMPARE(j[QLatin1String("valid")].toBool(), true);
@@ -109,7 +109,8 @@ private slots:
         QCOMPARE(j[QLatin1String("warning_count")].toInt(), 2);
         QCOMPARE(j[QLatin1String("plain_warning_count")].toInt(), 0);
         QCOMPARE(j[QLatin1String("status")].toString(), QStringLiteral("breaks-assumptions"));
-        QCOMPARE(j[QLatin1String("verdict")].toString(), QStringLiteral("runs correctly, breaks the reload assumption on 2 pixels"));
+        QCOMPARE(
+            j[QLatin1String("verdict")].toString(), QStringLiteral("runs correctly, breaks the reload assumption on 2 pixels"));
         const QJsonObject reload = j[QLatin1String("reload_assumption")].toObject();
         QCOMPARE(reload[QLatin1String("max_loads_per_element")].toInt(), 2);
         QCOMPARE(reload[QLatin1String("met")].toBool(), false);

@@ -528,7 +528,7 @@ private Q_SLOTS:
             return out;
         };
         QVERIFY(labels(GridRenderer::outputLegend(GridStyle{}, {}, false, GridRenderer::breaksReload(cursor)))
-                .contains(Palette::assumptionLabel()));
+                    .contains(Palette::assumptionLabel()));
         QVERIFY(!labels(GridRenderer::outputLegend(GridStyle{}, {}, false, false)).contains(Palette::assumptionLabel()));
         GridStyle plain;
         plain.reloadMarks = false;

@@ -610,7 +610,8 @@ void KernelGuiTest::dockDragMovesKernel()
     QCOMPARE(edited.name, std::string("KO (edited)"));
     QCOMPARE(formatSteps(edited.steps), QStringLiteral("0 1:0 1|2 3:0 1|2 3:2|2 3:3|0 1:2 3"));
     QCOMPARE(doc.undoStack()->count(), 1);
-    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Move 1 kernel of step 3 to a new step (as the new strategy KO (edited))"));
+    QCOMPARE(
+        doc.undoStack()->undoText(), QStringLiteral("Move 1 kernel of step 3 to a new step (as the new strategy KO (edited))"));
     QCOMPARE(m.rowCount(), 5);
     QVERIFY(panel.showsSteps());
     // Live feedback: still valid (every pair computed once), and one step longer:

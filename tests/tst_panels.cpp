@@ -128,6 +128,27 @@ private slots:
         QCOMPARE(zigzag.data(StrategyListModel::ValidRole).toBool(), true);
         QCOMPARE(zigzag.data(StrategyListModel::DurationRole).toDouble(), 121.0);
         QVERIFY(zigzag.data(Qt::ToolTipRole).toString().contains(QStringLiteral("121")));
+        // The three states. ZigZag: 31 pixel loads (SPEC §4's hand count) of
+        // 25 pixels, none loaded 3 times (each shared column or row is reloaded
+        // at most once); S1-baseline loads (2,0), (2,1), (2,3) and (2,4) three
+        // times (worked out in diagnosticsSeekToTheirStep).
+        QCOMPARE(zigzag.data(StrategyListModel::StatusRole).toInt(), int(StrategyListModel::Status::Valid));
+        QCOMPARE(zigzag.data(StrategyListModel::VerdictRole).toString(),
+            QStringLiteral("runs correctly, meets the paper's assumptions"));
+        const QModelIndex baseline = strategies.model()->index(0);
+        QCOMPARE(baseline.data(StrategyListModel::StatusRole).toInt(), int(StrategyListModel::Status::BreaksAssumptions));
+        QCOMPARE(baseline.data(StrategyListModel::ValidRole).toBool(), true);
+        QCOMPARE(baseline.data(StrategyListModel::VerdictRole).toString(),
+            QStringLiteral("runs correctly, breaks the reload assumption on 4 pixels"));
+        QVERIFY(baseline.data(StrategyListModel::SummaryRole)
+                    .toString()
+                    .endsWith(QStringLiteral(" · breaks the reload assumption on 4 pixels")));
+        QVERIFY2(
+            baseline.data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("Runs correctly, breaks the reload assumption on 4 pixels (the paper assumes at most "
+                                         "2 loads per pixel and per kernel")),
+            qPrintable(baseline.data(Qt::ToolTipRole).toString()));
         QCOMPARE(strategies.model()->index(0).data(StrategyListModel::GroupSizeRole).toLongLong(), 1); // s1-baseline
         QCOMPARE(strategies.model()->index(3).data(StrategyListModel::GroupSizeRole).toLongLong(), 0); // groups
 

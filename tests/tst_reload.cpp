@@ -178,7 +178,8 @@ private slots:
         const QString text = QString::fromStdString(simulationToText(problem, "Hopping", r));
         QVERIFY2(text.contains(QLatin1String("verdict         runs correctly, breaks the reload assumption on 2 pixels\n")),
             qPrintable(text));
-        QVERIFY2(text.contains(QLatin1String("assumption: step 5, a4 load input, pixel (0,2): loaded 3 times")), qPrintable(text));
+        QVERIFY2(
+            text.contains(QLatin1String("assumption: step 5, a4 load input, pixel (0,2): loaded 3 times")), qPrintable(text));
         QVERIFY(!text.contains(QLatin1String("warning: ")));
 
         CompareRow row;

@@ -26,6 +26,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <optional>
 
 namespace convoffload::ui {
 
@@ -227,10 +228,10 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
         // The badge: ✔ meets the paper's assumptions, ◥ runs correctly but
         // breaks the reload assumption, ⚠ other warnings, ✖ none valid.
         const std::optional<Verdict> verdict = best ? std::optional(verdictOf(best->row)) : std::nullopt;
-        const QString badge = !verdict                                           ? QStringLiteral("✖")
+        const QString badge = !verdict                             ? QStringLiteral("✖")
             : verdict->status == StrategyStatus::BreaksAssumptions ? QStringLiteral("◥")
-            : verdict->plain_warnings > 0                                        ? QStringLiteral("⚠")
-                                                                                 : QStringLiteral("✔");
+            : verdict->plain_warnings > 0                          ? QStringLiteral("⚠")
+                                                                   : QStringLiteral("✔");
         item->setText(ValidColumn, badge);
         QString tip;
         if (verdict) {

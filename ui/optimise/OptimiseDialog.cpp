@@ -308,9 +308,9 @@ void OptimiseDialog::showReport()
     for (const NamedGroups &h : m_report->heuristics)
         lines << tr("%1: %2%3")
                      .arg(QString::fromStdString(h.name), number(h.evaluation.duration),
-                         h.evaluation.feasible
-                             ? QString()
-                             : QStringLiteral(" (%1)").arg(QString::fromStdString(evaluationVerdict(h.evaluation)).toHtmlEscaped()));
+                         h.evaluation.feasible ? QString()
+                                               : QStringLiteral(" (%1)").arg(
+                                                   QString::fromStdString(evaluationVerdict(h.evaluation)).toHtmlEscaped()));
     if (m_report->best_heuristic)
         lines << tr("Gain over %1: <b>%2</b>")
                      .arg(QString::fromStdString(m_report->best_heuristic->name), percent(m_report->gainOverHeuristic()));

@@ -556,10 +556,10 @@ GridFigureLayout GridRenderer::layout(GridKind kind, const QFontMetricsF &metric
     const QRectF inner = target.adjusted(margin, margin, -margin, -margin);
     const double titleH = style.labels ? std::ceil(h * 1.3) : 0.0;
     const double titleGap = style.labels ? std::round(h * 0.3) : 0.0;
-    const double legendH = style.legend
-        ? legendHeight(metrics, inner.width(),
-            kind == GridKind::Input ? inputLegend(problem, cursor, style) : outputLegend(style, {}, streamsKernels(cursor), breaksReload(cursor)))
-        : 0.0;
+    const double legendH = style.legend ? legendHeight(metrics, inner.width(),
+                               kind == GridKind::Input ? inputLegend(problem, cursor, style)
+                                                       : outputLegend(style, {}, streamsKernels(cursor), breaksReload(cursor)))
+                                        : 0.0;
     const double legendGap = style.legend ? std::round(h * 0.6) : 0.0;
     const double stripH = kernelStripBand(metrics, kind, style);
     const int rows = rowsOf(kind, problem), cols = colsOf(kind, problem);

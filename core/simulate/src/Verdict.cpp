@@ -6,10 +6,7 @@ namespace convoffload {
 
 namespace {
 
-std::string counted(std::int64_t n, const char *one, const char *many)
-{
-    return std::to_string(n) + " " + (n == 1 ? one : many);
-}
+std::string counted(std::int64_t n, const char *one, const char *many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
 
 } // namespace
 
@@ -44,7 +41,7 @@ Verdict verdictOf(std::int64_t errors, std::int64_t warnings, std::int64_t reloa
     v.plain_warnings = std::max<std::int64_t>(0, warnings - reloadPixels - reloadKernels);
     v.bound = bound;
     v.functional = functional;
-    v.status = errors > 0                             ? StrategyStatus::Invalid
+    v.status = errors > 0                       ? StrategyStatus::Invalid
         : reloadPixels > 0 || reloadKernels > 0 ? StrategyStatus::BreaksAssumptions
                                                 : StrategyStatus::MeetsAssumptions;
     return v;
@@ -72,8 +69,7 @@ std::string verdictText(const Verdict &v)
 {
     if (v.status == StrategyStatus::Invalid)
         return "invalid: " + counted(v.errors, "error", "errors");
-    const std::string runs
-        = v.functional == FunctionalStatus::Fail ? "runs, but the functional check fails" : "runs correctly";
+    const std::string runs = v.functional == FunctionalStatus::Fail ? "runs, but the functional check fails" : "runs correctly";
     if (v.status == StrategyStatus::BreaksAssumptions)
         return runs + ", " + reloadAssumptionText(v.reload_pixels, v.reload_kernels);
     return runs + ", meets the paper's assumptions";
@@ -83,8 +79,9 @@ std::string verdictSummary(const Verdict &v)
 {
     std::string text = verdictText(v);
     if (v.plain_warnings > 0)
-        text += "; " + counted(v.plain_warnings, v.status == StrategyStatus::Invalid ? "warning" : "other warning",
-                           v.status == StrategyStatus::Invalid ? "warnings" : "other warnings");
+        text += "; "
+            + counted(v.plain_warnings, v.status == StrategyStatus::Invalid ? "warning" : "other warning",
+                v.status == StrategyStatus::Invalid ? "warnings" : "other warnings");
     return text;
 }
 
