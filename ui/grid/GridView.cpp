@@ -74,6 +74,7 @@ void GridView::setSource(const Problem *problem, const StepCursor *cursor)
     m_cursor = cursor;
     // Cached: the layout is also redone when the cursor may be gone (teardown).
     m_streamsKernels = cursor && GridRenderer::streamsKernels(*cursor);
+    m_breaksReload = cursor && GridRenderer::breaksReload(*cursor);
     m_rows = rows;
     m_cols = cols;
     m_hover.reset();
@@ -124,8 +125,7 @@ std::vector<LegendRow> GridView::legendRows() const
         }
         return rows;
     }
-    std::vector<LegendRow> rows
-        = GridRenderer::outputLegend(m_style, {}, m_streamsKernels, GridRenderer::breaksReload(*m_cursor));
+    std::vector<LegendRow> rows = GridRenderer::outputLegend(m_style, {}, m_streamsKernels, m_breaksReload);
     if (isEditable() && !rows.empty()) {
         rows.back().items.push_back({LegendItem::Kind::Outline, Palette::selection(), QStringLiteral("selected"), {}, {}});
         rows.back().items.push_back({LegendItem::Kind::Flag, Palette::flag(), Palette::flagLabel(), {}, {}});

@@ -323,7 +323,7 @@ bool StrategyListModel::setData(const QModelIndex &index, const QVariant &value,
 
 QIcon StrategyListModel::badge(Status status)
 {
-    static QIcon icons[4];
+    static QIcon icons[int(Status::BreaksAssumptions) + 1];
     QIcon &icon = icons[int(status)];
     if (icon.isNull())
         for (int size : {16, 32, 64})
