@@ -520,6 +520,18 @@ private Q_SLOTS:
             const bool marked = col == 1 || col == 2 || col == 4;
             QVERIFY2((corner == qRgb(0, 0, 0)) == marked, qPrintable(QStringLiteral("patch %1").arg(col)));
         }
+        // The input grid has no such marks (they are about patches).
+        QImage input = blankImage(QSize(320, 100));
+        const GridGeometry gi{2, 7, QPointF(10, 10), 40};
+        {
+            QPainter p(&input);
+            GridRenderer().paintInputCells(p, gi, problem, cursor, GridStyle{}, gi.allCells());
+        }
+        for (int row = 0; row < 2; ++row)
+            for (int col = 0; col < 7; ++col) {
+                const QRectF cell = gi.cellRect(row, col);
+                QVERIFY((input.pixel(QPoint(int(cell.right()) - 4, int(cell.top()) + 4)) | 0xFF000000u) != qRgb(0, 0, 0));
+            }
         const auto labels = [](const std::vector<LegendRow> &rows) {
             QStringList out;
             for (const LegendRow &row : rows)

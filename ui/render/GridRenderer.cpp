@@ -799,9 +799,6 @@ void GridRenderer::paintInputCells(QPainter &painter, const GridGeometry &geomet
                     painter.drawText(geometry.cellRect(r, c), Qt::AlignCenter, QString::number(n));
     }
 
-    if (style.reloadMarks)
-        paintAssumptionMarks(painter, geometry, l, cursor.result().reload.patches, cells);
-
     // The frame first: the group's outline stays on top where they meet.
     painter.setPen(QPen(frameColour(), 1));
     painter.setBrush(Qt::NoBrush);
