@@ -9,6 +9,12 @@
 
 #include <QtTest>
 
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <random>
+#include <set>
+
 using namespace convoffload;
 
 namespace {
@@ -118,6 +124,72 @@ private slots:
             QCOMPARE(r.reload.patches, patches({2}));
             QCOMPARE(verdictText(verdictOf(r)), std::string("runs correctly, breaks the reload assumption on 2 kernels"));
         }
+    }
+
+    /// An independent route: sets of pixels per group (std::set, no stamps),
+    /// loads = U(g) \ U(g-1), over random orders of the patches cut into
+    /// groups, on small layers with padding and strides; both executors must
+    /// give the same pixel count and marked patches.
+    void agreesWithSetsOnRandomGroups()
+    {
+        std::mt19937 rng(7);
+        int broken = 0;
+        for (int trial = 0; trial < 60; ++trial) {
+            Problem p;
+            p.layer = {1, 4 + int(rng() % 5), 4 + int(rng() % 5), 2 + int(rng() % 2), 2 + int(rng() % 2), 1, 1 + int(rng() % 2),
+                1, int(rng() % 2), 0, int(rng() % 2), 0};
+            p.hardware.mem_size = 100000;
+            p.hardware.nbop_pe = 100000;
+            p.hardware.max_loads_per_element = 1 + int(rng() % 2);
+            const Layer &l = p.layer;
+            std::vector<PatchId> order(std::size_t(l.patchCount()));
+            std::iota(order.begin(), order.end(), PatchId(0));
+            std::shuffle(order.begin(), order.end(), rng);
+            const std::size_t g = 1 + rng() % 3;
+            Groups groups;
+            for (std::size_t i = 0; i < order.size(); i += g)
+                groups.emplace_back(
+                    order.begin() + std::ptrdiff_t(i), order.begin() + std::ptrdiff_t(std::min(order.size(), i + g)));
+
+            const auto pixelsOf = [&](PatchId patch) {
+                std::set<std::pair<int, int>> out;
+                const int r0 = int(patch / PatchId(l.wOut())) * l.stride_h, c0 = int(patch % PatchId(l.wOut())) * l.stride_w;
+                for (int a = 0; a < l.h_k; ++a)
+                    for (int b = 0; b < l.w_k; ++b)
+                        out.insert({r0 + a, c0 + b});
+                return out;
+            };
+            std::map<std::pair<int, int>, int> loads;
+            std::set<std::pair<int, int>> previous;
+            std::vector<PatchId> marked;
+            for (const auto &group : groups) {
+                std::set<std::pair<int, int>> now, beyond;
+                for (PatchId patch : group)
+                    for (const auto &px : pixelsOf(patch))
+                        now.insert(px);
+                for (const auto &px : now)
+                    if (!previous.count(px) && ++loads[px] > p.hardware.max_loads_per_element)
+                        beyond.insert(px);
+                for (PatchId patch : group)
+                    for (const auto &px : pixelsOf(patch))
+                        if (beyond.count(px)) {
+                            marked.push_back(patch);
+                            break;
+                        }
+                previous = now;
+            }
+            std::sort(marked.begin(), marked.end());
+            marked.erase(std::unique(marked.begin(), marked.end()), marked.end());
+            const qint64 pixels = std::count_if(
+                loads.begin(), loads.end(), [&](const auto &e) { return e.second > p.hardware.max_loads_per_element; });
+            broken += pixels > 0;
+            for (const bool trace : {false, true}) {
+                const SimulationResult r = run(p, {"Random", StrategyKind::Groups, std::nullopt, groups}, trace, 1);
+                QCOMPARE(r.reload.pixels, pixels);
+                QCOMPARE(r.reload.patches, marked);
+            }
+        }
+        QVERIFY(broken > 10); // the check saw the assumption broken often
     }
 
     void words_data()
