@@ -247,10 +247,13 @@ int importStepsCsv(const QCommandLineParser &parser, const Loaded &loaded, const
     const SimulationResult result = runStrategy(problem, spec, options);
     std::cout << "Imported '" << name << "': " << spec.steps.size() << " steps, duration " << formatNumber(result.totalDuration())
               << ", " << result.loadedInput() << " input and " << result.loadedKernels()
-              << " kernel elements loaded, functional check " << functionalStatusName(result.functional.status)
-              << (result.valid() ? "" : " — breaks the rules:") << "\n";
+              << " kernel elements loaded, functional check " << functionalStatusName(result.functional.status) << "; "
+              << verdictSummary(verdictOf(result)) << "\n";
     for (const Diagnostic &d : result.diagnostics)
-        std::cout << (d.severity == Severity::Error ? "  error: " : "  warning: ") << d.message << "\n";
+        std::cout << (d.severity == Severity::Error ? "  error: "
+                : d.rule == Rule::ReloadBound       ? "  assumption: "
+                                                    : "  warning: ")
+                  << d.message << "\n";
     if (parser.isSet(opt("save"))) {
         Project project = loaded.project;
         project.strategies.push_back(spec);

@@ -11,6 +11,7 @@
 #include "convoffload/Version.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QIcon>
@@ -63,7 +64,10 @@ int main(int argc, char *argv[])
         QStringLiteral("step"), QStringLiteral("1-based step for --screenshot."), QStringLiteral("n"), QStringLiteral("2"));
     const QCommandLineOption strategy(
         QStringLiteral("strategy"), QStringLiteral("Strategy to select for --screenshot."), QStringLiteral("name"));
-    parser.addOptions({report, screenshot, step, strategy});
+    const QCommandLineOption dock(QStringLiteral("dock"),
+        QStringLiteral("Dock to bring to the front for --screenshot (its title, e.g. \"Errors and warnings\")."),
+        QStringLiteral("title"));
+    parser.addOptions({report, screenshot, step, strategy, dock});
     parser.process(app);
     const QString project = parser.positionalArguments().value(0);
 
@@ -88,6 +92,12 @@ int main(int argc, char *argv[])
             if (QString::fromStdString(strategies[i].name) == parser.value(strategy))
                 window.document()->setCurrentStrategy(int(i));
     }
+    if (parser.isSet(dock))
+        for (QDockWidget *d : window.findChildren<QDockWidget *>())
+            if (d->windowTitle() == parser.value(dock)) {
+                d->show();
+                d->raise();
+            }
     if (parser.isSet(screenshot)) {
         // Wait for the worker's simulation (or its refusal), then grab the window.
         const QString file = parser.value(screenshot);

@@ -76,6 +76,63 @@ private slots:
         QCOMPARE(perStep[5].toObject()[QLatin1String("drain")].toBool(), true);
     }
 
+    // The reload assumption in the CLI's words. Input 1×2×7, one 2×3
+    // kernel: patch j reads columns j..j+2. Groups {0},{3},{1},{4},{2} load
+    // column 2 at steps 1, 3 and 5 (worked out in tst_reload): with bound 2,
+    // pixels (0,2) and (1,2) break it, at step 5, which computes patch 2.
+    // S1-baseline (patches in order) keeps the shared columns: every pixel once.
+    void reloadAssumptionWording()
+    {
+        const QString project = write("strip.json", R"({
+  "format": "convoffload-project", "version": 1,
+  "layer": {"c_in": 1, "h_in": 2, "w_in": 7, "h_k": 2, "w_k": 3, "n": 1},
+  "hardware": {"mem_size": 1000, "nbop_pe": 1000, "max_loads_per_element": 2},
+  "strategies": [
+    {"name": "Hopping", "kind": "groups", "groups": [[0], [3], [1], [4], [2]]},
+    {"name": "S1-baseline", "kind": "s1-baseline"}
+  ]
+})");
+        const Run text = cli({QStringLiteral("simulate"), project, QStringLiteral("--strategy"), QStringLiteral("Hopping")});
+        QCOMPARE(text.exitCode, 0);
+        const QString out = QString::fromUtf8(text.out);
+        QVERIFY2(out.contains(QLatin1String("verdict         runs correctly, breaks the reload assumption on 2 pixels\n")),
+            qPrintable(out));
+        QVERIFY2(out.contains(QLatin1String("assumption: step 5, a4 load input, pixel (0,2): loaded 3 times")), qPrintable(out));
+        QVERIFY2(out.contains(QLatin1String("assumption: step 5, a4 load input, pixel (1,2): loaded 3 times")), qPrintable(out));
+        QVERIFY(!out.contains(QLatin1String("warning: ")));
+
+        const Run json = cli({QStringLiteral("simulate"), project, QStringLiteral("--strategy"), QStringLiteral("Hopping"),
+            QStringLiteral("--json")});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonObject j = QJsonDocument::fromJson(json.out).object();
+        QCOMPARE(j[QLatin1String("valid")].toBool(), true);
+        QCOMPARE(j[QLatin1String("warnings")].toArray().size(), 2); // SPEC §6: still listed as warnings
+        QCOMPARE(j[QLatin1String("warning_count")].toInt(), 2);
+        QCOMPARE(j[QLatin1String("plain_warning_count")].toInt(), 0);
+        QCOMPARE(j[QLatin1String("status")].toString(), QStringLiteral("breaks-assumptions"));
+        QCOMPARE(
+            j[QLatin1String("verdict")].toString(), QStringLiteral("runs correctly, breaks the reload assumption on 2 pixels"));
+        const QJsonObject reload = j[QLatin1String("reload_assumption")].toObject();
+        QCOMPARE(reload[QLatin1String("max_loads_per_element")].toInt(), 2);
+        QCOMPARE(reload[QLatin1String("met")].toBool(), false);
+        QCOMPARE(reload[QLatin1String("pixels")].toInt(), 2);
+        QCOMPARE(reload[QLatin1String("kernels")].toInt(), 0);
+        QCOMPARE(reload[QLatin1String("patches")].toInt(), 1);
+        QCOMPARE(reload[QLatin1String("patch_ids")].toArray(), QJsonArray{2});
+
+        const Run compare = cli({QStringLiteral("compare"), project});
+        QCOMPARE(compare.exitCode, 0);
+        const QList<QByteArray> lines = compare.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines[1].startsWith("Hopping") && lines[1].endsWith("runs correctly, breaks the reload assumption on 2 pixels"),
+            lines[1].constData());
+        QVERIFY2(lines[2].startsWith("S1-baseline") && lines[2].endsWith("runs correctly, meets the paper's assumptions"),
+            lines[2].constData());
+        const Run csv = cli({QStringLiteral("compare"), project, QStringLiteral("--csv")});
+        QVERIFY(csv.out.contains("\nHopping,groups,,yes,5,"));
+        QVERIFY(csv.out.contains(",2,pass,breaks-assumptions,2,0\n"));
+    }
+
     void simulateStrategyCsv()
     {
         // ZigZag's groups as a solver would write them (patch,group).

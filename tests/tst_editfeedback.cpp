@@ -381,6 +381,29 @@ private Q_SLOTS:
         QVERIFY(m_output->flaggedPatches().empty());
     }
 
+    // S1-baseline breaks only the reload assumption: pixels (2,0), (2,1),
+    // (2,3), (2,4) are loaded a third time at steps 7, 8 and 9, which compute
+    // patches 6, 7 and 8 (worked out in tst_panels). No patch breaks a rule,
+    // so none carries the rule flag; those three carry the reload corner, and
+    // their tooltips say why.
+    void reloadBreachesAreMarkedNotFlagged()
+    {
+        m_doc->setCurrentStrategy(0);
+        QTRY_VERIFY(!m_doc->busy() && m_doc->simulation() && m_doc->simulation()->spec == m_doc->project().strategies.at(0));
+        QVERIFY(m_doc->simulation()->result.valid());
+        QVERIFY(!m_doc->simulation()->result.diagnostics.empty()); // the reload findings are listed
+        QVERIFY(m_output->flaggedPatches().empty());
+        QCOMPARE(m_doc->simulation()->result.reload.patches, (std::vector<PatchId>{6, 7, 8}));
+        const QImage image = m_output->grab().toImage();
+        const GridGeometry g = m_output->geometry();
+        for (PatchId p = 0; p < 9; ++p) {
+            const QRectF cell = g.cellRect(int(p) / kOutWidth, int(p) % kOutWidth);
+            const bool marked = p >= 6;
+            QCOMPARE(colourAt(image, QPointF(cell.right() - 4, cell.top() + 4)) == Palette::assumption(), marked);
+            QCOMPARE(m_output->toolTipAt(centreOf(p)).contains(QLatin1String("breaks the reload assumption")), marked);
+        }
+    }
+
     void unassignedPatchesAreFlagged()
     {
         QCOMPARE(model()->unassignPatches({4}), QString());

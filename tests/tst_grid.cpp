@@ -486,6 +486,67 @@ private Q_SLOTS:
     }
 
     // Vector devices take the run-of-rectangles path: same colours.
+    // Every patch that breaks the reload assumption is marked, not only those
+    // of listed findings. Input 1×2×7, one 2×3 kernel (patch j reads columns
+    // j..j+2), groups {0},{3},{1},{4},{2}, bound 1, one finding listed per
+    // rule: loads beyond the bound happen at step 3 (columns 1, 2: patch 1),
+    // step 4 (columns 4, 5: patch 4) and step 5 (columns 2, 3: patch 2) —
+    // worked out in tst_reload. Patches 0 and 3 load each column first.
+    void reloadMarksEveryPatch()
+    {
+        Problem problem;
+        problem.layer = Layer{1, 2, 7, 2, 3, 1, 1, 1, 0, 0, 0, 0};
+        problem.hardware.nbop_pe = 1000;
+        problem.hardware.mem_size = 1000;
+        problem.hardware.max_loads_per_element = 1;
+        SimulationOptions options;
+        options.functional = false;
+        options.max_diagnostics_per_rule = 1;
+        const SimulationResult result = simulate(problem, expandS1(problem, {{0}, {3}, {1}, {4}, {2}}), options);
+        QCOMPARE(result.diagnostics.size(), std::size_t(1));
+        QCOMPARE(result.reload.patches, (std::vector<PatchId>{1, 2, 4}));
+        StepCursor cursor(problem, result);
+        cursor.seek({0, Action::Compute});
+
+        QImage image = blankImage(QSize(220, 60));
+        const GridGeometry g{1, 5, QPointF(10, 10), 40};
+        {
+            QPainter p(&image);
+            GridRenderer().paintOutputCells(p, g, problem, cursor, GridStyle{}, g.allCells());
+        }
+        for (int col = 0; col < 5; ++col) {
+            const QRectF cell = g.cellRect(0, col);
+            const QRgb corner = image.pixel(QPoint(int(cell.right()) - 4, int(cell.top()) + 4)) | 0xFF000000u;
+            const bool marked = col == 1 || col == 2 || col == 4;
+            QVERIFY2((corner == qRgb(0, 0, 0)) == marked, qPrintable(QStringLiteral("patch %1").arg(col)));
+        }
+        // The input grid has no such marks (they are about patches).
+        QImage input = blankImage(QSize(320, 100));
+        const GridGeometry gi{2, 7, QPointF(10, 10), 40};
+        {
+            QPainter p(&input);
+            GridRenderer().paintInputCells(p, gi, problem, cursor, GridStyle{}, gi.allCells());
+        }
+        for (int row = 0; row < 2; ++row)
+            for (int col = 0; col < 7; ++col) {
+                const QRectF cell = gi.cellRect(row, col);
+                QVERIFY((input.pixel(QPoint(int(cell.right()) - 4, int(cell.top()) + 4)) | 0xFF000000u) != qRgb(0, 0, 0));
+            }
+        const auto labels = [](const std::vector<LegendRow> &rows) {
+            QStringList out;
+            for (const LegendRow &row : rows)
+                for (const LegendItem &item : row.items)
+                    out << item.label;
+            return out;
+        };
+        QVERIFY(labels(GridRenderer::outputLegend(GridStyle{}, {}, false, GridRenderer::breaksReload(cursor)))
+                    .contains(Palette::assumptionLabel()));
+        QVERIFY(!labels(GridRenderer::outputLegend(GridStyle{}, {}, false, false)).contains(Palette::assumptionLabel()));
+        GridStyle plain;
+        plain.reloadMarks = false;
+        QVERIFY(!labels(GridRenderer::outputLegend(plain, {}, false, true)).contains(Palette::assumptionLabel()));
+    }
+
     void vectorPathMatchesRaster()
     {
         const Example ex;

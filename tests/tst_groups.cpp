@@ -2,7 +2,7 @@
 // (groups [[0,1],[2,5],[4,3],[6,7],[8]], nb_patches_max 2): drags built with
 // the model's own mimeData and dropped with dropMimeData give the groups worked
 // out by hand, each as ONE undo command that undo and redo restore exactly;
-// refused drops change nothing; a heuristic becomes explicit groups; the
+// refused drops change nothing; editing a heuristic makes an edited copy; the
 // document resimulates after an edit and flags a group that is too big.
 // QAbstractItemModelTester (Fatal) watches the model through every edit.
 // Groups are written "0 1|2 5|8"; indexes "g1" (top-level row 1), "g1.0"
@@ -390,25 +390,56 @@ private slots:
         QCOMPARE(doc.undoStack()->count(), 5);
     }
 
-    void heuristicBecomesGroups()
+    /// A generated strategy is never changed by an edit: the first edit makes
+    /// "ZigZag (edited)" after it (selected; the original stays comparable),
+    /// undo removes it and selects ZigZag again, later edits change the copy
+    /// in place, and a new edit of the original makes another, unique copy.
+    void heuristicEditMakesACopy()
     {
         ProjectDocument doc;
         LOAD_PAPER(doc, kZigZag);
         GroupListModel model(&doc);
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
         const StrategySpec before = spec(doc, kZigZag);
+        const std::size_t count = doc.project().strategies.size();
         QVERIFY(before.kind == StrategyKind::ZigZag);
         QCOMPARE(model.groups(), parseGroups(QStringLiteral("0 1|2 5|4 3|6 7|8"))); // ZigZag, G = 2
 
         std::unique_ptr<QMimeData> data(model.mimeData(indexesAt(model, QStringLiteral("g4.0"))));
         QVERIFY(model.dropMimeData(data.get(), Qt::MoveAction, -1, 0, model.index(1, 0)));
         const StrategySpec expected{
-            "ZigZag", StrategyKind::Groups, std::nullopt, parseGroups(QStringLiteral("0 1|2 5 8|4 3|6 7"))};
-        QCOMPARE(spec(doc, kZigZag), expected);
-        doc.undoStack()->undo();
+            "ZigZag (edited)", StrategyKind::Groups, std::nullopt, parseGroups(QStringLiteral("0 1|2 5 8|4 3|6 7"))};
+        QCOMPARE(doc.project().strategies.size(), count + 1);
         QCOMPARE(spec(doc, kZigZag), before);
+        QCOMPARE(spec(doc, kZigZag + 1), expected);
+        QCOMPARE(doc.currentStrategy(), kZigZag + 1);
+        QCOMPARE(model.groups(), expected.groups);
+        QCOMPARE(doc.undoStack()->count(), 1);
+        doc.undoStack()->undo();
+        QCOMPARE(doc.project().strategies.size(), count);
+        QCOMPARE(spec(doc, kZigZag), before);
+        QCOMPARE(doc.currentStrategy(), kZigZag);
+        QCOMPARE(model.groups(), parseGroups(QStringLiteral("0 1|2 5|4 3|6 7|8")));
         doc.undoStack()->redo();
-        QCOMPARE(spec(doc, kZigZag), expected);
+        QCOMPARE(spec(doc, kZigZag + 1), expected);
+        QCOMPARE(doc.currentStrategy(), kZigZag + 1);
+
+        // The copy is hand-made: edited in place, name kept.
+        std::unique_ptr<QMimeData> again(model.mimeData(indexesAt(model, QStringLiteral("g3.0"))));
+        QVERIFY(model.dropMimeData(again.get(), Qt::MoveAction, -1, 0, model.index(0, 0)));
+        QCOMPARE(doc.project().strategies.size(), count + 1);
+        QCOMPARE(spec(doc, kZigZag + 1).name, std::string("ZigZag (edited)"));
+        QCOMPARE(spec(doc, kZigZag + 1).groups, parseGroups(QStringLiteral("0 1 6|2 5 8|4 3|7")));
+
+        // The original edited again: a second copy with a unique name.
+        doc.setCurrentStrategy(kZigZag);
+        QTRY_VERIFY(!doc.busy() && doc.simulation() && doc.simulation()->spec == before);
+        std::unique_ptr<QMimeData> third(model.mimeData(indexesAt(model, QStringLiteral("g4.0"))));
+        QVERIFY(model.dropMimeData(third.get(), Qt::MoveAction, -1, 0, model.index(1, 0)));
+        QCOMPARE(doc.project().strategies.size(), count + 2);
+        QCOMPARE(spec(doc, kZigZag), before);
+        QCOMPARE(spec(doc, kZigZag + 1).name, std::string("ZigZag (edited) (2)"));
+        QCOMPARE(doc.currentStrategy(), kZigZag + 1);
     }
 
     void resimulatesAndFlagsOverflow()

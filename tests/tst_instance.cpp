@@ -7,6 +7,7 @@
 #include "TestProblems.h"
 #include "convoffload/optimise/S1Instance.h"
 #include "convoffload/simulate/Simulator.h"
+#include "convoffload/simulate/Verdict.h"
 
 #include "TestGroups.h"
 
@@ -140,6 +141,10 @@ private slots:
             const S1Evaluation ev = evaluate(in, groups);
             const SimulationResult sim = simulateGroups(problem, groups);
             QCOMPARE(ev.duration, sim.totalDuration());
+            // The reload assumption counted in full both ways, in the same words.
+            QCOMPARE(ev.reload_pixels, sim.reload.pixels);
+            if (ev.rule_violation.empty() && sim.valid())
+                QCOMPARE(evaluationVerdict(ev), ev.feasible ? std::string() : verdictText(verdictOf(sim)));
             const bool memory = ev.violation.find("mem_size") != std::string::npos;
             const bool reload = ev.violation.find("reload bound") != std::string::npos;
             memoryViolations += hasRule(sim, Rule::MemoryOverflow);

@@ -593,40 +593,52 @@ void KernelGuiTest::dockDragMovesKernel()
     StepKernelModel &m = *panel.stepModel();
     QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::Fatal);
     const StrategySpec before = specAt(doc, 0);
-    QTRY_VERIFY(panel.feedback().contains(QStringLiteral("valid")));
+    QTRY_VERIFY(panel.feedback().contains(QStringLiteral("runs correctly")));
+    const std::size_t count = doc.project().strategies.size();
 
     // Kernel 3 of step 3 dragged between steps 3 and 4: a new step on patches 2,3.
     std::unique_ptr<QMimeData> data(m.mimeData({m.index(1, 0, m.index(2, 0))}));
     QVERIFY(data);
     QVERIFY(m.canDropMimeData(data.get(), Qt::MoveAction, 3, 0, {}));
     QVERIFY(m.dropMimeData(data.get(), Qt::MoveAction, 3, 0, {}));
-    const StrategySpec edited = specAt(doc, 0);
+    // KO is generated: it stays as it was, the edit is a new strategy after it, selected.
+    QCOMPARE(doc.project().strategies.size(), count + 1);
+    QCOMPARE(specAt(doc, 0), before);
+    QCOMPARE(doc.currentStrategy(), 1);
+    const StrategySpec edited = specAt(doc, 1);
     QCOMPARE(edited.kind, StrategyKind::Steps);
-    QCOMPARE(edited.name, std::string("KO"));
+    QCOMPARE(edited.name, std::string("KO (edited)"));
     QCOMPARE(formatSteps(edited.steps), QStringLiteral("0 1:0 1|2 3:0 1|2 3:2|2 3:3|0 1:2 3"));
     QCOMPARE(doc.undoStack()->count(), 1);
-    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Move 1 kernel of step 3 to a new step"));
+    QCOMPARE(
+        doc.undoStack()->undoText(), QStringLiteral("Move 1 kernel of step 3 to a new step (as the new strategy KO (edited))"));
     QCOMPARE(m.rowCount(), 5);
     QVERIFY(panel.showsSteps());
     // Live feedback: still valid (every pair computed once), and one step longer:
     // the new step costs t_acc more and loads nothing new.
     QTRY_VERIFY(!doc.busy() && doc.simulation() && doc.simulation()->spec == edited);
     QVERIFY(doc.simulation()->result.valid());
-    QTRY_VERIFY(panel.feedback().contains(QStringLiteral("valid")));
+    QTRY_VERIFY(panel.feedback().contains(QStringLiteral("runs correctly")));
 
-    // Undo gives the generator back, redo the steps.
+    // Undo removes the copy and selects KO again, redo brings the copy back.
     doc.undoStack()->undo();
+    QCOMPARE(doc.project().strategies.size(), count);
     QCOMPARE(specAt(doc, 0), before);
+    QCOMPARE(doc.currentStrategy(), 0);
     QCOMPARE(m.rowCount(), 4);
     doc.undoStack()->redo();
-    QCOMPARE(specAt(doc, 0), edited);
+    QCOMPARE(specAt(doc, 1), edited);
+    QCOMPARE(doc.currentStrategy(), 1);
 
     // Kernel 0 of step 1 onto step 3 (other patches): accepted, and the
-    // simulation then flags the pairs computed twice or never.
+    // simulation then flags the pairs computed twice or never. The copy is
+    // hand-made now: edited in place.
     std::unique_ptr<QMimeData> across(m.mimeData({m.index(0, 0, m.index(0, 0))}));
     QVERIFY(m.dropMimeData(across.get(), Qt::MoveAction, -1, 0, m.index(2, 0)));
-    QCOMPARE(formatSteps(specAt(doc, 0).steps), QStringLiteral("0 1:1|2 3:0 1|2 3:0 2|2 3:3|0 1:2 3"));
-    QTRY_VERIFY(!doc.busy() && doc.simulation() && doc.simulation()->spec == specAt(doc, 0));
+    QCOMPARE(doc.project().strategies.size(), count + 1);
+    QCOMPARE(specAt(doc, 1).name, std::string("KO (edited)"));
+    QCOMPARE(formatSteps(specAt(doc, 1).steps), QStringLiteral("0 1:1|2 3:0 1|2 3:0 2|2 3:3|0 1:2 3"));
+    QTRY_VERIFY(!doc.busy() && doc.simulation() && doc.simulation()->spec == specAt(doc, 1));
     QVERIFY(!doc.simulation()->result.valid());
     QTRY_VERIFY(panel.feedback().contains(QStringLiteral("error")));
     QCOMPARE(doc.undoStack()->count(), 2);

@@ -128,6 +128,27 @@ private slots:
         QCOMPARE(zigzag.data(StrategyListModel::ValidRole).toBool(), true);
         QCOMPARE(zigzag.data(StrategyListModel::DurationRole).toDouble(), 121.0);
         QVERIFY(zigzag.data(Qt::ToolTipRole).toString().contains(QStringLiteral("121")));
+        // The three states. ZigZag: 31 pixel loads (SPEC §4's hand count) of
+        // 25 pixels, none loaded 3 times (each shared column or row is reloaded
+        // at most once); S1-baseline loads (2,0), (2,1), (2,3) and (2,4) three
+        // times (worked out in diagnosticsSeekToTheirStep).
+        QCOMPARE(zigzag.data(StrategyListModel::StatusRole).toInt(), int(StrategyListModel::Status::Valid));
+        QCOMPARE(zigzag.data(StrategyListModel::VerdictRole).toString(),
+            QStringLiteral("runs correctly, meets the paper's assumptions"));
+        const QModelIndex baseline = strategies.model()->index(0);
+        QCOMPARE(baseline.data(StrategyListModel::StatusRole).toInt(), int(StrategyListModel::Status::BreaksAssumptions));
+        QCOMPARE(baseline.data(StrategyListModel::ValidRole).toBool(), true);
+        QCOMPARE(baseline.data(StrategyListModel::VerdictRole).toString(),
+            QStringLiteral("runs correctly, breaks the reload assumption on 4 pixels"));
+        QVERIFY(baseline.data(StrategyListModel::SummaryRole)
+                    .toString()
+                    .endsWith(QStringLiteral(" · breaks the reload assumption on 4 pixels")));
+        QVERIFY2(
+            baseline.data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("Runs correctly, breaks the reload assumption on 4 pixels (the paper assumes at most "
+                                         "2 loads per pixel and per kernel")),
+            qPrintable(baseline.data(Qt::ToolTipRole).toString()));
         QCOMPARE(strategies.model()->index(0).data(StrategyListModel::GroupSizeRole).toLongLong(), 1); // s1-baseline
         QCOMPARE(strategies.model()->index(3).data(StrategyListModel::GroupSizeRole).toLongLong(), 0); // groups
 
@@ -514,11 +535,24 @@ private slots:
         emit tree->itemActivated(tree->topLevelItem(1), 1); // step 2
         QCOMPARE(doc.moment(), (Moment{1, Action::Compute}));
 
-        // S1-baseline: reload-bound warnings naming a pixel at a load.
+        // S1-baseline: it breaks the reload assumption. By hand (patches in
+        // row-major order, one per step): pixel row 2 is loaded by the bands of
+        // patch rows 0, 1 and 2, except column 2, kept from patch 2 to patch 6:
+        // pixels (2,0), (2,1), (2,3), (2,4) are loaded 3 times, at steps 7
+        // ((2,0), (2,1): patch 6), 8 ((2,3): patch 7) and 9 ((2,4): patch 8).
         doc.setCurrentStrategy(0);
         QTRY_VERIFY2(settled(doc), describe(doc).constData());
-        QVERIFY(panel.summary().contains(QStringLiteral("valid")));
-        QTreeWidgetItem *warning = tree->topLevelItem(0);
+        QVERIFY2(panel.summary().contains(
+                     QStringLiteral("<b>S1-baseline</b> runs correctly, breaks the reload assumption on 4 pixels")),
+            qPrintable(panel.summary()));
+        QCOMPARE(doc.simulation()->result.reload.patches, (std::vector<PatchId>{6, 7, 8}));
+        QTreeWidgetItem *heading = tree->topLevelItem(0);
+        QVERIFY(heading);
+        QCOMPARE(heading->text(1), QStringLiteral("breaks the reload assumption on 4 pixels; 3 patches marked"));
+        QVERIFY2(heading->toolTip(1).contains(QStringLiteral("The paper assumes at most 2 loads per pixel and per kernel")),
+            qPrintable(heading->toolTip(1)));
+        QCOMPARE(tree->topLevelItemCount(), 1 + 4); // the heading and the four findings
+        QTreeWidgetItem *warning = tree->topLevelItem(1);
         QVERIFY(warning);
         const Diagnostic &d = doc.simulation()->result.diagnostics.front();
         QCOMPARE(d.severity, Severity::Warning);

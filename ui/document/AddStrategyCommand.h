@@ -9,7 +9,9 @@ namespace convoffload::ui {
 
 class AddStrategyCommand : public QUndoCommand {
 public:
-    AddStrategyCommand(ProjectDocument *document, int index, const StrategySpec &spec);
+    /// `selectOnUndo`: the strategy to select again when undone (the source
+    /// of an edited copy); -1 leaves the choice to the document.
+    AddStrategyCommand(ProjectDocument *document, int index, const StrategySpec &spec, int selectOnUndo = -1);
     void undo() override;
     void redo() override;
 
@@ -17,6 +19,7 @@ private:
     ProjectDocument *m_document;
     int m_index;
     StrategySpec m_spec;
+    int m_selectOnUndo;
 };
 
 } // namespace convoffload::ui

@@ -74,6 +74,7 @@ void GridView::setSource(const Problem *problem, const StepCursor *cursor)
     m_cursor = cursor;
     // Cached: the layout is also redone when the cursor may be gone (teardown).
     m_streamsKernels = cursor && GridRenderer::streamsKernels(*cursor);
+    m_breaksReload = cursor && GridRenderer::breaksReload(*cursor);
     m_rows = rows;
     m_cols = cols;
     m_hover.reset();
@@ -124,7 +125,7 @@ std::vector<LegendRow> GridView::legendRows() const
         }
         return rows;
     }
-    std::vector<LegendRow> rows = GridRenderer::outputLegend(m_style, {}, m_streamsKernels);
+    std::vector<LegendRow> rows = GridRenderer::outputLegend(m_style, {}, m_streamsKernels, m_breaksReload);
     if (isEditable() && !rows.empty()) {
         rows.back().items.push_back({LegendItem::Kind::Outline, Palette::selection(), QStringLiteral("selected"), {}, {}});
         rows.back().items.push_back({LegendItem::Kind::Flag, Palette::flag(), Palette::flagLabel(), {}, {}});
@@ -503,7 +504,7 @@ GroupListModel *GridView::editModel() const { return m_edit->model(); }
 
 void GridView::updateFlags(const GroupListModel *model)
 {
-    std::vector<PatchId> flagged = model ? model->findings().flaggedPatches() : std::vector<PatchId>{};
+    std::vector<PatchId> flagged = model ? model->ruleFlaggedPatches() : std::vector<PatchId>{};
     if (flagged == m_flagged)
         return;
     m_flagged = std::move(flagged);
@@ -614,8 +615,13 @@ QString GridView::outputToolTip(int row, int col) const
     }
     if (l.n > kMaxListedOutputs)
         lines << QStringLiteral("  … and %1 more").arg(l.n - kMaxListedOutputs);
+    const ReloadCheck &reload = m_cursor->result().reload;
+    if (std::binary_search(reload.patches.begin(), reload.patches.end(), patch))
+        lines << QStringLiteral("◥ %1: computed at a step that loads one of its pixels or kernels more than %2 times")
+                     .arg(Palette::assumptionLabel())
+                     .arg(reload.bound);
     if (const GroupListModel *model = editModel(); model && std::binary_search(m_flagged.begin(), m_flagged.end(), patch)) {
-        const QStringList messages = model->findingMessages(model->findings().ofPatch(patch));
+        const QStringList messages = model->findingMessages(model->ruleFindings(model->findings().ofPatch(patch)));
         for (qsizetype i = 0; i < messages.size() && i < kMaxListedFindings; ++i)
             lines << QStringLiteral("⚠ ") + messages[i];
         if (messages.size() > kMaxListedFindings)

@@ -161,6 +161,7 @@ private:
     const Problem *m_problem = nullptr;
     const StepCursor *m_cursor = nullptr;
     bool m_streamsKernels = false; // of m_cursor's strategy, read when it was set
+    bool m_breaksReload = false; // m_cursor's simulation breaks the reload assumption, read when it was set
     int m_rows = 0, m_cols = 0; // of the grid shown, cached from m_problem
     GridStyle m_style;
     GridRenderer m_renderer;

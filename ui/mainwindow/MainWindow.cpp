@@ -458,13 +458,12 @@ void MainWindow::onSimulationChanged()
         m_status->setText(tr("Cannot simulate %1: %2")
                               .arg(QString::fromStdString(snapshot->spec.name), QString::fromStdString(snapshot->failure)));
     else
-        m_status->setText(
-            tr("%1: %2, duration %3, peak footprint %4 / %5 elements")
-                .arg(QString::fromStdString(snapshot->spec.name),
-                    snapshot->result.valid() ? tr("valid") : tr("%n error(s)", nullptr, int(snapshot->result.error_count)))
-                .arg(snapshot->result.totalDuration())
-                .arg(snapshot->result.peakFootprint())
-                .arg(snapshot->problem.hardware.mem_size));
+        m_status->setText(tr("%1: %2, duration %3, peak footprint %4 / %5 elements")
+                              .arg(QString::fromStdString(snapshot->spec.name),
+                                  QString::fromStdString(verdictText(verdictOf(snapshot->result))))
+                              .arg(snapshot->result.totalDuration())
+                              .arg(snapshot->result.peakFootprint())
+                              .arg(snapshot->problem.hardware.mem_size));
 }
 
 void MainWindow::highlightElement(const Diagnostic &d)

@@ -1,6 +1,6 @@
 #include "models/GroupListModel.h"
 
-#include "document/ChangeStrategyCommand.h"
+#include "document/StrategyEdit.h"
 #include "document/ProjectDocument.h"
 #include "grid/DropPreview.h"
 
@@ -299,6 +299,30 @@ QStringList GroupListModel::findingMessages(const std::vector<std::size_t> &find
     return messages;
 }
 
+std::vector<std::size_t> GroupListModel::ruleFindings(const std::vector<std::size_t> &findings) const
+{
+    std::vector<std::size_t> out;
+    if (!m_findingsSource)
+        return out;
+    const auto &diagnostics = m_findingsSource->result.diagnostics;
+    for (std::size_t d : findings)
+        if (d < diagnostics.size() && diagnostics[d].rule != Rule::ReloadBound)
+            out.push_back(d);
+    return out;
+}
+
+std::vector<PatchId> GroupListModel::ruleFlaggedPatches() const
+{
+    std::vector<PatchId> out;
+    if (!m_findingsSource)
+        return out;
+    const auto &diagnostics = m_findingsSource->result.diagnostics;
+    for (const auto &[patch, d] : m_findings.patches)
+        if (d < diagnostics.size() && diagnostics[d].rule != Rule::ReloadBound && (out.empty() || out.back() != patch))
+            out.push_back(patch);
+    return out;
+}
+
 bool GroupListModel::hasError(const std::vector<std::size_t> &findings) const
 {
     if (!m_findingsSource)
@@ -412,7 +436,7 @@ QString GroupListModel::apply(const Edit &edit)
     spec.kind = StrategyKind::Groups;
     spec.group_size.reset(); // not allowed with explicit groups (SPEC §4)
     spec.groups = edit.groups;
-    m_document->undoStack()->push(new ChangeStrategyCommand(m_document, m_strategy, spec, edit.text));
+    pushStrategyEdit(m_document, m_strategy, spec, edit.text);
     return {};
 }
 

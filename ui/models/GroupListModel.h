@@ -6,8 +6,10 @@
 // one of its patches) to join it, on "Unassigned" to leave their group, or
 // between top-level rows to become a new group there (a whole group is moved
 // there instead). Every accepted edit — drop or keyboard method — pushes ONE
-// ChangeStrategyCommand that turns the strategy into explicit `groups` (name
-// kept); refused ones change nothing and say why. Reset when the document
+// command (pushStrategyEdit) that turns the strategy into explicit `groups`:
+// in place for hand-made groups, as an edited copy ("ZigZag (edited)") of a
+// generated strategy, which stays as it was; refused ones change nothing and
+// say why. Reset when the document
 // shows another strategy (or project); an edit of the strategy shown, or of the
 // problem, updates the tree in place with one layout change that carries every
 // persistent index (expanded groups, selected patches) to its group or patch.
@@ -96,6 +98,11 @@ public:
     const FindingPlaces &findings() const { return m_findings; }
     /// The core's messages of those findings (indices into the simulation's diagnostics).
     QStringList findingMessages(const std::vector<std::size_t> &findings) const;
+    /// The findings of `findings` about a rule (the reload bound's left out:
+    /// the grid marks those patches from SimulationResult::reload).
+    std::vector<std::size_t> ruleFindings(const std::vector<std::size_t> &findings) const;
+    /// The patches with a finding about a rule, ascending.
+    std::vector<PatchId> ruleFlaggedPatches() const;
     /// True when one of the findings is an error (not only warnings).
     bool hasError(const std::vector<std::size_t> &findings) const;
     /// The receptive-field preview of the drag hovering over a drop target.

@@ -1,6 +1,6 @@
 #include "models/StepKernelModel.h"
 
-#include "document/ChangeStrategyCommand.h"
+#include "document/StrategyEdit.h"
 #include "document/ProjectDocument.h"
 
 #include "convoffload/model/KernelEdit.h"
@@ -220,7 +220,7 @@ QString StepKernelModel::apply(const Edit &edit)
     spec.kernel_block.reset();
     spec.groups.clear();
     spec.steps = edit.steps;
-    m_document->undoStack()->push(new ChangeStrategyCommand(m_document, m_strategy, spec, edit.text));
+    pushStrategyEdit(m_document, m_strategy, spec, edit.text);
     return {};
 }
 

@@ -5,8 +5,9 @@
 // children are its kernels ("kernel 2"). Kernels of one step are dragged (MIME
 // type mimeType()) and dropped on another step (or one of its kernels) to move
 // there, or between steps to become a new step on the same patches. Every
-// accepted edit pushes ONE ChangeStrategyCommand that turns the strategy into
-// explicit `steps` (name kept); refused ones change nothing and say why
+// accepted edit pushes ONE command (pushStrategyEdit) that turns the strategy
+// into explicit `steps`: in place for hand-made steps, as an edited copy of a
+// kernel-blocked member, which stays as it was; refused ones change nothing and say why
 // (editRefused, the core's KernelEdit sentences). Steps where the current
 // simulation breaks a rule carry a warning icon and the core's messages.
 // Reset whenever the strategy shown, its definition or the problem changes.

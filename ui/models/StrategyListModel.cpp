@@ -67,6 +67,25 @@ QPixmap badgePixmap(StrategyListModel::Status status, int size)
         p.drawLine(QPointF(s * 0.33, s * 0.33), QPointF(s * 0.67, s * 0.67));
         p.drawLine(QPointF(s * 0.67, s * 0.33), QPointF(s * 0.33, s * 0.67));
         break;
+    case StrategyListModel::Status::BreaksAssumptions: {
+        // A triangle (the warning shape) in orange with the tick: runs
+        // correctly, but not within the paper's assumptions.
+        QPainterPath triangle;
+        triangle.moveTo(s * 0.5, s * 0.04);
+        triangle.lineTo(s * 0.97, s * 0.92);
+        triangle.lineTo(s * 0.03, s * 0.92);
+        triangle.closeSubpath();
+        p.setPen(Qt::NoPen);
+        p.setBrush(Palette::load()); // orange
+        p.drawPath(triangle);
+        p.setPen(QPen(Qt::black, s * 0.11, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        QPainterPath tick;
+        tick.moveTo(s * 0.32, s * 0.62);
+        tick.lineTo(s * 0.45, s * 0.75);
+        tick.lineTo(s * 0.68, s * 0.45);
+        p.drawPath(tick);
+        break;
+    }
     case StrategyListModel::Status::Failed:
         p.setPen(Qt::NoPen);
         p.setBrush(Palette::capacity());
@@ -154,7 +173,9 @@ StrategyListModel::Status StrategyListModel::status(int row) const
         return Status::Pending;
     if (!r->failure.empty())
         return Status::Failed;
-    return r->valid ? Status::Valid : Status::Invalid;
+    if (!r->valid)
+        return Status::Invalid;
+    return verdictOf(*r).status == StrategyStatus::BreaksAssumptions ? Status::BreaksAssumptions : Status::Valid;
 }
 
 QVariant StrategyListModel::data(const QModelIndex &index, int role) const
@@ -193,6 +214,8 @@ QVariant StrategyListModel::data(const QModelIndex &index, int role) const
         return simulated ? QVariant(qint64(r->warnings)) : QVariant();
     case StatusRole:
         return int(status(row));
+    case VerdictRole:
+        return simulated ? fromStd(verdictText(verdictOf(*r))) : QVariant();
     case SummaryRole:
         return summary(row);
     default:
@@ -219,8 +242,11 @@ QString StrategyListModel::summary(int row) const
         parts << tr("cannot be expanded");
     else {
         parts << tr("%1 cycles").arg(formatNumber(r->total_duration));
+        const Verdict verdict = verdictOf(*r);
         if (!r->valid)
             parts << (r->errors == 1 ? tr("1 error") : tr("%1 errors").arg(r->errors));
+        else if (verdict.status == StrategyStatus::BreaksAssumptions)
+            parts << fromStd(reloadAssumptionText(verdict.reload_pixels, verdict.reload_kernels));
     }
     return parts.join(QStringLiteral(" · "));
 }
@@ -241,16 +267,22 @@ QString StrategyListModel::toolTip(int row) const
     } else if (!r->failure.empty()) {
         tip += QStringLiteral("<br>") + tr("Cannot be expanded: %1").arg(fromStd(r->failure).toHtmlEscaped());
     } else {
-        tip += QStringLiteral("<br>")
-            + (r->valid ? tr("Valid.") : tr("<b>Invalid</b>: breaks the rules of the model (see Diagnostics)."))
-            + QStringLiteral("<br>")
+        const Verdict verdict = verdictOf(*r);
+        QString state = fromStd(verdictSummary(verdict)).toHtmlEscaped();
+        state[0] = state[0].toUpper();
+        if (verdict.status == StrategyStatus::Invalid)
+            state = tr("<b>Invalid</b>: breaks the rules of the model (see Errors and warnings): %1")
+                        .arg(fromStd(verdictSummary(verdict).substr(std::string("invalid: ").size())).toHtmlEscaped());
+        else if (verdict.status == StrategyStatus::BreaksAssumptions)
+            state += tr(" (the paper assumes %1).").arg(fromStd(reloadAssumptionRule(verdict.bound)).toHtmlEscaped());
+        else
+            state += QLatin1Char('.');
+        tip += QStringLiteral("<br>") + state + QStringLiteral("<br>")
             + tr("Duration %1 cycles over %2 steps; peak footprint %3 / %4 elements.")
                   .arg(formatNumber(r->total_duration))
                   .arg(r->steps)
                   .arg(r->peak_footprint)
-                  .arg(m_document->problem().hardware.mem_size)
-            + QStringLiteral("<br>") + (r->errors == 1 ? tr("1 error") : tr("%1 errors").arg(r->errors)) + QStringLiteral(", ")
-            + (r->warnings == 1 ? tr("1 warning.") : tr("%1 warnings.").arg(r->warnings));
+                  .arg(m_document->problem().hardware.mem_size);
     }
     return tip;
 }
@@ -291,7 +323,7 @@ bool StrategyListModel::setData(const QModelIndex &index, const QVariant &value,
 
 QIcon StrategyListModel::badge(Status status)
 {
-    static QIcon icons[4];
+    static QIcon icons[int(Status::BreaksAssumptions) + 1];
     QIcon &icon = icons[int(status)];
     if (icon.isNull())
         for (int size : {16, 32, 64})

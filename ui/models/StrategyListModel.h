@@ -29,9 +29,13 @@ public:
         ErrorCountRole, // qint64
         WarningCountRole, // qint64
         StatusRole, // int(Status)
+        VerdictRole, // QString: the core's verdict ("runs correctly, breaks the reload assumption on 840 pixels")
         SummaryRole, // QString: the line under the name ("zigzag · G = 2 · 121 cycles")
     };
-    enum class Status { Pending, Valid, Invalid, Failed };
+    /// Valid: runs correctly and meets the paper's assumptions;
+    /// BreaksAssumptions: runs correctly, loads some element more often than
+    /// the reload bound allows; Invalid: breaks a rule of the model.
+    enum class Status { Pending, Valid, Invalid, Failed, BreaksAssumptions };
 
     explicit StrategyListModel(ProjectDocument *document, QObject *parent = nullptr);
 

@@ -23,6 +23,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <optional>
 
 namespace convoffload::ui {
 
@@ -254,13 +255,20 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
         item->setText(ShareColumn,
             analysis.total_duration > 0 ? QStringLiteral("%1 %").arg(100.0 * l.duration() / analysis.total_duration, 0, 'f', 1)
                                         : QStringLiteral("–"));
-        // The badge: ✔ valid, ⚠ valid but breaking assumptions (warnings), ✖ none valid.
-        const bool warned = best && best->row.warnings > 0;
-        item->setText(ValidColumn, !best ? QStringLiteral("✖") : warned ? QStringLiteral("⚠") : QStringLiteral("✔"));
+        // The badge: ✔ meets the paper's assumptions, ◥ runs correctly but
+        // breaks the reload assumption, ⚠ other warnings, ✖ none valid.
+        const std::optional<Verdict> verdict = best ? std::optional(verdictOf(best->row)) : std::nullopt;
+        const QString badge = !verdict                             ? QStringLiteral("✖")
+            : verdict->status == StrategyStatus::BreaksAssumptions ? QStringLiteral("◥")
+            : verdict->plain_warnings > 0                          ? QStringLiteral("⚠")
+                                                                   : QStringLiteral("✔");
+        item->setText(ValidColumn, badge);
         QString tip;
-        if (best)
+        if (verdict) {
+            tip = QString::fromStdString(verdictSummary(*verdict)) + QLatin1Char('\n');
             for (const std::string &broken : best->broken)
-                tip += QString::fromStdString(broken) + QLatin1Char('\n');
+                tip += tr("first %1").arg(QString::fromStdString(broken)) + QLatin1Char('\n');
+        }
         item->setToolTip(ValidColumn, tip.trimmed());
     }
     QString text

@@ -324,7 +324,8 @@ void OptimiseDialog::showReport()
         lines << tr("%1: %2%3")
                      .arg(QString::fromStdString(h.name), number(h.evaluation.duration),
                          h.evaluation.feasible ? QString()
-                                               : tr(" (breaks: %1)").arg(QString::fromStdString(h.evaluation.violation)));
+                                               : QStringLiteral(" (%1)").arg(
+                                                   QString::fromStdString(evaluationVerdict(h.evaluation)).toHtmlEscaped()));
     if (m_report->best_heuristic)
         lines << tr("Gain over %1: <b>%2</b>")
                      .arg(QString::fromStdString(m_report->best_heuristic->name), percent(m_report->gainOverHeuristic()));

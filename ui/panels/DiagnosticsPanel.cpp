@@ -3,6 +3,8 @@
 #include "document/ProjectDocument.h"
 #include "render/Palette.h"
 
+#include "convoffload/simulate/Verdict.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
@@ -16,14 +18,50 @@ namespace {
 
 QString fromStd(const std::string &s) { return QString::fromStdString(s); }
 
-/// Error: a vermillion disc with a cross; warning: an amber triangle with an
-/// exclamation mark. Shape and colour both differ.
-QIcon severityIcon(Severity severity)
+/// What a row of the list is about: a rule of the model broken (the run is
+/// wrong), the paper's reload assumption broken (the run is right), or a
+/// plain warning.
+enum class FindingKind { Error, Assumption, Warning };
+
+FindingKind kindOf(const Diagnostic &d)
 {
-    static QIcon icons[2];
-    QIcon &icon = icons[severity == Severity::Error ? 0 : 1];
+    if (d.severity == Severity::Error)
+        return FindingKind::Error;
+    return d.rule == Rule::ReloadBound ? FindingKind::Assumption : FindingKind::Warning;
+}
+
+/// Error: a vermillion disc with a cross; warning: an amber triangle with an
+/// exclamation mark; reload assumption: a black square with the grid's
+/// corner mark. Shape and colour all differ.
+QIcon findingIcon(FindingKind kind)
+{
+    static QIcon icons[3];
+    QIcon &icon = icons[int(kind)];
     if (!icon.isNull())
         return icon;
+    if (kind == FindingKind::Assumption) {
+        for (int size : {16, 32, 64}) {
+            QPixmap pixmap(size, size);
+            pixmap.fill(Qt::transparent);
+            QPainter p(&pixmap);
+            p.setRenderHint(QPainter::Antialiasing);
+            const qreal s = size;
+            const QRectF box(s * 0.1, s * 0.1, s * 0.8, s * 0.8);
+            p.setPen(QPen(Palette::assumption(), s * 0.08));
+            p.setBrush(Palette::output(OutputState::Done));
+            p.drawRect(box);
+            QPolygonF corner;
+            corner << box.topRight() << QPointF(box.right() - box.width() * 0.6, box.top())
+                   << QPointF(box.right(), box.top() + box.height() * 0.6);
+            p.setPen(Qt::NoPen);
+            p.setBrush(Palette::assumption());
+            p.drawPolygon(corner);
+            p.end();
+            icon.addPixmap(pixmap);
+        }
+        return icon;
+    }
+    const Severity severity = kind == FindingKind::Error ? Severity::Error : Severity::Warning;
     for (int size : {16, 32, 64}) {
         QPixmap pixmap(size, size);
         pixmap.fill(Qt::transparent);
@@ -118,9 +156,9 @@ void DiagnosticsPanel::rebuild()
 
     const QString strategy = fromStd(snapshot->spec.name).toHtmlEscaped();
     QList<QTreeWidgetItem *> items;
-    const auto add = [&](Severity severity, const QString &step, const QString &text, const QString &tip, int index) {
+    const auto add = [&](FindingKind kind, const QString &step, const QString &text, const QString &tip, int index) {
         auto *item = new QTreeWidgetItem({step, text});
-        item->setIcon(0, severityIcon(severity));
+        item->setIcon(0, findingIcon(kind));
         item->setToolTip(1, tip);
         item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
         item->setData(0, DiagnosticIndexRole, index);
@@ -129,27 +167,49 @@ void DiagnosticsPanel::rebuild()
 
     if (!snapshot->failure.empty()) {
         const QString failure = fromStd(snapshot->failure);
-        add(Severity::Error, QStringLiteral("—"), failure, failure, -1);
+        add(FindingKind::Error, QStringLiteral("—"), failure, failure, -1);
         m_summary->setText(tr("<b>%1</b> cannot be simulated.").arg(strategy));
         m_tree->addTopLevelItems(items);
         return;
     }
 
     const SimulationResult &r = snapshot->result;
+    const Verdict verdict = verdictOf(r);
     const int stepCount = int(r.steps.size());
-    for (std::size_t i = 0; i < r.diagnostics.size(); ++i) {
+    // Errors, then the reload assumption (a heading row with the full count,
+    // then the findings listed), then plain warnings.
+    const auto addFinding = [&](std::size_t i) {
         const Diagnostic &d = r.diagnostics[i];
         QString step = d.step <= 0 ? QStringLiteral("—") : QString::number(d.step);
         if (d.step == stepCount && stepCount > 0 && r.steps.back().drain)
             step = tr("drain");
-        add(d.severity, step, withoutStep(d),
+        add(kindOf(d), step, withoutStep(d),
             QStringLiteral("%1\n(%2)")
                 .arg(fromStd(d.message), QLatin1String(ruleName(d.rule).data(), qsizetype(ruleName(d.rule).size()))),
             int(i));
+    };
+    for (const FindingKind kind : {FindingKind::Error, FindingKind::Assumption, FindingKind::Warning}) {
+        if (kind == FindingKind::Assumption && !r.reload.met()) {
+            const QString heading = fromStd(reloadAssumptionText(r.reload.pixels, r.reload.kernels));
+            const std::size_t marked = r.reload.patches.size();
+            const QString patches = marked == 1 ? tr("1 patch") : tr("%1 patches").arg(marked);
+            // Short enough for a narrow dock; the tooltip says it in full.
+            const QString text = tr("%1; %2 marked").arg(heading, patches);
+            const QString tip = tr("%1: %2 computed at a step that loads one of their pixels or kernels beyond the bound.\n"
+                                   "The paper assumes %3.")
+                                    .arg(heading, patches, fromStd(reloadAssumptionRule(r.reload.bound)));
+            add(kind, QStringLiteral("—"), text, tip, -1);
+            QFont bold = items.back()->font(1);
+            bold.setBold(true);
+            items.back()->setFont(1, bold);
+        }
+        for (std::size_t i = 0; i < r.diagnostics.size(); ++i)
+            if (kindOf(r.diagnostics[i]) == kind)
+                addFinding(i);
     }
     if (r.functional.status == FunctionalStatus::Fail) {
         const QString text = tr("functional check failed: %1").arg(fromStd(r.functional.message));
-        add(Severity::Error, QStringLiteral("—"), text, text, -1);
+        add(FindingKind::Error, QStringLiteral("—"), text, text, -1);
     }
     if (r.suppressed_diagnostics > 0) {
         auto *more
@@ -163,10 +223,10 @@ void DiagnosticsPanel::rebuild()
     }
     m_tree->addTopLevelItems(items);
 
-    const auto count = [](std::int64_t n, const QString &one, const QString &many) { return n == 1 ? one : many.arg(n); };
-    QString text = r.valid() ? tr("<b>%1</b> is valid").arg(strategy) : tr("<b>%1</b> is <b>invalid</b>").arg(strategy);
-    text += QStringLiteral(": ") + count(r.error_count, tr("1 error"), tr("%1 errors")) + QStringLiteral(", ")
-        + count(r.warning_count, tr("1 warning"), tr("%1 warnings"));
+    QString text = QStringLiteral("<b>%1</b> %2").arg(strategy, fromStd(verdictSummary(verdict)).toHtmlEscaped());
+    if (verdict.status == StrategyStatus::Invalid)
+        text = QStringLiteral("<b>%1</b> is <b>invalid</b>: %2")
+                   .arg(strategy, fromStd(verdictSummary(verdict).substr(std::string("invalid: ").size())).toHtmlEscaped());
     text += QStringLiteral("; ") + tr("functional check %1.").arg(fromStd(functionalStatusName(r.functional.status)));
     m_summary->setText(text);
 }

@@ -1,7 +1,10 @@
 #pragma once
-// The current simulation's findings: errors (red cross) and warnings (amber
-// triangle) in the simulator's order, the reason a strategy could not be
-// expanded, a failed functional check and how many were not listed.
+// The current simulation's findings: errors (red cross) first, then the
+// paper's reload assumption (a heading row with the full count — pixels,
+// kernels, patches — and the first elements that break it, black corner
+// icon), then plain warnings (amber triangle), each in the simulator's order;
+// the reason a strategy could not be expanded, a failed functional check and
+// how many were not listed. The summary is the core's verdict (Verdict.h).
 // Activating a finding moves the document to its step and action and asks
 // the grids to highlight the element it names.
 
@@ -24,7 +27,8 @@ public:
     explicit DiagnosticsPanel(ProjectDocument *document, QWidget *parent = nullptr);
 
     QTreeWidget *tree() const { return m_tree; }
-    /// The one-line summary above the list ("2 errors, 1 warning").
+    /// The one-line summary above the list ("ZigZag runs correctly, breaks the
+    /// reload assumption on 840 pixels; functional check pass.").
     QString summary() const;
     /// What activating a row does: seek to the finding's step (steps are
     /// 1-based in diagnostics; step 0, the whole strategy, does not seek) and

@@ -177,8 +177,11 @@ void GroupsPanel::updateFeedback()
         return;
     }
     const SimulationResult &r = snapshot->result;
-    QString text = r.valid() ? tr("<b style='color:#009E73'>✓ valid</b>")
-                             : tr("<b style='color:#D55E00'>✗ %n error(s)</b>", nullptr, int(r.error_count));
+    const Verdict verdict = verdictOf(r);
+    const QString words = QString::fromStdString(verdictText(verdict)).toHtmlEscaped();
+    QString text = verdict.status == StrategyStatus::Invalid  ? tr("<b style='color:#D55E00'>✗ %1</b>").arg(words)
+        : verdict.status == StrategyStatus::BreaksAssumptions ? tr("<b style='color:#9A6700'>◥ %1</b>").arg(words)
+                                                              : tr("<b style='color:#009E73'>✓ %1</b>").arg(words);
     text += tr(" · duration <b>%1</b>").arg(r.totalDuration());
     const CompareRow *best = nullptr;
     for (const CompareRow &row : m_document->comparison())

@@ -250,8 +250,8 @@ std::span<const ProblemEditor::FieldSpec> ProblemEditor::fieldTable()
             .min = 1,
             .max = kDim,
             .tip
-            = QT_TR_NOOP("max_loads_per_element: the reload bound. Loading an input element more often is reported as a warning "
-                         "(the heuristics routinely do)."),
+            = QT_TR_NOOP("max_loads_per_element: the paper's reload assumption. A strategy that loads a pixel or kernel more "
+                         "often still runs correctly, but breaks the reload assumption (the heuristics routinely do)."),
             .get = getValue<H, &Hardware::max_loads_per_element>,
             .set = setValue<H, &Hardware::max_loads_per_element>},
 

@@ -107,6 +107,7 @@ double itemWidth(const QFontMetricsF &fm, const LegendMetrics &m, const LegendIt
     case LegendItem::Kind::Marker:
     case LegendItem::Kind::Flag:
     case LegendItem::Kind::PartialFill:
+    case LegendItem::Kind::Corner:
         return m.swatch + m.gapIn + fm.horizontalAdvance(item.label);
     case LegendItem::Kind::Gradient:
         return fm.horizontalAdvance(item.low) + m.gapIn + m.bar + m.gapIn + fm.horizontalAdvance(item.high)
@@ -115,6 +116,21 @@ double itemWidth(const QFontMetricsF &fm, const LegendMetrics &m, const LegendIt
         return fm.horizontalAdvance(item.label);
     }
     return 0;
+}
+
+// A patch that breaks the reload assumption: a triangle in the cell's top
+// right corner, white-edged so it reads on every state colour.
+void paintCorner(QPainter &p, const QRectF &cell, const QColor &colour)
+{
+    const double side = std::clamp(cell.width() * 0.5, 3.0, 14.0);
+    QPolygonF corner;
+    corner << cell.topRight() << QPointF(cell.right() - side, cell.top()) << QPointF(cell.right(), cell.top() + side);
+    p.save();
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(side >= 6 ? QPen(Qt::white, 1) : Qt::NoPen);
+    p.setBrush(colour);
+    p.drawPolygon(corner);
+    p.restore();
 }
 
 void paintItem(QPainter &p, const QFontMetricsF &fm, const LegendMetrics &m, const LegendItem &item, double x, const QRectF &line)
@@ -158,6 +174,14 @@ void paintItem(QPainter &p, const QFontMetricsF &fm, const LegendMetrics &m, con
     case LegendItem::Kind::Flag:
         p.fillRect(box, Qt::white);
         paintFlag(p, box, item.color);
+        text(box.right() + m.gapIn, item.label);
+        break;
+    case LegendItem::Kind::Corner:
+        p.fillRect(box, Palette::output(OutputState::Done));
+        p.setPen(QPen(frameColour(), 1));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(box);
+        paintCorner(p, box, item.color);
         text(box.right() + m.gapIn, item.label);
         break;
     case LegendItem::Kind::PartialFill:
@@ -419,7 +443,10 @@ bool GridRenderer::streamsKernels(const StepCursor &cursor)
     return false;
 }
 
-std::vector<LegendRow> GridRenderer::outputLegend(const GridStyle &style, const QString &caption, bool partialFill)
+bool GridRenderer::breaksReload(const StepCursor &cursor) { return !cursor.result().reload.patches.empty(); }
+
+std::vector<LegendRow> GridRenderer::outputLegend(
+    const GridStyle &style, const QString &caption, bool partialFill, bool reloadBroken)
 {
     using K = LegendItem::Kind;
     LegendRow row{caption, {}};
@@ -431,6 +458,8 @@ std::vector<LegendRow> GridRenderer::outputLegend(const GridStyle &style, const 
             QStringLiteral("filled: share of the N outputs computed"), {}, {}});
     if (style.outlineGroup)
         row.items.push_back({K::Outline, Palette::cursor(), QStringLiteral("current group"), {}, {}});
+    if (style.reloadMarks && reloadBroken)
+        row.items.push_back({K::Corner, Palette::assumption(), Palette::assumptionLabel(), {}, {}});
     return {row};
 }
 
@@ -532,10 +561,10 @@ GridFigureLayout GridRenderer::layout(GridKind kind, const QFontMetricsF &metric
     const QRectF inner = target.adjusted(margin, margin, -margin, -margin);
     const double titleH = style.labels ? std::ceil(h * 1.3) : 0.0;
     const double titleGap = style.labels ? std::round(h * 0.3) : 0.0;
-    const double legendH = style.legend
-        ? legendHeight(metrics, inner.width(),
-            kind == GridKind::Input ? inputLegend(problem, cursor, style) : outputLegend(style, {}, streamsKernels(cursor)))
-        : 0.0;
+    const double legendH = style.legend ? legendHeight(metrics, inner.width(),
+                               kind == GridKind::Input ? inputLegend(problem, cursor, style)
+                                                       : outputLegend(style, {}, streamsKernels(cursor), breaksReload(cursor)))
+                                        : 0.0;
     const double legendGap = style.legend ? std::round(h * 0.6) : 0.0;
     const double stripH = kernelStripBand(metrics, kind, style);
     const int rows = rowsOf(kind, problem), cols = colsOf(kind, problem);
@@ -817,6 +846,9 @@ void GridRenderer::paintOutputCells(QPainter &painter, const GridGeometry &geome
                     QString::number(patchId(l, r, c)));
     }
 
+    if (style.reloadMarks)
+        paintAssumptionMarks(painter, geometry, l, cursor.result().reload.patches, cells);
+
     // The frame first: the group's outline stays on top where they meet.
     painter.setPen(QPen(frameColour(), 1));
     painter.setBrush(Qt::NoBrush);
@@ -886,6 +918,22 @@ void GridRenderer::paintPatchFlags(
             paintFlag(painter, geometry.cellRect(g.row, g.col), Palette::flag());
     }
     painter.restore();
+}
+
+void GridRenderer::paintAssumptionMarks(
+    QPainter &painter, const GridGeometry &geometry, const Layer &layer, const std::vector<PatchId> &patches, QRect cells)
+{
+    cells &= geometry.allCells();
+    if (cells.isEmpty() || geometry.cellSize <= 0)
+        return;
+    // Patch ids are row-major: only the rows shown are looked at.
+    const auto first = std::lower_bound(patches.begin(), patches.end(), PatchId(patchId(layer, cells.top(), 0)));
+    const auto last = std::lower_bound(patches.begin(), patches.end(), PatchId(patchId(layer, cells.bottom() + 1, 0)));
+    for (auto it = first; it != last; ++it) {
+        const Grid g = patchPosition(layer, *it);
+        if (cells.contains(g.col, g.row))
+            paintCorner(painter, geometry.cellRect(g.row, g.col), Palette::assumption());
+    }
 }
 
 void GridRenderer::paintAxes(
@@ -966,7 +1014,7 @@ void GridRenderer::paintOutputGrid(
         paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells(), style.font.has_value());
     }
     if (style.legend)
-        paintLegend(painter, lay.legend, outputLegend(style, {}, streamsKernels(cursor)));
+        paintLegend(painter, lay.legend, outputLegend(style, {}, streamsKernels(cursor), breaksReload(cursor)));
     painter.restore();
 }
 
@@ -986,7 +1034,7 @@ void GridRenderer::paintGrids(
     std::vector<LegendRow> legend;
     if (style.legend) {
         legend = inputLegend(problem, cursor, style, QStringLiteral("Input:"));
-        for (LegendRow &row : outputLegend(style, QStringLiteral("Output:"), streamsKernels(cursor)))
+        for (LegendRow &row : outputLegend(style, QStringLiteral("Output:"), streamsKernels(cursor), breaksReload(cursor)))
             legend.push_back(std::move(row));
     }
     const double legendH = style.legend ? legendHeight(fm, inner.width(), legend) : 0.0;

@@ -30,6 +30,7 @@ struct GridStyle {
     bool legend = true;
     bool labels = true; // title, row/column indices, counts and ids in big cells
     bool kernelStrip = true; // input figures: the kernel strip under the grid
+    bool reloadMarks = true; // output: mark every patch that breaks the reload assumption (SimulationResult::reload)
     /// A fixed figure font (export presets): every text of the figure at this
     /// size, axis indices included. Unset: a font sized to the target.
     std::optional<QFont> font;
@@ -70,7 +71,7 @@ struct GridGeometry {
 
 /// One entry of a legend.
 struct LegendItem {
-    enum class Kind { Swatch, Hatch, Outline, Gradient, Text, Marker, Flag, PartialFill };
+    enum class Kind { Swatch, Hatch, Outline, Gradient, Text, Marker, Flag, PartialFill, Corner };
     Kind kind = Kind::Swatch;
     QColor color;
     QString label;
@@ -150,7 +151,15 @@ public:
         const Problem &problem, const StepCursor &cursor, const GridStyle &style, const QString &caption = {});
     /// With `partialFill` (the strategy streams kernels: streamsKernels), the
     /// legend also explains the partly filled cells.
-    static std::vector<LegendRow> outputLegend(const GridStyle &style, const QString &caption = {}, bool partialFill = false);
+    /// `reloadBroken`: list the reload-assumption mark (GridStyle::reloadMarks).
+    static std::vector<LegendRow> outputLegend(
+        const GridStyle &style, const QString &caption = {}, bool partialFill = false, bool reloadBroken = false);
+    /// True when the cursor's simulation breaks the reload assumption on some patch.
+    static bool breaksReload(const StepCursor &cursor);
+    /// Marks the output cells of `patches` (ascending) that lie in `cells`
+    /// with the reload-assumption corner (Palette::assumption).
+    static void paintAssumptionMarks(
+        QPainter &painter, const GridGeometry &geometry, const Layer &layer, const std::vector<PatchId> &patches, QRect cells);
     /// True when some step other than the first loads kernels, or one before
     /// the drain frees some: output cells can then be partly computed.
     static bool streamsKernels(const StepCursor &cursor);

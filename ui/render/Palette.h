@@ -94,6 +94,11 @@ struct Palette {
     static QString previewKeptLabel() { return QStringLiteral("drop preview: read by the group already"); }
     static QString previewAddedLabel() { return QStringLiteral("added by the drop"); }
     static QString flagLabel() { return QStringLiteral("breaks a rule"); }
+    /// Patches computed at a step that loads one of their pixels (or
+    /// kernels) beyond the reload bound: a black corner with a white edge,
+    /// which reads on every state colour and differs from the rule flag.
+    static QColor assumption() { return QColor(0x00, 0x00, 0x00); }
+    static QString assumptionLabel() { return QStringLiteral("breaks the reload assumption"); }
     /// Reload heat map: white (loaded once or never) to deep vermillion.
     static QColor heat(double t)
     {

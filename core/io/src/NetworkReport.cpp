@@ -52,6 +52,11 @@ Json bestToJson(const LayerCandidate &c)
     j["errors"] = r.errors;
     j["warnings"] = r.warnings;
     j["broken_assumptions"] = c.broken;
+    const Verdict verdict = verdictOf(r);
+    j["status"] = strategyStatusName(verdict.status);
+    j["verdict"] = verdictText(verdict);
+    j["reload_pixels"] = r.reload_pixels;
+    j["reload_kernels"] = r.reload_kernels;
     return j;
 }
 
@@ -152,15 +157,18 @@ std::string networkToReportText(const NetworkAnalysis &a)
             b ? numberText(b->row.total_duration).c_str() : "-", 100.0 * share(a, l),
             static_cast<long long>(b ? b->row.loaded_input + b->row.loaded_kernels : 0),
             static_cast<long long>(b ? b->row.written : 0), static_cast<long long>(b ? b->row.peak_footprint : 0),
-            static_cast<long long>(b ? b->row.warnings : 0));
+            static_cast<long long>(b ? verdictOf(b->row).plain_warnings : 0));
         out << line;
-        if (b)
+        if (b) {
+            const Verdict verdict = verdictOf(b->row);
+            if (verdict.status != StrategyStatus::MeetsAssumptions)
+                out << "    " << verdictText(verdict) << "\n";
             for (const std::string &broken : b->broken)
-                out << "    breaks " << broken
-                    << (b->row.warnings > 1 ? " (" + std::to_string(b->row.warnings) + " warnings in all)" : "") << "\n";
-        else
+                out << "      first " << broken << "\n";
+        } else {
             for (const auto &why : whyNoneValid(l))
                 out << "    " << why.get<std::string>() << "\n";
+        }
     }
     out << "total duration: " << numberText(a.total_duration);
     if (a.layers_without_valid > 0)

@@ -36,6 +36,24 @@ std::string formatNumber(double v)
     return buffer;
 }
 
+/// What a diagnostic is called in text: the reload bound's findings are about
+/// the paper's assumption, not plain warnings.
+const char *diagnosticLabel(const Diagnostic &d)
+{
+    if (d.severity == Severity::Error)
+        return "error: ";
+    return d.rule == Rule::ReloadBound ? "assumption: " : "warning: ";
+}
+
+nlohmann::ordered_json reloadToJson(const ReloadCheck &reload)
+{
+    nlohmann::ordered_json patches = nlohmann::ordered_json::array();
+    for (PatchId p : reload.patches)
+        patches.push_back(p);
+    return {{"max_loads_per_element", reload.bound}, {"met", reload.met()}, {"pixels", reload.pixels},
+        {"kernels", reload.kernels}, {"patches", reload.patches.size()}, {"patch_ids", patches}};
+}
+
 std::string groupSizeText(const CompareRow &r) { return r.group_size > 0 ? std::to_string(r.group_size) : std::string("-"); }
 
 } // namespace
@@ -65,6 +83,11 @@ nlohmann::ordered_json simulationToJson(const Problem &problem, const std::strin
         {"loaded_kernels", result.loadedKernels()}, {"written", result.written()}, {"peak_footprint", result.peakFootprint()},
         {"functional_check", functionalStatusName(result.functional.status)}, {"layer", problemSummary(problem)},
         {"per_step", perStep}};
+    const Verdict verdict = verdictOf(result);
+    j["status"] = strategyStatusName(verdict.status);
+    j["verdict"] = verdictText(verdict);
+    j["reload_assumption"] = reloadToJson(result.reload);
+    j["plain_warning_count"] = verdict.plain_warnings;
     if (result.functional.status == FunctionalStatus::Fail)
         j["functional_message"] = result.functional.message;
     return j;
@@ -75,6 +98,9 @@ std::string simulationToText(const Problem &problem, const std::string &name, co
     std::ostringstream out;
     out << "strategy        " << name << "\n"
         << "valid           " << (result.valid() ? "yes" : "no") << "\n"
+        << "verdict         " << verdictSummary(verdictOf(result)) << "\n"
+        << "reload bound    " << reloadAssumptionRule(problem.hardware.max_loads_per_element)
+        << (result.reload.met() ? ": met" : ": broken on " + std::to_string(result.reload.patches.size()) + " patches") << "\n"
         << "steps           " << result.computeSteps() << " (+1 drain; K_min " << problem.kMin() << ", K_max " << problem.kMax()
         << ")\n"
         << "total duration  " << formatNumber(result.totalDuration()) << "\n"
@@ -98,7 +124,7 @@ std::string simulationToText(const Problem &problem, const std::string &name, co
     }
     out << "  (element counts; footprint = peak over the step's actions)\n";
     for (const Diagnostic &d : result.diagnostics)
-        out << (d.severity == Severity::Error ? "error: " : "warning: ") << d.message << "\n";
+        out << diagnosticLabel(d) << d.message << "\n";
     if (result.suppressed_diagnostics > 0)
         out << "(" << result.suppressed_diagnostics << " more diagnostics not listed)\n";
     return out.str();
@@ -113,8 +139,16 @@ nlohmann::ordered_json rowToJson(const CompareRow &r)
         {"steps", r.steps}, {"total_duration", number(r.total_duration)}, {"loaded_input", r.loaded_input},
         {"loaded_kernels", r.loaded_kernels}, {"written", r.written}, {"peak_footprint", r.peak_footprint}, {"errors", r.errors},
         {"warnings", r.warnings}, {"functional_check", functionalStatusName(r.functional)}};
-    if (!r.failure.empty())
+    if (!r.failure.empty()) {
         j["failure"] = r.failure;
+    } else {
+        const Verdict verdict = verdictOf(r);
+        j["status"] = strategyStatusName(verdict.status);
+        j["verdict"] = verdictText(verdict);
+        j["reload_pixels"] = r.reload_pixels;
+        j["reload_kernels"] = r.reload_kernels;
+        j["plain_warnings"] = verdict.plain_warnings;
+    }
     return j;
 }
 
@@ -149,12 +183,14 @@ std::string compareToCsv(const std::vector<CompareRow> &rows)
     std::ostringstream out;
     out << "strategy,kind,group_size,valid,steps,total_duration,loaded_input,loaded_kernels,written,peak_footprint,errors,"
            "warnings,"
-           "functional_check\n";
+           "functional_check,status,reload_pixels,reload_kernels\n";
     for (const CompareRow &r : rows)
         out << csvField(r.name) << ',' << r.kind << ',' << (r.group_size > 0 ? std::to_string(r.group_size) : std::string())
             << ',' << (r.failure.empty() ? (r.valid ? "yes" : "no") : "failed") << ',' << r.steps << ','
             << formatNumber(r.total_duration) << ',' << r.loaded_input << ',' << r.loaded_kernels << ',' << r.written << ','
-            << r.peak_footprint << ',' << r.errors << ',' << r.warnings << ',' << functionalStatusName(r.functional) << '\n';
+            << r.peak_footprint << ',' << r.errors << ',' << r.warnings << ',' << functionalStatusName(r.functional) << ','
+            << (r.failure.empty() ? strategyStatusName(verdictOf(r).status) : std::string("failed")) << ',' << r.reload_pixels
+            << ',' << r.reload_kernels << '\n';
     return out.str();
 }
 
@@ -162,18 +198,20 @@ std::string compareToText(const std::vector<CompareRow> &rows)
 {
     std::ostringstream out;
     char line[512];
-    std::snprintf(line, sizeof line, "%-20s %-12s %5s %6s %6s %12s %10s %10s %6s %s\n", "strategy", "kind", "G", "valid", "steps",
-        "duration", "loaded", "peak", "warn", "check");
+    std::snprintf(line, sizeof line, "%-20s %-12s %5s %6s %6s %12s %10s %10s %6s %-6s %s\n", "strategy", "kind", "G", "valid",
+        "steps", "duration", "loaded", "peak", "warn", "check", "verdict");
     out << line;
     for (const CompareRow &r : rows) {
         if (!r.failure.empty()) {
             out << r.name << ": " << r.failure << "\n";
             continue;
         }
-        std::snprintf(line, sizeof line, "%-20s %-12s %5s %6s %6d %12s %10lld %10lld %6lld %s\n", r.name.c_str(), r.kind.c_str(),
-            groupSizeText(r).c_str(), r.valid ? "yes" : "NO", r.steps, formatNumber(r.total_duration).c_str(),
-            static_cast<long long>(r.loaded_input), static_cast<long long>(r.peak_footprint), static_cast<long long>(r.warnings),
-            functionalStatusName(r.functional).c_str());
+        const Verdict verdict = verdictOf(r);
+        std::snprintf(line, sizeof line, "%-20s %-12s %5s %6s %6d %12s %10lld %10lld %6lld %-6s %s\n", r.name.c_str(),
+            r.kind.c_str(), groupSizeText(r).c_str(), r.valid ? "yes" : "NO", r.steps, formatNumber(r.total_duration).c_str(),
+            static_cast<long long>(r.loaded_input), static_cast<long long>(r.peak_footprint),
+            static_cast<long long>(verdict.plain_warnings), functionalStatusName(r.functional).c_str(),
+            verdictText(verdict).c_str());
         out << line;
     }
     return out.str();

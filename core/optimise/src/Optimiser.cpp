@@ -244,7 +244,8 @@ nlohmann::ordered_json optimiseReportToJson(const OptimiseReport &report)
     nlohmann::ordered_json heuristics = nlohmann::ordered_json::array();
     for (const NamedGroups &h : report.heuristics)
         heuristics.push_back({{"name", h.name}, {"duration", h.evaluation.duration}, {"feasible", h.evaluation.feasible},
-            {"violation", h.evaluation.violation}});
+            {"violation", h.evaluation.violation}, {"reload_pixels", h.evaluation.reload_pixels},
+            {"verdict", evaluationVerdict(h.evaluation)}});
     return {{"method", r.method}, {"status", optimiseStatusName(r.status)},
         {"duration", r.hasSolution() ? nlohmann::ordered_json(r.duration) : nlohmann::ordered_json(nullptr)},
         {"lower_bound", report.lower_bound}, {"gap", optionalNumber(r.gap())},
@@ -280,7 +281,7 @@ std::string optimiseReportToText(const OptimiseReport &report)
         out << "Proof:           " << report.proof->text() << "\n";
     for (const NamedGroups &h : report.heuristics)
         out << "  " << h.name << ": " << number(h.evaluation.duration)
-            << (h.evaluation.feasible ? "" : " (breaks the problem: " + h.evaluation.violation + ")") << "\n";
+            << (h.evaluation.feasible ? "" : " (" + evaluationVerdict(h.evaluation) + ")") << "\n";
     if (report.best_heuristic)
         out << "Gain over " << report.best_heuristic->name << ": " << percent(report.gainOverHeuristic()) << "\n";
     out << "Time:            " << number(std::round(r.seconds * 1000) / 1000) << " s\n";

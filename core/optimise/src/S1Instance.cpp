@@ -4,6 +4,7 @@
 #include "convoffload/model/Ids.h"
 #include "convoffload/optimise/OptimiseControl.h"
 #include "convoffload/optimise/OptimiseResult.h"
+#include "convoffload/simulate/Verdict.h"
 
 #include <algorithm>
 
@@ -94,6 +95,8 @@ S1Evaluation evaluate(const S1Instance &in, const Groups &groups)
     S1Evaluation ev;
     ev.groups = std::int64_t(groups.size());
     auto fail = [&ev](std::string reason) {
+        if (ev.rule_violation.empty())
+            ev.rule_violation = reason;
         if (ev.violation.empty())
             ev.violation = std::move(reason);
     };
@@ -144,10 +147,13 @@ S1Evaluation evaluate(const S1Instance &in, const Groups &groups)
                 ++unionSize;
                 if (lastGroup[px] != gk - 1) {
                     ++ev.loaded_pixels;
-                    if (++loads[px] == in.max_loads_per_pixel + 1)
-                        fail(pixelName(in.layer, px) + " is loaded " + std::to_string(loads[px]) + " times (group "
-                            + std::to_string(k + 1) + "), more than the reload bound of "
-                            + std::to_string(in.max_loads_per_pixel));
+                    if (++loads[px] == in.max_loads_per_pixel + 1) {
+                        ++ev.reload_pixels;
+                        if (ev.violation.empty())
+                            ev.violation = pixelName(in.layer, px) + " is loaded " + std::to_string(loads[px]) + " times (group "
+                                + std::to_string(k + 1) + "), more than the reload bound of "
+                                + std::to_string(in.max_loads_per_pixel);
+                    }
                 }
                 lastGroup[px] = gk;
             }
@@ -161,6 +167,15 @@ S1Evaluation evaluate(const S1Instance &in, const Groups &groups)
     ev.duration = in.duration(ev.loaded_pixels, ev.groups);
     ev.feasible = ev.violation.empty();
     return ev;
+}
+
+std::string evaluationVerdict(const S1Evaluation &ev)
+{
+    if (!ev.rule_violation.empty())
+        return "breaks the problem: " + ev.rule_violation;
+    if (ev.reload_pixels > 0)
+        return "runs correctly, " + reloadAssumptionText(ev.reload_pixels, 0);
+    return {};
 }
 
 double lowerBound(const S1Instance &in) { return in.duration(std::int64_t(in.needed_pixels.size()), in.min_groups); }

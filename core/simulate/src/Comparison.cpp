@@ -26,7 +26,15 @@ void setRowFigures(CompareRow &row, const SimulationResult &r)
     row.peak_footprint = r.peakFootprint();
     row.errors = r.error_count;
     row.warnings = r.warning_count;
+    row.reload_pixels = r.reload.pixels;
+    row.reload_kernels = r.reload.kernels;
+    row.reload_bound = r.reload.bound;
     row.functional = r.functional.status;
+}
+
+Verdict verdictOf(const CompareRow &row)
+{
+    return verdictOf(row.errors, row.warnings, row.reload_pixels, row.reload_kernels, row.reload_bound, row.functional);
 }
 
 namespace {

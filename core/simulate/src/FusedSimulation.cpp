@@ -1,6 +1,7 @@
 #include "convoffload/simulate/FusedSimulation.h"
 
 #include "ChipMemory.h"
+#include "ReloadTally.h"
 #include "Reporter.h"
 
 #include <algorithm>
@@ -43,6 +44,7 @@ public:
         , m_groups(plan)
         , m_options(options)
         , m_reporter(m_result, m_layer, options.max_diagnostics_per_rule)
+        , m_reload(m_layer, problem.options.padding_in_dram, problem.hardware.max_loads_per_element)
     {
         if (options.functional)
             m_chip.emplace(problem, options.data ? *options.data : seededTensors(m_layer, options.seed));
@@ -80,6 +82,7 @@ public:
             [](const Diagnostic &a, const Diagnostic &b) { return a.severity < b.severity; });
         m_result.input_load_counts = std::move(m_loads);
         m_result.kernel_load_counts = std::move(m_kernelLoads);
+        m_reload.finish(m_result);
         return std::move(m_result);
     }
 
@@ -185,6 +188,7 @@ private:
         for (PixelId p : m_loading) {
             if (++m_loads[p] == warnAt)
                 m_warned.push_back(p);
+            m_reload.pixelLoaded(step, p, m_loads[p]);
             if (m_chip)
                 m_chip->loadPixel(p);
         }
@@ -205,6 +209,7 @@ private:
             stats.loaded_kernels += m_layer.kernelElements();
             if (++m_kernelLoads[k] == warnAt)
                 m_reporter.reloadBound(step, Action::LoadKernels, ElementKind::Kernel, k, hw.max_loads_per_element);
+            m_reload.kernelLoaded(step, k, m_kernelLoads[k]);
             ++m_kernelsOnChip;
             if (m_chip)
                 m_chip->loadKernel(k);
@@ -215,6 +220,10 @@ private:
         const std::int64_t ops = outputs * m_layer.opsPerOutput();
         if (ops > hw.nbop_pe)
             m_reporter.tooManyOps(step, std::size_t(outputs), ops, hw.nbop_pe);
+        if (m_reload.breaks(step))
+            for (PatchId patch : group)
+                for (KernelId k : kernels)
+                    m_reload.computed(step, patch, k);
         if (m_chip) {
             if (std::is_same_v<Plan, GroupsPlan>)
                 for (PatchId patch : group)
@@ -278,6 +287,7 @@ private:
     const SimulationOptions &m_options;
     SimulationResult m_result;
     Reporter m_reporter;
+    detail::ReloadTally m_reload;
     std::optional<detail::ChipMemory> m_chip;
 
     std::vector<std::uint32_t> m_stamp; // per pixel: 2 + the last group that needed it

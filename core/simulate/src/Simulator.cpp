@@ -1,6 +1,7 @@
 #include "convoffload/simulate/Simulator.h"
 
 #include "ChipMemory.h"
+#include "ReloadTally.h"
 #include "Reporter.h"
 
 #include <algorithm>
@@ -32,6 +33,7 @@ public:
         , m_computedAt(std::size_t(m_layer.outputCount()), 0)
         , m_patchCheckedAt(std::size_t(m_layer.patchCount()), 0)
         , m_reporter(m_result, m_layer, options.max_diagnostics_per_rule)
+        , m_reload(m_layer, problem.options.padding_in_dram, problem.hardware.max_loads_per_element)
     {
         if (options.functional)
             m_chip.emplace(problem, options.data ? *options.data : seededTensors(m_layer, options.seed));
@@ -61,6 +63,7 @@ public:
             [](const Diagnostic &a, const Diagnostic &b) { return a.severity < b.severity; });
         m_result.input_load_counts = std::move(m_inputLoads);
         m_result.kernel_load_counts = std::move(m_kernelLoads);
+        m_reload.finish(m_result);
         return std::move(m_result);
     }
 
@@ -239,6 +242,7 @@ private:
             m_result.steps.back().loaded_input += m_layer.c_in;
             if (++m_inputLoads[p] == std::uint32_t(maxLoads) + 1)
                 m_reporter.reloadBound(step, Action::LoadInput, ElementKind::Pixel, p, maxLoads);
+            m_reload.pixelLoaded(step, p, m_inputLoads[p]);
             if (m_inputPresent[p]) {
                 report(Severity::Warning, Rule::UselessLoad, step, Action::LoadInput, [&] {
                     return Finding{pixelElement(p), "loaded while already on chip"};
@@ -262,6 +266,7 @@ private:
             m_result.steps.back().loaded_kernels += m_layer.kernelElements();
             if (++m_kernelLoads[k] == std::uint32_t(maxLoads) + 1)
                 m_reporter.reloadBound(step, Action::LoadKernels, ElementKind::Kernel, k, maxLoads);
+            m_reload.kernelLoaded(step, k, m_kernelLoads[k]);
             if (m_kernelPresent[k]) {
                 report(Severity::Warning, Rule::UselessLoad, step, Action::LoadKernels, [&] {
                     return Finding{kernelElement(k), "loaded while already on chip"};
@@ -286,6 +291,7 @@ private:
             trace(o);
             checkPatchOnChip(step, patchOfOutput(m_layer, o));
             const KernelId k = kernelOfOutput(m_layer, o);
+            m_reload.computed(step, patchOfOutput(m_layer, o), k);
             if (!m_kernelPresent[k])
                 report(Severity::Error, Rule::KernelNotOnChip, step, Action::Compute, [&] {
                     return Finding{outputElement(o), "needs " + kernelName(k) + ", which is not on chip"};
@@ -372,6 +378,7 @@ private:
 
     std::optional<detail::ChipMemory> m_chip; // the functional simulation, when asked
     Reporter m_reporter;
+    detail::ReloadTally m_reload;
 };
 
 } // namespace

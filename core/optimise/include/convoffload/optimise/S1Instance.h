@@ -76,6 +76,8 @@ S1Instance makeS1Instance(const Problem &problem, const OptimiseSettings &settin
 struct S1Evaluation {
     bool feasible = false;
     std::string violation; // the first broken constraint, in words; empty when feasible
+    std::string rule_violation; // the first broken constraint other than the reload bound
+    std::int64_t reload_pixels = 0; // pixels loaded more than max_loads_per_pixel times (the paper's assumption)
     std::int64_t loaded_pixels = 0; // Σ|I_slice| counted in pixels
     std::int64_t groups = 0;
     double duration = 0; // meaningful when every patch is placed once
@@ -84,6 +86,11 @@ struct S1Evaluation {
 /// Checks every constraint of the problem (each patch exactly once, group size,
 /// group count, memory, reload bound) and computes the duration.
 S1Evaluation evaluate(const S1Instance &instance, const Groups &groups);
+
+/// How groups fare, in the words the simulator's verdict uses: empty when
+/// feasible; "breaks the problem: …" for any constraint but the reload bound;
+/// "runs correctly, breaks the reload assumption on 840 pixels" otherwise.
+std::string evaluationVerdict(const S1Evaluation &evaluation);
 
 /// Every needed pixel loaded once and K_min computes.
 double lowerBound(const S1Instance &instance);

@@ -4,6 +4,7 @@
 #include "convoffload/model/KernelBlockedFamily.h"
 #include "convoffload/model/Project.h"
 #include "convoffload/simulate/Simulator.h"
+#include "convoffload/simulate/Verdict.h"
 
 #include <cstdint>
 #include <optional>
@@ -26,9 +27,14 @@ struct CompareRow {
     int steps = 0;
     double total_duration = 0;
     std::int64_t loaded_input = 0, loaded_kernels = 0, written = 0, peak_footprint = 0;
-    std::int64_t errors = 0, warnings = 0;
+    std::int64_t errors = 0, warnings = 0; // warnings include the reload bound's (one per element beyond it)
+    std::int64_t reload_pixels = 0, reload_kernels = 0; // elements loaded more than the bound allows
+    int reload_bound = 0; // max_loads_per_element
     FunctionalStatus functional = FunctionalStatus::Skipped;
 };
+
+/// The row's verdict (meaningless when `failure` is set: nothing ran).
+Verdict verdictOf(const CompareRow &row);
 
 /// A row's figures (validity, steps, duration, loads, writes, peak, findings)
 /// from a simulation of its strategy.

@@ -61,15 +61,31 @@ struct FunctionalResult {
     std::vector<std::int64_t> dram_output;
 };
 
+/// The paper's reload assumption (every input pixel and every kernel is
+/// loaded at most max_loads_per_element times), checked over the whole run and
+/// counted in full: the diagnostics list only the first few elements that
+/// break it. Not a rule of the model: a strategy that breaks it still runs
+/// correctly (SPEC §2 lists these as warnings).
+struct ReloadCheck {
+    int bound = 0; // max_loads_per_element
+    std::int64_t pixels = 0; // distinct pixels loaded more than `bound` times
+    std::int64_t kernels = 0; // distinct kernels loaded more than `bound` times
+    /// Ascending: every patch computed at a step that loads one of its pixels,
+    /// or one of the kernels it is computed with, beyond the bound.
+    std::vector<PatchId> patches;
+    bool met() const { return pixels == 0 && kernels == 0; }
+};
+
 struct SimulationResult {
     std::vector<Diagnostic> diagnostics; // errors then warnings, each in step order
     std::int64_t suppressed_diagnostics = 0;
-    std::int64_t error_count = 0, warning_count = 0; // listed or not
+    std::int64_t error_count = 0, warning_count = 0; // listed or not; warnings include the reload-bound ones
     std::vector<StepStats> steps; // one per step, the drain included
     Trace trace; // empty unless requested
     FunctionalResult functional;
     std::vector<std::uint32_t> input_load_counts; // per pixel: times loaded
     std::vector<std::uint32_t> kernel_load_counts; // per kernel: times loaded (kernel streaming reloads them)
+    ReloadCheck reload;
 
     bool valid() const;
     int computeSteps() const; // steps that compute (the paper's n)
@@ -80,6 +96,8 @@ struct SimulationResult {
     std::int64_t peakFootprint() const;
     std::vector<const Diagnostic *> errors() const;
     std::vector<const Diagnostic *> warnings() const;
+    /// Warnings other than the reload bound's (one per element beyond it).
+    std::int64_t plainWarningCount() const { return warning_count - reload.pixels - reload.kernels; }
 };
 
 } // namespace convoffload

@@ -1,0 +1,103 @@
+#pragma once
+// Private to the simulate library: the paper's reload assumption tallied in
+// full while a strategy runs, whatever the diagnostics cap. Both executors
+// tell it every load (with the element's load count after it) and every
+// patch a step computes; it keeps which patches are computed at a step that
+// loads one of their pixels, or one of their kernels, beyond the bound.
+// Nothing is allocated while no element goes beyond the bound.
+
+#include "convoffload/model/Ids.h"
+#include "convoffload/simulate/SimulationResult.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace convoffload::detail {
+
+class ReloadTally {
+public:
+    ReloadTally(const Layer &layer, bool paddingInDram, int bound)
+        : m_layer(layer)
+        , m_paddingInDram(paddingInDram)
+        , m_bound(std::uint32_t(std::max(bound, 0)))
+    {
+    }
+
+    /// A pixel loaded at `step`, `loads` times in all now.
+    void pixelLoaded(int step, PixelId p, std::uint32_t loads)
+    {
+        if (loads <= m_bound) [[likely]]
+            return;
+        if (m_pixelStep.empty())
+            m_pixelStep.assign(std::size_t(m_layer.pixelCount()), 0);
+        m_pixelStep[p] = step;
+        m_pixelsBreak = step;
+    }
+
+    /// A kernel loaded at `step`, `loads` times in all now.
+    void kernelLoaded(int step, KernelId k, std::uint32_t loads)
+    {
+        if (loads <= m_bound) [[likely]]
+            return;
+        if (m_kernelStep.empty())
+            m_kernelStep.assign(std::size_t(m_layer.n), 0);
+        m_kernelStep[k] = step;
+        m_kernelsBreak = step;
+    }
+
+    /// True when `step` loaded an element beyond the bound (only then do
+    /// computes need telling).
+    bool breaks(int step) const { return m_pixelsBreak == step || m_kernelsBreak == step; }
+
+    /// `patch` computed with kernel `k` at `step`.
+    void computed(int step, PatchId patch, KernelId k)
+    {
+        if (!breaks(step)) [[likely]]
+            return;
+        if (m_kernelsBreak == step && m_kernelStep[k] == step) {
+            flag(step, patch);
+            return;
+        }
+        if (m_pixelsBreak != step || isFlagged(step, patch))
+            return;
+        bool reads = false;
+        forEachPatchPixel(m_layer, m_paddingInDram, patch, [&](PixelId p) { reads = reads || m_pixelStep[p] == step; });
+        if (reads)
+            flag(step, patch);
+    }
+
+    /// Fills result.reload from the final load counts and the flagged patches.
+    void finish(SimulationResult &result)
+    {
+        ReloadCheck &check = result.reload;
+        check.bound = int(m_bound);
+        const auto beyond = [&](std::uint32_t loads) { return loads > m_bound; };
+        check.pixels = std::count_if(result.input_load_counts.begin(), result.input_load_counts.end(), beyond);
+        check.kernels = std::count_if(result.kernel_load_counts.begin(), result.kernel_load_counts.end(), beyond);
+        std::sort(m_patches.begin(), m_patches.end());
+        m_patches.erase(std::unique(m_patches.begin(), m_patches.end()), m_patches.end());
+        check.patches = std::move(m_patches);
+    }
+
+private:
+    bool isFlagged(int step, PatchId patch) const { return !m_patchStep.empty() && m_patchStep[patch] == step; }
+    void flag(int step, PatchId patch)
+    {
+        if (isFlagged(step, patch))
+            return;
+        if (m_patchStep.empty())
+            m_patchStep.assign(std::size_t(m_layer.patchCount()), 0);
+        m_patchStep[patch] = step;
+        m_patches.push_back(patch);
+    }
+
+    const Layer &m_layer;
+    bool m_paddingInDram;
+    std::uint32_t m_bound;
+    int m_pixelsBreak = 0, m_kernelsBreak = 0; // the last step that loaded a pixel / kernel beyond the bound
+    std::vector<int> m_pixelStep, m_kernelStep, m_patchStep; // per element: the last step it broke at (0 = never)
+    std::vector<PatchId> m_patches;
+};
+
+} // namespace convoffload::detail
