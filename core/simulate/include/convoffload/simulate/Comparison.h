@@ -28,6 +28,7 @@ struct CompareRow {
     std::int64_t loaded_input = 0, loaded_kernels = 0, written = 0, peak_footprint = 0;
     std::int64_t errors = 0, warnings = 0;
     FunctionalStatus functional = FunctionalStatus::Skipped;
+    bool operator==(const CompareRow &) const = default;
 };
 
 /// A row's figures (validity, steps, duration, loads, writes, peak, findings)
@@ -39,6 +40,7 @@ std::vector<CompareRow> compareStrategies(const Project &project, const Simulati
 struct SweepRow {
     std::int64_t group_size = 0;
     CompareRow row_by_row, zigzag;
+    bool operator==(const SweepRow &) const = default;
 };
 
 /// Row-by-Row and ZigZag for every group size in [from, to] (the paper's
