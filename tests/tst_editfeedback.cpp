@@ -28,6 +28,9 @@
 #include <QDragMoveEvent>
 #include <QDropEvent>
 #include <QMimeData>
+#include <QSignalSpy>
+#include <QStyle>
+#include <QStyledItemDelegate>
 #include <QTest>
 #include <QTreeView>
 
@@ -357,6 +360,47 @@ private Q_SLOTS:
         m_doc->undoStack()->redo();
         settle();
         QCOMPARE(m_output->flaggedPatches(), (std::vector<PatchId>{0, 1, 2}));
+    }
+
+    // New findings are signalled on the rows flagged before or after, and on
+    // no other row; rows have one height, tall enough for a flagged row.
+    void flagChangesAreSignalledOnFlaggedRowsOnly()
+    {
+        m_panel->view()->expandAll();
+        QSignalSpy changed(model(), &QAbstractItemModel::dataChanged);
+        // The rows (group, -1 for the group row itself) a dataChanged about the flags covered.
+        const auto signalled = [&] {
+            std::set<std::pair<int, int>> rows;
+            for (const QList<QVariant> &args : changed) {
+                const auto first = args.at(0).value<QModelIndex>(), last = args.at(1).value<QModelIndex>();
+                if (!args.at(2).value<QList<int>>().contains(Qt::DecorationRole))
+                    continue; // titles after a change of the groups
+                for (int row = first.row(); row <= last.row(); ++row)
+                    rows.insert(first.parent().isValid() ? std::pair{first.parent().row(), row} : std::pair{row, -1});
+            }
+            changed.clear();
+            return rows;
+        };
+        const std::set<std::pair<int, int>> group0{{0, -1}, {0, 0}, {0, 1}, {0, 2}}; // "0 1 2" and its patches
+        QCOMPARE(model()->moveToGroup({2}, 0), QString()); // group 1 of G + 1 = 3 patches
+        settle();
+        QCOMPARE(flaggedGroupRows(), std::set<int>{0});
+        QCOMPARE(signalled(), group0);
+        QTreeView *view = m_panel->view();
+        QVERIFY(view->uniformRowHeights());
+        const QModelIndex flagged = model()->index(0, 0), plain = model()->index(1, 0);
+        QVERIFY(!flagged.data(Qt::DecorationRole).isNull() && plain.data(Qt::DecorationRole).isNull());
+        QStyledItemDelegate measure;
+        QStyleOptionViewItem option;
+        option.initFrom(view);
+        const int icon = view->style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, view);
+        option.decorationSize = view->iconSize().isValid() ? view->iconSize() : QSize(icon, icon);
+        QVERIFY(view->visualRect(plain).height() >= measure.sizeHint(option, flagged).height());
+        QCOMPARE(view->visualRect(plain).height(), view->visualRect(flagged).height());
+        m_doc->undoStack()->undo();
+        settle();
+        QCOMPARE(flaggedGroupRows(), std::set<int>{});
+        QCOMPARE(signalled(), group0); // the same rows, unflagged
     }
 
     void memoryOverflowFlagsItsGroup()

@@ -26,6 +26,7 @@
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QHBoxLayout>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListView>
@@ -230,6 +231,41 @@ private slots:
         QCOMPARE(doc.moment(), (Moment{4, Action::LoadInput}));
         QCOMPARE(table.selectionModel()->selectedRows().size(), 1);
         saveShot(table, "step-table.png");
+    }
+
+    // The step table sizes its columns from a few cells (the model's widest
+    // rows) and its rows from one: the sizes must be those Qt's
+    // ResizeToContents gives from every cell, for every strategy shown
+    // (other steps: a reset; as many steps: an update in place).
+    void stepTableSizesLikeResizeToContents()
+    {
+        ProjectDocument doc;
+        QCOMPARE(doc.load(QStringLiteral(CONVOFFLOAD_SAMPLES "/lenet5-conv1.json")), QString());
+        struct Table : StepTable { // Qt's own measures of every cell are protected
+            using QTableView::sizeHintForColumn;
+            using QTableView::sizeHintForRow;
+            using StepTable::StepTable;
+        } table(&doc);
+        table.resize(900, 400);
+        table.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&table));
+        QHeaderView *columns = table.horizontalHeader(), *rows = table.verticalHeader();
+        for (int strategy = 0; strategy < int(doc.project().strategies.size()); ++strategy) {
+            doc.setCurrentStrategy(strategy);
+            QTRY_VERIFY(
+                !doc.busy() && doc.simulation() && doc.simulation()->spec == doc.project().strategies[std::size_t(strategy)]);
+            QVERIFY(table.model()->rowCount() > 1);
+            QVERIFY(table.model()->rowCount() <= columns->resizeContentsPrecision()); // Qt measures every row
+            for (int c = 0; c < table.model()->columnCount(); ++c) {
+                const int contents = std::max(columns->sectionSizeHint(c), table.sizeHintForColumn(c));
+                QCOMPARE(
+                    table.columnWidth(c), std::clamp(contents, columns->minimumSectionSize(), columns->maximumSectionSize()));
+            }
+            for (int r = 0; r < table.model()->rowCount(); ++r) {
+                const int contents = std::max(rows->sectionSizeHint(r), table.sizeHintForRow(r));
+                QCOMPARE(table.rowHeight(r), std::clamp(contents, rows->minimumSectionSize(), rows->maximumSectionSize()));
+            }
+        }
     }
 
     void problemEditorValidatesAndUndoes()

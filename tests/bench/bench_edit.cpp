@@ -1,11 +1,14 @@
 // convoffload-bench-edit: how long a hand edit takes to reach the views on
 // LeNet-5 conv1 (784 patches, 98 groups): from the edit (one undo command
-// pushed by the group model) until the document has the new simulation with
-// its trace and cursor, and until the comparison and sweep are refreshed too.
-// Baseline in the same run: the core alone (expand + simulate with trace).
-// Also: where the edit-to-view time goes (push, snapshot in and views updated,
-// grid and chart repaints), and the step charts given a new simulation
-// updated in place (ChartRefresh) against rebuilt, both in the same run.
+// pushed by the Groups dock's model, as the dock's actions and drops do) until
+// the document has the new simulation with its trace and cursor and the
+// grids, charts and tables are repainted; and until the comparison (and the
+// sweep, when it changes) are refreshed too. Wall time and the process's CPU
+// time (every thread: the machine is shared, so CPU time is the steadier
+// figure). Baseline in the same run: the core alone (expand + simulate with
+// trace). Also: where the edit-to-view time goes (push, snapshot in and views
+// updated, repaints), and the step charts given a new simulation updated in
+// place (ChartRefresh) against rebuilt, both in the same run.
 
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/Report.h"
@@ -16,13 +19,17 @@
 #include "grid/GridView.h"
 #include "export/HeadlessPlatform.h"
 #include "models/GroupListModel.h"
+#include "panels/GroupsPanel.h"
+#include "panels/StepTable.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QTreeView>
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <numeric>
 #include <vector>
 
@@ -32,11 +39,35 @@ using namespace convoffload::ui;
 namespace {
 
 struct Stats {
-    double mean, worst;
+    double mean, median, worst;
 };
-Stats stats(const std::vector<double> &v)
+
+Stats stats(std::vector<double> v)
 {
-    return {std::accumulate(v.begin(), v.end(), 0.0) / double(v.size()), *std::max_element(v.begin(), v.end())};
+    std::sort(v.begin(), v.end());
+    const std::size_t n = v.size();
+    const double median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    return {std::accumulate(v.begin(), v.end(), 0.0) / double(n), median, v.back()};
+}
+
+void print(const char *what, const std::vector<double> &v)
+{
+    const Stats s = stats(v);
+    std::printf("  %-56s %8.2f %8.2f %8.2f\n", what, s.mean, s.median, s.worst);
+}
+
+/// CPU time of the whole process (GUI thread and workers) or of the calling thread, in ms.
+double cpuMs(clockid_t clock)
+{
+    timespec t{};
+    clock_gettime(clock, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+void waitFor(const std::function<bool()> &done)
+{
+    while (!done())
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 2);
 }
 
 } // namespace
@@ -54,12 +85,14 @@ int main(int argc, char *argv[])
         return 1;
     ProjectDocument &doc = *window.document();
     doc.setCurrentStrategy(2); // ZigZag, G = 8: the first edit turns it into groups
-    while (doc.busy() || !doc.cursor())
-        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 2);
-    GroupListModel model(&doc);
+    waitFor([&] { return !doc.busy() && doc.cursor(); });
+    GroupListModel &model = *window.groups()->model();
+    QTreeView &tree = *window.groups()->view();
+    QTableView &steps = *window.findChild<StepTable *>();
 
-    constexpr int kEdits = 30;
-    std::vector<double> toSimulation, toEverything, core, pushed, toSnapshot, gridsPaint, chartsPaint;
+    constexpr int kEdits = 40;
+    std::vector<double> toRepainted, toEverything, cpuRepainted, guiRepainted, cpuEverything, core, pushed, toSnapshot,
+        gridsPaint, chartsPaint, tablesPaint;
     std::vector<double> chartsInPlace, chartsRebuilt; // the step charts given the same snapshot again
     for (int i = 0; i < kEdits; ++i) {
         const Groups &groups = model.groups();
@@ -67,26 +100,33 @@ int main(int argc, char *argv[])
         const int from = i % int(groups.size() - 1);
         const PatchList patch{groups[std::size_t(from)].back()};
         QElapsedTimer clock;
+        const double cpu0 = cpuMs(CLOCK_PROCESS_CPUTIME_ID), gui0 = cpuMs(CLOCK_THREAD_CPUTIME_ID);
         clock.start();
+        const auto since = [&] { return double(clock.nsecsElapsed()) / 1e6; };
         const QString error = model.moveToGroup(patch, from + 1);
-        pushed.push_back(clock.nsecsElapsed() / 1e6); // the synchronous part: command, models, panels reset
+        pushed.push_back(since()); // the synchronous part: command, models, panels
         if (!error.isEmpty()) {
             std::fprintf(stderr, "edit %d refused: %s\n", i, qPrintable(error));
             return 1;
         }
-        while (!doc.cursor() || doc.simulation()->spec != doc.project().strategies[2])
-            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 2);
-        // The window's slots ran on the signal (charts updated, flags placed); paint the grids and charts now.
-        toSnapshot.push_back(clock.nsecsElapsed() / 1e6);
+        waitFor([&] { return doc.cursor() && doc.simulation()->spec == doc.project().strategies[2]; });
+        // The window's slots ran on the signal (charts updated, flags placed); paint the views now.
+        toSnapshot.push_back(since());
         window.inputGrid()->repaint();
         window.outputGrid()->repaint();
-        gridsPaint.push_back(clock.nsecsElapsed() / 1e6 - toSnapshot.back());
+        gridsPaint.push_back(since() - toSnapshot.back());
         window.charts()->repaint();
-        chartsPaint.push_back(clock.nsecsElapsed() / 1e6 - toSnapshot.back() - gridsPaint.back());
-        toSimulation.push_back(clock.nsecsElapsed() / 1e6);
-        while (doc.busy())
-            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 2);
-        toEverything.push_back(clock.nsecsElapsed() / 1e6);
+        chartsPaint.push_back(since() - toSnapshot.back() - gridsPaint.back());
+        tree.viewport()->repaint();
+        steps.viewport()->repaint();
+        tablesPaint.push_back(since() - toSnapshot.back() - gridsPaint.back() - chartsPaint.back());
+        toRepainted.push_back(since());
+        cpuRepainted.push_back(cpuMs(CLOCK_PROCESS_CPUTIME_ID) - cpu0);
+        guiRepainted.push_back(cpuMs(CLOCK_THREAD_CPUTIME_ID) - gui0);
+        waitFor([&] { return !doc.busy(); });
+        window.charts()->repaint(); // the comparison (and sweep) as refreshed
+        toEverything.push_back(since());
+        cpuEverything.push_back(cpuMs(CLOCK_PROCESS_CPUTIME_ID) - cpu0);
 
         // The step charts alone, same run: updated in place (same shape)
         // against rebuilt (from a placeholder, as every edit did before).
@@ -98,44 +138,48 @@ int main(int argc, char *argv[])
             chartClock.start();
             charts.setSimulation(&snapshot->problem, &snapshot->result, name);
             charts.repaint();
-            chartsInPlace.push_back(chartClock.nsecsElapsed() / 1e6);
+            chartsInPlace.push_back(double(chartClock.nsecsElapsed()) / 1e6);
             charts.setSimulation(nullptr, nullptr);
             chartClock.restart();
             charts.setSimulation(&snapshot->problem, &snapshot->result, name);
             charts.repaint();
-            chartsRebuilt.push_back(chartClock.nsecsElapsed() / 1e6);
+            chartsRebuilt.push_back(double(chartClock.nsecsElapsed()) / 1e6);
         }
 
         QElapsedTimer coreClock;
         coreClock.start();
         SimulationOptions options;
         options.seed = doc.project().data.seed;
+        options.trace = true;
         runStrategy(doc.problem(), doc.project().strategies[2], options);
-        core.push_back(coreClock.nsecsElapsed() / 1e6);
+        core.push_back(double(coreClock.nsecsElapsed()) / 1e6);
     }
-    const Stats a = stats(toSimulation), e = stats(toEverything), c = stats(core);
-    std::printf("convoffload-bench-edit: LeNet-5 conv1 (784 patches), %d edits of ZigZag's groups (moveToGroup)\n", kEdits);
-    std::printf("  edit -> new simulation, grids and charts repainted         mean %7.2f ms   worst %7.2f ms\n", a.mean, a.worst);
-    std::printf("  edit -> also the comparison of all strategies refreshed    mean %7.2f ms   worst %7.2f ms\n", e.mean, e.worst);
-    const Stats pu = stats(pushed), sn = stats(toSnapshot), gp = stats(gridsPaint), cp = stats(chartsPaint);
+    std::printf("convoffload-bench-edit: LeNet-5 conv1 (784 patches), %d edits of ZigZag's groups (Groups dock, "
+                "moveToGroup)\n",
+        kEdits);
+    std::printf("  %-56s %8s %8s %8s\n", "ms per edit", "mean", "median", "worst");
+    print("edit -> new simulation, grids, charts, tables repainted", toRepainted);
+    print("  the same, process CPU time (all threads)", cpuRepainted);
+    print("  the same, GUI thread CPU time", guiRepainted);
+    print("  of which: edit pushed (command, models, panels)", pushed);
+    print("            edit -> snapshot taken in (views updated)", toSnapshot);
+    print("            grids repainted", gridsPaint);
+    print("            charts repainted", chartsPaint);
+    print("            tables repainted (groups tree, steps)", tablesPaint);
+    print("edit -> also the comparison refreshed and repainted", toEverything);
+    print("  the same, process CPU time (all threads)", cpuEverything);
+    print("step charts given a new simulation: updated in place", chartsInPlace);
+    print("                                    rebuilt", chartsRebuilt);
+    print("core alone (expand + simulate with trace + check)", core);
+    const Stats a = stats(toRepainted), c = stats(core), ip = stats(chartsInPlace), rb = stats(chartsRebuilt);
+    std::printf("  step charts: rebuilt / in place %.1fx (means)\n", ip.mean > 0 ? rb.mean / ip.mean : 0.0);
+    std::printf("  edit to repainted / core alone: %.1fx (means); overhead of document, models and views %.2f ms\n",
+        c.mean > 0 ? a.mean / c.mean : 0.0, a.mean - c.mean);
+    const bool target = a.mean <= 8.0 && a.worst <= 16.0;
     std::printf(
-        "    of which: edit pushed (command, models and panels reset)  mean %7.2f ms   worst %7.2f ms\n", pu.mean, pu.worst);
-    std::printf(
-        "              edit -> snapshot taken in (views updated)       mean %7.2f ms   worst %7.2f ms\n", sn.mean, sn.worst);
-    std::printf(
-        "              grids repainted                                 mean %7.2f ms   worst %7.2f ms\n", gp.mean, gp.worst);
-    std::printf(
-        "              charts repainted                                mean %7.2f ms   worst %7.2f ms\n", cp.mean, cp.worst);
-    const Stats ip = stats(chartsInPlace), rb = stats(chartsRebuilt);
-    std::printf(
-        "  step charts given a new simulation: updated in place        mean %7.2f ms   worst %7.2f ms\n", ip.mean, ip.worst);
-    std::printf("                                      rebuilt                 mean %7.2f ms   worst %7.2f ms   (ratio %.1fx)\n",
-        rb.mean, rb.worst, ip.mean > 0 ? rb.mean / ip.mean : 0.0);
-    std::printf("  core alone (expand + simulate + functional check)          mean %7.2f ms   worst %7.2f ms\n", c.mean, c.worst);
-    std::printf("  overhead of the document, worker, model and views: %.2f ms per edit (ratio %.1fx the core)\n", a.mean - c.mean,
-        c.mean > 0 ? a.mean / c.mean : 0.0);
+        "bench-edit: edit to repainted %s the target (mean <= 8 ms, worst <= 16 ms, wall time)\n", target ? "meets" : "MISSES");
     const bool interactive = a.worst < 100.0;
-    std::printf(
-        "%s\n", interactive ? "bench-edit: every edit reached the views within 100 ms" : "bench-edit: SLOWER than 100 ms");
+    if (!interactive)
+        std::printf("bench-edit: SLOWER than 100 ms\n");
     return interactive ? 0 : 1;
 }

@@ -12,6 +12,8 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace convoffload::ui {
 
 namespace {
@@ -67,9 +69,13 @@ ChartsPanel::ChartsPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_tabs);
-    rebuildStepCharts();
-    setComparison({});
-    setSweep({});
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int tab) {
+        if (tab >= FootprintTab && tab <= SweepTab)
+            refresh(Tab(tab));
+    });
+    for (const Tab tab : {FootprintTab, DurationsTab, CumulativeTab, SweepTab})
+        rebuild(tab);
+    m_comparisonView->setRows({}, tr("No strategies to compare"));
 }
 
 ChartsPanel::~ChartsPanel() = default;
@@ -96,39 +102,70 @@ void ChartsPanel::setSimulation(const Problem *problem, const SimulationResult *
         m_currentStep = -1;
     // Per action needs the action-level trace.
     m_perActionBox->setEnabled(m_result && !m_result->trace.actions.empty());
-    rebuildStepCharts();
+    for (const Tab tab : {FootprintTab, DurationsTab, CumulativeTab})
+        invalidate(tab);
 }
 
-void ChartsPanel::rebuildFootprint()
+void ChartsPanel::invalidate(Tab tab)
 {
-    if (m_problem && m_result)
-        replaceChart(FootprintTab, footprintChart(*m_problem, *m_result, m_currentStep, m_perAction, m_strategy));
-    else
-        replaceChart(FootprintTab, placeholder(tr("No simulation to show: choose a valid layer and a strategy")));
+    m_stale[tab] = true;
+    if (isVisible() && m_tabs->currentIndex() == tab)
+        refresh(tab);
 }
 
-void ChartsPanel::rebuildStepCharts()
+void ChartsPanel::refresh(Tab tab)
 {
-    rebuildFootprint();
-    if (m_problem && m_result) {
-        replaceChart(DurationsTab, durationChart(*m_problem, *m_result, m_currentStep, m_strategy));
-        replaceChart(CumulativeTab, cumulativeDurationChart(*m_result, m_currentStep, m_strategy));
-    } else {
-        replaceChart(DurationsTab, placeholder(tr("No simulation to show")));
-        replaceChart(CumulativeTab, placeholder(tr("No simulation to show")));
+    if (std::exchange(m_stale[tab], false))
+        rebuild(tab);
+}
+
+void ChartsPanel::rebuild(Tab tab)
+{
+    const bool simulation = m_problem && m_result;
+    switch (tab) {
+    case FootprintTab:
+        replaceChart(tab,
+            simulation ? footprintChart(*m_problem, *m_result, m_currentStep, m_perAction, m_strategy)
+                       : placeholder(tr("No simulation to show: choose a valid layer and a strategy")));
+        break;
+    case DurationsTab:
+        replaceChart(tab,
+            simulation ? durationChart(*m_problem, *m_result, m_currentStep, m_strategy)
+                       : placeholder(tr("No simulation to show")));
+        break;
+    case CumulativeTab:
+        replaceChart(tab,
+            simulation ? cumulativeDurationChart(*m_result, m_currentStep, m_strategy)
+                       : placeholder(tr("No simulation to show")));
+        break;
+    case SweepTab:
+        replaceChart(tab, m_sweep.empty() ? placeholder(tr("No group-size sweep yet")) : sweepChart(m_sweep));
+        break;
+    case CompareTab:
+        break; // painted from the rows
     }
 }
 
 void ChartsPanel::setComparison(std::vector<CompareRow> rows)
 {
+    if (rows == m_comparison && m_comparisonView->plot())
+        return; // the same figures (an edit that changed no result)
     m_comparison = std::move(rows);
     m_comparisonView->setRows(m_comparison, tr("No strategies to compare"));
 }
 
 void ChartsPanel::setSweep(std::vector<SweepRow> rows)
 {
+    if (rows == m_sweep)
+        return; // strategy edits leave the sweep as it was
     m_sweep = std::move(rows);
-    replaceChart(SweepTab, m_sweep.empty() ? placeholder(tr("No group-size sweep yet")) : sweepChart(m_sweep));
+    invalidate(SweepTab);
+}
+
+void ChartsPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    refresh(Tab(m_tabs->currentIndex()));
 }
 
 void ChartsPanel::setCurrentStep(int step)
@@ -139,7 +176,8 @@ void ChartsPanel::setCurrentStep(int step)
         return;
     m_currentStep = step;
     for (int tab = FootprintTab; tab <= CumulativeTab; ++tab)
-        moveCursor(m_views[tab]->chart(), step);
+        if (!m_stale[tab]) // an out-of-date chart is rebuilt at this step
+            moveCursor(m_views[tab]->chart(), step);
 }
 
 void ChartsPanel::setFootprintPerAction(bool perAction)
@@ -151,7 +189,7 @@ void ChartsPanel::setFootprintPerAction(bool perAction)
         const QSignalBlocker blocker(m_perActionBox);
         m_perActionBox->setChecked(perAction);
     }
-    rebuildFootprint();
+    invalidate(FootprintTab);
     emit footprintPerActionChanged(perAction);
 }
 
@@ -159,8 +197,16 @@ void ChartsPanel::setCurrentTab(Tab tab) { m_tabs->setCurrentIndex(tab); }
 
 ChartsPanel::Tab ChartsPanel::currentTab() const { return Tab(m_tabs->currentIndex()); }
 
-QChart *ChartsPanel::chart(Tab tab) const { return m_views[tab] ? m_views[tab]->chart() : nullptr; }
+QChart *ChartsPanel::chart(Tab tab)
+{
+    refresh(tab);
+    return m_views[tab] ? m_views[tab]->chart() : nullptr;
+}
 
-QChartView *ChartsPanel::chartView(Tab tab) const { return m_views[tab]; }
+QChartView *ChartsPanel::chartView(Tab tab)
+{
+    refresh(tab);
+    return m_views[tab];
+}
 
 } // namespace convoffload::ui

@@ -4,6 +4,9 @@
 // sweep. New data update the charts shown in place when they keep their shape
 // (same series and axes: after a hand edit), else the chart is replaced;
 // moving the current step only moves the cursor lines. Clicking a step chart selects that step.
+// Only the chart on screen is brought up to date when new data arrive; the
+// others are when their tab is shown or chart()/chartView() asks for them.
+// Data equal to what is shown (the sweep after a strategy edit) change nothing.
 
 #include "convoffload/model/Problem.h"
 #include "convoffload/io/Report.h"
@@ -46,10 +49,10 @@ public:
 
     void setCurrentTab(Tab tab);
     Tab currentTab() const;
-    /// The chart of a tab (owned by its view), for export; nullptr for the
-    /// Compare tab, which is painted (comparisonView()).
-    QChart *chart(Tab tab) const;
-    QChartView *chartView(Tab tab) const;
+    /// The chart of a tab (owned by its view), up to date, for export;
+    /// nullptr for the Compare tab, which is painted (comparisonView()).
+    QChart *chart(Tab tab);
+    QChartView *chartView(Tab tab);
     ComparisonView *comparisonView() const { return m_comparisonView; }
 
 signals:
@@ -57,9 +60,15 @@ signals:
     void stepClicked(int step);
     void footprintPerActionChanged(bool perAction);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
-    void rebuildFootprint();
-    void rebuildStepCharts();
+    /// Marks the chart of `tab` out of date, and brings it up to date now if it is on screen.
+    void invalidate(Tab tab);
+    /// Brings the chart of `tab` up to date if it is out of date.
+    void refresh(Tab tab);
+    void rebuild(Tab tab);
     void replaceChart(Tab tab, QChart *chart);
 
     QTabWidget *m_tabs = nullptr;
@@ -72,6 +81,7 @@ private:
     std::vector<CompareRow> m_comparison;
     std::vector<SweepRow> m_sweep;
     int m_currentStep = -1;
+    bool m_stale[5] = {}; // per tab: its chart shows older data than the panel holds
     bool m_perAction = false;
 };
 

@@ -44,8 +44,10 @@ void requireWithinBudget(const Problem &problem, const SimulationOptions &option
         throw std::runtime_error(std::string(kNotSimulatedPrefix) + *why);
 }
 
-std::shared_ptr<const SimulationSnapshot> simulateCopy(
-    const Project &project, int index, const std::string &projectPath, const Control &control)
+/// The simulation of strategy `index`, on the worker (with its cancel flag and
+/// progress reports) or, for small work, on the GUI thread (neither).
+std::shared_ptr<const SimulationSnapshot> simulateCopy(const Project &project, int index, const std::string &projectPath,
+    const std::atomic<bool> *cancel, const std::function<void(ProjectDocument::JobProgress)> &report)
 {
     auto snapshot = std::make_shared<SimulationSnapshot>();
     snapshot->problem = project.problem;
@@ -53,11 +55,12 @@ std::shared_ptr<const SimulationSnapshot> simulateCopy(
     const QString what = QObject::tr("Simulating %1").arg(QString::fromStdString(snapshot->spec.name));
     try {
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
-        SimulationOptions options = workerOptions(project, tensors, true, control.cancelFlag());
+        SimulationOptions options = workerOptions(project, tensors, true, cancel);
         requireWithinBudget(snapshot->problem, options, 1);
-        options.progress = [&](std::size_t done, std::size_t total) {
-            control.report({what, int(100 * done / std::max<std::size_t>(total, 1))});
-        };
+        if (report)
+            options.progress = [&](std::size_t done, std::size_t total) {
+                report({what, int(100 * done / std::max<std::size_t>(total, 1))});
+            };
         snapshot->result = runStrategy(snapshot->problem, snapshot->spec, options);
     } catch (const Cancelled &) {
         snapshot->failure = "simulation cancelled";
@@ -66,7 +69,8 @@ std::shared_ptr<const SimulationSnapshot> simulateCopy(
     } catch (const std::exception &e) {
         snapshot->failure = e.what();
     }
-    control.report({what, 100});
+    if (report)
+        report({what, 100});
     return snapshot;
 }
 
@@ -304,7 +308,18 @@ void ProjectDocument::resimulate()
         return;
     }
     emit simulationStarted();
-    m_simulationJob.start(std::bind_front(simulateCopy, m_project, m_current, m_filePath.toStdString()));
+    // Small work is done here: handing it to a worker and taking the result
+    // back in a later pass of the event loop costs more than the work (and
+    // the views would repaint once in between).
+    const WorkEstimate work = estimateSimulation(m_project.problem, true, true);
+    if (work.seconds <= m_synchronousLimit) {
+        onSimulationFinished(simulateCopy(m_project, m_current, m_filePath.toStdString(), nullptr, {}));
+        return;
+    }
+    m_simulationJob.start([project = m_project, index = m_current, path = m_filePath.toStdString()](const Control &control) {
+        return simulateCopy(
+            project, index, path, control.cancelFlag(), [&control](JobProgress p) { control.report(std::move(p)); });
+    });
 }
 
 void ProjectDocument::onSimulationFinished(std::shared_ptr<const SimulationSnapshot> snapshot)

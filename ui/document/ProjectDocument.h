@@ -1,7 +1,7 @@
 #pragma once
 // The UI-side owner of a project: the core Project value, its file, the undo
 // stack and modified state, the selected strategy, its simulation (run off the
-// GUI thread) and the moment being shown. Views read from it and listen to its
+// GUI thread, unless it is small: setSynchronousLimit) and the moment being shown. Views read from it and listen to its
 // signals; every edit goes through an undo command that calls its setters.
 
 #include "convoffload/io/ProjectFile.h"
@@ -71,6 +71,12 @@ public:
     bool busy() const { return m_simulationJob.isRunning() || m_comparisonJob.isRunning() || m_sweepJob.isRunning(); }
     /// Stops the running simulation, comparison and sweep; they report "cancelled".
     void cancel();
+    /// Simulations whose work is estimated (estimateSimulation) at most this
+    /// many seconds run on the GUI thread, the snapshot taken in before the
+    /// call that asked for it returns; larger ones on a worker. 0: always on
+    /// a worker (tests of the worker's hand-over use it).
+    void setSynchronousLimit(double seconds) { m_synchronousLimit = seconds; }
+    static constexpr double kSynchronousSeconds = 0.003;
 
     /// One row per strategy (valid, duration, ...), refreshed with the project.
     const std::vector<CompareRow> &comparison() const { return m_comparison; }
@@ -151,6 +157,7 @@ private:
     BackgroundJob<Comparison, JobProgress> m_comparisonJob;
     BackgroundJob<Sweep, JobProgress> m_sweepJob;
     bool m_pendingResimulation = false, m_pendingCompare = false, m_pendingSweep = false;
+    double m_synchronousLimit = kSynchronousSeconds;
 };
 
 } // namespace convoffload::ui

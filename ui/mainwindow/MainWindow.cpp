@@ -38,6 +38,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolButton>
 #include <QTreeWidget>
 #include <QUndoView>
@@ -194,6 +195,14 @@ void MainWindow::createViews()
     m_cancel->setVisible(false);
     connect(m_cancel, &QToolButton::clicked, m_document, &ProjectDocument::cancel);
     statusBar()->addPermanentWidget(m_cancel);
+    m_busyDelay = new QTimer(this);
+    m_busyDelay->setSingleShot(true);
+    m_busyDelay->setInterval(kBusyDelayMs);
+    connect(m_busyDelay, &QTimer::timeout, this, [this] {
+        const bool busy = m_document->busy();
+        m_progress->setVisible(busy);
+        m_cancel->setVisible(busy);
+    });
 }
 
 void MainWindow::createMenus()
@@ -496,11 +505,18 @@ void MainWindow::highlightElement(const Diagnostic &d)
         m_status->setText(QString::fromStdString(d.message));
 }
 
+// Work that ends within a moment (the comparison after an edit) does not
+// show the progress bar: it would appear and vanish, laying the status bar
+// out twice per edit.
 void MainWindow::updateBusy()
 {
-    const bool busy = m_document->busy();
-    m_progress->setVisible(busy);
-    m_cancel->setVisible(busy);
+    if (!m_document->busy()) {
+        m_busyDelay->stop();
+        m_progress->setVisible(false);
+        m_cancel->setVisible(false);
+    } else if (!m_progress->isVisible() && !m_busyDelay->isActive()) {
+        m_busyDelay->start();
+    }
 }
 
 void MainWindow::onMomentChanged()

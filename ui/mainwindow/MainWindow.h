@@ -11,6 +11,7 @@ class QProgressBar;
 class QToolButton;
 class QMenu;
 class QStackedWidget;
+class QTimer;
 
 namespace convoffload::ui {
 
@@ -87,6 +88,8 @@ private:
     QLabel *m_status = nullptr;
     QProgressBar *m_progress = nullptr;
     QToolButton *m_cancel = nullptr;
+    QTimer *m_busyDelay = nullptr; // shows m_progress and m_cancel once work has lasted kBusyDelayMs
+    static constexpr int kBusyDelayMs = 300;
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     ExperimentsDialog *m_experiments = nullptr;

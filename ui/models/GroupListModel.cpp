@@ -142,30 +142,53 @@ void GroupListModel::resetTree()
 
 void GroupListModel::refreshFindings()
 {
-    const bool had = hasFindings();
+    const FindingPlaces before = m_findings;
     updateFindings();
-    // The icons and tooltips of every row may change; the rows do not. (Big
-    // trees are not told when there was nothing to flag and still is not.)
-    if (had || hasFindings())
-        emitAllDataChanged({Qt::DecorationRole, Qt::ToolTipRole, FindingsRole});
+    // The rows do not change; only rows flagged before or after may read
+    // differently (icon, tooltip): a row with no finding either time shows
+    // exactly what it showed.
+    emitFlaggedRowsChanged(before, {Qt::DecorationRole, Qt::ToolTipRole, FindingsRole});
     emit findingsChanged();
 }
 
-bool GroupListModel::hasFindings() const
+void GroupListModel::emitFlaggedRowsChanged(const FindingPlaces &before, const QList<int> &roles)
 {
-    return !m_findings.patches.empty() || !m_findings.strategy.empty()
-        || std::any_of(m_findings.groups.begin(), m_findings.groups.end(), [](const auto &g) { return !g.empty(); });
-}
-
-void GroupListModel::emitAllDataChanged(const QList<int> &roles)
-{
-    const int top = rowCount();
-    if (top == 0)
+    if (m_strategy < 0)
         return;
-    emit dataChanged(index(0, 0), index(top - 1, 0), roles);
-    for (int row = 0; row < top; ++row)
-        if (const int children = rowCount(index(row, 0)); children > 0)
-            emit dataChanged(index(0, 0, index(row, 0)), index(children - 1, 0, index(row, 0)), roles);
+    const auto flaggedGroup = [](const FindingPlaces &f, std::size_t g) { return g < f.groups.size() && !f.groups[g].empty(); };
+    std::unordered_set<PatchId> flagged;
+    for (const FindingPlaces *f : {&before, static_cast<const FindingPlaces *>(&m_findings)})
+        for (const auto &[patch, finding] : f->patches)
+            flagged.insert(patch);
+    // One signal per run of consecutive flagged rows under `parent`.
+    const auto emitRuns = [&](const QModelIndex &parent, int rows, const auto &isFlagged) {
+        for (int row = 0; row < rows;) {
+            if (!isFlagged(row)) {
+                ++row;
+                continue;
+            }
+            const int first = row;
+            while (row < rows && isFlagged(row))
+                ++row;
+            emit dataChanged(index(first, 0, parent), index(row - 1, 0, parent), roles);
+        }
+    };
+    const auto flaggedIn = [&](const PatchList &list) {
+        return std::any_of(list.begin(), list.end(), [&](PatchId p) { return flagged.count(p) > 0; });
+    };
+    const int top = rowCount();
+    emitRuns(QModelIndex(), top, [&](int row) {
+        if (row == unassignedRow())
+            return flaggedIn(m_unassigned); // the union of its patches' findings
+        return flaggedGroup(before, std::size_t(row)) || flaggedGroup(m_findings, std::size_t(row));
+    });
+    if (flagged.empty())
+        return;
+    for (int row = 0; row < top; ++row) {
+        const PatchList &list = row == unassignedRow() ? m_unassigned : m_groups[std::size_t(row)];
+        if (flaggedIn(list))
+            emitRuns(index(row, 0), int(list.size()), [&](int i) { return flagged.count(list[std::size_t(i)]) > 0; });
+    }
 }
 
 namespace {

@@ -158,8 +158,9 @@ private:
     void resetTree();
     void updateTree();
     void refreshFindings();
-    bool hasFindings() const;
-    void emitAllDataChanged(const QList<int> &roles);
+    /// dataChanged(roles) for the rows flagged in `before` or now (the tree
+    /// unchanged in between), one signal per run of consecutive rows.
+    void emitFlaggedRowsChanged(const FindingPlaces &before, const QList<int> &roles);
     void updateFindings();
     Edit plan(const Operation &operation, const QString &text) const;
     Edit planDrop(const QMimeData *data, Qt::DropAction action, int row, const QModelIndex &parent) const;

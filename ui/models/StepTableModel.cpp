@@ -6,6 +6,8 @@
 #include <QBrush>
 #include <QLocale>
 
+#include <utility>
+
 namespace convoffload::ui {
 
 namespace {
@@ -51,10 +53,24 @@ void StepTableModel::follow()
         return;
     const auto steps = [](const SimulationSnapshot *s) { return s ? s->result.steps.size() : std::size_t(0); };
     if (steps(next.get()) == steps(m_snapshot.get())) {
-        m_snapshot = next;
-        m_cumulative = cumulative(m_snapshot.get());
-        if (const int rows = rowCount(); rows > 0)
-            emit dataChanged(index(0, 0), index(rows - 1, ColumnCount - 1));
+        const std::shared_ptr<const SimulationSnapshot> before = std::exchange(m_snapshot, next);
+        std::vector<double> sums = cumulative(m_snapshot.get());
+        // The rows that read differently: another step, cumulative duration or
+        // memory size (colour and tooltip of the footprint).
+        const int rows = rowCount();
+        const bool allRows = !before || !m_snapshot || before->problem.hardware.mem_size != m_snapshot->problem.hardware.mem_size;
+        const auto differs = [&](int row) {
+            const std::size_t r = std::size_t(row);
+            return allRows || before->result.steps[r] != m_snapshot->result.steps[r] || m_cumulative[r] != sums[r];
+        };
+        int first = 0, last = rows - 1;
+        while (first < rows && !differs(first))
+            ++first;
+        while (last > first && !differs(last))
+            --last;
+        m_cumulative = std::move(sums);
+        if (first < rows)
+            emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
         return;
     }
     beginResetModel();
@@ -142,6 +158,37 @@ QVariant StepTableModel::data(const QModelIndex &index, int role) const
     default:
         return {};
     }
+}
+
+std::vector<int> StepTableModel::widestRows(int column) const
+{
+    const int rows = rowCount();
+    if (rows == 0 || column < 0 || column >= ColumnCount)
+        return {};
+    if (column == StepColumn) // the largest step number, or "drain"
+        return rows == 1 ? std::vector<int>{0} : std::vector<int>{rows - 2, rows - 1};
+    // Non-negative integers: the largest has the most digits, so the longest
+    // text. Anything else (fractional durations): the longest text, measured.
+    bool integers = true;
+    int largest = 0;
+    double top = -1;
+    for (int row = 0; row < rows && integers; ++row) {
+        const double v = value(row, column).toDouble();
+        integers = v >= 0 && v < 9e15 && v == double(std::int64_t(v));
+        if (v > top) {
+            top = v;
+            largest = row;
+        }
+    }
+    if (integers)
+        return {largest};
+    qsizetype longest = -1;
+    for (int row = 0; row < rows; ++row)
+        if (const qsizetype n = formatNumber(value(row, column).toDouble()).size(); n > longest) {
+            longest = n;
+            largest = row;
+        }
+    return {largest};
 }
 
 QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, int role) const

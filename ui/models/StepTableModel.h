@@ -2,7 +2,8 @@
 // One row per step of the current simulation (the drain last): element
 // counts, peak footprint, duration and cumulative duration. Follows the
 // document's simulation: reset when a snapshot with other steps arrives,
-// updated in place when the new one has as many steps.
+// updated in place when the new one has as many steps (one dataChanged over
+// the rows that differ, none when no row does).
 
 #include <QAbstractTableModel>
 
@@ -41,6 +42,11 @@ public:
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    /// The rows whose text in `column` is the longest (by characters: the
+    /// text is digits, separators and "drain"), for sizing the column from a
+    /// few cells instead of every one; empty without rows.
+    std::vector<int> widestRows(int column) const;
 
 private:
     void follow();

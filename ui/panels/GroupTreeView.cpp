@@ -2,11 +2,19 @@
 
 #include "grid/DropPreview.h"
 #include "models/GroupListModel.h"
+#include "panels/UniformRowDelegate.h"
 
 #include <QDragMoveEvent>
 #include <QDropEvent>
 
 namespace convoffload::ui {
+
+GroupTreeView::GroupTreeView(QWidget *parent)
+    : QTreeView(parent)
+{
+    setUniformRowHeights(true);
+    setItemDelegate(new UniformRowDelegate(this));
+}
 
 GroupListModel *GroupTreeView::groupModel() const { return qobject_cast<GroupListModel *>(model()); }
 

@@ -2,7 +2,9 @@
 // The Groups dock's tree: a QTreeView that, while patches are dragged over it,
 // tells its GroupListModel where they would land so the model's DropPreview
 // follows the drop indicator (a group, or "new group" between groups), and
-// clears the preview when the drag leaves, drops or is cancelled.
+// clears the preview when the drag leaves, drops or is cancelled. Rows have
+// one height (UniformRowDelegate), so an edit or new findings never make the
+// view measure every row again.
 
 #include <QTreeView>
 
@@ -13,7 +15,7 @@ class GroupListModel;
 class GroupTreeView : public QTreeView {
     Q_OBJECT
 public:
-    using QTreeView::QTreeView;
+    explicit GroupTreeView(QWidget *parent = nullptr);
 
 protected:
     void dragMoveEvent(QDragMoveEvent *event) override;

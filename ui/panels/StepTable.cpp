@@ -3,7 +3,10 @@
 #include "document/ProjectDocument.h"
 #include "models/StepTableModel.h"
 
+#include <QEvent>
 #include <QHeaderView>
+
+#include <algorithm>
 
 namespace convoffload::ui {
 
@@ -19,10 +22,12 @@ StepTable::StepTable(ProjectDocument *document, QWidget *parent)
     setAlternatingRowColors(true);
     setWordWrap(false);
     verticalHeader()->hide();
-    verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     // Every column as wide as its contents, none stretched: a stretched last
     // column of right-aligned numbers left a wide empty gap before them.
-    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Sized here (fitColumns) rather than by ResizeToContents, which measured
+    // every cell after every edit.
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     horizontalHeader()->setStretchLastSection(false);
     horizontalHeader()->setDefaultAlignment(Qt::AlignRight | Qt::AlignVCenter);
 
@@ -32,8 +37,53 @@ StepTable::StepTable(ProjectDocument *document, QWidget *parent)
     // (the moment may be at an earlier action of that step).
     connect(this, &QAbstractItemView::clicked, this, &StepTable::userPicked);
     connect(m_model, &QAbstractItemModel::modelReset, this, &StepTable::showMoment);
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        fitRows();
+        fitColumns();
+    });
+    connect(m_model, &QAbstractItemModel::dataChanged, this, &StepTable::fitColumns);
     connect(m_document, &ProjectDocument::momentChanged, this, &StepTable::showMoment);
+    fitRows();
+    fitColumns();
     showMoment();
+}
+
+void StepTable::changeEvent(QEvent *event)
+{
+    QTableView::changeEvent(event);
+    if (event->type() == QEvent::FontChange || event->type() == QEvent::StyleChange) {
+        m_rowsFitted = false;
+        fitRows();
+        fitColumns();
+    }
+}
+
+// As QHeaderView's ResizeToContents: the larger of the header's and the
+// cells' size hints, within the header's bounds; the cells measured are the
+// widest (QTableView::sizeHintForColumn adds the grid line the same way).
+void StepTable::fitColumns()
+{
+    QHeaderView *header = horizontalHeader();
+    for (int column = 0; column < m_model->columnCount(); ++column) {
+        int width = header->sectionSizeHint(column);
+        for (int row : m_model->widestRows(column))
+            width = std::max(width, sizeHintForIndex(m_model->index(row, column)).width() + (showGrid() ? 1 : 0));
+        width = std::clamp(width, header->minimumSectionSize(), header->maximumSectionSize());
+        if (header->sectionSize(column) != width)
+            header->resizeSection(column, width);
+    }
+}
+
+// Every cell is one line of the same font: one row measured gives them all.
+void StepTable::fitRows()
+{
+    if (m_rowsFitted || m_model->rowCount() == 0)
+        return;
+    QHeaderView *header = verticalHeader();
+    const int height = std::clamp(
+        std::max(sizeHintForRow(0), header->sectionSizeHint(0)), header->minimumSectionSize(), header->maximumSectionSize());
+    header->setDefaultSectionSize(height); // every section, existing ones too
+    m_rowsFitted = true;
 }
 
 void StepTable::userPicked(const QModelIndex &index)

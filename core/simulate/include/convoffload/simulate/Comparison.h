@@ -31,6 +31,7 @@ struct CompareRow {
     std::int64_t reload_pixels = 0, reload_kernels = 0; // elements loaded more than the bound allows
     int reload_bound = 0; // max_loads_per_element
     FunctionalStatus functional = FunctionalStatus::Skipped;
+    bool operator==(const CompareRow &) const = default;
 };
 
 /// The row's verdict (meaningless when `failure` is set: nothing ran).
@@ -45,6 +46,7 @@ std::vector<CompareRow> compareStrategies(const Project &project, const Simulati
 struct SweepRow {
     std::int64_t group_size = 0;
     CompareRow row_by_row, zigzag;
+    bool operator==(const SweepRow &) const = default;
 };
 
 /// Row-by-Row and ZigZag for every group size in [from, to] (the paper's

@@ -45,6 +45,7 @@ struct StepStats {
     double load_duration = 0, write_duration = 0, compute_duration = 0;
     double duration() const { return load_duration + write_duration + compute_duration; }
     bool drain = false;
+    bool operator==(const StepStats &) const = default;
 };
 
 enum class FunctionalStatus { Skipped, Pass, Fail };
