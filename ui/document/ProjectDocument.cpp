@@ -118,6 +118,12 @@ ProjectDocument::Sweep sweepCopy(const Project &project, const std::string &proj
 
 bool problemIsSound(const Problem &p) { return p.layer.problems().empty() && p.hardware.problems().empty(); }
 
+/// Above this estimate of one simulation's memory, the simulation, the
+/// comparison and the sweep run one after the other instead of side by side,
+/// so that their peaks do not add up (a 4096² layer: ~1 GB each).
+constexpr double kConcurrentJobBytes = 256e6;
+
+
 } // namespace
 
 ProjectDocument::ProjectDocument(QObject *parent)
@@ -323,6 +329,20 @@ void ProjectDocument::onSimulationFinished(std::shared_ptr<const SimulationSnaps
     }
     emit simulationChanged();
     emit momentChanged(m_moment);
+    startDeferredJobs();
+}
+
+bool ProjectDocument::oneJobAtATime() const
+{
+    return problemIsSound(m_project.problem) && estimateSimulation(m_project.problem, true).bytes > kConcurrentJobBytes;
+}
+
+void ProjectDocument::startDeferredJobs()
+{
+    if (!m_comparisonJob.isRunning() && std::exchange(m_pendingCompare, false))
+        recompare(false);
+    if (!m_sweepJob.isRunning() && std::exchange(m_pendingSweep, false) && problemIsSound(m_project.problem))
+        startSweep();
 }
 
 void ProjectDocument::cancel()
@@ -356,12 +376,16 @@ void ProjectDocument::startComparison()
         m_pendingCompare = true;
         return;
     }
+    if (oneJobAtATime() && m_simulationJob.isRunning()) {
+        m_pendingCompare = true; // started when the simulation is in
+        return;
+    }
     m_comparisonJob.start(std::bind_front(compareCopy, m_project, m_filePath.toStdString()));
 }
 
 void ProjectDocument::startSweep()
 {
-    if (m_sweepJob.isRunning()) {
+    if (m_sweepJob.isRunning() || (oneJobAtATime() && (m_simulationJob.isRunning() || m_comparisonJob.isRunning()))) {
         m_pendingSweep = true;
         return;
     }
@@ -375,6 +399,7 @@ void ProjectDocument::onComparisonFinished(Comparison comparison)
     emit comparisonChanged();
     if (std::exchange(m_pendingCompare, false))
         recompare(false);
+    startDeferredJobs(); // a sweep waiting for this comparison
 }
 
 void ProjectDocument::onSweepFinished(Sweep sweep)

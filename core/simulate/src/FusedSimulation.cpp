@@ -1,7 +1,6 @@
 #include "convoffload/simulate/FusedSimulation.h"
 
-#include "ChipMemory.h"
-#include "Reporter.h"
+#include "Executor.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -35,28 +34,23 @@ struct StepsPlan {
 /// iff its stamp is the previous step's, loaded iff it is not; the write
 /// policy needs only how many outputs are pending, since every output is
 /// computed at most once.
-template <typename Plan> class FusedPass {
+template <typename Plan> class FusedPass : detail::Executor {
 public:
     FusedPass(const Problem &problem, const Plan &plan, const SimulationOptions &options)
-        : m_problem(problem)
-        , m_layer(problem.layer)
+        : Executor(problem, options)
         , m_groups(plan)
-        , m_options(options)
-        , m_reporter(m_result, m_layer, options.max_diagnostics_per_rule)
     {
-        if (options.functional)
-            m_chip.emplace(problem, options.data ? *options.data : seededTensors(m_layer, options.seed));
     }
 
     /// `computed`: per output, whether the plan computes it.
     SimulationResult run(const std::vector<std::uint8_t> &computed)
     {
-        const std::int64_t total = detail::dramElements(m_problem);
-        if (total > m_problem.hardware.dram_size)
-            m_reporter.dramOverflow(total, m_problem.hardware.dram_size);
-
+        checkDram();
         const std::size_t stepCount = m_groups.size() + 1;
-        m_result.steps.reserve(stepCount);
+        if (m_options.step_stats)
+            m_result.steps.reserve(stepCount);
+        else
+            m_result.totals.emplace();
         m_stamp.assign(std::size_t(m_layer.pixelCount()), 0);
         m_loads.assign(std::size_t(m_layer.pixelCount()), 0);
         m_kernelLoads.assign(std::size_t(m_layer.n), 0);
@@ -65,38 +59,29 @@ public:
             if (g % kPollEvery == 0)
                 poll(g, stepCount);
             runGroup(g);
+            foldStep();
         }
         if (m_groups.size() % kPollEvery == 0)
             poll(m_groups.size(), stepCount);
         drain(computed);
+        foldStep();
 
         const int lastStep = int(stepCount);
         for (OutputId o = 0; o < OutputId(computed.size()); ++o)
             if (!computed[o])
                 m_reporter.neverComputed(lastStep, o);
-        if (m_chip)
-            m_result.functional = m_chip->check(m_options.keep_output);
-        std::stable_sort(m_result.diagnostics.begin(), m_result.diagnostics.end(),
-            [](const Diagnostic &a, const Diagnostic &b) { return a.severity < b.severity; });
-        m_result.input_load_counts = std::move(m_loads);
-        m_result.kernel_load_counts = std::move(m_kernelLoads);
-        return std::move(m_result);
+        return finish(std::move(m_loads), std::move(m_kernelLoads));
     }
 
 private:
-    static constexpr std::size_t kPollEvery = 256;
 
-    void poll(std::size_t done, std::size_t total) const
+    /// Without step stats, the step just run goes into the totals.
+    void foldStep()
     {
-        if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed))
-            throw Cancelled();
-        if (m_options.progress)
-            m_options.progress(done, total);
-    }
-
-    Footprint footprint() const
-    {
-        return {m_pixelsOnChip * m_layer.c_in, m_kernelsOnChip * m_layer.kernelElements(), m_outputsOnChip};
+        if (!m_result.totals)
+            return;
+        m_result.totals->add(m_result.steps.back());
+        m_result.steps.pop_back();
     }
 
     void endAction(int step, Action action)
@@ -272,31 +257,15 @@ private:
         stats.write_duration = double(stats.written) * m_problem.hardware.t_w;
     }
 
-    const Problem &m_problem;
-    const Layer &m_layer;
     const Plan &m_groups;
-    const SimulationOptions &m_options;
-    SimulationResult m_result;
-    Reporter m_reporter;
-    std::optional<detail::ChipMemory> m_chip;
 
     std::vector<std::uint32_t> m_stamp; // per pixel: 2 + the last group that needed it
     std::vector<std::uint32_t> m_loads, m_kernelLoads;
     std::vector<PixelId> m_previous, m_current, m_loading, m_warned;
     std::vector<std::uint32_t> m_kernelStamp;
     std::vector<KernelId> m_previousKernels, m_currentKernels, m_loadingKernels;
-    std::int64_t m_pixelsOnChip = 0, m_kernelsOnChip = 0, m_outputsOnChip = 0;
     std::int64_t m_pending = 0; // outputs computed, not written yet
 };
-
-void requireSound(const Problem &problem)
-{
-    std::vector<std::string> problems = problem.layer.problems();
-    const std::vector<std::string> hw = problem.hardware.problems();
-    problems.insert(problems.end(), hw.begin(), hw.end());
-    if (!problems.empty())
-        throw std::invalid_argument(problems.front());
-}
 
 /// Per output, whether the plan computes it; nullopt when a pair repeats, a
 /// step is empty or an id is out of range (the general executor's cases).
@@ -330,7 +299,7 @@ std::optional<SimulationResult> runFused(const Problem &problem, const Plan &pla
 {
     if (options.trace)
         return std::nullopt;
-    requireSound(problem);
+    detail::requireSound(problem);
     const std::optional<std::vector<std::uint8_t>> computed = outputsComputed(problem.layer, plan);
     if (!computed)
         return std::nullopt;
