@@ -11,6 +11,8 @@
 // Usage: convoffload-bench-bigs [--size 4096] [--group 64] [--seeks 20]
 //                               [--window] (open it in the MainWindow and
 //                               paint the grids too, offscreen)
+//                               [--no-wait] (do not wait for the comparison
+//                               and the sweep's first points)
 // The last line is machine-readable for tests/bench/scaling.py:
 //   result size=… patches=… steps=… open_ms=… seek_mid_ms=… seek_end_ms=…
 //          seek_worst_ms=… play_ms_per_step=… cursor_bytes=… trace_bytes=…
@@ -99,7 +101,7 @@ int main(int argc, char *argv[])
 {
     int size = 4096, seeks = 20;
     std::int64_t group = 64;
-    bool window = false;
+    bool window = false, noWait = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--size" && i + 1 < argc)
@@ -110,8 +112,10 @@ int main(int argc, char *argv[])
             seeks = std::atoi(argv[++i]);
         else if (a == "--window")
             window = true;
+        else if (a == "--no-wait")
+            noWait = true;
         else {
-            std::fprintf(stderr, "usage: %s [--size N] [--group G] [--seeks K] [--window]\n", argv[0]);
+            std::fprintf(stderr, "usage: %s [--size N] [--group G] [--seeks K] [--window] [--no-wait]\n", argv[0]);
             return 1;
         }
     }
@@ -132,16 +136,21 @@ int main(int argc, char *argv[])
         mainWindow = std::make_unique<MainWindow>();
         mainWindow->resize(1400, 900);
         mainWindow->show();
-        if (!mainWindow->openFile(path))
-            return 1;
         doc = mainWindow->document();
     } else {
         ownDocument = std::make_unique<ProjectDocument>();
-        if (const QString error = ownDocument->load(path); !error.isEmpty()) {
-            std::fprintf(stderr, "%s\n", qPrintable(error));
-            return 1;
-        }
         doc = ownDocument.get();
+    }
+    bool compared = false, swept = false; // the comparison is in; the sweep is past G = 2
+    QObject::connect(doc, &ProjectDocument::comparisonChanged, [&] { compared = true; });
+    QObject::connect(doc, &ProjectDocument::progress,
+        [&](const QString &what, int percent) { swept |= what.startsWith(QStringLiteral("Sweeping")) && percent >= 2; });
+    if (window) {
+        if (!mainWindow->openFile(path))
+            return 1;
+    } else if (const QString error = ownDocument->load(path); !error.isEmpty()) {
+        std::fprintf(stderr, "%s\n", qPrintable(error));
+        return 1;
     }
     while (!doc->simulation())
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
@@ -194,13 +203,26 @@ int main(int argc, char *argv[])
     const double playMs = (cpuSeconds() - playStart) * 1e3 / std::max(played, 1);
     std::printf("  play %d steps: %.3f ms CPU a step\n", played, playMs);
 
+    const long afterSeeksKb = statusKb("VmHWM:");
+    // The comparison and the sweep run after the simulation on a big layer;
+    // wait for the comparison and the sweep's first group sizes (G = 1, 2:
+    // the most steps), so their peaks count too.
+    if (!noWait) {
+        QElapsedTimer waited;
+        waited.start();
+        while (!(compared && (swept || !doc->busy())))
+            QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 50);
+        std::printf("comparison and sweep G = 1, 2 done %.0f ms after the seeks\n", double(waited.nsecsElapsed()) / 1e6);
+    }
     const SimulationResult &r = doc->simulation()->result;
-    const std::size_t traceBytes = r.trace.ids.capacity() * sizeof(std::uint32_t) + r.trace.actions.capacity() * sizeof(ActionRecord);
+    const std::size_t traceBytes
+        = r.trace.ids.capacity() * sizeof(std::uint32_t) + r.trace.actions.capacity() * sizeof(ActionRecord);
     const std::size_t stepBytes = r.steps.capacity() * sizeof(StepStats);
     const long peakKb = statusKb("VmHWM:"), nowKb = statusKb("VmRSS:");
     std::printf("memory: cursor %.1f MB (checkpoints %.1f MB, every %d steps), trace %.1f MB, step stats %.1f MB\n",
         double(cursor.memoryBytes()) / 1e6, double(cursor.checkpointBytes()) / 1e6, cursor.checkpointSpacing(),
         double(traceBytes) / 1e6, double(stepBytes) / 1e6);
+    std::printf("process: peak resident after the seeks %.0f MB\n", double(afterSeeksKb) / 1024);
     std::printf("process: peak resident (VmHWM) %.0f MB, resident now %.0f MB, at start %.0f MB; %.1f bytes per pixel\n",
         double(peakKb) / 1024, double(nowKb) / 1024, double(baseKb) / 1024, double(peakKb) * 1024 / double(layer.pixelCount()));
     std::printf("result size=%d patches=%lld steps=%d open_ms=%.1f seek_mid_ms=%.2f seek_end_ms=%.2f seek_worst_ms=%.2f "

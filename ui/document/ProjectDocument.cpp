@@ -7,6 +7,10 @@
 
 #include <functional>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace convoffload::ui {
 
 namespace {
@@ -20,6 +24,16 @@ std::optional<TensorData> tensorsFor(const Project &project, const std::string &
 }
 
 using Control = JobControl<ProjectDocument::JobProgress>;
+
+/// A worker's run frees millions of small blocks (a big layer's step lists)
+/// that glibc keeps in the worker thread's arena; give them back, so that the
+/// next job's peak does not come on top of them.
+void releaseFreedMemory()
+{
+#ifdef __GLIBC__
+    ::malloc_trim(0);
+#endif
+}
 
 SimulationOptions workerOptions(
     const Project &project, const std::optional<TensorData> &tensors, bool trace, const std::atomic<bool> *cancel)
@@ -59,6 +73,7 @@ std::shared_ptr<const SimulationSnapshot> simulateCopy(
             control.report({what, int(100 * done / std::max<std::size_t>(total, 1))});
         };
         snapshot->result = runStrategy(snapshot->problem, snapshot->spec, options);
+        releaseFreedMemory();
     } catch (const Cancelled &) {
         snapshot->failure = "simulation cancelled";
     } catch (const std::bad_alloc &) {
@@ -79,6 +94,7 @@ ProjectDocument::Comparison compareCopy(const Project &project, const std::strin
         const SimulationOptions options = workerOptions(project, tensors, false, control.cancelFlag());
         requireWithinBudget(project.problem, options, std::int64_t(project.strategies.size()));
         comparison.rows = compareStrategies(project, options);
+        releaseFreedMemory();
     } catch (const Cancelled &) {
         comparison.cancelled = true;
     } catch (const std::exception &e) {
@@ -122,7 +138,6 @@ bool problemIsSound(const Problem &p) { return p.layer.problems().empty() && p.h
 /// comparison and the sweep run one after the other instead of side by side,
 /// so that their peaks do not add up (a 4096² layer: ~1 GB each).
 constexpr double kConcurrentJobBytes = 256e6;
-
 
 } // namespace
 

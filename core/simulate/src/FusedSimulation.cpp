@@ -74,7 +74,6 @@ public:
     }
 
 private:
-
     /// Without step stats, the step just run goes into the totals.
     void foldStep()
     {
