@@ -1079,7 +1079,9 @@ void TestReference::fusedAgreement()
     forSeeds(cases, 900000 + std::uint64_t(kind) * 1000, [&](std::uint64_t seed) -> std::string {
         Case c = randomCase(seed, Kind(kind), false);
         std::mt19937 rng{std::uint32_t(seed * 7 + 3)};
+        bool generated = c.kind != Kind::Partition; // the groups are the generator's
         if (coin(rng, 0.2) && c.groups.size() > 1) { // a patch never computed
+            generated = false;
             Group &g = c.groups[std::size_t(uniform(rng, 0, int(c.groups.size()) - 1))];
             g.erase(g.begin() + uniform(rng, 0, int(g.size()) - 1));
             std::erase_if(c.groups, [](const Group &group) { return group.empty(); });
@@ -1112,6 +1114,14 @@ void TestReference::fusedAgreement()
                 return where + ": fused, totals only: " + diff;
             if (const std::string diff = compareTotals(simulate(p, steps, totalsOnly), general); !diff.empty())
                 return where + ": general, totals only: " + diff;
+            if (generated) { // simulateStrategy: the patch order and G, no vector per group
+                const StrategyKind kind = c.kind == Kind::Baseline ? StrategyKind::S1Baseline
+                    : c.kind == Kind::RowByRow                     ? StrategyKind::RowByRow
+                                                                   : StrategyKind::ZigZag;
+                const StrategySpec spec{"generated", kind, c.group_size, {}};
+                if (const std::string diff = compareResults(simulateStrategy(p, spec, so), general); !diff.empty())
+                    return where + ": patch sequence vs general: " + diff;
+            }
             capped += fused->suppressed_diagnostics > 0;
             failing += fused->functional.status == FunctionalStatus::Fail;
             if (so.max_diagnostics_per_rule > 1) {

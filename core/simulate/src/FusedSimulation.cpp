@@ -3,6 +3,7 @@
 #include "Executor.h"
 
 #include <algorithm>
+#include <span>
 #include <stdexcept>
 #include <type_traits>
 
@@ -19,6 +20,19 @@ struct GroupsPlan {
     std::vector<KernelId> all;
     std::size_t size() const { return groups.size(); }
     const std::vector<PatchId> &patches(std::size_t i) const { return groups[i]; }
+    const std::vector<KernelId> &kernels(std::size_t) const { return all; }
+};
+
+/// A patch order cut every G patches as a plan: group i is a span of it.
+struct SequencePlan {
+    const PatchSequence &sequence;
+    std::vector<KernelId> all;
+    std::size_t size() const { return sequence.groupCount(); }
+    std::span<const PatchId> patches(std::size_t i) const
+    {
+        const std::size_t g = std::size_t(sequence.group_size), begin = i * g;
+        return std::span<const PatchId>(sequence.order).subspan(begin, std::min(g, sequence.order.size() - begin));
+    }
     const std::vector<KernelId> &kernels(std::size_t) const { return all; }
 };
 
@@ -97,7 +111,7 @@ private:
     {
         const int step = int(g + 1);
         const std::uint32_t stamp = std::uint32_t(g + 2); // 0 = never needed, so group 0 keeps nothing
-        const std::vector<PatchId> &group = m_groups.patches(g);
+        const auto &group = m_groups.patches(g); // a vector or a span
         const std::vector<KernelId> &kernels = m_groups.kernels(g);
         const bool paddingInDram = m_problem.options.padding_in_dram;
         const Hardware &hw = m_problem.hardware;
@@ -200,7 +214,7 @@ private:
         if (ops > hw.nbop_pe)
             m_reporter.tooManyOps(step, std::size_t(outputs), ops, hw.nbop_pe);
         if (m_chip) {
-            if (std::is_same_v<Plan, GroupsPlan>)
+            if (!std::is_same_v<Plan, StepsPlan>)
                 for (PatchId patch : group)
                     m_chip->computePatch(step, patch);
             else
@@ -310,6 +324,15 @@ std::optional<SimulationResult> runFused(const Problem &problem, const Plan &pla
 std::optional<SimulationResult> simulateS1Fused(const Problem &problem, const Groups &groups, const SimulationOptions &options)
 {
     GroupsPlan plan{groups, {}};
+    for (int k = 0; k < problem.layer.n; ++k)
+        plan.all.push_back(KernelId(k));
+    return runFused(problem, plan, options);
+}
+
+std::optional<SimulationResult> simulateS1Fused(
+    const Problem &problem, const PatchSequence &sequence, const SimulationOptions &options)
+{
+    SequencePlan plan{sequence, {}};
     for (int k = 0; k < problem.layer.n; ++k)
         plan.all.push_back(KernelId(k));
     return runFused(problem, plan, options);
