@@ -199,15 +199,6 @@ void ChipMemory::computePatch(int step, PatchId patch)
     }
 }
 
-void ChipMemory::write(OutputId o)
-{
-    if (m_narrow32)
-        m_dramOutput32[o] = m_chipOutput32[o];
-    else
-        m_dramOutput64[o] = m_chipOutput64[o];
-    m_dramState[o] = m_chipExact[o] ? WrittenExact : WrittenInexact;
-}
-
 std::int64_t ChipMemory::dramOutput(OutputId o) const
 {
     if (m_dramState[o] == Unwritten)

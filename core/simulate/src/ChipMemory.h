@@ -58,7 +58,14 @@ public:
     void compute(int step, OutputId o);
     /// Every output of `patch`, all kernels, from what the chip holds.
     void computePatch(int step, PatchId patch);
-    void write(OutputId o);
+    void write(OutputId o)
+    {
+        if (m_narrow32)
+            m_dramOutput32[o] = m_chipOutput32[o];
+        else
+            m_dramOutput64[o] = m_chipOutput64[o];
+        m_dramState[o] = m_chipExact[o] ? WrittenExact : WrittenInexact;
+    }
 
     /// The verdict; hands the DRAM output back with `keepOutput`.
     FunctionalResult check(bool keepOutput);

@@ -32,6 +32,9 @@ protected:
     {
         return {m_pixelsOnChip * m_layer.c_in, m_kernelsOnChip * m_layer.kernelElements(), m_outputsOnChip};
     }
+    /// After an action: the footprint, into the step's peak and final
+    /// footprint, and the finding when it exceeds the memory; returns it.
+    Footprint noteFootprint(int step, Action action);
     /// The finding when the tensors do not fit in DRAM.
     void checkDram();
     /// The end of a run: the functional verdict, the findings errors first

@@ -97,15 +97,7 @@ private:
         m_result.steps.pop_back();
     }
 
-    void endAction(int step, Action action)
-    {
-        const Footprint now = footprint();
-        StepStats &stats = m_result.steps.back();
-        stats.peak_footprint = std::max(stats.peak_footprint, now.total());
-        stats.after = now;
-        if (now.total() > m_problem.hardware.mem_size)
-            m_reporter.memoryOverflow(step, action, now, m_problem.hardware.mem_size);
-    }
+    void endAction(int step, Action action) { noteFootprint(step, action); }
 
     void runGroup(std::size_t g)
     {

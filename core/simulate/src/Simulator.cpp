@@ -55,12 +55,7 @@ public:
 private:
     void endAction(int step, Action action, std::uint32_t traceBegin)
     {
-        const Footprint now = footprint();
-        StepStats &stats = m_result.steps.back();
-        stats.peak_footprint = std::max(stats.peak_footprint, now.total());
-        stats.after = now;
-        if (now.total() > m_problem.hardware.mem_size)
-            m_reporter.memoryOverflow(step, action, now, m_problem.hardware.mem_size);
+        const Footprint now = noteFootprint(step, action);
         if (m_options.trace)
             m_result.trace.actions.push_back({action, traceBegin, std::uint32_t(m_result.trace.ids.size()), now});
     }
