@@ -595,6 +595,38 @@ std::string compareResults(const SimulationResult &a, const SimulationResult &b)
     return {};
 }
 
+/// A run without step stats (`totalsOnly`) against the same run with them:
+/// no steps, totals equal to the sums over the full run's steps worked out
+/// here, everything else equal.
+std::string compareTotals(const SimulationResult &totalsOnly, const SimulationResult &full)
+{
+    if (!totalsOnly.steps.empty() || !totalsOnly.totals)
+        return "per-step stats kept";
+    const StepTotals &t = *totalsOnly.totals;
+    int computeSteps = 0;
+    double duration = 0;
+    std::int64_t loadedInput = 0, loadedKernels = 0, written = 0, peak = 0;
+    for (const StepStats &s : full.steps) {
+        computeSteps += s.drain ? 0 : 1;
+        duration += s.load_duration + s.write_duration + s.compute_duration;
+        loadedInput += s.loaded_input;
+        loadedKernels += s.loaded_kernels;
+        written += s.written;
+        peak = std::max(peak, s.peak_footprint);
+    }
+    if (t.compute_steps != computeSteps || t.duration != duration || t.loaded_input != loadedInput
+        || t.loaded_kernels != loadedKernels || t.written != written || t.peak_footprint != peak)
+        return "totals differ from the sums over the steps";
+    if (totalsOnly.computeSteps() != computeSteps || totalsOnly.totalDuration() != duration
+        || totalsOnly.loadedInput() != loadedInput || totalsOnly.loadedKernels() != loadedKernels
+        || totalsOnly.written() != written || totalsOnly.peakFootprint() != peak)
+        return "the accessors do not read the totals";
+    SimulationResult rest = totalsOnly;
+    rest.totals.reset();
+    rest.steps = full.steps;
+    return compareResults(rest, full);
+}
+
 /// Tensors for the functional check: seeded (16-bit route), wide values
 /// (32-bit route), or values whose outputs overflow 32 bits (64-bit route).
 TensorData randomTensors(std::mt19937 &rng, const Layer &l, int range)
@@ -1042,7 +1074,9 @@ void TestReference::fusedAgreement()
     forSeeds(cases, 900000 + std::uint64_t(kind) * 1000, [&](std::uint64_t seed) -> std::string {
         Case c = randomCase(seed, Kind(kind), false);
         std::mt19937 rng{std::uint32_t(seed * 7 + 3)};
+        bool generated = c.kind != Kind::Partition; // the groups are the generator's
         if (coin(rng, 0.2) && c.groups.size() > 1) { // a patch never computed
+            generated = false;
             Group &g = c.groups[std::size_t(uniform(rng, 0, int(c.groups.size()) - 1))];
             g.erase(g.begin() + uniform(rng, 0, int(g.size()) - 1));
             std::erase_if(c.groups, [](const Group &group) { return group.empty(); });
@@ -1069,6 +1103,20 @@ void TestReference::fusedAgreement()
             const SimulationResult general = simulate(p, steps, so);
             if (const std::string diff = compareResults(*fused, general); !diff.empty())
                 return where + ": fused vs general: " + diff;
+            SimulationOptions totalsOnly = so;
+            totalsOnly.step_stats = false;
+            if (const std::string diff = compareTotals(*simulateS1Fused(p, c.groups, totalsOnly), general); !diff.empty())
+                return where + ": fused, totals only: " + diff;
+            if (const std::string diff = compareTotals(simulate(p, steps, totalsOnly), general); !diff.empty())
+                return where + ": general, totals only: " + diff;
+            if (generated) { // simulateStrategy: the patch order and G, no vector per group
+                const StrategyKind kind = c.kind == Kind::Baseline ? StrategyKind::S1Baseline
+                    : c.kind == Kind::RowByRow                     ? StrategyKind::RowByRow
+                                                                   : StrategyKind::ZigZag;
+                const StrategySpec spec{"generated", kind, c.group_size, {}};
+                if (const std::string diff = compareResults(simulateStrategy(p, spec, so), general); !diff.empty())
+                    return where + ": patch sequence vs general: " + diff;
+            }
             capped += fused->suppressed_diagnostics > 0;
             failing += fused->functional.status == FunctionalStatus::Fail;
             if (so.max_diagnostics_per_rule > 1) {

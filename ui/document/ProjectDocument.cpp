@@ -7,6 +7,10 @@
 
 #include <functional>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 namespace convoffload::ui {
 
 namespace {
@@ -20,6 +24,16 @@ std::optional<TensorData> tensorsFor(const Project &project, const std::string &
 }
 
 using Control = JobControl<ProjectDocument::JobProgress>;
+
+/// A worker's run frees millions of small blocks (a big layer's step lists)
+/// that glibc keeps in the worker thread's arena; give them back, so that the
+/// next job's peak does not come on top of them.
+void releaseFreedMemory()
+{
+#ifdef __GLIBC__
+    ::malloc_trim(0);
+#endif
+}
 
 SimulationOptions workerOptions(
     const Project &project, const std::optional<TensorData> &tensors, bool trace, const std::atomic<bool> *cancel)
@@ -62,6 +76,7 @@ std::shared_ptr<const SimulationSnapshot> simulateCopy(const Project &project, i
                 report({what, int(100 * done / std::max<std::size_t>(total, 1))});
             };
         snapshot->result = runStrategy(snapshot->problem, snapshot->spec, options);
+        releaseFreedMemory();
     } catch (const Cancelled &) {
         snapshot->failure = "simulation cancelled";
     } catch (const std::bad_alloc &) {
@@ -83,6 +98,7 @@ ProjectDocument::Comparison compareCopy(const Project &project, const std::strin
         const SimulationOptions options = workerOptions(project, tensors, false, control.cancelFlag());
         requireWithinBudget(project.problem, options, std::int64_t(project.strategies.size()));
         comparison.rows = compareStrategies(project, options);
+        releaseFreedMemory();
     } catch (const Cancelled &) {
         comparison.cancelled = true;
     } catch (const std::exception &e) {
@@ -121,6 +137,11 @@ ProjectDocument::Sweep sweepCopy(const Project &project, const std::string &proj
 }
 
 bool problemIsSound(const Problem &p) { return p.layer.problems().empty() && p.hardware.problems().empty(); }
+
+/// Above this estimate of one simulation's memory, the simulation, the
+/// comparison and the sweep run one after the other instead of side by side,
+/// so that their peaks do not add up (a 4096² layer: ~1 GB each).
+constexpr double kConcurrentJobBytes = 256e6;
 
 } // namespace
 
@@ -338,6 +359,20 @@ void ProjectDocument::onSimulationFinished(std::shared_ptr<const SimulationSnaps
     }
     emit simulationChanged();
     emit momentChanged(m_moment);
+    startDeferredJobs();
+}
+
+bool ProjectDocument::oneJobAtATime() const
+{
+    return problemIsSound(m_project.problem) && estimateSimulation(m_project.problem, true).bytes > kConcurrentJobBytes;
+}
+
+void ProjectDocument::startDeferredJobs()
+{
+    if (!m_comparisonJob.isRunning() && std::exchange(m_pendingCompare, false))
+        recompare(false);
+    if (!m_sweepJob.isRunning() && std::exchange(m_pendingSweep, false) && problemIsSound(m_project.problem))
+        startSweep();
 }
 
 void ProjectDocument::cancel()
@@ -371,12 +406,16 @@ void ProjectDocument::startComparison()
         m_pendingCompare = true;
         return;
     }
+    if (oneJobAtATime() && m_simulationJob.isRunning()) {
+        m_pendingCompare = true; // started when the simulation is in
+        return;
+    }
     m_comparisonJob.start(std::bind_front(compareCopy, m_project, m_filePath.toStdString()));
 }
 
 void ProjectDocument::startSweep()
 {
-    if (m_sweepJob.isRunning()) {
+    if (m_sweepJob.isRunning() || (oneJobAtATime() && (m_simulationJob.isRunning() || m_comparisonJob.isRunning()))) {
         m_pendingSweep = true;
         return;
     }
@@ -390,6 +429,7 @@ void ProjectDocument::onComparisonFinished(Comparison comparison)
     emit comparisonChanged();
     if (std::exchange(m_pendingCompare, false))
         recompare(false);
+    startDeferredJobs(); // a sweep waiting for this comparison
 }
 
 void ProjectDocument::onSweepFinished(Sweep sweep)

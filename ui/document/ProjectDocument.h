@@ -134,6 +134,10 @@ private:
     void recompare(bool sweepToo);
     void startComparison();
     void startSweep();
+    /// A big layer's jobs run one at a time (their memory would add up).
+    bool oneJobAtATime() const;
+    /// Starts the comparison or sweep that waited for another job to end.
+    void startDeferredJobs();
     void onSimulationFinished(std::shared_ptr<const SimulationSnapshot> snapshot);
     void onComparisonFinished(Comparison comparison);
     void onSweepFinished(Sweep sweep);

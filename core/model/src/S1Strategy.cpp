@@ -73,15 +73,43 @@ Groups rowByRow(const Layer &layer, std::int64_t groupSize)
     return cutIntoGroups(rowMajorOrder(layer), groupSize);
 }
 
-Groups zigzag(const Layer &layer, std::int64_t groupSize)
+namespace {
+
+std::vector<PatchId> zigzagOrder(const Layer &layer)
 {
-    requirePositive(groupSize);
     std::vector<PatchId> order;
     order.reserve(std::size_t(layer.patchCount()));
     for (int i = 0; i < layer.hOut(); ++i)
         for (int k = 0; k < layer.wOut(); ++k)
             order.push_back(patchId(layer, i, i % 2 == 0 ? k : layer.wOut() - 1 - k));
-    return cutIntoGroups(order, groupSize);
+    return order;
+}
+
+} // namespace
+
+Groups zigzag(const Layer &layer, std::int64_t groupSize)
+{
+    requirePositive(groupSize);
+    return cutIntoGroups(zigzagOrder(layer), groupSize);
+}
+
+std::optional<PatchSequence> patchSequenceOf(const Problem &problem, const StrategySpec &spec)
+{
+    const Layer &layer = problem.layer;
+    if (spec.kind == StrategyKind::S1Baseline)
+        return PatchSequence{rowMajorOrder(layer), 1};
+    if (spec.kind != StrategyKind::RowByRow && spec.kind != StrategyKind::ZigZag)
+        return std::nullopt;
+    const std::int64_t g = spec.group_size.value_or(problem.nbPatchesMax());
+    if (g < 1) {
+        const std::string who = "strategy '" + spec.name + "': ";
+        if (spec.group_size)
+            throw StrategyError(who + "group_size must be at least 1, got " + std::to_string(g));
+        throw StrategyError(who + "nb_patches_max is 0: one patch with all " + std::to_string(layer.n) + " kernels needs "
+            + std::to_string(layer.opsPerOutput() * layer.n) + " MACs but nbop_pe is " + std::to_string(problem.hardware.nbop_pe)
+            + "; set group_size or raise nbop_pe");
+    }
+    return PatchSequence{spec.kind == StrategyKind::RowByRow ? rowMajorOrder(layer) : zigzagOrder(layer), g};
 }
 
 Groups groupsOf(const Problem &problem, const StrategySpec &spec)
@@ -105,18 +133,8 @@ Groups groupsOf(const Problem &problem, const StrategySpec &spec)
             throw StrategyError(who + "it has no groups");
         return spec.groups;
     }
-    if (spec.kind == StrategyKind::S1Baseline)
-        return s1Baseline(layer);
-
-    const std::int64_t g = spec.group_size.value_or(problem.nbPatchesMax());
-    if (g < 1) {
-        if (spec.group_size)
-            throw StrategyError(who + "group_size must be at least 1, got " + std::to_string(g));
-        throw StrategyError(who + "nb_patches_max is 0: one patch with all " + std::to_string(layer.n) + " kernels needs "
-            + std::to_string(layer.opsPerOutput() * layer.n) + " MACs but nbop_pe is " + std::to_string(problem.hardware.nbop_pe)
-            + "; set group_size or raise nbop_pe");
-    }
-    return spec.kind == StrategyKind::RowByRow ? rowByRow(layer, g) : zigzag(layer, g);
+    const PatchSequence sequence = *patchSequenceOf(problem, spec);
+    return cutIntoGroups(sequence.order, sequence.group_size);
 }
 
 StepList expandS1(const Problem &problem, const Groups &groups)

@@ -52,6 +52,7 @@ ChipMemory::ChipMemory(const Problem &problem, TensorData data)
             for (int col = 0; col < m_layer.w_in; ++col)
                 m_dram[std::size_t(pixelId(m_layer, r + m_layer.pad_top, col + m_layer.pad_left)) * m_layer.c_in + c]
                     = m_data.input[(std::size_t(c) * m_layer.h_in + r) * m_layer.w_in + col];
+    m_data.input = {}; // m_dram holds it, padded
     m_chipInput.assign(cells, kPoisonInput);
     m_chipKernels.assign(m_data.kernels.size(), kPoisonKernel);
     m_chipKernels16.assign(m_data.kernels.size(), 0);
@@ -61,10 +62,15 @@ ChipMemory::ChipMemory(const Problem &problem, TensorData data)
             m_chipKernels.begin() + std::ptrdiff_t((k + 1) * m_kernelSize),
             m_data.kernels.begin() + std::ptrdiff_t(k * m_kernelSize));
     const std::size_t outputs = std::size_t(m_layer.outputCount());
-    m_chipOutput.assign(outputs, 0);
-    m_dramOutput.assign(outputs, kUnwrittenOutput);
+    if (m_narrow32) {
+        m_chipOutput32.assign(outputs, 0);
+        m_dramOutput32.assign(outputs, 0);
+    } else {
+        m_chipOutput64.assign(outputs, 0);
+        m_dramOutput64.assign(outputs, 0);
+    }
     m_chipExact.assign(outputs, 0);
-    m_dramExact.assign(outputs, 0);
+    m_dramState.assign(outputs, Unwritten);
 }
 
 void ChipMemory::loadKernel(KernelId k)
@@ -103,15 +109,20 @@ void ChipMemory::gather(int step, PatchId patch)
 
     // The common case first: no synthesised padding in the patch, every value
     // in 16 bits. Exact operands are multiplied as they are gathered here.
+    // The chip only ever holds a DRAM copy of a pixel or the poison, and the
+    // poison does not fit in 16 bits while every DRAM value does: the patch is
+    // exact iff every value read fits, with no second read from DRAM.
     if (m_narrow16 && interior) {
         m_gathered.values16.resize(m_kernelSize);
         std::int16_t *values = m_gathered.values16.data();
-        bool exact = true;
+        std::uint32_t outside = 0; // nonzero when some value does not fit in 16 bits
+        const auto outside16 = [](std::int32_t x) { return std::uint32_t(std::uint32_t(x) + 0x8000u > 0xFFFFu); };
         if (m_channels == 1) {
+            const std::int32_t *chip = m_chipInput.data() + first;
             for (std::size_t e = 0; e < plane; ++e) {
-                const std::int32_t x = m_chipInput[first + m_offsets[e]];
+                const std::int32_t x = chip[m_offsets[e]];
                 values[e] = std::int16_t(x);
-                exact &= x == m_dram[first + m_offsets[e]];
+                outside |= outside16(x);
             }
         } else {
             for (std::size_t e = 0; e < plane; ++e) {
@@ -119,11 +130,11 @@ void ChipMemory::gather(int step, PatchId patch)
                 for (std::size_t c = 0; c < m_channels; ++c) {
                     const std::int32_t x = m_chipInput[at + c];
                     values[c * plane + e] = std::int16_t(x);
-                    exact &= x == m_dram[at + c];
+                    outside |= outside16(x);
                 }
             }
         }
-        if (exact) {
+        if (outside == 0) {
             m_gathered.exact = true;
             m_gathered.has32 = false;
             return;
@@ -173,7 +184,7 @@ void ChipMemory::compute(int step, OutputId o)
     if (m_gathered.step != step || m_gathered.patch != patch)
         gather(step, patch);
     bool exact = false;
-    m_chipOutput[o] = value(kernelOfOutput(m_layer, o), exact);
+    setChipOutput(o, value(kernelOfOutput(m_layer, o), exact));
     m_chipExact[o] = exact;
 }
 
@@ -183,18 +194,20 @@ void ChipMemory::computePatch(int step, PatchId patch)
     const OutputId first = outputId(m_layer, patch, 0);
     for (int k = 0; k < m_layer.n; ++k) {
         bool exact = false;
-        m_chipOutput[first + OutputId(k)] = value(KernelId(k), exact);
+        setChipOutput(first + OutputId(k), value(KernelId(k), exact));
         m_chipExact[first + OutputId(k)] = exact;
     }
 }
 
-void ChipMemory::write(OutputId o)
+std::int64_t ChipMemory::dramOutput(OutputId o) const
 {
-    m_dramOutput[o] = m_chipOutput[o];
-    m_dramExact[o] = m_chipExact[o];
+    if (m_dramState[o] == Unwritten)
+        return kUnwrittenOutput;
+    return m_narrow32 ? m_dramOutput32[o] : m_dramOutput64[o];
 }
 
-/// The direct convolution of one output, from the DRAM tensors.
+/// The direct convolution of one output, from the DRAM tensors (the padded
+/// input in DRAM is zero in the padding).
 std::int64_t ChipMemory::reference(OutputId o) const
 {
     const Grid out = patchPosition(m_layer, patchOfOutput(m_layer, o));
@@ -205,7 +218,7 @@ std::int64_t ChipMemory::reference(OutputId o) const
         for (int w = 0; w < m_layer.w_k; ++w, ++e) {
             const int row = out.row * m_layer.stride_h + h, col = out.col * m_layer.stride_w + w;
             for (int c = 0; c < m_layer.c_in; ++c)
-                patch[std::size_t(c) * plane + e] = std::int32_t(paddedInputValue(m_layer, m_data, c, row, col));
+                patch[std::size_t(c) * plane + e] = m_dram[std::size_t(pixelId(m_layer, row, col)) * m_channels + std::size_t(c)];
         }
     const std::int32_t *weights = m_data.kernels.data() + std::size_t(kernelOfOutput(m_layer, o)) * m_kernelSize;
     return dotProduct(patch.data(), weights, m_kernelSize, m_narrow32);
@@ -216,24 +229,28 @@ FunctionalResult ChipMemory::check(bool keepOutput)
     FunctionalResult f;
     f.status = FunctionalStatus::Pass;
     // Usually every output reached DRAM from exact operands: one linear scan.
-    const bool allExact = std::find(m_dramExact.begin(), m_dramExact.end(), std::uint8_t(0)) == m_dramExact.end();
+    const bool allExact = std::all_of(m_dramState.begin(), m_dramState.end(), [](std::uint8_t s) { return s == WrittenExact; });
     // The first mismatch in tensor order O[k][i][j], as users read it.
     for (int k = 0; k < m_layer.n && f.status == FunctionalStatus::Pass && !allExact; ++k)
         for (PatchId p = 0; p < PatchId(m_layer.patchCount()); ++p) {
             const OutputId o = outputId(m_layer, p, KernelId(k));
-            if (m_dramExact[o])
+            if (m_dramState[o] == WrittenExact)
                 continue; // computed from exact operands: the direct convolution's value
             const std::int64_t expected = reference(o);
-            if (m_dramOutput[o] == expected)
+            const std::int64_t inDram = dramOutput(o);
+            if (inDram == expected)
                 continue;
             f.status = FunctionalStatus::Fail;
             f.message = outputName(m_layer, o) + " in DRAM is "
-                + (m_dramOutput[o] == kUnwrittenOutput ? std::string("never written") : std::to_string(m_dramOutput[o]))
+                + (inDram == kUnwrittenOutput ? std::string("never written") : std::to_string(inDram))
                 + ", the direct convolution gives " + std::to_string(expected);
             break;
         }
-    if (keepOutput)
-        f.dram_output = std::move(m_dramOutput);
+    if (keepOutput) {
+        f.dram_output.resize(m_dramState.size());
+        for (OutputId o = 0; o < OutputId(m_dramState.size()); ++o)
+            f.dram_output[o] = dramOutput(o);
+    }
     return f;
 }
 

@@ -36,10 +36,21 @@ public:
 
     void loadPixel(PixelId p)
     {
+        if (m_channels == 1) {
+            m_chipInput[p] = m_dram[p];
+            return;
+        }
         const std::size_t at = std::size_t(p) * m_channels;
         std::copy_n(m_dram.data() + at, m_channels, m_chipInput.data() + at);
     }
-    void freePixel(PixelId p) { std::fill_n(m_chipInput.data() + std::size_t(p) * m_channels, m_channels, kPoisonInput); }
+    void freePixel(PixelId p)
+    {
+        if (m_channels == 1) {
+            m_chipInput[p] = kPoisonInput;
+            return;
+        }
+        std::fill_n(m_chipInput.data() + std::size_t(p) * m_channels, m_channels, kPoisonInput);
+    }
     void loadKernel(KernelId k);
     void freeKernel(KernelId k);
     /// Output o (patch · N + kernel) from what the chip holds; the patch is
@@ -47,7 +58,14 @@ public:
     void compute(int step, OutputId o);
     /// Every output of `patch`, all kernels, from what the chip holds.
     void computePatch(int step, PatchId patch);
-    void write(OutputId o);
+    void write(OutputId o)
+    {
+        if (m_narrow32)
+            m_dramOutput32[o] = m_chipOutput32[o];
+        else
+            m_dramOutput64[o] = m_chipOutput64[o];
+        m_dramState[o] = m_chipExact[o] ? WrittenExact : WrittenInexact;
+    }
 
     /// The verdict; hands the DRAM output back with `keepOutput`.
     FunctionalResult check(bool keepOutput);
@@ -57,9 +75,11 @@ private:
     std::int64_t value(KernelId k, bool &exact);
     std::int64_t reference(OutputId o) const;
 
+    enum DramState : std::uint8_t { Unwritten, WrittenInexact, WrittenExact };
+
     const Layer &m_layer;
     bool m_synthesised; // padding is not in DRAM: it reads as zero
-    TensorData m_data;
+    TensorData m_data; // the kernels; the input lives on in m_dram
     std::size_t m_kernelSize;
     std::size_t m_channels;
     std::vector<std::size_t> m_offsets; // pixel of each kernel position (h, w), relative to the patch's first
@@ -70,8 +90,20 @@ private:
     std::vector<std::int32_t> m_chipKernels; // [k][c][h][w]
     std::vector<std::int16_t> m_chipKernels16; // the same, 16-bit, valid where m_kernelExact
     std::vector<std::uint8_t> m_kernelExact; // chip kernel == DRAM kernel
-    std::vector<std::int64_t> m_chipOutput, m_dramOutput;
-    std::vector<std::uint8_t> m_chipExact, m_dramExact; // computed from exact operands
+    // Outputs: 32-bit when every output fits (m_narrow32), else 64-bit; only
+    // one pair is allocated.
+    std::vector<std::int32_t> m_chipOutput32, m_dramOutput32;
+    std::vector<std::int64_t> m_chipOutput64, m_dramOutput64;
+    std::vector<std::uint8_t> m_chipExact; // computed from exact operands
+    std::vector<std::uint8_t> m_dramState; // DramState: unwritten, or written with its exactness
+    void setChipOutput(OutputId o, std::int64_t v)
+    {
+        if (m_narrow32)
+            m_chipOutput32[o] = std::int32_t(v); // narrow32: every computed value is an int32
+        else
+            m_chipOutput64[o] = v;
+    }
+    std::int64_t dramOutput(OutputId o) const;
     struct {
         int step = -1;
         PatchId patch = 0;

@@ -50,8 +50,12 @@ CompareRow summarise(const Problem &problem, const StrategySpec &spec, const Sim
         row.group_size = 1;
     else if (spec.kind == StrategyKind::KernelBlocked)
         row.group_size = spec.group_size.value_or(kernelBlockedGroupSize(problem, spec.kernel_block.value_or(problem.layer.n)));
+    // A row needs the steps' totals only: without per-step stats, a sweep's
+    // small groups on a big layer do not hold 120 bytes a step.
+    SimulationOptions totalsOnly = options;
+    totalsOnly.step_stats = false;
     try {
-        setRowFigures(row, runStrategy(problem, spec, options));
+        setRowFigures(row, runStrategy(problem, spec, totalsOnly));
     } catch (const StrategyError &e) {
         row.failure = e.what();
     }

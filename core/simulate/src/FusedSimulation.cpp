@@ -1,10 +1,9 @@
 #include "convoffload/simulate/FusedSimulation.h"
 
-#include "ChipMemory.h"
-#include "ReloadTally.h"
-#include "Reporter.h"
+#include "Executor.h"
 
 #include <algorithm>
+#include <span>
 #include <stdexcept>
 #include <type_traits>
 
@@ -24,6 +23,19 @@ struct GroupsPlan {
     const std::vector<KernelId> &kernels(std::size_t) const { return all; }
 };
 
+/// A patch order cut every G patches as a plan: group i is a span of it.
+struct SequencePlan {
+    const PatchSequence &sequence;
+    std::vector<KernelId> all;
+    std::size_t size() const { return sequence.groupCount(); }
+    std::span<const PatchId> patches(std::size_t i) const
+    {
+        const std::size_t g = std::size_t(sequence.group_size), begin = i * g;
+        return std::span<const PatchId>(sequence.order).subspan(begin, std::min(g, sequence.order.size() - begin));
+    }
+    const std::vector<KernelId> &kernels(std::size_t) const { return all; }
+};
+
 struct StepsPlan {
     const ComputeSteps &steps;
     std::size_t size() const { return steps.size(); }
@@ -36,29 +48,23 @@ struct StepsPlan {
 /// iff its stamp is the previous step's, loaded iff it is not; the write
 /// policy needs only how many outputs are pending, since every output is
 /// computed at most once.
-template <typename Plan> class FusedPass {
+template <typename Plan> class FusedPass : detail::Executor {
 public:
     FusedPass(const Problem &problem, const Plan &plan, const SimulationOptions &options)
-        : m_problem(problem)
-        , m_layer(problem.layer)
+        : Executor(problem, options)
         , m_groups(plan)
-        , m_options(options)
-        , m_reporter(m_result, m_layer, options.max_diagnostics_per_rule)
-        , m_reload(m_layer, problem.options.padding_in_dram, problem.hardware.max_loads_per_element)
     {
-        if (options.functional)
-            m_chip.emplace(problem, options.data ? *options.data : seededTensors(m_layer, options.seed));
     }
 
     /// `computed`: per output, whether the plan computes it.
     SimulationResult run(const std::vector<std::uint8_t> &computed)
     {
-        const std::int64_t total = detail::dramElements(m_problem);
-        if (total > m_problem.hardware.dram_size)
-            m_reporter.dramOverflow(total, m_problem.hardware.dram_size);
-
+        checkDram();
         const std::size_t stepCount = m_groups.size() + 1;
-        m_result.steps.reserve(stepCount);
+        if (m_options.step_stats)
+            m_result.steps.reserve(stepCount);
+        else
+            m_result.totals.emplace();
         m_stamp.assign(std::size_t(m_layer.pixelCount()), 0);
         m_loads.assign(std::size_t(m_layer.pixelCount()), 0);
         m_kernelLoads.assign(std::size_t(m_layer.n), 0);
@@ -67,56 +73,37 @@ public:
             if (g % kPollEvery == 0)
                 poll(g, stepCount);
             runGroup(g);
+            foldStep();
         }
         if (m_groups.size() % kPollEvery == 0)
             poll(m_groups.size(), stepCount);
         drain(computed);
+        foldStep();
 
         const int lastStep = int(stepCount);
         for (OutputId o = 0; o < OutputId(computed.size()); ++o)
             if (!computed[o])
                 m_reporter.neverComputed(lastStep, o);
-        if (m_chip)
-            m_result.functional = m_chip->check(m_options.keep_output);
-        std::stable_sort(m_result.diagnostics.begin(), m_result.diagnostics.end(),
-            [](const Diagnostic &a, const Diagnostic &b) { return a.severity < b.severity; });
-        m_result.input_load_counts = std::move(m_loads);
-        m_result.kernel_load_counts = std::move(m_kernelLoads);
-        m_reload.finish(m_result);
-        return std::move(m_result);
+        return finish(std::move(m_loads), std::move(m_kernelLoads));
     }
 
 private:
-    static constexpr std::size_t kPollEvery = 256;
-
-    void poll(std::size_t done, std::size_t total) const
+    /// Without step stats, the step just run goes into the totals.
+    void foldStep()
     {
-        if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed))
-            throw Cancelled();
-        if (m_options.progress)
-            m_options.progress(done, total);
+        if (!m_result.totals)
+            return;
+        m_result.totals->add(m_result.steps.back());
+        m_result.steps.pop_back();
     }
 
-    Footprint footprint() const
-    {
-        return {m_pixelsOnChip * m_layer.c_in, m_kernelsOnChip * m_layer.kernelElements(), m_outputsOnChip};
-    }
-
-    void endAction(int step, Action action)
-    {
-        const Footprint now = footprint();
-        StepStats &stats = m_result.steps.back();
-        stats.peak_footprint = std::max(stats.peak_footprint, now.total());
-        stats.after = now;
-        if (now.total() > m_problem.hardware.mem_size)
-            m_reporter.memoryOverflow(step, action, now, m_problem.hardware.mem_size);
-    }
+    void endAction(int step, Action action) { noteFootprint(step, action); }
 
     void runGroup(std::size_t g)
     {
         const int step = int(g + 1);
         const std::uint32_t stamp = std::uint32_t(g + 2); // 0 = never needed, so group 0 keeps nothing
-        const std::vector<PatchId> &group = m_groups.patches(g);
+        const auto &group = m_groups.patches(g); // a vector or a span
         const std::vector<KernelId> &kernels = m_groups.kernels(g);
         const bool paddingInDram = m_problem.options.padding_in_dram;
         const Hardware &hw = m_problem.hardware;
@@ -225,7 +212,7 @@ private:
                 for (KernelId k : kernels)
                     m_reload.computed(step, patch, k);
         if (m_chip) {
-            if (std::is_same_v<Plan, GroupsPlan>)
+            if (!std::is_same_v<Plan, StepsPlan>)
                 for (PatchId patch : group)
                     m_chip->computePatch(step, patch);
             else
@@ -281,32 +268,15 @@ private:
         stats.write_duration = double(stats.written) * m_problem.hardware.t_w;
     }
 
-    const Problem &m_problem;
-    const Layer &m_layer;
     const Plan &m_groups;
-    const SimulationOptions &m_options;
-    SimulationResult m_result;
-    Reporter m_reporter;
-    detail::ReloadTally m_reload;
-    std::optional<detail::ChipMemory> m_chip;
 
     std::vector<std::uint32_t> m_stamp; // per pixel: 2 + the last group that needed it
     std::vector<std::uint32_t> m_loads, m_kernelLoads;
     std::vector<PixelId> m_previous, m_current, m_loading, m_warned;
     std::vector<std::uint32_t> m_kernelStamp;
     std::vector<KernelId> m_previousKernels, m_currentKernels, m_loadingKernels;
-    std::int64_t m_pixelsOnChip = 0, m_kernelsOnChip = 0, m_outputsOnChip = 0;
     std::int64_t m_pending = 0; // outputs computed, not written yet
 };
-
-void requireSound(const Problem &problem)
-{
-    std::vector<std::string> problems = problem.layer.problems();
-    const std::vector<std::string> hw = problem.hardware.problems();
-    problems.insert(problems.end(), hw.begin(), hw.end());
-    if (!problems.empty())
-        throw std::invalid_argument(problems.front());
-}
 
 /// Per output, whether the plan computes it; nullopt when a pair repeats, a
 /// step is empty or an id is out of range (the general executor's cases).
@@ -340,7 +310,7 @@ std::optional<SimulationResult> runFused(const Problem &problem, const Plan &pla
 {
     if (options.trace)
         return std::nullopt;
-    requireSound(problem);
+    detail::requireSound(problem);
     const std::optional<std::vector<std::uint8_t>> computed = outputsComputed(problem.layer, plan);
     if (!computed)
         return std::nullopt;
@@ -352,6 +322,15 @@ std::optional<SimulationResult> runFused(const Problem &problem, const Plan &pla
 std::optional<SimulationResult> simulateS1Fused(const Problem &problem, const Groups &groups, const SimulationOptions &options)
 {
     GroupsPlan plan{groups, {}};
+    for (int k = 0; k < problem.layer.n; ++k)
+        plan.all.push_back(KernelId(k));
+    return runFused(problem, plan, options);
+}
+
+std::optional<SimulationResult> simulateS1Fused(
+    const Problem &problem, const PatchSequence &sequence, const SimulationOptions &options)
+{
+    SequencePlan plan{sequence, {}};
     for (int k = 0; k < problem.layer.n; ++k)
         plan.all.push_back(KernelId(k));
     return runFused(problem, plan, options);

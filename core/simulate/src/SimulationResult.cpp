@@ -23,10 +23,22 @@ std::vector<std::uint32_t> Trace::idsOf(int stepIndex, Action a) const
     return {ids.begin() + r.begin, ids.begin() + r.end};
 }
 
+void StepTotals::add(const StepStats &s)
+{
+    compute_steps += s.drain ? 0 : 1;
+    duration += s.duration();
+    loaded_input += s.loaded_input;
+    loaded_kernels += s.loaded_kernels;
+    written += s.written;
+    peak_footprint = std::max(peak_footprint, s.peak_footprint);
+}
+
 bool SimulationResult::valid() const { return error_count == 0; }
 
 int SimulationResult::computeSteps() const
 {
+    if (totals)
+        return totals->compute_steps;
     return int(std::count_if(steps.begin(), steps.end(), [](const StepStats &s) { return !s.drain; }));
 }
 
@@ -42,6 +54,8 @@ template <typename F> std::int64_t sumOf(const std::vector<StepStats> &steps, F 
 
 double SimulationResult::totalDuration() const
 {
+    if (totals)
+        return totals->duration;
     double total = 0;
     for (const StepStats &s : steps)
         total += s.duration();
@@ -49,18 +63,20 @@ double SimulationResult::totalDuration() const
 }
 std::int64_t SimulationResult::loadedInput() const
 {
-    return sumOf(steps, [](const StepStats &s) { return s.loaded_input; });
+    return totals ? totals->loaded_input : sumOf(steps, [](const StepStats &s) { return s.loaded_input; });
 }
 std::int64_t SimulationResult::loadedKernels() const
 {
-    return sumOf(steps, [](const StepStats &s) { return s.loaded_kernels; });
+    return totals ? totals->loaded_kernels : sumOf(steps, [](const StepStats &s) { return s.loaded_kernels; });
 }
 std::int64_t SimulationResult::written() const
 {
-    return sumOf(steps, [](const StepStats &s) { return s.written; });
+    return totals ? totals->written : sumOf(steps, [](const StepStats &s) { return s.written; });
 }
 std::int64_t SimulationResult::peakFootprint() const
 {
+    if (totals)
+        return totals->peak_footprint;
     std::int64_t peak = 0;
     for (const StepStats &s : steps)
         peak = std::max(peak, s.peak_footprint);

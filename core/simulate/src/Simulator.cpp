@@ -1,8 +1,6 @@
 #include "convoffload/simulate/Simulator.h"
 
-#include "ChipMemory.h"
-#include "ReloadTally.h"
-#include "Reporter.h"
+#include "Executor.h"
 
 #include <algorithm>
 #include <optional>
@@ -19,12 +17,10 @@ enum class OutputState : std::uint8_t { Pending, OnChip, Written };
 /// One run of a strategy. State is held in flat arrays indexed by id, so each
 /// action costs O(ids it names) and nothing is proportional to the layer size
 /// per step.
-class Engine {
+class Engine : detail::Executor {
 public:
     Engine(const Problem &problem, const SimulationOptions &options)
-        : m_problem(problem)
-        , m_layer(problem.layer)
-        , m_options(options)
+        : Executor(problem, options)
         , m_inputPresent(std::size_t(m_layer.pixelCount()), 0)
         , m_inputLoads(std::size_t(m_layer.pixelCount()), 0)
         , m_kernelPresent(std::size_t(m_layer.n), 0)
@@ -32,11 +28,7 @@ public:
         , m_outputState(std::size_t(m_layer.outputCount()), OutputState::Pending)
         , m_computedAt(std::size_t(m_layer.outputCount()), 0)
         , m_patchCheckedAt(std::size_t(m_layer.patchCount()), 0)
-        , m_reporter(m_result, m_layer, options.max_diagnostics_per_rule)
-        , m_reload(m_layer, problem.options.padding_in_dram, problem.hardware.max_loads_per_element)
     {
-        if (options.functional)
-            m_chip.emplace(problem, options.data ? *options.data : seededTensors(m_layer, options.seed));
     }
 
     SimulationResult run(const StepList &steps)
@@ -57,41 +49,13 @@ public:
             runStep(int(i + 1), steps[i]);
         }
         checkEnd(int(steps.size()));
-        if (m_chip)
-            m_result.functional = m_chip->check(m_options.keep_output);
-        std::stable_sort(m_result.diagnostics.begin(), m_result.diagnostics.end(),
-            [](const Diagnostic &a, const Diagnostic &b) { return a.severity < b.severity; });
-        m_result.input_load_counts = std::move(m_inputLoads);
-        m_result.kernel_load_counts = std::move(m_kernelLoads);
-        m_reload.finish(m_result);
-        return std::move(m_result);
+        return finish(std::move(m_inputLoads), std::move(m_kernelLoads));
     }
 
 private:
-    static constexpr std::size_t kPollEvery = 256;
-
-    void poll(std::size_t done, std::size_t total) const
-    {
-        if (m_options.cancel && m_options.cancel->load(std::memory_order_relaxed))
-            throw Cancelled();
-        if (m_options.progress)
-            m_options.progress(done, total);
-    }
-
-    // ---- footprint -------------------------------------------------------
-    Footprint footprint() const
-    {
-        return {m_inputOnChip * m_layer.c_in, m_kernelsOnChip * m_layer.kernelElements(), m_outputsOnChip};
-    }
-
     void endAction(int step, Action action, std::uint32_t traceBegin)
     {
-        const Footprint now = footprint();
-        StepStats &stats = m_result.steps.back();
-        stats.peak_footprint = std::max(stats.peak_footprint, now.total());
-        stats.after = now;
-        if (now.total() > m_problem.hardware.mem_size)
-            m_reporter.memoryOverflow(step, action, now, m_problem.hardware.mem_size);
+        const Footprint now = noteFootprint(step, action);
         if (m_options.trace)
             m_result.trace.actions.push_back({action, traceBegin, std::uint32_t(m_result.trace.ids.size()), now});
     }
@@ -169,7 +133,7 @@ private:
                 continue;
             }
             m_inputPresent[p] = 0;
-            --m_inputOnChip;
+            --m_pixelsOnChip;
             m_result.steps.back().freed_input += m_layer.c_in;
             if (m_chip)
                 m_chip->freePixel(p);
@@ -250,7 +214,7 @@ private:
                 continue;
             }
             m_inputPresent[p] = 1;
-            ++m_inputOnChip;
+            ++m_pixelsOnChip;
             if (m_chip)
                 m_chip->loadPixel(p);
         }
@@ -335,13 +299,6 @@ private:
     }
 
     // ---- whole-strategy checks ---------------------------------------------
-    void checkDram()
-    {
-        const std::int64_t total = detail::dramElements(m_problem);
-        if (total > m_problem.hardware.dram_size)
-            m_reporter.dramOverflow(total, m_problem.hardware.dram_size);
-    }
-
     void checkEnd(int lastStep)
     {
         for (std::size_t o = 0; o < m_outputState.size(); ++o)
@@ -360,36 +317,20 @@ private:
             });
     }
 
-    const Problem &m_problem;
-    const Layer &m_layer;
-    const SimulationOptions &m_options;
-    SimulationResult m_result;
-
     std::vector<std::uint8_t> m_inputPresent;
     std::vector<std::uint32_t> m_inputLoads;
-    std::int64_t m_inputOnChip = 0; // pixels
     std::vector<std::uint8_t> m_kernelPresent;
     std::vector<std::uint32_t> m_kernelLoads;
-    std::int64_t m_kernelsOnChip = 0;
     std::vector<OutputState> m_outputState;
     std::vector<std::uint32_t> m_computedAt;
     std::vector<std::uint32_t> m_patchCheckedAt;
-    std::int64_t m_outputsOnChip = 0;
-
-    std::optional<detail::ChipMemory> m_chip; // the functional simulation, when asked
-    Reporter m_reporter;
-    detail::ReloadTally m_reload;
 };
 
 } // namespace
 
 SimulationResult simulate(const Problem &problem, const StepList &steps, const SimulationOptions &options)
 {
-    std::vector<std::string> problems = problem.layer.problems();
-    const std::vector<std::string> hw = problem.hardware.problems();
-    problems.insert(problems.end(), hw.begin(), hw.end());
-    if (!problems.empty())
-        throw std::invalid_argument(problems.front());
+    detail::requireSound(problem);
     return Engine(problem, options).run(steps);
 }
 

@@ -8,6 +8,10 @@ namespace convoffload {
 SimulationResult simulateStrategy(const Problem &problem, const StrategySpec &spec, const SimulationOptions &options)
 {
     if (!options.trace) {
+        // Generated S1 groups: a patch order and G, no vector per group.
+        if (const std::optional<PatchSequence> sequence = patchSequenceOf(problem, spec))
+            if (std::optional<SimulationResult> fused = simulateS1Fused(problem, *sequence, options))
+                return std::move(*fused);
         std::optional<SimulationResult> fused = isS1Kind(spec.kind)
             ? simulateS1Fused(problem, groupsOf(problem, spec), options)
             : simulateStepsFused(problem, computeStepsOf(problem, spec), options);

@@ -56,6 +56,20 @@ Groups s1Baseline(const Layer &layer);
 Groups rowByRow(const Layer &layer, std::int64_t groupSize);
 Groups zigzag(const Layer &layer, std::int64_t groupSize);
 
+/// The generated S1 strategies (s1-baseline, row-by-row, zigzag) as what
+/// they are: one patch order cut every `group_size` patches. Group g is
+/// order[g·G, min((g+1)·G, patches)); no vector per group (a sweep's G = 1
+/// on a 4096² layer would allocate 16 M of them).
+struct PatchSequence {
+    std::vector<PatchId> order;
+    std::int64_t group_size = 1;
+    std::size_t groupCount() const { return (order.size() + std::size_t(group_size) - 1) / std::size_t(group_size); }
+};
+
+/// The sequence of a generated S1 spec, nullopt for the other kinds; throws
+/// StrategyError as groupsOf does (group size < 1, nb_patches_max 0).
+std::optional<PatchSequence> patchSequenceOf(const Problem &problem, const StrategySpec &spec);
+
 /// Groups of a spec; throws StrategyError (group size < 1, nb_patches_max 0,
 /// patch ids out of range, a kind that streams kernels and so has no groups)
 /// with a message naming the strategy.

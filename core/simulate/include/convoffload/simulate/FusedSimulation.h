@@ -19,6 +19,11 @@ namespace convoffload {
 /// names a patch out of range. Throws like simulate() on an unsound problem.
 std::optional<SimulationResult> simulateS1Fused(const Problem &problem, const Groups &groups, const SimulationOptions &options);
 
+/// The same, for groups given as one patch order cut every G patches (the
+/// generated S1 strategies), without a vector per group.
+std::optional<SimulationResult> simulateS1Fused(
+    const Problem &problem, const PatchSequence &sequence, const SimulationOptions &options);
+
 /// The same result as simulate(problem, expandSteps(problem, steps), options),
 /// with the same nullopt cases: a (patch, kernel) pair named twice, an empty
 /// step, an id out of range, a trace asked for.

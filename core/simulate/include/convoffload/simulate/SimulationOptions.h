@@ -22,6 +22,9 @@ struct SimulationOptions {
     bool functional = true;
     std::uint64_t seed = 1; // for generated tensors
     const TensorData *data = nullptr; // explicit tensors instead of seeded ones
+    /// Off: no per-step stats, only their totals (SimulationResult::totals),
+    /// for summaries; the memory then does not grow with the number of steps.
+    bool step_stats = true;
     bool keep_output = false; // functional: hand back the DRAM output (FunctionalResult::dram_output)
     int max_diagnostics_per_rule = 50; // the rest are counted, not listed
     /// Long runs (big layers, sweeps) poll this every few hundred steps and

@@ -5,6 +5,7 @@
 #include "convoffload/model/Step.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,15 @@ struct StepStats {
     bool operator==(const StepStats &) const = default;
 };
 
+/// What the steps add up to: all a comparison row needs of them.
+struct StepTotals {
+    int compute_steps = 0; // steps that compute (the drain excluded)
+    double duration = 0; // sum of the steps' durations, in step order
+    std::int64_t loaded_input = 0, loaded_kernels = 0, written = 0; // elements
+    std::int64_t peak_footprint = 0; // max over the steps
+    void add(const StepStats &s);
+};
+
 enum class FunctionalStatus { Skipped, Pass, Fail };
 std::string functionalStatusName(FunctionalStatus s); // "skipped", "pass", "fail"
 
@@ -82,6 +92,11 @@ struct SimulationResult {
     std::int64_t suppressed_diagnostics = 0;
     std::int64_t error_count = 0, warning_count = 0; // listed or not; warnings include the reload-bound ones
     std::vector<StepStats> steps; // one per step, the drain included
+    /// Set instead of `steps` when SimulationOptions::step_stats is off (a
+    /// comparison or sweep of a big layer with small groups, where 120 bytes
+    /// a step add up to gigabytes): `steps` is then empty and the accessors
+    /// below read these totals, folded in step order (the same values).
+    std::optional<StepTotals> totals;
     Trace trace; // empty unless requested
     FunctionalResult functional;
     std::vector<std::uint32_t> input_load_counts; // per pixel: times loaded

@@ -1,0 +1,56 @@
+#pragma once
+// Private to the simulate library: what both executors (the general one of
+// Simulator.cpp and the fused pass of FusedSimulation.cpp) share — the run's
+// problem and options, the result being built with its reporter, the
+// functional simulation, the on-chip counts — and the parts of a run that are
+// the same in both: polling for cancel and progress, the DRAM check at the
+// start and the hand-over at the end.
+
+#include "ChipMemory.h"
+#include "ReloadTally.h"
+#include "Reporter.h"
+
+#include "convoffload/simulate/SimulationOptions.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace convoffload::detail {
+
+/// Throws std::invalid_argument naming the layer's or the hardware's first problem.
+void requireSound(const Problem &problem);
+
+class Executor {
+protected:
+    Executor(const Problem &problem, const SimulationOptions &options);
+
+    static constexpr std::size_t kPollEvery = 256; // steps between polls
+
+    /// Throws Cancelled when the cancel flag is raised; reports progress.
+    void poll(std::size_t done, std::size_t total) const;
+    Footprint footprint() const
+    {
+        return {m_pixelsOnChip * m_layer.c_in, m_kernelsOnChip * m_layer.kernelElements(), m_outputsOnChip};
+    }
+    /// After an action: the footprint, into the step's peak and final
+    /// footprint, and the finding when it exceeds the memory; returns it.
+    Footprint noteFootprint(int step, Action action);
+    /// The finding when the tensors do not fit in DRAM.
+    void checkDram();
+    /// The end of a run: the functional verdict, the findings errors first
+    /// (each kind in step order), the load counts and the reload tally handed over and, without
+    /// step stats, the steps folded into their totals.
+    SimulationResult finish(std::vector<std::uint32_t> &&inputLoads, std::vector<std::uint32_t> &&kernelLoads);
+
+    const Problem &m_problem;
+    const Layer &m_layer;
+    const SimulationOptions &m_options;
+    SimulationResult m_result;
+    Reporter m_reporter;
+    ReloadTally m_reload; // the reload assumption, tallied in full
+    std::optional<ChipMemory> m_chip; // the functional simulation, when asked
+    std::int64_t m_pixelsOnChip = 0, m_kernelsOnChip = 0, m_outputsOnChip = 0;
+};
+
+} // namespace convoffload::detail
