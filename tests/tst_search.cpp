@@ -105,6 +105,43 @@ std::optional<int> bruteForceOptimum(int hIn, int wIn, int groupSize, int minGro
     return best;
 }
 
+/// One row of the brute-force table (findsTheBruteForceOptimum_data): the
+/// instance and its optima worked out by the brute force, the real one and
+/// the one with the reload bound dropped (relaxed).
+struct BruteForceCase {
+    Problem problem;
+    S1Instance instance;
+    std::optional<int> optimum; // nullopt: no strategy meets the reload bound
+    std::optional<int> relaxed;
+
+    /// From the current row's data.
+    static BruteForceCase fetch()
+    {
+        QFETCH(int, hIn);
+        QFETCH(int, wIn);
+        QFETCH(int, groupSize);
+        QFETCH(int, maxLoads);
+        QFETCH(bool, atMostCap);
+        return make(hIn, wIn, groupSize, maxLoads, atMostCap);
+    }
+    static BruteForceCase make(int hIn, int wIn, int groupSize, int maxLoads, bool atMostCap)
+    {
+        BruteForceCase c;
+        c.problem = paperProblem(hIn, wIn, groupSize, maxLoads);
+        OptimiseSettings settings;
+        settings.group_count = atMostCap ? GroupCount::AtMostCap : GroupCount::ExactlyKMin;
+        c.instance = makeS1Instance(c.problem, settings);
+        const int patches = (hIn - 2) * (wIn - 2);
+        const int kMin = (patches + groupSize - 1) / groupSize;
+        const int maxGroups = atMostCap ? patches : kMin;
+        c.optimum = bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, maxLoads);
+        // 9 = H_K·W_K: no pixel lies in more patches, the bound cannot bind.
+        c.relaxed = maxLoads >= 9 ? c.optimum : bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, 9);
+        return c;
+    }
+    bool atMostCap() const { return instance.group_count == GroupCount::AtMostCap; }
+};
+
 /// Expands and simulates with the functional check: the groups must be a
 /// valid strategy with no reload warning, computing the right convolution,
 /// and the simulator's duration must be the one claimed.
@@ -166,18 +203,10 @@ private slots:
     }
     void findsTheBruteForceOptimum()
     {
-        QFETCH(int, hIn);
-        QFETCH(int, wIn);
-        QFETCH(int, groupSize);
-        QFETCH(int, maxLoads);
-        QFETCH(bool, atMostCap);
-        const Problem problem = paperProblem(hIn, wIn, groupSize, maxLoads);
-        OptimiseSettings settings;
-        settings.group_count = atMostCap ? GroupCount::AtMostCap : GroupCount::ExactlyKMin;
-        const S1Instance in = makeS1Instance(problem, settings);
-        const int patches = (hIn - 2) * (wIn - 2);
-        const int kMin = (patches + groupSize - 1) / groupSize;
-        const std::optional<int> optimum = bruteForceOptimum(hIn, wIn, groupSize, kMin, atMostCap ? patches : kMin, maxLoads);
+        const BruteForceCase c = BruteForceCase::fetch();
+        const Problem &problem = c.problem;
+        const S1Instance &in = c.instance;
+        const std::optional<int> &optimum = c.optimum;
 
         const OptimiseResult r = searchOptimise(in, budget(200000));
         QCOMPARE(r.method, std::string("search"));
@@ -204,19 +233,11 @@ private slots:
     void partitionBoundIsSound_data() { findsTheBruteForceOptimum_data(); }
     void partitionBoundIsSound()
     {
-        QFETCH(int, hIn);
-        QFETCH(int, wIn);
-        QFETCH(int, groupSize);
-        QFETCH(int, maxLoads);
-        QFETCH(bool, atMostCap);
-        OptimiseSettings settings;
-        settings.group_count = atMostCap ? GroupCount::AtMostCap : GroupCount::ExactlyKMin;
-        const S1Instance in = makeS1Instance(paperProblem(hIn, wIn, groupSize, maxLoads), settings);
-        const int patches = (hIn - 2) * (wIn - 2);
-        const int kMin = (patches + groupSize - 1) / groupSize;
-        const int maxGroups = atMostCap ? patches : kMin;
-        const std::optional<int> relaxed = bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, 9);
-        const std::optional<int> optimum = bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, maxLoads);
+        const BruteForceCase c = BruteForceCase::fetch();
+        const S1Instance &in = c.instance;
+        const std::optional<int> &relaxed = c.relaxed;
+        const std::optional<int> &optimum = c.optimum;
+        const bool atMostCap = c.atMostCap();
         QVERIFY(relaxed);
 
         PartitionBoundLimits generous;
@@ -227,7 +248,7 @@ private slots:
         QCOMPARE(*bound, double(*relaxed));
         if (optimum)
             QVERIFY(*bound <= *optimum);
-        QCOMPARE(reloadBoundIsSlack(in), maxLoads == 9);
+        QCOMPARE(reloadBoundIsSlack(in), c.instance.max_loads_per_pixel == 9);
         QVERIFY(*bound >= lowerBound(in));
 
         // Pruning by a known strategy's loads leaves the bound unchanged.
@@ -278,19 +299,10 @@ private slots:
     void proofMatchesTheBruteForce_data() { findsTheBruteForceOptimum_data(); }
     void proofMatchesTheBruteForce()
     {
-        QFETCH(int, hIn);
-        QFETCH(int, wIn);
-        QFETCH(int, groupSize);
-        QFETCH(int, maxLoads);
-        QFETCH(bool, atMostCap);
-        OptimiseSettings settings;
-        settings.group_count = atMostCap ? GroupCount::AtMostCap : GroupCount::ExactlyKMin;
-        const S1Instance in = makeS1Instance(paperProblem(hIn, wIn, groupSize, maxLoads), settings);
-        const int patches = (hIn - 2) * (wIn - 2);
-        const int kMin = (patches + groupSize - 1) / groupSize;
-        const int maxGroups = atMostCap ? patches : kMin;
-        const std::optional<int> relaxed = bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, 9);
-        const std::optional<int> optimum = bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, maxLoads);
+        const BruteForceCase c = BruteForceCase::fetch();
+        const S1Instance &in = c.instance;
+        const std::optional<int> &relaxed = c.relaxed;
+        const std::optional<int> &optimum = c.optimum;
         QVERIFY(relaxed);
         if (!optimum)
             return; // nothing to prove
