@@ -154,7 +154,7 @@ const Command kCommands[] = {
         .drawsFigures = true,
         .needsFigures = true},
     {.name = "optimize",
-        .usage = "PROJECT [--method search|ilp] [--time-limit S] [--moves N] [--threads N] [--seed N] [--out CSV]\n"
+        .usage = "PROJECT [--method search|ilp|exact] [--time-limit S] [--moves N] [--threads N] [--seed N] [--out CSV]\n"
                  "          [--save NAME] [--json] [--group-size G] [--groups kmin|any [--max-groups N]]",
         .help = "an optimised groups strategy",
         .run = [](const CommandInput &in) { return optimizeCommand(in.parser, *in.loaded, in.projectPath); }},

@@ -3,6 +3,7 @@
 // pixel bitmasks (no S1Instance, no search code); its strategies against the
 // simulator (validity, reload warnings, functional check, duration).
 
+#include "convoffload/optimise/ExactOptimiser.h"
 #include "convoffload/optimise/S1Instance.h"
 #include "convoffload/optimise/S1InstanceBound.h"
 #include "convoffload/optimise/S1InstanceBoundProof.h"
@@ -20,6 +21,7 @@
 #include <bit>
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <thread>
 
 using namespace convoffload;
@@ -362,6 +364,98 @@ private slots:
         line.incumbent = 40;
         line.bound = 30;
         QVERIFY2(line.text().rfind("bound 30, gap 25.0 %", 0) == 0, line.text().c_str());
+    }
+
+    // Method "exact" against the brute force. Its search is cut to one move,
+    // so the dynamic programming often has to find the optimum and rebuild it
+    // (the rebuilt partition is checked on every row first): whenever the relaxed optimum is the optimum, the result is that
+    // optimum and says Optimal; where the reload bound binds (relaxed < optimum) it never claims Optimal, its bound is the
+    // relaxed optimum, and it never returns an invalid strategy.
+    void exactMatchesTheBruteForce_data() { findsTheBruteForceOptimum_data(); }
+    void exactMatchesTheBruteForce()
+    {
+        const BruteForceCase c = BruteForceCase::fetch();
+        QVERIFY(c.relaxed);
+        // The rebuilt partition of the whole relaxed optimum (no incumbent):
+        // the relaxed optimum's duration, and valid when the reload bound is slack.
+        BoundProofLimits whole;
+        whole.time_limit_s = 600;
+        whole.keep_partition = true;
+        const BoundProof relaxed = proveByRelaxedBound(c.instance, std::numeric_limits<double>::infinity(), whole);
+        QCOMPARE(boundProofStatusName(relaxed.status), boundProofStatusName(BoundProofStatus::Bounded));
+        QCOMPARE(*relaxed.bound, double(*c.relaxed));
+        QCOMPARE(relaxed.text().rfind("bound " + std::to_string(*c.relaxed) + " (", 0), std::size_t(0));
+        const S1Evaluation rebuilt = evaluate(c.instance, relaxed.partition);
+        QCOMPARE(rebuilt.duration, double(*c.relaxed));
+        if (reloadBoundIsSlack(c.instance))
+            QVERIFY2(rebuilt.feasible, rebuilt.violation.c_str());
+
+        ExactOptions options;
+        options.search = budget(1, 1, 1);
+        OptimiseControl control;
+        control.time_limit_s = 600; // the instances end it, never the clock
+        const ExactOutcome exact = exactOptimise(c.instance, options, control);
+        const OptimiseResult &r = exact.result;
+        QCOMPARE(r.method, std::string("exact"));
+        QVERIFY(!r.timed_out);
+        if (c.optimum == c.relaxed) {
+            QVERIFY2(r.hasSolution(), r.message.c_str());
+            QCOMPARE(r.duration, double(*c.optimum));
+            QCOMPARE(r.lower_bound, double(*c.optimum));
+            QCOMPARE(optimiseStatusName(r.status), optimiseStatusName(OptimiseStatus::Optimal));
+            QCOMPARE(r.message.rfind("proven optimal", 0), std::size_t(0));
+            checkWithSimulator(c.problem, r);
+            return;
+        }
+        QVERIFY(optimiseStatusName(r.status) != optimiseStatusName(OptimiseStatus::Optimal));
+        QCOMPARE(r.lower_bound, double(*c.relaxed));
+        QVERIFY2(r.message.find("breaks the reload bound") != std::string::npos, r.message.c_str());
+        if (r.hasSolution()) {
+            QVERIFY(c.optimum);
+            QVERIFY(r.duration >= *c.optimum);
+            checkWithSimulator(c.problem, r);
+        } else {
+            QCOMPARE(optimiseStatusName(r.status), optimiseStatusName(OptimiseStatus::NoSolution));
+        }
+    }
+
+    // "exact" through optimise(), with its limits: a layer over 64 patches
+    // gets the search's strategy and says why it is not proven; Stop before
+    // the start returns the best strategy known (a heuristic) at once; a tiny
+    // states cap ends the proof without a claim.
+    void exactReportsItsLimits()
+    {
+        OptimiseRequest request;
+        request.method = OptimiseMethod::Exact;
+        request.threads = 1;
+        request.max_moves = 2000;
+        OptimiseControl control;
+        control.time_limit_s = 600;
+        const OptimiseReport large = optimise(paperProblem(11, 11, 3), request, control);
+        QCOMPARE(large.result.method, std::string("exact"));
+        QVERIFY(large.result.hasSolution());
+        QCOMPARE(optimiseStatusName(large.result.status), optimiseStatusName(OptimiseStatus::Feasible));
+        QVERIFY2(large.result.message.find("too large for the exact dynamic programming") != std::string::npos,
+            large.result.message.c_str());
+        QVERIFY(large.proof);
+        QCOMPARE(boundProofStatusName(large.proof->status), boundProofStatusName(BoundProofStatus::NotTried));
+
+        const std::atomic<bool> cancel{true};
+        control.cancel = &cancel;
+        const OptimiseReport stopped = optimise(paperProblem(9, 9, 2), request, control);
+        QVERIFY(stopped.result.cancelled);
+        QVERIFY(stopped.result.hasSolution());
+        QVERIFY(evaluate(stopped.instance, stopped.result.groups).feasible);
+        QCOMPARE(optimiseStatusName(stopped.result.status), optimiseStatusName(OptimiseStatus::Feasible));
+
+        control.cancel = nullptr;
+        request.max_moves = 1;
+        request.prove_max_states = 10;
+        const OptimiseReport capped = optimise(paperProblem(7, 7, 2), request, control);
+        QCOMPARE(optimiseStatusName(capped.result.status), optimiseStatusName(OptimiseStatus::Feasible));
+        QCOMPARE(capped.result.message, "not proven: " + capped.proof->text());
+        QCOMPARE(capped.proof->why, std::string("states cap hit"));
+        QVERIFY(optimiseReportToText(capped).find("Proof:           bound not reached: states cap hit") != std::string::npos);
     }
 
     // Through optimise(): --prove is off by default (no proof in the report)

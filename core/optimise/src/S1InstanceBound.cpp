@@ -22,6 +22,12 @@ struct State {
     bool operator==(const State &) const = default;
 };
 
+/// What a state costs so far, and the group before its last (to rebuild the partition).
+struct Entry {
+    std::int64_t loads;
+    std::uint64_t parent;
+};
+
 struct StateHash {
     std::size_t operator()(const State &s) const
     {
@@ -60,19 +66,24 @@ public:
         out.end = m_end;
         if (m_end != PartitionBoundEnd::Finished)
             out.bound.reset();
+        else if (out.bound && m_limits.keep_partition)
+            out.partition = rebuild();
         return out;
     }
 
 private:
+    using Layer = std::unordered_map<State, Entry, StateHash>;
+
     std::optional<double> explore(std::int64_t &states)
     {
         const std::int64_t maxGroups = std::min<std::int64_t>(m_in.max_groups, m_in.patches);
-        std::unordered_map<State, std::int64_t, StateHash> layer{{State{0, 0}, 0}};
+        Layer layer{{State{0, 0}, Entry{0, 0}}};
         std::optional<double> best;
         states = 1;
         for (std::int64_t t = 0; t < maxGroups && !layer.empty(); ++t) {
-            std::unordered_map<State, std::int64_t, StateHash> next;
-            for (const auto &[state, loads] : layer) {
+            Layer next;
+            for (const auto &[state, entry] : layer) {
+                const std::int64_t loads = entry.loads;
                 const std::uint64_t remaining = m_all & ~state.done;
                 const PixelSet lastUnion = unionOf(state.last);
                 // Pixels the patches left need: after a group g, those g does
@@ -93,16 +104,36 @@ private:
                     return std::nullopt;
             }
             states += std::int64_t(next.size());
-            for (const auto &[state, loads] : next)
+            for (const auto &[state, entry] : next)
                 if (state.done == m_all && t + 1 >= m_in.min_groups) {
-                    const double d = m_in.duration(loads, t + 1);
-                    if (!best || d < *best)
+                    const double d = m_in.duration(entry.loads, t + 1);
+                    if (!best || d < *best) {
                         best = d;
+                        m_bestEnd = state;
+                        m_bestSteps = std::size_t(t + 1);
+                    }
                 }
+            if (m_limits.keep_partition)
+                m_layers.push_back(std::move(layer));
             layer = std::move(next);
         }
+        if (m_limits.keep_partition)
+            m_layers.push_back(std::move(layer));
         m_end = PartitionBoundEnd::Finished;
         return best;
+    }
+
+    /// The ordered partition of the best end state, walking the parents back.
+    std::vector<std::uint64_t> rebuild() const
+    {
+        std::vector<std::uint64_t> groups(m_bestSteps);
+        State s = m_bestEnd;
+        for (std::size_t t = m_bestSteps; t > 0; --t) {
+            groups[t - 1] = s.last;
+            const Entry &e = m_layers[t].at(s);
+            s = State{s.done & ~s.last, e.parent};
+        }
+        return groups;
     }
 
     PixelSet unionOf(std::uint64_t patches) const
@@ -189,9 +220,9 @@ private:
                 return;
         }
         const State s{m_from.done | group, group};
-        auto [it, inserted] = m_next->try_emplace(s, loads);
-        if (!inserted && loads < it->second)
-            it->second = loads;
+        auto [it, inserted] = m_next->try_emplace(s, Entry{loads, m_from.last});
+        if (!inserted && loads < it->second.loads)
+            it->second = Entry{loads, m_from.last};
     }
 
     const S1Instance &m_in;
@@ -209,7 +240,11 @@ private:
     std::int64_t m_fromLoads = 0;
     PixelSet m_ahead; // pixels the patches not yet done need
     std::int64_t m_groupsAfter = 0;
-    std::unordered_map<State, std::int64_t, StateHash> *m_next = nullptr;
+    Layer *m_next = nullptr;
+    // keep_partition: every step's states, and the best end state.
+    std::vector<Layer> m_layers;
+    State m_bestEnd{0, 0};
+    std::size_t m_bestSteps = 0;
 };
 
 } // namespace
