@@ -298,6 +298,13 @@ int experimentsCommand(const QCommandLineParser &parser)
         grid.group_to = int(groups.to);
     }
     grid.search_time_limit_s = parseSeconds(parser, opt("time-limit"));
+    const std::optional<OptimiseMethod> method = optimiseMethodFromName(str(parser.value(opt("method"))));
+    if (!method || *method == OptimiseMethod::Ilp)
+        throw UsageError("experiments --method: expected search or exact (CBC runs with --ilp-time-limit), got '"
+            + str(parser.value(opt("method"))) + "'");
+    grid.method = *method;
+    if (parser.isSet(opt("threads")))
+        grid.threads = int(parseInteger(parser, opt("threads"), 1, 256));
     grid.seed = std::uint64_t(parseInteger(parser, opt("seed"), 0, std::numeric_limits<std::int64_t>::max()));
     if (parser.isSet(opt("moves")))
         grid.search_max_moves = moveBudget(parser);

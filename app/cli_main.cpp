@@ -177,8 +177,9 @@ const Command kCommands[] = {
         .run = [](const CommandInput &in) { return networkCommand(in.parser, in.projectPath); },
         .readsOwnFile = true},
     {.name = "experiments",
-        .usage = "[--sizes 4..12] [--group-sizes 2..10] [--time-limit S] [--ilp-time-limit S]\n"
-                 "          [--csv|--json] [--out GAIN.{svg,png,pdf}] [--durations-out FILE [--group-size G]]",
+        .usage
+        = "[--sizes 4..12] [--group-sizes 2..10] [--method search|exact] [--time-limit S] [--threads N]\n"
+          "          [--ilp-time-limit S] [--csv|--json] [--out GAIN.{svg,png,pdf}] [--durations-out FILE [--group-size G]]",
         .help = "the paper's optimisation experiments: table, gain heat map, durations for one G",
         .run = [](const CommandInput &in) { return experimentsCommand(in.parser); },
         .takesProject = false,
