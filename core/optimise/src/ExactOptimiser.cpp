@@ -56,6 +56,49 @@ BoundProof proveSearchResult(
     return proof;
 }
 
+namespace {
+
+/// When the proof is out of reach (its states cap), the rest of the time
+/// goes to a second search, from another seed; its strategy is kept when
+/// better. Progress continues from where the proof ended.
+void searchAgain(const S1Instance &in, const ExactOptions &options, const OptimiseControl &control, OptimiseResult &r)
+{
+    const double left = control.time_limit_s - r.seconds;
+    if (left < 0.5 || (control.cancel && control.cancel->load()))
+        return;
+    SearchOptions again = options.search;
+    again.seed += 1;
+    OptimiseControl rest = control;
+    rest.time_limit_s = left;
+    const double offset = r.seconds;
+    if (control.progress)
+        rest.progress = [&](const OptimiseProgress &p) {
+            control.progress({offset + p.seconds,
+                p.incumbent && (!r.hasSolution() || *p.incumbent < r.duration)
+                    ? p.incumbent
+                    : (r.hasSolution() ? std::optional<double>(r.duration) : std::nullopt),
+                std::max(r.lower_bound, p.bound.value_or(0))});
+        };
+    const OptimiseResult more = searchOptimise(in, again, rest);
+    r.seconds += more.seconds;
+    r.cancelled = more.cancelled;
+    r.timed_out = more.timed_out;
+    if (more.hasSolution() && more.status != OptimiseStatus::Failed && (!r.hasSolution() || more.duration < r.duration)) {
+        r.groups = more.groups;
+        r.duration = more.duration;
+        r.lower_bound = std::max(r.lower_bound, more.lower_bound);
+        r.status = r.duration <= r.lower_bound ? OptimiseStatus::Optimal : OptimiseStatus::Feasible;
+        r.message = r.status == OptimiseStatus::Optimal
+            ? "proven optimal: after the proof hit its states cap, a second search reached the lower bound"
+            : r.message + "; a second search in the time left found a better strategy";
+    }
+    r.history.push_back({r.seconds, r.hasSolution() ? std::optional<double>(r.duration) : std::nullopt, r.lower_bound});
+    if (control.progress)
+        control.progress(r.history.back());
+}
+
+} // namespace
+
 ExactOutcome exactOptimise(const S1Instance &in, const ExactOptions &options, const OptimiseControl &control)
 {
     const bool provable = relaxedBoundFits(in);
@@ -131,6 +174,8 @@ ExactOutcome exactOptimise(const S1Instance &in, const ExactOptions &options, co
         break;
     }
     proof.partition.clear(); // in the result's groups when it was used
+    if (proof.status == BoundProofStatus::NotReached && proof.why == "states cap hit")
+        searchAgain(in, options, control, r);
     return out;
 }
 
