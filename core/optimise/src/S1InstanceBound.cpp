@@ -9,6 +9,8 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <memory_resource>
+#include <new>
 #include <unordered_map>
 #include <vector>
 
@@ -84,17 +86,28 @@ public:
     }
 
 private:
-    using Layer = std::unordered_map<State, Entry, StateHash>;
+    // Every step's states live in one arena, the maps too: allocating is a
+    // pointer bump, and the maps are never destroyed (their elements are
+    // trivial), so millions of nodes go at once with the arena and a time
+    // limit or Stop is not followed by seconds of freeing.
+    using Layer = std::pmr::unordered_map<State, Entry, StateHash>;
+
+    Layer &newLayer()
+    {
+        void *place = m_arena.allocate(sizeof(Layer), alignof(Layer));
+        return *new (place) Layer(&m_arena);
+    }
 
     std::optional<double> explore(std::int64_t &states)
     {
         const std::int64_t maxGroups = std::min<std::int64_t>(m_in.max_groups, m_in.patches);
-        Layer layer{{State{0, 0}, Entry{0, 0}}};
+        Layer *layer = &newLayer();
+        layer->emplace(State{0, 0}, Entry{0, 0});
         std::optional<double> best;
         states = 1;
-        for (std::int64_t t = 0; t < maxGroups && !layer.empty(); ++t) {
-            Layer next;
-            for (const auto &[state, entry] : layer) {
+        for (std::int64_t t = 0; t < maxGroups && !layer->empty(); ++t) {
+            Layer &next = newLayer();
+            for (const auto &[state, entry] : *layer) {
                 const std::int64_t loads = entry.loads;
                 const std::uint64_t remaining = m_all & ~state.done;
                 const PixelSet lastUnion = unionOf(state.last);
@@ -126,11 +139,11 @@ private:
                     }
                 }
             if (m_limits.keep_partition)
-                m_layers.push_back(std::move(layer));
-            layer = std::move(next);
+                m_layers.push_back(layer);
+            layer = &next;
         }
         if (m_limits.keep_partition)
-            m_layers.push_back(std::move(layer));
+            m_layers.push_back(layer);
         m_end = PartitionBoundEnd::Finished;
         return best;
     }
@@ -142,7 +155,7 @@ private:
         State s = m_bestEnd;
         for (std::size_t t = m_bestSteps; t > 0; --t) {
             groups[t - 1] = s.last;
-            const Entry &e = m_layers[t].at(s);
+            const Entry &e = m_layers[t]->at(s);
             s = State{s.done & ~s.last, e.parent};
         }
         return groups;
@@ -337,6 +350,7 @@ private:
         return std::max<std::int64_t>(0, count - kept);
     }
 
+    std::pmr::monotonic_buffer_resource m_arena; // declared first: the layers use it until they go
     const S1Instance &m_in;
     const PartitionBoundLimits &m_limits;
     const int m_patches;
@@ -361,7 +375,7 @@ private:
     std::int64_t m_groupsAfter = 0;
     Layer *m_next = nullptr;
     // keep_partition: every step's states, and the best end state.
-    std::vector<Layer> m_layers;
+    std::vector<const Layer *> m_layers;
     State m_bestEnd{0, 0};
     std::size_t m_bestSteps = 0;
 };
