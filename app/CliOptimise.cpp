@@ -82,7 +82,7 @@ OptimiseRequest requestFrom(const QCommandLineParser &parser, const Problem &pro
     OptimiseRequest request;
     const std::optional<OptimiseMethod> method = optimiseMethodFromName(str(parser.value(opt("method"))));
     if (!method)
-        throw UsageError("--method: expected ilp or search, got '" + str(parser.value(opt("method"))) + "'");
+        throw UsageError("--method: expected search, ilp or exact, got '" + str(parser.value(opt("method"))) + "'");
     request.method = *method;
     request.settings = settingsFrom(parser, problem);
     request.seed = std::uint64_t(parseInteger(parser, opt("seed"), 0, std::numeric_limits<std::int64_t>::max()));
@@ -94,11 +94,16 @@ OptimiseRequest requestFrom(const QCommandLineParser &parser, const Problem &pro
     request.ilp_start_from_search = ilpStartFromSearch(parser);
     request.stream_kernels = true; // SPEC §3b: a layer whose kernels do not fit gets the best kernel-blocked strategy
     request.prove = parser.isSet(opt("prove"));
-    if (!request.prove && (parser.isSet(opt("prove-states")) || parser.isSet(opt("prove-time-limit"))))
-        throw UsageError(
-            std::string("--") + (parser.isSet(opt("prove-states")) ? "prove-states" : "prove-time-limit") + " needs --prove");
+    if (request.prove && request.method == OptimiseMethod::Exact)
+        throw UsageError("--prove: --method exact proves by itself (its proof shares --time-limit with the search)");
     if (request.prove && request.method != OptimiseMethod::Search)
         throw UsageError("--prove needs --method search (the ILP proves by its own bound)");
+    if (parser.isSet(opt("prove-states")) && !request.prove && request.method != OptimiseMethod::Exact)
+        throw UsageError("--prove-states needs --prove or --method exact");
+    if (parser.isSet(opt("prove-time-limit")) && !request.prove)
+        throw UsageError(std::string("--prove-time-limit needs --prove")
+            + (request.method == OptimiseMethod::Exact ? " (--method exact spends --time-limit on the search and the proof)"
+                                                       : ""));
     if (parser.isSet(opt("prove-states")))
         request.prove_max_states = parseInteger(parser, opt("prove-states"), 1, 100000000);
     if (parser.isSet(opt("prove-time-limit")))
@@ -124,7 +129,10 @@ ProgressCallback terminalProgress()
 void addOptimiseOptions(QCommandLineParser &parser)
 {
     parser.addOptions({
-        {opt("method"), opt("Optimiser: search (default) or ilp (CBC)."), opt("method"), opt("search")},
+        {opt("method"),
+            opt("Optimiser: search (default), ilp (CBC) or exact (a search, then a dynamic programming that proves its "
+                "strategy optimal or finds the optimum, within --time-limit; layers of at most 64 outputs)."),
+            opt("method"), opt("search")},
         {opt("time-limit"),
             opt("Optimiser time limit in seconds (default 10). The search uses all of it unless it reaches the lower "
                 "bound or --moves ends it."),
@@ -138,7 +146,10 @@ void addOptimiseOptions(QCommandLineParser &parser)
         {opt("prove"),
             opt("optimize --method search: after the time limit, try to prove the strategy optimal by the exact optimum "
                 "with the reload bound dropped, pruned by the strategy (layers of at most 64 outputs).")},
-        {opt("prove-states"), opt("Cap on the states --prove keeps (default 5000000, about 300 MB)."), opt("n")},
+        {opt("prove-states"),
+            opt("Cap on the states --prove and --method exact keep (default 5000000, about 300 MB; exact keeps every step's "
+                "states, to rebuild the optimum)."),
+            opt("n")},
         {opt("prove-time-limit"), opt("Time limit of --prove in seconds, after the search's (default 60)."), opt("seconds")},
         {opt("threads"), opt("Search threads, one annealing chain each (default: one per hardware thread)."), opt("n")},
         {opt("group-size"), opt("G, the largest group (default nb_patches_max)."), opt("g")},
@@ -287,6 +298,13 @@ int experimentsCommand(const QCommandLineParser &parser)
         grid.group_to = int(groups.to);
     }
     grid.search_time_limit_s = parseSeconds(parser, opt("time-limit"));
+    const std::optional<OptimiseMethod> method = optimiseMethodFromName(str(parser.value(opt("method"))));
+    if (!method || *method == OptimiseMethod::Ilp)
+        throw UsageError("experiments --method: expected search or exact (CBC runs with --ilp-time-limit), got '"
+            + str(parser.value(opt("method"))) + "'");
+    grid.method = *method;
+    if (parser.isSet(opt("threads")))
+        grid.threads = int(parseInteger(parser, opt("threads"), 1, 256));
     grid.seed = std::uint64_t(parseInteger(parser, opt("seed"), 0, std::numeric_limits<std::int64_t>::max()));
     if (parser.isSet(opt("moves")))
         grid.search_max_moves = moveBudget(parser);

@@ -160,7 +160,7 @@ const Command kCommands[] = {
         .drawsFigures = true,
         .needsFigures = true},
     {.name = "optimize",
-        .usage = "PROJECT [--method search|ilp] [--time-limit S] [--moves N] [--threads N] [--seed N] [--out CSV]\n"
+        .usage = "PROJECT [--method search|ilp|exact] [--time-limit S] [--moves N] [--threads N] [--seed N] [--out CSV]\n"
                  "          [--save NAME] [--json] [--group-size G] [--groups kmin|any [--max-groups N]]",
         .help = "an optimised groups strategy",
         .run = [](const CommandInput &in) { return optimizeCommand(in.parser, *in.loaded, in.projectPath); }},
@@ -183,8 +183,9 @@ const Command kCommands[] = {
         .run = [](const CommandInput &in) { return networkCommand(in.parser, in.projectPath); },
         .readsOwnFile = true},
     {.name = "experiments",
-        .usage = "[--sizes 4..12] [--group-sizes 2..10] [--time-limit S] [--ilp-time-limit S]\n"
-                 "          [--csv|--json] [--out GAIN.{svg,png,pdf}] [--durations-out FILE [--group-size G]]",
+        .usage
+        = "[--sizes 4..12] [--group-sizes 2..10] [--method search|exact] [--time-limit S] [--threads N]\n"
+          "          [--ilp-time-limit S] [--csv|--json] [--out GAIN.{svg,png,pdf}] [--durations-out FILE [--group-size G]]",
         .help = "the paper's optimisation experiments: table, gain heat map, durations for one G",
         .run = [](const CommandInput &in) { return experimentsCommand(in.parser); },
         .takesProject = false,

@@ -337,12 +337,40 @@ private slots:
         QVERIFY2(text.out.contains("Proof:           "), text.out.constData());
     }
 
+    // --method exact on the paper's Example (9 patches): proven optimal,
+    // never above the search's strategy, with its proof in the JSON and a
+    // strategy the simulator accepts at the duration claimed.
+    void cliExact()
+    {
+        const QString project = sample("paper-example.json");
+        const Run search = cli({QStringLiteral("optimize"), project, QStringLiteral("--moves"), QStringLiteral("20000"),
+            QStringLiteral("--threads"), QStringLiteral("1"), QStringLiteral("--json")});
+        QVERIFY2(search.exitCode == 0, search.err.constData());
+        const QString csv = m_dir.filePath(QStringLiteral("exact.csv"));
+        const Run exact = cli({QStringLiteral("optimize"), project, QStringLiteral("--method"), QStringLiteral("exact"),
+            QStringLiteral("--time-limit"), QStringLiteral("60"), QStringLiteral("--out"), csv, QStringLiteral("--json")});
+        QVERIFY2(exact.exitCode == 0, exact.err.constData());
+        const QJsonObject j = QJsonDocument::fromJson(exact.out).object();
+        QCOMPARE(j[QLatin1String("method")].toString(), QStringLiteral("exact"));
+        QCOMPARE(j[QLatin1String("status")].toString(), QStringLiteral("optimal"));
+        QCOMPARE(j[QLatin1String("lower_bound")].toDouble(), j[QLatin1String("duration")].toDouble());
+        QVERIFY(j[QLatin1String("duration")].toDouble()
+            <= QJsonDocument::fromJson(search.out).object()[QLatin1String("duration")].toDouble());
+        QVERIFY(j[QLatin1String("proof")].isObject());
+        const Run sim
+            = cli({QStringLiteral("simulate"), project, QStringLiteral("--strategy-csv"), csv, QStringLiteral("--json")});
+        QCOMPARE(sim.exitCode, 0);
+        const QJsonObject s = QJsonDocument::fromJson(sim.out).object();
+        QCOMPARE(s[QLatin1String("valid")].toBool(), true);
+        QCOMPARE(s[QLatin1String("total_duration")].toDouble(), j[QLatin1String("duration")].toDouble());
+    }
+
     void cliOptimizeErrors_data()
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("message");
         QTest::newRow("method") << QStringList{QStringLiteral("--method"), QStringLiteral("cplex")}
-                                << QStringLiteral("--method: expected ilp or search, got 'cplex'");
+                                << QStringLiteral("--method: expected search, ilp or exact, got 'cplex'");
         QTest::newRow("time") << QStringList{QStringLiteral("--time-limit"), QStringLiteral("-3")}
                               << QStringLiteral("--time-limit: expected a number of seconds > 0, got '-3'");
         QTest::newRow("seed") << QStringList{QStringLiteral("--seed"), QStringLiteral("x")}
@@ -407,7 +435,26 @@ private slots:
                 QStringLiteral("-2")},
             "--prove-time-limit: expected a number of seconds > 0, got '-2'");
         row("prove states alone", {QStringLiteral("optimize"), project, QStringLiteral("--prove-states"), QStringLiteral("100")},
-            "--prove-states needs --prove");
+            "--prove-states needs --prove or --method exact");
+        row("exact with prove",
+            {QStringLiteral("optimize"), project, QStringLiteral("--method"), QStringLiteral("exact"), QStringLiteral("--prove")},
+            "--prove: --method exact proves by itself");
+        row("exact with prove time",
+            {QStringLiteral("optimize"), project, QStringLiteral("--method"), QStringLiteral("exact"),
+                QStringLiteral("--prove-time-limit"), QStringLiteral("5")},
+            "--prove-time-limit needs --prove (--method exact spends --time-limit on the search and the proof)");
+        row("exact states",
+            {QStringLiteral("optimize"), project, QStringLiteral("--method"), QStringLiteral("exact"),
+                QStringLiteral("--prove-states"), QStringLiteral("-1")},
+            "--prove-states: expected an integer from 1 to 100000000, got '-1'");
+        row("exact time",
+            {QStringLiteral("optimize"), project, QStringLiteral("--method"), QStringLiteral("exact"),
+                QStringLiteral("--time-limit"), QStringLiteral("0")},
+            "--time-limit: expected a number of seconds > 0, got '0'");
+        row("exact threads",
+            {QStringLiteral("optimize"), project, QStringLiteral("--method"), QStringLiteral("exact"),
+                QStringLiteral("--threads"), QStringLiteral("0")},
+            "--threads: expected an integer from 1 to 256, got '0'");
         row("prove with ilp",
             {QStringLiteral("optimize"), project, QStringLiteral("--method"), QStringLiteral("ilp"), QStringLiteral("--prove")},
             "--prove needs --method search");

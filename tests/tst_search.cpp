@@ -3,6 +3,7 @@
 // pixel bitmasks (no S1Instance, no search code); its strategies against the
 // simulator (validity, reload warnings, functional check, duration).
 
+#include "convoffload/optimise/ExactOptimiser.h"
 #include "convoffload/optimise/S1Instance.h"
 #include "convoffload/optimise/S1InstanceBound.h"
 #include "convoffload/optimise/S1InstanceBoundProof.h"
@@ -20,6 +21,7 @@
 #include <bit>
 #include <chrono>
 #include <functional>
+#include <limits>
 #include <thread>
 
 using namespace convoffload;
@@ -105,6 +107,43 @@ std::optional<int> bruteForceOptimum(int hIn, int wIn, int groupSize, int minGro
     return best;
 }
 
+/// One row of the brute-force table (findsTheBruteForceOptimum_data): the
+/// instance and its optima worked out by the brute force, the real one and
+/// the one with the reload bound dropped (relaxed).
+struct BruteForceCase {
+    Problem problem;
+    S1Instance instance;
+    std::optional<int> optimum; // nullopt: no strategy meets the reload bound
+    std::optional<int> relaxed;
+
+    /// From the current row's data.
+    static BruteForceCase fetch()
+    {
+        QFETCH(int, hIn);
+        QFETCH(int, wIn);
+        QFETCH(int, groupSize);
+        QFETCH(int, maxLoads);
+        QFETCH(bool, atMostCap);
+        return make(hIn, wIn, groupSize, maxLoads, atMostCap);
+    }
+    static BruteForceCase make(int hIn, int wIn, int groupSize, int maxLoads, bool atMostCap)
+    {
+        BruteForceCase c;
+        c.problem = paperProblem(hIn, wIn, groupSize, maxLoads);
+        OptimiseSettings settings;
+        settings.group_count = atMostCap ? GroupCount::AtMostCap : GroupCount::ExactlyKMin;
+        c.instance = makeS1Instance(c.problem, settings);
+        const int patches = (hIn - 2) * (wIn - 2);
+        const int kMin = (patches + groupSize - 1) / groupSize;
+        const int maxGroups = atMostCap ? patches : kMin;
+        c.optimum = bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, maxLoads);
+        // 9 = H_K·W_K: no pixel lies in more patches, the bound cannot bind.
+        c.relaxed = maxLoads >= 9 ? c.optimum : bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, 9);
+        return c;
+    }
+    bool atMostCap() const { return instance.group_count == GroupCount::AtMostCap; }
+};
+
 /// Expands and simulates with the functional check: the groups must be a
 /// valid strategy with no reload warning, computing the right convolution,
 /// and the simulator's duration must be the one claimed.
@@ -166,18 +205,10 @@ private slots:
     }
     void findsTheBruteForceOptimum()
     {
-        QFETCH(int, hIn);
-        QFETCH(int, wIn);
-        QFETCH(int, groupSize);
-        QFETCH(int, maxLoads);
-        QFETCH(bool, atMostCap);
-        const Problem problem = paperProblem(hIn, wIn, groupSize, maxLoads);
-        OptimiseSettings settings;
-        settings.group_count = atMostCap ? GroupCount::AtMostCap : GroupCount::ExactlyKMin;
-        const S1Instance in = makeS1Instance(problem, settings);
-        const int patches = (hIn - 2) * (wIn - 2);
-        const int kMin = (patches + groupSize - 1) / groupSize;
-        const std::optional<int> optimum = bruteForceOptimum(hIn, wIn, groupSize, kMin, atMostCap ? patches : kMin, maxLoads);
+        const BruteForceCase c = BruteForceCase::fetch();
+        const Problem &problem = c.problem;
+        const S1Instance &in = c.instance;
+        const std::optional<int> &optimum = c.optimum;
 
         const OptimiseResult r = searchOptimise(in, budget(200000));
         QCOMPARE(r.method, std::string("search"));
@@ -204,19 +235,11 @@ private slots:
     void partitionBoundIsSound_data() { findsTheBruteForceOptimum_data(); }
     void partitionBoundIsSound()
     {
-        QFETCH(int, hIn);
-        QFETCH(int, wIn);
-        QFETCH(int, groupSize);
-        QFETCH(int, maxLoads);
-        QFETCH(bool, atMostCap);
-        OptimiseSettings settings;
-        settings.group_count = atMostCap ? GroupCount::AtMostCap : GroupCount::ExactlyKMin;
-        const S1Instance in = makeS1Instance(paperProblem(hIn, wIn, groupSize, maxLoads), settings);
-        const int patches = (hIn - 2) * (wIn - 2);
-        const int kMin = (patches + groupSize - 1) / groupSize;
-        const int maxGroups = atMostCap ? patches : kMin;
-        const std::optional<int> relaxed = bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, 9);
-        const std::optional<int> optimum = bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, maxLoads);
+        const BruteForceCase c = BruteForceCase::fetch();
+        const S1Instance &in = c.instance;
+        const std::optional<int> &relaxed = c.relaxed;
+        const std::optional<int> &optimum = c.optimum;
+        const bool atMostCap = c.atMostCap();
         QVERIFY(relaxed);
 
         PartitionBoundLimits generous;
@@ -227,7 +250,7 @@ private slots:
         QCOMPARE(*bound, double(*relaxed));
         if (optimum)
             QVERIFY(*bound <= *optimum);
-        QCOMPARE(reloadBoundIsSlack(in), maxLoads == 9);
+        QCOMPARE(reloadBoundIsSlack(in), c.instance.max_loads_per_pixel == 9);
         QVERIFY(*bound >= lowerBound(in));
 
         // Pruning by a known strategy's loads leaves the bound unchanged.
@@ -278,19 +301,10 @@ private slots:
     void proofMatchesTheBruteForce_data() { findsTheBruteForceOptimum_data(); }
     void proofMatchesTheBruteForce()
     {
-        QFETCH(int, hIn);
-        QFETCH(int, wIn);
-        QFETCH(int, groupSize);
-        QFETCH(int, maxLoads);
-        QFETCH(bool, atMostCap);
-        OptimiseSettings settings;
-        settings.group_count = atMostCap ? GroupCount::AtMostCap : GroupCount::ExactlyKMin;
-        const S1Instance in = makeS1Instance(paperProblem(hIn, wIn, groupSize, maxLoads), settings);
-        const int patches = (hIn - 2) * (wIn - 2);
-        const int kMin = (patches + groupSize - 1) / groupSize;
-        const int maxGroups = atMostCap ? patches : kMin;
-        const std::optional<int> relaxed = bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, 9);
-        const std::optional<int> optimum = bruteForceOptimum(hIn, wIn, groupSize, kMin, maxGroups, maxLoads);
+        const BruteForceCase c = BruteForceCase::fetch();
+        const S1Instance &in = c.instance;
+        const std::optional<int> &relaxed = c.relaxed;
+        const std::optional<int> &optimum = c.optimum;
         QVERIFY(relaxed);
         if (!optimum)
             return; // nothing to prove
@@ -350,6 +364,98 @@ private slots:
         line.incumbent = 40;
         line.bound = 30;
         QVERIFY2(line.text().rfind("bound 30, gap 25.0 %", 0) == 0, line.text().c_str());
+    }
+
+    // Method "exact" against the brute force. Its search is cut to one move,
+    // so the dynamic programming often has to find the optimum and rebuild it
+    // (the rebuilt partition is checked on every row first): whenever the relaxed optimum is the optimum, the result is that
+    // optimum and says Optimal; where the reload bound binds (relaxed < optimum) it never claims Optimal, its bound is the
+    // relaxed optimum, and it never returns an invalid strategy.
+    void exactMatchesTheBruteForce_data() { findsTheBruteForceOptimum_data(); }
+    void exactMatchesTheBruteForce()
+    {
+        const BruteForceCase c = BruteForceCase::fetch();
+        QVERIFY(c.relaxed);
+        // The rebuilt partition of the whole relaxed optimum (no incumbent):
+        // the relaxed optimum's duration, and valid when the reload bound is slack.
+        BoundProofLimits whole;
+        whole.time_limit_s = 600;
+        whole.keep_partition = true;
+        const BoundProof relaxed = proveByRelaxedBound(c.instance, std::numeric_limits<double>::infinity(), whole);
+        QCOMPARE(boundProofStatusName(relaxed.status), boundProofStatusName(BoundProofStatus::Bounded));
+        QCOMPARE(*relaxed.bound, double(*c.relaxed));
+        QCOMPARE(relaxed.text().rfind("bound " + std::to_string(*c.relaxed) + " (", 0), std::size_t(0));
+        const S1Evaluation rebuilt = evaluate(c.instance, relaxed.partition);
+        QCOMPARE(rebuilt.duration, double(*c.relaxed));
+        if (reloadBoundIsSlack(c.instance))
+            QVERIFY2(rebuilt.feasible, rebuilt.violation.c_str());
+
+        ExactOptions options;
+        options.search = budget(1, 1, 1);
+        OptimiseControl control;
+        control.time_limit_s = 600; // the instances end it, never the clock
+        const ExactOutcome exact = exactOptimise(c.instance, options, control);
+        const OptimiseResult &r = exact.result;
+        QCOMPARE(r.method, std::string("exact"));
+        QVERIFY(!r.timed_out);
+        if (c.optimum == c.relaxed) {
+            QVERIFY2(r.hasSolution(), r.message.c_str());
+            QCOMPARE(r.duration, double(*c.optimum));
+            QCOMPARE(r.lower_bound, double(*c.optimum));
+            QCOMPARE(optimiseStatusName(r.status), optimiseStatusName(OptimiseStatus::Optimal));
+            QCOMPARE(r.message.rfind("proven optimal", 0), std::size_t(0));
+            checkWithSimulator(c.problem, r);
+            return;
+        }
+        QVERIFY(optimiseStatusName(r.status) != optimiseStatusName(OptimiseStatus::Optimal));
+        QCOMPARE(r.lower_bound, double(*c.relaxed));
+        QVERIFY2(r.message.find("breaks the reload bound") != std::string::npos, r.message.c_str());
+        if (r.hasSolution()) {
+            QVERIFY(c.optimum);
+            QVERIFY(r.duration >= *c.optimum);
+            checkWithSimulator(c.problem, r);
+        } else {
+            QCOMPARE(optimiseStatusName(r.status), optimiseStatusName(OptimiseStatus::NoSolution));
+        }
+    }
+
+    // "exact" through optimise(), with its limits: a layer over 64 patches
+    // gets the search's strategy and says why it is not proven; Stop before
+    // the start returns the best strategy known (a heuristic) at once; a tiny
+    // states cap ends the proof without a claim.
+    void exactReportsItsLimits()
+    {
+        OptimiseRequest request;
+        request.method = OptimiseMethod::Exact;
+        request.threads = 1;
+        request.max_moves = 2000;
+        OptimiseControl control;
+        control.time_limit_s = 600;
+        const OptimiseReport large = optimise(paperProblem(11, 11, 3), request, control);
+        QCOMPARE(large.result.method, std::string("exact"));
+        QVERIFY(large.result.hasSolution());
+        QCOMPARE(optimiseStatusName(large.result.status), optimiseStatusName(OptimiseStatus::Feasible));
+        QVERIFY2(large.result.message.find("too large for the exact dynamic programming") != std::string::npos,
+            large.result.message.c_str());
+        QVERIFY(large.proof);
+        QCOMPARE(boundProofStatusName(large.proof->status), boundProofStatusName(BoundProofStatus::NotTried));
+
+        const std::atomic<bool> cancel{true};
+        control.cancel = &cancel;
+        const OptimiseReport stopped = optimise(paperProblem(9, 9, 2), request, control);
+        QVERIFY(stopped.result.cancelled);
+        QVERIFY(stopped.result.hasSolution());
+        QVERIFY(evaluate(stopped.instance, stopped.result.groups).feasible);
+        QCOMPARE(optimiseStatusName(stopped.result.status), optimiseStatusName(OptimiseStatus::Feasible));
+
+        control.cancel = nullptr;
+        request.max_moves = 1;
+        request.prove_max_states = 10;
+        const OptimiseReport capped = optimise(paperProblem(7, 7, 2), request, control);
+        QCOMPARE(optimiseStatusName(capped.result.status), optimiseStatusName(OptimiseStatus::Feasible));
+        QCOMPARE(capped.result.message, "not proven: " + capped.proof->text());
+        QCOMPARE(capped.proof->why, std::string("states cap hit"));
+        QVERIFY(optimiseReportToText(capped).find("Proof:           bound not reached: states cap hit") != std::string::npos);
     }
 
     // Through optimise(): --prove is off by default (no proof in the report)

@@ -1,5 +1,6 @@
 #include "convoffload/optimise/Optimiser.h"
 
+#include "convoffload/optimise/ExactOptimiser.h"
 #include "convoffload/optimise/IlpSolver.h"
 #include "convoffload/optimise/SearchOptimiser.h"
 
@@ -13,7 +14,18 @@
 
 namespace convoffload {
 
-std::string optimiseMethodName(OptimiseMethod method) { return method == OptimiseMethod::Ilp ? "ilp" : "search"; }
+std::string optimiseMethodName(OptimiseMethod method)
+{
+    switch (method) {
+    case OptimiseMethod::Search:
+        return "search";
+    case OptimiseMethod::Ilp:
+        return "ilp";
+    case OptimiseMethod::Exact:
+        return "exact";
+    }
+    return "?";
+}
 
 std::optional<OptimiseMethod> optimiseMethodFromName(const std::string &text)
 {
@@ -21,6 +33,8 @@ std::optional<OptimiseMethod> optimiseMethodFromName(const std::string &text)
         return OptimiseMethod::Ilp;
     if (text == "search")
         return OptimiseMethod::Search;
+    if (text == "exact")
+        return OptimiseMethod::Exact;
     return std::nullopt;
 }
 
@@ -83,58 +97,6 @@ OptimiseReport optimiseKernelBlocked(const Problem &problem, const OptimiseContr
     return report;
 }
 
-/// `--prove`: the relaxed bound pruned by the search's strategy, after it.
-BoundProof proveResult(
-    const S1Instance &in, OptimiseResult &result, const OptimiseRequest &request, const OptimiseControl &control)
-{
-    BoundProof proof;
-    if (!result.hasSolution() || result.status == OptimiseStatus::Failed) {
-        proof.why = "the search found no valid strategy";
-        return proof;
-    }
-    proof.incumbent = result.duration;
-    if (result.status == OptimiseStatus::Optimal) {
-        proof.bound = result.duration;
-        proof.why = "the search's strategy is already proven optimal (its duration equals the bound)";
-        return proof;
-    }
-    if (result.cancelled) {
-        proof.why = "stopped";
-        return proof;
-    }
-    BoundProofLimits limits;
-    limits.max_states = request.prove_max_states;
-    limits.time_limit_s = request.prove_time_limit_s;
-    limits.cancel = control.cancel;
-    const double searchSeconds = result.seconds;
-    double lastReport = 0;
-    if (control.progress || control.proof_progress)
-        limits.progress = [&](std::int64_t states, double seconds) {
-            if (seconds - lastReport < 0.05)
-                return;
-            lastReport = seconds;
-            if (control.progress)
-                control.progress({searchSeconds + seconds, result.duration, result.lower_bound});
-            if (control.proof_progress)
-                control.proof_progress(states, seconds);
-        };
-    proof = proveByRelaxedBound(in, result.duration, limits);
-    result.seconds += proof.seconds;
-    if (proof.status == BoundProofStatus::Proven) {
-        result.status = OptimiseStatus::Optimal;
-        result.lower_bound = result.duration;
-    } else if (proof.status == BoundProofStatus::Bounded) {
-        result.lower_bound = std::max(result.lower_bound, *proof.bound);
-    } else if (proof.why == "cancelled") {
-        result.cancelled = true;
-    }
-    const OptimiseProgress last{result.seconds, result.duration, result.lower_bound};
-    result.history.push_back(last);
-    if (control.progress)
-        control.progress(last);
-    return proof;
-}
-
 bool sound(const Problem &problem) { return problem.layer.problems().empty() && problem.hardware.problems().empty(); }
 
 } // namespace
@@ -147,7 +109,16 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
     report.instance = makeS1Instance(problem, request.settings);
     report.heuristics = heuristicCandidates(report.instance);
     report.best_heuristic = bestFeasibleHeuristic(report.instance);
-    if (request.method == OptimiseMethod::Ilp) {
+    if (request.method == OptimiseMethod::Exact) {
+        ExactOptions options;
+        options.search.seed = request.seed;
+        options.search.max_moves = request.max_moves;
+        options.search.threads = request.threads;
+        options.max_states = request.prove_max_states;
+        ExactOutcome exact = exactOptimise(report.instance, options, control);
+        report.result = std::move(exact.result);
+        report.proof = std::move(exact.proof);
+    } else if (request.method == OptimiseMethod::Ilp) {
         IlpSolveOptions options;
         options.worker_path = request.worker_path;
         OptimiseControl ilpControl = control;
@@ -181,8 +152,12 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
         options.max_moves = request.max_moves;
         options.threads = request.threads;
         report.result = searchOptimise(report.instance, options, control);
-        if (request.prove)
-            report.proof = proveResult(report.instance, report.result, request, control);
+        if (request.prove) {
+            BoundProofLimits limits;
+            limits.max_states = request.prove_max_states;
+            limits.time_limit_s = request.prove_time_limit_s;
+            report.proof = proveSearchResult(report.instance, report.result, limits, control);
+        }
     }
     report.lower_bound = std::max(report.result.lower_bound, lowerBound(report.instance));
     return report;

@@ -2,7 +2,9 @@
 
 #include "convoffload/optimise/S1InstanceBound.h"
 
+#include <bit>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <sstream>
@@ -32,6 +34,10 @@ std::string BoundProof::text() const
         out << "proven optimal by the relaxed bound";
         break;
     case BoundProofStatus::Bounded: {
+        if (!std::isfinite(incumbent)) { // nothing to prove: the relaxed optimum alone
+            out << "bound " << *bound;
+            break;
+        }
         char gap[32];
         std::snprintf(gap, sizeof gap, "%.1f", 100.0 * (incumbent - *bound) / incumbent);
         out << "bound " << *bound << ", gap " << gap << " %";
@@ -49,6 +55,8 @@ std::string BoundProof::text() const
     return out.str() + (status == BoundProofStatus::NotTried ? "" : time);
 }
 
+bool relaxedBoundFits(const S1Instance &in) { return in.patches > 0 && in.patches <= 64 && in.needed_pixels.size() <= 256; }
+
 BoundProof proveByRelaxedBound(const S1Instance &in, double incumbent, const BoundProofLimits &limits)
 {
     using Clock = std::chrono::steady_clock;
@@ -59,6 +67,7 @@ BoundProof proveByRelaxedBound(const S1Instance &in, double incumbent, const Bou
     dp.max_work = std::numeric_limits<std::int64_t>::max(); // the time limit ends it
     dp.below_duration = incumbent;
     dp.cancel = limits.cancel;
+    dp.keep_partition = limits.keep_partition;
     dp.deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits.time_limit_s));
     if (limits.progress)
         dp.progress = [&](std::int64_t states) { limits.progress(states, elapsed()); };
@@ -72,6 +81,12 @@ BoundProof proveByRelaxedBound(const S1Instance &in, double incumbent, const Bou
     case PartitionBoundEnd::Finished:
         proof.status = outcome.bound ? BoundProofStatus::Bounded : BoundProofStatus::Proven;
         proof.bound = outcome.bound ? *outcome.bound : incumbent;
+        for (const std::uint64_t group : outcome.partition) {
+            Group patches;
+            for (std::uint64_t rest = group; rest != 0; rest &= rest - 1)
+                patches.push_back(PatchId(std::countr_zero(rest)));
+            proof.partition.push_back(std::move(patches));
+        }
         break;
     case PartitionBoundEnd::TooLarge:
         proof.status = BoundProofStatus::NotTried;

@@ -19,7 +19,7 @@ enum class OptimiseStatus {
 std::string optimiseStatusName(OptimiseStatus status); // "optimal", "feasible", "no solution", "failed"
 
 struct OptimiseResult {
-    std::string method; // "ilp", "search"
+    std::string method; // "ilp", "search", "exact"
     OptimiseStatus status = OptimiseStatus::NoSolution;
     Groups groups; // empty without a solution
     double duration = 0; // of `groups`, as the simulator reports it

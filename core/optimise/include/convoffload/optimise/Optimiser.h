@@ -15,16 +15,18 @@
 
 namespace convoffload {
 
-enum class OptimiseMethod { Search, Ilp };
-std::string optimiseMethodName(OptimiseMethod method); // "search", "ilp"
+/// Exact: a search for an incumbent, then the dynamic programming that proves
+/// it or finds the optimum (ExactOptimiser.h), on layers of at most 64 outputs.
+enum class OptimiseMethod { Search, Ilp, Exact };
+std::string optimiseMethodName(OptimiseMethod method); // "search", "ilp", "exact"
 std::optional<OptimiseMethod> optimiseMethodFromName(const std::string &text);
 
 struct OptimiseRequest {
     OptimiseMethod method = OptimiseMethod::Search;
     OptimiseSettings settings; // group size, group count rule
-    std::uint64_t seed = 1; // search only
-    std::int64_t max_moves = 0; // search only: moves of each chain; 0 = none, until the time limit or the bound
-    int threads = 0; // search only: chains, one per thread; 0 = every hardware thread
+    std::uint64_t seed = 1; // search and exact
+    std::int64_t max_moves = 0; // search and exact: moves of each chain; 0 = none, until the time limit or the bound
+    int threads = 0; // search and exact: chains, one per thread; 0 = every hardware thread
     std::string worker_path; // ILP only; empty = next to the running executable
     /// ILP only: CBC's MIP start. The paper starts from the best heuristic;
     /// starting from a short search hands CBC a better incumbent, so its time
@@ -40,7 +42,8 @@ struct OptimiseRequest {
     /// the relaxed optimum pruned by it (S1InstanceBoundProof.h), within
     /// these limits. Off by default: the search alone is what --moves reproduces.
     bool prove = false;
-    std::int64_t prove_max_states = 5000000;
+    std::int64_t prove_max_states = 5000000; // --prove and exact
+
     double prove_time_limit_s = 60;
 };
 

@@ -21,8 +21,14 @@ Problem paperInstance(int inputSize, int groupSize);
 struct ExperimentGrid {
     int size_from = 4, size_to = 12; // H_in = W_in
     int group_from = 2, group_to = 10; // G
+    /// Search (the default) or Exact. Exact spends the time limit on each
+    /// instance (a search, then the proof), so it proves what it can.
+    OptimiseMethod method = OptimiseMethod::Search;
     double search_time_limit_s = 10;
-    std::int64_t search_max_moves = 0; // 0 = automaticMoveBudget(); the time limit caps it
+    /// 0 = automaticMoveBudget() for the search, none for exact (the time
+    /// limit ends it); the time limit caps it.
+    std::int64_t search_max_moves = 0;
+    int threads = 0; // of the search; 0 = every hardware thread
     std::uint64_t seed = 1;
     double ilp_time_limit_s = 0; // 0: the ILP is not run
     std::string worker_path; // CBC worker; empty = next to the running executable
@@ -35,7 +41,7 @@ struct ExperimentRow {
     double row_by_row = 0, zigzag = 0;
     double s1_baseline = 0; // one patch per step (n = patches, not K_min): the paper's reference
     double lower_bound = 0; // the best known: simple bound or CBC's
-    OptimiseResult search;
+    OptimiseResult search; // or exact's, with ExperimentGrid::method Exact
     std::optional<OptimiseResult> ilp;
 
     double bestHeuristic() const { return std::min(row_by_row, zigzag); }

@@ -16,6 +16,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace convoffload {
 
@@ -31,6 +32,10 @@ struct PartitionBoundLimits {
     std::optional<double> below_duration;
     const std::atomic<bool> *cancel = nullptr; // checked every few thousand groups tried
     std::optional<std::chrono::steady_clock::time_point> deadline; // checked with cancel
+    /// Keep every step's states so that the partition reaching `bound` can be
+    /// rebuilt (PartitionBoundOutcome::partition). Without it only two steps
+    /// are held at a time; the states cap counts all steps either way.
+    bool keep_partition = false;
     /// Called with the states kept so far, about every 65 000 groups tried.
     std::function<void(std::int64_t states)> progress;
 };
@@ -53,6 +58,9 @@ struct PartitionBoundOutcome {
     std::optional<double> bound;
     std::int64_t states = 0; // kept over all steps, when it ended
     std::int64_t work = 0; // groups tried
+    /// With keep_partition, when `bound` is set: an ordered partition of that
+    /// duration (reload bound ignored), one bitmask of patch ids per group.
+    std::vector<std::uint64_t> partition;
 };
 
 /// The dynamic programming with its full outcome.

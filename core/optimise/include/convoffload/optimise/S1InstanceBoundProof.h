@@ -27,6 +27,9 @@ struct BoundProofLimits {
     double time_limit_s = 60;
     const std::atomic<bool> *cancel = nullptr;
     std::function<void(std::int64_t states, double seconds)> progress;
+    /// Bounded only: also rebuild the ordered partition of the relaxed
+    /// optimum (BoundProof::partition). Keeps every step's states in memory.
+    bool keep_partition = false;
 };
 
 struct BoundProof {
@@ -36,11 +39,18 @@ struct BoundProof {
     std::int64_t states = 0; // kept over all steps
     double seconds = 0;
     std::string why; // NotReached, NotTried: in words ("states cap hit", ...)
+    /// With keep_partition, Bounded: groups reaching `bound` with the reload
+    /// bound ignored (they may break it; evaluate() says).
+    Groups partition;
 
     /// The report line: "proven optimal by the relaxed bound", "bound X, gap
     /// Y %", "bound not reached: states cap hit after N states"...
     std::string text() const;
 };
+
+/// Whether the instance is small enough for the dynamic programming: at most
+/// 64 patches and 256 needed pixels.
+bool relaxedBoundFits(const S1Instance &instance);
 
 /// Proves or bounds `incumbent` (a feasible strategy's duration).
 BoundProof proveByRelaxedBound(const S1Instance &instance, double incumbent, const BoundProofLimits &limits);

@@ -1,0 +1,44 @@
+#pragma once
+// Method "exact": a search for an incumbent, then the dynamic programming of
+// S1InstanceBound.h pruned by it (the proof of `--prove`), within one time
+// limit. When the dynamic programming ends, nothing beats the incumbent even
+// with the reload bound dropped (proven optimal), or its best ordered
+// partition is below the incumbent: that partition is rebuilt, and when it
+// respects the reload bound it is the optimum itself; otherwise its duration
+// is the bound. Beyond the dynamic programming's reach (over 64 patches or
+// 256 needed pixels), or when a cap, the time limit or Stop ends it, the
+// result is the search's strategy with the best bound known (status
+// feasible, with its gap) and the proof says why.
+#include "convoffload/optimise/OptimiseControl.h"
+#include "convoffload/optimise/OptimiseResult.h"
+#include "convoffload/optimise/S1Instance.h"
+#include "convoffload/optimise/S1InstanceBoundProof.h"
+#include "convoffload/optimise/SearchOptimiser.h"
+
+#include <cstdint>
+
+namespace convoffload {
+
+struct ExactOptions {
+    SearchOptions search; // the incumbent's search
+    /// Share of the time limit the search may use when the proof can run
+    /// (it stops earlier at a proven bound); the proof has the rest.
+    double search_share = 0.25;
+    std::int64_t max_states = 5000000; // the proof's cap, about 300 MB
+};
+
+struct ExactOutcome {
+    OptimiseResult result; // method "exact"
+    BoundProof proof;
+};
+
+ExactOutcome exactOptimise(const S1Instance &instance, const ExactOptions &options, const OptimiseControl &control);
+
+/// The proof step after a search (`--prove`, and the second half of
+/// exactOptimise): proves or bounds `result` in place (status, lower bound,
+/// seconds, history) and reports progress on `control`, its seconds counted
+/// after the search's.
+BoundProof proveSearchResult(
+    const S1Instance &instance, OptimiseResult &result, const BoundProofLimits &limits, const OptimiseControl &control);
+
+} // namespace convoffload

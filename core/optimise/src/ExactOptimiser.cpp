@@ -1,0 +1,182 @@
+#include "convoffload/optimise/ExactOptimiser.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace convoffload {
+
+BoundProof proveSearchResult(
+    const S1Instance &in, OptimiseResult &result, const BoundProofLimits &limits, const OptimiseControl &control)
+{
+    BoundProof proof;
+    if (!result.hasSolution() || result.status == OptimiseStatus::Failed) {
+        proof.why = "the search found no valid strategy";
+        return proof;
+    }
+    proof.incumbent = result.duration;
+    if (result.status == OptimiseStatus::Optimal) {
+        proof.bound = result.duration;
+        proof.why = "the search's strategy is already proven optimal (its duration equals the bound)";
+        return proof;
+    }
+    if (result.cancelled) {
+        proof.why = "stopped";
+        return proof;
+    }
+    BoundProofLimits run = limits;
+    run.cancel = control.cancel;
+    const double searchSeconds = result.seconds;
+    double lastReport = 0;
+    if (control.progress || control.proof_progress)
+        run.progress = [&](std::int64_t states, double seconds) {
+            if (seconds - lastReport < 0.05)
+                return;
+            lastReport = seconds;
+            if (control.progress)
+                control.progress({searchSeconds + seconds, result.duration, result.lower_bound});
+            if (control.proof_progress)
+                control.proof_progress(states, seconds);
+        };
+    proof = proveByRelaxedBound(in, result.duration, run);
+    result.seconds += proof.seconds;
+    if (proof.status == BoundProofStatus::Proven) {
+        result.status = OptimiseStatus::Optimal;
+        result.lower_bound = result.duration;
+    } else if (proof.status == BoundProofStatus::Bounded) {
+        result.lower_bound = std::max(result.lower_bound, *proof.bound);
+    } else if (proof.why == "cancelled") {
+        result.cancelled = true;
+    }
+    const OptimiseProgress last{result.seconds, result.duration, result.lower_bound};
+    result.history.push_back(last);
+    if (control.progress)
+        control.progress(last);
+    return proof;
+}
+
+namespace {
+
+/// When the proof is out of reach (its states cap), the rest of the time
+/// goes to a second search, from another seed; its strategy is kept when
+/// better. Progress continues from where the proof ended.
+void searchAgain(const S1Instance &in, const ExactOptions &options, const OptimiseControl &control, OptimiseResult &r)
+{
+    const double left = control.time_limit_s - r.seconds;
+    if (left < 0.5 || (control.cancel && control.cancel->load()))
+        return;
+    SearchOptions again = options.search;
+    again.seed += 1;
+    OptimiseControl rest = control;
+    rest.time_limit_s = left;
+    const double offset = r.seconds;
+    if (control.progress)
+        rest.progress = [&](const OptimiseProgress &p) {
+            control.progress({offset + p.seconds,
+                p.incumbent && (!r.hasSolution() || *p.incumbent < r.duration)
+                    ? p.incumbent
+                    : (r.hasSolution() ? std::optional<double>(r.duration) : std::nullopt),
+                std::max(r.lower_bound, p.bound.value_or(0))});
+        };
+    const OptimiseResult more = searchOptimise(in, again, rest);
+    r.seconds += more.seconds;
+    r.cancelled = more.cancelled;
+    r.timed_out = more.timed_out;
+    if (more.hasSolution() && more.status != OptimiseStatus::Failed && (!r.hasSolution() || more.duration < r.duration)) {
+        r.groups = more.groups;
+        r.duration = more.duration;
+        r.lower_bound = std::max(r.lower_bound, more.lower_bound);
+        r.status = r.duration <= r.lower_bound ? OptimiseStatus::Optimal : OptimiseStatus::Feasible;
+        r.message = r.status == OptimiseStatus::Optimal
+            ? "proven optimal: after the proof hit its states cap, a second search reached the lower bound"
+            : r.message + "; a second search in the time left found a better strategy";
+    }
+    r.history.push_back({r.seconds, r.hasSolution() ? std::optional<double>(r.duration) : std::nullopt, r.lower_bound});
+    if (control.progress)
+        control.progress(r.history.back());
+}
+
+} // namespace
+
+ExactOutcome exactOptimise(const S1Instance &in, const ExactOptions &options, const OptimiseControl &control)
+{
+    const bool provable = relaxedBoundFits(in);
+    OptimiseControl searchControl = control;
+    if (provable)
+        searchControl.time_limit_s = control.time_limit_s * std::clamp(options.search_share, 0.0, 1.0);
+    ExactOutcome out;
+    OptimiseResult &r = out.result;
+    r = searchOptimise(in, options.search, searchControl);
+    r.method = "exact";
+    r.timed_out = false; // the search's share ending is not the user's limit
+    if (!provable) {
+        out.proof.why = "over 64 patches or 256 needed pixels";
+        r.timed_out = !r.cancelled && r.status != OptimiseStatus::Optimal;
+        r.message = "not proven: the layer is too large for the exact dynamic programming (over 64 outputs or 256 "
+                    "needed pixels), so this is the search's strategy";
+        return out;
+    }
+    if (r.status == OptimiseStatus::Optimal) {
+        out.proof.incumbent = out.proof.bound.emplace(r.duration);
+        out.proof.why = "the search's strategy is already proven optimal (its duration equals the bound)";
+        r.message = "proven optimal: the search reached the lower bound";
+        return out;
+    }
+    BoundProofLimits limits;
+    limits.max_states = options.max_states;
+    limits.time_limit_s = std::max(1e-3, control.time_limit_s - r.seconds);
+    limits.keep_partition = true;
+    if (!r.hasSolution() && !r.cancelled && r.status != OptimiseStatus::Failed) {
+        // No incumbent to prune by: the whole relaxed optimum, which may
+        // still be a valid strategy (the search only missed it).
+        limits.cancel = control.cancel;
+        out.proof = proveByRelaxedBound(in, std::numeric_limits<double>::infinity(), limits);
+        r.seconds += out.proof.seconds;
+    } else {
+        out.proof = proveSearchResult(in, r, limits, control);
+    }
+    BoundProof &proof = out.proof;
+    switch (proof.status) {
+    case BoundProofStatus::Proven:
+        r.message = "proven optimal: no ordered partition beats it, even with the reload bound dropped";
+        break;
+    case BoundProofStatus::Bounded: {
+        // The relaxed optimum's partition: the optimum itself when it keeps
+        // the reload bound (nothing feasible can be below a relaxed optimum).
+        const S1Evaluation ev = evaluate(in, proof.partition);
+        if (ev.feasible && (!r.hasSolution() || ev.duration < r.duration)) {
+            const bool found = r.hasSolution();
+            r.groups = proof.partition;
+            r.duration = ev.duration;
+            r.lower_bound = ev.duration;
+            r.status = OptimiseStatus::Optimal;
+            r.message = std::string("proven optimal: the exact optimum found by dynamic programming")
+                + (found ? ", better than the search's" : "; the search had found none");
+            proof.status = BoundProofStatus::Proven;
+            proof.incumbent = ev.duration;
+        } else {
+            r.lower_bound = std::max(r.lower_bound, *proof.bound);
+            r.message = "not proven: the best ordered partition (" + std::to_string(std::llround(*proof.bound))
+                + ") breaks the reload bound: " + ev.violation + "; its duration is a bound";
+        }
+        r.history.push_back({r.seconds, r.hasSolution() ? std::optional<double>(r.duration) : std::nullopt, r.lower_bound});
+        if (control.progress)
+            control.progress(r.history.back());
+        break;
+    }
+    case BoundProofStatus::NotReached:
+        r.timed_out = proof.why == "time limit reached";
+        r.message = "not proven: " + proof.text();
+        break;
+    case BoundProofStatus::NotTried:
+        r.message = "not proven: " + proof.why;
+        break;
+    }
+    proof.partition.clear(); // in the result's groups when it was used
+    if (proof.status == BoundProofStatus::NotReached && proof.why == "states cap hit")
+        searchAgain(in, options, control, r);
+    return out;
+}
+
+} // namespace convoffload
