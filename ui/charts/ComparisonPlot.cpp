@@ -140,7 +140,8 @@ std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRec
     for (const Quantity &q : kQuantities)
         headingHeight = std::max(headingHeight, wrappedTextHeight(bold, panelWidth, q.heading));
     // Rows grow (up to 3.2 lines) to fill the height the figure is given
-    const double spare = area.bottom() - y - wrappedTextHeight(font, area.width(), note) - bands * (headingHeight + line * 0.3 + pad);
+    const double spare
+        = area.bottom() - y - wrappedTextHeight(font, area.width(), note) - bands * (headingHeight + line * 0.3 + pad);
     // (down to a line and a bit when the figure is short).
     const double rowHeight = std::clamp(spare / std::max(1, count * bands), line * 1.15, line * 3.2);
     std::vector<double> rowHeights;
