@@ -67,6 +67,11 @@ ComputeSteps kernelBlocked(
 {
     const std::vector<KernelBlock> blocks = kernelBlocks(layer.n, kernelBlock);
     const Groups groups = order == PatchOrder::RowByRow ? rowByRow(layer, groupSize) : zigzag(layer, groupSize);
+    return kernelBlockedSteps(groups, blocks, loop);
+}
+
+ComputeSteps kernelBlockedSteps(const Groups &groups, const std::vector<KernelBlock> &blocks, KernelLoop loop)
+{
     ComputeSteps steps;
     steps.reserve(groups.size() * blocks.size());
     // The outer index picks the direction of the inner walk (serpentine), so
