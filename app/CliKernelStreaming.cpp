@@ -83,9 +83,8 @@ FamilyChoice familyChoiceFrom(const QCommandLineParser &parser, const Problem &p
     FamilyChoice choice;
     for (const char *name : {"loop-order", "kernel-block"})
         if (parser.isSet(opt(name)) && kernelsFit(problem))
-            throw UsageError(std::string("--") + name
-                + ": this layer's kernels fit on chip (one patch with all N = " + std::to_string(problem.layer.n)
-                + " kernels), so optimize finds an S1 strategy and streams no kernels");
+            throw UsageError(std::string("--") + name + ": this layer's kernels fit on chip (one patch with all N = "
+                + std::to_string(problem.layer.n) + " kernels), so optimize finds an S1 strategy and streams no kernels");
     if (parser.isSet(opt("loop-order"))) {
         const std::string text = str(parser.value(opt("loop-order")));
         choice.loop = kernelLoopFromName(text);

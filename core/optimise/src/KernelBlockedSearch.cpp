@@ -20,7 +20,8 @@ SimulationOptions quickOptions(const OptimiseControl &control)
     return options;
 }
 
-CompareRow simulateSteps(const Problem &problem, const ComputeSteps &steps, const std::string &name, const OptimiseControl &control)
+CompareRow simulateSteps(
+    const Problem &problem, const ComputeSteps &steps, const std::string &name, const OptimiseControl &control)
 {
     CompareRow row;
     row.name = name;
@@ -89,7 +90,11 @@ S1Instance blockInstance(const Problem &problem, const KernelBlockedParams &memb
     } else {
         in.cost_per_group = blocks * hw.t_acc + kernelLoad * double((layer.n - b) * layer.kernelElements());
     }
-    in.constant_cost = kernelLoad * double(std::int64_t(layer.n) * layer.kernelElements()) + hw.t_w * double(layer.outputCount());
+    // Every kernel loaded once, every output written once; patches-outer's
+    // first group loads the N - B kernels its cost_per_group counts too.
+    const std::int64_t kernelsOnce
+        = member.loop == KernelLoop::KernelsOuter ? std::int64_t(layer.n) * layer.kernelElements() : b * layer.kernelElements();
+    in.constant_cost = kernelLoad * double(kernelsOnce) + hw.t_w * double(layer.outputCount());
     return in;
 }
 

@@ -269,9 +269,8 @@ nlohmann::ordered_json kernelBlockedToJson(const FamilyMember &member, std::int6
 nlohmann::ordered_json regroupedToJson(const RegroupResult &g)
 {
     return {{"start", kernelBlockedParamsText(g.start.params)}, {"start_duration", g.start.row.total_duration},
-        {"improved", g.improved}, {"groups", g.groups.size()}, {"steps", g.steps.size()},
-        {"loaded_input", g.row.loaded_input}, {"loaded_kernels", g.row.loaded_kernels}, {"warnings", g.row.warnings},
-        {"search_seconds", g.search.seconds}};
+        {"improved", g.improved}, {"groups", g.groups.size()}, {"steps", g.steps.size()}, {"loaded_input", g.row.loaded_input},
+        {"loaded_kernels", g.row.loaded_kernels}, {"warnings", g.row.warnings}, {"search_seconds", g.search.seconds}};
 }
 
 nlohmann::ordered_json proofToJson(const BoundProof &proof)
@@ -314,8 +313,8 @@ std::string optimiseReportToText(const OptimiseReport &report)
     if (report.regrouped) {
         const RegroupResult &g = *report.regrouped;
         out << "Duration:        " << formatNumber(r.duration) << " in " << g.steps.size() << " steps (" << g.groups.size()
-            << " groups in the loop of " << kernelBlockedParamsText(g.start.params) << "; " << g.row.loaded_input
-            << " input and " << g.row.loaded_kernels << " kernel elements loaded)\n";
+            << " groups in the loop of " << kernelBlockedParamsText(g.start.params) << "; " << g.row.loaded_input << " input and "
+            << g.row.loaded_kernels << " kernel elements loaded)\n";
         out << "Start:           " << formatNumber(g.start.row.total_duration) << " (" << kernelBlockedParamsText(g.start.params)
             << ", its own groups)"
             << (g.improved ? "; regrouping saves " + percent(1 - g.row.total_duration / g.start.row.total_duration)

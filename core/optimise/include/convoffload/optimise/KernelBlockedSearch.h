@@ -42,6 +42,8 @@ std::vector<KernelBlockedParams> chosenMembers(const Problem &problem, const Fam
 /// - patches-outer: the input is loaded as by S1 and each group after the
 ///   first reloads the N - B kernels it does not keep, so a group costs
 ///   m·t_acc + (N - B)·C_in·H_K·W_K·t_l (t_l = 0 for preloaded kernels).
+/// So when B divides N, patches-outer's duration is exactly the simulated
+/// one, and kernels-outer's exceeds it by the input kept at the m - 1 turns.
 /// Throws InstanceError as makeS1Instance does.
 S1Instance blockInstance(const Problem &problem, const KernelBlockedParams &member, const OptimiseSettings &settings = {});
 
