@@ -1,14 +1,15 @@
 #pragma once
-// The Groups dock's tree: a QTreeView that, while patches are dragged over it,
-// tells its GroupListModel where they would land so the model's DropPreview
-// follows the drop indicator (a group, or "new group" between groups), and
+// The Groups dock's tree: a QTreeView that, while patches or kernels are
+// dragged over it, tells its model (GroupListModel or StepKernelModel, both
+// StrategyEditModels) where they would land so the model's drop preview
+// follows the drop indicator (a group or step, or a new one between two), and
 // clears the preview when the drag leaves, drops or is cancelled.
 
 #include <QTreeView>
 
 namespace convoffload::ui {
 
-class GroupListModel;
+class StrategyEditModel;
 
 class GroupTreeView : public QTreeView {
     Q_OBJECT
@@ -22,7 +23,7 @@ protected:
     void startDrag(Qt::DropActions supportedActions) override;
 
 private:
-    GroupListModel *groupModel() const;
+    StrategyEditModel *editModel() const;
     void clearPreview();
 };
 
