@@ -13,6 +13,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QIcon>
+#include <QDockWidget>
 #include <QTimer>
 
 #include <cstdio>
@@ -62,7 +63,9 @@ int main(int argc, char *argv[])
         QStringLiteral("step"), QStringLiteral("1-based step for --screenshot."), QStringLiteral("n"), QStringLiteral("2"));
     const QCommandLineOption strategy(
         QStringLiteral("strategy"), QStringLiteral("Strategy to select for --screenshot."), QStringLiteral("name"));
-    parser.addOptions({report, screenshot, step, strategy});
+    const QCommandLineOption dock(QStringLiteral("dock"),
+        QStringLiteral("Dock to bring to the front for --screenshot, by its title (e.g. Groups)."), QStringLiteral("title"));
+    parser.addOptions({report, screenshot, step, strategy, dock});
     parser.process(app);
     const QString project = parser.positionalArguments().value(0);
 
@@ -87,6 +90,12 @@ int main(int argc, char *argv[])
             if (QString::fromStdString(strategies[i].name) == parser.value(strategy))
                 window.document()->setCurrentStrategy(int(i));
     }
+    if (parser.isSet(dock))
+        for (QDockWidget *d : window.findChildren<QDockWidget *>())
+            if (d->windowTitle().remove(QLatin1Char('&')).compare(parser.value(dock), Qt::CaseInsensitive) == 0) {
+                d->show();
+                d->raise();
+            }
     if (parser.isSet(screenshot)) {
         // Wait for the worker's simulation (or its refusal), then grab the window.
         const QString file = parser.value(screenshot);

@@ -14,6 +14,7 @@
 #include "grid/GridView.h"
 #include "models/GroupListModel.h"
 #include "network/NetworkImportDialog.h"
+#include "convoffload/io/Report.h"
 #include "convoffload/io/ProjectFile.h"
 #include "network/NetworkPanel.h"
 #include "panels/DiagnosticsPanel.h"
@@ -462,7 +463,7 @@ void MainWindow::onSimulationChanged()
             tr("%1: %2, duration %3, peak footprint %4 / %5 elements")
                 .arg(QString::fromStdString(snapshot->spec.name),
                     snapshot->result.valid() ? tr("valid") : tr("%n error(s)", nullptr, int(snapshot->result.error_count)))
-                .arg(snapshot->result.totalDuration())
+                .arg(QString::fromStdString(formatNumber(snapshot->result.totalDuration())))
                 .arg(snapshot->result.peakFootprint())
                 .arg(snapshot->problem.hardware.mem_size));
 }

@@ -6,6 +6,8 @@
 
 #include "document/ProjectDocument.h"
 
+#include "convoffload/io/Report.h"
+
 #include <QAction>
 #include <QLabel>
 #include <QToolBar>
@@ -208,7 +210,8 @@ void GroupsPanel::updateFeedback()
     const SimulationResult &r = snapshot->result;
     QString text = r.valid() ? tr("<b style='color:#009E73'>✓ valid</b>")
                              : tr("<b style='color:#D55E00'>✗ %n error(s)</b>", nullptr, int(r.error_count));
-    text += tr(" · duration <b>%1</b>").arg(r.totalDuration());
+    const auto number = [](double v) { return QString::fromStdString(formatNumber(v)); }; // 1668052, not 1.66805e+06
+    text += tr(" · duration <b>%1</b>").arg(number(r.totalDuration()));
     const CompareRow *best = nullptr;
     for (const CompareRow &row : m_document->comparison())
         if (row.kind != strategyKindName(StrategyKind::Groups) && row.kind != strategyKindName(StrategyKind::Steps)
@@ -219,7 +222,7 @@ void GroupsPanel::updateFeedback()
         const QString sign = delta > 0 ? QStringLiteral("+") : QString();
         text += tr(" · %1%2 (%3%4 %) vs best heuristic %5")
                     .arg(sign)
-                    .arg(delta)
+                    .arg(number(delta))
                     .arg(sign)
                     .arg(best->total_duration > 0 ? 100.0 * delta / best->total_duration : 0.0, 0, 'f', 1)
                     .arg(QString::fromStdString(best->name).toHtmlEscaped());
