@@ -294,6 +294,12 @@ private slots:
         QCOMPARE(spec.kind, StrategyKind::Steps);
         QCOMPARE(runStrategy(p, spec, {}).totalDuration(), report.result.duration);
         QVERIFY(optimiseReportToJson(report)["regrouped"].is_object());
+        OptimiseRequest prove = request;
+        prove.prove = true; // the relaxed bound is S1's: said, not run
+        const OptimiseReport proved = optimise(p, prove, generous());
+        QVERIFY(proved.proof);
+        QCOMPARE(proved.proof->status, BoundProofStatus::NotTried);
+        QCOMPARE(proved.result.duration, report.result.duration);
 
         request.family.loop = KernelLoop::PatchesOuter;
         request.settings.group_size = 3;

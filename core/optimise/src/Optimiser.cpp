@@ -114,6 +114,11 @@ OptimiseReport optimiseKernelBlocked(const Problem &problem, const OptimiseReque
             + " tried respects the hardware (raise mem_size or nbop_pe"
             + (choiceText(choice).empty() ? "" : ", or allow other members") + ")");
     }
+    if (request.prove) {
+        report.proof = BoundProof{};
+        report.proof->incumbent = r.duration;
+        report.proof->why = "the relaxed bound proves S1 strategies only, and this layer's kernels do not fit";
+    }
     r.seconds = elapsed();
     report.lower_bound = r.lower_bound;
     if (control.progress && r.hasSolution())
