@@ -6,6 +6,7 @@
 // the paper's grid) on today's S1 results.
 
 #include "NaiveExecutor.h"
+#include "TestProblems.h"
 #include "TestPrinting.h"
 
 #include "convoffload/io/ProjectFile.h"
@@ -29,14 +30,7 @@ namespace {
 /// a kernel) on a memory of 50 elements: both kernels (36), one patch (18)
 /// and its 2 outputs need 56, so no S1 strategy runs; one kernel beside one
 /// patch (18 + 18 + 1) does. nbop_pe 72 allows G·B ≤ 4.
-Problem tightExample()
-{
-    Problem p;
-    p.layer = {.c_in = 2, .h_in = 5, .w_in = 5, .h_k = 3, .w_k = 3, .n = 2};
-    p.hardware.mem_size = 50;
-    p.hardware.nbop_pe = 72;
-    return p;
-}
+Problem tightExample() { return paperExampleProblem(50); }
 
 SimulationOptions quick()
 {

@@ -144,6 +144,20 @@ Project projectOf(const Problem &problem)
 
 const StrategySpec &specAt(const ProjectDocument &doc, int i) { return doc.project().strategies.at(std::size_t(i)); }
 
+/// The hand-worked project with KO current, and its Groups dock, shown (the
+/// message and preview lines show only in a visible panel).
+struct StepsDock {
+    ProjectDocument doc;
+    std::unique_ptr<GroupsPanel> panel;
+    StepsDock()
+    {
+        doc.resetToProject(projectOf(smallProblem()));
+        doc.setCurrentStrategy(0);
+        panel = std::make_unique<GroupsPanel>(&doc);
+        panel->QWidget::show();
+    }
+};
+
 QRgb at(const QImage &image, const QPointF &p) { return image.pixel(p.toPoint()) | 0xFF000000u; }
 
 } // namespace
@@ -636,11 +650,9 @@ void KernelGuiTest::dockDragMovesKernel()
 
 void KernelGuiTest::dockRefusesDrops()
 {
-    ProjectDocument doc;
-    doc.resetToProject(projectOf(smallProblem()));
-    doc.setCurrentStrategy(0);
-    GroupsPanel panel(&doc);
-    panel.QWidget::show(); // the message line shows only in a visible panel
+    StepsDock dock;
+    ProjectDocument &doc = dock.doc;
+    GroupsPanel &panel = *dock.panel;
     StepKernelModel &m = *panel.stepModel();
     QSignalSpy refused(&m, &StepKernelModel::editRefused);
     const StrategySpec before = specAt(doc, 0);
@@ -677,11 +689,9 @@ void KernelGuiTest::dockRefusesDrops()
 // nbop_pe 36), or why the drop is refused; it clears when the drag ends.
 void KernelGuiTest::dockDropPreview()
 {
-    ProjectDocument doc;
-    doc.resetToProject(projectOf(smallProblem()));
-    doc.setCurrentStrategy(0);
-    GroupsPanel panel(&doc);
-    panel.QWidget::show();
+    StepsDock dock;
+    ProjectDocument &doc = dock.doc;
+    GroupsPanel &panel = *dock.panel;
     StepKernelModel &m = *panel.stepModel();
     const StrategySpec before = specAt(doc, 0);
     std::unique_ptr<QMimeData> kernel3(m.mimeData({m.index(1, 0, m.index(2, 0))})); // kernel 3 of step 3
@@ -717,11 +727,9 @@ void KernelGuiTest::dockDropPreview()
 // undo step each, and say why when they cannot; the group actions are hidden.
 void KernelGuiTest::dockKeyboardActions()
 {
-    ProjectDocument doc;
-    doc.resetToProject(projectOf(smallProblem()));
-    doc.setCurrentStrategy(0);
-    GroupsPanel panel(&doc);
-    panel.QWidget::show();
+    StepsDock dock;
+    ProjectDocument &doc = dock.doc;
+    GroupsPanel &panel = *dock.panel;
     StepKernelModel &m = *panel.stepModel();
     QCOMPARE(panel.stepActions().size(), 3);
     QAction *previous = panel.stepActions()[0], *next = panel.stepActions()[1], *newStep = panel.stepActions()[2];

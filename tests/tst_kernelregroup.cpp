@@ -6,6 +6,7 @@
 // caller may choose.
 
 #include "NaiveExecutor.h"
+#include "TestProblems.h"
 #include "TestPrinting.h"
 
 #include "convoffload/model/KernelBlockedFamily.h"
@@ -26,14 +27,7 @@ namespace {
 /// and its two outputs need 56, so no S1 strategy runs; one kernel beside a
 /// row of three patches (18 + 30 + 3) or a 2×2 square of them (18 + 32 + 4)
 /// fits (B = 1), and nbop_pe 72 allows G·B ≤ 4.
-Problem tightExample()
-{
-    Problem p;
-    p.layer = {.c_in = 2, .h_in = 5, .w_in = 5, .h_k = 3, .w_k = 3, .n = 2};
-    p.hardware.mem_size = 55;
-    p.hardware.nbop_pe = 72;
-    return p;
-}
+Problem tightExample() { return paperExampleProblem(55); }
 
 SimulationOptions quick()
 {

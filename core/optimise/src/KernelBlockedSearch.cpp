@@ -10,16 +10,6 @@ namespace convoffload {
 
 namespace {
 
-SimulationOptions quickOptions(const OptimiseControl &control)
-{
-    SimulationOptions options;
-    options.trace = false;
-    options.functional = false;
-    options.max_diagnostics_per_rule = 1;
-    options.cancel = control.cancel;
-    return options;
-}
-
 CompareRow simulateSteps(
     const Problem &problem, const ComputeSteps &steps, const std::string &name, const OptimiseControl &control)
 {
@@ -29,7 +19,7 @@ CompareRow simulateSteps(
     StrategySpec spec{name, StrategyKind::Steps, std::nullopt, {}};
     spec.steps = steps;
     try {
-        setRowFigures(row, runStrategy(problem, spec, quickOptions(control)));
+        setRowFigures(row, runStrategy(problem, spec, rankingOptions(control.cancel)));
     } catch (const StrategyError &e) {
         row.failure = e.what();
     }
