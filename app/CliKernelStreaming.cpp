@@ -22,15 +22,6 @@ namespace {
 
 QString opt(const char *name) { return QString::fromLatin1(name); }
 
-std::string formatNumber(double v)
-{
-    if (v == double(std::int64_t(v)))
-        return std::to_string(std::int64_t(v));
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.6g", v);
-    return buffer;
-}
-
 void checkFamilyBudget(const QCommandLineParser &parser, const Problem &problem, const std::vector<KernelBlockedParams> &members)
 {
     if (parser.isSet(opt("no-work-limit")))
@@ -76,9 +67,33 @@ void addKernelStreamingOptions(QCommandLineParser &parser)
         {opt("kernel-blocks"), opt("sweep: kernel block sizes B to sweep, A..B (both loops; best G and order per B)."),
             opt("range")},
         {opt("order"), opt("sweep --kernel-blocks: only this patch order (row-by-row or zigzag)."), opt("order")},
+        {opt("loop-order"),
+            opt("optimize, kernels that do not fit: only kernel-blocked strategies of this loop (kernels-outer or "
+                "patches-outer); the search regroups the best one's patches."),
+            opt("loop")},
+        {opt("kernel-block"), opt("optimize, kernels that do not fit: only kernel-blocked strategies of B kernels a block."),
+            opt("b")},
         {opt("kernel-steps"),
             opt("import-solution: the CSV is step,patch,kernel rows (kernels streamed), even without that header.")},
     });
+}
+
+FamilyChoice familyChoiceFrom(const QCommandLineParser &parser, const Problem &problem)
+{
+    FamilyChoice choice;
+    for (const char *name : {"loop-order", "kernel-block"})
+        if (parser.isSet(opt(name)) && kernelsFit(problem))
+            throw UsageError(std::string("--") + name + ": this layer's kernels fit on chip (one patch with all N = "
+                + std::to_string(problem.layer.n) + " kernels), so optimize finds an S1 strategy and streams no kernels");
+    if (parser.isSet(opt("loop-order"))) {
+        const std::string text = str(parser.value(opt("loop-order")));
+        choice.loop = kernelLoopFromName(text);
+        if (!choice.loop)
+            throw UsageError("--loop-order: expected kernels-outer or patches-outer, got '" + text + "'");
+    }
+    if (parser.isSet(opt("kernel-block")))
+        choice.kernel_block = parseInteger(parser, opt("kernel-block"), 1, problem.layer.n);
+    return choice;
 }
 
 std::optional<FamilySearch> compareFamily(

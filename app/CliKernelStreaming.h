@@ -4,6 +4,7 @@
 // `import-steps` command.
 #include "CliCommon.h"
 
+#include "convoffload/optimise/KernelBlockedSearch.h"
 #include "convoffload/simulate/Comparison.h"
 
 #include <nlohmann/json.hpp>
@@ -26,6 +27,12 @@ std::optional<FamilySearch> compareFamily(
 /// What compare prints about it: JSON object, and one text line.
 nlohmann::ordered_json familyToJson(const FamilySearch &search);
 std::string familyToText(const FamilySearch &search);
+
+/// `optimize --loop-order kernels-outer|patches-outer --kernel-block B`: the
+/// family members the optimiser may pick on a layer whose kernels do not
+/// fit. Refuses (UsageError) an unknown loop, B outside 1..N, and either
+/// option on a layer whose kernels fit (its optimum is an S1 strategy).
+FamilyChoice familyChoiceFrom(const QCommandLineParser &parser, const Problem &problem);
 
 /// `sweep --kernel-blocks A..B [--group-size G] [--order O] [--out FIGURE]`.
 int sweepKernelBlocksCommand(const QCommandLineParser &parser, const Loaded &loaded, const SimulationOptions &options);

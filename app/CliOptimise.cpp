@@ -93,6 +93,7 @@ OptimiseRequest requestFrom(const QCommandLineParser &parser, const Problem &pro
     request.worker_path = str(parser.value(opt("cbc-worker")));
     request.ilp_start_from_search = ilpStartFromSearch(parser);
     request.stream_kernels = true; // SPEC §3b: a layer whose kernels do not fit gets the best kernel-blocked strategy
+    request.family = familyChoiceFrom(parser, problem);
     request.prove = parser.isSet(opt("prove"));
     if (request.prove && request.method == OptimiseMethod::Exact)
         throw UsageError("--prove: --method exact proves by itself (its proof shares --time-limit with the search)");
@@ -201,7 +202,10 @@ int optimizeCommand(const QCommandLineParser &parser, const Loaded &loaded, cons
                   << (report.result.message.empty() ? "" : ": " + report.result.message) << "\n";
         return 1;
     }
-    if (!csvOut.isEmpty()) {
+    if (!csvOut.isEmpty() && report.regrouped) {
+        saveComputeStepsCsv(report.regrouped->steps, str(csvOut)); // step,patch,kernel: the groups alone miss the kernels
+        std::cerr << "Wrote " << str(csvOut) << "\n";
+    } else if (!csvOut.isEmpty()) {
         saveGroupsCsv(problem.layer, report.result.groups, str(csvOut));
         std::cerr << "Wrote " << str(csvOut) << "\n";
     }

@@ -15,6 +15,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QIcon>
+#include <QDockWidget>
 #include <QTimer>
 
 #include <cstdio>
@@ -94,7 +95,7 @@ int main(int argc, char *argv[])
     }
     if (parser.isSet(dock))
         for (QDockWidget *d : window.findChildren<QDockWidget *>())
-            if (d->windowTitle() == parser.value(dock)) {
+            if (d->windowTitle().remove(QLatin1Char('&')).compare(parser.value(dock), Qt::CaseInsensitive) == 0) {
                 d->show();
                 d->raise();
             }

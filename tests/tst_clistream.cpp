@@ -1,5 +1,6 @@
 // convoffload-cli and the strategies that stream kernels (SPEC §3b): compare
 // adds the kernel-blocked family's best only when the kernels do not fit,
+// optimize regroups it (a chosen loop and B, refusals),
 // `sweep --kernel-blocks`, and import-solution of a step,patch,kernel CSV
 // with its located refusals.
 
@@ -82,16 +83,81 @@ private slots:
         const QString project = dir.filePath(QStringLiteral("p.json"));
         QVERIFY(QFile::copy(sample(kResnet), project));
         const Run r = cli({QStringLiteral("optimize"), project, QStringLiteral("--json"), QStringLiteral("--save"),
-            QStringLiteral("Streamed")});
+            QStringLiteral("Streamed"), QStringLiteral("--moves"), QStringLiteral("20000"), QStringLiteral("--threads"),
+            QStringLiteral("1"), QStringLiteral("--time-limit"), QStringLiteral("120")});
         QCOMPARE(r.exitCode, 0);
         const QJsonObject j = json(r);
-        QCOMPARE(j[QStringLiteral("method")].toString(), QStringLiteral("kernel-blocked"));
+        QCOMPARE(j[QStringLiteral("method")].toString(), QStringLiteral("search")); // the best member, regrouped
         const QJsonObject kb = j[QStringLiteral("kernel_blocked")].toObject();
+        const QJsonObject regrouped = j[QStringLiteral("regrouped")].toObject();
+        QVERIFY(regrouped[QStringLiteral("start")].toString().contains(
+            QStringLiteral("B = %1").arg(kb[QStringLiteral("kernel_block")].toInt())));
+        QVERIFY(j[QStringLiteral("duration")].toDouble() <= regrouped[QStringLiteral("start_duration")].toDouble());
         const Run sim = cli({QStringLiteral("simulate"), project, QStringLiteral("--strategy"), QStringLiteral("Streamed"),
-            QStringLiteral("--json"), QStringLiteral("--no-functional")});
+            QStringLiteral("--json")});
         QCOMPARE(sim.exitCode, 0);
         QCOMPARE(json(sim)[QStringLiteral("total_duration")].toDouble(), j[QStringLiteral("duration")].toDouble());
-        QCOMPARE(json(sim)[QStringLiteral("steps")].toInt(), kb[QStringLiteral("steps")].toInt());
+        QCOMPARE(json(sim)[QStringLiteral("steps")].toInt(), kb[QStringLiteral("steps")].toInt()); // K_min groups · blocks
+        QCOMPARE(json(sim)[QStringLiteral("functional_check")].toString(), QStringLiteral("pass"));
+    }
+
+    // A chosen loop and B: the member regrouped is of that loop and B, the
+    // same flags give the same strategy (seed, moves, one thread), and
+    // --out writes it as step,patch,kernel rows.
+    void optimizeChosenMember()
+    {
+        QTemporaryDir dir;
+        const QStringList args{QStringLiteral("optimize"), sample(kResnet), QStringLiteral("--json"),
+            QStringLiteral("--loop-order"), QStringLiteral("patches-outer"), QStringLiteral("--kernel-block"),
+            QStringLiteral("16"), QStringLiteral("--moves"), QStringLiteral("5000"), QStringLiteral("--threads"),
+            QStringLiteral("1"), QStringLiteral("--seed"), QStringLiteral("3"), QStringLiteral("--time-limit"),
+            QStringLiteral("120")};
+        const Run a = cli(args + QStringList{QStringLiteral("--out"), dir.filePath(QStringLiteral("a.csv"))});
+        const Run b = cli(args + QStringList{QStringLiteral("--out"), dir.filePath(QStringLiteral("b.csv"))});
+        QCOMPARE(a.exitCode, 0);
+        const QJsonObject kb = json(a)[QStringLiteral("kernel_blocked")].toObject();
+        QCOMPARE(kb[QStringLiteral("loop")].toString(), QStringLiteral("patches-outer"));
+        QCOMPARE(kb[QStringLiteral("kernel_block")].toInt(), 16);
+        QVERIFY(
+            json(a)[QStringLiteral("regrouped")][QStringLiteral("start")].toString().startsWith(QStringLiteral("patches-outer")));
+        QCOMPARE(json(a)[QStringLiteral("duration")], json(b)[QStringLiteral("duration")]);
+        QFile fa(dir.filePath(QStringLiteral("a.csv"))), fb(dir.filePath(QStringLiteral("b.csv")));
+        QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));
+        const QByteArray csv = fa.readAll();
+        QVERIFY(csv.startsWith("step,patch,kernel\n"));
+        QCOMPARE(csv, fb.readAll());
+    }
+
+    void optimizeChoiceRefusals_data()
+    {
+        QTest::addColumn<QString>("project");
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("loop") << sample(kResnet) << QStringList{QStringLiteral("--loop-order"), QStringLiteral("inner")}
+                              << QStringLiteral("--loop-order: expected kernels-outer or patches-outer, got 'inner'");
+        QTest::newRow("B = 0") << sample(kResnet) << QStringList{QStringLiteral("--kernel-block"), QStringLiteral("0")}
+                               << QStringLiteral("--kernel-block: expected an integer from 1 to 256, got '0'");
+        QTest::newRow("B > N") << sample(kResnet) << QStringList{QStringLiteral("--kernel-block"), QStringLiteral("257")}
+                               << QStringLiteral("--kernel-block: expected an integer from 1 to 256, got '257'");
+        QTest::newRow("B not a number") << sample(kResnet) << QStringList{QStringLiteral("--kernel-block"), QStringLiteral("4x")}
+                                        << QStringLiteral("--kernel-block: expected an integer from 1 to 256, got '4x'");
+        QTest::newRow("kernels fit") << sample("paper-example.json")
+                                     << QStringList{QStringLiteral("--loop-order"), QStringLiteral("kernels-outer")}
+                                     << QStringLiteral("--loop-order: this layer's kernels fit on chip");
+        // B = 256 with G = 1: the kernels alone overflow the memory.
+        QTest::newRow("no member") << sample(kResnet)
+                                   << QStringList{QStringLiteral("--kernel-block"), QStringLiteral("256"),
+                                          QStringLiteral("--group-size"), QStringLiteral("1")}
+                                   << QStringLiteral("none of the 4 kernel-blocked strategies with B = 256, G = 1 tried");
+    }
+    void optimizeChoiceRefusals()
+    {
+        QFETCH(QString, project);
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = cli(QStringList{QStringLiteral("optimize"), project} + args);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(message.toUtf8()), r.err.constData());
     }
 
     void sweepKernelBlocks()

@@ -144,6 +144,20 @@ Project projectOf(const Problem &problem)
 
 const StrategySpec &specAt(const ProjectDocument &doc, int i) { return doc.project().strategies.at(std::size_t(i)); }
 
+/// The hand-worked project with KO current, and its Groups dock, shown (the
+/// message and preview lines show only in a visible panel).
+struct StepsDock {
+    ProjectDocument doc;
+    std::unique_ptr<GroupsPanel> panel;
+    StepsDock()
+    {
+        doc.resetToProject(projectOf(smallProblem()));
+        doc.setCurrentStrategy(0);
+        panel = std::make_unique<GroupsPanel>(&doc);
+        panel->QWidget::show();
+    }
+};
+
 QRgb at(const QImage &image, const QPointF &p) { return image.pixel(p.toPoint()) | 0xFF000000u; }
 
 } // namespace
@@ -171,6 +185,8 @@ private slots:
     void dockShowsSteps();
     void dockDragMovesKernel();
     void dockRefusesDrops();
+    void dockDropPreview();
+    void dockKeyboardActions();
 };
 
 void KernelGuiTest::strategyIsValid()
@@ -646,11 +662,9 @@ void KernelGuiTest::dockDragMovesKernel()
 
 void KernelGuiTest::dockRefusesDrops()
 {
-    ProjectDocument doc;
-    doc.resetToProject(projectOf(smallProblem()));
-    doc.setCurrentStrategy(0);
-    GroupsPanel panel(&doc);
-    panel.QWidget::show(); // the message line shows only in a visible panel
+    StepsDock dock;
+    ProjectDocument &doc = dock.doc;
+    GroupsPanel &panel = *dock.panel;
     StepKernelModel &m = *panel.stepModel();
     QSignalSpy refused(&m, &StepKernelModel::editRefused);
     const StrategySpec before = specAt(doc, 0);
@@ -680,6 +694,109 @@ void KernelGuiTest::dockRefusesDrops()
     garbage.setData(StepKernelModel::mimeType(), QByteArray("xyz"));
     QVERIFY(!m.canDropMimeData(&garbage, Qt::MoveAction, -1, 0, m.index(0, 0)));
     QCOMPARE(specAt(doc, 0), before);
+}
+
+// While kernels hover, the preview says what the target step would compute,
+// worked out by hand on the 1×4×4 layer (9 MACs and 9 elements a kernel,
+// nbop_pe 36), or why the drop is refused; it clears when the drag ends.
+void KernelGuiTest::dockDropPreview()
+{
+    StepsDock dock;
+    ProjectDocument &doc = dock.doc;
+    GroupsPanel &panel = *dock.panel;
+    StepKernelModel &m = *panel.stepModel();
+    const StrategySpec before = specAt(doc, 0);
+    std::unique_ptr<QMimeData> kernel3(m.mimeData({m.index(1, 0, m.index(2, 0))})); // kernel 3 of step 3
+
+    // Onto step 2 (patches 2, 3; kernels 0, 1): 2 × 3 kernels = 54 MACs.
+    m.previewDrop(kernel3.get(), -1, m.index(1, 0));
+    const QString onStep2 = QStringLiteral("Step 2 would compute 2 patches × 3 kernels: 54 of 36 MACs, 3 kernels (27 "
+                                           "elements) on chip — over the op limit; step 3 keeps 1 kernel");
+    QCOMPARE(m.dropPreview(), onStep2);
+    QCOMPARE(panel.dropPreviewText(), onStep2);
+    // Between steps 3 and 4: a new step on step 3's patches with kernel 3 alone.
+    m.previewDrop(kernel3.get(), 3, {});
+    QCOMPARE(m.dropPreview(),
+        QStringLiteral("A new step at position 4 would compute 2 patches × 1 kernel: 18 of 36 MACs, 1 "
+                       "kernel (9 elements) on chip; step 3 keeps 1 kernel"));
+    // Both kernels of step 3 onto step 1: step 3 would go.
+    std::unique_ptr<QMimeData> both(m.mimeData({m.index(0, 0, m.index(2, 0)), m.index(1, 0, m.index(2, 0))}));
+    m.previewDrop(both.get(), -1, m.index(0, 0));
+    QVERIFY(m.dropPreview().endsWith(QStringLiteral("; step 3 would be removed")));
+    QVERIFY(m.dropPreview().startsWith(QStringLiteral("Step 1 would compute 2 patches × 4 kernels: 72 of 36 MACs")));
+    // Refused: step 4 computes kernel 3 already; the reason is the drop's.
+    m.previewDrop(kernel3.get(), -1, m.index(3, 0));
+    QCOMPARE(m.dropPreview(), QStringLiteral("✗ Kernel 3 is computed by step 4 already"));
+    // The drag leaves: nothing shown, nothing changed.
+    m.clearDropPreview();
+    QCOMPARE(m.dropPreview(), QString());
+    QCOMPARE(panel.dropPreviewText(), QString());
+    QCOMPARE(specAt(doc, 0), before);
+    QCOMPARE(doc.undoStack()->count(), 0);
+}
+
+// The steps view's actions move the selected kernels as drops would, one
+// undo step each, and say why when they cannot; the group actions are hidden.
+void KernelGuiTest::dockKeyboardActions()
+{
+    StepsDock dock;
+    ProjectDocument &doc = dock.doc;
+    GroupsPanel &panel = *dock.panel;
+    StepKernelModel &m = *panel.stepModel();
+    QCOMPARE(panel.stepActions().size(), 3);
+    QAction *previous = panel.stepActions()[0], *next = panel.stepActions()[1], *newStep = panel.stepActions()[2];
+    for (QAction *a : panel.stepActions())
+        QVERIFY(a->isEnabled() && a->isVisible());
+    for (QAction *a : panel.editActions())
+        QVERIFY(!a->isVisible());
+    QCOMPARE(previous->shortcut(), QKeySequence(QStringLiteral("Alt+Up")));
+    QVERIFY(panel.view()->actions().contains(newStep)); // in the context menu
+    const auto select = [&](const QModelIndexList &rows) {
+        panel.view()->selectionModel()->clearSelection();
+        for (const QModelIndex &i : rows)
+            panel.view()->selectionModel()->select(i, QItemSelectionModel::Select);
+    };
+
+    // Kernel 3 of step 3 into step 2 (it joins step 2's kernels).
+    select({m.index(1, 0, m.index(2, 0))});
+    previous->trigger();
+    QCOMPARE(formatSteps(specAt(doc, 0).steps), QStringLiteral("0 1:0 1|2 3:0 1 3|2 3:2|0 1:2 3"));
+    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Move 1 kernel from step 3 to step 2"));
+    doc.undoStack()->undo();
+    // Kernel 0 of step 2 into step 3 (joined in id order).
+    select({m.index(0, 0, m.index(1, 0))});
+    next->trigger();
+    QCOMPARE(formatSteps(specAt(doc, 0).steps), QStringLiteral("0 1:0 1|2 3:1|2 3:0 2 3|0 1:2 3"));
+    doc.undoStack()->undo();
+    // Kernel 3 of step 3 to a new step right after it: the block split.
+    select({m.index(1, 0, m.index(2, 0))});
+    newStep->trigger();
+    QCOMPARE(formatSteps(specAt(doc, 0).steps), QStringLiteral("0 1:0 1|2 3:0 1|2 3:2|2 3:3|0 1:2 3"));
+    QCOMPARE(doc.undoStack()->count(), 1); // the earlier moves were undone, so this push dropped them
+    doc.undoStack()->undo();
+
+    // Refusals, nothing changed.
+    const StrategySpec before = specAt(doc, 0);
+    select({m.index(0, 0, m.index(0, 0))});
+    previous->trigger();
+    QCOMPARE(panel.lastMessage(), QStringLiteral("Step 1 is the first step: there is no step before it."));
+    select({m.index(1, 0, m.index(2, 0))});
+    next->trigger(); // step 4 computes kernel 3 already: the core's reason
+    QCOMPARE(panel.lastMessage(), QStringLiteral("Kernel 3 is computed by step 4 already"));
+    select({m.index(0, 0, m.index(0, 0)), m.index(0, 0, m.index(1, 0))});
+    newStep->trigger();
+    QCOMPARE(panel.lastMessage(), QStringLiteral("Select kernels of one step: kernels of two steps cannot move at once."));
+    select({m.index(1, 0)});
+    next->trigger();
+    QCOMPARE(panel.lastMessage(), QStringLiteral("Select the kernels to move (the rows under a step)."));
+    QCOMPARE(specAt(doc, 0), before);
+
+    // An S1 strategy: the group actions are back and the step actions gone.
+    doc.setCurrentStrategy(1);
+    for (QAction *a : panel.stepActions())
+        QVERIFY(!a->isEnabled() && !a->isVisible());
+    for (QAction *a : panel.editActions())
+        QVERIFY(a->isVisible());
 }
 
 QTEST_MAIN(KernelGuiTest)

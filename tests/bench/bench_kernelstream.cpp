@@ -11,7 +11,9 @@
 // plus the patch-pixel pairs the expansion walks (|patches_i|·H_K·W_K a
 // step): the work any schedule of this layer must do. The figure is ns per
 // touched element, best of 15 runs (after one warm-up run), and its ratio to S1 measured in the same
-// run. A step also has a fixed cost (six id lists, six trace records), so a
+// run. Times are the thread's CPU time (user + system, page faults
+// included), not wall time: on a shared machine wall time also counts the
+// moments other processes hold the core. A step also has a fixed cost (six id lists, six trace records), so a
 // strategy of many small steps costs more per element, S1 too: S1 with G = 1
 // is measured to fit "seconds = a·steps + b·elements" from the two S1 rows,
 // and every kernel-blocked run is also given as measured / that S1 model.
@@ -22,7 +24,7 @@
 #include "convoffload/simulate/Simulator.h"
 
 #include <algorithm>
-#include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstring>
 #include <string>
@@ -32,7 +34,13 @@ using namespace convoffload;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+/// This thread's CPU time in seconds.
+double cpuSeconds()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
+}
 
 Problem benchProblem(int size)
 {
@@ -72,10 +80,10 @@ Measure measure(const Problem &p, const StrategySpec &spec)
     Measure m;
     m.seconds = 1e30;
     for (int run = 0; run < 15; ++run) {
-        const auto start = Clock::now();
+        const double start = cpuSeconds();
         const StepList steps = expandStrategy(p, spec);
         const SimulationResult r = simulate(p, steps, options);
-        m.seconds = std::min(m.seconds, std::chrono::duration<double>(Clock::now() - start).count());
+        m.seconds = std::min(m.seconds, cpuSeconds() - start);
         m.duration = r.totalDuration();
         if (run == 0) {
             m.elements = touched(p, spec, steps);

@@ -14,6 +14,7 @@
 #include "grid/GridView.h"
 #include "models/GroupListModel.h"
 #include "network/NetworkImportDialog.h"
+#include "convoffload/io/Report.h"
 #include "convoffload/io/ProjectFile.h"
 #include "network/NetworkPanel.h"
 #include "panels/DiagnosticsPanel.h"
@@ -470,7 +471,7 @@ void MainWindow::onSimulationChanged()
         m_status->setText(tr("%1: %2, duration %3, peak footprint %4 / %5 elements")
                               .arg(QString::fromStdString(snapshot->spec.name),
                                   QString::fromStdString(verdictText(verdictOf(snapshot->result))))
-                              .arg(snapshot->result.totalDuration())
+                              .arg(QString::fromStdString(formatNumber(snapshot->result.totalDuration())))
                               .arg(snapshot->result.peakFootprint())
                               .arg(snapshot->problem.hardware.mem_size));
 }

@@ -1,6 +1,5 @@
 #include "models/GroupListModel.h"
 
-#include "document/StrategyEdit.h"
 #include "document/ProjectDocument.h"
 #include "grid/DropPreview.h"
 
@@ -89,8 +88,7 @@ std::optional<PatchPayload> GroupListModel::decodePatches(const QMimeData *data)
 }
 
 GroupListModel::GroupListModel(ProjectDocument *document, QObject *parent)
-    : QAbstractItemModel(parent)
-    , m_document(document)
+    : StrategyEditModel(document, parent)
     , m_preview(new DropPreview(this))
 {
     // A new project or another current strategy shows other groups: reset.
@@ -115,15 +113,6 @@ GroupListModel::GroupListModel(ProjectDocument *document, QObject *parent)
     connect(document, &ProjectDocument::strategyChanged, this, [this](int strategy) {
         if (strategy == m_strategy)
             refreshFindings(); // the simulation shown is of the strategy before the edit
-    });
-    // Until currentStrategyChanged arrives, keep pointing at the same strategy.
-    connect(document, &ProjectDocument::strategyInserted, this, [this](int index) {
-        if (m_strategy >= index)
-            ++m_strategy;
-    });
-    connect(document, &ProjectDocument::strategyRemoved, this, [this](int index) {
-        if (m_strategy > index)
-            --m_strategy;
     });
     connect(document, &ProjectDocument::simulationChanged, this, &GroupListModel::refreshFindings);
     assign(load());
@@ -441,25 +430,20 @@ GroupListModel::Edit GroupListModel::plan(const Operation &operation, const QStr
         edit.groups = operation(m_groups);
         edit.text = text;
     } catch (const StrategyError &e) {
-        // The core's sentences start lower case; the UI shows them on their own.
-        edit.error = QString::fromStdString(e.what());
-        if (!edit.error.isEmpty())
-            edit.error[0] = edit.error[0].toUpper();
+        edit.error = sentence(e.what());
     }
     return edit;
 }
 
 QString GroupListModel::apply(const Edit &edit)
 {
-    if (!edit.error.isEmpty()) {
-        emit editRefused(edit.error);
-        return edit.error;
-    }
+    if (!edit.error.isEmpty())
+        return refuse(edit.error);
     StrategySpec spec = m_document->project().strategies.at(std::size_t(m_strategy));
     spec.kind = StrategyKind::Groups;
     spec.group_size.reset(); // not allowed with explicit groups (SPEC §4)
     spec.groups = edit.groups;
-    pushStrategyEdit(m_document, m_strategy, spec, edit.text);
+    pushStrategy(spec, edit.text);
     return {};
 }
 
@@ -639,11 +623,6 @@ Qt::ItemFlags GroupListModel::flags(const QModelIndex &index) const
 
 // ---- drag and drop ----------------------------------------------------------
 
-QStringList GroupListModel::mimeTypes() const { return {mimeType()}; }
-
-Qt::DropActions GroupListModel::supportedDropActions() const { return Qt::MoveAction; }
-Qt::DropActions GroupListModel::supportedDragActions() const { return Qt::MoveAction; }
-
 QMimeData *GroupListModel::mimeData(const QModelIndexList &indexes) const
 {
     Payload payload;
@@ -720,14 +699,16 @@ GroupListModel::Edit GroupListModel::planDrop(
         tr("Move %1 to a new group").arg(patches(list.size())));
 }
 
-bool GroupListModel::canDropMimeData(const QMimeData *data, Qt::DropAction action, int row, int, const QModelIndex &parent) const
+QString GroupListModel::dropRefusal(const QMimeData *data, Qt::DropAction action, int row, const QModelIndex &parent) const
 {
-    return planDrop(data, action, row, parent).error.isEmpty();
+    return planDrop(data, action, row, parent).error;
 }
 
-bool GroupListModel::dropMimeData(const QMimeData *data, Qt::DropAction action, int row, int, const QModelIndex &parent)
+QString GroupListModel::applyDrop(const QMimeData *data, Qt::DropAction action, int row, const QModelIndex &parent)
 {
-    return apply(planDrop(data, action, row, parent)).isEmpty();
+    return apply(planDrop(data, action, row, parent));
 }
+
+void GroupListModel::clearDropPreview() { m_preview->clear(); }
 
 } // namespace convoffload::ui

@@ -19,9 +19,10 @@
 // findings' steps to groups; the rules themselves stay in the core), and the
 // model owns the DropPreview every drop target fills while a drag hovers.
 
+#include "models/StrategyEditModel.h"
+
 #include "convoffload/model/GroupEdit.h"
 
-#include <QAbstractItemModel>
 #include <QString>
 #include <QStringList>
 
@@ -47,7 +48,7 @@ struct PatchPayload {
     PatchList patches;
 };
 
-class GroupListModel : public QAbstractItemModel {
+class GroupListModel : public StrategyEditModel {
     Q_OBJECT
 public:
     enum Role {
@@ -67,9 +68,6 @@ public:
     static QMimeData *encodePatches(int strategy, const PatchList &patches);
     /// The payload of `data`; nullopt without mimeType() or when malformed.
     static std::optional<PatchPayload> decodePatches(const QMimeData *data);
-
-    /// The index of the strategy being edited (-1 for none).
-    int strategy() const { return m_strategy; }
 
     /// The groups being shown (the current strategy's, heuristics expanded).
     const Groups &groups() const { return m_groups; }
@@ -112,7 +110,8 @@ public:
     /// Previews the drop the tree would make of `data` at (row, parent), as
     /// dropMimeData would; clears the preview when the drop is refused or
     /// changes no group's field (unassign, reorder).
-    void previewDrop(const QMimeData *data, int row, const QModelIndex &parent);
+    void previewDrop(const QMimeData *data, int row, const QModelIndex &parent) override;
+    void clearDropPreview() override;
 
     // ---- QAbstractItemModel -------------------------------------------------
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
@@ -122,19 +121,16 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     Qt::ItemFlags flags(const QModelIndex &index) const override;
 
-    QStringList mimeTypes() const override;
     QMimeData *mimeData(const QModelIndexList &indexes) const override;
-    bool canDropMimeData(
-        const QMimeData *data, Qt::DropAction action, int row, int column, const QModelIndex &parent) const override;
-    bool dropMimeData(const QMimeData *data, Qt::DropAction action, int row, int column, const QModelIndex &parent) override;
-    Qt::DropActions supportedDropActions() const override;
-    Qt::DropActions supportedDragActions() const override;
 
 signals:
-    /// An edit (drop or keyboard method) was refused; `reason` says why.
-    void editRefused(const QString &reason);
     /// findings() changed (a new simulation, or the groups changed).
     void findingsChanged();
+
+protected:
+    QString editMimeType() const override { return mimeType(); }
+    QString dropRefusal(const QMimeData *data, Qt::DropAction action, int row, const QModelIndex &parent) const override;
+    QString applyDrop(const QMimeData *data, Qt::DropAction action, int row, const QModelIndex &parent) override;
 
 private:
     /// A planned edit: the new groups and the undo text, or why it is refused.
@@ -167,8 +163,6 @@ private:
     QString apply(const Edit &edit);
     QString checkPatches(const PatchList &patches) const;
 
-    ProjectDocument *m_document;
-    int m_strategy = -1;
     Groups m_groups;
     PatchList m_unassigned;
     QString m_problem;

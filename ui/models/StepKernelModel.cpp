@@ -1,6 +1,5 @@
 #include "models/StepKernelModel.h"
 
-#include "document/StrategyEdit.h"
 #include "document/ProjectDocument.h"
 
 #include "convoffload/model/KernelEdit.h"
@@ -48,14 +47,6 @@ template <typename Id> QString idList(const std::vector<Id> &ids)
     return parts.join(QStringLiteral(", "));
 }
 
-QString sentence(const std::string &what)
-{
-    QString s = QString::fromStdString(what);
-    if (!s.isEmpty())
-        s[0] = s[0].toUpper();
-    return s;
-}
-
 QString kernelsText(std::size_t n) { return n == 1 ? StepKernelModel::tr("1 kernel") : StepKernelModel::tr("%1 kernels").arg(n); }
 
 } // namespace
@@ -94,8 +85,7 @@ std::optional<KernelPayload> StepKernelModel::decodeKernels(const QMimeData *dat
 }
 
 StepKernelModel::StepKernelModel(ProjectDocument *document, QObject *parent)
-    : QAbstractItemModel(parent)
-    , m_document(document)
+    : StrategyEditModel(document, parent)
 {
     connect(document, &ProjectDocument::projectAboutToBeReset, this, [this] { beginResetModel(); });
     connect(document, &ProjectDocument::projectReset, this, [this] {
@@ -107,14 +97,6 @@ StepKernelModel::StepKernelModel(ProjectDocument *document, QObject *parent)
     connect(document, &ProjectDocument::strategyChanged, this, [this](int strategy) {
         if (strategy == m_strategy)
             reset();
-    });
-    connect(document, &ProjectDocument::strategyInserted, this, [this](int index) {
-        if (m_strategy >= index)
-            ++m_strategy;
-    });
-    connect(document, &ProjectDocument::strategyRemoved, this, [this](int index) {
-        if (m_strategy > index)
-            --m_strategy;
     });
     connect(document, &ProjectDocument::simulationChanged, this, [this] {
         loadFindings(); // same steps: only the findings change
@@ -210,17 +192,15 @@ StepKernelModel::Edit StepKernelModel::plan(
 
 QString StepKernelModel::apply(const Edit &edit)
 {
-    if (!edit.error.isEmpty()) {
-        emit editRefused(edit.error);
-        return edit.error;
-    }
+    if (!edit.error.isEmpty())
+        return refuse(edit.error);
     StrategySpec spec = m_document->project().strategies.at(std::size_t(m_strategy));
     spec.kind = StrategyKind::Steps;
     spec.group_size.reset();
     spec.kernel_block.reset();
     spec.groups.clear();
     spec.steps = edit.steps;
-    pushStrategyEdit(m_document, m_strategy, spec, edit.text);
+    pushStrategy(spec, edit.text);
     return {};
 }
 
@@ -354,8 +334,6 @@ Qt::ItemFlags StepKernelModel::flags(const QModelIndex &index) const
     return f;
 }
 
-QStringList StepKernelModel::mimeTypes() const { return {mimeType()}; }
-
 QMimeData *StepKernelModel::mimeData(const QModelIndexList &indexes) const
 {
     // Kernels of one step only: a step's own kernels move together.
@@ -377,26 +355,76 @@ QMimeData *StepKernelModel::mimeData(const QModelIndexList &indexes) const
     return encodeKernels(payload);
 }
 
-bool StepKernelModel::canDropMimeData(const QMimeData *data, Qt::DropAction action, int row, int, const QModelIndex &parent) const
+QString StepKernelModel::dropRefusal(const QMimeData *data, Qt::DropAction action, int row, const QModelIndex &parent) const
 {
-    if (action != Qt::MoveAction || !data || !data->hasFormat(mimeType()))
-        return false;
-    return planDrop(data, row, parent).error.isEmpty();
+    if (action != Qt::MoveAction)
+        return tr("Kernels can only be moved between steps.");
+    return planDrop(data, row, parent).error;
 }
 
-bool StepKernelModel::dropMimeData(const QMimeData *data, Qt::DropAction action, int row, int, const QModelIndex &parent)
+QString StepKernelModel::applyDrop(const QMimeData *data, Qt::DropAction action, int row, const QModelIndex &parent)
 {
     if (action == Qt::IgnoreAction)
-        return true;
-    if (action != Qt::MoveAction) {
-        emit editRefused(tr("Kernels can only be moved between steps."));
-        return false;
-    }
+        return {};
+    if (action != Qt::MoveAction)
+        return refuse(tr("Kernels can only be moved between steps."));
     // The edit happens through the undo command (the model has no removeRows for the view to call).
-    return apply(planDrop(data, row, parent)).isEmpty();
+    return apply(planDrop(data, row, parent));
 }
 
-Qt::DropActions StepKernelModel::supportedDropActions() const { return Qt::MoveAction; }
-Qt::DropActions StepKernelModel::supportedDragActions() const { return Qt::MoveAction; }
+// ---- drop preview -----------------------------------------------------------------
+
+void StepKernelModel::previewDrop(const QMimeData *data, int row, const QModelIndex &parent)
+{
+    const Edit edit = planDrop(data, row, parent);
+    const std::optional<KernelPayload> payload = decodeKernels(data);
+    if (!edit.error.isEmpty() || !payload) {
+        setDropPreview(
+            QStringLiteral("✗ ") + (edit.error.isEmpty() ? tr("Only kernels of a step can be dropped here.") : edit.error));
+        return;
+    }
+    // The step that would compute the dragged kernels: the target with the
+    // kernels added, or a new step on the source's patches.
+    const Problem &problem = m_document->problem();
+    const ComputeStep &from = m_steps[std::size_t(payload->step)];
+    QString who;
+    std::size_t patches = 0, kernels = 0;
+    if (parent.isValid()) {
+        const int to = parent.data(StepIndexRole).toInt();
+        const ComputeStep &target = m_steps[std::size_t(to)];
+        who = tr("Step %1").arg(to + 1);
+        patches = target.patches.size();
+        kernels = target.kernels.size() + payload->kernels.size();
+    } else {
+        who = tr("A new step at position %1").arg(row + 1);
+        patches = from.patches.size();
+        kernels = payload->kernels.size();
+    }
+    const qint64 macs = qint64(patches) * qint64(kernels) * problem.layer.opsPerOutput();
+    QString text = tr("%1 would compute %2 patches × %3: %4 of %5 MACs, %6 (%7 elements) on chip")
+                       .arg(who)
+                       .arg(patches)
+                       .arg(kernelsText(kernels))
+                       .arg(macs)
+                       .arg(problem.hardware.nbop_pe)
+                       .arg(kernelsText(kernels))
+                       .arg(qint64(kernels) * problem.layer.kernelElements());
+    if (macs > problem.hardware.nbop_pe)
+        text += tr(" — over the op limit");
+    const std::size_t left = from.kernels.size() - payload->kernels.size();
+    text += left == 0 ? tr("; step %1 would be removed").arg(payload->step + 1)
+                      : tr("; step %1 keeps %2").arg(payload->step + 1).arg(kernelsText(left));
+    setDropPreview(text);
+}
+
+void StepKernelModel::clearDropPreview() { setDropPreview({}); }
+
+void StepKernelModel::setDropPreview(const QString &text)
+{
+    if (text == m_preview)
+        return;
+    m_preview = text;
+    emit dropPreviewChanged(text);
+}
 
 } // namespace convoffload::ui

@@ -11,10 +11,14 @@
 // (editRefused, the core's KernelEdit sentences). Steps where the current
 // simulation breaks a rule carry a warning icon and the core's messages.
 // Reset whenever the strategy shown, its definition or the problem changes.
+// While kernels are dragged over a step, the drop preview says what the step
+// would compute (patches × kernels, MACs against nbop_pe, kernel elements on
+// chip) or why the drop is refused.
+
+#include "models/StrategyEditModel.h"
 
 #include "convoffload/model/ComputeStep.h"
 
-#include <QAbstractItemModel>
 #include <QString>
 #include <QStringList>
 
@@ -36,7 +40,7 @@ struct KernelPayload {
     std::vector<KernelId> kernels;
 };
 
-class StepKernelModel : public QAbstractItemModel {
+class StepKernelModel : public StrategyEditModel {
     Q_OBJECT
 public:
     enum Role {
@@ -57,7 +61,6 @@ public:
     bool showsSteps() const { return m_strategy >= 0; }
     /// Why the current strategy's steps cannot be shown (empty when they can).
     QString problem() const { return m_problem; }
-    int strategy() const { return m_strategy; }
     const ComputeSteps &steps() const { return m_steps; }
 
     // ---- edits: each pushes one command, or returns why not ------------------
@@ -65,6 +68,14 @@ public:
     QString moveKernelsToNewStep(int from, const std::vector<KernelId> &kernels, int position);
     /// Why moveKernels(from, kernels, to) would be refused; empty when accepted.
     QString moveRefusal(int from, const std::vector<KernelId> &kernels, int to) const;
+
+    // ---- drop preview ---------------------------------------------------------
+    /// What the drop hovering now would do ("Step 4 would compute 8 patches ×
+    /// 3 kernels: 1728 of 2048 MACs, 3 kernels (54 elements) on chip"), or
+    /// "✗ " and why it is refused; empty while no drag hovers.
+    QString dropPreview() const { return m_preview; }
+    void previewDrop(const QMimeData *data, int row, const QModelIndex &parent) override;
+    void clearDropPreview() override;
 
     // ---- QAbstractItemModel -------------------------------------------------
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
@@ -74,16 +85,15 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     Qt::ItemFlags flags(const QModelIndex &index) const override;
 
-    QStringList mimeTypes() const override;
     QMimeData *mimeData(const QModelIndexList &indexes) const override;
-    bool canDropMimeData(
-        const QMimeData *data, Qt::DropAction action, int row, int column, const QModelIndex &parent) const override;
-    bool dropMimeData(const QMimeData *data, Qt::DropAction action, int row, int column, const QModelIndex &parent) override;
-    Qt::DropActions supportedDropActions() const override;
-    Qt::DropActions supportedDragActions() const override;
 
 signals:
-    void editRefused(const QString &reason);
+    void dropPreviewChanged(const QString &text);
+
+protected:
+    QString editMimeType() const override { return mimeType(); }
+    QString dropRefusal(const QMimeData *data, Qt::DropAction action, int row, const QModelIndex &parent) const override;
+    QString applyDrop(const QMimeData *data, Qt::DropAction action, int row, const QModelIndex &parent) override;
 
 private:
     struct Edit {
@@ -99,11 +109,12 @@ private:
     QStringList findings(int step) const;
     bool hasError(int step) const;
 
-    ProjectDocument *m_document;
-    int m_strategy = -1;
+    void setDropPreview(const QString &text);
+
     ComputeSteps m_steps;
     QString m_problem;
     std::shared_ptr<const SimulationSnapshot> m_findingsSource; // a simulation of exactly these steps, or null
+    QString m_preview;
 };
 
 } // namespace convoffload::ui

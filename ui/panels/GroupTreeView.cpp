@@ -1,7 +1,6 @@
 #include "panels/GroupTreeView.h"
 
-#include "grid/DropPreview.h"
-#include "models/GroupListModel.h"
+#include "models/StrategyEditModel.h"
 #include "panels/UniformRowDelegate.h"
 
 #include <QDragMoveEvent>
@@ -16,24 +15,20 @@ GroupTreeView::GroupTreeView(QWidget *parent)
     setItemDelegate(new UniformRowDelegate(this));
 }
 
-GroupListModel *GroupTreeView::groupModel() const { return qobject_cast<GroupListModel *>(model()); }
+StrategyEditModel *GroupTreeView::editModel() const { return qobject_cast<StrategyEditModel *>(model()); }
 
 void GroupTreeView::clearPreview()
 {
-    if (GroupListModel *m = groupModel())
-        m->dropPreview()->clear();
+    if (StrategyEditModel *m = editModel())
+        m->clearDropPreview();
 }
 
 void GroupTreeView::dragMoveEvent(QDragMoveEvent *event)
 {
     QTreeView::dragMoveEvent(event); // places the drop indicator and asks the model
-    GroupListModel *m = groupModel();
+    StrategyEditModel *m = editModel();
     if (!m)
         return;
-    if (!event->isAccepted()) {
-        m->dropPreview()->clear();
-        return;
-    }
     // Where the drop would go, as QAbstractItemView turns the indicator into
     // dropMimeData's (row, parent).
     const QModelIndex index = indexAt(event->position().toPoint());

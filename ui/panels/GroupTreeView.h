@@ -1,16 +1,17 @@
 #pragma once
-// The Groups dock's tree: a QTreeView that, while patches are dragged over it,
-// tells its GroupListModel where they would land so the model's DropPreview
-// follows the drop indicator (a group, or "new group" between groups), and
-// clears the preview when the drag leaves, drops or is cancelled. Rows have
-// one height (UniformRowDelegate), so an edit or new findings never make the
-// view measure every row again.
+// The Groups dock's tree: a QTreeView that, while patches or kernels are
+// dragged over it, tells its model (GroupListModel or StepKernelModel, both
+// StrategyEditModels) where they would land so the model's drop preview
+// follows the drop indicator (a group or step, or a new one between two), and
+// clears the preview when the drag leaves, drops or is cancelled.
+// Rows have one height (UniformRowDelegate), so an edit or new findings never
+// make the view measure every row again.
 
 #include <QTreeView>
 
 namespace convoffload::ui {
 
-class GroupListModel;
+class StrategyEditModel;
 
 class GroupTreeView : public QTreeView {
     Q_OBJECT
@@ -24,7 +25,7 @@ protected:
     void startDrag(Qt::DropActions supportedActions) override;
 
 private:
-    GroupListModel *groupModel() const;
+    StrategyEditModel *editModel() const;
     void clearPreview();
 };
 

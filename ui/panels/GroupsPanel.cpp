@@ -6,6 +6,8 @@
 
 #include "document/ProjectDocument.h"
 
+#include "convoffload/io/Report.h"
+
 #include <QAction>
 #include <QLabel>
 #include <QToolBar>
@@ -31,6 +33,7 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
     , m_toolBar(new QToolBar(this))
     , m_message(new QLabel(this))
     , m_feedback(new QLabel(this))
+    , m_dropPreview(new QLabel(this))
 {
     m_feedback->setWordWrap(true);
     m_feedback->setTextFormat(Qt::RichText);
@@ -44,7 +47,8 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
     m_message->setStyleSheet(QStringLiteral("color: #D55E00"));
     m_message->hide();
 
-    const auto action = [this](const QString &text, const QString &iconText, const QKeySequence &key, const QString &tip,
+    QList<QAction *> *into = &m_editActions;
+    const auto action = [this, &into](const QString &text, const QString &iconText, const QKeySequence &key, const QString &tip,
                             void (GroupsPanel::*slot)()) {
         auto *a = new QAction(text, this);
         a->setIconText(iconText);
@@ -54,7 +58,7 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
         a->setStatusTip(tip);
         connect(a, &QAction::triggered, this, slot);
         addAction(a);
-        m_editActions << a;
+        into->append(a);
         return a;
     };
     action(tr("New group from selection"), tr("New"), QKeySequence(tr("Ctrl+G")),
@@ -70,9 +74,22 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
         &GroupsPanel::moveGroupUp);
     action(tr("Move group down"), tr("Down"), QKeySequence(tr("Ctrl+Down")), tr("Move the current group one place later"),
         &GroupsPanel::moveGroupDown);
+    // The steps view's own actions: the selected kernels (of one step) move
+    // as a drop would move them, one undo step each.
+    into = &m_stepActions;
+    action(tr("Move kernels to the previous step"), tr("◀ Step"), QKeySequence(tr("Alt+Up")),
+        tr("Move the selected kernels into the step before theirs"), &GroupsPanel::kernelsToPreviousStep);
+    action(tr("Move kernels to the next step"), tr("Step ▶"), QKeySequence(tr("Alt+Down")),
+        tr("Move the selected kernels into the step after theirs"), &GroupsPanel::kernelsToNextStep);
+    action(tr("Kernels to a new step"), tr("New step"), QKeySequence(tr("Ctrl+K")),
+        tr("Move the selected kernels into a new step right after theirs, on the same patches (splits a block)"),
+        &GroupsPanel::kernelsToNewStep);
     m_toolBar->setToolButtonStyle(Qt::ToolButtonTextOnly);
     m_toolBar->setIconSize(QSize(16, 16));
     m_toolBar->addActions(m_editActions);
+    m_toolBar->addActions(m_stepActions);
+    m_dropPreview->setWordWrap(true);
+    m_dropPreview->hide();
     setContextMenuPolicy(Qt::ActionsContextMenu);
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_view->addActions(actions());
@@ -82,6 +99,7 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
     layout->addWidget(m_feedback);
     layout->addWidget(m_toolBar);
     layout->addWidget(m_view, 1);
+    layout->addWidget(m_dropPreview);
     layout->addWidget(m_message);
     connect(m_model, &GroupListModel::editRefused, this, &GroupsPanel::show);
     // A new tree opens its groups, unless there are so many patches that the
@@ -108,6 +126,11 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
         m_knownGroups.clear();
     });
     connect(m_steps, &StepKernelModel::editRefused, this, &GroupsPanel::show);
+    connect(m_steps, &StepKernelModel::dropPreviewChanged, this, [this](const QString &text) {
+        m_dropPreview->setText(text);
+        m_dropPreview->setStyleSheet(text.startsWith(QStringLiteral("✗")) ? QStringLiteral("color: #D55E00") : QString());
+        m_dropPreview->setVisible(!text.isEmpty());
+    });
     connect(m_steps, &QAbstractItemModel::modelReset, this, &GroupsPanel::updateMode);
     connect(document, &ProjectDocument::simulationStarted, this, &GroupsPanel::updateFeedback);
     connect(document, &ProjectDocument::simulationChanged, this, &GroupsPanel::updateFeedback);
@@ -126,8 +149,14 @@ void GroupsPanel::updateMode()
         m_view->setModel(want);
         show(QString());
     }
-    for (QAction *a : m_editActions)
+    for (QAction *a : m_editActions) {
         a->setEnabled(!steps);
+        a->setVisible(!steps);
+    }
+    for (QAction *a : m_stepActions) {
+        a->setEnabled(steps);
+        a->setVisible(steps);
+    }
     m_view->setToolTip(steps ? tr("Each step computes its patches with its kernels. Drag kernels onto another step,\n"
                                   "or between steps for a new step on the same patches. Every edit can be undone.")
                              : tr("Drag patches onto a group, onto \"Unassigned\" or between groups (a new group);\n"
@@ -153,6 +182,8 @@ void GroupsPanel::updateMode()
 QString GroupsPanel::lastMessage() const { return m_message->isVisible() ? m_message->text() : QString(); }
 
 QString GroupsPanel::feedback() const { return m_feedback->text(); }
+
+QString GroupsPanel::dropPreviewText() const { return m_dropPreview->isVisible() ? m_dropPreview->text() : QString(); }
 
 // What every edit is judged by: valid or not (and why), the total duration and
 // how it compares with the best valid heuristic of the project.
@@ -182,7 +213,8 @@ void GroupsPanel::updateFeedback()
     QString text = verdict.status == StrategyStatus::Invalid  ? tr("<b style='color:#D55E00'>✗ %1</b>").arg(words)
         : verdict.status == StrategyStatus::BreaksAssumptions ? tr("<b style='color:#9A6700'>◥ %1</b>").arg(words)
                                                               : tr("<b style='color:#009E73'>✓ %1</b>").arg(words);
-    text += tr(" · duration <b>%1</b>").arg(r.totalDuration());
+    const auto number = [](double v) { return QString::fromStdString(formatNumber(v)); }; // 1668052, not 1.66805e+06
+    text += tr(" · duration <b>%1</b>").arg(number(r.totalDuration()));
     const CompareRow *best = nullptr;
     for (const CompareRow &row : m_document->comparison())
         if (row.kind != strategyKindName(StrategyKind::Groups) && row.kind != strategyKindName(StrategyKind::Steps)
@@ -193,7 +225,7 @@ void GroupsPanel::updateFeedback()
         const QString sign = delta > 0 ? QStringLiteral("+") : QString();
         text += tr(" · %1%2 (%3%4 %) vs best heuristic %5")
                     .arg(sign)
-                    .arg(delta)
+                    .arg(number(delta))
                     .arg(sign)
                     .arg(best->total_duration > 0 ? 100.0 * delta / best->total_duration : 0.0, 0, 'f', 1)
                     .arg(QString::fromStdString(best->name).toHtmlEscaped());
@@ -267,6 +299,53 @@ void GroupsPanel::mergeSelection()
         show(m_model->merge(groups[0], groups[1]));
     else
         show(m_model->mergeAll(groups));
+}
+
+std::optional<GroupsPanel::SelectedKernels> GroupsPanel::selectedKernels()
+{
+    SelectedKernels selected;
+    for (const QModelIndex &i : m_view->selectionModel()->selectedIndexes()) {
+        if (!i.parent().isValid())
+            continue;
+        const int step = i.data(StepKernelModel::StepIndexRole).toInt();
+        if (selected.step >= 0 && step != selected.step) {
+            show(tr("Select kernels of one step: kernels of two steps cannot move at once."));
+            return std::nullopt;
+        }
+        selected.step = step;
+        selected.kernels.push_back(std::uint32_t(i.data(StepKernelModel::KernelIdRole).toInt()));
+    }
+    if (selected.step < 0) {
+        show(tr("Select the kernels to move (the rows under a step)."));
+        return std::nullopt;
+    }
+    return selected;
+}
+
+void GroupsPanel::kernelsToPreviousStep()
+{
+    if (const auto k = selectedKernels()) {
+        if (k->step == 0)
+            show(tr("Step 1 is the first step: there is no step before it."));
+        else
+            show(m_steps->moveKernels(k->step, k->kernels, k->step - 1));
+    }
+}
+
+void GroupsPanel::kernelsToNextStep()
+{
+    if (const auto k = selectedKernels()) {
+        if (k->step + 1 >= int(m_steps->steps().size()))
+            show(tr("Step %1 is the last step: there is no step after it.").arg(k->step + 1));
+        else
+            show(m_steps->moveKernels(k->step, k->kernels, k->step + 1));
+    }
+}
+
+void GroupsPanel::kernelsToNewStep()
+{
+    if (const auto k = selectedKernels())
+        show(m_steps->moveKernelsToNewStep(k->step, k->kernels, k->step + 1));
 }
 
 void GroupsPanel::newGroupFromSelection() { show(m_model->newGroup(selectedPatches())); }

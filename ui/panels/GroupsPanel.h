@@ -14,6 +14,7 @@
 #include <QSet>
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 class QAction;
@@ -43,6 +44,9 @@ public:
     /// The editing actions (new group, unassign, split, merge, move up/down),
     /// for the main window's Groups menu.
     QList<QAction *> editActions() const { return m_editActions; }
+    QList<QAction *> stepActions() const { return m_stepActions; }
+    /// The drop preview line under the steps tree (empty while no kernels hover).
+    QString dropPreviewText() const;
     QAction *splitAction() const { return m_split; }
     QAction *mergeAction() const { return m_merge; }
 
@@ -56,8 +60,20 @@ public slots:
     /// The selected groups merge into the first of them; one selected group
     /// merges with the next one.
     void mergeSelection();
+    /// Steps view: the selected kernels (of one step) into the step before,
+    /// the step after, or a new step after theirs on the same patches.
+    void kernelsToPreviousStep();
+    void kernelsToNextStep();
+    void kernelsToNewStep();
 
 private:
+    struct SelectedKernels {
+        int step = -1;
+        std::vector<std::uint32_t> kernels;
+    };
+    /// The kernels selected in the steps view, all of one step; nullopt (and
+    /// a message) otherwise.
+    std::optional<SelectedKernels> selectedKernels();
     std::vector<std::uint32_t> selectedPatches() const;
     int currentGroup() const;
     std::vector<int> selectedGroups() const;
@@ -72,10 +88,12 @@ private:
     QTreeView *m_view;
     QToolBar *m_toolBar;
     QList<QAction *> m_editActions;
+    QList<QAction *> m_stepActions;
     QAction *m_split = nullptr;
     QAction *m_merge = nullptr;
     QLabel *m_message;
     QLabel *m_feedback;
+    QLabel *m_dropPreview;
     QSet<QPersistentModelIndex> m_knownGroups; // the groups before a layout change
 };
 

@@ -2,6 +2,7 @@
 
 #include <csv.h>
 
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -27,15 +28,6 @@ nlohmann::ordered_json number(double v)
     return v;
 }
 
-std::string formatNumber(double v)
-{
-    if (v == double(std::int64_t(v)))
-        return std::to_string(std::int64_t(v));
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.6g", v);
-    return buffer;
-}
-
 /// What a diagnostic is called in text: the reload bound's findings are about
 /// the paper's assumption, not plain warnings.
 const char *diagnosticLabel(const Diagnostic &d)
@@ -57,6 +49,15 @@ nlohmann::ordered_json reloadToJson(const ReloadCheck &reload)
 std::string groupSizeText(const CompareRow &r) { return r.group_size > 0 ? std::to_string(r.group_size) : std::string("-"); }
 
 } // namespace
+
+std::string formatNumber(double v)
+{
+    if (std::abs(v) < 9e15 && v == double(std::int64_t(v)))
+        return std::to_string(std::int64_t(v));
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.6g", v);
+    return buffer;
+}
 
 nlohmann::ordered_json problemSummary(const Problem &problem)
 {

@@ -67,6 +67,11 @@ ComputeSteps kernelBlocked(
 {
     const std::vector<KernelBlock> blocks = kernelBlocks(layer.n, kernelBlock);
     const Groups groups = order == PatchOrder::RowByRow ? rowByRow(layer, groupSize) : zigzag(layer, groupSize);
+    return kernelBlockedSteps(groups, blocks, loop);
+}
+
+ComputeSteps kernelBlockedSteps(const Groups &groups, const std::vector<KernelBlock> &blocks, KernelLoop loop)
+{
     ComputeSteps steps;
     steps.reserve(groups.size() * blocks.size());
     // The outer index picks the direction of the inner walk (serpentine), so
@@ -137,6 +142,8 @@ StepList expandSteps(const Problem &problem, const ComputeSteps &plan)
     std::vector<std::uint32_t> pixelMark(std::size_t(layer.pixelCount()), 0), kernelMark(std::size_t(layer.n), 0);
     std::vector<PixelId> previous, current;
     std::vector<KernelId> previousKernels, currentKernels;
+    std::vector<PatchId> sortedPatches;
+    std::vector<KernelId> sortedKernels;
     detail::WriteScheduler writes(problem);
     StepList steps;
     steps.reserve(plan.size() + 1);
@@ -171,16 +178,22 @@ StepList expandSteps(const Problem &problem, const ComputeSteps &plan)
         for (KernelId k : previousKernels)
             if (kernelMark[k] != stamp)
                 step.free_kernels.push_back(k);
-
-        step.compute.reserve(planned.patches.size() * planned.kernels.size());
-        for (PatchId patch : planned.patches)
-            for (KernelId k : planned.kernels)
-                step.compute.push_back(outputId(layer, patch, k));
         detail::sortIds(step.load_input);
         detail::sortIds(step.free_input);
         detail::sortIds(step.load_kernels);
         detail::sortIds(step.free_kernels);
-        detail::sortIds(step.compute);
+
+        // Out = patches × kernels in ascending id order (patch·N + kernel):
+        // both factors sorted, so the products come out sorted and a repeat
+        // (a pair named twice) stays next to its twin, as a sort would leave it.
+        sortedPatches.assign(planned.patches.begin(), planned.patches.end());
+        detail::sortIds(sortedPatches);
+        sortedKernels.assign(planned.kernels.begin(), planned.kernels.end());
+        detail::sortIds(sortedKernels);
+        step.compute.reserve(planned.patches.size() * planned.kernels.size());
+        for (PatchId patch : sortedPatches)
+            for (KernelId k : sortedKernels)
+                step.compute.push_back(outputId(layer, patch, k));
 
         const std::int64_t resident
             = std::int64_t(current.size()) * layer.c_in + std::int64_t(currentKernels.size()) * layer.kernelElements();

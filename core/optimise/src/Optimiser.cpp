@@ -4,6 +4,7 @@
 #include "convoffload/optimise/IlpSolver.h"
 #include "convoffload/optimise/SearchOptimiser.h"
 
+#include "convoffload/io/Report.h"
 #include "convoffload/model/KernelBlockedFamily.h"
 
 #include <algorithm>
@@ -60,17 +61,34 @@ double streamingLowerBound(const Problem &problem)
     return kernels + outputs * hw.t_w + steps * hw.t_acc;
 }
 
-OptimiseReport optimiseKernelBlocked(const Problem &problem, const OptimiseControl &control)
+std::string choiceText(const FamilyChoice &choice)
+{
+    std::string text;
+    const auto add = [&text](const std::string &part) { text += (text.empty() ? " with " : ", ") + part; };
+    if (choice.loop)
+        add(kernelLoopName(*choice.loop));
+    if (choice.kernel_block)
+        add("B = " + std::to_string(*choice.kernel_block));
+    if (choice.group_size)
+        add("G = " + std::to_string(*choice.group_size));
+    return text;
+}
+
+OptimiseReport optimiseKernelBlocked(const Problem &problem, const OptimiseRequest &request, const OptimiseControl &control)
 {
     const auto start = std::chrono::steady_clock::now();
+    const auto elapsed = [&start] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
     SimulationOptions options;
     options.functional = false;
     options.trace = false;
     options.cancel = control.cancel;
+    FamilyChoice choice = request.family;
+    if (request.settings.group_size)
+        choice.group_size = request.settings.group_size;
     OptimiseReport report;
     FamilySearch search;
     try {
-        search = searchKernelBlocked(problem, options);
+        search = searchMembers(problem, chosenMembers(problem, choice), options);
     } catch (const Cancelled &) {
         report.result.cancelled = true;
     }
@@ -78,22 +96,47 @@ OptimiseReport optimiseKernelBlocked(const Problem &problem, const OptimiseContr
     OptimiseResult &r = report.result;
     r.method = "kernel-blocked";
     r.lower_bound = streamingLowerBound(problem);
+    const std::string tried = std::to_string(search.members.size()) + " kernel-blocked strategies" + choiceText(choice);
     if (const FamilyMember *best = search.bestMember()) {
         report.kernel_blocked = *best;
         r.status = OptimiseStatus::Feasible;
         r.groups = best->params.order == PatchOrder::RowByRow ? rowByRow(problem.layer, best->params.group_size)
                                                               : zigzag(problem.layer, best->params.group_size);
         r.duration = best->row.total_duration;
-        r.message = "the kernels do not fit beside one patch, so no S1 strategy can run: best of "
-            + std::to_string(search.members.size()) + " kernel-blocked strategies (" + kernelBlockedParamsText(best->params)
-            + ")";
+        r.message = "the kernels do not fit beside one patch, so no S1 strategy can run: best of " + tried + " ("
+            + kernelBlockedParamsText(best->params) + ")";
+        if (request.method == OptimiseMethod::Search && !r.cancelled) {
+            SearchOptions searchOptions;
+            searchOptions.seed = request.seed;
+            searchOptions.max_moves = request.max_moves;
+            searchOptions.threads = request.threads;
+            OptimiseControl searchControl = control;
+            searchControl.time_limit_s = std::max(0.1, control.time_limit_s - elapsed());
+            searchControl.progress = {}; // its durations are the block instance's, not the layer's
+            report.regrouped = regroupKernelBlocked(problem, *best, request.settings, searchOptions, searchControl);
+            const RegroupResult &g = *report.regrouped;
+            r.method = "search";
+            r.groups = g.groups;
+            r.duration = g.row.total_duration;
+            r.cancelled = g.search.cancelled;
+            r.timed_out = g.search.timed_out;
+            r.message += g.improved ? "; the search regrouped its patches into " + std::to_string(g.groups.size()) + " groups"
+                                    : "; the search found no better grouping, so its own groups are kept";
+        }
     } else if (!r.cancelled) {
-        throw InstanceError("the kernels do not fit beside one patch (no S1 strategy can run) and none of the "
-            + std::to_string(search.members.size())
-            + " kernel-blocked strategies tried respects the hardware (raise mem_size or nbop_pe)");
+        throw InstanceError("the kernels do not fit beside one patch (no S1 strategy can run) and none of the " + tried
+            + " tried respects the hardware (raise mem_size or nbop_pe"
+            + (choiceText(choice).empty() ? "" : ", or allow other members") + ")");
     }
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (request.prove) {
+        report.proof = BoundProof{};
+        report.proof->incumbent = r.duration;
+        report.proof->why = "the relaxed bound proves S1 strategies only, and this layer's kernels do not fit";
+    }
+    r.seconds = elapsed();
     report.lower_bound = r.lower_bound;
+    if (control.progress && r.hasSolution())
+        control.progress({r.seconds, r.duration, r.lower_bound});
     return report;
 }
 
@@ -104,7 +147,7 @@ bool sound(const Problem &problem) { return problem.layer.problems().empty() && 
 OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, const OptimiseControl &control)
 {
     if (request.stream_kernels && sound(problem) && !kernelsFit(problem))
-        return optimiseKernelBlocked(problem, control);
+        return optimiseKernelBlocked(problem, request, control);
     OptimiseReport report;
     report.instance = makeS1Instance(problem, request.settings);
     report.heuristics = heuristicCandidates(report.instance);
@@ -165,6 +208,11 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
 
 StrategySpec toStrategy(const OptimiseReport &report, const std::string &name)
 {
+    if (report.regrouped) {
+        StrategySpec spec{name, StrategyKind::Steps, std::nullopt, {}};
+        spec.steps = report.regrouped->steps;
+        return spec;
+    }
     if (report.kernel_blocked)
         return kernelBlockedSpec(report.kernel_blocked->params, name);
     return {name, StrategyKind::Groups, std::nullopt, report.result.groups};
@@ -186,13 +234,6 @@ std::string percent(const std::optional<double> &fraction)
     return text;
 }
 
-std::string number(double value)
-{
-    std::ostringstream out;
-    out << value;
-    return out.str();
-}
-
 } // namespace
 
 namespace {
@@ -203,6 +244,13 @@ nlohmann::ordered_json kernelBlockedToJson(const FamilyMember &member, std::int6
         {"kernel_block", member.params.kernel_block}, {"group_size", member.params.group_size}, {"steps", member.row.steps},
         {"loaded_input", member.row.loaded_input}, {"loaded_kernels", member.row.loaded_kernels},
         {"warnings", member.row.warnings}, {"tried", tried}};
+}
+
+nlohmann::ordered_json regroupedToJson(const RegroupResult &g)
+{
+    return {{"start", kernelBlockedParamsText(g.start.params)}, {"start_duration", g.start.row.total_duration},
+        {"improved", g.improved}, {"groups", g.groups.size()}, {"steps", g.steps.size()}, {"loaded_input", g.row.loaded_input},
+        {"loaded_kernels", g.row.loaded_kernels}, {"warnings", g.row.warnings}, {"search_seconds", g.search.seconds}};
 }
 
 nlohmann::ordered_json proofToJson(const BoundProof &proof)
@@ -231,6 +279,7 @@ nlohmann::ordered_json optimiseReportToJson(const OptimiseReport &report)
         {"kernel_blocked",
             report.kernel_blocked ? kernelBlockedToJson(*report.kernel_blocked, report.kernel_blocked_tried)
                                   : nlohmann::ordered_json(nullptr)},
+        {"regrouped", report.regrouped ? regroupedToJson(*report.regrouped) : nlohmann::ordered_json(nullptr)},
         {"proof", report.proof ? proofToJson(*report.proof) : nlohmann::ordered_json(nullptr)}};
 }
 
@@ -242,24 +291,34 @@ std::string optimiseReportToText(const OptimiseReport &report)
         << (r.timed_out ? ", time limit reached" : "") << ")\n";
     if (!r.message.empty())
         out << "Message:         " << r.message << "\n";
-    if (report.kernel_blocked) {
+    if (report.regrouped) {
+        const RegroupResult &g = *report.regrouped;
+        out << "Duration:        " << formatNumber(r.duration) << " in " << g.steps.size() << " steps (" << g.groups.size()
+            << " groups in the loop of " << kernelBlockedParamsText(g.start.params) << "; " << g.row.loaded_input << " input and "
+            << g.row.loaded_kernels << " kernel elements loaded)\n";
+        out << "Start:           " << formatNumber(g.start.row.total_duration) << " (" << kernelBlockedParamsText(g.start.params)
+            << ", its own groups)"
+            << (g.improved ? "; regrouping saves " + percent(1 - g.row.total_duration / g.start.row.total_duration)
+                           : ", kept: no shorter grouping found")
+            << "\n";
+    } else if (report.kernel_blocked) {
         const FamilyMember &m = *report.kernel_blocked;
-        out << "Duration:        " << number(r.duration) << " in " << m.row.steps << " steps ("
+        out << "Duration:        " << formatNumber(r.duration) << " in " << m.row.steps << " steps ("
             << kernelBlockedParamsText(m.params) << "; " << m.row.loaded_input << " input and " << m.row.loaded_kernels
             << " kernel elements loaded)\n";
     } else if (r.hasSolution()) {
-        out << "Duration:        " << number(r.duration) << " in " << r.groups.size() << " groups of at most "
+        out << "Duration:        " << formatNumber(r.duration) << " in " << r.groups.size() << " groups of at most "
             << report.instance.group_size << "\n";
     }
-    out << "Lower bound:     " << number(report.lower_bound) << " (gap " << percent(r.gap()) << ")\n";
+    out << "Lower bound:     " << formatNumber(report.lower_bound) << " (gap " << percent(r.gap()) << ")\n";
     if (report.proof)
         out << "Proof:           " << report.proof->text() << "\n";
     for (const NamedGroups &h : report.heuristics)
-        out << "  " << h.name << ": " << number(h.evaluation.duration)
+        out << "  " << h.name << ": " << formatNumber(h.evaluation.duration)
             << (h.evaluation.feasible ? "" : " (" + evaluationVerdict(h.evaluation) + ")") << "\n";
     if (report.best_heuristic)
         out << "Gain over " << report.best_heuristic->name << ": " << percent(report.gainOverHeuristic()) << "\n";
-    out << "Time:            " << number(std::round(r.seconds * 1000) / 1000) << " s\n";
+    out << "Time:            " << formatNumber(std::round(r.seconds * 1000) / 1000) << " s\n";
     return out.str();
 }
 

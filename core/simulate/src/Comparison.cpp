@@ -86,14 +86,20 @@ std::vector<SweepRow> sweepGroupSizes(
     return rows;
 }
 
+SimulationOptions rankingOptions(const std::atomic<bool> *cancel)
+{
+    SimulationOptions options;
+    options.trace = false;
+    options.functional = false;
+    options.max_diagnostics_per_rule = 1;
+    options.cancel = cancel;
+    return options;
+}
+
 FamilySearch searchMembers(
     const Problem &problem, const std::vector<KernelBlockedParams> &members, const SimulationOptions &options)
 {
-    SimulationOptions quick;
-    quick.trace = false;
-    quick.functional = false;
-    quick.max_diagnostics_per_rule = 1;
-    quick.cancel = options.cancel;
+    const SimulationOptions quick = rankingOptions(options.cancel);
     FamilySearch search;
     search.members.reserve(members.size());
     for (const KernelBlockedParams &params : members) {

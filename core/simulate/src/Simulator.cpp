@@ -26,7 +26,6 @@ public:
         , m_kernelPresent(std::size_t(m_layer.n), 0)
         , m_kernelLoads(std::size_t(m_layer.n), 0)
         , m_outputState(std::size_t(m_layer.outputCount()), OutputState::Pending)
-        , m_computedAt(std::size_t(m_layer.outputCount()), 0)
         , m_patchCheckedAt(std::size_t(m_layer.patchCount()), 0)
     {
     }
@@ -34,6 +33,7 @@ public:
     SimulationResult run(const StepList &steps)
     {
         checkDram();
+        m_steps = &steps;
         m_result.steps.reserve(steps.size());
         if (m_options.trace) {
             m_result.trace.actions.reserve(steps.size() * kActionCount);
@@ -249,13 +249,24 @@ private:
         const std::int64_t ops = std::int64_t(outputs.size()) * m_layer.opsPerOutput();
         if (ops > m_problem.hardware.nbop_pe)
             m_reporter.tooManyOps(step, outputs.size(), ops, m_problem.hardware.nbop_pe);
+        // Outputs are patch-major (patch·N + kernel) and listed in order, so a
+        // patch's outputs come in a run: one division and one patch check per
+        // run, not per output (which matters when a step has few kernels).
+        const OutputId n = OutputId(m_layer.n);
+        OutputId runFirst = 1, runEnd = 0; // empty: the first output starts a run
         for (OutputId o : outputs) {
             if (!inRange(step, Action::Compute, o, m_layer.outputCount(), "output"))
                 continue;
             trace(o);
-            checkPatchOnChip(step, patchOfOutput(m_layer, o));
-            const KernelId k = kernelOfOutput(m_layer, o);
-            m_reload.computed(step, patchOfOutput(m_layer, o), k);
+            if (o < runFirst || o >= runEnd) {
+                const PatchId patch = o / n;
+                runFirst = patch * n;
+                runEnd = runFirst + n;
+                checkPatchOnChip(step, patch);
+            }
+            const KernelId k = o - runFirst;
+            if (m_reload.breaks(step)) [[unlikely]]
+                m_reload.computed(step, PatchId(o / n), k);
             if (!m_kernelPresent[k])
                 report(Severity::Error, Rule::KernelNotOnChip, step, Action::Compute, [&] {
                     return Finding{outputElement(o), "needs " + kernelName(k) + ", which is not on chip"};
@@ -263,10 +274,8 @@ private:
             if (m_outputState[o] != OutputState::Pending) {
                 report(Severity::Error, Rule::ComputedTwice, step, Action::Compute, [&] {
                     return Finding{
-                        outputElement(o), "computed again (first computed at step " + std::to_string(m_computedAt[o]) + ")"};
+                        outputElement(o), "computed again (first computed at step " + std::to_string(firstComputed(o)) + ")"};
                 });
-            } else {
-                m_computedAt[o] = std::uint32_t(step);
             }
             if (m_outputState[o] != OutputState::OnChip)
                 ++m_outputsOnChip;
@@ -275,6 +284,18 @@ private:
             if (m_chip)
                 m_chip->compute(step, o);
         }
+    }
+
+    /// The first step (1-based) whose compute names `o`. Looked up only for
+    /// a listed finding, so the run keeps no per-output step array.
+    int firstComputed(OutputId o) const
+    {
+        for (std::size_t i = 0; i < m_steps->size(); ++i) {
+            const std::vector<OutputId> &c = (*m_steps)[i].compute;
+            if (std::find(c.begin(), c.end(), o) != c.end())
+                return int(i + 1);
+        }
+        return 0;
     }
 
     /// Once per patch and step: every (non-synthesised) pixel must be on chip.
@@ -322,7 +343,7 @@ private:
     std::vector<std::uint8_t> m_kernelPresent;
     std::vector<std::uint32_t> m_kernelLoads;
     std::vector<OutputState> m_outputState;
-    std::vector<std::uint32_t> m_computedAt;
+    const StepList *m_steps = nullptr; // the run's steps: where a repeated output was first computed
     std::vector<std::uint32_t> m_patchCheckedAt;
 };
 

@@ -26,6 +26,10 @@ nlohmann::ordered_json sweepToJson(const Problem &problem, const std::vector<Swe
 std::string sweepToCsv(const std::vector<SweepRow> &rows);
 std::string sweepToText(const std::vector<SweepRow> &rows);
 
+/// A duration or count as users read it: whole values as integers, others
+/// with six significant digits.
+std::string formatNumber(double v);
+
 /// One CSV field, quoted by libcsv when it needs to be.
 std::string csvField(const std::string &text);
 

@@ -30,6 +30,12 @@ std::int64_t kernelBlockedGroupSize(const Problem &problem, std::int64_t kernelB
 ComputeSteps kernelBlocked(
     const Layer &layer, std::int64_t groupSize, std::int64_t kernelBlock, PatchOrder order, KernelLoop loop);
 
+/// The loops of `kernelBlocked` over any ordered patch groups and kernel
+/// blocks: kernels-outer walks the groups forwards for even blocks and
+/// backwards for odd ones; patches-outer walks the blocks forwards for even
+/// groups and backwards for odd ones. One step per (group, block).
+ComputeSteps kernelBlockedSteps(const Groups &groups, const std::vector<KernelBlock> &blocks, KernelLoop loop);
+
 /// Every kernel on every patch of each group: an S1 strategy as compute steps.
 ComputeSteps stepsOfGroups(const Layer &layer, const Groups &groups);
 

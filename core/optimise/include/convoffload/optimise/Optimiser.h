@@ -1,6 +1,7 @@
 #pragma once
 // One entry point to the optimisers for the CLI, the GUI and the experiments:
 // a problem and a request in, a validated `groups` strategy out.
+#include "convoffload/optimise/KernelBlockedSearch.h"
 #include "convoffload/optimise/OptimiseControl.h"
 #include "convoffload/optimise/OptimiseResult.h"
 #include "convoffload/optimise/S1Instance.h"
@@ -38,6 +39,10 @@ struct OptimiseRequest {
     /// today) keep their refusal; the CLI's `optimize` sets it, and a caller
     /// that sets it must build its strategy with toStrategy().
     bool stream_kernels = false;
+    /// With stream_kernels, the family members allowed (loop, B; G comes
+    /// from settings.group_size). The search then regroups the best of them
+    /// (regroupKernelBlocked); the ILP returns it as it is.
+    FamilyChoice family;
     /// Search only: after the search, try to prove its strategy optimal by
     /// the relaxed optimum pruned by it (S1InstanceBoundProof.h), within
     /// these limits. Off by default: the search alone is what --moves reproduces.
@@ -61,6 +66,9 @@ struct OptimiseReport {
     /// member's patch groups); `instance` and the heuristics are then empty.
     std::optional<FamilyMember> kernel_blocked;
     std::int64_t kernel_blocked_tried = 0; // members simulated
+    /// Method search on such a layer: the best member regrouped by the
+    /// search; `result` holds its groups and exact duration.
+    std::optional<RegroupResult> regrouped;
     std::optional<BoundProof> proof; // with request.prove
 
     /// (best heuristic - result) / best heuristic; nullopt when either is missing.
@@ -69,15 +77,17 @@ struct OptimiseReport {
 
 /// Runs the requested method. A layer whose kernels do not fit
 /// (kernelsFit false) has no S1 strategy: with request.stream_kernels every
-/// member of the kernel-blocked family is simulated instead
-/// (searchKernelBlocked) and the best is the result, whatever the method. Throws InstanceError when the
+/// member of the kernel-blocked family that request.family allows is
+/// simulated instead (chosenMembers) and the best is the result; the
+/// search method then regroups its patches (regroupKernelBlocked, within
+/// the time left), never ending worse than that member. Throws InstanceError when the
 /// problem cannot be optimised (invalid layer, G above nb_patches_max, one
 /// patch too big for the memory, no valid kernel-blocked member); solver
 /// trouble is a Failed result, not an exception.
 OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, const OptimiseControl &control);
 
-/// The result as a project strategy: "groups", or "kernel-blocked" with the
-/// chosen parameters when the kernels do not fit.
+/// The result as a project strategy: "groups"; when the kernels do not fit,
+/// "steps" for a regrouped member, else "kernel-blocked" with its parameters.
 StrategySpec toStrategy(const OptimiseReport &report, const std::string &name);
 
 nlohmann::ordered_json optimiseReportToJson(const OptimiseReport &report);

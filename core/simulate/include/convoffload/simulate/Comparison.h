@@ -68,6 +68,10 @@ struct FamilySearch {
     const FamilyMember *bestMember() const { return best ? &members[*best] : nullptr; }
 };
 
+/// What a simulation that only ranks strategies needs: no trace, no
+/// functional check, one listed diagnostic per rule, `cancel` polled.
+SimulationOptions rankingOptions(const std::atomic<bool> *cancel);
+
 /// Simulates `members` (without trace or functional check: only the ranking
 /// is needed) and picks the shortest valid one, which is simulated again
 /// with `options` so its row carries the functional check. Polls
