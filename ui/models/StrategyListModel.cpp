@@ -2,6 +2,7 @@
 
 #include "document/ChangeStrategyCommand.h"
 #include "document/ProjectDocument.h"
+#include "render/PaintedIcon.h"
 #include "render/Palette.h"
 
 #include "convoffload/io/ProjectFile.h"
@@ -32,13 +33,8 @@ bool problemIsSound(const Problem &p) { return p.layer.problems().empty() && p.h
 
 /// The badge: a disc whose shape differs as well as its colour (a tick, a
 /// cross, an exclamation mark, an empty ring), so it reads without colour.
-QPixmap badgePixmap(StrategyListModel::Status status, int size)
+void drawBadge(QPainter &p, qreal s, StrategyListModel::Status status)
 {
-    QPixmap pixmap(size, size);
-    pixmap.fill(Qt::transparent);
-    QPainter p(&pixmap);
-    p.setRenderHint(QPainter::Antialiasing);
-    const qreal s = size;
     const QRectF disc(s * 0.06, s * 0.06, s * 0.88, s * 0.88);
     QPen mark(Qt::white, s * 0.14, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
     switch (status) {
@@ -95,7 +91,6 @@ QPixmap badgePixmap(StrategyListModel::Status status, int size)
         p.drawPoint(QPointF(s * 0.5, s * 0.74));
         break;
     }
-    return pixmap;
 }
 
 } // namespace
@@ -326,8 +321,7 @@ QIcon StrategyListModel::badge(Status status)
     static QIcon icons[int(Status::BreaksAssumptions) + 1];
     QIcon &icon = icons[int(status)];
     if (icon.isNull())
-        for (int size : {16, 32, 64})
-            icon.addPixmap(badgePixmap(status, size));
+        icon = paintedIcon([status](QPainter &p, qreal s) { drawBadge(p, s, status); });
     return icon;
 }
 

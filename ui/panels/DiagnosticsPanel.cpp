@@ -1,6 +1,7 @@
 #include "panels/DiagnosticsPanel.h"
 
 #include "document/ProjectDocument.h"
+#include "render/PaintedIcon.h"
 #include "render/Palette.h"
 
 #include "convoffload/simulate/Verdict.h"
@@ -39,13 +40,9 @@ QIcon findingIcon(FindingKind kind)
     QIcon &icon = icons[int(kind)];
     if (!icon.isNull())
         return icon;
-    if (kind == FindingKind::Assumption) {
-        for (int size : {16, 32, 64}) {
-            QPixmap pixmap(size, size);
-            pixmap.fill(Qt::transparent);
-            QPainter p(&pixmap);
-            p.setRenderHint(QPainter::Antialiasing);
-            const qreal s = size;
+    icon = paintedIcon([kind](QPainter &p, qreal s) {
+        switch (kind) {
+        case FindingKind::Assumption: {
             const QRectF box(s * 0.1, s * 0.1, s * 0.8, s * 0.8);
             p.setPen(QPen(Palette::assumption(), s * 0.08));
             p.setBrush(Palette::output(OutputState::Done));
@@ -56,41 +53,33 @@ QIcon findingIcon(FindingKind kind)
             p.setPen(Qt::NoPen);
             p.setBrush(Palette::assumption());
             p.drawPolygon(corner);
-            p.end();
-            icon.addPixmap(pixmap);
+            break;
         }
-        return icon;
-    }
-    const Severity severity = kind == FindingKind::Error ? Severity::Error : Severity::Warning;
-    for (int size : {16, 32, 64}) {
-        QPixmap pixmap(size, size);
-        pixmap.fill(Qt::transparent);
-        QPainter p(&pixmap);
-        p.setRenderHint(QPainter::Antialiasing);
-        const qreal s = size;
-        const QPen mark(Qt::white, s * 0.13, Qt::SolidLine, Qt::RoundCap);
-        p.setPen(Qt::NoPen);
-        if (severity == Severity::Error) {
+        case FindingKind::Error: {
+            p.setPen(Qt::NoPen);
             p.setBrush(Palette::capacity());
             p.drawEllipse(QRectF(s * 0.06, s * 0.06, s * 0.88, s * 0.88));
-            p.setPen(mark);
+            p.setPen(QPen(Qt::white, s * 0.13, Qt::SolidLine, Qt::RoundCap));
             p.drawLine(QPointF(s * 0.34, s * 0.34), QPointF(s * 0.66, s * 0.66));
             p.drawLine(QPointF(s * 0.66, s * 0.34), QPointF(s * 0.34, s * 0.66));
-        } else {
+            break;
+        }
+        case FindingKind::Warning: {
             QPainterPath triangle;
             triangle.moveTo(s * 0.5, s * 0.05);
             triangle.lineTo(s * 0.97, s * 0.92);
             triangle.lineTo(s * 0.03, s * 0.92);
             triangle.closeSubpath();
+            p.setPen(Qt::NoPen);
             p.setBrush(Palette::load()); // orange
             p.drawPath(triangle);
             p.setPen(QPen(Qt::black, s * 0.12, Qt::SolidLine, Qt::RoundCap));
             p.drawLine(QPointF(s * 0.5, s * 0.35), QPointF(s * 0.5, s * 0.6));
             p.drawPoint(QPointF(s * 0.5, s * 0.78));
+            break;
         }
-        p.end();
-        icon.addPixmap(pixmap);
-    }
+        }
+    });
     return icon;
 }
 

@@ -1,0 +1,24 @@
+#pragma once
+// Icons and badges drawn in code (the findings list, the strategy list), so
+// they scale with the screen and need no image files: a transparent square
+// pixmap, antialiased, handed to a drawing function with its side in pixels.
+
+#include <QIcon>
+#include <QPixmap>
+
+#include <functional>
+
+QT_BEGIN_NAMESPACE
+class QPainter;
+QT_END_NAMESPACE
+
+namespace convoffload::ui {
+
+using IconDrawing = std::function<void(QPainter &painter, qreal side)>;
+
+/// A `side` × `side` transparent pixmap drawn by `draw`.
+QPixmap paintedPixmap(int side, const IconDrawing &draw);
+/// The same drawing at 16, 32 and 64 px.
+QIcon paintedIcon(const IconDrawing &draw);
+
+} // namespace convoffload::ui
