@@ -19,6 +19,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QTabBar>
+#include <QTreeWidget>
 #include <QTest>
 
 #include <cstdlib>
@@ -138,17 +139,28 @@ private slots:
     void everyDockReadable_data()
     {
         QTest::addColumn<QSize>("size");
-        QTest::newRow("1280x720") << QSize(1280, 720);
-        QTest::newRow("1920x1080") << QSize(1920, 1080);
+        QTest::addColumn<bool>("network"); // a network project open in the Network dock
+        QTest::newRow("1280x720") << QSize(1280, 720) << false;
+        QTest::newRow("1920x1080") << QSize(1920, 1080) << false;
+        QTest::newRow("1280x720 network") << QSize(1280, 720) << true;
     }
     void everyDockReadable()
     {
         QFETCH(QSize, size);
+        QFETCH(bool, network);
         MainWindow window;
         window.setGeometry(QRect(QPoint(0, 0), size));
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
-        openAndWait(window, "lenet5-conv1.json");
+        if (network) {
+            QVERIFY(window.openFile(sample("networks/resnet8.json")));
+            // The layers are listed once the dock's analysis has run.
+            const auto *tree = window.findChild<QDockWidget *>(QStringLiteral("networkDock"))->findChild<QTreeWidget *>();
+            QVERIFY(tree);
+            QTRY_VERIFY_WITH_TIMEOUT(tree->topLevelItemCount() == 9, 20000);
+        } else {
+            openAndWait(window, "lenet5-conv1.json");
+        }
         QTest::qWait(50);
         QCOMPARE(window.size(), size);
         for (QDockWidget *d : window.findChildren<QDockWidget *>()) {

@@ -100,11 +100,18 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     m_chartScroll->setWidget(m_plotView);
     m_tabs->addTab(m_chartScroll, tr("Chart"));
 
+    // The saves sit beside the tabs, the rest above them: one row of four
+    // buttons made the dock so wide that, raised at 1280×720, it squeezed
+    // the side docks until their tab titles were cut.
+    auto *saves = new QWidget(this);
+    auto *savesLayout = new QHBoxLayout(saves);
+    savesLayout->setContentsMargins(0, 0, 0, 0);
+    savesLayout->addWidget(m_saveNetwork);
+    savesLayout->addWidget(m_saveChart);
+    m_tabs->setCornerWidget(saves, Qt::TopRightCorner);
     auto *bar = new QHBoxLayout;
     bar->addWidget(m_open);
     bar->addWidget(m_optimise);
-    bar->addWidget(m_saveNetwork);
-    bar->addWidget(m_saveChart);
     bar->addWidget(m_progress);
     bar->addWidget(m_stop);
     bar->addStretch(1);
