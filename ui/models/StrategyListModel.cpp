@@ -66,14 +66,7 @@ void drawBadge(QPainter &p, qreal s, StrategyListModel::Status status)
     case StrategyListModel::Status::BreaksAssumptions: {
         // A triangle (the warning shape) in orange with the tick: runs
         // correctly, but not within the paper's assumptions.
-        QPainterPath triangle;
-        triangle.moveTo(s * 0.5, s * 0.04);
-        triangle.lineTo(s * 0.97, s * 0.92);
-        triangle.lineTo(s * 0.03, s * 0.92);
-        triangle.closeSubpath();
-        p.setPen(Qt::NoPen);
-        p.setBrush(Palette::load()); // orange
-        p.drawPath(triangle);
+        drawWarningTriangle(p, s, 0.04);
         p.setPen(QPen(Qt::black, s * 0.11, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
         QPainterPath tick;
         tick.moveTo(s * 0.32, s * 0.62);

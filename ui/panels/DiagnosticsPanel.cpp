@@ -65,14 +65,7 @@ QIcon findingIcon(FindingKind kind)
             break;
         }
         case FindingKind::Warning: {
-            QPainterPath triangle;
-            triangle.moveTo(s * 0.5, s * 0.05);
-            triangle.lineTo(s * 0.97, s * 0.92);
-            triangle.lineTo(s * 0.03, s * 0.92);
-            triangle.closeSubpath();
-            p.setPen(Qt::NoPen);
-            p.setBrush(Palette::load()); // orange
-            p.drawPath(triangle);
+            drawWarningTriangle(p, s, 0.05);
             p.setPen(QPen(Qt::black, s * 0.12, Qt::SolidLine, Qt::RoundCap));
             p.drawLine(QPointF(s * 0.5, s * 0.35), QPointF(s * 0.5, s * 0.6));
             p.drawPoint(QPointF(s * 0.5, s * 0.78));

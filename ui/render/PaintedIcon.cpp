@@ -1,6 +1,9 @@
 #include "render/PaintedIcon.h"
 
+#include "render/Palette.h"
+
 #include <QPainter>
+#include <QPainterPath>
 
 namespace convoffload::ui {
 
@@ -21,6 +24,18 @@ QIcon paintedIcon(const IconDrawing &draw)
     for (int side : {16, 32, 64})
         icon.addPixmap(paintedPixmap(side, draw));
     return icon;
+}
+
+void drawWarningTriangle(QPainter &painter, qreal side, qreal top)
+{
+    QPainterPath triangle;
+    triangle.moveTo(side * 0.5, side * top);
+    triangle.lineTo(side * 0.97, side * 0.92);
+    triangle.lineTo(side * 0.03, side * 0.92);
+    triangle.closeSubpath();
+    painter.setPen(Qt::NoPen);
+    painter.setBrush(Palette::load()); // orange
+    painter.drawPath(triangle);
 }
 
 } // namespace convoffload::ui

@@ -21,4 +21,8 @@ QPixmap paintedPixmap(int side, const IconDrawing &draw);
 /// The same drawing at 16, 32 and 64 px.
 QIcon paintedIcon(const IconDrawing &draw);
 
+/// The warning shape both lists use: an orange triangle, apex at `top` (a
+/// fraction of the side), base near the bottom; the pen is left unset.
+void drawWarningTriangle(QPainter &painter, qreal side, qreal top);
+
 } // namespace convoffload::ui
