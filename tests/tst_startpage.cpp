@@ -23,7 +23,6 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QSpinBox>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -48,11 +47,10 @@ void waitIdle(MainWindow &window) { QTRY_VERIFY_WITH_TIMEOUT(!window.document()-
 class TestStartPage : public QObject {
     Q_OBJECT
 private slots:
-    void initTestCase()
-    {
-        QStandardPaths::setTestModeEnabled(true);
-        QCoreApplication::setOrganizationName(QStringLiteral("ConvOffloadStartTests"));
-    }
+    // Settings and samples go where CTest points XDG_CONFIG_HOME and
+    // XDG_DATA_HOME, a folder of this suite in this build tree (not
+    // QStandardPaths' test mode: ~/.qttest is shared by every build tree).
+    void initTestCase() { QCoreApplication::setOrganizationName(QStringLiteral("ConvOffloadStartTests")); }
     void init() { QSettings().clear(); }
 
     // Every sample of samples/ is bundled, described by its layer.
