@@ -2,6 +2,7 @@
 // no QT_QPA_PLATFORM), or with --report, it writes a report of figures for the
 // project instead of opening a window.
 
+#include "mainwindow/DockTitles.h"
 #include "mainwindow/MainWindow.h"
 #include "network/NetworkPanel.h"
 #include "document/ProjectDocument.h"
@@ -15,7 +16,6 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QIcon>
-#include <QDockWidget>
 #include <QTimer>
 
 #include <cstdio>
@@ -84,21 +84,38 @@ int main(int argc, char *argv[])
     }
 
     convoffload::ui::MainWindow window;
+    // A dock or strategy that is not there is said, not ignored: the
+    // screenshot would otherwise show something else than was asked.
+    QDockWidget *raised = nullptr;
+    if (parser.isSet(dock)) {
+        raised = convoffload::ui::dockTitled(window, parser.value(dock));
+        if (!raised) {
+            std::fprintf(stderr, "convoffload: --dock: no dock is titled '%s'; the docks are: %s\n",
+                qPrintable(parser.value(dock)), qPrintable(convoffload::ui::dockTitles(window).join(QStringLiteral(", "))));
+            return 1;
+        }
+    }
     window.show();
     if (!project.isEmpty() && !window.openFile(project) && parser.isSet(screenshot))
         return 1;
     if (parser.isSet(strategy)) {
         const auto &strategies = window.document()->project().strategies;
-        for (std::size_t i = 0; i < strategies.size(); ++i)
-            if (QString::fromStdString(strategies[i].name) == parser.value(strategy))
-                window.document()->setCurrentStrategy(int(i));
+        QStringList names;
+        for (const auto &s : strategies)
+            names << QString::fromStdString(s.name);
+        const qsizetype index = names.indexOf(parser.value(strategy));
+        if (index < 0) {
+            std::fprintf(stderr, "convoffload: --strategy: %s has no strategy named '%s'; its strategies are: %s\n",
+                qPrintable(project.isEmpty() ? QStringLiteral("no project") : project), qPrintable(parser.value(strategy)),
+                qPrintable(names.isEmpty() ? QStringLiteral("(none)") : names.join(QStringLiteral(", "))));
+            return 1;
+        }
+        window.document()->setCurrentStrategy(int(index));
     }
-    if (parser.isSet(dock))
-        for (QDockWidget *d : window.findChildren<QDockWidget *>())
-            if (d->windowTitle().remove(QLatin1Char('&')).compare(parser.value(dock), Qt::CaseInsensitive) == 0) {
-                d->show();
-                d->raise();
-            }
+    if (raised) {
+        raised->show();
+        raised->raise();
+    }
     if (parser.isSet(screenshot)) {
         // Wait for the worker's simulation (or its refusal), then grab the window.
         const QString file = parser.value(screenshot);

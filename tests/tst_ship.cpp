@@ -1,16 +1,19 @@
 // What the shipped programs show of themselves: the compiled-in application
 // icon (drawn, used by the About box), the version of project() in --version,
-// and the CLI's usage generated from its command table.
+// the CLI's usage generated from its command table, and the desktop program's
+// screenshot options (--dock, --strategy).
 
 #include "convoffload/Version.h"
 #include "mainwindow/MainWindow.h"
 
 #include <QAction>
 #include <QApplication>
+#include <QFileInfo>
 #include <QIcon>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
@@ -23,14 +26,19 @@ struct Run {
     QString out, err;
 };
 
-Run cli(const QStringList &args)
+Run run(const QString &program, const QStringList &args)
 {
     QProcess p;
-    p.start(QStringLiteral(CONVOFFLOAD_CLI), args);
+    p.start(program, args);
     p.waitForFinished(60000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
         QString::fromUtf8(p.readAllStandardError())};
 }
+
+Run cli(const QStringList &args) { return run(QStringLiteral(CONVOFFLOAD_CLI), args); }
+
+/// The desktop program (offscreen, as CTest runs it).
+Run gui(const QStringList &args) { return run(QStringLiteral(CONVOFFLOAD_GUI), args); }
 
 } // namespace
 
@@ -109,6 +117,48 @@ private slots:
             "experiments)")));
         QVERIFY(help.out.contains(QStringLiteral("Commands:\n  simulate PROJECT")));
         QVERIFY(!help.out.contains(QStringLiteral("built without the GUI")));
+    }
+
+    // The screenshot options name what they show: a dock or strategy that is
+    // not there is said (with the ones that are) and nothing is saved.
+    void screenshotRefusesUnknownDockOrStrategy_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("dock") << QStringList{QStringLiteral("--dock"), QStringLiteral("Findings")}
+                              << QStringLiteral("convoffload: --dock: no dock is titled 'Findings'; the docks are: "
+                                                "Charts, Errors and warnings, Groups, History, Layer and hardware, "
+                                                "Network, Steps, Strategies\n");
+        QTest::newRow("strategy") << QStringList{QStringLiteral("--strategy"), QStringLiteral("zigzag")}
+                                  << QStringLiteral("convoffload: --strategy: %1 has no strategy named 'zigzag'; its "
+                                                    "strategies are: S1-baseline, Row-by-Row, ZigZag, Mine\n")
+                                         .arg(QStringLiteral(CONVOFFLOAD_SAMPLES "/paper-example.json"));
+    }
+    void screenshotRefusesUnknownDockOrStrategy()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString shot = dir.filePath(QStringLiteral("shot.png"));
+        const Run r = gui(
+            QStringList{QStringLiteral(CONVOFFLOAD_SAMPLES "/paper-example.json"), QStringLiteral("--screenshot"), shot} + args);
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.err.section(QLatin1Char('\n'), -2), message); // the last line (Qt may warn before it)
+        QVERIFY(!QFileInfo::exists(shot));
+    }
+
+    // A dock named in any case, without its mnemonic, is found and the
+    // screenshot saved.
+    void screenshotRaisesADockNamedInAnyCase()
+    {
+        QTemporaryDir dir;
+        const QString shot = dir.filePath(QStringLiteral("shot.png"));
+        const Run r = gui({QStringLiteral(CONVOFFLOAD_SAMPLES "/paper-example.json"), QStringLiteral("--screenshot"), shot,
+            QStringLiteral("--dock"), QStringLiteral("errors AND warnings"), QStringLiteral("--strategy"),
+            QStringLiteral("ZigZag")});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        QCOMPARE(r.out, QStringLiteral("Saved %1\n").arg(shot));
+        QVERIFY(!QImage(shot).isNull());
     }
 };
 
