@@ -23,6 +23,7 @@
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QImage>
@@ -45,6 +46,8 @@
 #include "TestCli.h"
 
 #include <cmath>
+#include <functional>
+#include <limits>
 
 using namespace convoffload;
 
@@ -101,6 +104,79 @@ QPushButton *addButton(const QWidget &dialog)
         if (b->text() == QLatin1String("&Add to project"))
             return b;
     return nullptr;
+}
+
+/// The least duration over every ordered partition of the patches into
+/// exactly `groups` groups of at most `groupSize`, each priced by the
+/// simulator and kept only if valid and within the reload bound: the
+/// optimum the Exact method must prove, found without the optimiser's code.
+double simulatedOptimum(const Problem &problem, int groupSize, int groups)
+{
+    const int patches = int(problem.layer.patchCount());
+    std::vector<bool> used(std::size_t(patches), false);
+    Groups order;
+    double best = std::numeric_limits<double>::infinity();
+    SimulationOptions options;
+    options.trace = false;
+    options.functional = false;
+    std::function<void(int)> next = [&](int left) {
+        const int groupsLeft = groups - int(order.size());
+        if (groupsLeft == 0) {
+            if (left > 0)
+                return;
+            const SimulationResult r = simulate(problem, expandS1(problem, order), options);
+            if (r.valid() && r.reload.met())
+                best = std::min(best, r.totalDuration());
+            return;
+        }
+        if (left < groupsLeft || left > groupsLeft * groupSize)
+            return;
+        // The next group: any set of 1..groupSize unused patches, listed once
+        // (ascending ids).
+        Group group;
+        std::function<void(int)> extend = [&](int from) {
+            if (!group.empty()) {
+                order.push_back(group);
+                next(left - int(group.size()));
+                order.pop_back();
+            }
+            if (int(group.size()) == groupSize)
+                return;
+            for (int p = from; p < patches; ++p)
+                if (!used[std::size_t(p)]) {
+                    used[std::size_t(p)] = true;
+                    group.push_back(p);
+                    extend(p + 1);
+                    group.pop_back();
+                    used[std::size_t(p)] = false;
+                }
+        };
+        extend(0);
+    };
+    next(patches);
+    return best;
+}
+
+/// The dialog's label whose text starts with `prefix`, or nullptr.
+QLabel *labelStarting(const QWidget &dialog, const QString &prefix)
+{
+    for (QLabel *label : dialog.findChildren<QLabel *>())
+        if (label->text().startsWith(prefix))
+            return label;
+    return nullptr;
+}
+
+/// Picks the method whose entry starts with `prefix` in the dialog's Method
+/// box, as the user does.
+bool chooseMethod(const QWidget &dialog, const QString &prefix)
+{
+    for (QComboBox *box : dialog.findChildren<QComboBox *>())
+        for (int i = 0; i < box->count(); ++i)
+            if (box->itemText(i).startsWith(prefix)) {
+                box->setCurrentIndex(i);
+                return true;
+            }
+    return false;
 }
 
 int countColour(const QImage &image, const QColor &colour)
@@ -762,6 +838,93 @@ private slots:
         QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
         QVERIFY(dialog.report());
         QVERIFY(dialog.report()->result.cancelled);
+    }
+
+    // Exact, chosen in the Method box, on the paper's Example (9 patches,
+    // G = 2, K_min = 5): the status says optimal, and the duration is the
+    // least the simulator gives over all 113 400 ordered partitions. The
+    // strategy added is that one.
+    void optimiseDialogExactProvesTheOptimum()
+    {
+        const Project project = loadProject(sample("paper-example.json").toStdString());
+        ui::OptimiseDialog dialog(project.problem, {});
+        QVERIFY(chooseMethod(dialog, QStringLiteral("Exact")));
+        QCOMPARE(dialog.request().method, OptimiseMethod::Exact);
+        QCOMPARE(dialog.request().settings.group_size, 2); // nb_patches_max = 72 / (2·3·3·2)
+        dialog.setTimeLimit(60);
+        QSignalSpy finished(&dialog, &ui::OptimiseDialog::finished);
+        dialog.start();
+        QVERIFY(finished.wait(90000));
+        const double optimum = simulatedOptimum(project.problem, 2, 5);
+        QVERIFY(std::isfinite(optimum));
+        QVERIFY(dialog.report() && dialog.report()->result.hasSolution());
+        const OptimiseResult &r = dialog.report()->result;
+        QCOMPARE(optimiseStatusName(r.status), optimiseStatusName(OptimiseStatus::Optimal));
+        QCOMPARE(r.duration, optimum);
+        QCOMPARE(dialog.report()->lower_bound, optimum);
+        QLabel *status = labelStarting(dialog, QStringLiteral("Finished: "));
+        QVERIFY(status);
+        QVERIFY2(status->text().startsWith(QStringLiteral("Finished: optimal in ")), qPrintable(status->text()));
+        QVERIFY2(status->text().contains(QStringLiteral("proven optimal")), qPrintable(status->text()));
+        QVERIFY(labelStarting(dialog, QStringLiteral("<b>Duration %1</b>").arg(optimum)));
+        QSignalSpy ready(&dialog, &ui::OptimiseDialog::strategyReady);
+        QVERIFY(addButton(dialog) && addButton(dialog)->isEnabled());
+        addButton(dialog)->click();
+        QCOMPARE(ready.size(), 1);
+        bool valid = false;
+        QCOMPARE(simulated(project.problem, ready[0][0].value<StrategySpec>().groups, &valid), optimum);
+        QVERIFY(valid);
+    }
+
+    // Stop during an Exact run (10×10 input, G = 2: 64 patches, not provable
+    // in the time given), in its search (the first quarter of the time) or in
+    // its proof, ends it promptly, with the search's valid strategy and no
+    // claim of optimality.
+    void optimiseDialogStopsExact_data()
+    {
+        QTest::addColumn<double>("timeLimit");
+        QTest::addColumn<int>("stopAfterMs");
+        QTest::newRow("in the search") << 600.0 << 1000;
+        QTest::newRow("in the proof") << 12.0 << 5000;
+    }
+    void optimiseDialogStopsExact()
+    {
+        QFETCH(double, timeLimit);
+        QFETCH(int, stopAfterMs);
+        Problem problem;
+        problem.layer.c_in = problem.layer.n = 1;
+        problem.layer.h_in = problem.layer.w_in = 10;
+        problem.layer.h_k = problem.layer.w_k = 3;
+        problem.hardware.nbop_pe = 9 * 2;
+        problem.hardware.mem_size = 1 << 20;
+        problem.hardware.t_w = 0;
+        problem.options.kernels_preloaded = true;
+        ui::OptimiseDialog dialog(problem, {});
+        QVERIFY(chooseMethod(dialog, QStringLiteral("Exact")));
+        dialog.setTimeLimit(timeLimit);
+        QSignalSpy finished(&dialog, &ui::OptimiseDialog::finished);
+        dialog.start();
+        QVERIFY(dialog.isRunning());
+        QTest::qWait(stopAfterMs);
+        QVERIFY(dialog.isRunning());
+        QElapsedTimer timer;
+        timer.start();
+        dialog.cancel();
+        QVERIFY(finished.wait(10000));
+        QVERIFY2(timer.elapsed() < 5000, qPrintable(QString::number(timer.elapsed())));
+        QVERIFY(!dialog.isRunning());
+        QVERIFY(dialog.report());
+        const OptimiseResult &r = dialog.report()->result;
+        QVERIFY(r.cancelled);
+        QVERIFY(r.hasSolution());
+        QVERIFY(optimiseStatusName(r.status) != optimiseStatusName(OptimiseStatus::Optimal));
+        bool valid = false;
+        QCOMPARE(simulated(problem, r.groups, &valid), r.duration);
+        QVERIFY(valid);
+        QLabel *status = labelStarting(dialog, QStringLiteral("Finished: "));
+        QVERIFY(status);
+        QVERIFY2(status->text().contains(QStringLiteral(", stopped")), qPrintable(status->text()));
+        QVERIFY(addButton(dialog)->isEnabled());
     }
 
     // Optimise > Optimise Strategy… in the main window: the result becomes the
