@@ -268,6 +268,35 @@ private slots:
         QCOMPARE(charts->width(), kept);
     }
 
+    // A dock resized without the mouse (the keyboard, accessibility, or
+    // resizeDocks as here: no press on the window) keeps its size when the
+    // window is resized, as after a mouse drag. Opening a project is not such
+    // a resize: the docks follow the window until then.
+    void dockResizedWithoutTheMouseIsKept()
+    {
+        MainWindow window;
+        window.setGeometry(0, 0, 800, 600);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTest::qWait(20);
+        openAndWait(window, "lenet5-conv1.json");
+        QTest::qWait(20);
+        auto *charts = window.findChild<QDockWidget *>(QStringLiteral("chartsDock"));
+        const int narrow = charts->width();
+        window.resize(1280, 720); // Charts: 34 % of the width, 340 px at least
+        QTest::qWait(50);
+        QCOMPARE(charts->width(), 435);
+        QVERIFY(charts->width() > narrow);
+
+        window.resizeDocks({charts}, {380}, Qt::Horizontal);
+        QTest::qWait(20);
+        const int kept = charts->width();
+        QVERIFY(kept < 435);
+        window.resize(1380, 770); // would give 469 px
+        QTest::qWait(50);
+        QCOMPARE(charts->width(), kept);
+    }
+
     // Closing saves the layout, the next start restores it: four starts in a
     // row give the same window and the same docks, to the pixel.
     void restartKeepsTheLayout()

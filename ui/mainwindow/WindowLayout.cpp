@@ -42,6 +42,7 @@ WindowLayout::WindowLayout(QMainWindow *window, const MainDocks &docks)
     for (QDockWidget *d : window->findChildren<QDockWidget *>()) {
         connect(d, &QDockWidget::dockLocationChanged, this, [this] { m_followSize = false; });
         connect(d, &QDockWidget::topLevelChanged, this, [this] { m_followSize = false; });
+        d->installEventFilter(this); // its resizes: a split the user changed
     }
 }
 
@@ -71,8 +72,22 @@ void WindowLayout::arrange()
     m_docks.steps->raise();
 }
 
+QList<int> WindowLayout::splits() const
+{
+    const auto shown = [](std::initializer_list<QDockWidget *> group, Qt::Orientation o) {
+        for (const QDockWidget *d : group)
+            if (d && d->isVisible() && !d->isFloating())
+                return o == Qt::Horizontal ? d->width() : d->height();
+        return 0;
+    };
+    const MainDocks &k = m_docks;
+    return {shown({k.strategies, k.problem, k.groups, k.history}, Qt::Horizontal), shown({k.charts}, Qt::Horizontal),
+        shown({k.strategies}, Qt::Vertical), shown({k.steps, k.diagnostics, k.network}, Qt::Vertical)};
+}
+
 void WindowLayout::sizeDocks()
 {
+    m_sizing = true;
     const QSize size = m_window->size();
     const QList<QDockWidget *> across{m_docks.strategies, m_docks.charts};
     const QList<QDockWidget *> down{m_docks.strategies, m_docks.steps};
@@ -102,6 +117,9 @@ void WindowLayout::sizeDocks()
         if (!changed)
             break;
     }
+    m_sizing = false;
+    m_laidOutFor = m_window->size();
+    m_laidOutSplits = splits();
 }
 
 void WindowLayout::queueSizeDocks()
@@ -169,6 +187,9 @@ bool WindowLayout::eventFilter(QObject *watched, QEvent *event)
         m_followSize = false; // the user may be dragging a dock separator
     } else if (watched == m_window && event->type() == QEvent::Resize && m_shown && m_followSize) {
         queueSizeDocks();
+    } else if (watched != m_window && event->type() == QEvent::Resize && m_followSize && !m_sizing && !m_resizeQueued
+        && m_window->size() == m_laidOutFor && splits() != m_laidOutSplits) {
+        m_followSize = false; // a dock resized in the same window: by the user, however
     }
     return QObject::eventFilter(watched, event);
 }

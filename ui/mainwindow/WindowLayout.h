@@ -8,10 +8,13 @@
 //
 // With no saved state the default dock sizes follow the window's size until
 // the user first presses on the window itself (where the dock separators
-// are): a window resized after its first show (a window manager placing it,
-// -qwindowgeometry applied after the show event) gets the same docks as one
-// shown at that size.
+// are), moves or floats a dock, or a dock split changes while the window
+// keeps its size (any other way of resizing a dock: keyboard, accessibility,
+// resizeDocks): a window resized after its first show (a window manager
+// placing it, -qwindowgeometry applied after the show event) gets the same
+// docks as one shown at that size.
 
+#include <QList>
 #include <QObject>
 #include <QRect>
 
@@ -66,6 +69,10 @@ private:
     void sizeDocks();
     void queueSizeDocks();
     void applyState();
+    /// The sizes a user can change: the left and right columns' widths, the
+    /// Strategies dock's height and the bottom row's height (0 where no
+    /// docked dock shows).
+    QList<int> splits() const;
 
     QMainWindow *m_window;
     MainDocks m_docks;
@@ -73,6 +80,9 @@ private:
     bool m_shown = false;
     bool m_followSize = false; // default dock sizes follow the window's size
     bool m_resizeQueued = false;
+    bool m_sizing = false; // inside sizeDocks()
+    QSize m_laidOutFor; // the window's size when sizeDocks() last ran
+    QList<int> m_laidOutSplits; // splits() then
 };
 
 } // namespace convoffload::ui
