@@ -865,7 +865,7 @@ private slots:
         QLabel *status = labelStarting(dialog, QStringLiteral("Finished: "));
         QVERIFY(status);
         QVERIFY2(status->text().startsWith(QStringLiteral("Finished: optimal in ")), qPrintable(status->text()));
-        QVERIFY2(status->text().contains(QStringLiteral("proven optimal")), qPrintable(status->text()));
+        QVERIFY2(status->text().contains(QStringLiteral(" s. Proven optimal: ")), qPrintable(status->text()));
         QVERIFY(labelStarting(dialog, QStringLiteral("<b>Duration %1</b>").arg(optimum)));
         QSignalSpy ready(&dialog, &ui::OptimiseDialog::strategyReady);
         QVERIFY(addButton(dialog) && addButton(dialog)->isEnabled());
@@ -923,7 +923,8 @@ private slots:
         QVERIFY(valid);
         QLabel *status = labelStarting(dialog, QStringLiteral("Finished: "));
         QVERIFY(status);
-        QVERIFY2(status->text().contains(QStringLiteral(", stopped")), qPrintable(status->text()));
+        QVERIFY2(status->text().contains(QStringLiteral(", stopped in ")), qPrintable(status->text()));
+        QVERIFY2(status->text().contains(QStringLiteral(" s. Not proven: ")), qPrintable(status->text()));
         QVERIFY(addButton(dialog)->isEnabled());
     }
 

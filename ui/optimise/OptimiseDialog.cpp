@@ -315,10 +315,11 @@ void OptimiseDialog::showReport()
         status += tr(", stopped");
     if (r.timed_out)
         status += tr(", time limit reached");
-    m_status->setText(tr("Finished: %1 in %2 s.%3")
-                          .arg(status)
-                          .arg(r.seconds, 0, 'f', 2)
-                          .arg(r.message.empty() ? QString() : QStringLiteral(" ") + QString::fromStdString(r.message)));
+    // The optimiser's message is a clause ("proven optimal: …"): a sentence here.
+    QString message = QString::fromStdString(r.message);
+    if (!message.isEmpty())
+        message = QStringLiteral(" ") + message.front().toUpper() + message.mid(1);
+    m_status->setText(tr("Finished: %1 in %2 s.%3").arg(status).arg(r.seconds, 0, 'f', 2).arg(message));
     QStringList lines;
     if (r.hasSolution())
         lines << tr("<b>Duration %1</b> in %2 groups").arg(number(r.duration)).arg(r.groups.size());
