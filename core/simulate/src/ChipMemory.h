@@ -13,6 +13,18 @@
 // never reached DRAM. When every value fits in 16 bits and every output in
 // 32, exact operands are multiplied as int16 with int32 sums (a loop the
 // compiler turns into pmaddwd); anything else takes the 32/64-bit route.
+//
+// Fast paths, each giving exactly the per-patch route's values and flags:
+// - one channel: computePatches() takes a step's patches as runs of
+//   consecutive patches of one output row and computes each run in one sweep
+//   over the on-chip rows it covers (packed to 16 bits, fixed-size inner loop
+//   for 1×1, 3×3 and 5×5 kernels); a run that reads poison, or synthesised
+//   padding, goes patch by patch;
+// - several kernels: exact patches are multiplied with four kernels at a
+//   time, each gathered value read once for the four;
+// - writeComputed() (the end of a run that wrote nothing before) hands the
+//   chip's outputs over to DRAM instead of copying them one by one; DRAM's
+//   arrays are allocated at the first write.
 
 #include "convoffload/model/Ids.h"
 #include "convoffload/model/TensorData.h"
@@ -20,6 +32,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
+#include <span>
 #include <vector>
 
 namespace convoffload::detail {
@@ -58,14 +72,22 @@ public:
     void compute(int step, OutputId o);
     /// Every output of `patch`, all kernels, from what the chip holds.
     void computePatch(int step, PatchId patch);
+    /// Every output of these patches (one step's), all kernels: the same
+    /// values as computePatch on each, row runs swept at once.
+    void computePatches(int step, std::span<const PatchId> patches);
     void write(OutputId o)
     {
+        if (m_dramState.empty())
+            allocateDram();
         if (m_narrow32)
             m_dramOutput32[o] = m_chipOutput32[o];
         else
             m_dramOutput64[o] = m_chipOutput64[o];
-        m_dramState[o] = m_chipExact[o] ? WrittenExact : WrittenInexact;
+        m_dramState[o] = m_chipState[o];
     }
+    /// Writes every computed output, as write() on each would; the last
+    /// action on this memory (the chip's outputs may move to DRAM).
+    void writeComputed();
 
     /// The verdict; hands the DRAM output back with `keepOutput`.
     FunctionalResult check(bool keepOutput);
@@ -74,7 +96,13 @@ private:
     void gather(int step, PatchId patch);
     std::int64_t value(KernelId k, bool &exact);
     std::int64_t reference(OutputId o) const;
+    /// Outputs of patches (row, col0 .. col0 + count - 1), one channel.
+    void sweepRun(int step, int row, int col0, int count);
+    void setKernelExact(KernelId k, bool exact);
+    void allocateDram();
 
+    // Per output, on chip (computed, with the exactness of its operands) and
+    // in DRAM (written, with the exactness of what was written).
     enum DramState : std::uint8_t { Unwritten, WrittenInexact, WrittenExact };
 
     const Layer &m_layer;
@@ -88,14 +116,18 @@ private:
     std::vector<std::int32_t> m_dram; // padded input [pixel][c]
     std::vector<std::int32_t> m_chipInput; // [pixel][c]
     std::vector<std::int32_t> m_chipKernels; // [k][c][h][w]
-    std::vector<std::int16_t> m_chipKernels16; // the same, 16-bit, valid where m_kernelExact
+    std::vector<std::int16_t> m_chipKernels16; // the same, 16-bit, [k][h][w][c], valid where m_kernelExact
     std::vector<std::uint8_t> m_kernelExact; // chip kernel == DRAM kernel
+    int m_exactKernels = 0; // how many
     // Outputs: 32-bit when every output fits (m_narrow32), else 64-bit; only
-    // one pair is allocated.
-    std::vector<std::int32_t> m_chipOutput32, m_dramOutput32;
-    std::vector<std::int64_t> m_chipOutput64, m_dramOutput64;
-    std::vector<std::uint8_t> m_chipExact; // computed from exact operands
-    std::vector<std::uint8_t> m_dramState; // DramState: unwritten, or written with its exactness
+    // one pair is allocated, left uninitialised (a value is read only where
+    // its state says it was computed or written).
+    std::unique_ptr<std::int32_t[]> m_chipOutput32, m_dramOutput32;
+    std::unique_ptr<std::int64_t[]> m_chipOutput64, m_dramOutput64;
+    std::vector<std::uint8_t> m_chipState; // DramState: not computed, or computed with its exactness
+    std::vector<std::uint8_t> m_dramState; // DramState; empty until the first write
+    std::vector<std::int16_t> m_sweepRows; // sweepRun: the on-chip rows of a run, 16-bit
+    std::vector<std::int32_t> m_sweepOut; // sweepRun: one kernel's outputs of a run
     void setChipOutput(OutputId o, std::int64_t v)
     {
         if (m_narrow32)
@@ -110,7 +142,7 @@ private:
         bool exact = false;
         bool has32 = false; // `values` holds the patch
         std::vector<std::int32_t> values; // [c][h][w], unless exact and m_narrow16
-        std::vector<std::int16_t> values16; // the same in 16 bits, when exact and m_narrow16
+        std::vector<std::int16_t> values16; // [h][w][c] in 16 bits, when exact and m_narrow16
     } m_gathered;
 };
 

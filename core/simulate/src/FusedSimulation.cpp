@@ -77,7 +77,7 @@ public:
         }
         if (m_groups.size() % kPollEvery == 0)
             poll(m_groups.size(), stepCount);
-        drain(computed);
+        drain();
         foldStep();
 
         const int lastStep = int(stepCount);
@@ -213,8 +213,7 @@ private:
                     m_reload.computed(step, patch, k);
         if (m_chip) {
             if (!std::is_same_v<Plan, StepsPlan>)
-                for (PatchId patch : group)
-                    m_chip->computePatch(step, patch);
+                m_chip->computePatches(step, group);
             else
                 for (PatchId patch : group)
                     for (KernelId k : kernels)
@@ -234,7 +233,7 @@ private:
     }
 
     /// The final step: writes what is pending, frees everything.
-    void drain(const std::vector<std::uint8_t> &computed)
+    void drain()
     {
         const int step = int(m_groups.size() + 1);
         StepStats &stats = m_result.steps.emplace_back();
@@ -258,9 +257,7 @@ private:
         // Each output was computed once and is written once, so DRAM ends
         // with every computed output's chip value, whenever it was written.
         if (m_chip)
-            for (OutputId o = 0; o < OutputId(computed.size()); ++o)
-                if (computed[o])
-                    m_chip->write(o);
+            m_chip->writeComputed();
         endAction(step, Action::Write);
         endAction(step, Action::LoadInput);
         endAction(step, Action::LoadKernels);
