@@ -96,10 +96,10 @@ bool fits16(const std::vector<std::int32_t> &v)
 
 } // namespace
 
-ChipMemory::ChipMemory(const Problem &problem, TensorData data)
+ChipMemory::ChipMemory(const Problem &problem, const TensorData &data)
     : m_layer(problem.layer)
     , m_synthesised(!problem.options.padding_in_dram)
-    , m_data(std::move(data))
+    , m_data(data)
     , m_kernelSize(std::size_t(m_layer.kernelElements()))
     , m_channels(std::size_t(m_layer.c_in))
 {
@@ -110,22 +110,37 @@ ChipMemory::ChipMemory(const Problem &problem, TensorData data)
         || m_data.kernels.size() != std::size_t(m_layer.n) * m_kernelSize)
         throw std::invalid_argument("the tensor data does not match the layer's shape");
     m_narrow32 = outputsFitInt32(m_layer, m_data);
-    m_narrow16 = m_narrow32 && fits16(m_data.input) && fits16(m_data.kernels);
+    const auto [low, high] = std::minmax_element(m_data.input.begin(), m_data.input.end());
+    const bool input16 = m_data.input.empty()
+        || (*low >= std::numeric_limits<std::int16_t>::min() && *high <= std::numeric_limits<std::int16_t>::max());
+    m_narrow16 = m_narrow32 && input16 && fits16(m_data.kernels);
+    // The poison in 16 bits: a value below or above every input (and the
+    // padding's 0).
+    if (m_narrow16 && (m_data.input.empty() || *low > std::numeric_limits<std::int16_t>::min())) {
+        m_chip16 = true;
+        m_poison16 = std::numeric_limits<std::int16_t>::min();
+    } else if (m_narrow16 && *high < std::numeric_limits<std::int16_t>::max()) {
+        m_chip16 = true;
+        m_poison16 = std::numeric_limits<std::int16_t>::max();
+    }
 
     const std::size_t cells = std::size_t(m_layer.pixelCount()) * std::size_t(m_layer.c_in);
     const bool unpadded = m_layer.pad_top == 0 && m_layer.pad_bottom == 0 && m_layer.pad_left == 0 && m_layer.pad_right == 0;
     if (m_channels == 1 && unpadded) {
-        m_dram = std::move(m_data.input); // [row][col] is already [pixel][c]
+        m_dram = m_data.input.data(); // [row][col] is already [pixel][c]
     } else {
-        m_dram.assign(cells, 0);
+        m_paddedDram.assign(cells, 0);
         for (int c = 0; c < m_layer.c_in; ++c)
             for (int r = 0; r < m_layer.h_in; ++r)
                 for (int col = 0; col < m_layer.w_in; ++col)
-                    m_dram[std::size_t(pixelId(m_layer, r + m_layer.pad_top, col + m_layer.pad_left)) * m_layer.c_in + c]
+                    m_paddedDram[std::size_t(pixelId(m_layer, r + m_layer.pad_top, col + m_layer.pad_left)) * m_layer.c_in + c]
                         = m_data.input[(std::size_t(c) * m_layer.h_in + r) * m_layer.w_in + col];
+        m_dram = m_paddedDram.data();
     }
-    m_data.input = {}; // m_dram holds it, padded
-    m_chipInput.assign(cells, kPoisonInput);
+    if (m_chip16)
+        m_chipInput16.assign(cells, m_poison16);
+    else
+        m_chipInput.assign(cells, kPoisonInput);
     m_chipKernels.assign(m_data.kernels.size(), kPoisonKernel);
     m_chipKernels16.assign(m_data.kernels.size(), 0);
     m_kernelExact.assign(std::size_t(m_layer.n), 0);
@@ -200,17 +215,28 @@ void ChipMemory::gather(int step, PatchId patch)
 
     // The common case first: no synthesised padding in the patch, every value
     // in 16 bits. The chip only ever holds a DRAM copy of a pixel or the
-    // poison, and the poison does not fit in 16 bits while every DRAM value
-    // does: the patch is exact iff every value read fits, with no second read
-    // from DRAM. A pixel's channels are contiguous on chip and in [h][w][c].
+    // poison, and the poison is no DRAM value (a 16-bit chip's poison is a
+    // value no input takes; a 32-bit chip's does not fit in 16 bits while
+    // every DRAM value does): the patch is exact iff it reads no poison, with
+    // no second read from DRAM. A pixel's channels are contiguous on chip and
+    // in [h][w][c].
     if (m_narrow16 && interior) {
         m_gathered.values16.resize(m_kernelSize);
         std::int16_t *values = m_gathered.values16.data();
         std::uint32_t outside = 0; // nonzero when some value does not fit in 16 bits
         const auto outside16 = [](std::int32_t x) { return std::uint32_t(std::uint32_t(x) + 0x8000u > 0xFFFFu); };
         for (std::size_t e = 0; e < plane; ++e) {
-            const std::int32_t *chip = m_chipInput.data() + (first + m_offsets[e]) * m_channels;
+            const std::size_t at = (first + m_offsets[e]) * m_channels;
             std::int16_t *to = values + e * m_channels;
+            if (m_chip16) {
+                const std::int16_t *chip = m_chipInput16.data() + at;
+                for (std::size_t c = 0; c < m_channels; ++c) {
+                    to[c] = chip[c];
+                    outside |= std::uint32_t(chip[c] == m_poison16);
+                }
+                continue;
+            }
+            const std::int32_t *chip = m_chipInput.data() + at;
             for (std::size_t c = 0; c < m_channels; ++c) {
                 to[c] = std::int16_t(chip[c]);
                 outside |= outside16(chip[c]);
@@ -235,8 +261,8 @@ void ChipMemory::gather(int step, PatchId patch)
             continue;
         }
         for (std::size_t c = 0; c < m_channels; ++c) {
-            values[c * plane + e] = m_chipInput[at + c];
-            exact &= m_chipInput[at + c] == m_dram[at + c];
+            values[c * plane + e] = chipValue(at + c);
+            exact &= values[c * plane + e] == m_dram[at + c];
         }
     }
     m_gathered.exact = exact;
@@ -353,15 +379,29 @@ void ChipMemory::sweepRun(int step, int row, int col0, int count)
     const std::size_t swept = std::size_t(last - first), stride = std::size_t(l.stride_w);
     const std::size_t span = (swept - 1) * stride + std::size_t(l.w_k); // columns of the rows read
     const std::size_t width = std::size_t(l.paddedWidth());
-    m_sweepRows.resize(std::size_t(l.h_k) * span);
-    std::uint32_t outside = 0;
-    for (int h = 0; h < l.h_k; ++h) {
-        const std::int32_t *chip = m_chipInput.data() + std::size_t(top + h) * width + std::size_t(first) * stride;
-        std::int16_t *to = m_sweepRows.data() + std::size_t(h) * span;
-        for (std::size_t x = 0; x < span; ++x) {
-            to[x] = std::int16_t(chip[x]);
-            outside |= std::uint32_t(std::uint32_t(chip[x]) + 0x8000u > 0xFFFFu);
+    const std::size_t corner = std::size_t(top) * width + std::size_t(first) * stride; // the first value read
+    std::uint32_t outside = 0; // nonzero when the rows hold poison
+    const std::int16_t *rows = nullptr;
+    std::size_t rowStep = span; // between rows
+    if (m_chip16) { // swept where they are
+        rows = m_chipInput16.data() + corner;
+        rowStep = width;
+        for (int h = 0; h < l.h_k; ++h) {
+            const std::int16_t *chip = rows + std::size_t(h) * width;
+            for (std::size_t x = 0; x < span; ++x)
+                outside |= std::uint32_t(chip[x] == m_poison16);
         }
+    } else { // packed to 16 bits
+        m_sweepRows.resize(std::size_t(l.h_k) * span);
+        for (int h = 0; h < l.h_k; ++h) {
+            const std::int32_t *chip = m_chipInput.data() + corner + std::size_t(h) * width;
+            std::int16_t *to = m_sweepRows.data() + std::size_t(h) * span;
+            for (std::size_t x = 0; x < span; ++x) {
+                to[x] = std::int16_t(chip[x]);
+                outside |= std::uint32_t(std::uint32_t(chip[x]) + 0x8000u > 0xFFFFu);
+            }
+        }
+        rows = m_sweepRows.data();
     }
     if (outside != 0) {
         byPatch(first, last);
@@ -371,8 +411,12 @@ void ChipMemory::sweepRun(int step, int row, int col0, int count)
     const SweepFunction f = sweepFor(l.h_k, l.w_k);
     const PatchId firstPatch = patchId(l, row, first);
     for (int k = 0; k < l.n; ++k) {
-        f(m_sweepRows.data(), span, swept, stride, l.h_k, l.w_k, m_chipKernels16.data() + std::size_t(k) * m_kernelSize,
-            m_sweepOut.data());
+        std::int32_t *out = l.n == 1 ? m_chipOutput32.get() + firstPatch : m_sweepOut.data(); // one kernel: in place
+        f(rows, rowStep, swept, stride, l.h_k, l.w_k, m_chipKernels16.data() + std::size_t(k) * m_kernelSize, out);
+        if (l.n == 1) {
+            std::fill_n(m_chipState.begin() + std::ptrdiff_t(firstPatch), swept, std::uint8_t(WrittenExact));
+            continue;
+        }
         for (std::size_t j = 0; j < swept; ++j) {
             const OutputId o = outputId(l, firstPatch + PatchId(j), KernelId(k));
             m_chipOutput32[o] = m_sweepOut[j]; // narrow16 implies narrow32

@@ -46,24 +46,39 @@ public:
     static constexpr std::int32_t kPoisonKernel = -999983;
 
     /// Throws std::invalid_argument when the data does not match the layer.
-    ChipMemory(const Problem &problem, TensorData data);
+    /// `data` must outlive this memory (an unpadded one-channel input is
+    /// read in place as the simulated DRAM).
+    ChipMemory(const Problem &problem, const TensorData &data);
 
     void loadPixel(PixelId p)
     {
         if (m_channels == 1) {
-            m_chipInput[p] = m_dram[p];
+            if (m_chip16)
+                m_chipInput16[p] = std::int16_t(m_dram[p]); // fits16 checked
+            else
+                m_chipInput[p] = m_dram[p];
             return;
         }
         const std::size_t at = std::size_t(p) * m_channels;
-        std::copy_n(m_dram.data() + at, m_channels, m_chipInput.data() + at);
+        if (m_chip16)
+            std::copy_n(m_dram + at, m_channels, m_chipInput16.data() + at);
+        else
+            std::copy_n(m_dram + at, m_channels, m_chipInput.data() + at);
     }
     void freePixel(PixelId p)
     {
         if (m_channels == 1) {
-            m_chipInput[p] = kPoisonInput;
+            if (m_chip16)
+                m_chipInput16[p] = m_poison16;
+            else
+                m_chipInput[p] = kPoisonInput;
             return;
         }
-        std::fill_n(m_chipInput.data() + std::size_t(p) * m_channels, m_channels, kPoisonInput);
+        const std::size_t at = std::size_t(p) * m_channels;
+        if (m_chip16)
+            std::fill_n(m_chipInput16.data() + at, m_channels, m_poison16);
+        else
+            std::fill_n(m_chipInput.data() + at, m_channels, kPoisonInput);
     }
     void loadKernel(KernelId k);
     void freeKernel(KernelId k);
@@ -107,14 +122,28 @@ private:
 
     const Layer &m_layer;
     bool m_synthesised; // padding is not in DRAM: it reads as zero
-    TensorData m_data; // the kernels; the input lives on in m_dram
+    const TensorData &m_data; // the kernels (and the input, read through m_dram)
     std::size_t m_kernelSize;
     std::size_t m_channels;
     std::vector<std::size_t> m_offsets; // pixel of each kernel position (h, w), relative to the patch's first
     bool m_narrow32; // outputs fit in 32 bits
     bool m_narrow16; // ... and every value in 16 bits
-    std::vector<std::int32_t> m_dram; // padded input [pixel][c]
-    std::vector<std::int32_t> m_chipInput; // [pixel][c]
+    std::vector<std::int32_t> m_paddedDram; // padded input [pixel][c], unless m_data.input is that
+    const std::int32_t *m_dram; // the simulated DRAM's input [pixel][c]
+    // The chip's input [pixel][c]: in 16 bits when every value fits and a
+    // 16-bit value no input takes is left for the poison (m_chip16), which
+    // then reads as kPoisonInput; else in 32 bits. Only one is allocated.
+    bool m_chip16 = false;
+    std::int16_t m_poison16 = 0;
+    std::vector<std::int16_t> m_chipInput16;
+    std::vector<std::int32_t> m_chipInput;
+    /// The chip's value at `at` as 32 bits, the poison as kPoisonInput.
+    std::int32_t chipValue(std::size_t at) const
+    {
+        if (!m_chip16)
+            return m_chipInput[at];
+        return m_chipInput16[at] == m_poison16 ? kPoisonInput : m_chipInput16[at];
+    }
     std::vector<std::int32_t> m_chipKernels; // [k][c][h][w]
     std::vector<std::int16_t> m_chipKernels16; // the same, 16-bit, [k][h][w][c], valid where m_kernelExact
     std::vector<std::uint8_t> m_kernelExact; // chip kernel == DRAM kernel
@@ -126,7 +155,7 @@ private:
     std::unique_ptr<std::int64_t[]> m_chipOutput64, m_dramOutput64;
     std::vector<std::uint8_t> m_chipState; // DramState: not computed, or computed with its exactness
     std::vector<std::uint8_t> m_dramState; // DramState; empty until the first write
-    std::vector<std::int16_t> m_sweepRows; // sweepRun: the on-chip rows of a run, 16-bit
+    std::vector<std::int16_t> m_sweepRows; // sweepRun: the on-chip rows of a run, 16-bit (32-bit chip)
     std::vector<std::int32_t> m_sweepOut; // sweepRun: one kernel's outputs of a run
     void setChipOutput(OutputId o, std::int64_t v)
     {
