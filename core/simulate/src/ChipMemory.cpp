@@ -87,13 +87,6 @@ SweepFunction sweepFor(int kh, int kw)
     return sweep<0, 0>;
 }
 
-bool fits16(const std::vector<std::int32_t> &v)
-{
-    return std::all_of(v.begin(), v.end(), [](std::int32_t x) {
-        return x >= std::numeric_limits<std::int16_t>::min() && x <= std::numeric_limits<std::int16_t>::max();
-    });
-}
-
 } // namespace
 
 ChipMemory::ChipMemory(const Problem &problem, const TensorData &data)
@@ -109,17 +102,23 @@ ChipMemory::ChipMemory(const Problem &problem, const TensorData &data)
     if (m_data.input.size() != std::size_t(m_layer.c_in) * m_layer.h_in * m_layer.w_in
         || m_data.kernels.size() != std::size_t(m_layer.n) * m_kernelSize)
         throw std::invalid_argument("the tensor data does not match the layer's shape");
-    m_narrow32 = outputsFitInt32(m_layer, m_data);
-    const auto [low, high] = std::minmax_element(m_data.input.begin(), m_data.input.end());
-    const bool input16 = m_data.input.empty()
-        || (*low >= std::numeric_limits<std::int16_t>::min() && *high <= std::numeric_limits<std::int16_t>::max());
-    m_narrow16 = m_narrow32 && input16 && fits16(m_data.kernels);
+    // One scan of each tensor for its range: the input's bounds the outputs
+    // (with the weights') and tells where a 16-bit poison fits.
+    const auto [lowIt, highIt] = std::minmax_element(m_data.input.begin(), m_data.input.end());
+    const std::int64_t low = m_data.input.empty() ? 0 : *lowIt, high = m_data.input.empty() ? 0 : *highIt;
+    const auto [lowWeight, highWeight] = std::minmax_element(m_data.kernels.begin(), m_data.kernels.end());
+    const std::int64_t weightLow = m_data.kernels.empty() ? 0 : *lowWeight, weightHigh = m_data.kernels.empty() ? 0 : *highWeight;
+    m_narrow32 = outputsFitInt32(m_layer, std::max(-low, high), std::max(-weightLow, weightHigh));
+    const auto in16 = [](std::int64_t x) {
+        return x >= std::numeric_limits<std::int16_t>::min() && x <= std::numeric_limits<std::int16_t>::max();
+    };
+    m_narrow16 = m_narrow32 && in16(low) && in16(high) && in16(weightLow) && in16(weightHigh);
     // The poison in 16 bits: a value below or above every input (and the
     // padding's 0).
-    if (m_narrow16 && (m_data.input.empty() || *low > std::numeric_limits<std::int16_t>::min())) {
+    if (m_narrow16 && low > std::numeric_limits<std::int16_t>::min()) {
         m_chip16 = true;
         m_poison16 = std::numeric_limits<std::int16_t>::min();
-    } else if (m_narrow16 && *high < std::numeric_limits<std::int16_t>::max()) {
+    } else if (m_narrow16 && high < std::numeric_limits<std::int16_t>::max()) {
         m_chip16 = true;
         m_poison16 = std::numeric_limits<std::int16_t>::max();
     }
@@ -178,7 +177,19 @@ void ChipMemory::setKernelExact(KernelId k, bool exact)
     const std::size_t at = std::size_t(k) * m_kernelSize, plane = m_offsets.size();
     for (std::size_t c = 0; c < m_channels; ++c)
         for (std::size_t e = 0; e < plane; ++e)
-            m_chipKernels16[at + e * m_channels + c] = std::int16_t(m_data.kernels[at + c * plane + e]); // fits16 checked
+            m_chipKernels16[at + e * m_channels + c] = std::int16_t(m_data.kernels[at + c * plane + e]); // m_narrow16: fits
+}
+
+void ChipMemory::loadPixels(std::span<const PixelId> pixels)
+{
+    if (m_channels == 1 && m_chip16) {
+        std::int16_t *chip = m_chipInput16.data();
+        for (PixelId p : pixels)
+            chip[p] = std::int16_t(m_dram[p]); // in16 checked
+        return;
+    }
+    for (PixelId p : pixels)
+        loadPixel(p);
 }
 
 void ChipMemory::loadKernel(KernelId k)
@@ -330,20 +341,19 @@ void ChipMemory::computePatches(int step, std::span<const PatchId> patches)
     // Runs of consecutive patches of one output row, ascending or descending
     // (ZigZag's odd rows): each is the columns col0 .. col0 + count - 1.
     const PatchId width = PatchId(m_layer.wOut());
+    const std::size_t n = patches.size();
     std::size_t a = 0;
-    while (a < patches.size()) {
-        const PatchId row = patches[a] / width;
+    while (a < n) {
+        const PatchId row = patches[a] / width, rowStart = row * width, rowEnd = rowStart + width;
         std::size_t b = a + 1;
-        if (b < patches.size() && patches[b] / width == row) {
-            if (patches[b] == patches[a] + 1)
-                while (b < patches.size() && patches[b] == patches[b - 1] + 1 && patches[b] / width == row)
-                    ++b;
-            else if (patches[b] + 1 == patches[a])
-                while (b < patches.size() && patches[b] + 1 == patches[b - 1] && patches[b] / width == row)
-                    ++b;
-        }
+        if (b < n && patches[b] == patches[a] + 1)
+            while (b < n && patches[b] == patches[b - 1] + 1 && patches[b] < rowEnd)
+                ++b;
+        else if (b < n && patches[b] + 1 == patches[a])
+            while (b < n && patches[b] + 1 == patches[b - 1] && patches[b] >= rowStart)
+                ++b;
         const PatchId lowest = std::min(patches[a], patches[b - 1]);
-        sweepRun(step, int(row), int(lowest % width), int(b - a));
+        sweepRun(step, int(row), int(lowest - rowStart), int(b - a));
         a = b;
     }
     m_gathered.step = -1; // the sweeps do not fill m_gathered

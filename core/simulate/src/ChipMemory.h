@@ -54,7 +54,7 @@ public:
     {
         if (m_channels == 1) {
             if (m_chip16)
-                m_chipInput16[p] = std::int16_t(m_dram[p]); // fits16 checked
+                m_chipInput16[p] = std::int16_t(m_dram[p]); // m_narrow16: fits
             else
                 m_chipInput[p] = m_dram[p];
             return;
@@ -65,6 +65,8 @@ public:
         else
             std::copy_n(m_dram + at, m_channels, m_chipInput.data() + at);
     }
+    /// loadPixel of each.
+    void loadPixels(std::span<const PixelId> pixels);
     void freePixel(PixelId p)
     {
         if (m_channels == 1) {

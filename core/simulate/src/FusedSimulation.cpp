@@ -176,9 +176,9 @@ private:
             if (++m_loads[p] == warnAt)
                 m_warned.push_back(p);
             m_reload.pixelLoaded(step, p, m_loads[p]);
-            if (m_chip)
-                m_chip->loadPixel(p);
         }
+        if (m_chip)
+            m_chip->loadPixels(m_loading);
         m_pixelsOnChip += std::int64_t(m_loading.size());
         stats.loaded_input = std::int64_t(m_loading.size()) * m_layer.c_in;
         if (!m_reporter.listing(Rule::ReloadBound)) {
