@@ -153,7 +153,7 @@ ChipMemory::ChipMemory(const Problem &problem, const TensorData &data)
         m_chipOutput32 = std::make_unique_for_overwrite<std::int32_t[]>(outputs);
     else
         m_chipOutput64 = std::make_unique_for_overwrite<std::int64_t[]>(outputs);
-    m_chipState.assign(outputs, Unwritten);
+    m_chipState = OutputStates(outputs);
 }
 
 void ChipMemory::allocateDram()
@@ -163,7 +163,7 @@ void ChipMemory::allocateDram()
         m_dramOutput32 = std::make_unique_for_overwrite<std::int32_t[]>(outputs);
     else
         m_dramOutput64 = std::make_unique_for_overwrite<std::int64_t[]>(outputs);
-    m_dramState.assign(outputs, Unwritten);
+    m_dramState = OutputStates(outputs);
 }
 
 /// Notes whether kernel k on chip equals DRAM's; an exact kernel gets its
@@ -310,7 +310,7 @@ void ChipMemory::compute(int step, OutputId o)
         gather(step, patch);
     bool exact = false;
     setChipOutput(o, value(kernelOfOutput(m_layer, o), exact));
-    m_chipState[o] = exact ? WrittenExact : WrittenInexact;
+    m_chipState.set(o, exact ? OutputStates::Exact : OutputStates::Inexact);
 }
 
 void ChipMemory::computePatch(int step, PatchId patch)
@@ -322,12 +322,12 @@ void ChipMemory::computePatch(int step, PatchId patch)
         for (; k + 4 <= m_layer.n; k += 4) {
             dot16x4(m_gathered.values16.data(), m_chipKernels16.data() + std::size_t(k) * m_kernelSize, m_kernelSize,
                 m_chipOutput32.get() + first + OutputId(k)); // narrow16 implies narrow32
-            std::fill_n(m_chipState.begin() + std::ptrdiff_t(first + OutputId(k)), 4, std::uint8_t(WrittenExact));
+            m_chipState.setExact(first + OutputId(k), 4);
         }
     for (; k < m_layer.n; ++k) {
         bool exact = false;
         setChipOutput(first + OutputId(k), value(KernelId(k), exact));
-        m_chipState[first + OutputId(k)] = exact ? WrittenExact : WrittenInexact;
+        m_chipState.set(first + OutputId(k), exact ? OutputStates::Exact : OutputStates::Inexact);
     }
 }
 
@@ -424,33 +424,33 @@ void ChipMemory::sweepRun(int step, int row, int col0, int count)
         std::int32_t *out = l.n == 1 ? m_chipOutput32.get() + firstPatch : m_sweepOut.data(); // one kernel: in place
         f(rows, rowStep, swept, stride, l.h_k, l.w_k, m_chipKernels16.data() + std::size_t(k) * m_kernelSize, out);
         if (l.n == 1) {
-            std::fill_n(m_chipState.begin() + std::ptrdiff_t(firstPatch), swept, std::uint8_t(WrittenExact));
+            m_chipState.setExact(firstPatch, swept);
             continue;
         }
         for (std::size_t j = 0; j < swept; ++j) {
             const OutputId o = outputId(l, firstPatch + PatchId(j), KernelId(k));
             m_chipOutput32[o] = m_sweepOut[j]; // narrow16 implies narrow32
-            m_chipState[o] = WrittenExact;
+            m_chipState.set(o, OutputStates::Exact);
         }
     }
 }
 
 void ChipMemory::writeComputed()
 {
-    if (m_dramState.empty()) { // nothing written yet: DRAM becomes what the chip computed
-        m_dramState.swap(m_chipState);
+    if (m_dramState.size() == 0) { // nothing written yet: DRAM becomes what the chip computed
+        std::swap(m_dramState, m_chipState);
         std::swap(m_dramOutput32, m_chipOutput32);
         std::swap(m_dramOutput64, m_chipOutput64);
         return;
     }
     for (OutputId o = 0; o < OutputId(m_chipState.size()); ++o)
-        if (m_chipState[o] != Unwritten)
+        if (m_chipState.get(o) != OutputStates::None)
             write(o);
 }
 
 std::int64_t ChipMemory::dramOutput(OutputId o) const
 {
-    if (m_dramState[o] == Unwritten)
+    if (m_dramState.get(o) == OutputStates::None)
         return kUnwrittenOutput;
     return m_narrow32 ? m_dramOutput32[o] : m_dramOutput64[o];
 }
@@ -477,15 +477,15 @@ FunctionalResult ChipMemory::check(bool keepOutput)
 {
     FunctionalResult f;
     f.status = FunctionalStatus::Pass;
-    if (m_dramState.empty())
+    if (m_dramState.size() == 0)
         allocateDram(); // nothing was written
     // Usually every output reached DRAM from exact operands: one linear scan.
-    const bool allExact = std::all_of(m_dramState.begin(), m_dramState.end(), [](std::uint8_t s) { return s == WrittenExact; });
+    const bool allExact = m_dramState.allExact();
     // The first mismatch in tensor order O[k][i][j], as users read it.
     for (int k = 0; k < m_layer.n && f.status == FunctionalStatus::Pass && !allExact; ++k)
         for (PatchId p = 0; p < PatchId(m_layer.patchCount()); ++p) {
             const OutputId o = outputId(m_layer, p, KernelId(k));
-            if (m_dramState[o] == WrittenExact)
+            if (m_dramState.get(o) == OutputStates::Exact)
                 continue; // computed from exact operands: the direct convolution's value
             const std::int64_t expected = reference(o);
             const std::int64_t inDram = dramOutput(o);

@@ -26,6 +26,8 @@
 //   chip's outputs over to DRAM instead of copying them one by one; DRAM's
 //   arrays are allocated at the first write.
 
+#include "OutputStates.h"
+
 #include "convoffload/model/Ids.h"
 #include "convoffload/model/TensorData.h"
 #include "convoffload/simulate/SimulationResult.h"
@@ -94,13 +96,13 @@ public:
     void computePatches(int step, std::span<const PatchId> patches);
     void write(OutputId o)
     {
-        if (m_dramState.empty())
+        if (m_dramState.size() == 0)
             allocateDram();
         if (m_narrow32)
             m_dramOutput32[o] = m_chipOutput32[o];
         else
             m_dramOutput64[o] = m_chipOutput64[o];
-        m_dramState[o] = m_chipState[o];
+        m_dramState.set(o, m_chipState.get(o));
     }
     /// Writes every computed output, as write() on each would; the last
     /// action on this memory (the chip's outputs may move to DRAM).
@@ -117,10 +119,6 @@ private:
     void sweepRun(int step, int row, int col0, int count);
     void setKernelExact(KernelId k, bool exact);
     void allocateDram();
-
-    // Per output, on chip (computed, with the exactness of its operands) and
-    // in DRAM (written, with the exactness of what was written).
-    enum DramState : std::uint8_t { Unwritten, WrittenInexact, WrittenExact };
 
     const Layer &m_layer;
     bool m_synthesised; // padding is not in DRAM: it reads as zero
@@ -155,8 +153,10 @@ private:
     // its state says it was computed or written).
     std::unique_ptr<std::int32_t[]> m_chipOutput32, m_dramOutput32;
     std::unique_ptr<std::int64_t[]> m_chipOutput64, m_dramOutput64;
-    std::vector<std::uint8_t> m_chipState; // DramState: not computed, or computed with its exactness
-    std::vector<std::uint8_t> m_dramState; // DramState; empty until the first write
+    // Per output, on chip (computed, with the exactness of its operands) and
+    // in DRAM (written, with the exactness of what was written; size 0 until
+    // the first write).
+    OutputStates m_chipState, m_dramState;
     std::vector<std::int16_t> m_sweepRows; // sweepRun: the on-chip rows of a run, 16-bit (32-bit chip)
     std::vector<std::int32_t> m_sweepOut; // sweepRun: one kernel's outputs of a run
     void setChipOutput(OutputId o, std::int64_t v)
