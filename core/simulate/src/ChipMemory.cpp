@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 #include <stdexcept>
 
 namespace convoffload::detail {
@@ -73,6 +74,20 @@ void sweep(const std::int16_t *rows, std::size_t width, std::size_t count, std::
     }
 }
 
+/// The smallest and largest value (0, 0 when empty), in one branch-free
+/// pass the compiler vectorises (std::minmax_element does not).
+std::pair<std::int64_t, std::int64_t> rangeOf(const std::vector<std::int32_t> &v)
+{
+    if (v.empty())
+        return {0, 0};
+    std::int32_t low = v.front(), high = v.front();
+    for (std::int32_t x : v) {
+        low = std::min(low, x);
+        high = std::max(high, x);
+    }
+    return {low, high};
+}
+
 using SweepFunction
     = void (*)(const std::int16_t *, std::size_t, std::size_t, std::size_t, int, int, const std::int16_t *, std::int32_t *);
 
@@ -104,10 +119,8 @@ ChipMemory::ChipMemory(const Problem &problem, const TensorData &data)
         throw std::invalid_argument("the tensor data does not match the layer's shape");
     // One scan of each tensor for its range: the input's bounds the outputs
     // (with the weights') and tells where a 16-bit poison fits.
-    const auto [lowIt, highIt] = std::minmax_element(m_data.input.begin(), m_data.input.end());
-    const std::int64_t low = m_data.input.empty() ? 0 : *lowIt, high = m_data.input.empty() ? 0 : *highIt;
-    const auto [lowWeight, highWeight] = std::minmax_element(m_data.kernels.begin(), m_data.kernels.end());
-    const std::int64_t weightLow = m_data.kernels.empty() ? 0 : *lowWeight, weightHigh = m_data.kernels.empty() ? 0 : *highWeight;
+    const auto [low, high] = rangeOf(m_data.input);
+    const auto [weightLow, weightHigh] = rangeOf(m_data.kernels);
     m_narrow32 = outputsFitInt32(m_layer, std::max(-low, high), std::max(-weightLow, weightHigh));
     const auto in16 = [](std::int64_t x) {
         return x >= std::numeric_limits<std::int16_t>::min() && x <= std::numeric_limits<std::int16_t>::max();

@@ -35,17 +35,29 @@ public:
         m_held[i / 64] = s != None ? m_held[i / 64] | bit : m_held[i / 64] & ~bit;
         m_exact[i / 64] = s == Exact ? m_exact[i / 64] | bit : m_exact[i / 64] & ~bit;
     }
-    /// Outputs first .. first + count - 1 are Exact.
+    /// Outputs first .. first + count - 1 are Exact: a word at a time, masks
+    /// at both ends.
     void setExact(std::size_t first, std::size_t count)
     {
-        std::size_t i = first;
-        const std::size_t end = first + count;
-        for (; i < end && i % 64 != 0; ++i)
-            set(i, Exact);
-        for (; i + 64 <= end; i += 64)
-            m_held[i / 64] = m_exact[i / 64] = ~std::uint64_t(0);
-        for (; i < end; ++i)
-            set(i, Exact);
+        if (count == 0)
+            return;
+        const std::size_t last = first + count - 1, w0 = first / 64, w1 = last / 64;
+        const auto bits = [](std::size_t from, std::size_t to) { // bits from .. to of a word
+            const std::uint64_t upTo = to == 63 ? ~std::uint64_t(0) : (std::uint64_t(1) << (to + 1)) - 1;
+            return upTo & ~((std::uint64_t(1) << from) - 1);
+        };
+        const auto setBits = [&](std::size_t w, std::uint64_t mask) {
+            m_held[w] |= mask;
+            m_exact[w] |= mask;
+        };
+        if (w0 == w1) {
+            setBits(w0, bits(first % 64, last % 64));
+            return;
+        }
+        setBits(w0, bits(first % 64, 63));
+        for (std::size_t w = w0 + 1; w < w1; ++w)
+            setBits(w, ~std::uint64_t(0));
+        setBits(w1, bits(0, last % 64));
     }
     bool allExact() const
     {
