@@ -373,10 +373,12 @@ void ChipMemory::computePatches(int step, std::span<const PatchId> patches)
 }
 
 /// One channel, every kernel exact and in 16 bits: the run's on-chip rows
-/// are packed to 16 bits in one pass (noting any value that does not fit:
-/// the poison), then each kernel sweeps them. Patches that read synthesised
+/// are scanned for the poison (a 32-bit chip's are packed to 16 bits in the
+/// same pass), then each kernel sweeps them. Patches that read synthesised
 /// padding, or a run that reads poison, go patch by patch, which gives the
-/// same values and names the inexact outputs one by one.
+/// same values and marks the inexact outputs one by one. Exact operands give
+/// the direct convolution's values: every product and partial sum is bounded
+/// by max|input|·max|weight|·H_K·W_K, which m_narrow32 puts within int32.
 void ChipMemory::sweepRun(int step, int row, int col0, int count)
 {
     const Layer &l = m_layer;

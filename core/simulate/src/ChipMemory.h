@@ -15,11 +15,16 @@
 // compiler turns into pmaddwd); anything else takes the 32/64-bit route.
 //
 // Fast paths, each giving exactly the per-patch route's values and flags:
-// - one channel: computePatches() takes a step's patches as runs of
-//   consecutive patches of one output row and computes each run in one sweep
-//   over the on-chip rows it covers (packed to 16 bits, fixed-size inner loop
-//   for 1×1, 3×3 and 5×5 kernels); a run that reads poison, or synthesised
-//   padding, goes patch by patch;
+// - memory sized to the data: the chip's input is 16-bit when every input
+//   fits and some 16-bit value is left for the poison; an unpadded
+//   one-channel input is read in place as DRAM; outputs are left
+//   uninitialised, their states two bits each (OutputStates);
+// - one channel: computePatches() (a fused S1 step, or a general step that
+//   computes whole patches) takes the patches as runs of consecutive patches
+//   of one output row and computes each run in one sweep over the on-chip
+//   rows it covers (fixed-size inner loop for 1×1, 3×3 and 5×5 kernels); a
+//   run that reads poison, and patches over synthesised padding, go patch by
+//   patch;
 // - several kernels: exact patches are multiplied with four kernels at a
 //   time, each gathered value read once for the four;
 // - writeComputed() (the end of a run that wrote nothing before) hands the
