@@ -125,11 +125,12 @@ private:
 
         // a1: F_inp = U(g-1) \ U(g).
         std::int64_t freed = 0;
+        detail::ChipMemory *const chip = m_chip ? &*m_chip : nullptr; // a local: the loop is unswitched on it
         for (PixelId p : m_previous)
             if (m_stamp[p] != stamp) {
                 ++freed;
-                if (m_chip)
-                    m_chip->freePixel(p);
+                if (chip)
+                    chip->freePixel(p);
             }
         m_pixelsOnChip -= freed;
         stats.freed_input = freed * m_layer.c_in;
