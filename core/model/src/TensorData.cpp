@@ -44,11 +44,7 @@ bool outputsFitInt32(const Layer &layer, const TensorData &data)
             m = std::max(m, x < 0 ? -std::int64_t(x) : std::int64_t(x));
         return m;
     };
-    return outputsFitInt32(layer, maxAbs(data.input), maxAbs(data.kernels));
-}
-
-bool outputsFitInt32(const Layer &layer, std::int64_t a, std::int64_t b)
-{
+    const std::int64_t a = maxAbs(data.input), b = maxAbs(data.kernels);
     const std::int64_t limit = std::numeric_limits<std::int32_t>::max();
     // Compare step by step so the bound itself cannot overflow.
     return a == 0 || b == 0 || (a <= limit / b && a * b <= limit / layer.kernelElements());

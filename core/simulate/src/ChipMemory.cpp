@@ -121,7 +121,9 @@ ChipMemory::ChipMemory(const Problem &problem, const TensorData &data)
     // (with the weights') and tells where a 16-bit poison fits.
     const auto [low, high] = rangeOf(m_data.input);
     const auto [weightLow, weightHigh] = rangeOf(m_data.kernels);
-    m_narrow32 = outputsFitInt32(m_layer, std::max(-low, high), std::max(-weightLow, weightHigh));
+    // outputsFitInt32 needs only the extremes: two values stand for each tensor.
+    m_narrow32 = outputsFitInt32(
+        m_layer, TensorData{{std::int32_t(low), std::int32_t(high)}, {std::int32_t(weightLow), std::int32_t(weightHigh)}});
     const auto in16 = [](std::int64_t x) {
         return x >= std::numeric_limits<std::int16_t>::min() && x <= std::numeric_limits<std::int16_t>::max();
     };

@@ -21,8 +21,6 @@ struct TensorData {
 /// (max|input| · max|weight| · C_in·H_K·W_K <= 2^31 - 1), so dot products may
 /// use 32-bit arithmetic, which vectorises far better than 64-bit.
 bool outputsFitInt32(const Layer &layer, const TensorData &data);
-/// The same from the largest |input| and |weight|.
-bool outputsFitInt32(const Layer &layer, std::int64_t maxAbsInput, std::int64_t maxAbsWeight);
 
 /// Sum of a[i]·b[i]. With `narrow`, the sum is computed modulo 2^32 (unsigned,
 /// so overflow is defined): exact whenever the true result fits in 32 bits,
