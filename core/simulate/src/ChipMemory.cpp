@@ -200,7 +200,7 @@ void ChipMemory::loadPixels(std::span<const PixelId> pixels)
     if (m_channels == 1 && m_chip16) {
         std::int16_t *chip = m_chipInput16.data();
         for (PixelId p : pixels)
-            chip[p] = std::int16_t(m_dram[p]); // in16 checked
+            chip[p] = std::int16_t(m_dram[p]); // m_narrow16: fits
         return;
     }
     for (PixelId p : pixels)
