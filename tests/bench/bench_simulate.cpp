@@ -6,9 +6,12 @@
 //    steps): the general route (expandS1 + simulate, no trace) against the
 //    fused S1 pass, with and without the functional check; results must be
 //    identical.
-// 2. 64×56×56 input, 64 kernels 3×3, padding 1, ZigZag G = 16: the functional
-//    check's cost (fused pass with it minus without it) against one plain
-//    convolution pass of the layer (int16 operands, int32 sums).
+//    Then the functional check's cost (fused pass with it minus without it)
+//    against one plain convolution pass of the layer (a vectorised direct
+//    convolution, int16 operands, int32 sums), and against the former
+//    baseline (gather + dot product per patch).
+// 2. 64×56×56 input, 64 kernels 3×3, padding 1, ZigZag G = 16: the same
+//    functional check figures.
 // 3. The step cursor on 1024² and 2048² (ZigZag G = 64, with the trace the GUI
 //    uses): its memory at the last step, the trace's, and the time of seeks
 //    back (worst of 20 random seeks).
@@ -18,8 +21,9 @@
 // Times are this thread's CPU time (min and median of the runs), which the
 // load of a shared machine does not inflate.
 //
-// Usage: convoffload-bench-simulate [--quick] (halves the sizes)
-// Exit status 1 when the fused and general results differ.
+// Usage: convoffload-bench-simulate [--quick] (halves the sizes) [--functional] (sections 1 and 2 only)
+// Exit status 1 when the fused and general results differ, a functional
+// check fails or the plain passes disagree with the reference.
 
 #include "convoffload/model/S1Strategy.h"
 #include "convoffload/simulate/FusedSimulation.h"
@@ -102,9 +106,8 @@ bool sameResult(const SimulationResult &a, const SimulationResult &b)
     return true;
 }
 
-/// One plain convolution pass: padded int16 input, each patch gathered in
-/// kernel layout, an int16 dot product with int32 sums per kernel.
-std::vector<std::int32_t> plainConvolution(const Layer &l, const TensorData &d)
+/// The padded input in 16 bits (the seeded values fit), [c][row][col].
+std::vector<std::int16_t> paddedInput16(const Layer &l, const TensorData &d)
 {
     const int height = l.paddedHeight(), width = l.paddedWidth();
     std::vector<std::int16_t> padded(std::size_t(l.c_in) * height * width, 0);
@@ -113,7 +116,16 @@ std::vector<std::int32_t> plainConvolution(const Layer &l, const TensorData &d)
             for (int col = 0; col < l.w_in; ++col)
                 padded[(std::size_t(c) * height + r + l.pad_top) * width + col + l.pad_left]
                     = std::int16_t(d.input[(std::size_t(c) * l.h_in + r) * l.w_in + col]);
-    std::vector<std::int16_t> weights(d.kernels.begin(), d.kernels.end());
+    return padded;
+}
+
+/// The former baseline: each patch gathered in kernel layout, then an int16
+/// dot product with int32 sums per kernel (sizes known at run time only).
+std::vector<std::int32_t> patchGatherConvolution(const Layer &l, const TensorData &d)
+{
+    const int height = l.paddedHeight(), width = l.paddedWidth();
+    const std::vector<std::int16_t> padded = paddedInput16(l, d);
+    const std::vector<std::int16_t> weights(d.kernels.begin(), d.kernels.end());
     const std::size_t n = std::size_t(l.kernelElements());
     std::vector<std::int16_t> patch(n);
     std::vector<std::int32_t> out(std::size_t(l.outputCount()));
@@ -135,6 +147,123 @@ std::vector<std::int32_t> plainConvolution(const Layer &l, const TensorData &d)
     return out;
 }
 
+/// One channel, stride 1, a KH×KW kernel fixed at compile time: each output
+/// row as one sweep, the column loop innermost so the compiler vectorises it.
+template <int KH, int KW>
+void rowSweep(const std::int16_t *in, int width, const Layer &l, const std::int16_t *kernel, int k, std::int32_t *out)
+{
+    const std::size_t n = std::size_t(l.n);
+    for (int i = 0; i < l.hOut(); ++i) {
+        const std::int16_t *top = in + std::size_t(i) * std::size_t(width);
+        std::int32_t *row = out + std::size_t(i) * std::size_t(l.wOut()) * n + std::size_t(k);
+        for (int j = 0; j < l.wOut(); ++j) {
+            std::int32_t sum = 0;
+            for (int h = 0; h < KH; ++h)
+                for (int w = 0; w < KW; ++w)
+                    sum += std::int32_t(top[std::size_t(h) * std::size_t(width) + std::size_t(j + w)])
+                        * std::int32_t(kernel[h * KW + w]);
+            row[std::size_t(j) * n] = sum;
+        }
+    }
+}
+
+/// One plain convolution pass, written as a performance engineer would for
+/// these data (int16 operands, int32 sums): one channel and a 3×3 kernel as
+/// row sweeps with a fixed-size inner loop; several channels as one gather per
+/// patch and dot products four kernels at a time (pmaddwd, each gathered
+/// value used four times).
+std::vector<std::int32_t> plainConvolution(const Layer &l, const TensorData &d)
+{
+    const int height = l.paddedHeight(), width = l.paddedWidth();
+    const std::vector<std::int16_t> padded = paddedInput16(l, d);
+    const std::vector<std::int16_t> weights(d.kernels.begin(), d.kernels.end());
+    std::vector<std::int32_t> out(std::size_t(l.outputCount()));
+    if (l.c_in == 1 && l.h_k == 3 && l.w_k == 3 && l.stride_h == 1 && l.stride_w == 1) {
+        for (int k = 0; k < l.n; ++k)
+            rowSweep<3, 3>(padded.data(), width, l, weights.data() + std::size_t(k) * 9, k, out.data());
+        return out;
+    }
+    const std::size_t n = std::size_t(l.kernelElements());
+    std::vector<std::int16_t> patch(n);
+    for (int i = 0; i < l.hOut(); ++i)
+        for (int j = 0; j < l.wOut(); ++j) {
+            std::size_t e = 0;
+            for (int c = 0; c < l.c_in; ++c)
+                for (int h = 0; h < l.h_k; ++h)
+                    for (int w = 0; w < l.w_k; ++w)
+                        patch[e++] = padded[(std::size_t(c) * height + i * l.stride_h + h) * width + j * l.stride_w + w];
+            std::int32_t *o = out.data() + std::size_t(i * l.wOut() + j) * std::size_t(l.n);
+            int k = 0;
+            for (; k + 4 <= l.n; k += 4) {
+                const std::int16_t *w0 = weights.data() + std::size_t(k) * n, *w1 = w0 + n, *w2 = w1 + n, *w3 = w2 + n;
+                std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+                for (std::size_t x = 0; x < n; ++x) {
+                    const std::int32_t v = patch[x];
+                    s0 += v * w0[x];
+                    s1 += v * w1[x];
+                    s2 += v * w2[x];
+                    s3 += v * w3[x];
+                }
+                o[k] = s0;
+                o[k + 1] = s1;
+                o[k + 2] = s2;
+                o[k + 3] = s3;
+            }
+            for (; k < l.n; ++k) {
+                const std::int16_t *wk = weights.data() + std::size_t(k) * n;
+                std::int32_t sum = 0;
+                for (std::size_t x = 0; x < n; ++x)
+                    sum += std::int32_t(patch[x]) * std::int32_t(wk[x]);
+                o[k] = sum;
+            }
+        }
+    return out;
+}
+
+/// The functional check's cost against one plain pass, all measured in the
+/// same loop, run after run (fused pass without the check, with it, the plain
+/// pass, the former baseline), so that a change of load hits all four alike.
+/// The check gets the same tensors as the plain passes (not generating them
+/// is fair to both). The check's cost is the difference of the fused pass
+/// with and without it, min from min and median from median (a difference
+/// per run would add two runs' noise). Returns whether the check passes and
+/// the passes agree.
+bool checkAgainstPlainPass(const Problem &p, const Groups &groups, int runs)
+{
+    const TensorData data = seededTensors(p.layer, 1);
+    SimulationOptions withCheck = noTrace(true);
+    withCheck.data = &data;
+    const SimulationOptions without = noTrace(false);
+    std::vector<double> t[4];
+    SimulationResult checked;
+    std::vector<std::int32_t> plain, former;
+    for (int r = 0; r < runs; ++r) {
+        const std::function<void()> parts[4]
+            = {[&] { (void)simulateS1Fused(p, groups, without); }, [&] { checked = *simulateS1Fused(p, groups, withCheck); },
+                [&] { plain = plainConvolution(p.layer, data); }, [&] { former = patchGatherConvolution(p.layer, data); }};
+        for (int k = 0; k < 4; ++k)
+            t[k].push_back(timeOf(1, parts[k]).best);
+    }
+    for (auto &v : t)
+        std::sort(v.begin(), v.end());
+    const auto med = [](const std::vector<double> &v) { return v[v.size() / 2]; };
+    const double checkMin = t[1].front() - t[0].front(), checkMed = med(t[1]) - med(t[0]);
+    const std::vector<std::int64_t> reference = referenceConvolution(p.layer, data);
+    const bool agree = plain == former && std::equal(plain.begin(), plain.end(), reference.begin(), reference.end());
+    std::printf("   fused pass without functional check     %7.1f ms %9.1f ms\n", t[0].front() * 1e3, med(t[0]) * 1e3);
+    std::printf("   fused pass with functional check        %7.1f ms %9.1f ms   (functional %s)\n", t[1].front() * 1e3,
+        med(t[1]) * 1e3, functionalStatusName(checked.functional.status).c_str());
+    std::printf("   functional check alone (difference)     %7.1f ms %9.1f ms   (min - min, median - median)\n", checkMin * 1e3,
+        checkMed * 1e3);
+    std::printf("   one plain convolution pass (int16)      %7.2f ms %9.2f ms   (vectorised direct convolution)\n",
+        t[2].front() * 1e3, med(t[2]) * 1e3);
+    std::printf("   former baseline (gather + dot per patch) %6.2f ms %9.2f ms   (plain passes %s the reference)\n",
+        t[3].front() * 1e3, med(t[3]) * 1e3, agree ? "equal" : "DIFFER FROM");
+    std::printf("   functional check / plain pass: %.2fx min, %.2fx median (target <= 2x); / former baseline: %.2fx\n\n",
+        checkMin / t[2].front(), checkMed / med(t[2]), checkMin / t[3].front());
+    return agree && checked.functional.status == FunctionalStatus::Pass;
+}
+
 bool simulatorFloor(int size, int runs)
 {
     const Problem p = zigzagProblem(size, 1, 1, 0, 64);
@@ -142,14 +271,12 @@ bool simulatorFloor(int size, int runs)
     std::printf("1. %dx%d input, 3x3 kernel, ZigZag G = 64: %lld patches, %zu steps; min / median of %d runs\n\n", size, size,
         (long long)p.layer.patchCount(), groups.size() + 1, runs);
     bool same = true;
-    double fusedWithout = 0, fusedWith = 0;
     std::printf("   route                                         min        median     ratio to fused\n");
     for (bool functional : {false, true}) {
         SimulationResult general, fused;
         const Timing g = timeOf(runs, [&] { general = simulate(p, expandS1(p, groups), noTrace(functional)); });
         const Timing f = timeOf(runs, [&] { fused = *simulateS1Fused(p, groups, noTrace(functional)); });
         same &= sameResult(general, fused);
-        (functional ? fusedWith : fusedWithout) = f.best;
         const char *what = functional ? "with functional check" : "simulation only";
         std::printf("   general (expandS1 + simulate), %-14s %7.1f ms %9.1f ms %8.1fx\n", what, g.best * 1e3, g.median * 1e3,
             g.best / f.best);
@@ -158,12 +285,9 @@ bool simulatorFloor(int size, int runs)
             fused.totalDuration(), (long long)fused.loadedInput(), (long long)fused.written(), (long long)fused.peakFootprint(),
             functionalStatusName(fused.functional.status).c_str());
     }
-    const TensorData data = seededTensors(p.layer, 1);
-    const Timing pass = timeOf(runs, [&] { (void)plainConvolution(p.layer, data); });
-    std::printf("   one plain convolution pass (int16): %.1f ms; functional check (fused with - without): %.1f ms = %.2fx\n",
-        pass.best * 1e3, (fusedWith - fusedWithout) * 1e3, (fusedWith - fusedWithout) / pass.best);
     std::printf("   fused and general results %s\n\n", same ? "identical" : "DIFFER");
-    return same;
+    std::printf("   functional check, one kernel (min / median of %d runs):\n", 2 * runs - 1);
+    return checkAgainstPlainPass(p, groups, 2 * runs - 1) && same;
 }
 
 bool functionalCost(int size, int runs)
@@ -172,23 +296,8 @@ bool functionalCost(int size, int runs)
     const Groups groups = zigzag(p.layer, 16);
     std::printf("2. 64x%dx%d input, 64 kernels 3x3, padding 1, ZigZag G = 16: %lld outputs, %.0f M MACs; min / median of %d "
                 "runs\n\n",
-        size, size, (long long)p.layer.outputCount(), double(p.layer.outputCount() * p.layer.opsPerOutput()) / 1e6, runs);
-    SimulationResult with;
-    const Timing without = timeOf(runs, [&] { (void)simulateS1Fused(p, groups, noTrace(false)); });
-    const Timing full = timeOf(runs, [&] { with = *simulateS1Fused(p, groups, noTrace(true)); });
-    const TensorData data = seededTensors(p.layer, 1);
-    std::vector<std::int32_t> plain;
-    const Timing pass = timeOf(runs, [&] { plain = plainConvolution(p.layer, data); });
-    const Timing reference = timeOf(runs, [&] { (void)referenceConvolution(p.layer, data); });
-    const double check = full.best - without.best;
-    std::printf("   fused pass without functional check     %7.1f ms %9.1f ms\n", without.best * 1e3, without.median * 1e3);
-    std::printf("   fused pass with functional check        %7.1f ms %9.1f ms   (functional %s)\n", full.best * 1e3,
-        full.median * 1e3, functionalStatusName(with.functional.status).c_str());
-    std::printf("   functional check alone (difference)     %7.1f ms\n", check * 1e3);
-    std::printf("   one plain convolution pass (int16)      %7.1f ms %9.1f ms\n", pass.best * 1e3, pass.median * 1e3);
-    std::printf("   referenceConvolution (int32 model)      %7.1f ms %9.1f ms\n", reference.best * 1e3, reference.median * 1e3);
-    std::printf("   functional check / plain pass: %.2fx (target <= 2x)\n\n", check / pass.best);
-    return with.functional.status == FunctionalStatus::Pass;
+        size, size, (long long)p.layer.outputCount(), double(p.layer.outputCount() * p.layer.opsPerOutput()) / 1e6, 2 * runs - 1);
+    return checkAgainstPlainPass(p, groups, 2 * runs - 1);
 }
 
 void cursorMemory(int size)
@@ -252,10 +361,18 @@ void scaling(const std::vector<int> &sizes, int guiLimit)
 
 int main(int argc, char **argv)
 {
-    const bool quick = argc > 1 && std::strcmp(argv[1], "--quick") == 0;
+    bool quick = false, functionalOnly = false;
+    for (int a = 1; a < argc; ++a) {
+        quick |= std::strcmp(argv[a], "--quick") == 0;
+        functionalOnly |= std::strcmp(argv[a], "--functional") == 0;
+    }
     const int runs = quick ? 3 : 7;
     bool ok = simulatorFloor(quick ? 512 : 1024, runs);
     ok &= functionalCost(quick ? 28 : 56, runs);
+    if (functionalOnly) {
+        std::printf("%s\n", ok ? "bench-simulate: results identical, functional checks pass" : "bench-simulate: FAILED");
+        return ok ? 0 : 1;
+    }
     std::printf("3. Step cursor, ZigZag G = 64, one 3x3 kernel, trace on; memory after seeking to the last step\n\n");
     for (int size : quick ? std::vector<int>{256, 512} : std::vector<int>{1024, 2048})
         cursorMemory(size);

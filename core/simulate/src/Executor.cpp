@@ -21,8 +21,11 @@ Executor::Executor(const Problem &problem, const SimulationOptions &options)
     , m_reporter(m_result, m_layer, options.max_diagnostics_per_rule)
     , m_reload(m_layer, problem.options.padding_in_dram, problem.hardware.max_loads_per_element)
 {
-    if (options.functional)
-        m_chip.emplace(problem, options.data ? *options.data : seededTensors(m_layer, options.seed));
+    if (!options.functional)
+        return;
+    if (!options.data)
+        m_seeded = seededTensors(m_layer, options.seed);
+    m_chip.emplace(problem, options.data ? *options.data : m_seeded);
 }
 
 void Executor::poll(std::size_t done, std::size_t total) const

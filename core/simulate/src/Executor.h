@@ -49,6 +49,7 @@ protected:
     SimulationResult m_result;
     Reporter m_reporter;
     ReloadTally m_reload; // the reload assumption, tallied in full
+    TensorData m_seeded; // the functional simulation's tensors when none are given
     std::optional<ChipMemory> m_chip; // the functional simulation, when asked
     std::int64_t m_pixelsOnChip = 0, m_kernelsOnChip = 0, m_outputsOnChip = 0;
 };

@@ -77,7 +77,7 @@ public:
         }
         if (m_groups.size() % kPollEvery == 0)
             poll(m_groups.size(), stepCount);
-        drain(computed);
+        drain();
         foldStep();
 
         const int lastStep = int(stepCount);
@@ -125,11 +125,12 @@ private:
 
         // a1: F_inp = U(g-1) \ U(g).
         std::int64_t freed = 0;
+        detail::ChipMemory *const chip = m_chip ? &*m_chip : nullptr; // a local: the loop is unswitched on it
         for (PixelId p : m_previous)
             if (m_stamp[p] != stamp) {
                 ++freed;
-                if (m_chip)
-                    m_chip->freePixel(p);
+                if (chip)
+                    chip->freePixel(p);
             }
         m_pixelsOnChip -= freed;
         stats.freed_input = freed * m_layer.c_in;
@@ -176,9 +177,9 @@ private:
             if (++m_loads[p] == warnAt)
                 m_warned.push_back(p);
             m_reload.pixelLoaded(step, p, m_loads[p]);
-            if (m_chip)
-                m_chip->loadPixel(p);
         }
+        if (m_chip)
+            m_chip->loadPixels(m_loading);
         m_pixelsOnChip += std::int64_t(m_loading.size());
         stats.loaded_input = std::int64_t(m_loading.size()) * m_layer.c_in;
         if (!m_reporter.listing(Rule::ReloadBound)) {
@@ -213,8 +214,7 @@ private:
                     m_reload.computed(step, patch, k);
         if (m_chip) {
             if (!std::is_same_v<Plan, StepsPlan>)
-                for (PatchId patch : group)
-                    m_chip->computePatch(step, patch);
+                m_chip->computePatches(step, group);
             else
                 for (PatchId patch : group)
                     for (KernelId k : kernels)
@@ -234,7 +234,7 @@ private:
     }
 
     /// The final step: writes what is pending, frees everything.
-    void drain(const std::vector<std::uint8_t> &computed)
+    void drain()
     {
         const int step = int(m_groups.size() + 1);
         StepStats &stats = m_result.steps.emplace_back();
@@ -258,9 +258,7 @@ private:
         // Each output was computed once and is written once, so DRAM ends
         // with every computed output's chip value, whenever it was written.
         if (m_chip)
-            for (OutputId o = 0; o < OutputId(computed.size()); ++o)
-                if (computed[o])
-                    m_chip->write(o);
+            m_chip->writeComputed();
         endAction(step, Action::Write);
         endAction(step, Action::LoadInput);
         endAction(step, Action::LoadKernels);

@@ -281,9 +281,39 @@ private:
                 ++m_outputsOnChip;
             m_outputState[o] = OutputState::OnChip;
             ++m_result.steps.back().computed;
-            if (m_chip)
-                m_chip->compute(step, o);
         }
+        if (!m_chip)
+            return;
+        // The functional simulation: the memory does not change during the
+        // compute action, so whole patches (every kernel, in order, as S1
+        // expansions list them) go in one call, anything else output by output.
+        if (wholePatches(outputs)) {
+            m_chip->computePatches(step, m_wholePatches);
+            return;
+        }
+        for (OutputId o : outputs)
+            if (std::int64_t(o) < m_layer.outputCount())
+                m_chip->compute(step, o);
+    }
+
+    /// Whether `outputs` is whole patches, each patch's outputs in kernel
+    /// order; if so they are left in m_wholePatches.
+    bool wholePatches(const std::vector<OutputId> &outputs)
+    {
+        const std::size_t n = std::size_t(m_layer.n);
+        m_wholePatches.clear();
+        if (outputs.size() % n != 0)
+            return false;
+        for (std::size_t i = 0; i < outputs.size(); i += n) {
+            const OutputId first = outputs[i];
+            if (first % OutputId(n) != 0 || std::int64_t(first) >= m_layer.outputCount())
+                return false;
+            for (std::size_t k = 1; k < n; ++k)
+                if (outputs[i + k] != first + OutputId(k))
+                    return false;
+            m_wholePatches.push_back(first / OutputId(n));
+        }
+        return true;
     }
 
     /// The first step (1-based) whose compute names `o`. Looked up only for
@@ -345,6 +375,7 @@ private:
     std::vector<OutputState> m_outputState;
     const StepList *m_steps = nullptr; // the run's steps: where a repeated output was first computed
     std::vector<std::uint32_t> m_patchCheckedAt;
+    std::vector<PatchId> m_wholePatches; // compute: the step's patches, when it computes whole ones
 };
 
 } // namespace
