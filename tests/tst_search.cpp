@@ -326,6 +326,32 @@ private slots:
         QVERIFY2(above.text().rfind("bound " + std::to_string(*relaxed) + ", gap ", 0) == 0, above.text().c_str());
     }
 
+    // The dynamic programming on two threads: each step's states are merged
+    // in a fixed order, so the bound, the states kept and the rebuilt
+    // partition are those of one thread, on every brute-force instance (the
+    // bound also against the brute force), with and without an incumbent.
+    void proofIsTheSameOnTwoThreads_data() { findsTheBruteForceOptimum_data(); }
+    void proofIsTheSameOnTwoThreads()
+    {
+        const BruteForceCase c = BruteForceCase::fetch();
+        QVERIFY(c.relaxed);
+        for (const double incumbent : {std::numeric_limits<double>::infinity(), double(*c.relaxed) + 1}) {
+            BoundProofLimits limits;
+            limits.time_limit_s = 600;
+            limits.keep_partition = true;
+            limits.threads = 1;
+            const BoundProof one = proveByRelaxedBound(c.instance, incumbent, limits);
+            limits.threads = 2;
+            const BoundProof two = proveByRelaxedBound(c.instance, incumbent, limits);
+            QCOMPARE(boundProofStatusName(two.status), boundProofStatusName(BoundProofStatus::Bounded));
+            QCOMPARE(boundProofStatusName(one.status), boundProofStatusName(two.status));
+            QCOMPARE(*two.bound, double(*c.relaxed));
+            QCOMPARE(one.states, two.states);
+            QVERIFY(one.partition == two.partition);
+            QCOMPARE(evaluate(c.instance, two.partition).duration, double(*c.relaxed));
+        }
+    }
+
     // A cap, Stop, the time limit and a layer too large each end the proof
     // with a line that says so; the gap of the line is worked out by hand.
     void proofReportsItsLimits()

@@ -127,6 +127,7 @@ ExactOutcome exactOptimise(const S1Instance &in, const ExactOptions &options, co
     limits.max_states = options.max_states;
     limits.time_limit_s = std::max(1e-3, control.time_limit_s - r.seconds);
     limits.keep_partition = true;
+    limits.threads = options.search.threads;
     if (!r.hasSolution() && !r.cancelled && r.status != OptimiseStatus::Failed) {
         // No incumbent to prune by: the whole relaxed optimum, which may
         // still be a valid strategy (the search only missed it).

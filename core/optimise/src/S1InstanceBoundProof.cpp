@@ -2,12 +2,14 @@
 
 #include "convoffload/optimise/S1InstanceBound.h"
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <sstream>
+#include <thread>
 
 namespace convoffload {
 
@@ -67,6 +69,7 @@ BoundProof proveByRelaxedBound(const S1Instance &in, double incumbent, const Bou
     dp.max_work = std::numeric_limits<std::int64_t>::max(); // the time limit ends it
     dp.below_duration = incumbent;
     dp.cancel = limits.cancel;
+    dp.threads = limits.threads > 0 ? limits.threads : std::max(1, int(std::thread::hardware_concurrency()));
     dp.keep_partition = limits.keep_partition;
     dp.deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits.time_limit_s));
     if (limits.progress)

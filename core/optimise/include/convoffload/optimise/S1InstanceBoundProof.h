@@ -26,6 +26,8 @@ struct BoundProofLimits {
     std::int64_t max_states = 5000000; // about 300 MB at most
     double time_limit_s = 60;
     const std::atomic<bool> *cancel = nullptr;
+    /// Threads of the dynamic programming; 0 = std::thread::hardware_concurrency().
+    int threads = 1;
     std::function<void(std::int64_t states, double seconds)> progress;
     /// Bounded only: also rebuild the ordered partition of the relaxed
     /// optimum (BoundProof::partition). Keeps every step's states in memory.
