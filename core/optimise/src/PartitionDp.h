@@ -203,6 +203,7 @@ private:
     struct Worker {
         std::unique_ptr<std::pmr::monotonic_buffer_resource> arena;
         Map *next = nullptr;
+        std::vector<DpRecord> sorted; // the map's states, sorted, once the step is expanded
         DpState from{0, 0};
         std::int64_t fromLoads = 0;
         std::int64_t groupsAfter = 0;
@@ -236,18 +237,29 @@ private:
             m_chunk.store(0);
             m_statesBase = states;
             m_statesSoFar.store(states);
-            auto expand = [&](Worker &w) { expandLayer(w, layer, t); };
-            std::vector<std::thread> helpers;
-            for (std::size_t i = 1; i < workers.size(); ++i)
-                helpers.emplace_back(expand, std::ref(workers[i]));
-            expand(workers[0]);
-            for (std::thread &h : helpers)
-                h.join();
-            if (m_stopped.load())
+            onEveryWorker(workers, [&](Worker &w) {
+                expandLayer(w, layer, t);
+                if (!m_stopped.load())
+                    sortStates(w);
+            });
+            if (m_stopped.load() || stoppedFromOutside())
                 return std::nullopt;
             Layer next = merge(workers);
-            if (pruning())
-                dropDominated(next);
+            if (pruning()) {
+                std::vector<char> drop(next.size(), 0);
+                const std::vector<std::size_t> cuts = doneRanges(next, workers.size());
+                onEveryWorker(workers, [&](Worker &w) {
+                    const std::size_t i = std::size_t(&w - workers.data());
+                    markDominated(next, cuts[i], cuts[i + 1], drop);
+                });
+                std::size_t out = 0;
+                for (std::size_t i = 0; i < next.size(); ++i)
+                    if (!drop[i])
+                        next[out++] = next[i];
+                next.resize(out);
+            }
+            if (stoppedFromOutside())
+                return std::nullopt;
             states += std::int64_t(next.size());
             m_statesSoFar.store(states);
             if (states > m_limits.max_states) {
@@ -301,30 +313,81 @@ private:
         flushWork(w);
     }
 
-    /// Every worker's states in one array sorted by (done, last), each
-    /// state once with its least loads (ties to the least parent).
-    Layer merge(std::vector<Worker> &workers) const
+    /// Runs `job` on every worker, the first on the calling thread.
+    template <class Job> static void onEveryWorker(std::vector<Worker> &workers, const Job &job)
     {
-        Layer next;
-        std::size_t total = 0;
-        for (const Worker &w : workers)
-            total += w.next->size();
-        next.reserve(total);
-        for (Worker &w : workers) {
-            for (const auto &[s, e] : *w.next)
-                next.push_back(DpRecord{s.done, s.last, e.parent, e.loads});
-            w.next = nullptr;
-            w.arena.reset();
+        std::vector<std::thread> helpers;
+        for (std::size_t i = 1; i < workers.size(); ++i)
+            helpers.emplace_back([&job, &w = workers[i]] { job(w); });
+        job(workers[0]);
+        for (std::thread &h : helpers)
+            h.join();
+    }
+
+    /// Cancel or deadline, between the phases of a step.
+    bool stoppedFromOutside()
+    {
+        if (m_limits.cancel && m_limits.cancel->load())
+            stop(PartitionBoundEnd::Cancelled);
+        else if (m_limits.deadline && std::chrono::steady_clock::now() > *m_limits.deadline)
+            stop(PartitionBoundEnd::TimedOut);
+        return m_stopped.load();
+    }
+
+    /// A worker's states as an array sorted by (done, last); its map goes.
+    static void sortStates(Worker &w)
+    {
+        w.sorted.clear();
+        w.sorted.reserve(w.next->size());
+        for (const auto &[s, e] : *w.next)
+            w.sorted.push_back(DpRecord{s.done, s.last, e.parent, e.loads});
+        w.next = nullptr;
+        w.arena.reset();
+        std::sort(w.sorted.begin(), w.sorted.end(), recordBefore);
+    }
+
+    /// Every worker's sorted states in one array sorted by (done, last),
+    /// each state once with its least loads (ties to the least parent).
+    static Layer merge(std::vector<Worker> &workers)
+    {
+        Layer next = std::move(workers[0].sorted);
+        for (std::size_t i = 1; i < workers.size(); ++i) {
+            Layer both;
+            both.reserve(next.size() + workers[i].sorted.size());
+            auto a = next.begin();
+            auto b = workers[i].sorted.begin();
+            const auto aEnd = next.end(), bEnd = workers[i].sorted.end();
+            while (a != aEnd || b != bEnd) {
+                if (b == bEnd || (a != aEnd && recordBefore(*a, *b)))
+                    both.push_back(*a++);
+                else if (a == aEnd || recordBefore(*b, *a))
+                    both.push_back(*b++);
+                else { // the same state from both: the least loads, then parent
+                    const bool first = a->loads != b->loads ? a->loads < b->loads : a->parent <= b->parent;
+                    both.push_back(first ? *a : *b);
+                    ++a;
+                    ++b;
+                }
+            }
+            next = std::move(both);
+            workers[i].sorted = Layer();
         }
-        std::sort(next.begin(), next.end(), [](const DpRecord &a, const DpRecord &b) {
-            if (a.done != b.done || a.last != b.last)
-                return recordBefore(a, b);
-            return a.loads != b.loads ? a.loads < b.loads : a.parent < b.parent;
-        });
-        next.erase(std::unique(next.begin(), next.end(),
-                       [](const DpRecord &a, const DpRecord &b) { return a.done == b.done && a.last == b.last; }),
-            next.end());
         return next;
+    }
+
+    /// `parts` + 1 cuts of the layer into ranges of about equal size, each
+    /// starting at a new set of patches done.
+    static std::vector<std::size_t> doneRanges(const Layer &layer, std::size_t parts)
+    {
+        std::vector<std::size_t> cuts{0};
+        for (std::size_t i = 1; i < parts; ++i) {
+            std::size_t at = std::max(cuts.back(), layer.size() * i / parts);
+            while (at > cuts.back() && at < layer.size() && layer[at].done == layer[at - 1].done)
+                ++at;
+            cuts.push_back(at);
+        }
+        cuts.push_back(layer.size());
+        return cuts;
     }
 
     /// Dominance among the states of one step with the same patches done:
@@ -333,15 +396,15 @@ private:
     /// most |k_B \ k_A| more after A than after B. So B is dropped when a
     /// state A kept has loads_A + |k_B \ k_A| <= loads_B: for every
     /// completion of B, the same completion of A costs no more. States are
-    /// visited by loads, so each dropped state has a kept dominator.
-    void dropDominated(Layer &layer) const
+    /// visited by loads, so each dropped state has a kept dominator. Marks
+    /// the dropped states of [from, to) in `drop`.
+    void markDominated(const Layer &layer, std::size_t from, std::size_t to, std::vector<char> &drop) const
     {
         std::vector<std::size_t> order;
         std::vector<std::pair<PixelSet, std::int64_t>> kept;
-        std::vector<char> drop(layer.size(), 0);
-        for (std::size_t i = 0; i < layer.size();) {
+        for (std::size_t i = from; i < to;) {
             std::size_t end = i;
-            while (end < layer.size() && layer[end].done == layer[i].done)
+            while (end < to && layer[end].done == layer[i].done)
                 ++end;
             if (end - i > 1) {
                 order.clear();
@@ -368,11 +431,6 @@ private:
             }
             i = end;
         }
-        std::size_t out = 0;
-        for (std::size_t i = 0; i < layer.size(); ++i)
-            if (!drop[i])
-                layer[out++] = layer[i];
-        layer.resize(out);
     }
 
     /// The ordered partition of the best end state, walking the parents back.
