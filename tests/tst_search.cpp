@@ -352,6 +352,36 @@ private slots:
         }
     }
 
+    // Climbing from the pixel bound to the incumbent (known_bound) against
+    // the brute force: the same outcome as one run at the incumbent, and the
+    // highest target with nothing below it is never above the relaxed optimum.
+    void climbingMatchesTheBruteForce_data() { findsTheBruteForceOptimum_data(); }
+    void climbingMatchesTheBruteForce()
+    {
+        const BruteForceCase c = BruteForceCase::fetch();
+        QVERIFY(c.relaxed);
+        for (const int above : {0, 1, 3}) {
+            const double incumbent = double(*c.relaxed + above);
+            BoundProofLimits limits;
+            limits.time_limit_s = 600;
+            limits.keep_partition = true;
+            limits.known_bound = lowerBound(c.instance);
+            const BoundProof p = proveByRelaxedBound(c.instance, incumbent, limits);
+            QVERIFY(p.nothing_below);
+            QVERIFY(*p.nothing_below <= *c.relaxed);
+            QCOMPARE(p.incumbent, incumbent);
+            if (above == 0) {
+                QCOMPARE(boundProofStatusName(p.status), boundProofStatusName(BoundProofStatus::Proven));
+                QCOMPARE(*p.bound, incumbent);
+                continue;
+            }
+            QCOMPARE(boundProofStatusName(p.status), boundProofStatusName(BoundProofStatus::Bounded));
+            QCOMPARE(*p.bound, double(*c.relaxed));
+            QCOMPARE(*p.nothing_below, double(*c.relaxed));
+            QCOMPARE(evaluate(c.instance, p.partition).duration, double(*c.relaxed));
+        }
+    }
+
     // A cap, Stop, the time limit and a layer too large each end the proof
     // with a line that says so; the gap of the line is worked out by hand.
     void proofReportsItsLimits()

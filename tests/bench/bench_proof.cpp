@@ -7,7 +7,8 @@
 // not end), the states kept, the wall time and the process's CPU time.
 //
 // Usage: convoffload-bench-proof SIZE G INCUMBENT [SIZE G INCUMBENT ...]
-//        [--time-limit S] [--states N] [--threads N]
+//        [--time-limit S] [--states N] [--threads N] [--climb]
+// --climb climbs from the pixel bound (BoundProofLimits::known_bound).
 // Without instances: the eight unproven instances of at most 64 patches of
 // resources/experiments/paper-grid-exact-60s.csv with their incumbents.
 
@@ -45,11 +46,14 @@ int main(int argc, char **argv)
     BoundProofLimits limits;
     std::vector<Case> cases;
     std::vector<double> numbers;
+    bool climb = false;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--time-limit") && i + 1 < argc)
             limits.time_limit_s = std::atof(argv[++i]);
         else if (!std::strcmp(argv[i], "--states") && i + 1 < argc)
             limits.max_states = std::atoll(argv[++i]);
+        else if (!std::strcmp(argv[i], "--climb"))
+            climb = true;
         else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
             limits.threads = std::atoi(argv[++i]);
         else
@@ -62,6 +66,8 @@ int main(int argc, char **argv)
     std::printf("%-6s %3s %9s  %-40s %12s %8s %8s\n", "H=W", "G", "incumbent", "outcome", "states", "wall s", "cpu s");
     for (const Case &c : cases) {
         const S1Instance in = makeS1Instance(paperInstance(c.size, c.group));
+        if (climb)
+            limits.known_bound = lowerBound(in);
         const double cpu0 = cpuSeconds();
         const auto wall0 = std::chrono::steady_clock::now();
         const BoundProof proof = proveByRelaxedBound(in, c.incumbent, limits);

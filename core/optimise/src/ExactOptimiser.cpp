@@ -39,6 +39,8 @@ BoundProof proveSearchResult(
             if (control.proof_progress)
                 control.proof_progress(states, seconds);
         };
+    if (!run.known_bound)
+        run.known_bound = result.lower_bound;
     proof = proveByRelaxedBound(in, result.duration, run);
     result.seconds += proof.seconds;
     if (proof.status == BoundProofStatus::Proven) {
@@ -49,6 +51,8 @@ BoundProof proveSearchResult(
     } else if (proof.why == "cancelled") {
         result.cancelled = true;
     }
+    if (proof.nothing_below)
+        result.lower_bound = std::max(result.lower_bound, std::min(*proof.nothing_below, result.duration));
     const OptimiseProgress last{result.seconds, result.duration, result.lower_bound};
     result.history.push_back(last);
     if (control.progress)
