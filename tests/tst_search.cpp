@@ -352,6 +352,30 @@ private slots:
         }
     }
 
+    // The same on a layer whose steps have thousands of states, so that both
+    // workers expand and merge (7×7, G = 3: 25 patches), also under the tsan
+    // preset. No brute force reaches it: the rebuilt partition is evaluated.
+    void proofIsTheSameOnTwoThreadsOnALargerLayer()
+    {
+        const S1Instance in = makeS1Instance(paperProblem(7, 7, 3));
+        BoundProofLimits limits;
+        limits.time_limit_s = 600;
+        limits.keep_partition = true;
+        const double incumbent = 61; // one above the optimum (60): the relaxed optimum is found
+        limits.threads = 1;
+        const BoundProof one = proveByRelaxedBound(in, incumbent, limits);
+        limits.threads = 2;
+        const BoundProof two = proveByRelaxedBound(in, incumbent, limits);
+        QCOMPARE(boundProofStatusName(two.status), boundProofStatusName(BoundProofStatus::Bounded));
+        QVERIFY(two.states > 1000);
+        QCOMPARE(one.states, two.states);
+        QCOMPARE(*one.bound, *two.bound);
+        QVERIFY(one.partition == two.partition);
+        const S1Evaluation ev = evaluate(in, two.partition);
+        QVERIFY2(ev.feasible, ev.violation.c_str());
+        QCOMPARE(ev.duration, *two.bound);
+    }
+
     // Climbing from the pixel bound to the incumbent (known_bound) against
     // the brute force: the same outcome as one run at the incumbent, and the
     // highest target with nothing below it is never above the relaxed optimum.
