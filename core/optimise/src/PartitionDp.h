@@ -212,6 +212,7 @@ private:
         std::vector<std::uint64_t> byReuse = std::vector<std::uint64_t>(std::size_t(W * 64 + 1), 0);
         std::size_t mostHeld = std::size_t(W * 64); // the largest index of byReuse in use
         std::int64_t fewestGroups = 0; // groups any completion has at least
+        std::uint64_t reusers = 0; // patches left holding some of the last union
         std::vector<std::int64_t> overlaps; // scratch of notKept
         std::int64_t work = 0; // groups tried since the last flush into m_work
         bool reporter = false; // the calling thread's worker reports progress
@@ -488,6 +489,8 @@ private:
                 const std::int64_t slots = size < m_in.group_size ? m_in.group_size - size : 0;
                 if (hopeless(w, w.reuseBase - reuse - slots * mostReuse(w, candidates)))
                     continue;
+                if (slots > 0 && hopeless(w, w.reuseBase - reuse - mostNewReuse(w, candidates, grownUnion, lastUnion, slots)))
+                    continue;
             }
             transition(w, remaining & ~grown, grown, grownUnion, lastUnion);
             if (size < m_in.group_size)
@@ -510,10 +513,13 @@ private:
         w.reuseBase = w.fromLoads + w.ahead.count();
         std::fill(w.byReuse.begin(), w.byReuse.begin() + std::ptrdiff_t(w.mostHeld + 1), 0);
         w.mostHeld = 0;
+        w.reusers = 0;
         for (std::uint64_t rest = remaining; rest != 0; rest &= rest - 1) {
             const int q = lowestBit(rest);
             const std::size_t held = std::size_t(m_sets[std::size_t(q)].countAnd(lastUnion));
             w.byReuse[held] |= std::uint64_t(1) << q;
+            if (held > 0)
+                w.reusers |= std::uint64_t(1) << q;
             w.mostHeld = std::max(w.mostHeld, held);
         }
         // This group takes at most G of the patches left; the rest need
@@ -529,6 +535,31 @@ private:
             if (w.byReuse[held] & candidates)
                 return std::int64_t(held);
         return 0;
+    }
+
+    /// A sharper bound on what `slots` more of `candidates` can add to the
+    /// group's reuse: each adds at most the pixels of the last union it
+    /// holds that the group does not hold yet, so at most the sum of the
+    /// `slots` largest of those counts (only patches holding some of the
+    /// last union count).
+    std::int64_t mostNewReuse(
+        Worker &w, std::uint64_t candidates, const PixelSet &u, const PixelSet &lastUnion, std::int64_t slots) const
+    {
+        PixelSet open = lastUnion;
+        for (int i = 0; i < W; ++i)
+            open.w[i] &= ~u.w[i];
+        std::int64_t best[16] = {};
+        const std::int64_t k = std::min<std::int64_t>(slots, 16);
+        for (std::uint64_t rest = candidates & w.reusers; rest != 0; rest &= rest - 1) {
+            std::int64_t gain = m_sets[std::size_t(lowestBit(rest))].countAnd(open);
+            for (std::int64_t i = 0; i < k && gain > 0; ++i)
+                if (gain > best[i])
+                    std::swap(gain, best[i]);
+        }
+        std::int64_t sum = 0;
+        for (std::int64_t i = 0; i < k; ++i)
+            sum += best[i];
+        return slots > 16 ? slots * mostReuse(w, candidates) : sum;
     }
 
     /// Whether `ahead` loads from the state being expanded (this step's
