@@ -148,11 +148,14 @@ void addOptimiseOptions(QCommandLineParser &parser)
             opt("optimize --method search: after the time limit, try to prove the strategy optimal by the exact optimum "
                 "with the reload bound dropped, pruned by the strategy (layers of at most 64 outputs).")},
         {opt("prove-states"),
-            opt("Cap on the states --prove and --method exact keep (default 5000000, about 300 MB; exact keeps every step's "
+            opt("Cap on the states --prove and --method exact keep (default 40000000, under 3 GB; exact keeps every step's "
                 "states, to rebuild the optimum)."),
             opt("n")},
         {opt("prove-time-limit"), opt("Time limit of --prove in seconds, after the search's (default 60)."), opt("seconds")},
-        {opt("threads"), opt("Search threads, one annealing chain each (default: one per hardware thread)."), opt("n")},
+        {opt("threads"),
+            opt("Search threads, one annealing chain each, and threads of the proof's dynamic programming (default: one per "
+                "hardware thread)."),
+            opt("n")},
         {opt("group-size"), opt("G, the largest group (default nb_patches_max)."), opt("g")},
         {opt("groups"), opt("kmin: exactly K_min groups (the paper's choice, default); any: up to --max-groups."), opt("rule"),
             opt("kmin")},

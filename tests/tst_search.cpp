@@ -326,6 +326,86 @@ private slots:
         QVERIFY2(above.text().rfind("bound " + std::to_string(*relaxed) + ", gap ", 0) == 0, above.text().c_str());
     }
 
+    // The dynamic programming on two threads: each step's states are merged
+    // in a fixed order, so the bound, the states kept and the rebuilt
+    // partition are those of one thread, on every brute-force instance (the
+    // bound also against the brute force), with and without an incumbent.
+    void proofIsTheSameOnTwoThreads_data() { findsTheBruteForceOptimum_data(); }
+    void proofIsTheSameOnTwoThreads()
+    {
+        const BruteForceCase c = BruteForceCase::fetch();
+        QVERIFY(c.relaxed);
+        for (const double incumbent : {std::numeric_limits<double>::infinity(), double(*c.relaxed) + 1}) {
+            BoundProofLimits limits;
+            limits.time_limit_s = 600;
+            limits.keep_partition = true;
+            limits.threads = 1;
+            const BoundProof one = proveByRelaxedBound(c.instance, incumbent, limits);
+            limits.threads = 2;
+            const BoundProof two = proveByRelaxedBound(c.instance, incumbent, limits);
+            QCOMPARE(boundProofStatusName(two.status), boundProofStatusName(BoundProofStatus::Bounded));
+            QCOMPARE(boundProofStatusName(one.status), boundProofStatusName(two.status));
+            QCOMPARE(*two.bound, double(*c.relaxed));
+            QCOMPARE(one.states, two.states);
+            QVERIFY(one.partition == two.partition);
+            QCOMPARE(evaluate(c.instance, two.partition).duration, double(*c.relaxed));
+        }
+    }
+
+    // The same on a layer whose steps have thousands of states, so that both
+    // workers expand and merge (7×7, G = 3: 25 patches), also under the tsan
+    // preset. No brute force reaches it: the rebuilt partition is evaluated.
+    void proofIsTheSameOnTwoThreadsOnALargerLayer()
+    {
+        const S1Instance in = makeS1Instance(paperProblem(7, 7, 3));
+        BoundProofLimits limits;
+        limits.time_limit_s = 600;
+        limits.keep_partition = true;
+        const double incumbent = 61; // one above the optimum (60): the relaxed optimum is found
+        limits.threads = 1;
+        const BoundProof one = proveByRelaxedBound(in, incumbent, limits);
+        limits.threads = 2;
+        const BoundProof two = proveByRelaxedBound(in, incumbent, limits);
+        QCOMPARE(boundProofStatusName(two.status), boundProofStatusName(BoundProofStatus::Bounded));
+        QVERIFY(two.states > 1000);
+        QCOMPARE(one.states, two.states);
+        QCOMPARE(*one.bound, *two.bound);
+        QVERIFY(one.partition == two.partition);
+        const S1Evaluation ev = evaluate(in, two.partition);
+        QVERIFY2(ev.feasible, ev.violation.c_str());
+        QCOMPARE(ev.duration, *two.bound);
+    }
+
+    // Climbing from the pixel bound to the incumbent (known_bound) against
+    // the brute force: the same outcome as one run at the incumbent, and the
+    // highest target with nothing below it is never above the relaxed optimum.
+    void climbingMatchesTheBruteForce_data() { findsTheBruteForceOptimum_data(); }
+    void climbingMatchesTheBruteForce()
+    {
+        const BruteForceCase c = BruteForceCase::fetch();
+        QVERIFY(c.relaxed);
+        for (const int above : {0, 1, 3}) {
+            const double incumbent = double(*c.relaxed + above);
+            BoundProofLimits limits;
+            limits.time_limit_s = 600;
+            limits.keep_partition = true;
+            limits.known_bound = lowerBound(c.instance);
+            const BoundProof p = proveByRelaxedBound(c.instance, incumbent, limits);
+            QVERIFY(p.nothing_below);
+            QVERIFY(*p.nothing_below <= *c.relaxed);
+            QCOMPARE(p.incumbent, incumbent);
+            if (above == 0) {
+                QCOMPARE(boundProofStatusName(p.status), boundProofStatusName(BoundProofStatus::Proven));
+                QCOMPARE(*p.bound, incumbent);
+                continue;
+            }
+            QCOMPARE(boundProofStatusName(p.status), boundProofStatusName(BoundProofStatus::Bounded));
+            QCOMPARE(*p.bound, double(*c.relaxed));
+            QCOMPARE(*p.nothing_below, double(*c.relaxed));
+            QCOMPARE(evaluate(c.instance, p.partition).duration, double(*c.relaxed));
+        }
+    }
+
     // A cap, Stop, the time limit and a layer too large each end the proof
     // with a line that says so; the gap of the line is worked out by hand.
     void proofReportsItsLimits()

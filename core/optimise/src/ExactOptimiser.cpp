@@ -39,6 +39,8 @@ BoundProof proveSearchResult(
             if (control.proof_progress)
                 control.proof_progress(states, seconds);
         };
+    if (!run.known_bound)
+        run.known_bound = result.lower_bound;
     proof = proveByRelaxedBound(in, result.duration, run);
     result.seconds += proof.seconds;
     if (proof.status == BoundProofStatus::Proven) {
@@ -49,6 +51,8 @@ BoundProof proveSearchResult(
     } else if (proof.why == "cancelled") {
         result.cancelled = true;
     }
+    if (proof.nothing_below)
+        result.lower_bound = std::max(result.lower_bound, std::min(*proof.nothing_below, result.duration));
     const OptimiseProgress last{result.seconds, result.duration, result.lower_bound};
     result.history.push_back(last);
     if (control.progress)
@@ -127,6 +131,7 @@ ExactOutcome exactOptimise(const S1Instance &in, const ExactOptions &options, co
     limits.max_states = options.max_states;
     limits.time_limit_s = std::max(1e-3, control.time_limit_s - r.seconds);
     limits.keep_partition = true;
+    limits.threads = options.search.threads;
     if (!r.hasSolution() && !r.cancelled && r.status != OptimiseStatus::Failed) {
         // No incumbent to prune by: the whole relaxed optimum, which may
         // still be a valid strategy (the search only missed it).

@@ -199,6 +199,7 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
             BoundProofLimits limits;
             limits.max_states = request.prove_max_states;
             limits.time_limit_s = request.prove_time_limit_s;
+            limits.threads = request.threads;
             report.proof = proveSearchResult(report.instance, report.result, limits, control);
         }
     }

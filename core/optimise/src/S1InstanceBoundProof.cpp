@@ -2,12 +2,14 @@
 
 #include "convoffload/optimise/S1InstanceBound.h"
 
+#include <algorithm>
 #include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <sstream>
+#include <thread>
 
 namespace convoffload {
 
@@ -45,6 +47,8 @@ std::string BoundProof::text() const
     }
     case BoundProofStatus::NotReached:
         out << "bound not reached: " << why << " after " << states << " states";
+        if (nothing_below)
+            out << "; nothing is below " << *nothing_below;
         break;
     case BoundProofStatus::NotTried:
         out << "bound not tried: " << why;
@@ -57,30 +61,39 @@ std::string BoundProof::text() const
 
 bool relaxedBoundFits(const S1Instance &in) { return in.patches > 0 && in.patches <= 64 && in.needed_pixels.size() <= 256; }
 
-BoundProof proveByRelaxedBound(const S1Instance &in, double incumbent, const BoundProofLimits &limits)
+namespace {
+
+bool wholeCosts(const S1Instance &in)
+{
+    auto whole = [](double x) { return std::isfinite(x) && x == std::floor(x); };
+    return whole(in.cost_per_pixel_load) && whole(in.cost_per_group) && whole(in.constant_cost);
+}
+
+/// One run of the dynamic programming: what is below `target`.
+BoundProof proveBelow(const S1Instance &in, double target, const BoundProofLimits &limits,
+    std::chrono::steady_clock::time_point start, std::chrono::steady_clock::time_point deadline)
 {
     using Clock = std::chrono::steady_clock;
-    const Clock::time_point start = Clock::now();
     auto elapsed = [&] { return std::chrono::duration<double>(Clock::now() - start).count(); };
     PartitionBoundLimits dp;
     dp.max_states = limits.max_states;
     dp.max_work = std::numeric_limits<std::int64_t>::max(); // the time limit ends it
-    dp.below_duration = incumbent;
+    dp.below_duration = target;
     dp.cancel = limits.cancel;
+    dp.threads = limits.threads > 0 ? limits.threads : std::max(1, int(std::thread::hardware_concurrency()));
     dp.keep_partition = limits.keep_partition;
-    dp.deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits.time_limit_s));
+    dp.deadline = deadline;
     if (limits.progress)
         dp.progress = [&](std::int64_t states) { limits.progress(states, elapsed()); };
 
     const PartitionBoundOutcome outcome = partitionBound(in, dp);
     BoundProof proof;
-    proof.incumbent = incumbent;
+    proof.incumbent = target;
     proof.states = outcome.states;
-    proof.seconds = elapsed();
     switch (outcome.end) {
     case PartitionBoundEnd::Finished:
         proof.status = outcome.bound ? BoundProofStatus::Bounded : BoundProofStatus::Proven;
-        proof.bound = outcome.bound ? *outcome.bound : incumbent;
+        proof.bound = outcome.bound ? *outcome.bound : target;
         for (const std::uint64_t group : outcome.partition) {
             Group patches;
             for (std::uint64_t rest = group; rest != 0; rest &= rest - 1)
@@ -98,6 +111,37 @@ BoundProof proveByRelaxedBound(const S1Instance &in, double incumbent, const Bou
         break;
     }
     return proof;
+}
+
+} // namespace
+
+BoundProof proveByRelaxedBound(const S1Instance &in, double incumbent, const BoundProofLimits &limits)
+{
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point start = Clock::now();
+    const Clock::time_point deadline
+        = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limits.time_limit_s));
+    auto finish = [&](BoundProof proof, std::optional<double> nothingBelow) {
+        proof.incumbent = incumbent;
+        proof.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+        if (proof.status == BoundProofStatus::Proven)
+            nothingBelow = incumbent;
+        else if (proof.status == BoundProofStatus::Bounded)
+            nothingBelow = proof.bound;
+        proof.nothing_below = nothingBelow;
+        return proof;
+    };
+    std::optional<double> nothingBelow;
+    if (limits.known_bound && std::isfinite(incumbent) && wholeCosts(in) && relaxedBoundFits(in)) {
+        // Climb: every whole target from just above the known bound to the incumbent.
+        for (double target = std::floor(*limits.known_bound + 1e-9) + 1; target < incumbent; target += 1) {
+            BoundProof step = proveBelow(in, target, limits, start, deadline);
+            if (step.status != BoundProofStatus::Proven)
+                return finish(std::move(step), nothingBelow); // found the relaxed optimum, or stopped
+            nothingBelow = target;
+        }
+    }
+    return finish(proveBelow(in, incumbent, limits, start, deadline), nothingBelow);
 }
 
 } // namespace convoffload

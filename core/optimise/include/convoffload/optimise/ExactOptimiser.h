@@ -24,7 +24,7 @@ struct ExactOptions {
     /// Share of the time limit the search may use when the proof can run
     /// (it stops earlier at a proven bound); the proof has the rest.
     double search_share = 0.25;
-    std::int64_t max_states = 5000000; // the proof's cap, about 300 MB
+    std::int64_t max_states = 40000000; // the proof's cap, under 3 GB
 };
 
 struct ExactOutcome {

@@ -47,7 +47,7 @@ struct OptimiseRequest {
     /// the relaxed optimum pruned by it (S1InstanceBoundProof.h), within
     /// these limits. Off by default: the search alone is what --moves reproduces.
     bool prove = false;
-    std::int64_t prove_max_states = 5000000; // --prove and exact
+    std::int64_t prove_max_states = 40000000; // --prove and exact
 
     double prove_time_limit_s = 60;
 };

@@ -36,7 +36,9 @@ struct PartitionBoundLimits {
     /// rebuilt (PartitionBoundOutcome::partition). Without it only two steps
     /// are held at a time; the states cap counts all steps either way.
     bool keep_partition = false;
-    /// Called with the states kept so far, about every 65 000 groups tried.
+    /// Threads expanding each step's states (the result is the same for any number).
+    int threads = 1;
+    /// Called from the calling thread with the states kept so far, about every 65 000 groups tried.
     std::function<void(std::int64_t states)> progress;
 };
 

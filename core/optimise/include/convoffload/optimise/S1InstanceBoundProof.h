@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <optional>
 #include <string>
 
 namespace convoffload {
@@ -23,10 +24,19 @@ enum class BoundProofStatus {
 std::string boundProofStatusName(BoundProofStatus status); // "proven", "bounded", "not reached", "not tried"
 
 struct BoundProofLimits {
-    std::int64_t max_states = 5000000; // about 300 MB at most
+    std::int64_t max_states = 40000000; // under 3 GB (about 72 bytes a state at the peak)
     double time_limit_s = 60;
     const std::atomic<bool> *cancel = nullptr;
+    /// Threads of the dynamic programming; 0 = std::thread::hardware_concurrency().
+    int threads = 1;
     std::function<void(std::int64_t states, double seconds)> progress;
+    /// A lower bound already known (the pixel bound, the search's). When it
+    /// is set and every cost is a whole number, the proof climbs to the
+    /// incumbent: it first shows that nothing is below known + 1, then + 2,
+    /// ... (each such run is far cheaper than the one at the incumbent, and
+    /// each raises the bound), and stops at the first target below which it
+    /// finds a partition: that partition is the relaxed optimum.
+    std::optional<double> known_bound;
     /// Bounded only: also rebuild the ordered partition of the relaxed
     /// optimum (BoundProof::partition). Keeps every step's states in memory.
     bool keep_partition = false;
@@ -36,7 +46,10 @@ struct BoundProof {
     BoundProofStatus status = BoundProofStatus::NotTried;
     double incumbent = 0; // the duration it tried to prove
     std::optional<double> bound; // Proven: the incumbent; Bounded: the relaxed optimum
-    std::int64_t states = 0; // kept over all steps
+    /// Climbing (BoundProofLimits::known_bound): the highest target with
+    /// nothing below it, a lower bound even when the proof ends unfinished.
+    std::optional<double> nothing_below;
+    std::int64_t states = 0; // kept over all steps (of the last run when climbing)
     double seconds = 0;
     std::string why; // NotReached, NotTried: in words ("states cap hit", ...)
     /// With keep_partition, Bounded: groups reaching `bound` with the reload

@@ -1,0 +1,722 @@
+#pragma once
+// The dynamic programming of S1InstanceBound.h over (patches done, last
+// group), one step (group) at a time. Private to the core.
+//
+// This header is compiled twice: by S1InstanceBound.cpp for any x86-64 CPU
+// and by PartitionDpPopcnt.cpp with the POPCNT instruction (the pixel sets
+// are counted billions of times; without it each count is a libgcc call).
+// So everything here has internal linkage (an unnamed namespace, and the
+// compiler's builtins rather than inline library templates), and the two
+// copies can never be mixed up by the linker.
+//
+// Each step's states are expanded by `threads` workers that take chunks of
+// them from an atomic counter, each into its own map; the maps are then
+// merged into one sorted array (the least loads win, ties to the least
+// parent), so the states, the bound and the rebuilt partition are the same
+// for any number of threads. The workers share only read-only data, the
+// atomic counters and the stop flag.
+#include "PatchSymmetries.h"
+#include "convoffload/optimise/S1InstanceBound.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <memory_resource>
+#include <mutex>
+#include <new>
+#include <optional>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace convoffload {
+
+#if defined(__x86_64__)
+/// This dynamic programming compiled with POPCNT (PartitionDpPopcnt.cpp).
+PartitionBoundOutcome partitionBoundPopcnt(const S1Instance &instance, const PartitionBoundLimits &limits);
+#endif
+
+namespace {
+
+inline int bitCount(std::uint64_t x) { return __builtin_popcountll(x); }
+inline int lowestBit(std::uint64_t x) { return __builtin_ctzll(x); }
+
+/// A set of needed pixels (local indices) in W 64-bit words.
+template <int W> struct Pixels {
+    std::uint64_t w[W] = {};
+
+    void set(std::size_t i) { w[i / 64] |= std::uint64_t(1) << (i % 64); }
+    int count() const
+    {
+        int n = 0;
+        for (int i = 0; i < W; ++i)
+            n += bitCount(w[i]);
+        return n;
+    }
+    bool any() const
+    {
+        for (int i = 0; i < W; ++i)
+            if (w[i] != 0)
+                return true;
+        return false;
+    }
+    Pixels operator|(const Pixels &o) const
+    {
+        Pixels r;
+        for (int i = 0; i < W; ++i)
+            r.w[i] = w[i] | o.w[i];
+        return r;
+    }
+    Pixels &operator|=(const Pixels &o)
+    {
+        for (int i = 0; i < W; ++i)
+            w[i] |= o.w[i];
+        return *this;
+    }
+    Pixels operator&(const Pixels &o) const
+    {
+        Pixels r;
+        for (int i = 0; i < W; ++i)
+            r.w[i] = w[i] & o.w[i];
+        return r;
+    }
+    Pixels &operator&=(const Pixels &o)
+    {
+        for (int i = 0; i < W; ++i)
+            w[i] &= o.w[i];
+        return *this;
+    }
+    /// |this ∩ o|
+    int countAnd(const Pixels &o) const
+    {
+        int n = 0;
+        for (int i = 0; i < W; ++i)
+            n += bitCount(w[i] & o.w[i]);
+        return n;
+    }
+    /// |this \ o|
+    int countMinus(const Pixels &o) const
+    {
+        int n = 0;
+        for (int i = 0; i < W; ++i)
+            n += bitCount(w[i] & ~o.w[i]);
+        return n;
+    }
+};
+
+struct DpState {
+    std::uint64_t done;
+    std::uint64_t last;
+    bool operator==(const DpState &) const = default;
+};
+
+/// What a state costs so far, and the group before its last (to rebuild the partition).
+struct DpEntry {
+    std::int64_t loads;
+    std::uint64_t parent;
+};
+
+struct DpStateHash {
+    std::size_t operator()(const DpState &s) const
+    {
+        const std::uint64_t h = s.done * 0x9E3779B97F4A7C15ull ^ (s.last + 0x632BE59BD9B4E019ull);
+        return std::size_t(h ^ (h >> 29));
+    }
+};
+
+/// One state of a finished step, in a step's sorted array.
+struct DpRecord {
+    std::uint64_t done;
+    std::uint64_t last;
+    std::uint64_t parent;
+    std::int64_t loads;
+};
+
+inline bool recordBefore(const DpRecord &a, const DpRecord &b) { return a.done != b.done ? a.done < b.done : a.last < b.last; }
+
+/// A state entering a map: the least loads win, ties to the least parent.
+template <class Map> void offer(Map &map, const DpState &s, const DpEntry &e)
+{
+    auto [it, inserted] = map.try_emplace(s, e);
+    if (!inserted && (e.loads < it->second.loads || (e.loads == it->second.loads && e.parent < it->second.parent)))
+        it->second = e;
+}
+
+template <int W> class PartitionDp {
+public:
+    using PixelSet = Pixels<W>;
+
+    PartitionDp(const S1Instance &in, const PartitionBoundLimits &limits)
+        : m_in(in)
+        , m_limits(limits)
+        , m_patches(int(in.patches))
+    {
+        std::vector<int> local(std::size_t(in.pixels), -1);
+        for (std::size_t i = 0; i < in.needed_pixels.size(); ++i)
+            local[in.needed_pixels[i]] = int(i);
+        for (const auto &pixels : in.patch_pixels) {
+            PixelSet set;
+            for (PixelId px : pixels)
+                set.set(std::size_t(local[px]));
+            m_sets.push_back(set);
+        }
+        for (std::size_t p = 0; p < m_sets.size(); ++p) {
+            std::uint64_t near = 0;
+            for (std::size_t q = 0; q < m_sets.size(); ++q)
+                if (q != p && (m_sets[p] & m_sets[q]).any())
+                    near |= std::uint64_t(1) << q;
+            m_neighbours.push_back(near);
+        }
+        m_symmetries = patchSymmetries(in);
+        if (limits.below_duration)
+            m_tolerance = 1e-9 * std::max(1.0, std::abs(*limits.below_duration));
+        m_all = m_patches == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << m_patches) - 1;
+        m_threads = std::max(1, limits.threads);
+    }
+
+    PartitionBoundOutcome run()
+    {
+        PartitionBoundOutcome out;
+        std::int64_t completed = 0; // states of the steps expanded in full
+        out.bound = explore(completed);
+        out.states = std::max(completed, m_statesSoFar.load());
+        out.work = m_work.load();
+        out.end = m_end;
+        if (m_end != PartitionBoundEnd::Finished)
+            out.bound.reset();
+        else if (out.bound && m_limits.keep_partition)
+            out.partition = rebuild();
+        return out;
+    }
+
+private:
+    using Layer = std::vector<DpRecord>; // one step's states, sorted by (done, last)
+    using Map = std::pmr::unordered_map<DpState, DpEntry, DpStateHash>;
+
+    /// One thread's expansion of a step: the state being expanded and what
+    /// it found. Its map lives in its own arena, dropped at once after the
+    /// merge (the elements are trivial).
+    struct Worker {
+        std::unique_ptr<std::pmr::monotonic_buffer_resource> arena;
+        Map *next = nullptr;
+        std::vector<DpRecord> sorted; // the map's states, sorted, once the step is expanded
+        DpState from{0, 0};
+        std::int64_t fromLoads = 0;
+        std::int64_t groupsAfter = 0;
+        PixelSet ahead; // pixels the patches not yet done need
+        std::int64_t reuseBase = 0; // loads so far + |ahead|
+        std::vector<std::uint64_t> byReuse = std::vector<std::uint64_t>(std::size_t(W * 64 + 1), 0);
+        std::size_t mostHeld = std::size_t(W * 64); // the largest index of byReuse in use
+        std::int64_t fewestGroups = 0; // groups any completion has at least
+        std::uint64_t reusers = 0; // patches left holding some of the last union
+        std::vector<std::int64_t> overlaps; // scratch of notKept
+        std::int64_t work = 0; // groups tried since the last flush into m_work
+        bool reporter = false; // the calling thread's worker reports progress
+
+        void reset()
+        {
+            arena = std::make_unique<std::pmr::monotonic_buffer_resource>();
+            next = new (arena->allocate(sizeof(Map), alignof(Map))) Map(arena.get());
+        }
+    };
+
+    std::optional<double> explore(std::int64_t &states)
+    {
+        const std::int64_t maxGroups = std::min<std::int64_t>(m_in.max_groups, m_in.patches);
+        Layer layer{DpRecord{0, 0, 0, 0}};
+        std::optional<double> best;
+        states = 1;
+        std::vector<Worker> workers(static_cast<std::size_t>(m_threads));
+        workers[0].reporter = true;
+        for (std::int64_t t = 0; t < maxGroups && !layer.empty(); ++t) {
+            for (Worker &w : workers)
+                w.reset();
+            m_chunk.store(0);
+            m_statesBase = states;
+            m_statesSoFar.store(states);
+            onEveryWorker(workers, [&](Worker &w) {
+                expandLayer(w, layer, t);
+                if (!m_stopped.load())
+                    sortStates(w);
+            });
+            if (m_stopped.load() || stoppedFromOutside())
+                return std::nullopt;
+            Layer next = merge(workers);
+            if (pruning()) {
+                std::vector<char> drop(next.size(), 0);
+                const std::vector<std::size_t> cuts = doneRanges(next, workers.size());
+                onEveryWorker(workers, [&](Worker &w) {
+                    const std::size_t i = std::size_t(&w - workers.data());
+                    markDominated(next, cuts[i], cuts[i + 1], drop);
+                });
+                std::size_t out = 0;
+                for (std::size_t i = 0; i < next.size(); ++i)
+                    if (!drop[i])
+                        next[out++] = next[i];
+                next.resize(out);
+            }
+            if (stoppedFromOutside())
+                return std::nullopt;
+            states += std::int64_t(next.size());
+            m_statesSoFar.store(states);
+            if (states > m_limits.max_states) {
+                m_end = PartitionBoundEnd::StatesCapHit;
+                return std::nullopt;
+            }
+            for (const DpRecord &r : next)
+                if (r.done == m_all && t + 1 >= m_in.min_groups) {
+                    const double d = m_in.duration(r.loads, t + 1);
+                    if (!best || d < *best) {
+                        best = d;
+                        m_bestEnd = DpState{r.done, r.last};
+                        m_bestSteps = std::size_t(t + 1);
+                    }
+                }
+            if (m_limits.keep_partition)
+                m_layers.push_back(std::move(layer));
+            layer = std::move(next);
+        }
+        if (m_limits.keep_partition)
+            m_layers.push_back(std::move(layer));
+        m_end = PartitionBoundEnd::Finished;
+        return best;
+    }
+
+    /// Expands chunks of the step's states until none is left or it stops.
+    void expandLayer(Worker &w, const Layer &layer, std::int64_t t)
+    {
+        constexpr std::size_t chunk = 64;
+        while (!m_stopped.load(std::memory_order_relaxed)) {
+            const std::size_t from = m_chunk.fetch_add(chunk);
+            if (from >= layer.size())
+                break;
+            const std::size_t to = std::min(layer.size(), from + chunk);
+            for (std::size_t i = from; i < to && !m_stopped.load(std::memory_order_relaxed); ++i) {
+                const DpRecord &r = layer[i];
+                const std::uint64_t remaining = m_all & ~r.done;
+                const PixelSet lastUnion = unionOf(r.last);
+                w.from = DpState{r.done, r.last};
+                w.fromLoads = r.loads;
+                w.groupsAfter = t + 1;
+                if (pruning())
+                    prepareReuse(w, remaining, lastUnion);
+                const std::size_t before = w.next->size();
+                extend(w, remaining, remaining, 0, PixelSet{}, lastUnion);
+                const std::int64_t added = std::int64_t(w.next->size() - before);
+                if (m_statesSoFar.fetch_add(added) + added > m_limits.max_states)
+                    stop(PartitionBoundEnd::StatesCapHit);
+            }
+        }
+        flushWork(w);
+    }
+
+    /// Runs `job` on every worker, the first on the calling thread.
+    template <class Job> static void onEveryWorker(std::vector<Worker> &workers, const Job &job)
+    {
+        std::vector<std::thread> helpers;
+        for (std::size_t i = 1; i < workers.size(); ++i)
+            helpers.emplace_back([&job, &w = workers[i]] { job(w); });
+        job(workers[0]);
+        for (std::thread &h : helpers)
+            h.join();
+    }
+
+    /// Cancel or deadline, between the phases of a step.
+    bool stoppedFromOutside()
+    {
+        if (m_limits.cancel && m_limits.cancel->load())
+            stop(PartitionBoundEnd::Cancelled);
+        else if (m_limits.deadline && std::chrono::steady_clock::now() > *m_limits.deadline)
+            stop(PartitionBoundEnd::TimedOut);
+        return m_stopped.load();
+    }
+
+    /// A worker's states as an array sorted by (done, last); its map goes.
+    static void sortStates(Worker &w)
+    {
+        w.sorted.clear();
+        w.sorted.reserve(w.next->size());
+        for (const auto &[s, e] : *w.next)
+            w.sorted.push_back(DpRecord{s.done, s.last, e.parent, e.loads});
+        w.next = nullptr;
+        w.arena.reset();
+        std::sort(w.sorted.begin(), w.sorted.end(), recordBefore);
+    }
+
+    /// Every worker's sorted states in one array sorted by (done, last),
+    /// each state once with its least loads (ties to the least parent).
+    static Layer merge(std::vector<Worker> &workers)
+    {
+        Layer next = std::move(workers[0].sorted);
+        for (std::size_t i = 1; i < workers.size(); ++i) {
+            Layer both;
+            both.reserve(next.size() + workers[i].sorted.size());
+            auto a = next.begin();
+            auto b = workers[i].sorted.begin();
+            const auto aEnd = next.end(), bEnd = workers[i].sorted.end();
+            while (a != aEnd || b != bEnd) {
+                if (b == bEnd || (a != aEnd && recordBefore(*a, *b)))
+                    both.push_back(*a++);
+                else if (a == aEnd || recordBefore(*b, *a))
+                    both.push_back(*b++);
+                else { // the same state from both: the least loads, then parent
+                    const bool first = a->loads != b->loads ? a->loads < b->loads : a->parent <= b->parent;
+                    both.push_back(first ? *a : *b);
+                    ++a;
+                    ++b;
+                }
+            }
+            next = std::move(both);
+            workers[i].sorted = Layer();
+        }
+        return next;
+    }
+
+    /// `parts` + 1 cuts of the layer into ranges of about equal size, each
+    /// starting at a new set of patches done.
+    static std::vector<std::size_t> doneRanges(const Layer &layer, std::size_t parts)
+    {
+        std::vector<std::size_t> cuts{0};
+        for (std::size_t i = 1; i < parts; ++i) {
+            std::size_t at = std::max(cuts.back(), layer.size() * i / parts);
+            while (at > cuts.back() && at < layer.size() && layer[at].done == layer[at - 1].done)
+                ++at;
+            cuts.push_back(at);
+        }
+        cuts.push_back(layer.size());
+        return cuts;
+    }
+
+    /// Dominance among the states of one step with the same patches done:
+    /// only the pixels of the last union that the patches left need (its
+    /// kept pixels k) matter to what follows, and any next group loads at
+    /// most |k_B \ k_A| more after A than after B. So B is dropped when a
+    /// state A kept has loads_A + |k_B \ k_A| <= loads_B: for every
+    /// completion of B, the same completion of A costs no more. States are
+    /// visited by loads, so each dropped state has a kept dominator. Marks
+    /// the dropped states of [from, to) in `drop`.
+    void markDominated(const Layer &layer, std::size_t from, std::size_t to, std::vector<char> &drop) const
+    {
+        std::vector<std::size_t> order;
+        std::vector<std::pair<PixelSet, std::int64_t>> kept;
+        for (std::size_t i = from; i < to;) {
+            std::size_t end = i;
+            while (end < to && layer[end].done == layer[i].done)
+                ++end;
+            if (end - i > 1) {
+                order.clear();
+                for (std::size_t j = i; j < end; ++j)
+                    order.push_back(j);
+                std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+                    return layer[a].loads != layer[b].loads ? layer[a].loads < layer[b].loads : a < b;
+                });
+                const PixelSet ahead = unionOf(m_all & ~layer[i].done);
+                kept.clear();
+                for (const std::size_t j : order) {
+                    const PixelSet k = unionOf(layer[j].last) & ahead;
+                    bool dominated = false;
+                    for (const auto &[other, loads] : kept)
+                        if (loads + k.countMinus(other) <= layer[j].loads) {
+                            dominated = true;
+                            break;
+                        }
+                    if (dominated)
+                        drop[j] = 1;
+                    else
+                        kept.emplace_back(k, layer[j].loads);
+                }
+            }
+            i = end;
+        }
+    }
+
+    /// The ordered partition of the best end state, walking the parents back.
+    std::vector<std::uint64_t> rebuild() const
+    {
+        std::vector<std::uint64_t> groups(m_bestSteps);
+        DpState s = m_bestEnd;
+        for (std::size_t t = m_bestSteps; t > 0; --t) {
+            groups[t - 1] = s.last;
+            const Layer &layer = m_layers[t];
+            const DpRecord key{s.done, s.last, 0, 0};
+            const auto it = std::lower_bound(layer.begin(), layer.end(), key, recordBefore);
+            s = DpState{s.done & ~s.last, it->parent};
+        }
+        return groups;
+    }
+
+    PixelSet unionOf(std::uint64_t patches) const
+    {
+        PixelSet u;
+        for (std::uint64_t rest = patches; rest != 0; rest &= rest - 1)
+            u |= m_sets[std::size_t(lowestBit(rest))];
+        return u;
+    }
+
+    /// Whether `left` patches can still fill the groups allowed after `groupsAfter`.
+    bool canFinish(std::int64_t left, std::int64_t groupsAfter) const
+    {
+        const std::int64_t groupsLeftMax = m_in.max_groups - groupsAfter;
+        if (left > groupsLeftMax * m_in.group_size)
+            return false;
+        if (m_in.group_count == GroupCount::ExactlyKMin)
+            return left >= groupsLeftMax; // every remaining group needs a patch
+        return true;
+    }
+
+    /// Grows the next group from `candidates` (lowest index first); every
+    /// non-empty group that fits memory becomes a transition.
+    void extend(Worker &w, std::uint64_t remaining, std::uint64_t candidates, std::uint64_t group, const PixelSet &u,
+        const PixelSet &lastUnion)
+    {
+        while (candidates != 0) {
+            if (++w.work % 4096 == 0 && interrupted(w))
+                return;
+            const int p = lowestBit(candidates);
+            candidates &= candidates - 1;
+            const std::uint64_t grown = group | (std::uint64_t(1) << p);
+            const PixelSet grownUnion = u | m_sets[std::size_t(p)];
+            const int size = bitCount(grown);
+            if (!m_in.fitsMemory(std::int64_t(grownUnion.count()), size))
+                continue; // a superset only needs more
+            if (pruning()) {
+                // This group and every superset still to be grown from it.
+                const std::int64_t reuse = grownUnion.countAnd(lastUnion);
+                const std::int64_t slots = size < m_in.group_size ? m_in.group_size - size : 0;
+                if (hopeless(w, w.reuseBase - reuse - slots * mostReuse(w, candidates)))
+                    continue;
+                if (slots > 0 && hopeless(w, w.reuseBase - reuse - mostNewReuse(w, candidates, grownUnion, lastUnion, slots)))
+                    continue;
+            }
+            transition(w, remaining & ~grown, grown, grownUnion, lastUnion);
+            if (size < m_in.group_size)
+                extend(w, remaining, candidates, grown, grownUnion, lastUnion);
+            if (m_stopped.load(std::memory_order_relaxed))
+                return;
+        }
+    }
+
+    bool pruning() const { return m_limits.known_loads || m_limits.below_duration; }
+
+    /// For the state being expanded: the pixels the patches left need
+    /// (ahead), and each patch left by how much of the last group's union
+    /// it holds. Any next group g' (its union u' lies in ahead) has at least
+    ///   loads so far + |u' \ last| + |ahead \ u'| = loads so far + |ahead| - |u' ∩ last|
+    /// ahead, so it must reuse enough of the last union to beat the bound.
+    void prepareReuse(Worker &w, std::uint64_t remaining, const PixelSet &lastUnion) const
+    {
+        w.ahead = unionOf(remaining);
+        w.reuseBase = w.fromLoads + w.ahead.count();
+        std::fill(w.byReuse.begin(), w.byReuse.begin() + std::ptrdiff_t(w.mostHeld + 1), 0);
+        w.mostHeld = 0;
+        w.reusers = 0;
+        for (std::uint64_t rest = remaining; rest != 0; rest &= rest - 1) {
+            const int q = lowestBit(rest);
+            const std::size_t held = std::size_t(m_sets[std::size_t(q)].countAnd(lastUnion));
+            w.byReuse[held] |= std::uint64_t(1) << q;
+            if (held > 0)
+                w.reusers |= std::uint64_t(1) << q;
+            w.mostHeld = std::max(w.mostHeld, held);
+        }
+        // This group takes at most G of the patches left; the rest need
+        // ceil((left - G) / G) = floor((left - 1) / G) more groups.
+        const std::int64_t left = bitCount(remaining);
+        w.fewestGroups = std::max<std::int64_t>(m_in.min_groups, w.groupsAfter + (left - 1) / m_in.group_size);
+    }
+
+    /// The most of the last union one of `candidates` holds.
+    static std::int64_t mostReuse(const Worker &w, std::uint64_t candidates)
+    {
+        for (std::size_t held = w.mostHeld + 1; held-- > 0;)
+            if (w.byReuse[held] & candidates)
+                return std::int64_t(held);
+        return 0;
+    }
+
+    /// A sharper bound on what `slots` more of `candidates` can add to the
+    /// group's reuse: each adds at most the pixels of the last union it
+    /// holds that the group does not hold yet, so at most the sum of the
+    /// `slots` largest of those counts (only patches holding some of the
+    /// last union count).
+    std::int64_t mostNewReuse(
+        Worker &w, std::uint64_t candidates, const PixelSet &u, const PixelSet &lastUnion, std::int64_t slots) const
+    {
+        PixelSet open = lastUnion;
+        for (int i = 0; i < W; ++i)
+            open.w[i] &= ~u.w[i];
+        std::int64_t best[16] = {};
+        const std::int64_t k = std::min<std::int64_t>(slots, 16);
+        for (std::uint64_t rest = candidates & w.reusers; rest != 0; rest &= rest - 1) {
+            std::int64_t gain = m_sets[std::size_t(lowestBit(rest))].countAnd(open);
+            for (std::int64_t i = 0; i < k && gain > 0; ++i)
+                if (gain > best[i])
+                    std::swap(gain, best[i]);
+        }
+        std::int64_t sum = 0;
+        for (std::int64_t i = 0; i < k; ++i)
+            sum += best[i];
+        return slots > 16 ? slots * mostReuse(w, candidates) : sum;
+    }
+
+    /// Whether `ahead` loads from the state being expanded (this step's
+    /// included) already reach the strategy to beat.
+    bool hopeless(const Worker &w, std::int64_t ahead) const
+    {
+        if (m_limits.known_loads && ahead > *m_limits.known_loads)
+            return true;
+        return m_limits.below_duration && m_in.duration(ahead, w.fewestGroups) >= *m_limits.below_duration - m_tolerance;
+    }
+
+    void flushWork(Worker &w)
+    {
+        m_work.fetch_add(w.work);
+        w.work = 0;
+    }
+
+    /// Every 4096 groups tried: the work cap, cancel and deadline; progress
+    /// from the calling thread's worker.
+    bool interrupted(Worker &w)
+    {
+        const std::int64_t work = m_work.fetch_add(w.work) + w.work;
+        w.work = 0;
+        if (work > m_limits.max_work) {
+            stop(PartitionBoundEnd::WorkCapHit);
+            return true;
+        }
+        if (m_stopped.load(std::memory_order_relaxed))
+            return true;
+        if (m_limits.cancel && m_limits.cancel->load()) {
+            stop(PartitionBoundEnd::Cancelled);
+            return true;
+        }
+        if (m_limits.deadline && std::chrono::steady_clock::now() > *m_limits.deadline) {
+            stop(PartitionBoundEnd::TimedOut);
+            return true;
+        }
+        if (w.reporter && m_limits.progress && ++m_reports % 16 == 0)
+            m_limits.progress(m_statesSoFar.load());
+        return false;
+    }
+
+    /// The first reason to stop is the one reported.
+    void stop(PartitionBoundEnd why)
+    {
+        const std::lock_guard<std::mutex> lock(m_stopMutex);
+        if (m_stopped.load())
+            return;
+        m_end = why;
+        m_stopped.store(true);
+    }
+
+    void transition(Worker &w, std::uint64_t left, std::uint64_t group, const PixelSet &u, const PixelSet &lastUnion)
+    {
+        if (!canFinish(bitCount(left), w.groupsAfter))
+            return;
+        if (w.groupsAfter == 1 && !canonicalFirst(group))
+            return;
+        const std::int64_t loads = w.fromLoads + u.countMinus(lastUnion);
+        if (pruning()) {
+            // The fewest groups that can take the patches left.
+            const std::int64_t groups = std::max(
+                w.groupsAfter + (bitCount(left) + m_in.group_size - 1) / m_in.group_size, std::int64_t(m_in.min_groups));
+            auto beaten = [&](std::int64_t ahead) {
+                if (m_limits.known_loads && loads + ahead > *m_limits.known_loads)
+                    return true;
+                return m_limits.below_duration && m_in.duration(loads + ahead, groups) >= *m_limits.below_duration - m_tolerance;
+            };
+            // At least the pixels the patches left need and the group does
+            // not hold; then those it holds that the next group cannot keep
+            // (worked out only when they could make the difference).
+            const std::int64_t outside = w.ahead.countMinus(u);
+            if (beaten(outside))
+                return;
+            const std::int64_t held = w.ahead.countAnd(u);
+            if (held > 0 && beaten(outside + held) && beaten(outside + notKept(w, left, group, u)))
+                return;
+        }
+        offer(*w.next, DpState{w.from.done | group, group}, DpEntry{loads, w.from.last});
+    }
+
+    /// Symmetry breaking: a first group is kept only when no symmetry of the
+    /// instance maps it to a smaller bitmask. Any ordered partition has an
+    /// image under some symmetry (same loads, memory, reload counts) whose
+    /// first group is the least of its orbit, and that one is kept.
+    bool canonicalFirst(std::uint64_t group) const
+    {
+        for (const std::vector<PatchId> &sigma : m_symmetries)
+            if (mapPatchMask(sigma, group) < group)
+                return false;
+        return true;
+    }
+
+    /// Pixels the group holds (u) that the patches `left` need, but that the
+    /// next group cannot keep: each is loaded again later. The next group
+    /// holds at most G of those patches, and each keeps at most its own
+    /// overlap with them, so it keeps at most the G largest overlaps. Only
+    /// neighbours of the group's patches can overlap u.
+    std::int64_t notKept(Worker &w, std::uint64_t left, std::uint64_t group, const PixelSet &u) const
+    {
+        std::uint64_t near = 0;
+        for (std::uint64_t rest = group; rest != 0; rest &= rest - 1)
+            near |= m_neighbours[std::size_t(lowestBit(rest))];
+        near &= left;
+        PixelSet needed;
+        for (std::uint64_t rest = near; rest != 0; rest &= rest - 1)
+            needed |= m_sets[std::size_t(lowestBit(rest))];
+        needed &= u;
+        const std::int64_t count = needed.count();
+        if (count == 0)
+            return 0;
+        w.overlaps.clear();
+        for (std::uint64_t rest = near; rest != 0; rest &= rest - 1)
+            w.overlaps.push_back(m_sets[std::size_t(lowestBit(rest))].countAnd(needed));
+        const std::size_t g = std::min(w.overlaps.size(), std::size_t(m_in.group_size));
+        std::partial_sort(w.overlaps.begin(), w.overlaps.begin() + std::ptrdiff_t(g), w.overlaps.end(), std::greater<>());
+        std::int64_t kept = 0;
+        for (std::size_t i = 0; i < g; ++i)
+            kept += w.overlaps[i];
+        return std::max<std::int64_t>(0, count - kept);
+    }
+
+    const S1Instance &m_in;
+    const PartitionBoundLimits &m_limits;
+    const int m_patches;
+    int m_threads = 1;
+    std::vector<PixelSet> m_sets;
+    std::vector<std::uint64_t> m_neighbours; // patches sharing a pixel with each patch
+    std::vector<std::vector<PatchId>> m_symmetries;
+    std::uint64_t m_all = 0;
+    double m_tolerance = 0; // of below_duration
+    // Shared by the workers of a step.
+    std::atomic<std::size_t> m_chunk{0}; // the next state to expand
+    std::atomic<std::int64_t> m_work{0}; // groups tried, flushed every 4096
+    std::atomic<std::int64_t> m_statesSoFar{1};
+    std::atomic<bool> m_stopped{false}; // out of work or states, cancelled or timed out
+    std::mutex m_stopMutex; // guards m_end while running
+    PartitionBoundEnd m_end = PartitionBoundEnd::Finished;
+    std::int64_t m_statesBase = 0;
+    std::int64_t m_reports = 0; // the reporter's interruption checks
+    // keep_partition: every step's states, and the best end state.
+    std::vector<Layer> m_layers;
+    DpState m_bestEnd{0, 0};
+    std::size_t m_bestSteps = 0;
+};
+
+/// The dynamic programming on an instance that fits (at most 64 patches and
+/// 256 needed pixels), with the fewest words per pixel set.
+inline PartitionBoundOutcome runPartitionDp(const S1Instance &in, const PartitionBoundLimits &limits)
+{
+    const std::size_t pixels = in.needed_pixels.size();
+    if (pixels <= 64)
+        return PartitionDp<1>(in, limits).run();
+    if (pixels <= 128)
+        return PartitionDp<2>(in, limits).run();
+    return PartitionDp<4>(in, limits).run();
+}
+
+} // namespace
+} // namespace convoffload
