@@ -76,6 +76,13 @@ public:
         return swapGroups();
     }
 
+    /// The Or-opt move alone (tests drive it directly).
+    Proposal proposeSegmentMove()
+    {
+        m_edits.clear();
+        return moveSegment();
+    }
+
     double pricedDelta() const { return m_pricedDelta; }
     void commit() { redo(); }
 
