@@ -1,7 +1,7 @@
 #pragma once
 // The search's move set on one SearchState: small moves (swap or shift
 // patches between neighbouring groups, split, relocate, reverse or swap
-// groups), priced incrementally. Every move is a list of primitive edits, so
+// groups, move a run of groups), priced incrementally. Every move is a list of primitive edits, so
 // it can be undone (rejected) and redone exactly. Private to the core.
 #include "SearchRandom.h"
 #include "SearchState.h"
