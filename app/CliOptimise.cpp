@@ -315,6 +315,8 @@ int experimentsCommand(const QCommandLineParser &parser)
     grid.seed = std::uint64_t(parseInteger(parser, opt("seed"), 0, std::numeric_limits<std::int64_t>::max()));
     if (parser.isSet(opt("moves")))
         grid.search_max_moves = moveBudget(parser);
+    // An explicit time limit is the time the search may use on each instance.
+    grid.search_anytime = parser.isSet(opt("time-limit")) && !parser.isSet(opt("moves"));
     if (parser.isSet(opt("ilp-time-limit")))
         grid.ilp_time_limit_s = parseSeconds(parser, opt("ilp-time-limit"));
     grid.worker_path = str(parser.value(opt("cbc-worker")));

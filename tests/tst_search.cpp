@@ -229,6 +229,41 @@ private slots:
         checkWithSimulator(problem, r);
     }
 
+    // The anytime search (no move budget) against the brute force where the
+    // reload bound binds: its blocks anneal with the bound relaxed and repair
+    // the result, so this checks that only strategies keeping the bound come
+    // out, and that the optimum is still found. The time limit only ends the
+    // run; a fraction of it is enough on instances of at most 12 patches.
+    void anytimeFindsTheBruteForceOptimum_data()
+    {
+        QTest::addColumn<int>("hIn");
+        QTest::addColumn<int>("wIn");
+        QTest::addColumn<int>("groupSize");
+        QTest::addColumn<int>("maxLoads");
+        QTest::addColumn<bool>("atMostCap");
+        QTest::addRow("5x5 G=2 L=1") << 5 << 5 << 2 << 1 << false;
+        QTest::addRow("5x5 G=2 L=2") << 5 << 5 << 2 << 2 << false;
+        QTest::addRow("5x5 G=3 L=1") << 5 << 5 << 3 << 1 << false;
+        QTest::addRow("5x6 G=3 L=2") << 5 << 6 << 3 << 2 << false;
+        QTest::addRow("4x5 G=3 any count L=1") << 4 << 5 << 3 << 1 << true;
+    }
+    void anytimeFindsTheBruteForceOptimum()
+    {
+        const BruteForceCase c = BruteForceCase::fetch();
+        OptimiseControl control;
+        control.time_limit_s = 1.0;
+        const OptimiseResult r = searchOptimise(c.instance, budget(0, 3, 2), control);
+        if (!c.optimum) {
+            QVERIFY(!r.hasSolution());
+            return;
+        }
+        QVERIFY2(r.hasSolution(), r.message.c_str());
+        const S1Evaluation ev = evaluate(c.instance, r.groups);
+        QVERIFY2(ev.feasible, ev.violation.c_str());
+        QCOMPARE(r.duration, double(*c.optimum));
+        checkWithSimulator(c.problem, r);
+    }
+
     // The relaxed optimum (reload bound dropped) against the brute force: it
     // is the optimum when the reload bound cannot bind, and never above the
     // optimum when it does (also when no strategy meets it at all).

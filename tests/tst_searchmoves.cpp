@@ -12,6 +12,7 @@
 
 #include <QTest>
 
+#include <cmath>
 #include <set>
 
 using namespace convoffload;
@@ -144,6 +145,60 @@ private slots:
             QCOMPARE(s.duration(), evaluate(in, groups).duration);
         }
         QVERIFY(applied > 300); // the moves were exercised, not just drawn
+    }
+
+    /// The Or-opt move (a run of 2..8 groups moved next to a neighbour's
+    /// group, either way round): its price is the change of the objective it
+    /// causes once committed, and the strategy stays an ordered partition
+    /// priced as from scratch.
+    void segmentMoveIsPricedExactly_data() { stateFollowsEveryMove_data(); }
+    void segmentMoveIsPricedExactly()
+    {
+        QFETCH(int, hIn);
+        QFETCH(int, wIn);
+        QFETCH(int, kernel);
+        QFETCH(int, stride);
+        QFETCH(int, groupSize);
+        QFETCH(int, maxLoads);
+        QFETCH(int, memSlack);
+        QFETCH(bool, atMostCap);
+        OptimiseSettings settings;
+        settings.group_size = groupSize;
+        settings.group_count = atMostCap ? GroupCount::AtMostCap : GroupCount::ExactlyKMin;
+        const S1Instance in = makeS1Instance(problem(hIn, wIn, kernel, stride, groupSize, maxLoads, memSlack), settings);
+        Annealer annealer(in, rowByRow(in.layer, in.group_size), 5);
+        Random coin(3);
+        int committed = 0;
+        for (int i = 0; i < 2000; ++i) {
+            const double before = annealer.objective();
+            const Groups unchanged = annealer.state().groups();
+            const Annealer::Proposal proposal = annealer.proposeSegmentMove();
+            QVERIFY(proposal != Annealer::Proposal::Applied); // an order move: priced, not applied
+            if (proposal == Annealer::Proposal::None)
+                continue;
+            if (coin.below(2) == 0) {
+                QCOMPARE(annealer.state().groups(), unchanged); // pricing alone changes nothing
+                continue;
+            }
+            const double delta = annealer.pricedDelta();
+            annealer.commit();
+            ++committed;
+            QVERIFY2(std::abs(annealer.objective() - before - delta) < 1e-9,
+                qPrintable(QStringLiteral("move %1: priced %2, objective %3 -> %4")
+                               .arg(i)
+                               .arg(delta)
+                               .arg(before)
+                               .arg(annealer.objective())));
+            const Groups groups = annealer.state().groups();
+            checkPartition(in, groups);
+            // The same groups, only reordered.
+            std::multiset<Group> a(groups.begin(), groups.end()), b(unchanged.begin(), unchanged.end());
+            QVERIFY(a == b);
+            const Priced expected = priceFromScratch(in, groups);
+            QCOMPARE(annealer.state().loadedPixels(), expected.loads);
+            QCOMPARE(annealer.state().reloadExcess(), expected.reloadExcess);
+        }
+        QVERIFY2(committed > 20, qPrintable(QString::number(committed))); // few groups leave few runs to move
     }
 };
 

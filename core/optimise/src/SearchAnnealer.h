@@ -1,7 +1,7 @@
 #pragma once
 // The search's move set on one SearchState: small moves (swap or shift
 // patches between neighbouring groups, split, relocate, reverse or swap
-// groups), priced incrementally. Every move is a list of primitive edits, so
+// groups, move a run of groups), priced incrementally. Every move is a list of primitive edits, so
 // it can be undone (rejected) and redone exactly. Private to the core.
 #include "SearchRandom.h"
 #include "SearchState.h"
@@ -16,6 +16,7 @@
 namespace convoffload::search {
 
 constexpr double kPenaltyPerExcess = 4.0; // per load beyond the bound, per element beyond memory
+constexpr int kMaxSegment = 8; // groups moved at once by moveSegment
 
 /// One primitive edit of a move, kept to undo (and redo) it.
 struct Edit {
@@ -25,10 +26,13 @@ struct Edit {
 
 class Annealer {
 public:
-    Annealer(const S1Instance &instance, const Groups &start, std::uint64_t seed)
+    /// `reloadPenalty`: per load beyond the reload bound, in pixel loads (0:
+    /// the bound relaxed).
+    Annealer(const S1Instance &instance, const Groups &start, std::uint64_t seed, double reloadPenalty = kPenaltyPerExcess)
         : m_in(instance)
         , m_state(instance, start)
         , m_random(seed)
+        , m_reloadPenalty(reloadPenalty)
     {
         const Layer &l = instance.layer;
         // Patches closer than a kernel share pixels: the partners worth trying.
@@ -40,7 +44,8 @@ public:
 
     double objective() const
     {
-        return m_state.duration() + kPenaltyPerExcess * m_unit * double(m_state.reloadExcess() + m_state.memoryExcess());
+        return m_state.duration() + m_reloadPenalty * m_unit * double(m_state.reloadExcess())
+            + kPenaltyPerExcess * m_unit * double(m_state.memoryExcess());
     }
     const SearchState &state() const { return m_state; }
     double unit() const { return m_unit; }
@@ -62,11 +67,20 @@ public:
             return shiftPatch(flexible);
         if (r < 0.65)
             return flexible ? splitPatch() : shiftPatch(false);
-        if (r < 0.82)
+        if (r < 0.75)
             return relocateGroup();
+        if (r < 0.82)
+            return moveSegment();
         if (r < 0.92)
             return reverseSegment();
         return swapGroups();
+    }
+
+    /// The Or-opt move alone (tests drive it directly).
+    Proposal proposeSegmentMove()
+    {
+        m_edits.clear();
+        return moveSegment();
     }
 
     double pricedDelta() const { return m_pricedDelta; }
@@ -148,8 +162,7 @@ private:
         std::initializer_list<std::pair<int, int>> reversals)
     {
         const SearchState::LoadChange change = m_state.adjacencyChange(removed, added);
-        m_pricedDelta
-            = m_in.cost_per_pixel_load * double(change.loads) + kPenaltyPerExcess * m_unit * double(change.reloadExcess);
+        m_pricedDelta = m_in.cost_per_pixel_load * double(change.loads) + m_reloadPenalty * m_unit * double(change.reloadExcess);
         for (auto [first, last] : reversals)
             if (first < last)
                 m_edits.push_back({Edit::Reverse, first, last, 0});
@@ -227,6 +240,58 @@ private:
             {{before, next}, {groupAtOrNone(j - 1), g}, {g, groupAtOrNone(j)}}, {{j, i}, {j + 1, i}});
     }
 
+    /// Or-opt: a run of 2..kMaxSegment consecutive groups moves next to the
+    /// group of a patch near one of its end groups, turned so that end group
+    /// touches it.
+    Proposal moveSegment()
+    {
+        const int n = int(m_state.groupCount());
+        if (n < 3)
+            return Proposal::None;
+        const PatchId p = randomPatch();
+        const int g = m_state.groupOf(p), h = m_state.groupOf(nearbyPatch(p));
+        if (g == h)
+            return Proposal::None;
+        const int a = m_state.positionOf(g), b = m_state.positionOf(h);
+        const int length = 2 + m_random.below(kMaxSegment - 1);
+        const bool gFirst = m_random.below(2) == 0; // g starts the segment, else ends it
+        const int i = gFirst ? a : a - length + 1, j = gFirst ? a + length - 1 : a;
+        if (i < 0 || j >= n || (b >= i && b <= j))
+            return Proposal::None;
+        const bool after = m_random.below(2) == 0; // next to h: after it, else before it
+        const int k = after ? b : b - 1; // the segment lands between o[k] and o[k+1]
+        if (k >= i - 1 && k <= j)
+            return Proposal::None;
+        // g touches h: forward when (g first, after h) or (g last, before h).
+        const bool forward = gFirst == after;
+        const int oi = groupAtOrNone(i), oj = groupAtOrNone(j), ok = groupAtOrNone(k), ok1 = groupAtOrNone(k + 1);
+        std::vector<SearchState::Pair> removed{{groupAtOrNone(i - 1), oi}, {oj, groupAtOrNone(j + 1)}, {ok, ok1}};
+        std::vector<SearchState::Pair> added{{groupAtOrNone(i - 1), groupAtOrNone(j + 1)}};
+        if (forward)
+            added.insert(added.end(), {{ok, oi}, {oj, ok1}});
+        else
+            added.insert(added.end(), {{ok, oj}, {oi, ok1}});
+        const SearchState::LoadChange change = m_state.adjacencyChange(removed, added);
+        m_pricedDelta = m_in.cost_per_pixel_load * double(change.loads) + m_reloadPenalty * m_unit * double(change.reloadExcess);
+        auto reversal = [&](int first, int last) {
+            if (first < last)
+                m_edits.push_back({Edit::Reverse, first, last, 0});
+        };
+        const int span = j - i; // segment length - 1
+        if (k > j) { // [S T] -> [T S]: T = j+1..k
+            reversal(i, k);
+            reversal(i, i + (k - j) - 1);
+            if (forward)
+                reversal(i + (k - j), k);
+        } else { // [T S] -> [S T]: T = k+1..i-1
+            reversal(k + 1, j);
+            if (forward)
+                reversal(k + 1, k + 1 + span);
+            reversal(k + 2 + span, j);
+        }
+        return Proposal::Priced;
+    }
+
     Proposal reverseSegment()
     {
         const int n = int(m_state.groupCount());
@@ -263,6 +328,7 @@ private:
     double m_pricedDelta = 0;
     int m_reachRows = 1, m_reachCols = 1;
     double m_unit = 1;
+    double m_reloadPenalty;
 };
 
 } // namespace convoffload::search

@@ -38,6 +38,8 @@ using search::SearchState;
 constexpr int kRounds = 4; // restarts from the best strategy, each cooling from kStartTemperature
 constexpr double kStartTemperature = 1.0; // in units of one pixel load
 constexpr double kEndTemperature = 0.2;
+constexpr double kFinalShare = 0.25; // of an anytime run's time: one round from the best of all chains
+constexpr double kRepairTemperature = 0.3; // start of the round that repairs a relaxed block's best, in pixel loads
 constexpr int kCheckEvery = 256; // moves between checks of the stop flag (and the clock, in a timed round)
 constexpr double kProgressInterval = 0.05; // seconds: at most 20 reports a second
 constexpr std::chrono::milliseconds kWatchInterval{20}; // between checks of cancel and the time limit
@@ -63,6 +65,18 @@ Seed bestSeed(const S1Instance &in, const std::vector<NamedGroups> &candidates)
             best = {c.groups, objective};
     }
     return best;
+}
+
+/// Whether the reload bound can bind: some pixel lies in more patches than
+/// it may be loaded times (a pixel is loaded at most once per patch using it).
+bool reloadCanBind(const S1Instance &in)
+{
+    std::vector<int> sharing(std::size_t(in.pixels), 0);
+    for (const auto &pixels : in.patch_pixels)
+        for (PixelId px : pixels)
+            if (++sharing[px] > in.max_loads_per_pixel)
+                return true;
+    return false;
 }
 
 } // namespace
@@ -153,6 +167,7 @@ struct Shared {
     double tolerance = 0;
     bool anytime = false; // no move budget: rounds until the time limit
     Seed seed{{}, 0};
+    bool reload_can_bind = false; // some pixel lies in more patches than the reload bound allows loads
     Incumbent::Snapshot first; // the best heuristic or tiling
     Incumbent incumbent;
     std::atomic<bool> stop{false};
@@ -163,12 +178,11 @@ struct Shared {
 };
 
 /// One annealing chain: rounds that each cool from kStartTemperature to
-/// kEndTemperature, the first from the seed, the next ones from the best
-/// strategy known. With a move budget a chain runs kRounds rounds splitting
-/// it and restarts from its own best only, so its result depends on the seed
-/// and the budget alone. Without one it restarts from the best of every chain
-/// (a round's hot start is the perturbation), with rounds of doubling length,
-/// the last stretched to end with the time limit.
+/// kEndTemperature. With a move budget a chain runs kRounds rounds splitting
+/// it, the first from the seed, the next ones from its own best only, so its
+/// result depends on the seed and the budget alone. Without one it runs
+/// blocks of such rounds, each from the seed with a fresh random stream, and
+/// ends with one round from the best of every chain (runBlocks).
 class Chain {
 public:
     Chain(Shared &shared, int index)
@@ -184,6 +198,11 @@ public:
         // other chains found must not change this one's course.
         m_bestDuration = m_shared.first.duration;
         m_bestGroups = m_shared.first.groups;
+        if (m_shared.anytime) {
+            runBlocks();
+            m_shared.moves += m_moves;
+            return;
+        }
         for (int round = 0; !m_shared.stop.load(); ++round) {
             const std::optional<Plan> plan = planRound(round);
             if (!plan)
@@ -197,65 +216,97 @@ public:
     }
 
 private:
+    /// The anytime search: blocks of the automatic budget's kRounds rounds,
+    /// each block from the seed with its own random stream (its later rounds
+    /// restart from the block's best), until the last quarter of the time,
+    /// which goes to one round from the best of all chains, cooled by the
+    /// clock. Where the reload bound can bind, a block's rounds ignore it and
+    /// a short, cool round from the block's best repairs it: the search walks
+    /// through strategies that break the bound on the way to better ones.
+    void runBlocks()
+    {
+        const std::int64_t base = std::max<std::int64_t>(1, automaticMoveBudget(m_shared.in) / kRounds);
+        const Clock::time_point end
+            = m_shared.start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(m_shared.time_limit_s));
+        const Clock::time_point blocksEnd = m_shared.start
+            + std::chrono::duration_cast<Clock::duration>(
+                std::chrono::duration<double>(m_shared.time_limit_s * (1 - kFinalShare)));
+        const bool relaxed = m_shared.reload_can_bind;
+        std::uint64_t round = 0;
+        auto roundSeed = [&] { return m_seed + (round++) * 0x9E3779B97F4A7C15ull; };
+        auto more = [&] { return !m_shared.stop.load() && Clock::now() < blocksEnd; };
+        while (more()) {
+            Best blockBest;
+            if (!relaxed) {
+                m_bestDuration.reset(); // the chain's best is the block's best
+                m_bestGroups.clear();
+            }
+            for (int r = 0; r < kRounds && more(); ++r) {
+                const bool restart = r > 0 && (relaxed ? blockBest.duration.has_value() : m_bestDuration.has_value());
+                const Groups start = !restart ? m_shared.seed.groups : relaxed ? blockBest.groups : m_bestGroups;
+                anneal(start, roundSeed(), Plan{base, std::nullopt, false}, relaxed ? &blockBest : nullptr);
+            }
+            if (relaxed && blockBest.duration && !m_shared.stop.load()) {
+                Plan repair{std::max<std::int64_t>(1, base / 2), std::nullopt, false};
+                repair.start_temperature = kRepairTemperature;
+                anneal(blockBest.groups, roundSeed(), repair);
+            }
+        }
+        if (!m_shared.stop.load()) {
+            Incumbent::Snapshot best = m_shared.incumbent.snapshot();
+            m_bestDuration = best.duration;
+            m_bestGroups = best.duration ? std::move(best.groups) : m_shared.seed.groups;
+            const Groups start = m_bestGroups;
+            anneal(start, roundSeed(), Plan{std::numeric_limits<std::int64_t>::max(), end, true});
+        }
+    }
+
     struct Plan {
         std::int64_t moves = 0; // cooling over this many moves...
         std::optional<Clock::time_point> deadline; // ...or until then
         bool last = false;
+        double start_temperature = kStartTemperature; // in pixel loads
     };
 
     std::optional<Plan> planRound(int round) const
     {
         const std::int64_t budget = m_shared.options.max_moves;
-        if (!m_shared.anytime) {
-            if (round >= kRounds)
-                return std::nullopt;
-            return Plan{budget / kRounds + (round < budget % kRounds ? 1 : 0), std::nullopt, round + 1 == kRounds};
-        }
-        // The first kRounds rounds are the automatic budget's (a good
-        // strategy within about a second), then each round doubles.
-        const std::int64_t base = std::max<std::int64_t>(1, automaticMoveBudget(m_shared.in) / kRounds);
-        const std::int64_t length = round < kRounds ? base : base << std::min(round - kRounds + 1, 20);
-        const double chainSeconds = std::chrono::duration<double>(Clock::now() - m_chainStart).count();
-        const double secondsLeft = m_shared.time_limit_s - m_shared.elapsed();
-        if (round > 0 && chainSeconds > 0) {
-            // When the round after this one would not fit, this one takes
-            // the rest of the time, cooling by the clock.
-            const double rate = double(m_moves) / chainSeconds;
-            if (rate * secondsLeft < 3.0 * double(length))
-                return Plan{std::numeric_limits<std::int64_t>::max(),
-                    m_shared.start
-                        + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(m_shared.time_limit_s)),
-                    true};
-        }
-        return Plan{length, std::nullopt, false};
+        if (round >= kRounds)
+            return std::nullopt;
+        return Plan{budget / kRounds + (round < budget % kRounds ? 1 : 0), std::nullopt, round + 1 == kRounds};
     }
 
-    /// Where a round after the first starts: the chain's best, or with no
-    /// budget the best of every chain when better.
-    const Groups &restartFrom()
+    /// Where a round after the first starts: the chain's best.
+    const Groups &restartFrom() const { return m_bestDuration ? m_bestGroups : m_shared.seed.groups; }
+
+    /// The best state of a round, or of the chain.
+    struct Best {
+        std::optional<double> duration;
+        Groups groups;
+    };
+
+    /// One round from `from`, cooling geometrically over its moves (or its
+    /// time). A constrained round records the feasible states that beat the
+    /// chain's best and offers them to the incumbent; a relaxed round (the
+    /// reload bound not penalised) records in `relaxedBest` the states that
+    /// keep memory, whatever their reloads.
+    void anneal(const Groups &from, std::uint64_t seed, const Plan &plan, Best *relaxedBest = nullptr)
     {
-        if (m_shared.anytime) {
-            const std::optional<double> shared = m_shared.incumbent.duration();
-            if (shared && (!m_bestDuration || *shared < *m_bestDuration)) {
-                Incumbent::Snapshot best = m_shared.incumbent.snapshot();
-                m_bestDuration = best.duration;
-                m_bestGroups = std::move(best.groups);
+        const bool relaxed = relaxedBest != nullptr;
+        Annealer annealer(m_shared.in, from, seed, relaxed ? 0.0 : kPenaltyPerExcess);
+        Best chainBest{m_bestDuration, {}};
+        Best &best = relaxed ? *relaxedBest : chainBest;
+        auto keeps = [relaxed](const SearchState &s) { return relaxed ? s.memoryExcess() == 0 : s.feasible(); };
+        auto save = [&] {
+            if (relaxed) {
+                best.groups = annealer.state().groups();
+                return;
             }
-        }
-        return m_bestDuration ? m_bestGroups : m_shared.seed.groups;
-    }
-
-    void saveBest(const Annealer &annealer)
-    {
-        m_bestGroups = annealer.state().groups();
-        m_shared.incumbent.offer(m_bestGroups, *m_bestDuration, m_index);
-    }
-
-    /// One round from `from`, cooling geometrically over its moves (or its time).
-    void anneal(const Groups &from, std::uint64_t seed, const Plan &plan)
-    {
-        Annealer annealer(m_shared.in, from, seed);
-        const double t0 = kStartTemperature * annealer.unit(), t1 = kEndTemperature * annealer.unit();
+            m_bestDuration = best.duration;
+            m_bestGroups = annealer.state().groups();
+            m_shared.incumbent.offer(m_bestGroups, *m_bestDuration, m_index);
+        };
+        const double t0 = plan.start_temperature * annealer.unit(), t1 = kEndTemperature * annealer.unit();
         const double cooling = !plan.deadline && plan.moves > 1 ? std::pow(t1 / t0, 1.0 / double(plan.moves - 1)) : 1.0;
         const Clock::time_point roundStart = Clock::now();
         const double roundSeconds
@@ -265,6 +316,13 @@ private:
         // The annealer may sit on a new best without it being copied out yet:
         // the copy is made only when a move leaves it.
         bool unsavedBest = false;
+        auto improves = [&](const SearchState &s) {
+            return keeps(s) && (!best.duration || s.duration() < *best.duration - m_shared.tolerance);
+        };
+        if (improves(annealer.state())) { // a start better than the best (a relaxed round's best, repaired)
+            best.duration = annealer.state().duration();
+            save();
+        }
 
         for (std::int64_t i = 0; i < plan.moves; ++i, temperature *= cooling) {
             if (++m_moves % kCheckEvery == 0) {
@@ -290,31 +348,31 @@ private:
             }
             current = annealer.objective();
             const SearchState &s = annealer.state();
-            if (s.feasible() && (!m_bestDuration || s.duration() < *m_bestDuration - m_shared.tolerance)) {
-                m_bestDuration = s.duration();
-                m_shared.incumbent.announce(s.duration());
+            if (improves(s)) {
+                best.duration = s.duration();
+                if (!relaxed)
+                    m_shared.incumbent.announce(s.duration());
                 unsavedBest = true;
-                if (m_shared.atBound(s.duration())) {
-                    saveBest(annealer);
+                if (!relaxed && m_shared.atBound(s.duration())) {
+                    save();
                     unsavedBest = false;
                     m_shared.stop = true;
                     break;
                 }
-            } else if (unsavedBest && !(s.feasible() && s.duration() <= *m_bestDuration + m_shared.tolerance)) {
+            } else if (unsavedBest && !(keeps(s) && s.duration() <= *best.duration + m_shared.tolerance)) {
                 annealer.undo();
-                saveBest(annealer);
+                save();
                 unsavedBest = false;
                 annealer.redo();
             }
         }
         if (unsavedBest)
-            saveBest(annealer);
+            save();
     }
 
     Shared &m_shared;
     const int m_index;
     const std::uint64_t m_seed;
-    const Clock::time_point m_chainStart = Clock::now();
     std::optional<double> m_bestDuration;
     Groups m_bestGroups;
     std::int64_t m_moves = 0;
@@ -355,6 +413,7 @@ public:
         m_lastReport = m_shared.elapsed();
 
         m_shared.seed = bestSeed(m_shared.in, candidates);
+        m_shared.reload_can_bind = reloadCanBind(m_shared.in);
         m_shared.first = m_shared.incumbent.snapshot();
         strengthenBound();
         const std::optional<double> first = m_shared.first.duration;

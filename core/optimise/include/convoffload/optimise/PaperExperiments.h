@@ -28,6 +28,9 @@ struct ExperimentGrid {
     /// 0 = automaticMoveBudget() for the search, none for exact (the time
     /// limit ends it); the time limit caps it.
     std::int64_t search_max_moves = 0;
+    /// The search without a move budget: the anytime search, until
+    /// search_time_limit_s or its lower bound (the CLI's explicit --time-limit).
+    bool search_anytime = false;
     int threads = 0; // of the search; 0 = every hardware thread
     std::uint64_t seed = 1;
     double ilp_time_limit_s = 0; // 0: the ILP is not run
