@@ -4,6 +4,7 @@
 #include "convoffload/model/Ids.h"
 #include "convoffload/optimise/OptimiseControl.h"
 #include "convoffload/optimise/OptimiseResult.h"
+#include "convoffload/optimise/SegmentBound.h"
 #include "convoffload/simulate/Verdict.h"
 
 #include <algorithm>
@@ -178,7 +179,11 @@ std::string evaluationVerdict(const S1Evaluation &ev)
     return {};
 }
 
-double lowerBound(const S1Instance &in) { return in.duration(std::int64_t(in.needed_pixels.size()), in.min_groups); }
+double lowerBound(const S1Instance &in)
+{
+    const std::int64_t pixels = std::int64_t(in.needed_pixels.size());
+    return in.duration(std::max(pixels, segmentLoadBound(in).value_or(0)), in.min_groups);
+}
 
 std::vector<NamedGroups> heuristicCandidates(const S1Instance &in)
 {

@@ -92,7 +92,8 @@ S1Evaluation evaluate(const S1Instance &instance, const Groups &groups);
 /// "runs correctly, breaks the reload assumption on 840 pixels" otherwise.
 std::string evaluationVerdict(const S1Evaluation &evaluation);
 
-/// Every needed pixel loaded once and K_min computes.
+/// Every needed pixel loaded once and K_min computes, raised by the segment
+/// bound where it applies (SegmentBound.h).
 double lowerBound(const S1Instance &instance);
 
 struct NamedGroups {
