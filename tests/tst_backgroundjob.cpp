@@ -472,7 +472,7 @@ private slots:
         doc.setWorkBudget(budget);
         QCOMPARE(doc.load(sample("paper-example.json")), QString());
         QTRY_VERIFY_WITH_TIMEOUT(!doc.busy(), 20000);
-        const double needs = estimateSimulation(doc.problem(), true, true).bytes;
+        const double needs = estimateStrategy(doc.problem(), doc.project().strategies.front(), true, true).bytes;
         QVERIFY2(needs > 2 * budget.bytes, qPrintable(QString::number(needs)));
         QVERIFY(doc.simulation());
         const std::string &failure = doc.simulation()->failure;

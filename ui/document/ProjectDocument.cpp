@@ -50,9 +50,9 @@ SimulationOptions workerOptions(
 
 /// Work the estimate puts over the budget (10 minutes, 3/4 of the memory) is
 /// refused with what it would need, rather than run for days or be killed.
-void requireWithinBudget(const Problem &problem, const SimulationOptions &options, std::int64_t runs, const WorkBudget &budget)
+void requireWithinBudget(const WorkEstimate &estimate, std::int64_t runs, const WorkBudget &budget)
 {
-    WorkEstimate work = estimateSimulation(problem, options.functional, options.trace);
+    WorkEstimate work = estimate;
     work.seconds *= double(std::max<std::int64_t>(1, runs));
     if (const std::optional<std::string> why = exceedsBudget(work, budget))
         throw std::runtime_error(std::string(kNotSimulatedPrefix) + *why);
@@ -70,7 +70,7 @@ std::shared_ptr<const SimulationSnapshot> simulateCopy(const Project &project, i
     try {
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
         SimulationOptions options = workerOptions(project, tensors, true, cancel);
-        requireWithinBudget(snapshot->problem, options, 1, budget);
+        requireWithinBudget(estimateStrategy(snapshot->problem, snapshot->spec, options.functional, options.trace), 1, budget);
         if (report)
             options.progress = [&](std::size_t done, std::size_t total) {
                 report({what, int(100 * done / std::max<std::size_t>(total, 1))});
@@ -97,7 +97,8 @@ ProjectDocument::Comparison compareCopy(
     try {
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
         const SimulationOptions options = workerOptions(project, tensors, false, control.cancelFlag());
-        requireWithinBudget(project.problem, options, std::int64_t(project.strategies.size()), budget);
+        requireWithinBudget(estimateSimulation(project.problem, options.functional, options.trace),
+            std::int64_t(project.strategies.size()), budget);
         comparison.rows = compareStrategies(project, options);
         releaseFreedMemory();
     } catch (const Cancelled &) {
@@ -120,7 +121,8 @@ ProjectDocument::Sweep sweepCopy(
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
         const SimulationOptions options = workerOptions(project, tensors, false, control.cancelFlag());
         const Problem &p = project.problem;
-        requireWithinBudget(p, options, 2, budget); // per group size: Row-by-Row and ZigZag
+        requireWithinBudget(
+            estimateSimulation(p, options.functional, options.trace), 2, budget); // per group size: Row-by-Row and ZigZag
         const std::int64_t to = std::min<std::int64_t>(p.layer.patchCount(), std::max<std::int64_t>(32, 2 * p.nbPatchesMax()));
         for (std::int64_t g = 1; g <= to; ++g) {
             if (control.isCancelled())
