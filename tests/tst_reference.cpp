@@ -1197,6 +1197,13 @@ void TestReference::fusedDeclinesRepeatedPatches()
     // With a trace the general executor runs even for a plain partition.
     so.trace = true;
     QVERIFY(!simulateS1Fused(p, s1Baseline(p.layer), so));
+    // Traced, the steps run as they are expanded: the repeated patch's first
+    // step (group 1, step 1) is found in the trace, as in the listed steps.
+    const SimulationResult streamed = simulateStrategy(p, spec, so);
+    QCOMPARE(compareResults(streamed, simulate(p, expandS1(p, spec.groups), so)), std::string());
+    QVERIFY(std::any_of(streamed.diagnostics.begin(), streamed.diagnostics.end(), [](const Diagnostic &d) {
+        return d.rule == Rule::ComputedTwice && d.message.find("(first computed at step 1)") != std::string::npos;
+    }));
 }
 
 // The fused pass on compute steps (kernel streaming) against the general

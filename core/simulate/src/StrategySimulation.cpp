@@ -23,7 +23,10 @@ SimulationResult simulateStrategy(const Problem &problem, const StrategySpec &sp
             return std::move(*fused);
     }
     // A trace: the general executor, S1 steps executed as they are expanded
-    // (the step list of a 4096² layer is as large as its trace).
+    // (the step list of a 4096² layer is as large as its trace; a repeated
+    // output's first step is found in the trace).
+    if (!options.trace)
+        return simulate(problem, expandStrategy(problem, spec), options);
     if (const std::optional<PatchSequence> sequence = patchSequenceOf(problem, spec)) {
         const std::size_t g = std::size_t(sequence->group_size);
         S1Expander expander(problem, sequence->groupCount(), [&](std::size_t i) {
