@@ -16,6 +16,7 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QIcon>
+#include <QElapsedTimer>
 #include <QTimer>
 
 #include <cstdio>
@@ -126,9 +127,16 @@ int main(int argc, char *argv[])
         if (networkOpened)
             network->parentWidget()->raise();
         auto *poll = new QTimer(&window);
-        QObject::connect(poll, &QTimer::timeout, &window, [&window, file, wanted, poll, network, networkOpened] {
-            if (networkOpened ? network->busy()
-                              : window.document()->busy() || (!window.document()->cursor() && !window.document()->simulation()))
+        // A big layer's sweep runs for minutes after its simulation: once the
+        // simulation is in, the comparison and sweep get 20 s more at most.
+        auto *shown = new QElapsedTimer;
+        QObject::connect(poll, &QObject::destroyed, [shown] { delete shown; });
+        QObject::connect(poll, &QTimer::timeout, &window, [&window, file, wanted, poll, network, networkOpened, shown] {
+            const auto *doc = window.document();
+            if (!networkOpened && doc->simulation() && !shown->isValid())
+                shown->start();
+            const bool waited = shown->isValid() && shown->elapsed() > 20'000;
+            if (networkOpened ? network->busy() : !doc->simulation() || (doc->busy() && !waited))
                 return;
             poll->stop();
             if (window.document()->cursor())

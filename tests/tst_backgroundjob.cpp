@@ -19,6 +19,7 @@
 #include <QTest>
 #include <QThread>
 
+#include <algorithm>
 #include <memory>
 #include <thread>
 
@@ -415,6 +416,73 @@ private slots:
         QVERIFY2(timer.elapsed() < kPromptMs, qPrintable(QString::number(timer.elapsed())));
         QVERIFY(doc.simulation());
         QCOMPARE(doc.simulation()->failure, std::string("simulation cancelled"));
+    }
+
+    // Above the concurrent-jobs threshold (a layer of about 1200² and up) the
+    // simulation, the comparison and the sweep run one after the other;
+    // below it side by side. The threshold is lowered so that the paper's
+    // Example takes the big layers' route.
+    void bigLayersRunTheirJobsOneAtATime_data()
+    {
+        QTest::addColumn<bool>("big");
+        QTest::addColumn<int>("mostAtOnce");
+        QTest::newRow("under the threshold: side by side") << false << 3;
+        QTest::newRow("over the threshold: one at a time") << true << 1;
+    }
+    void bigLayersRunTheirJobsOneAtATime()
+    {
+        QFETCH(bool, big);
+        QFETCH(int, mostAtOnce);
+        ProjectDocument doc;
+        doc.setSynchronousLimit(0); // the paper's Example is small enough to be simulated without a worker
+        if (big)
+            doc.setConcurrentJobBytes(1);
+        std::vector<BackgroundJobBase *> jobs;
+        for (const char *name : {"simulation", "comparison", "sweep"}) {
+            jobs.push_back(doc.findChild<BackgroundJobBase *>(QLatin1String(name)));
+            QVERIFY(jobs.back());
+        }
+        int most = 0;
+        const auto count = [&] {
+            const int running = int(std::count_if(jobs.begin(), jobs.end(), [](auto *j) { return j->isRunning(); }));
+            most = std::max(most, running);
+        };
+        connect(&doc, &ProjectDocument::progress, this, count);
+        connect(&doc, &ProjectDocument::simulationChanged, this, count);
+        connect(&doc, &ProjectDocument::comparisonChanged, this, count);
+        QCOMPARE(doc.load(sample("paper-example.json")), QString());
+        count();
+        QTRY_VERIFY_WITH_TIMEOUT(!doc.busy(), 20000);
+        QCOMPARE(most, mostAtOnce);
+        // Every job ran to its end.
+        QVERIFY(doc.simulation() && doc.simulation()->failure.empty() && doc.cursor());
+        QCOMPARE(doc.comparison().size(), doc.project().strategies.size());
+        QVERIFY(!doc.sweep().empty());
+    }
+
+    // A layer over the memory budget is refused before it runs, with what it
+    // would need and the limit, in the simulation and in every comparison
+    // row. The budget is lowered so that the paper's Example is over it.
+    void overTheMemoryBudgetIsRefusedWithWhatItNeeds()
+    {
+        ProjectDocument doc;
+        doc.setSynchronousLimit(0);
+        WorkBudget budget;
+        budget.bytes = 1000;
+        doc.setWorkBudget(budget);
+        QCOMPARE(doc.load(sample("paper-example.json")), QString());
+        QTRY_VERIFY_WITH_TIMEOUT(!doc.busy(), 20000);
+        const double needs = estimateStrategy(doc.problem(), doc.project().strategies.front(), true, true).bytes;
+        QVERIFY2(needs > 2 * budget.bytes, qPrintable(QString::number(needs)));
+        QVERIFY(doc.simulation());
+        const std::string &failure = doc.simulation()->failure;
+        QVERIFY2(failure.starts_with("not simulated: this simulation would take about"), failure.c_str());
+        const std::string named = "need about " + bytesText(needs) + " of memory (the limit is 1 kB)";
+        QVERIFY2(failure.find(named) != std::string::npos, failure.c_str());
+        QVERIFY(!doc.cursor());
+        QCOMPARE(doc.comparison().size(), doc.project().strategies.size());
+        for (const CompareRow &row : doc.comparison())
+            QVERIFY2(row.failure.starts_with("not simulated: "), row.failure.c_str());
     }
 
     // A 483-byte project of days of work: the document refuses it at once

@@ -17,6 +17,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <span>
 #include <array>
 #include <functional>
 #include <random>
@@ -560,6 +561,14 @@ bool kernelReloadWarned(const SimulationResult &r)
 
 /// First difference between two results of the same strategy, field by field
 /// (the trace aside); empty when they are identical.
+bool sameTrace(const Trace &a, const Trace &b)
+{
+    const auto sameRecord = [](const ActionRecord &x, const ActionRecord &y) {
+        return x.action == y.action && x.begin == y.begin && x.end == y.end && x.after == y.after;
+    };
+    return a.ids == b.ids && std::equal(a.actions.begin(), a.actions.end(), b.actions.begin(), b.actions.end(), sameRecord);
+}
+
 std::string compareResults(const SimulationResult &a, const SimulationResult &b)
 {
     if (a.steps.size() != b.steps.size())
@@ -1109,6 +1118,17 @@ void TestReference::fusedAgreement()
                 return where + ": fused, totals only: " + diff;
             if (const std::string diff = compareTotals(simulate(p, steps, totalsOnly), general); !diff.empty())
                 return where + ": general, totals only: " + diff;
+            // A trace: the steps executed as the expander makes them (the
+            // list never held) give the same result and trace as the list.
+            SimulationOptions traced = so;
+            traced.trace = true;
+            const SimulationResult listed = simulate(p, steps, traced);
+            S1Expander expander(p, c.groups.size(), [&](std::size_t g) { return std::span<const PatchId>(c.groups[g]); });
+            const SimulationResult streamed = simulate(p, expander, traced);
+            if (const std::string diff = compareResults(streamed, listed); !diff.empty())
+                return where + ": streamed vs listed steps: " + diff;
+            if (!sameTrace(streamed.trace, listed.trace))
+                return where + ": streamed vs listed steps: the traces differ";
             if (generated) { // simulateStrategy: the patch order and G, no vector per group
                 const StrategyKind kind = c.kind == Kind::Baseline ? StrategyKind::S1Baseline
                     : c.kind == Kind::RowByRow                     ? StrategyKind::RowByRow
@@ -1116,6 +1136,11 @@ void TestReference::fusedAgreement()
                 const StrategySpec spec{"generated", kind, c.group_size, {}};
                 if (const std::string diff = compareResults(simulateStrategy(p, spec, so), general); !diff.empty())
                     return where + ": patch sequence vs general: " + diff;
+                const SimulationResult sequenced = simulateStrategy(p, spec, traced);
+                if (const std::string diff = compareResults(sequenced, listed); !diff.empty())
+                    return where + ": traced patch sequence vs listed steps: " + diff;
+                if (!sameTrace(sequenced.trace, listed.trace))
+                    return where + ": traced patch sequence vs listed steps: the traces differ";
             }
             capped += fused->suppressed_diagnostics > 0;
             failing += fused->functional.status == FunctionalStatus::Fail;
@@ -1172,6 +1197,13 @@ void TestReference::fusedDeclinesRepeatedPatches()
     // With a trace the general executor runs even for a plain partition.
     so.trace = true;
     QVERIFY(!simulateS1Fused(p, s1Baseline(p.layer), so));
+    // Traced, the steps run as they are expanded: the repeated patch's first
+    // step (group 1, step 1) is found in the trace, as in the listed steps.
+    const SimulationResult streamed = simulateStrategy(p, spec, so);
+    QCOMPARE(compareResults(streamed, simulate(p, expandS1(p, spec.groups), so)), std::string());
+    QVERIFY(std::any_of(streamed.diagnostics.begin(), streamed.diagnostics.end(), [](const Diagnostic &d) {
+        return d.rule == Rule::ComputedTwice && d.message.find("(first computed at step 1)") != std::string::npos;
+    }));
 }
 
 // The fused pass on compute steps (kernel streaming) against the general

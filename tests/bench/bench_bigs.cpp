@@ -20,6 +20,7 @@
 // Exit status 1 when the simulation fails (its message is printed).
 
 #include "convoffload/io/ProjectFile.h"
+#include "convoffload/simulate/WorkEstimate.h"
 #include "document/ProjectDocument.h"
 #include "export/HeadlessPlatform.h"
 #include "mainwindow/MainWindow.h"
@@ -223,12 +224,15 @@ int main(int argc, char *argv[])
         double(cursor.memoryBytes()) / 1e6, double(cursor.checkpointBytes()) / 1e6, cursor.checkpointSpacing(),
         double(traceBytes) / 1e6, double(stepBytes) / 1e6);
     std::printf("process: peak resident after the seeks %.0f MB\n", double(afterSeeksKb) / 1024);
+    const double estimate = estimateStrategy(doc->problem(), doc->simulation()->spec, true, true).bytes;
+    std::printf("estimate of the traced simulation (estimateStrategy): %.0f MB; measured above the start: %.0f MB\n",
+        estimate / 1e6, double(afterSeeksKb - baseKb) * 1024 / 1e6);
     std::printf("process: peak resident (VmHWM) %.0f MB, resident now %.0f MB, at start %.0f MB; %.1f bytes per pixel\n",
         double(peakKb) / 1024, double(nowKb) / 1024, double(baseKb) / 1024, double(peakKb) * 1024 / double(layer.pixelCount()));
     std::printf("result size=%d patches=%lld steps=%d open_ms=%.1f seek_mid_ms=%.2f seek_end_ms=%.2f seek_worst_ms=%.2f "
-                "play_ms_per_step=%.4f cursor_bytes=%zu trace_bytes=%zu peak_rss_kb=%ld\n",
+                "play_ms_per_step=%.4f cursor_bytes=%zu trace_bytes=%zu peak_rss_kb=%ld estimate_bytes=%.0f\n",
         size, (long long)layer.patchCount(), steps, openMs, mid.cpu_ms, end.cpu_ms, worst.cpu_ms, playMs, cursor.memoryBytes(),
-        traceBytes, peakKb);
+        traceBytes, peakKb, estimate);
     doc->cancel();
     return 0;
 }

@@ -50,18 +50,18 @@ SimulationOptions workerOptions(
 
 /// Work the estimate puts over the budget (10 minutes, 3/4 of the memory) is
 /// refused with what it would need, rather than run for days or be killed.
-void requireWithinBudget(const Problem &problem, const SimulationOptions &options, std::int64_t runs)
+void requireWithinBudget(const WorkEstimate &estimate, std::int64_t runs, const WorkBudget &budget)
 {
-    WorkEstimate work = estimateSimulation(problem, options.functional, options.trace);
+    WorkEstimate work = estimate;
     work.seconds *= double(std::max<std::int64_t>(1, runs));
-    if (const std::optional<std::string> why = exceedsBudget(work))
+    if (const std::optional<std::string> why = exceedsBudget(work, budget))
         throw std::runtime_error(std::string(kNotSimulatedPrefix) + *why);
 }
 
 /// The simulation of strategy `index`, on the worker (with its cancel flag and
 /// progress reports) or, for small work, on the GUI thread (neither).
 std::shared_ptr<const SimulationSnapshot> simulateCopy(const Project &project, int index, const std::string &projectPath,
-    const std::atomic<bool> *cancel, const std::function<void(ProjectDocument::JobProgress)> &report)
+    const WorkBudget &budget, const std::atomic<bool> *cancel, const std::function<void(ProjectDocument::JobProgress)> &report)
 {
     auto snapshot = std::make_shared<SimulationSnapshot>();
     snapshot->problem = project.problem;
@@ -70,7 +70,7 @@ std::shared_ptr<const SimulationSnapshot> simulateCopy(const Project &project, i
     try {
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
         SimulationOptions options = workerOptions(project, tensors, true, cancel);
-        requireWithinBudget(snapshot->problem, options, 1);
+        requireWithinBudget(estimateStrategy(snapshot->problem, snapshot->spec, options.functional, options.trace), 1, budget);
         if (report)
             options.progress = [&](std::size_t done, std::size_t total) {
                 report({what, int(100 * done / std::max<std::size_t>(total, 1))});
@@ -89,14 +89,16 @@ std::shared_ptr<const SimulationSnapshot> simulateCopy(const Project &project, i
     return snapshot;
 }
 
-ProjectDocument::Comparison compareCopy(const Project &project, const std::string &projectPath, const Control &control)
+ProjectDocument::Comparison compareCopy(
+    const Project &project, const std::string &projectPath, const WorkBudget &budget, const Control &control)
 {
     ProjectDocument::Comparison comparison;
     const QString what = QObject::tr("Comparing strategies");
     try {
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
         const SimulationOptions options = workerOptions(project, tensors, false, control.cancelFlag());
-        requireWithinBudget(project.problem, options, std::int64_t(project.strategies.size()));
+        requireWithinBudget(estimateSimulation(project.problem, options.functional, options.trace),
+            std::int64_t(project.strategies.size()), budget);
         comparison.rows = compareStrategies(project, options);
         releaseFreedMemory();
     } catch (const Cancelled &) {
@@ -110,7 +112,8 @@ ProjectDocument::Comparison compareCopy(const Project &project, const std::strin
     return comparison;
 }
 
-ProjectDocument::Sweep sweepCopy(const Project &project, const std::string &projectPath, const Control &control)
+ProjectDocument::Sweep sweepCopy(
+    const Project &project, const std::string &projectPath, const WorkBudget &budget, const Control &control)
 {
     ProjectDocument::Sweep sweep;
     const QString what = QObject::tr("Sweeping group sizes");
@@ -118,7 +121,8 @@ ProjectDocument::Sweep sweepCopy(const Project &project, const std::string &proj
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
         const SimulationOptions options = workerOptions(project, tensors, false, control.cancelFlag());
         const Problem &p = project.problem;
-        requireWithinBudget(p, options, 2); // per group size: Row-by-Row and ZigZag
+        requireWithinBudget(
+            estimateSimulation(p, options.functional, options.trace), 2, budget); // per group size: Row-by-Row and ZigZag
         const std::int64_t to = std::min<std::int64_t>(p.layer.patchCount(), std::max<std::int64_t>(32, 2 * p.nbPatchesMax()));
         for (std::int64_t g = 1; g <= to; ++g) {
             if (control.isCancelled())
@@ -137,11 +141,6 @@ ProjectDocument::Sweep sweepCopy(const Project &project, const std::string &proj
 }
 
 bool problemIsSound(const Problem &p) { return p.layer.problems().empty() && p.hardware.problems().empty(); }
-
-/// Above this estimate of one simulation's memory, the simulation, the
-/// comparison and the sweep run one after the other instead of side by side,
-/// so that their peaks do not add up (a 4096² layer: ~1 GB each).
-constexpr double kConcurrentJobBytes = 256e6;
 
 } // namespace
 
@@ -334,13 +333,14 @@ void ProjectDocument::resimulate()
     // the views would repaint once in between).
     const WorkEstimate work = estimateSimulation(m_project.problem, true, true);
     if (work.seconds <= m_synchronousLimit) {
-        onSimulationFinished(simulateCopy(m_project, m_current, m_filePath.toStdString(), nullptr, {}));
+        onSimulationFinished(simulateCopy(m_project, m_current, m_filePath.toStdString(), m_budget, nullptr, {}));
         return;
     }
-    m_simulationJob.start([project = m_project, index = m_current, path = m_filePath.toStdString()](const Control &control) {
-        return simulateCopy(
-            project, index, path, control.cancelFlag(), [&control](JobProgress p) { control.report(std::move(p)); });
-    });
+    m_simulationJob.start(
+        [project = m_project, index = m_current, path = m_filePath.toStdString(), budget = m_budget](const Control &control) {
+            return simulateCopy(
+                project, index, path, budget, control.cancelFlag(), [&control](JobProgress p) { control.report(std::move(p)); });
+        });
 }
 
 void ProjectDocument::onSimulationFinished(std::shared_ptr<const SimulationSnapshot> snapshot)
@@ -364,7 +364,7 @@ void ProjectDocument::onSimulationFinished(std::shared_ptr<const SimulationSnaps
 
 bool ProjectDocument::oneJobAtATime() const
 {
-    return problemIsSound(m_project.problem) && estimateSimulation(m_project.problem, true).bytes > kConcurrentJobBytes;
+    return problemIsSound(m_project.problem) && estimateSimulation(m_project.problem, true).bytes > m_concurrentJobBytes;
 }
 
 void ProjectDocument::startDeferredJobs()
@@ -410,7 +410,7 @@ void ProjectDocument::startComparison()
         m_pendingCompare = true; // started when the simulation is in
         return;
     }
-    m_comparisonJob.start(std::bind_front(compareCopy, m_project, m_filePath.toStdString()));
+    m_comparisonJob.start(std::bind_front(compareCopy, m_project, m_filePath.toStdString(), m_budget));
 }
 
 void ProjectDocument::startSweep()
@@ -419,7 +419,7 @@ void ProjectDocument::startSweep()
         m_pendingSweep = true;
         return;
     }
-    m_sweepJob.start(std::bind_front(sweepCopy, m_project, m_filePath.toStdString()));
+    m_sweepJob.start(std::bind_front(sweepCopy, m_project, m_filePath.toStdString(), m_budget));
 }
 
 void ProjectDocument::onComparisonFinished(Comparison comparison)

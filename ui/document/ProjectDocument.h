@@ -7,6 +7,7 @@
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/Report.h"
 #include "convoffload/simulate/StepCursor.h"
+#include "convoffload/simulate/WorkEstimate.h"
 #include "jobs/BackgroundJob.h"
 
 #include <QObject>
@@ -77,6 +78,16 @@ public:
     /// a worker (tests of the worker's hand-over use it).
     void setSynchronousLimit(double seconds) { m_synchronousLimit = seconds; }
     static constexpr double kSynchronousSeconds = 0.003;
+    /// Above this estimate of one simulation's memory (estimateSimulation),
+    /// the simulation, the comparison and the sweep run one after the other
+    /// instead of side by side, so that their peaks do not add up (a 4096²
+    /// layer: several hundred MB each). Tests lower it to see a small layer
+    /// take that route.
+    void setConcurrentJobBytes(double bytes) { m_concurrentJobBytes = bytes; }
+    static constexpr double kConcurrentJobBytes = 256e6;
+    /// Work over this budget is refused with what it would need (default: 10
+    /// minutes, 3/4 of the memory); for the jobs started after the call.
+    void setWorkBudget(const WorkBudget &budget) { m_budget = budget; }
 
     /// One row per strategy (valid, duration, ...), refreshed with the project.
     const std::vector<CompareRow> &comparison() const { return m_comparison; }
@@ -162,6 +173,8 @@ private:
     BackgroundJob<Sweep, JobProgress> m_sweepJob;
     bool m_pendingResimulation = false, m_pendingCompare = false, m_pendingSweep = false;
     double m_synchronousLimit = kSynchronousSeconds;
+    double m_concurrentJobBytes = kConcurrentJobBytes;
+    WorkBudget m_budget;
 };
 
 } // namespace convoffload::ui

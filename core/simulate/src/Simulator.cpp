@@ -32,27 +32,45 @@ public:
 
     SimulationResult run(const StepList &steps)
     {
-        checkDram();
         m_steps = &steps;
-        m_result.steps.reserve(steps.size());
-        if (m_options.trace) {
-            m_result.trace.actions.reserve(steps.size() * kActionCount);
-            std::size_t ids = 0;
+        std::size_t ids = 0;
+        if (m_options.trace)
             for (const Step &s : steps)
                 ids += s.free_input.size() + s.free_kernels.size() + s.write.size() + s.load_input.size() + s.load_kernels.size()
                     + s.compute.size();
-            m_result.trace.ids.reserve(ids);
-        }
-        for (std::size_t i = 0; i < steps.size(); ++i) {
-            if (i % kPollEvery == 0)
-                poll(i, steps.size());
-            runStep(int(i + 1), steps[i]);
-        }
-        checkEnd(int(steps.size()));
-        return finish(std::move(m_inputLoads), std::move(m_kernelLoads));
+        std::size_t next = 0;
+        return runEach(steps.size(), ids, [&]() -> const Step * { return next < steps.size() ? &steps[next++] : nullptr; });
+    }
+
+    /// One step at a time, as the expander makes it: the step list is never
+    /// held. The trace reserves the expander's bound on its ids; the pages
+    /// it does not fill are never touched, so they are not resident.
+    SimulationResult run(S1Expander &expander)
+    {
+        Step step;
+        return runEach(expander.stepCount(), m_options.trace ? expander.idBound() : 0,
+            [&]() -> const Step * { return expander.next(step) ? &step : nullptr; });
     }
 
 private:
+    template <typename Next> SimulationResult runEach(std::size_t count, std::size_t traceIds, Next &&next)
+    {
+        checkDram();
+        m_result.steps.reserve(count);
+        if (m_options.trace) {
+            m_result.trace.actions.reserve(count * kActionCount);
+            m_result.trace.ids.reserve(traceIds);
+        }
+        std::size_t i = 0;
+        for (const Step *s = nullptr; (s = next()) != nullptr; ++i) {
+            if (i % kPollEvery == 0)
+                poll(i, count);
+            runStep(int(i + 1), *s);
+        }
+        checkEnd(int(i));
+        return finish(std::move(m_inputLoads), std::move(m_kernelLoads));
+    }
+
     void endAction(int step, Action action, std::uint32_t traceBegin)
     {
         const Footprint now = noteFootprint(step, action);
@@ -273,8 +291,10 @@ private:
                 });
             if (m_outputState[o] != OutputState::Pending) {
                 report(Severity::Error, Rule::ComputedTwice, step, Action::Compute, [&] {
-                    return Finding{
-                        outputElement(o), "computed again (first computed at step " + std::to_string(firstComputed(o)) + ")"};
+                    const int first = firstComputed(o, step);
+                    return Finding{outputElement(o),
+                        "computed again"
+                            + (first > 0 ? " (first computed at step " + std::to_string(first) + ")" : std::string())};
                 });
             }
             if (m_outputState[o] != OutputState::OnChip)
@@ -316,16 +336,27 @@ private:
         return true;
     }
 
-    /// The first step (1-based) whose compute names `o`. Looked up only for
-    /// a listed finding, so the run keeps no per-output step array.
-    int firstComputed(OutputId o) const
+    /// The first step (1-based) whose compute names `o`, `step` when it is
+    /// the first, 0 when the run keeps neither its steps nor a trace. Looked
+    /// up only for a listed finding, so the run keeps no per-output step array.
+    int firstComputed(OutputId o, int step) const
     {
-        for (std::size_t i = 0; i < m_steps->size(); ++i) {
-            const std::vector<OutputId> &c = (*m_steps)[i].compute;
-            if (std::find(c.begin(), c.end(), o) != c.end())
-                return int(i + 1);
+        if (m_steps) {
+            for (std::size_t i = 0; i < m_steps->size(); ++i) {
+                const std::vector<OutputId> &c = (*m_steps)[i].compute;
+                if (std::find(c.begin(), c.end(), o) != c.end())
+                    return int(i + 1);
+            }
+            return 0;
         }
-        return 0;
+        if (!m_options.trace)
+            return 0;
+        const std::vector<ActionRecord> &actions = m_result.trace.actions;
+        const std::vector<std::uint32_t> &ids = m_result.trace.ids;
+        for (std::size_t a = std::size_t(Action::Compute); a < actions.size(); a += std::size_t(kActionCount))
+            if (std::find(ids.begin() + actions[a].begin, ids.begin() + actions[a].end, o) != ids.begin() + actions[a].end)
+                return int(a / std::size_t(kActionCount) + 1);
+        return step;
     }
 
     /// Once per patch and step: every (non-synthesised) pixel must be on chip.
@@ -381,6 +412,12 @@ private:
 } // namespace
 
 SimulationResult simulate(const Problem &problem, const StepList &steps, const SimulationOptions &options)
+{
+    detail::requireSound(problem);
+    return Engine(problem, options).run(steps);
+}
+
+SimulationResult simulate(const Problem &problem, S1Expander &steps, const SimulationOptions &options)
 {
     detail::requireSound(problem);
     return Engine(problem, options).run(steps);

@@ -2,6 +2,10 @@
 
 #include "convoffload/model/KernelStreaming.h"
 #include "convoffload/simulate/FusedSimulation.h"
+#include "convoffload/simulate/Simulator.h"
+
+#include <algorithm>
+#include <span>
 
 namespace convoffload {
 
@@ -17,6 +21,23 @@ SimulationResult simulateStrategy(const Problem &problem, const StrategySpec &sp
             : simulateStepsFused(problem, computeStepsOf(problem, spec), options);
         if (fused)
             return std::move(*fused);
+    }
+    // A trace: the general executor, S1 steps executed as they are expanded
+    // (the step list of a 4096² layer is as large as its trace; a repeated
+    // output's first step is found in the trace).
+    if (!options.trace)
+        return simulate(problem, expandStrategy(problem, spec), options);
+    if (const std::optional<PatchSequence> sequence = patchSequenceOf(problem, spec)) {
+        const std::size_t g = std::size_t(sequence->group_size);
+        S1Expander expander(problem, sequence->groupCount(), [&](std::size_t i) {
+            return std::span<const PatchId>(sequence->order).subspan(i * g, std::min(g, sequence->order.size() - i * g));
+        });
+        return simulate(problem, expander, options);
+    }
+    if (isS1Kind(spec.kind)) {
+        const Groups groups = groupsOf(problem, spec);
+        S1Expander expander(problem, groups.size(), [&](std::size_t i) { return std::span<const PatchId>(groups[i]); });
+        return simulate(problem, expander, options);
     }
     return simulate(problem, expandStrategy(problem, spec), options);
 }

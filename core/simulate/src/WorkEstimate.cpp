@@ -52,6 +52,36 @@ WorkEstimate estimateSimulation(const Problem &problem, bool functional, bool tr
     return w;
 }
 
+WorkEstimate estimateStrategy(const Problem &problem, const StrategySpec &spec, bool functional, bool trace)
+{
+    WorkEstimate w = estimateSimulation(problem, functional, trace);
+    const Layer &l = problem.layer;
+    const double patches = double(l.patchCount()), pixels = double(l.pixelCount()), outputs = patches * double(l.n);
+    const double window = double(l.h_k) * double(l.w_k);
+    // Pixel loads per patch and patches per step.
+    double loads = window, perStep = 1;
+    if (spec.kind == StrategyKind::S1Baseline || spec.kind == StrategyKind::RowByRow || spec.kind == StrategyKind::ZigZag) {
+        perStep = spec.kind == StrategyKind::S1Baseline
+            ? 1.0
+            : double(std::max<std::int64_t>(1, spec.group_size.value_or(problem.nbPatchesMax())));
+        const double run = std::min(perStep, double(l.wOut()));
+        loads = std::min(window, double(l.h_k) * (run * l.stride_w + l.w_k - l.stride_w) / run);
+    } else if (spec.kind == StrategyKind::Groups && !spec.groups.empty()) {
+        perStep = patches / double(spec.groups.size());
+    }
+    const double steps = patches / perStep + 1;
+    // Trace: 4-byte ids (each load and free, each output computed and
+    // written) and 40-byte action records; step stats 120 bytes a step.
+    w.bytes = (trace ? 4.0 * patches * (2.0 * loads + 2.0 * double(l.n)) + 40.0 * kActionCount * steps : 0.0) + 120.0 * steps
+        + 9.0 * pixels // on chip, load count, the expander's mark
+        + 8.0 * patches // patch order, compute check
+        + 6.0 * outputs // output state, the write scheduler's
+        + 24.0 * pixels; // what the terms above miss (allocator slack, the check's reference), measured on 4096²
+    if (functional) // DRAM and chip copies of inputs (32-bit) and outputs, with state bytes
+        w.bytes += 9.0 * pixels * double(l.c_in) + 4.0 * double(l.n) * double(l.c_in) * window * 3.0 + 9.0 * outputs;
+    return w;
+}
+
 double availableMemoryBytes()
 {
     const long pages = ::sysconf(_SC_PHYS_PAGES), pageSize = ::sysconf(_SC_PAGESIZE);

@@ -5,6 +5,7 @@
 // GUI refuse such work with a message saying what it would need, instead of
 // running for days or being killed for memory.
 #include "convoffload/model/Problem.h"
+#include "convoffload/model/S1Strategy.h"
 
 #include <cstdint>
 #include <optional>
@@ -22,6 +23,13 @@ struct WorkEstimate {
 /// `visitsPerPatch`: how often a strategy computes each patch (1 for S1; the
 /// number of kernel blocks for a kernels-outer strategy).
 WorkEstimate estimateSimulation(const Problem &problem, bool functional, bool trace = true, std::int64_t visitsPerPatch = 1);
+
+/// The GUI's traced run of one strategy, its memory worked out from what
+/// the run holds (the trace, the per-pixel, per-patch and per-output arrays,
+/// the functional simulation) with the pixel loads of the strategy: for the
+/// generated S1 kinds, a run of G patches in a row loads its pixels once; for
+/// the others, the worst case (every patch pixel loaded on every visit).
+WorkEstimate estimateStrategy(const Problem &problem, const StrategySpec &spec, bool functional, bool trace = true);
 
 struct WorkBudget {
     double seconds = 600; // ten minutes
