@@ -84,6 +84,23 @@ void checkPartition(const S1Instance &in, const Groups &groups)
         QCOMPARE(s, 1);
 }
 
+/// The instance described by the current row of stateFollowsEveryMove_data.
+S1Instance instanceFromRow()
+{
+    QFETCH(int, hIn);
+    QFETCH(int, wIn);
+    QFETCH(int, kernel);
+    QFETCH(int, stride);
+    QFETCH(int, groupSize);
+    QFETCH(int, maxLoads);
+    QFETCH(int, memSlack);
+    QFETCH(bool, atMostCap);
+    OptimiseSettings settings;
+    settings.group_size = groupSize;
+    settings.group_count = atMostCap ? GroupCount::AtMostCap : GroupCount::ExactlyKMin;
+    return makeS1Instance(problem(hIn, wIn, kernel, stride, groupSize, maxLoads, memSlack), settings);
+}
+
 } // namespace
 
 class TestSearchMoves : public QObject {
@@ -110,18 +127,7 @@ private slots:
 
     void stateFollowsEveryMove()
     {
-        QFETCH(int, hIn);
-        QFETCH(int, wIn);
-        QFETCH(int, kernel);
-        QFETCH(int, stride);
-        QFETCH(int, groupSize);
-        QFETCH(int, maxLoads);
-        QFETCH(int, memSlack);
-        QFETCH(bool, atMostCap);
-        OptimiseSettings settings;
-        settings.group_size = groupSize;
-        settings.group_count = atMostCap ? GroupCount::AtMostCap : GroupCount::ExactlyKMin;
-        const S1Instance in = makeS1Instance(problem(hIn, wIn, kernel, stride, groupSize, maxLoads, memSlack), settings);
+        const S1Instance in = instanceFromRow();
         Annealer annealer(in, rowByRow(in.layer, in.group_size), 7);
         Random coin(11);
         int applied = 0;
@@ -154,18 +160,7 @@ private slots:
     void segmentMoveIsPricedExactly_data() { stateFollowsEveryMove_data(); }
     void segmentMoveIsPricedExactly()
     {
-        QFETCH(int, hIn);
-        QFETCH(int, wIn);
-        QFETCH(int, kernel);
-        QFETCH(int, stride);
-        QFETCH(int, groupSize);
-        QFETCH(int, maxLoads);
-        QFETCH(int, memSlack);
-        QFETCH(bool, atMostCap);
-        OptimiseSettings settings;
-        settings.group_size = groupSize;
-        settings.group_count = atMostCap ? GroupCount::AtMostCap : GroupCount::ExactlyKMin;
-        const S1Instance in = makeS1Instance(problem(hIn, wIn, kernel, stride, groupSize, maxLoads, memSlack), settings);
+        const S1Instance in = instanceFromRow();
         Annealer annealer(in, rowByRow(in.layer, in.group_size), 5);
         Random coin(3);
         int committed = 0;

@@ -119,11 +119,21 @@ std::vector<std::int16_t> paddedInput16(const Layer &l, const TensorData &d)
     return padded;
 }
 
+/// The patch of output (i, j) in kernel layout, [c][h][w], from the padded input.
+void gatherPatch(const Layer &l, const std::vector<std::int16_t> &padded, int i, int j, std::vector<std::int16_t> &patch)
+{
+    const int height = l.paddedHeight(), width = l.paddedWidth();
+    std::size_t e = 0;
+    for (int c = 0; c < l.c_in; ++c)
+        for (int h = 0; h < l.h_k; ++h)
+            for (int w = 0; w < l.w_k; ++w)
+                patch[e++] = padded[(std::size_t(c) * height + i * l.stride_h + h) * width + j * l.stride_w + w];
+}
+
 /// The former baseline: each patch gathered in kernel layout, then an int16
 /// dot product with int32 sums per kernel (sizes known at run time only).
 std::vector<std::int32_t> patchGatherConvolution(const Layer &l, const TensorData &d)
 {
-    const int height = l.paddedHeight(), width = l.paddedWidth();
     const std::vector<std::int16_t> padded = paddedInput16(l, d);
     const std::vector<std::int16_t> weights(d.kernels.begin(), d.kernels.end());
     const std::size_t n = std::size_t(l.kernelElements());
@@ -131,11 +141,7 @@ std::vector<std::int32_t> patchGatherConvolution(const Layer &l, const TensorDat
     std::vector<std::int32_t> out(std::size_t(l.outputCount()));
     for (int i = 0; i < l.hOut(); ++i)
         for (int j = 0; j < l.wOut(); ++j) {
-            std::size_t e = 0;
-            for (int c = 0; c < l.c_in; ++c)
-                for (int h = 0; h < l.h_k; ++h)
-                    for (int w = 0; w < l.w_k; ++w)
-                        patch[e++] = padded[(std::size_t(c) * height + i * l.stride_h + h) * width + j * l.stride_w + w];
+            gatherPatch(l, padded, i, j, patch);
             for (int k = 0; k < l.n; ++k) {
                 const std::int16_t *wk = weights.data() + std::size_t(k) * n;
                 std::int32_t sum = 0;
@@ -174,7 +180,7 @@ void rowSweep(const std::int16_t *in, int width, const Layer &l, const std::int1
 /// value used four times).
 std::vector<std::int32_t> plainConvolution(const Layer &l, const TensorData &d)
 {
-    const int height = l.paddedHeight(), width = l.paddedWidth();
+    const int width = l.paddedWidth();
     const std::vector<std::int16_t> padded = paddedInput16(l, d);
     const std::vector<std::int16_t> weights(d.kernels.begin(), d.kernels.end());
     std::vector<std::int32_t> out(std::size_t(l.outputCount()));
@@ -187,11 +193,7 @@ std::vector<std::int32_t> plainConvolution(const Layer &l, const TensorData &d)
     std::vector<std::int16_t> patch(n);
     for (int i = 0; i < l.hOut(); ++i)
         for (int j = 0; j < l.wOut(); ++j) {
-            std::size_t e = 0;
-            for (int c = 0; c < l.c_in; ++c)
-                for (int h = 0; h < l.h_k; ++h)
-                    for (int w = 0; w < l.w_k; ++w)
-                        patch[e++] = padded[(std::size_t(c) * height + i * l.stride_h + h) * width + j * l.stride_w + w];
+            gatherPatch(l, padded, i, j, patch);
             std::int32_t *o = out.data() + std::size_t(i * l.wOut() + j) * std::size_t(l.n);
             int k = 0;
             for (; k + 4 <= l.n; k += 4) {
