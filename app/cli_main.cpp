@@ -61,7 +61,7 @@ int simulateCommand(const QCommandLineParser &parser, const Loaded &loaded)
     const SimulationResult result = runStrategy(project.problem, spec, simulationOptions(parser, loaded, false));
     endProgressLine(parser);
     if (parser.isSet(QStringLiteral("json")))
-        print(simulationToJson(project.problem, spec.name, result).dump(2) + "\n");
+        print(simulationToJsonText(project.problem, spec.name, result));
     else
         print(simulationToText(project.problem, spec.name, result));
     return 0;

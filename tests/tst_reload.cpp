@@ -227,6 +227,38 @@ private slots:
         QCOMPARE(strategyStatusFromName(strategyStatusName(v.status)), std::optional(v.status));
     }
 
+    /// `simulate --json` writes the patch list straight into the text; the
+    /// text must be exactly nlohmann's dump of simulationToJson, whatever
+    /// the names, messages and lists hold.
+    void jsonTextIsTheDump_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("patchIds");
+        QTest::addColumn<bool>("functionalFails");
+        QTest::newRow("assumption met") << QStringLiteral("Hopping") << 0 << false;
+        QTest::newRow("one patch") << QStringLiteral("Hopping") << 1 << false;
+        QTest::newRow("many patches") << QStringLiteral("a \"quoted\"\nname \u00e9") << 1000 << false;
+        QTest::newRow("functional failure") << QStringLiteral("\u0001{\"x\": [1]}") << 3 << true;
+    }
+    void jsonTextIsTheDump()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, patchIds);
+        QFETCH(bool, functionalFails);
+        const Problem problem = stripProblem(2);
+        SimulationResult r = run(problem, hoppingGroups(), false);
+        r.reload.patches.clear();
+        for (int i = 0; i < patchIds; ++i)
+            r.reload.patches.push_back(PatchId(i * 7919 % 100000));
+        if (functionalFails) {
+            r.functional.status = FunctionalStatus::Fail;
+            r.functional.message = "output (0,0,1) is 3, expected \"4\"\n";
+        }
+        const std::string expected = simulationToJson(problem, name.toStdString(), r).dump(2) + "\n";
+        const std::string text = simulationToJsonText(problem, name.toStdString(), r);
+        QCOMPARE(QString::fromStdString(text), QString::fromStdString(expected));
+    }
+
     /// The simulate report: the SPEC §6 fields stay (the reload findings are
     /// still in "warnings"), the new ones say the state; the text report
     /// names the state and lists the findings as "assumption:".

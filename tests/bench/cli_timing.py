@@ -38,15 +38,22 @@ def project(size, group):
 
 
 def timed(cmd):
-    """Wall time, CPU time and peak RSS (kB) of one run, via wait4."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-    out = proc.stdout.read()
-    _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - start
-    if status != 0:
-        sys.exit(f"{' '.join(cmd)} failed with status {status}")
-    return seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, out
+    """Wall time, CPU time and peak RSS (kB) of one run, via wait4.
+
+    A child's ru_maxrss starts from this Python process's size at the fork
+    (Linux keeps the high-water mark across exec), so the peak comes from
+    GNU time, whose own small process forks the command, when it is there."""
+    with tempfile.NamedTemporaryFile(mode="r") as rss_file:
+        wrapped = ["/usr/bin/time", "-q", "-f", "%M", "-o", rss_file.name] + cmd if os.path.exists("/usr/bin/time") else cmd
+        start = time.perf_counter()
+        proc = subprocess.Popen(wrapped, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        out = proc.stdout.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - start
+        if status != 0:
+            sys.exit(f"{' '.join(cmd)} failed with status {status}")
+        peak = int(rss_file.read().split()[-1]) if wrapped is not cmd else usage.ru_maxrss
+    return seconds, usage.ru_utime + usage.ru_stime, peak, out
 
 
 def main():

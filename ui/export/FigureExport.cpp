@@ -269,7 +269,7 @@ QString exportMetricsCsv(const SimulationResult &result)
 
 QString exportMetricsJson(const Problem &problem, const QString &strategy, const SimulationResult &result)
 {
-    return QString::fromStdString(simulationToJson(problem, strategy.toStdString(), result).dump(2)) + QLatin1Char('\n');
+    return QString::fromStdString(simulationToJsonText(problem, strategy.toStdString(), result));
 }
 
 ExportResult exportText(const QString &text, const QString &path)

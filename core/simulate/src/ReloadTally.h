@@ -75,9 +75,14 @@ public:
         const auto beyond = [&](std::uint32_t loads) { return loads > m_bound; };
         check.pixels = std::count_if(result.input_load_counts.begin(), result.input_load_counts.end(), beyond);
         check.kernels = std::count_if(result.kernel_load_counts.begin(), result.kernel_load_counts.end(), beyond);
-        std::sort(m_patches.begin(), m_patches.end());
-        m_patches.erase(std::unique(m_patches.begin(), m_patches.end()), m_patches.end());
-        check.patches = std::move(m_patches);
+        // Flagged patches in ascending order, read off the per-patch steps: a
+        // scan, where sorting the flags in compute order cost more (ZigZag's
+        // odd rows come in descending order).
+        check.patches.clear();
+        check.patches.reserve(std::min(m_flagged, m_patchStep.size()));
+        for (std::size_t p = 0; p < m_patchStep.size(); ++p)
+            if (m_patchStep[p] != 0)
+                check.patches.push_back(PatchId(p));
     }
 
 private:
@@ -89,7 +94,7 @@ private:
         if (m_patchStep.empty())
             m_patchStep.assign(std::size_t(m_layer.patchCount()), 0);
         m_patchStep[patch] = step;
-        m_patches.push_back(patch);
+        ++m_flagged;
     }
 
     const Layer &m_layer;
@@ -97,7 +102,7 @@ private:
     std::uint32_t m_bound;
     int m_pixelsBreak = 0, m_kernelsBreak = 0; // the last step that loaded a pixel / kernel beyond the bound
     std::vector<int> m_pixelStep, m_kernelStep, m_patchStep; // per element: the last step it broke at (0 = never)
-    std::vector<PatchId> m_patches;
+    std::size_t m_flagged = 0; // how many times a patch was flagged (at least the patches flagged)
 };
 
 } // namespace convoffload::detail
