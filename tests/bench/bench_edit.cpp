@@ -109,7 +109,11 @@ int main(int argc, char *argv[])
             std::fprintf(stderr, "edit %d refused: %s\n", i, qPrintable(error));
             return 1;
         }
-        waitFor([&] { return doc.cursor() && doc.simulation()->spec == doc.project().strategies[2]; });
+        // The first edit of the generated ZigZag makes "ZigZag (edited)", the
+        // current strategy from then on: wait for the current one's simulation.
+        waitFor([&] {
+            return doc.cursor() && doc.simulation()->spec == doc.project().strategies[std::size_t(doc.currentStrategy())];
+        });
         // The window's slots ran on the signal (charts updated, flags placed); paint the views now.
         toSnapshot.push_back(since());
         window.inputGrid()->repaint();

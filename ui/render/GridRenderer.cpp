@@ -13,6 +13,7 @@
 #include <QVector>
 
 #include <algorithm>
+#include <array>
 #include <deque>
 #include <cmath>
 
@@ -120,16 +121,57 @@ double itemWidth(const QFontMetricsF &fm, const LegendMetrics &m, const LegendIt
 
 // A patch that breaks the reload assumption: a triangle in the cell's top
 // right corner, white-edged so it reads on every state colour.
-void paintCorner(QPainter &p, const QRectF &cell, const QColor &colour)
+/// The reload assumption's corner mark on each of `cells` (all one size).
+/// On screen and in raster images the mark is drawn antialiased into a few
+/// stamps (one per quarter-pixel offset of a cell's corner) and stamped on
+/// every cell: a polygon per cell made the marks the grids' largest cost on
+/// a layer that breaks the bound widely. Vector figures (SVG, PDF) keep one
+/// polygon per cell.
+void paintCorners(QPainter &p, const std::vector<QRectF> &cells, const QColor &colour)
 {
-    const double side = std::clamp(cell.width() * 0.5, 3.0, 14.0);
-    QPolygonF corner;
-    corner << cell.topRight() << QPointF(cell.right() - side, cell.top()) << QPointF(cell.right(), cell.top() + side);
+    if (cells.empty())
+        return;
+    const double side = std::clamp(cells.front().width() * 0.5, 3.0, 14.0);
+    const QPen pen = side >= 6 ? QPen(Qt::white, 1) : QPen(Qt::NoPen);
     p.save();
     p.setRenderHint(QPainter::Antialiasing, true);
-    p.setPen(side >= 6 ? QPen(Qt::white, 1) : Qt::NoPen);
-    p.setBrush(colour);
-    p.drawPolygon(corner);
+    const bool raster = p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster
+        && p.transform().type() <= QTransform::TxTranslate && p.transform().dx() == std::floor(p.transform().dx())
+        && p.transform().dy() == std::floor(p.transform().dy());
+    if (raster && cells.size() > 4) {
+        constexpr int kSteps = 4; // quarter pixels: a mark is at most 1/8 px off
+        const qreal ratio = p.device()->devicePixelRatioF();
+        const int extent = int(std::ceil(side)) + 3; // the mark, its pen and the offset
+        std::array<QImage, kSteps * kSteps> stamps;
+        for (const QRectF &cell : cells) {
+            const QPointF corner(cell.right() - side, cell.top());
+            const QPointF whole(std::floor(corner.x()), std::floor(corner.y()));
+            const int qx = std::min(kSteps - 1, int((corner.x() - whole.x()) * kSteps + 0.5));
+            const int qy = std::min(kSteps - 1, int((corner.y() - whole.y()) * kSteps + 0.5));
+            QImage &stamp = stamps[std::size_t(qy * kSteps + qx)];
+            if (stamp.isNull()) {
+                stamp = QImage(QSize(extent, extent) * ratio, QImage::Format_ARGB32_Premultiplied);
+                stamp.setDevicePixelRatio(ratio);
+                stamp.fill(Qt::transparent);
+                QPainter sp(&stamp);
+                sp.setRenderHint(QPainter::Antialiasing, true);
+                sp.setPen(pen);
+                sp.setBrush(colour);
+                const QPointF at(1 + double(qx) / kSteps, 1 + double(qy) / kSteps);
+                const QPointF shape[3] = {at + QPointF(side, 0), at, at + QPointF(side, side)};
+                sp.drawConvexPolygon(shape, 3);
+            }
+            p.drawImage(whole - QPointF(1, 1), stamp);
+        }
+    } else {
+        p.setPen(pen);
+        p.setBrush(colour);
+        for (const QRectF &cell : cells) {
+            const QPointF shape[3]
+                = {cell.topRight(), QPointF(cell.right() - side, cell.top()), QPointF(cell.right(), cell.top() + side)};
+            p.drawConvexPolygon(shape, 3);
+        }
+    }
     p.restore();
 }
 
@@ -181,7 +223,7 @@ void paintItem(QPainter &p, const QFontMetricsF &fm, const LegendMetrics &m, con
         p.setPen(QPen(frameColour(), 1));
         p.setBrush(Qt::NoBrush);
         p.drawRect(box);
-        paintCorner(p, box, item.color);
+        paintCorners(p, {box}, item.color);
         text(box.right() + m.gapIn, item.label);
         break;
     case LegendItem::Kind::PartialFill:
@@ -929,11 +971,13 @@ void GridRenderer::paintAssumptionMarks(
     // Patch ids are row-major: only the rows shown are looked at.
     const auto first = std::lower_bound(patches.begin(), patches.end(), PatchId(patchId(layer, cells.top(), 0)));
     const auto last = std::lower_bound(patches.begin(), patches.end(), PatchId(patchId(layer, cells.bottom() + 1, 0)));
+    std::vector<QRectF> marked;
     for (auto it = first; it != last; ++it) {
         const Grid g = patchPosition(layer, *it);
         if (cells.contains(g.col, g.row))
-            paintCorner(painter, geometry.cellRect(g.row, g.col), Palette::assumption());
+            marked.push_back(geometry.cellRect(g.row, g.col));
     }
+    paintCorners(painter, marked, Palette::assumption());
 }
 
 void GridRenderer::paintAxes(
