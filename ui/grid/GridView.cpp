@@ -140,7 +140,7 @@ void GridView::updateLayout()
     const double margin = std::round(h * 0.4);
     const QRectF inner = QRectF(rect()).adjusted(margin, margin, -margin, -margin);
     const double titleH = std::ceil(h * 1.3);
-    const double legendH = m_style.legend ? GridRenderer::legendHeight(fm, inner.width(), legendRows()) : 0.0;
+    const double legendH = m_style.legend ? m_legendCache.height(font(), this, inner.width(), legendRows()) : 0.0;
     const double legendGap = m_style.legend ? std::round(h * 0.4) : 0.0;
     const QSizeF axis = m_style.labels ? GridRenderer::axisSize(fm, rows(), cols()) : QSizeF(0, 0);
     const double stripBand = m_problem ? GridRenderer::kernelStripBand(fm, m_kind, m_style) : 0.0;
@@ -246,7 +246,7 @@ void GridView::paintEvent(QPaintEvent *event)
     if (!m_kernelStrip.isEmpty() && m_kernelStrip.intersects(exposed))
         KernelStrip::paint(painter, m_kernelStrip, *m_problem, *m_cursor, m_style.labels);
     if (m_style.legend && m_legend.intersects(exposed))
-        GridRenderer::paintLegend(painter, m_legend, legendRows());
+        m_legendCache.paint(painter, m_legend, legendRows());
 }
 
 void GridView::paintEditState(QPainter &painter, const GridGeometry &g, const QRect &cells) const

@@ -14,6 +14,7 @@
 // current simulation breaks a rule are flagged, with the core's messages in
 // their tooltips. Panning moves to the middle button or space + left drag.
 
+#include "grid/LegendCache.h"
 #include "grid/ViewTransform.h"
 #include "render/GridRenderer.h"
 
@@ -168,6 +169,7 @@ private:
     ViewTransform m_transform;
     bool m_fitted = true; // follow the widget size until the user zooms or pans
     QRectF m_title, m_topAxis, m_leftAxis, m_viewport, m_kernelStrip, m_legend;
+    LegendCache m_legendCache;
     // panning (the left button without edit mode, else the middle button or space + left)
     QPoint m_pressPos, m_lastPos;
     bool m_panning = false, m_dragging = false;

@@ -76,12 +76,14 @@ struct LegendItem {
     QColor color;
     QString label;
     QString low, high; // Gradient: the counts at its two ends
+    bool operator==(const LegendItem &) const = default;
 };
 
 /// A line of a legend, with an optional caption ("Input:").
 struct LegendRow {
     QString caption;
     std::vector<LegendItem> items;
+    bool operator==(const LegendRow &) const = default;
 };
 
 /// Where a one-grid figure puts its parts.
