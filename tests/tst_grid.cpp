@@ -7,6 +7,7 @@
 #include "render/StepName.h"
 #include "render/Palette.h"
 #include "grid/GridView.h"
+#include "grid/LegendCache.h"
 #include "grid/ViewTransform.h"
 
 #include "convoffload/model/S1Strategy.h"
@@ -545,6 +546,118 @@ private Q_SLOTS:
         GridStyle plain;
         plain.reloadMarks = false;
         QVERIFY(!labels(GridRenderer::outputLegend(plain, {}, false, true)).contains(Palette::assumptionLabel()));
+    }
+
+    // On raster devices the reload marks are stamped from pre-drawn images
+    // (quarter-pixel offsets); a vector device (QPicture, as SVG/PDF) draws
+    // each as a polygon. Replayed, both must give the same marks. Input
+    // 1×2×24, one 2×3 kernel (patch j reads columns j..j+2), bound 1: the
+    // even patches first, then the odd ones, each of which reloads columns
+    // the evens loaded and freed.
+    void stampedMarksMatchPolygons_data()
+    {
+        QTest::addColumn<double>("cellSize");
+        QTest::addColumn<QPointF>("origin");
+        QTest::newRow("whole cells, white rim") << 40.0 << QPointF(10, 10);
+        QTest::newRow("fractional cells and origin") << 13.37 << QPointF(3.3, 7.6);
+        QTest::newRow("small cells, no rim") << 9.5 << QPointF(0.25, 2.75);
+    }
+    void stampedMarksMatchPolygons()
+    {
+        QFETCH(double, cellSize);
+        QFETCH(QPointF, origin);
+        Problem problem;
+        problem.layer = Layer{1, 2, 24, 2, 3, 1, 1, 1, 0, 0, 0, 0};
+        problem.hardware.nbop_pe = 1000;
+        problem.hardware.mem_size = 1000;
+        problem.hardware.max_loads_per_element = 1;
+        Groups groups;
+        for (PatchId p = 0; p < 22; p += 2)
+            groups.push_back({p});
+        for (PatchId p = 1; p < 22; p += 2)
+            groups.push_back({p});
+        SimulationOptions options;
+        options.functional = false;
+        const SimulationResult result = simulate(problem, expandS1(problem, groups), options);
+        QVERIFY(result.reload.patches.size() >= 8); // enough marks for the stamps
+        StepCursor cursor(problem, result);
+        cursor.seek({0, Action::Compute});
+        const GridGeometry g{1, 22, origin, cellSize};
+        const QSize size(int(origin.x() + 22 * cellSize) + 4, int(origin.y() + cellSize) + 4);
+        QImage stamped = blankImage(size), drawn = blankImage(size);
+        {
+            QPainter p(&stamped);
+            GridRenderer().paintOutputCells(p, g, problem, cursor, GridStyle{}, g.allCells());
+        }
+        QPicture picture;
+        {
+            QPainter p(&picture);
+            GridRenderer().paintOutputCells(p, g, problem, cursor, GridStyle{}, g.allCells());
+        }
+        {
+            QPainter p(&drawn);
+            p.drawPicture(0, 0, picture);
+        }
+        const std::set<PatchId> marked(result.reload.patches.begin(), result.reload.patches.end());
+        for (int col = 0; col < 22; ++col) {
+            const QRectF cell = g.cellRect(0, col);
+            const QPoint inside(int(cell.right() - cellSize * 0.1), int(cell.top() + cellSize * 0.1));
+            const QRgb at = stamped.pixel(inside);
+            const bool dark = std::max({qRed(at), qGreen(at), qBlue(at)}) < 40; // the mark is black
+            QVERIFY2(dark == bool(marked.count(PatchId(col))), qPrintable(QStringLiteral("patch %1").arg(col)));
+            if (!dark)
+                continue;
+            // Pixel by pixel around the mark: at most an eighth of a pixel
+            // apart, so antialiased edges differ a little, nothing more.
+            const double side = std::clamp(cellSize * 0.5, 3.0, 14.0);
+            const QRect around
+                = QRectF(cell.right() - side - 1, cell.top() - 1, side + 2, side + 2).toAlignedRect() & stamped.rect();
+            for (int y = around.top(); y <= around.bottom(); ++y)
+                for (int x = around.left(); x <= around.right(); ++x) {
+                    const QRgb a = stamped.pixel(x, y), b = drawn.pixel(x, y);
+                    const int diff
+                        = std::max({std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)), std::abs(qBlue(a) - qBlue(b))});
+                    QVERIFY2(
+                        diff <= 72, qPrintable(QStringLiteral("patch %1, pixel (%2, %3): %4").arg(col).arg(x).arg(y).arg(diff)));
+                }
+        }
+    }
+
+    // A grid view's legend comes from an image kept while it stays the
+    // same; it must look as GridRenderer paints it, and follow changes.
+    void cachedLegendLooksTheSame()
+    {
+        std::vector<LegendRow> rows = GridRenderer::outputLegend(GridStyle{}, {}, false, true);
+        const QFont font = QApplication::font();
+        const QFontMetricsF fm(font);
+        LegendCache cache;
+        const double width = 300;
+        QCOMPARE(cache.height(font, nullptr, width, rows), GridRenderer::legendHeight(fm, width, rows));
+        for (int change = 0; change < 2; ++change) {
+            const QRectF rect(5.5, 3.25, width, GridRenderer::legendHeight(fm, width, rows));
+            QImage direct = blankImage(QSize(320, int(rect.bottom()) + 4)), cached = direct;
+            {
+                QPainter p(&direct);
+                p.setFont(font);
+                GridRenderer::paintLegend(p, rect, rows);
+            }
+            for (int again = 0; again < 2; ++again) { // the second paint comes from the kept image
+                cached.fill(Qt::white);
+                QPainter p(&cached);
+                p.setFont(font);
+                cache.paint(p, rect, rows);
+            }
+            int worst = 0;
+            for (int y = 0; y < direct.height(); ++y)
+                for (int x = 0; x < direct.width(); ++x) {
+                    const QRgb a = direct.pixel(x, y), b = cached.pixel(x, y);
+                    worst = std::max(
+                        {worst, std::abs(qRed(a) - qRed(b)), std::abs(qGreen(a) - qGreen(b)), std::abs(qBlue(a) - qBlue(b))});
+                }
+            QVERIFY2(worst <= 2, qPrintable(QStringLiteral("change %1: a pixel differs by %2").arg(change).arg(worst)));
+            rows.back().items.pop_back(); // a legend that changed is painted anew
+            QCOMPARE(cache.height(font, nullptr, width, rows), GridRenderer::legendHeight(fm, width, rows));
+        }
     }
 
     void vectorPathMatchesRaster()
