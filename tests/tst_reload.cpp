@@ -227,9 +227,10 @@ private slots:
         QCOMPARE(strategyStatusFromName(strategyStatusName(v.status)), std::optional(v.status));
     }
 
-    /// `simulate --json` writes the patch list straight into the text; the
-    /// text must be exactly nlohmann's dump of simulationToJson, whatever
-    /// the names, messages and lists hold.
+    /// `simulate --json` writes the patch list straight into the text, on
+    /// one line; the rest of the text must be exactly nlohmann's dump of
+    /// simulationToJson, whatever the names, messages and lists hold, and
+    /// the whole must parse to the same JSON.
     void jsonTextIsTheDump_data()
     {
         QTest::addColumn<QString>("name");
@@ -254,8 +255,23 @@ private slots:
             r.functional.status = FunctionalStatus::Fail;
             r.functional.message = "output (0,0,1) is 3, expected \"4\"\n";
         }
-        const std::string expected = simulationToJson(problem, name.toStdString(), r).dump(2) + "\n";
+        const nlohmann::ordered_json json = simulationToJson(problem, name.toStdString(), r);
         const std::string text = simulationToJsonText(problem, name.toStdString(), r);
+        QCOMPARE(nlohmann::ordered_json::parse(text), json);
+        // The ids on one line, the rest as dump(2) writes it.
+        std::string ids;
+        for (std::size_t i = 0; i < r.reload.patches.size(); ++i) {
+            if (i > 0)
+                ids += ',';
+            ids += std::to_string(r.reload.patches[i]);
+        }
+        nlohmann::ordered_json withoutIds = json;
+        withoutIds["reload_assumption"]["patch_ids"] = "IDS";
+        std::string expected = withoutIds.dump(2) + "\n";
+        std::string idsText("\"patch_ids\": [");
+        idsText += ids;
+        idsText += ']';
+        expected.replace(expected.find("\"patch_ids\": \"IDS\""), 18, idsText);
         QCOMPARE(QString::fromStdString(text), QString::fromStdString(expected));
     }
 

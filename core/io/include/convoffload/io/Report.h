@@ -13,8 +13,9 @@ namespace convoffload {
 
 /// SPEC §6 `simulate --json`; per_step lists every step, the drain last.
 nlohmann::ordered_json simulationToJson(const Problem &problem, const std::string &name, const SimulationResult &result);
-/// simulationToJson(...).dump(2) + "\n", written without a json node per
-/// reload patch id (`simulate --json` and the GUI's metrics export).
+/// simulationToJson(...).dump(2) + "\n" (the same JSON, the same text)
+/// except that reload_assumption.patch_ids is written on one line, without
+/// a json node per id (`simulate --json` and the GUI's metrics export).
 std::string simulationToJsonText(const Problem &problem, const std::string &name, const SimulationResult &result);
 std::string simulationToText(const Problem &problem, const std::string &name, const SimulationResult &result);
 
