@@ -601,6 +601,13 @@ std::string compareResults(const SimulationResult &a, const SimulationResult &b)
         || a.functional.dram_output != b.functional.dram_output)
         return "functional: " + functionalStatusName(a.functional.status) + " '" + a.functional.message + "' vs "
             + functionalStatusName(b.functional.status) + " '" + b.functional.message + "'";
+    // The reload assumption in full: the fused pass flags patches while it
+    // walks a group's pixels, the general executor at each compute.
+    if (a.reload.bound != b.reload.bound || a.reload.pixels != b.reload.pixels || a.reload.kernels != b.reload.kernels
+        || a.reload.patches != b.reload.patches)
+        return "reload assumption: " + std::to_string(a.reload.pixels) + " pixels, " + std::to_string(a.reload.kernels)
+            + " kernels, " + std::to_string(a.reload.patches.size()) + " patches vs " + std::to_string(b.reload.pixels) + ", "
+            + std::to_string(b.reload.kernels) + ", " + std::to_string(b.reload.patches.size());
     return {};
 }
 

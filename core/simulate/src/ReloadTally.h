@@ -46,6 +46,22 @@ public:
         m_kernelsBreak = step;
     }
 
+    /// The most loads an element may have without breaking the assumption.
+    std::uint32_t bound() const { return m_bound; }
+
+    /// `patch` computed at `step`, reading a pixel loaded beyond the bound at
+    /// that step: the fused pass sees this while it walks the group's pixels,
+    /// and tells only kernelComputed at the compute.
+    void pixelBreakRead(int step, PatchId patch) { flag(step, patch); }
+
+    /// `patch` computed with kernel `k` at `step`: flagged when `k` was
+    /// loaded beyond the bound at that step (computed's kernel half).
+    void kernelComputed(int step, PatchId patch, KernelId k)
+    {
+        if (m_kernelsBreak == step && m_kernelStep[k] == step)
+            flag(step, patch);
+    }
+
     /// True when `step` loaded an element beyond the bound (only then do
     /// computes need telling).
     bool breaks(int step) const { return m_pixelsBreak == step || m_kernelsBreak == step; }
