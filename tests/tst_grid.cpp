@@ -59,6 +59,18 @@ struct Example {
 
 constexpr QRectF kTarget(0, 0, 600, 600);
 
+/// Input 1×2×width, one 2×3 kernel (patch j reads columns j..j+2), room for
+/// everything, reload bound 1.
+Problem reloadStrip(int width)
+{
+    Problem problem;
+    problem.layer = Layer{1, 2, width, 2, 3, 1, 1, 1, 0, 0, 0, 0};
+    problem.hardware.nbop_pe = 1000;
+    problem.hardware.mem_size = 1000;
+    problem.hardware.max_loads_per_element = 1;
+    return problem;
+}
+
 QImage blankImage(const QSize &size = QSize(600, 600), QColor fill = Qt::white)
 {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
@@ -495,11 +507,7 @@ private Q_SLOTS:
     // worked out in tst_reload. Patches 0 and 3 load each column first.
     void reloadMarksEveryPatch()
     {
-        Problem problem;
-        problem.layer = Layer{1, 2, 7, 2, 3, 1, 1, 1, 0, 0, 0, 0};
-        problem.hardware.nbop_pe = 1000;
-        problem.hardware.mem_size = 1000;
-        problem.hardware.max_loads_per_element = 1;
+        const Problem problem = reloadStrip(7);
         SimulationOptions options;
         options.functional = false;
         options.max_diagnostics_per_rule = 1;
@@ -566,11 +574,7 @@ private Q_SLOTS:
     {
         QFETCH(double, cellSize);
         QFETCH(QPointF, origin);
-        Problem problem;
-        problem.layer = Layer{1, 2, 24, 2, 3, 1, 1, 1, 0, 0, 0, 0};
-        problem.hardware.nbop_pe = 1000;
-        problem.hardware.mem_size = 1000;
-        problem.hardware.max_loads_per_element = 1;
+        const Problem problem = reloadStrip(24);
         Groups groups;
         for (PatchId p = 0; p < 22; p += 2)
             groups.push_back({p});
