@@ -871,10 +871,13 @@ private slots:
         OptimiseControl control;
         control.time_limit_s = 60;
         const OptimiseResult r = searchOptimise(in, budget(moves, 1, threads), control);
+        // With a budget no run can spend, only the bound or the time limit
+        // can end the search: not timed out means it stopped at the bound
+        // (no wall-clock check: a sanitizer build on a busy CI machine once
+        // took 5.2 s here).
         QVERIFY(!r.timed_out);
         QCOMPARE(optimiseStatusName(r.status), optimiseStatusName(OptimiseStatus::Optimal));
         QCOMPARE(r.duration, lowerBound(in));
-        QVERIFY2(r.seconds < 5.0, std::to_string(r.seconds).c_str());
     }
 
     /// With a cap, groups may be added or dissolved; the result respects the cap.
