@@ -22,6 +22,7 @@
 // load of a shared machine does not inflate.
 //
 // Usage: convoffload-bench-simulate [--quick] (halves the sizes) [--functional] (sections 1 and 2 only)
+//        [--floor RUNS] (only the fused pass against its floor, 1024², RUNS interleaved runs)
 // Exit status 1 when the fused and general results differ, a functional
 // check fails or the plain passes disagree with the reference.
 
@@ -32,6 +33,7 @@
 #include <algorithm>
 #include <ctime>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <random>
@@ -311,6 +313,30 @@ FloorTotals floorPass(const Problem &p, const Groups &groups)
     return t;
 }
 
+/// The fused pass against the bare stamp pass, interleaved so that both see
+/// the same machine; false when their totals differ.
+bool fusedAgainstFloor(const Problem &p, const Groups &groups, int runs)
+{
+    SimulationResult fused;
+    FloorTotals floor;
+    // Interleaved, so both see the same machine.
+    Timing f, b;
+    for (int k = 0; k < runs; ++k) {
+        const Timing fk = timeOf(1, [&] { fused = *simulateS1Fused(p, groups, noTrace(false)); });
+        const Timing bk = timeOf(1, [&] { floor = floorPass(p, groups); });
+        f.best = std::min(f.best, fk.best);
+        b.best = std::min(b.best, bk.best);
+    }
+    const bool agree
+        = floor.loaded == fused.loadedInput() && floor.written == fused.written() && floor.duration == fused.totalDuration();
+    std::printf("   floor (bare stamp pass, this bench)       %7.1f ms   loaded %lld, written %lld, duration %.0f: %s\n",
+        b.best * 1e3, (long long)floor.loaded, (long long)floor.written, floor.duration,
+        agree ? "the simulator's totals" : "DIFFERENT from the simulator's");
+    std::printf("   fused pass / floor (min of %d interleaved runs): %.1f ms / %.1f ms = %.2fx (issue: within 3x)\n\n", runs,
+        f.best * 1e3, b.best * 1e3, f.best / b.best);
+    return agree;
+}
+
 bool simulatorFloor(int size, int runs)
 {
     const Problem p = zigzagProblem(size, 1, 1, 0, 64);
@@ -333,25 +359,7 @@ bool simulatorFloor(int size, int runs)
             functionalStatusName(fused.functional.status).c_str());
     }
     std::printf("   fused and general results %s\n", same ? "identical" : "DIFFER");
-    {
-        SimulationResult fused;
-        FloorTotals floor;
-        // Interleaved, so both see the same machine.
-        Timing f, b;
-        for (int k = 0; k < runs; ++k) {
-            const Timing fk = timeOf(1, [&] { fused = *simulateS1Fused(p, groups, noTrace(false)); });
-            const Timing bk = timeOf(1, [&] { floor = floorPass(p, groups); });
-            f.best = std::min(f.best, fk.best);
-            b.best = std::min(b.best, bk.best);
-        }
-        const bool agree
-            = floor.loaded == fused.loadedInput() && floor.written == fused.written() && floor.duration == fused.totalDuration();
-        same &= agree;
-        std::printf("   floor (bare stamp pass, this bench)       %7.1f ms   loaded %lld, written %lld, duration %.0f: %s\n",
-            b.best * 1e3, (long long)floor.loaded, (long long)floor.written, floor.duration,
-            agree ? "the simulator's totals" : "DIFFERENT from the simulator's");
-        std::printf("   fused pass / floor (min of %d interleaved runs): %.2fx (issue: within 3x)\n\n", runs, f.best / b.best);
-    }
+    same &= fusedAgainstFloor(p, groups, runs);
     std::printf("   functional check, one kernel (min / median of %d runs):\n", 2 * runs - 1);
     return checkAgainstPlainPass(p, groups, 2 * runs - 1) && same;
 }
@@ -428,9 +436,16 @@ void scaling(const std::vector<int> &sizes, int guiLimit)
 int main(int argc, char **argv)
 {
     bool quick = false, functionalOnly = false;
+    int floorRuns = 0;
     for (int a = 1; a < argc; ++a) {
         quick |= std::strcmp(argv[a], "--quick") == 0;
         functionalOnly |= std::strcmp(argv[a], "--functional") == 0;
+        if (std::strcmp(argv[a], "--floor") == 0)
+            floorRuns = a + 1 < argc ? std::max(1, std::atoi(argv[a + 1])) : 20;
+    }
+    if (floorRuns > 0) { // the fused pass against its floor only: quick to re-run, and to profile
+        const Problem p = zigzagProblem(1024, 1, 1, 0, 64);
+        return fusedAgainstFloor(p, zigzag(p.layer, 64), floorRuns) ? 0 : 1;
     }
     const int runs = quick ? 3 : 7;
     bool ok = simulatorFloor(quick ? 512 : 1024, runs);

@@ -3,6 +3,7 @@
 #include "Executor.h"
 
 #include <algorithm>
+#include <limits>
 #include <span>
 #include <stdexcept>
 #include <type_traits>
@@ -88,6 +89,8 @@ public:
         : Executor(problem, options)
         , m_groups(plan)
         , m_walk(m_layer, problem.options.padding_in_dram)
+        , m_warnAt(std::uint32_t(problem.hardware.max_loads_per_element) + 1)
+        , m_ordinaryLoads(std::min(m_reload.bound(), m_warnAt - 1))
     {
     }
 
@@ -138,47 +141,23 @@ private:
     {
         const int step = int(g + 1);
         const std::uint32_t stamp = std::uint32_t(g + 2); // 0 = never needed, so group 0 keeps nothing
+        const std::uint32_t pixelStamp = stamp << 1; // | 1 when loaded beyond the reload bound at this step
         const auto &group = m_groups.patches(g); // a vector or a span
         const std::vector<KernelId> &kernels = m_groups.kernels(g);
         const Hardware &hw = m_problem.hardware;
         StepStats &stats = m_result.steps.emplace_back();
 
-        // U(g): kept pixels carry the previous stamp, the others are loads.
-        // A load beyond the reload bound is marked with this stamp, so every
-        // patch of the group that reads the pixel is flagged in this walk.
-        m_current.clear();
-        m_loading.clear();
-        const std::uint32_t bound = m_reload.bound();
-        for (PatchId patch : group)
-            m_walk.forEach(patch, [&](PixelId p) {
-                const std::uint32_t was = m_stamp[p];
-                if (was == stamp) {
-                    if (!m_breakStamp.empty() && m_breakStamp[p] == stamp) [[unlikely]]
-                        m_reload.pixelBreakRead(step, patch);
-                    return;
-                }
-                if (was != stamp - 1) {
-                    m_loading.push_back(p);
-                    if (m_loads[p] >= bound) [[unlikely]] { // this load goes beyond the bound
-                        if (m_breakStamp.empty())
-                            m_breakStamp.assign(m_stamp.size(), 0);
-                        m_breakStamp[p] = stamp;
-                        m_reload.pixelBreakRead(step, patch);
-                    }
-                }
-                m_stamp[p] = stamp;
-                m_current.push_back(p);
-            });
+        // U(g): kept pixels carry the previous stamp, the others are loads,
+        // counted here; the lists are built only for the chip memory.
+        const WalkCounts walked = m_chip ? walkGroup<true>(group, step, pixelStamp) : walkGroup<false>(group, step, pixelStamp);
+        const std::int64_t inGroup = walked.kept + walked.loaded;
 
         // a1: F_inp = U(g-1) \ U(g).
-        std::int64_t freed = 0;
-        detail::ChipMemory *const chip = m_chip ? &*m_chip : nullptr; // a local: the loop is unswitched on it
-        for (PixelId p : m_previous)
-            if (m_stamp[p] != stamp) {
-                ++freed;
-                if (chip)
-                    chip->freePixel(p);
-            }
+        const std::int64_t freed = m_previousCount - walked.kept;
+        if (m_chip)
+            for (PixelId p : m_previous)
+                if ((m_stamp[p] | 1) != (pixelStamp | 1))
+                    m_chip->freePixel(p);
         m_pixelsOnChip -= freed;
         stats.freed_input = freed * m_layer.c_in;
         endAction(step, Action::FreeInput);
@@ -208,8 +187,8 @@ private:
         const std::int64_t outputs = std::int64_t(group.size()) * std::int64_t(kernels.size());
         std::int64_t writes = m_pending;
         if (m_problem.options.write_policy == WritePolicy::AsLateAsPossible) {
-            const std::int64_t resident = std::int64_t(m_current.size()) * m_layer.c_in
-                + m_layer.kernelElements() * std::int64_t(m_currentKernels.size());
+            const std::int64_t resident
+                = inGroup * m_layer.c_in + m_layer.kernelElements() * std::int64_t(m_currentKernels.size());
             writes = std::clamp<std::int64_t>(resident + m_pending + outputs - hw.mem_size, 0, m_pending);
         }
         m_pending -= writes;
@@ -217,18 +196,12 @@ private:
         stats.written = writes;
         endAction(step, Action::Write);
 
-        // a4: I_slice = U(g) \ U(g-1); reload warnings in ascending pixel order.
-        const std::uint32_t warnAt = std::uint32_t(hw.max_loads_per_element) + 1;
-        m_warned.clear();
-        for (PixelId p : m_loading) {
-            if (++m_loads[p] == warnAt)
-                m_warned.push_back(p);
-            m_reload.pixelLoaded(step, p, m_loads[p]);
-        }
+        // a4: I_slice = U(g) \ U(g-1), counted in the walk; reload warnings
+        // in ascending pixel order.
         if (m_chip)
             m_chip->loadPixels(m_loading);
-        m_pixelsOnChip += std::int64_t(m_loading.size());
-        stats.loaded_input = std::int64_t(m_loading.size()) * m_layer.c_in;
+        m_pixelsOnChip += walked.loaded;
+        stats.loaded_input = walked.loaded * m_layer.c_in;
         if (!m_reporter.listing(Rule::ReloadBound)) {
             m_reporter.countUnlisted(Severity::Warning, std::int64_t(m_warned.size()));
         } else {
@@ -242,7 +215,7 @@ private:
         std::sort(m_loadingKernels.begin(), m_loadingKernels.end());
         for (KernelId k : m_loadingKernels) {
             stats.loaded_kernels += m_layer.kernelElements();
-            if (++m_kernelLoads[k] == warnAt)
+            if (++m_kernelLoads[k] == m_warnAt)
                 m_reporter.reloadBound(step, Action::LoadKernels, ElementKind::Kernel, k, hw.max_loads_per_element);
             m_reload.kernelLoaded(step, k, m_kernelLoads[k]);
             ++m_kernelsOnChip;
@@ -255,7 +228,7 @@ private:
         const std::int64_t ops = outputs * m_layer.opsPerOutput();
         if (ops > hw.nbop_pe)
             m_reporter.tooManyOps(step, std::size_t(outputs), ops, hw.nbop_pe);
-        if (m_reload.breaks(step)) // pixels beyond the bound were flagged in the walk above
+        if (m_reload.kernelsBreak(step)) // pixels beyond the bound were flagged in the walk above
             for (PatchId patch : group)
                 for (KernelId k : kernels)
                     m_reload.kernelComputed(step, patch, k);
@@ -277,7 +250,69 @@ private:
         stats.write_duration = double(stats.written) * hw.t_w;
         stats.compute_duration = hw.t_acc;
         std::swap(m_previous, m_current);
+        m_previousCount = inGroup;
         std::swap(m_previousKernels, m_currentKernels);
+    }
+
+    struct WalkCounts {
+        std::int64_t kept = 0, loaded = 0;
+    };
+
+    /// Stamps the group's pixels and counts them: kept (stamped by the
+    /// previous group) or loaded (their load count goes up here). With
+    /// `Lists`, U(g) and the loads are listed for the chip memory too.
+    /// `stamp` is even; a pixel loaded beyond the reload bound gets stamp | 1,
+    /// so every patch of the group that reads it is flagged in this walk
+    /// without a second array.
+    template <bool Lists, typename Patches> WalkCounts walkGroup(const Patches &group, int step, std::uint32_t stamp)
+    {
+        m_warned.clear();
+        if constexpr (Lists) {
+            m_current.clear();
+            m_loading.clear();
+        }
+        WalkCounts counts;
+        std::uint32_t *const stamps = m_stamp.data();
+        std::uint32_t *const loads = m_loads.data();
+        const std::uint32_t inGroup = stamp | 1, inPrevious = (stamp - 2) | 1; // stamps with the flag bit set
+        PatchId flagged = std::numeric_limits<PatchId>::max(); // the patch last flagged, not to tell the tally twice
+        const auto breakRead = [&](PatchId patch) {
+            if (patch != flagged) {
+                flagged = patch;
+                m_reload.pixelBreakRead(step, patch);
+            }
+        };
+        for (PatchId patch : group)
+            m_walk.forEach(patch, [&](PixelId p) {
+                const std::uint32_t was = stamps[p];
+                if ((was | 1) == inGroup) { // read by an earlier patch of the group
+                    if (was & 1)
+                        breakRead(patch);
+                    return;
+                }
+                if constexpr (Lists)
+                    m_current.push_back(p);
+                if ((was | 1) == inPrevious) {
+                    stamps[p] = stamp;
+                    ++counts.kept;
+                    return;
+                }
+                ++counts.loaded;
+                const std::uint32_t n = ++loads[p];
+                std::uint32_t mark = stamp;
+                if (n > m_ordinaryLoads) [[unlikely]] {
+                    if (n == m_warnAt)
+                        m_warned.push_back(p);
+                    if (n > m_reload.bound()) {
+                        mark |= 1;
+                        breakRead(patch);
+                    }
+                }
+                stamps[p] = mark;
+                if constexpr (Lists)
+                    m_loading.push_back(p);
+            });
+        return counts;
     }
 
     /// The final step: writes what is pending, frees everything.
@@ -289,7 +324,7 @@ private:
         if (m_chip)
             for (PixelId p : m_previous)
                 m_chip->freePixel(p);
-        stats.freed_input = std::int64_t(m_previous.size()) * m_layer.c_in;
+        stats.freed_input = m_previousCount * m_layer.c_in;
         m_pixelsOnChip = 0;
         endAction(step, Action::FreeInput);
         for (KernelId k : m_previousKernels) {
@@ -316,8 +351,11 @@ private:
     const Plan &m_groups;
 
     PatchWalk m_walk;
-    std::vector<std::uint32_t> m_stamp; // per pixel: 2 + the last group that needed it
-    std::vector<std::uint32_t> m_breakStamp; // per pixel: the stamp of its last load beyond the reload bound
+    std::vector<std::uint32_t>
+        m_stamp; // per pixel: (2 + the last group that needed it) << 1, | 1 when loaded beyond the bound then
+    const std::uint32_t m_warnAt; // the load count that is warned about
+    const std::uint32_t m_ordinaryLoads; // up to this count, a load needs neither a warning nor a reload flag
+    std::int64_t m_previousCount = 0; // |U(g-1)|
     std::vector<std::uint32_t> m_loads, m_kernelLoads;
     std::vector<PixelId> m_previous, m_current, m_loading, m_warned;
     std::vector<std::uint32_t> m_kernelStamp;
@@ -356,7 +394,7 @@ template <typename Plan> std::optional<std::vector<std::uint8_t>> outputsCompute
 template <typename Plan>
 std::optional<SimulationResult> runFused(const Problem &problem, const Plan &plan, const SimulationOptions &options)
 {
-    if (options.trace)
+    if (options.trace || plan.size() >= std::numeric_limits<std::uint32_t>::max() / 2 - 2) // a pixel stamp is (group + 2) << 1
         return std::nullopt;
     detail::requireSound(problem);
     const std::optional<std::vector<std::uint8_t>> computed = outputsComputed(problem.layer, plan);

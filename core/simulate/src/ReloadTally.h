@@ -1,9 +1,11 @@
 #pragma once
 // Private to the simulate library: the paper's reload assumption tallied in
-// full while a strategy runs, whatever the diagnostics cap. Both executors
-// tell it every load (with the element's load count after it) and every
-// patch a step computes; it keeps which patches are computed at a step that
-// loads one of their pixels, or one of their kernels, beyond the bound.
+// full while a strategy runs, whatever the diagnostics cap. It keeps which
+// patches are computed at a step that loads one of their pixels, or one of
+// their kernels, beyond the bound. The general executor tells it every load
+// (with the element's load count after it) and every patch a step computes;
+// the fused pass finds the pixel half itself in its walk (pixelBreakRead)
+// and tells kernel loads and, at such a step, the computes.
 // Nothing is allocated while no element goes beyond the bound.
 
 #include "convoffload/model/Ids.h"
@@ -61,6 +63,10 @@ public:
         if (m_kernelsBreak == step && m_kernelStep[k] == step)
             flag(step, patch);
     }
+
+    /// True when `step` loaded a kernel beyond the bound (only then does the
+    /// fused pass tell kernelComputed).
+    bool kernelsBreak(int step) const { return m_kernelsBreak == step; }
 
     /// True when `step` loaded an element beyond the bound (only then do
     /// computes need telling).
