@@ -36,17 +36,6 @@ void Executor::poll(std::size_t done, std::size_t total) const
         m_options.progress(done, total);
 }
 
-Footprint Executor::noteFootprint(int step, Action action)
-{
-    const Footprint now = footprint();
-    StepStats &stats = m_result.steps.back();
-    stats.peak_footprint = std::max(stats.peak_footprint, now.total());
-    stats.after = now;
-    if (now.total() > m_problem.hardware.mem_size)
-        m_reporter.memoryOverflow(step, action, now, m_problem.hardware.mem_size);
-    return now;
-}
-
 void Executor::checkDram()
 {
     const std::int64_t total = dramElements(m_problem);

@@ -17,6 +17,7 @@ using detail::Reporter;
 /// S1 groups as a plan: every kernel at every step (expandS1 is expandSteps
 /// of such steps).
 struct GroupsPlan {
+    static constexpr bool kEveryKernel = true;
     const Groups &groups;
     std::vector<KernelId> all;
     std::size_t size() const { return groups.size(); }
@@ -26,6 +27,7 @@ struct GroupsPlan {
 
 /// A patch order cut every G patches as a plan: group i is a span of it.
 struct SequencePlan {
+    static constexpr bool kEveryKernel = true;
     const PatchSequence &sequence;
     std::vector<KernelId> all;
     std::size_t size() const { return sequence.groupCount(); }
@@ -38,6 +40,7 @@ struct SequencePlan {
 };
 
 struct StepsPlan {
+    static constexpr bool kEveryKernel = false;
     const ComputeSteps &steps;
     std::size_t size() const { return steps.size(); }
     const std::vector<PatchId> &patches(std::size_t i) const { return steps[i].patches; }
@@ -55,27 +58,83 @@ public:
         , m_plain(paddingInDram || (layer.pad_top == 0 && layer.pad_bottom == 0 && layer.pad_left == 0 && layer.pad_right == 0))
         , m_outWidth(PatchId(layer.wOut()))
         , m_width(PixelId(layer.paddedWidth()))
+        , m_rowMagic(m_outWidth > 1 ? ~std::uint64_t(0) / m_outWidth + 1 : 0)
     {
     }
 
-    template <typename F> void forEach(PatchId patch, F &&f) const
+    /// True when the pixels of a patch are a plain K×K square of the stored
+    /// input (no padding to skip): forEach<K> walks them fully unrolled.
+    bool plainSquare(int k) const { return m_plain && m_layer.h_k == k && m_layer.w_k == k; }
+
+    /// f(pixel) for every pixel of `patch`; with Square = K > 0, only when
+    /// plainSquare(K).
+    template <int Square = 0, typename F> void forEach(PatchId patch, F &&f) const
     {
-        if (!m_plain) {
+        if (Square == 0 && !m_plain) {
             forEachPatchPixel(m_layer, m_paddingInDram, patch, f);
             return;
         }
-        const PatchId row = patch / m_outWidth, col = patch - row * m_outWidth;
+        const PatchId row = rowOf(patch), col = patch - row * m_outWidth;
         PixelId first = PixelId(row) * PixelId(m_layer.stride_h) * m_width + PixelId(col) * PixelId(m_layer.stride_w);
-        for (int r = 0; r < m_layer.h_k; ++r, first += m_width)
-            for (int c = 0; c < m_layer.w_k; ++c)
-                f(first + PixelId(c));
+        if constexpr (Square > 0) {
+            for (int r = 0; r < Square; ++r, first += m_width)
+                for (int c = 0; c < Square; ++c)
+                    f(first + PixelId(c));
+        } else {
+            for (int r = 0; r < m_layer.h_k; ++r, first += m_width)
+                for (int c = 0; c < m_layer.w_k; ++c)
+                    f(first + PixelId(c));
+        }
     }
 
 private:
+    /// patch / m_outWidth by a multiplication: the division's latency was
+    /// the walk's largest single cost. Exact for every 32-bit patch id
+    /// (Lemire, Kaser and Kurz, "Faster remainder by direct computation",
+    /// 2019: M = 2^64 / d rounded up, n / d = (M · n) >> 64).
+    PatchId rowOf(PatchId patch) const
+    {
+        static_assert(sizeof(PatchId) == 4);
+        if (m_rowMagic == 0) // one output column
+            return patch;
+        // The high half of the 96-bit product, from two 64-bit products.
+        const std::uint64_t high = m_rowMagic >> 32, low = m_rowMagic & 0xffffffffu;
+        return PatchId((high * patch + ((low * patch) >> 32)) >> 32);
+    }
+
     const Layer &m_layer;
     bool m_paddingInDram, m_plain;
     PatchId m_outWidth;
     PixelId m_width;
+    std::uint64_t m_rowMagic;
+};
+
+/// Which outputs a plan computes: one bit per patch when every step
+/// computes its patches with every kernel (a pair repeats iff a patch
+/// does), one byte per output otherwise.
+struct Coverage {
+    std::vector<std::uint64_t> patches;
+    std::vector<std::uint8_t> outputs;
+
+    /// f(o) for every output never computed, ascending.
+    template <typename F> void forEachNever(const Layer &layer, F &&f) const
+    {
+        if (outputs.empty()) {
+            const std::int64_t patchCount = layer.patchCount();
+            for (std::size_t w = 0; w < patches.size(); ++w) {
+                if (patches[w] == ~std::uint64_t(0))
+                    continue;
+                for (PatchId p = PatchId(w * 64); p < PatchId(w * 64 + 64) && std::int64_t(p) < patchCount; ++p)
+                    if (!(patches[w] >> (p % 64) & 1))
+                        for (KernelId k = 0; std::int64_t(k) < layer.n; ++k)
+                            f(outputId(layer, p, k));
+            }
+            return;
+        }
+        for (OutputId o = 0; o < OutputId(outputs.size()); ++o)
+            if (!outputs[o])
+                f(o);
+    }
 };
 
 /// One run of a plan. What the expansion would list is only counted: M_inp
@@ -90,12 +149,10 @@ public:
         , m_groups(plan)
         , m_walk(m_layer, problem.options.padding_in_dram)
         , m_warnAt(std::uint32_t(problem.hardware.max_loads_per_element) + 1)
-        , m_ordinaryLoads(std::min(m_reload.bound(), m_warnAt - 1))
     {
     }
 
-    /// `computed`: per output, whether the plan computes it.
-    SimulationResult run(const std::vector<std::uint8_t> &computed)
+    SimulationResult run(const Coverage &coverage)
     {
         checkDram();
         const std::size_t stepCount = m_groups.size() + 1;
@@ -107,6 +164,7 @@ public:
         m_loads.assign(std::size_t(m_layer.pixelCount()), 0);
         m_kernelLoads.assign(std::size_t(m_layer.n), 0);
         m_kernelStamp.assign(std::size_t(m_layer.n), 0);
+        m_patchFlags = m_reload.patchFlags();
         for (std::size_t g = 0; g < m_groups.size(); ++g) {
             if (g % kPollEvery == 0)
                 poll(g, stepCount);
@@ -119,9 +177,7 @@ public:
         foldStep();
 
         const int lastStep = int(stepCount);
-        for (OutputId o = 0; o < OutputId(computed.size()); ++o)
-            if (!computed[o])
-                m_reporter.neverComputed(lastStep, o);
+        coverage.forEachNever(m_layer, [&](OutputId o) { m_reporter.neverComputed(lastStep, o); });
         return finish(std::move(m_loads), std::move(m_kernelLoads));
     }
 
@@ -149,7 +205,12 @@ private:
 
         // U(g): kept pixels carry the previous stamp, the others are loads,
         // counted here; the lists are built only for the chip memory.
-        const WalkCounts walked = m_chip ? walkGroup<true>(group, step, pixelStamp) : walkGroup<false>(group, step, pixelStamp);
+        // Reload warnings are listed at a4 only while their rule is under
+        // the cap; nothing reports them between here and there.
+        const bool listWarnings = m_reporter.listing(Rule::ReloadBound);
+        const WalkCounts walked = m_chip ? walkGroup<true>(group, pixelStamp, listWarnings)
+            : m_walk.plainSquare(3)      ? walkGroup<false, 3>(group, pixelStamp, listWarnings)
+                                         : walkGroup<false>(group, pixelStamp, listWarnings);
         const std::int64_t inGroup = walked.kept + walked.loaded;
 
         // a1: F_inp = U(g-1) \ U(g).
@@ -202,8 +263,8 @@ private:
             m_chip->loadPixels(m_loading);
         m_pixelsOnChip += walked.loaded;
         stats.loaded_input = walked.loaded * m_layer.c_in;
-        if (!m_reporter.listing(Rule::ReloadBound)) {
-            m_reporter.countUnlisted(Severity::Warning, std::int64_t(m_warned.size()));
+        if (!listWarnings) {
+            m_reporter.countUnlisted(Severity::Warning, walked.warned);
         } else {
             std::sort(m_warned.begin(), m_warned.end());
             for (PixelId p : m_warned)
@@ -255,7 +316,7 @@ private:
     }
 
     struct WalkCounts {
-        std::int64_t kept = 0, loaded = 0;
+        std::int64_t kept = 0, loaded = 0, warned = 0;
     };
 
     /// Stamps the group's pixels and counts them: kept (stamped by the
@@ -263,8 +324,10 @@ private:
     /// `Lists`, U(g) and the loads are listed for the chip memory too.
     /// `stamp` is even; a pixel loaded beyond the reload bound gets stamp | 1,
     /// so every patch of the group that reads it is flagged in this walk
-    /// without a second array.
-    template <bool Lists, typename Patches> WalkCounts walkGroup(const Patches &group, int step, std::uint32_t stamp)
+    /// without a second array. Pixels reaching the warning are counted, and
+    /// listed in m_warned when `listWarnings`.
+    template <bool Lists, int Square = 0, typename Patches>
+    WalkCounts walkGroup(const Patches &group, std::uint32_t stamp, bool listWarnings)
     {
         m_warned.clear();
         if constexpr (Lists) {
@@ -275,19 +338,19 @@ private:
         std::uint32_t *const stamps = m_stamp.data();
         std::uint32_t *const loads = m_loads.data();
         const std::uint32_t inGroup = stamp | 1, inPrevious = (stamp - 2) | 1; // stamps with the flag bit set
-        PatchId flagged = std::numeric_limits<PatchId>::max(); // the patch last flagged, not to tell the tally twice
-        const auto breakRead = [&](PatchId patch) {
-            if (patch != flagged) {
-                flagged = patch;
-                m_reload.pixelBreakRead(step, patch);
-            }
-        };
-        for (PatchId patch : group)
-            m_walk.forEach(patch, [&](PixelId p) {
+        const std::uint32_t bound = m_reload.bound(), warnAt = m_warnAt;
+        std::uint8_t *const patchFlags = m_patchFlags;
+        const std::uint32_t ordinary = std::min(bound, warnAt - 1); // up to this count, a load needs neither
+        for (PatchId patch : group) {
+            // Whether the patch reads a pixel loaded beyond the bound at this
+            // step, gathered without a branch: on a layer the strategy reloads
+            // a lot, a third of the loads are such.
+            std::uint32_t breaks = 0;
+            m_walk.forEach<Square>(patch, [&](PixelId p) {
                 const std::uint32_t was = stamps[p];
                 if ((was | 1) == inGroup) { // read by an earlier patch of the group
                     if (was & 1)
-                        breakRead(patch);
+                        breaks = 1;
                     return;
                 }
                 if constexpr (Lists)
@@ -300,18 +363,22 @@ private:
                 ++counts.loaded;
                 const std::uint32_t n = ++loads[p];
                 std::uint32_t mark = stamp;
-                if (n > m_ordinaryLoads) [[unlikely]] {
-                    if (n == m_warnAt)
+                if (n > ordinary) {
+                    const bool warn = n == warnAt;
+                    counts.warned += warn;
+                    if (warn && listWarnings)
                         m_warned.push_back(p);
-                    if (n > m_reload.bound()) {
+                    if (n > bound) {
                         mark |= 1;
-                        breakRead(patch);
+                        breaks = 1;
                     }
                 }
                 stamps[p] = mark;
                 if constexpr (Lists)
                     m_loading.push_back(p);
             });
+            patchFlags[patch] |= std::uint8_t(breaks);
+        }
         return counts;
     }
 
@@ -354,8 +421,8 @@ private:
     std::vector<std::uint32_t>
         m_stamp; // per pixel: (2 + the last group that needed it) << 1, | 1 when loaded beyond the bound then
     const std::uint32_t m_warnAt; // the load count that is warned about
-    const std::uint32_t m_ordinaryLoads; // up to this count, a load needs neither a warning nor a reload flag
     std::int64_t m_previousCount = 0; // |U(g-1)|
+    std::uint8_t *m_patchFlags = nullptr; // the reload tally's, set in the walk without a call
     std::vector<std::uint32_t> m_loads, m_kernelLoads;
     std::vector<PixelId> m_previous, m_current, m_loading, m_warned;
     std::vector<std::uint32_t> m_kernelStamp;
@@ -363,12 +430,31 @@ private:
     std::int64_t m_pending = 0; // outputs computed, not written yet
 };
 
-/// Per output, whether the plan computes it; nullopt when a pair repeats, a
-/// step is empty or an id is out of range (the general executor's cases).
-template <typename Plan> std::optional<std::vector<std::uint8_t>> outputsComputed(const Layer &layer, const Plan &plan)
+/// The plan's coverage; nullopt when a pair repeats, a step is empty or an
+/// id is out of range (the general executor's cases).
+template <typename Plan> std::optional<Coverage> coverageOf(const Layer &layer, const Plan &plan)
 {
-    std::vector<std::uint8_t> computed(std::size_t(layer.outputCount()), 0);
     const std::int64_t patchCount = layer.patchCount();
+    Coverage coverage;
+    if constexpr (Plan::kEveryKernel) {
+        coverage.patches.assign(std::size_t((patchCount + 63) / 64), 0);
+        for (std::size_t i = 0; i < plan.size(); ++i) {
+            const auto &patches = plan.patches(i);
+            if (patches.empty() || layer.n < 1)
+                return std::nullopt;
+            for (PatchId p : patches) {
+                if (std::int64_t(p) >= patchCount)
+                    return std::nullopt;
+                std::uint64_t &word = coverage.patches[p / 64];
+                const std::uint64_t bit = std::uint64_t(1) << (p % 64);
+                if (word & bit)
+                    return std::nullopt;
+                word |= bit;
+            }
+        }
+        return coverage;
+    }
+    coverage.outputs.assign(std::size_t(layer.outputCount()), 0);
     for (std::size_t i = 0; i < plan.size(); ++i) {
         const auto &patches = plan.patches(i);
         const auto &kernels = plan.kernels(i);
@@ -381,14 +467,14 @@ template <typename Plan> std::optional<std::vector<std::uint8_t>> outputsCompute
             if (std::int64_t(p) >= patchCount)
                 return std::nullopt;
             for (KernelId k : kernels) {
-                std::uint8_t &c = computed[outputId(layer, p, k)];
+                std::uint8_t &c = coverage.outputs[outputId(layer, p, k)];
                 if (c)
                     return std::nullopt;
                 c = 1;
             }
         }
     }
-    return computed;
+    return coverage;
 }
 
 template <typename Plan>
@@ -397,10 +483,10 @@ std::optional<SimulationResult> runFused(const Problem &problem, const Plan &pla
     if (options.trace || plan.size() >= std::numeric_limits<std::uint32_t>::max() / 2 - 2) // a pixel stamp is (group + 2) << 1
         return std::nullopt;
     detail::requireSound(problem);
-    const std::optional<std::vector<std::uint8_t>> computed = outputsComputed(problem.layer, plan);
-    if (!computed)
+    const std::optional<Coverage> coverage = coverageOf(problem.layer, plan);
+    if (!coverage)
         return std::nullopt;
-    return FusedPass<Plan>(problem, plan, options).run(*computed);
+    return FusedPass<Plan>(problem, plan, options).run(*coverage);
 }
 
 } // namespace

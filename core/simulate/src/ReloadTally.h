@@ -51,17 +51,23 @@ public:
     /// The most loads an element may have without breaking the assumption.
     std::uint32_t bound() const { return m_bound; }
 
-    /// `patch` computed at `step`, reading a pixel loaded beyond the bound at
-    /// that step: the fused pass sees this while it walks the group's pixels,
-    /// and tells only kernelComputed at the compute.
-    void pixelBreakRead(int step, PatchId patch) { flag(step, patch); }
+    /// Per patch, 1 once it is computed at a step that loads one of its
+    /// pixels (or kernels) beyond the bound: the fused pass sets the pixel
+    /// half itself while it walks the group's pixels, without a call per
+    /// patch, and tells only kernelComputed at the compute.
+    std::uint8_t *patchFlags()
+    {
+        if (m_patchFlagged.empty())
+            m_patchFlagged.assign(std::size_t(m_layer.patchCount()), 0);
+        return m_patchFlagged.data();
+    }
 
     /// `patch` computed with kernel `k` at `step`: flagged when `k` was
     /// loaded beyond the bound at that step (computed's kernel half).
     void kernelComputed(int step, PatchId patch, KernelId k)
     {
         if (m_kernelsBreak == step && m_kernelStep[k] == step)
-            flag(step, patch);
+            flag(patch);
     }
 
     /// True when `step` loaded a kernel beyond the bound (only then does the
@@ -78,15 +84,15 @@ public:
         if (!breaks(step)) [[likely]]
             return;
         if (m_kernelsBreak == step && m_kernelStep[k] == step) {
-            flag(step, patch);
+            flag(patch);
             return;
         }
-        if (m_pixelsBreak != step || isFlagged(step, patch))
+        if (m_pixelsBreak != step || isFlagged(patch))
             return;
         bool reads = false;
         forEachPatchPixel(m_layer, m_paddingInDram, patch, [&](PixelId p) { reads = reads || m_pixelStep[p] == step; });
         if (reads)
-            flag(step, patch);
+            flag(patch);
     }
 
     /// Fills result.reload from the final load counts and the flagged patches.
@@ -97,34 +103,33 @@ public:
         const auto beyond = [&](std::uint32_t loads) { return loads > m_bound; };
         check.pixels = std::count_if(result.input_load_counts.begin(), result.input_load_counts.end(), beyond);
         check.kernels = std::count_if(result.kernel_load_counts.begin(), result.kernel_load_counts.end(), beyond);
-        // Flagged patches in ascending order, read off the per-patch steps: a
+        // Flagged patches in ascending order, read off the per-patch flags: a
         // scan, where sorting the flags in compute order cost more (ZigZag's
         // odd rows come in descending order).
-        check.patches.clear();
-        check.patches.reserve(std::min(m_flagged, m_patchStep.size()));
-        for (std::size_t p = 0; p < m_patchStep.size(); ++p)
-            if (m_patchStep[p] != 0)
-                check.patches.push_back(PatchId(p));
+        // Counted first, then gathered without a branch (a third of the
+        // patches are flagged on a layer the strategy reloads a lot).
+        const std::size_t flagged = std::size_t(std::count(m_patchFlagged.begin(), m_patchFlagged.end(), std::uint8_t(1)));
+        check.patches.assign(flagged + 1, 0); // + 1: the gather writes one past the last flagged patch
+        PatchId *out = check.patches.data();
+        for (std::size_t p = 0; p < m_patchFlagged.size(); ++p) {
+            *out = PatchId(p);
+            out += m_patchFlagged[p];
+        }
+        check.patches.pop_back();
     }
 
 private:
-    bool isFlagged(int step, PatchId patch) const { return !m_patchStep.empty() && m_patchStep[patch] == step; }
-    void flag(int step, PatchId patch)
-    {
-        if (isFlagged(step, patch))
-            return;
-        if (m_patchStep.empty())
-            m_patchStep.assign(std::size_t(m_layer.patchCount()), 0);
-        m_patchStep[patch] = step;
-        ++m_flagged;
-    }
+    // The result is the set of patches ever flagged: once in it, a patch
+    // needs no second look.
+    bool isFlagged(PatchId patch) const { return !m_patchFlagged.empty() && m_patchFlagged[patch]; }
+    void flag(PatchId patch) { patchFlags()[patch] = 1; }
 
     const Layer &m_layer;
     bool m_paddingInDram;
     std::uint32_t m_bound;
     int m_pixelsBreak = 0, m_kernelsBreak = 0; // the last step that loaded a pixel / kernel beyond the bound
-    std::vector<int> m_pixelStep, m_kernelStep, m_patchStep; // per element: the last step it broke at (0 = never)
-    std::size_t m_flagged = 0; // how many times a patch was flagged (at least the patches flagged)
+    std::vector<int> m_pixelStep, m_kernelStep; // per element: the last step it broke at (0 = never)
+    std::vector<std::uint8_t> m_patchFlagged; // per patch: 1 once computed at a step that broke the bound
 };
 
 } // namespace convoffload::detail
