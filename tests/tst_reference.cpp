@@ -1184,8 +1184,9 @@ void TestReference::fusedAgreement()
         QVERIFY(reload > 0);
 }
 
-// A patch named twice is computed twice: the fused pass leaves that to the
-// general executor, and simulateStrategy still gives the general result.
+// A patch named twice is computed twice, a patch id may be out of range:
+// the fused pass leaves both to the general executor, and simulateStrategy
+// still gives the general result.
 void TestReference::fusedDeclinesRepeatedPatches()
 {
     Problem p;
@@ -1201,6 +1202,13 @@ void TestReference::fusedDeclinesRepeatedPatches()
     QCOMPARE(compareResults(viaStrategy, general), std::string());
     QVERIFY(std::any_of(general.diagnostics.begin(), general.diagnostics.end(),
         [](const Diagnostic &d) { return d.rule == Rule::ComputedTwice; }));
+    // An id out of range or a repeat after good groups, as groups or as a
+    // sequence: the walk gives up there (simulateStrategy rejects the id
+    // before any simulation).
+    QVERIFY(!simulateS1Fused(p, Groups{{0, 1, 2, 3, 4, 5, 6, 7}, {8, 99}}, so));
+    QVERIFY(!simulateS1Fused(p, PatchSequence{{0, 1, 2, 3, 4, 5, 6, 7, 8, 99}, 3}, so));
+    QVERIFY(!simulateS1Fused(p, PatchSequence{{0, 1, 2, 3, 4, 5, 6, 7, 8, 4}, 3}, so));
+    QVERIFY(simulateS1Fused(p, PatchSequence{{0, 1, 2, 3, 4, 5, 6, 7, 8}, 3}, so));
     // With a trace the general executor runs even for a plain partition.
     so.trace = true;
     QVERIFY(!simulateS1Fused(p, s1Baseline(p.layer), so));

@@ -113,14 +113,26 @@ private:
 /// computes its patches with every kernel (a pair repeats iff a patch
 /// does), one byte per output otherwise.
 struct Coverage {
-    std::vector<std::uint64_t> patches;
-    std::vector<std::uint8_t> outputs;
+    std::vector<std::uint64_t> patches; // marked by the fused pass's walk, patch by patch
+    std::vector<std::uint8_t> outputs; // filled before the run
+    std::int64_t patchCount = 0;
+
+    /// Marks `patch` computed; false when it is out of range or repeats.
+    bool mark(PatchId patch)
+    {
+        if (std::int64_t(patch) >= patchCount) [[unlikely]]
+            return false;
+        std::uint64_t &word = patches[patch / 64];
+        const std::uint64_t bit = std::uint64_t(1) << (patch % 64);
+        const bool fresh = !(word & bit);
+        word |= bit;
+        return fresh;
+    }
 
     /// f(o) for every output never computed, ascending.
     template <typename F> void forEachNever(const Layer &layer, F &&f) const
     {
         if (outputs.empty()) {
-            const std::int64_t patchCount = layer.patchCount();
             for (std::size_t w = 0; w < patches.size(); ++w) {
                 if (patches[w] == ~std::uint64_t(0))
                     continue;
@@ -137,6 +149,10 @@ struct Coverage {
     }
 };
 
+/// Thrown when the walk finds a patch out of range or repeated: the
+/// general executor reports it.
+struct NotFusable { };
+
 /// One run of a plan. What the expansion would list is only counted: M_inp
 /// after step i is exactly U_i and M_ker exactly K_i, so an element is kept
 /// iff its stamp is the previous step's, loaded iff it is not; the write
@@ -144,15 +160,16 @@ struct Coverage {
 /// computed at most once.
 template <typename Plan> class FusedPass : detail::Executor {
 public:
-    FusedPass(const Problem &problem, const Plan &plan, const SimulationOptions &options)
+    FusedPass(const Problem &problem, const Plan &plan, const SimulationOptions &options, Coverage &coverage)
         : Executor(problem, options)
         , m_groups(plan)
+        , m_coverage(coverage)
         , m_walk(m_layer, problem.options.padding_in_dram)
         , m_warnAt(std::uint32_t(problem.hardware.max_loads_per_element) + 1)
     {
     }
 
-    SimulationResult run(const Coverage &coverage)
+    SimulationResult run()
     {
         checkDram();
         const std::size_t stepCount = m_groups.size() + 1;
@@ -177,7 +194,7 @@ public:
         foldStep();
 
         const int lastStep = int(stepCount);
-        coverage.forEachNever(m_layer, [&](OutputId o) { m_reporter.neverComputed(lastStep, o); });
+        m_coverage.forEachNever(m_layer, [&](OutputId o) { m_reporter.neverComputed(lastStep, o); });
         return finish(std::move(m_loads), std::move(m_kernelLoads));
     }
 
@@ -191,7 +208,7 @@ private:
         m_result.steps.pop_back();
     }
 
-    void endAction(int step, Action action) { noteFootprint(step, action); }
+    [[gnu::always_inline]] void endAction(int step, Action action) { noteFootprint(step, action); }
 
     void runGroup(std::size_t g)
     {
@@ -342,6 +359,9 @@ private:
         std::uint8_t *const patchFlags = m_patchFlags;
         const std::uint32_t ordinary = std::min(bound, warnAt - 1); // up to this count, a load needs neither
         for (PatchId patch : group) {
+            if constexpr (Plan::kEveryKernel)
+                if (!m_coverage.mark(patch))
+                    throw NotFusable{};
             // Whether the patch reads a pixel loaded beyond the bound at this
             // step, gathered without a branch: on a layer the strategy reloads
             // a lot, a third of the loads are such.
@@ -416,6 +436,7 @@ private:
     }
 
     const Plan &m_groups;
+    Coverage &m_coverage;
 
     PatchWalk m_walk;
     std::vector<std::uint32_t>
@@ -431,27 +452,21 @@ private:
 };
 
 /// The plan's coverage; nullopt when a pair repeats, a step is empty or an
-/// id is out of range (the general executor's cases).
+/// id is out of range (the general executor's cases). For S1 plans only
+/// the steps are checked here: the walk marks the patches (one read of the
+/// plan, not two) and gives up on a bad one.
 template <typename Plan> std::optional<Coverage> coverageOf(const Layer &layer, const Plan &plan)
 {
     const std::int64_t patchCount = layer.patchCount();
     Coverage coverage;
+    coverage.patchCount = patchCount;
     if constexpr (Plan::kEveryKernel) {
-        coverage.patches.assign(std::size_t((patchCount + 63) / 64), 0);
-        for (std::size_t i = 0; i < plan.size(); ++i) {
-            const auto &patches = plan.patches(i);
-            if (patches.empty() || layer.n < 1)
+        if (layer.n < 1)
+            return std::nullopt;
+        for (std::size_t i = 0; i < plan.size(); ++i)
+            if (plan.patches(i).empty())
                 return std::nullopt;
-            for (PatchId p : patches) {
-                if (std::int64_t(p) >= patchCount)
-                    return std::nullopt;
-                std::uint64_t &word = coverage.patches[p / 64];
-                const std::uint64_t bit = std::uint64_t(1) << (p % 64);
-                if (word & bit)
-                    return std::nullopt;
-                word |= bit;
-            }
-        }
+        coverage.patches.assign(std::size_t((patchCount + 63) / 64), 0);
         return coverage;
     }
     coverage.outputs.assign(std::size_t(layer.outputCount()), 0);
@@ -483,10 +498,14 @@ std::optional<SimulationResult> runFused(const Problem &problem, const Plan &pla
     if (options.trace || plan.size() >= std::numeric_limits<std::uint32_t>::max() / 2 - 2) // a pixel stamp is (group + 2) << 1
         return std::nullopt;
     detail::requireSound(problem);
-    const std::optional<Coverage> coverage = coverageOf(problem.layer, plan);
+    std::optional<Coverage> coverage = coverageOf(problem.layer, plan);
     if (!coverage)
         return std::nullopt;
-    return FusedPass<Plan>(problem, plan, options).run(*coverage);
+    try {
+        return FusedPass<Plan>(problem, plan, options, *coverage).run();
+    } catch (const NotFusable &) {
+        return std::nullopt;
+    }
 }
 
 } // namespace
