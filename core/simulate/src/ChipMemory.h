@@ -89,6 +89,22 @@ public:
         else
             std::fill_n(m_chipInput.data() + at, m_channels, kPoisonInput);
     }
+    /// freePixel of every pixel of `pixels` but those `kept` says stay: on
+    /// one narrow channel a select, not a branch, per pixel (which pixels
+    /// leave depends on the data and mispredicted a lot).
+    template <typename Kept> void freePixelsExcept(std::span<const PixelId> pixels, Kept &&kept)
+    {
+        if (m_channels == 1 && m_chip16) {
+            std::int16_t *chip = m_chipInput16.data();
+            const std::int16_t poison = m_poison16;
+            for (PixelId p : pixels)
+                chip[p] = kept(p) ? chip[p] : poison;
+            return;
+        }
+        for (PixelId p : pixels)
+            if (!kept(p))
+                freePixel(p);
+    }
     void loadKernel(KernelId k);
     void freeKernel(KernelId k);
     /// Output o (patch · N + kernel) from what the chip holds; the patch is

@@ -225,17 +225,13 @@ private:
         // Reload warnings are listed at a4 only while their rule is under
         // the cap; nothing reports them between here and there.
         const bool listWarnings = m_reporter.listing(Rule::ReloadBound);
-        const WalkCounts walked = m_chip ? walkGroup<true>(group, pixelStamp, listWarnings)
-            : m_walk.plainSquare(3)      ? walkGroup<false, 3>(group, pixelStamp, listWarnings)
-                                         : walkGroup<false>(group, pixelStamp, listWarnings);
+        const WalkCounts walked = walk(group, pixelStamp, listWarnings);
         const std::int64_t inGroup = walked.kept + walked.loaded;
 
         // a1: F_inp = U(g-1) \ U(g).
         const std::int64_t freed = m_previousCount - walked.kept;
         if (m_chip)
-            for (PixelId p : m_previous)
-                if ((m_stamp[p] | 1) != (pixelStamp | 1))
-                    m_chip->freePixel(p);
+            m_chip->freePixelsExcept(previousPixels(), [&](PixelId p) { return (m_stamp[p] | 1) == (pixelStamp | 1); });
         m_pixelsOnChip -= freed;
         stats.freed_input = freed * m_layer.c_in;
         endAction(step, Action::FreeInput);
@@ -274,10 +270,10 @@ private:
         stats.written = writes;
         endAction(step, Action::Write);
 
-        // a4: I_slice = U(g) \ U(g-1), counted in the walk; reload warnings
-        // in ascending pixel order.
+        // a4: I_slice = U(g) \ U(g-1), counted and listed in the walk;
+        // reload warnings in ascending pixel order.
         if (m_chip)
-            m_chip->loadPixels(m_loading);
+            m_chip->loadPixels(std::span<const PixelId>(m_loading.data(), std::size_t(walked.loaded)));
         m_pixelsOnChip += walked.loaded;
         stats.loaded_input = walked.loaded * m_layer.c_in;
         if (!listWarnings) {
@@ -332,13 +328,26 @@ private:
         std::swap(m_previousKernels, m_currentKernels);
     }
 
+    /// walkGroup for this run: with the lists when the chip memory needs
+    /// them, unrolled for the common 3×3 kernel.
+    template <typename Patches> auto walk(const Patches &group, std::uint32_t stamp, bool listWarnings)
+    {
+        const bool square = m_walk.plainSquare(3);
+        if (m_chip)
+            return square ? walkGroup<true, 3>(group, stamp, listWarnings) : walkGroup<true>(group, stamp, listWarnings);
+        return square ? walkGroup<false, 3>(group, stamp, listWarnings) : walkGroup<false>(group, stamp, listWarnings);
+    }
+
+    /// U(g-1) as listed for the chip memory.
+    std::span<const PixelId> previousPixels() const { return {m_previous.data(), std::size_t(m_previousCount)}; }
+
     struct WalkCounts {
         std::int64_t kept = 0, loaded = 0, warned = 0;
     };
 
     /// Stamps the group's pixels and counts them: kept (stamped by the
     /// previous group) or loaded (their load count goes up here). With
-    /// `Lists`, U(g) and the loads are listed for the chip memory too.
+    /// `Lists` (with the chip memory), U(g) and the loads are listed too.
     /// `stamp` is even; a pixel loaded beyond the reload bound gets stamp | 1,
     /// so every patch of the group that reads it is flagged in this walk
     /// without a second array. Pixels reaching the warning are counted, and
@@ -347,9 +356,18 @@ private:
     WalkCounts walkGroup(const Patches &group, std::uint32_t stamp, bool listWarnings)
     {
         m_warned.clear();
+        // The lists are written through pointers into buffers sized for the
+        // group: push_back, left out of line in this large function, cost
+        // the functional check a fifth of its time.
+        PixelId *current = nullptr, *loading = nullptr;
         if constexpr (Lists) {
-            m_current.clear();
-            m_loading.clear();
+            const std::size_t most = group.size() * std::size_t(m_layer.h_k) * std::size_t(m_layer.w_k);
+            if (m_current.size() < most) {
+                m_current.resize(most);
+                m_loading.resize(most);
+            }
+            current = m_current.data();
+            loading = m_loading.data();
         }
         WalkCounts counts;
         std::uint32_t *const stamps = m_stamp.data();
@@ -374,7 +392,7 @@ private:
                     return;
                 }
                 if constexpr (Lists)
-                    m_current.push_back(p);
+                    *current++ = p;
                 if ((was | 1) == inPrevious) {
                     stamps[p] = stamp;
                     ++counts.kept;
@@ -395,7 +413,7 @@ private:
                 }
                 stamps[p] = mark;
                 if constexpr (Lists)
-                    m_loading.push_back(p);
+                    *loading++ = p;
             });
             patchFlags[patch] |= std::uint8_t(breaks);
         }
@@ -409,7 +427,7 @@ private:
         StepStats &stats = m_result.steps.emplace_back();
         stats.drain = true;
         if (m_chip)
-            for (PixelId p : m_previous)
+            for (PixelId p : previousPixels())
                 m_chip->freePixel(p);
         stats.freed_input = m_previousCount * m_layer.c_in;
         m_pixelsOnChip = 0;
@@ -445,7 +463,8 @@ private:
     std::int64_t m_previousCount = 0; // |U(g-1)|
     std::uint8_t *m_patchFlags = nullptr; // the reload tally's, set in the walk without a call
     std::vector<std::uint32_t> m_loads, m_kernelLoads;
-    std::vector<PixelId> m_previous, m_current, m_loading, m_warned;
+    std::vector<PixelId> m_previous, m_current, m_loading; // with the chip memory: buffers, the first |U| or loads entries used
+    std::vector<PixelId> m_warned;
     std::vector<std::uint32_t> m_kernelStamp;
     std::vector<KernelId> m_previousKernels, m_currentKernels, m_loadingKernels;
     std::int64_t m_pending = 0; // outputs computed, not written yet
