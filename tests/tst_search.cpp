@@ -907,6 +907,31 @@ private slots:
             QCOMPARE(std::int64_t(t.groups.size()), in.min_groups);
         }
     }
+
+    /// The staircase band seed walks a band along its diagonals. On 11×11,
+    /// G = 3 (9×9 patches), bands of 3 rows with shift 2 order the first
+    /// band by column + 2·row, then row: (0,0) (0,1) (0,2) (1,0) (0,3)
+    /// (1,1) (0,4) (1,2) (2,0) ..., so its first groups are {0, 1, 2},
+    /// {9, 3, 10}, {4, 11, 18}. The simulator prices it at 172 under the
+    /// reload bound 2: the best reachable duration for this instance,
+    /// which the search had not reached from the column bands (177–178).
+    void staircaseBandWalksDiagonals()
+    {
+        const Problem problem = paperProblem(11, 11, 3, 2);
+        const S1Instance in = makeS1Instance(problem);
+        const std::vector<NamedGroups> tilings = tilingCandidates(in);
+        const auto it = std::find_if(
+            tilings.begin(), tilings.end(), [](const NamedGroups &t) { return t.name == "rows band 3 staircase 2"; });
+        QVERIFY(it != tilings.end());
+        QVERIFY(it->groups.size() >= 3);
+        QCOMPARE(it->groups[0], (Group{0, 1, 2}));
+        QCOMPARE(it->groups[1], (Group{9, 3, 10}));
+        QCOMPARE(it->groups[2], (Group{4, 11, 18}));
+        OptimiseResult r;
+        r.groups = it->groups;
+        r.duration = 172;
+        checkWithSimulator(problem, r);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSearch)
