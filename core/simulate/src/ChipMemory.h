@@ -74,6 +74,20 @@ public:
     }
     /// loadPixel of each.
     void loadPixels(std::span<const PixelId> pixels);
+    /// On one narrow channel, what loadPixel(p) does is chip[p] = dram[p]:
+    /// the fused pass does it inside its walk. Null pointers otherwise.
+    struct NarrowLoader {
+        std::int16_t *chip = nullptr;
+        const std::int32_t *dram = nullptr;
+        explicit operator bool() const { return chip != nullptr; }
+        void operator()(PixelId p) const { chip[p] = std::int16_t(dram[p]); } // m_narrow16: fits
+    };
+    NarrowLoader narrowLoader()
+    {
+        if (m_channels == 1 && m_chip16)
+            return {m_chipInput16.data(), m_dram};
+        return {};
+    }
     void freePixel(PixelId p)
     {
         if (m_channels == 1) {

@@ -272,7 +272,7 @@ private:
 
         // a4: I_slice = U(g) \ U(g-1), counted and listed in the walk;
         // reload warnings in ascending pixel order.
-        if (m_chip)
+        if (m_chip && !m_chip->narrowLoader()) // else loaded in the walk
             m_chip->loadPixels(std::span<const PixelId>(m_loading.data(), std::size_t(walked.loaded)));
         m_pixelsOnChip += walked.loaded;
         stats.loaded_input = walked.loaded * m_layer.c_in;
@@ -369,6 +369,7 @@ private:
             current = m_current.data();
             loading = m_loading.data();
         }
+        const detail::ChipMemory::NarrowLoader load = m_chip ? m_chip->narrowLoader() : detail::ChipMemory::NarrowLoader{};
         WalkCounts counts;
         std::uint32_t *const stamps = m_stamp.data();
         std::uint32_t *const loads = m_loads.data();
@@ -412,8 +413,12 @@ private:
                     }
                 }
                 stamps[p] = mark;
-                if constexpr (Lists)
-                    *loading++ = p;
+                if constexpr (Lists) {
+                    if (load) // a4 at once: no pixel loaded now is in U(g-1), which a1 frees
+                        load(p);
+                    else
+                        *loading++ = p;
+                }
             });
             patchFlags[patch] |= std::uint8_t(breaks);
         }
