@@ -4,9 +4,10 @@
 // patches are computed at a step that loads one of their pixels, or one of
 // their kernels, beyond the bound. The general executor tells it every load
 // (with the element's load count after it) and every patch a step computes;
-// the fused pass finds the pixel half itself in its walk (pixelBreakRead)
+// the fused pass sets the pixel half itself in its walk (patchFlags)
 // and tells kernel loads and, at such a step, the computes.
-// Nothing is allocated while no element goes beyond the bound.
+// For the general executor nothing is allocated while no element goes
+// beyond the bound; the fused pass takes the per-patch flags at its start.
 
 #include "convoffload/model/Ids.h"
 #include "convoffload/simulate/SimulationResult.h"
