@@ -440,8 +440,13 @@ int main(int argc, char **argv)
     for (int a = 1; a < argc; ++a) {
         quick |= std::strcmp(argv[a], "--quick") == 0;
         functionalOnly |= std::strcmp(argv[a], "--functional") == 0;
-        if (std::strcmp(argv[a], "--floor") == 0)
-            floorRuns = a + 1 < argc ? std::max(1, std::atoi(argv[a + 1])) : 20;
+        if (std::strcmp(argv[a], "--floor") == 0) {
+            floorRuns = a + 1 < argc ? std::atoi(argv[++a]) : 0;
+            if (floorRuns < 1 || floorRuns > 100000) {
+                std::fprintf(stderr, "convoffload-bench-simulate: --floor needs a number of runs from 1 to 100000\n");
+                return 2;
+            }
+        }
     }
     if (floorRuns > 0) { // the fused pass against its floor only: quick to re-run, and to profile
         const Problem p = zigzagProblem(1024, 1, 1, 0, 64);

@@ -182,6 +182,8 @@ public:
         m_kernelLoads.assign(std::size_t(m_layer.n), 0);
         m_kernelStamp.assign(std::size_t(m_layer.n), 0);
         m_patchFlags = m_reload.patchFlags();
+        if (m_chip)
+            m_narrowLoad = m_chip->narrowLoader();
         for (std::size_t g = 0; g < m_groups.size(); ++g) {
             if (g % kPollEvery == 0)
                 poll(g, stepCount);
@@ -272,7 +274,7 @@ private:
 
         // a4: I_slice = U(g) \ U(g-1), counted and listed in the walk;
         // reload warnings in ascending pixel order.
-        if (m_chip && !m_chip->narrowLoader()) // else loaded in the walk
+        if (m_chip && !m_narrowLoad) // else loaded in the walk
             m_chip->loadPixels(std::span<const PixelId>(m_loading.data(), std::size_t(walked.loaded)));
         m_pixelsOnChip += walked.loaded;
         stats.loaded_input = walked.loaded * m_layer.c_in;
@@ -359,17 +361,17 @@ private:
         // The lists are written through pointers into buffers sized for the
         // group: push_back, left out of line in this large function, cost
         // the functional check a fifth of its time.
+        const detail::ChipMemory::NarrowLoader load = m_narrowLoad;
         PixelId *current = nullptr, *loading = nullptr;
         if constexpr (Lists) {
             const std::size_t most = group.size() * std::size_t(m_layer.h_k) * std::size_t(m_layer.w_k);
-            if (m_current.size() < most) {
+            if (m_current.size() < most)
                 m_current.resize(most);
+            if (!load && m_loading.size() < most)
                 m_loading.resize(most);
-            }
             current = m_current.data();
             loading = m_loading.data();
         }
-        const detail::ChipMemory::NarrowLoader load = m_chip ? m_chip->narrowLoader() : detail::ChipMemory::NarrowLoader{};
         WalkCounts counts;
         std::uint32_t *const stamps = m_stamp.data();
         std::uint32_t *const loads = m_loads.data();
@@ -382,8 +384,8 @@ private:
                 if (!m_coverage.mark(patch))
                     throw NotFusable{};
             // Whether the patch reads a pixel loaded beyond the bound at this
-            // step, gathered without a branch: on a layer the strategy reloads
-            // a lot, a third of the loads are such.
+            // step: one flag write per patch, not a tally call per pixel (on
+            // a layer the strategy reloads a lot, a third of the loads are such).
             std::uint32_t breaks = 0;
             m_walk.forEach<Square>(patch, [&](PixelId p) {
                 const std::uint32_t was = stamps[p];
@@ -462,11 +464,13 @@ private:
     Coverage &m_coverage;
 
     PatchWalk m_walk;
-    std::vector<std::uint32_t>
-        m_stamp; // per pixel: (2 + the last group that needed it) << 1, | 1 when loaded beyond the bound then
+    // Per pixel: (2 + the last group that needed it) << 1, | 1 when that
+    // group loaded it beyond the reload bound.
+    std::vector<std::uint32_t> m_stamp;
     const std::uint32_t m_warnAt; // the load count that is warned about
     std::int64_t m_previousCount = 0; // |U(g-1)|
     std::uint8_t *m_patchFlags = nullptr; // the reload tally's, set in the walk without a call
+    detail::ChipMemory::NarrowLoader m_narrowLoad; // set: the walk loads into the chip memory itself
     std::vector<std::uint32_t> m_loads, m_kernelLoads;
     std::vector<PixelId> m_previous, m_current, m_loading; // with the chip memory: buffers, the first |U| or loads entries used
     std::vector<PixelId> m_warned;
