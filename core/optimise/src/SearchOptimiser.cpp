@@ -9,6 +9,7 @@
 // back to feasibility; only feasible states are ever recorded as the best.
 #include "convoffload/optimise/SearchOptimiser.h"
 
+#include "LoadOnceSearch.h"
 #include "SearchAnnealer.h"
 
 #include "convoffload/model/Ids.h"
@@ -44,6 +45,7 @@ constexpr int kCheckEvery = 256; // moves between checks of the stop flag (and t
 constexpr double kProgressInterval = 0.05; // seconds: at most 20 reports a second
 constexpr std::chrono::milliseconds kWatchInterval{20}; // between checks of cancel and the time limit
 constexpr int kMaxThreads = 256;
+constexpr double kLoadOnceShare = 0.3; // of the time limit, at most, for the load-once search
 
 struct Seed {
     Groups groups;
@@ -424,6 +426,7 @@ public:
                 m_shared.incumbent.offer(c.groups, c.evaluation.duration, -1);
         report();
         m_lastReport = m_shared.elapsed();
+        offerLoadOnce(candidates);
 
         m_shared.seed = bestSeed(m_shared.in, candidates);
         m_shared.reload_can_bind = reloadCanBind(m_shared.in);
@@ -436,6 +439,32 @@ public:
     }
 
 private:
+    /// A strategy loading every needed pixel once (LoadOnceSearch.h) is at
+    /// the pixel bound, so nothing beats it: when one exists, the search
+    /// needs nothing more. Also a seed for the chains.
+    void offerLoadOnce(std::vector<NamedGroups> &candidates)
+    {
+        const S1Instance &in = m_shared.in;
+        const std::optional<double> first = m_shared.incumbent.snapshot().duration;
+        if (first && m_shared.atBound(*first))
+            return;
+        LoadOnceLimits limits;
+        limits.stop = m_control.cancel;
+        // At most a share of the time: where no such strategy exists, the
+        // chains need the rest.
+        limits.deadline = m_shared.start
+            + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kLoadOnceShare * m_control.time_limit_s));
+        LoadOnceOutcome found = findLoadOnceStrategy(in, limits);
+        if (!found.groups)
+            return;
+        S1Evaluation ev = evaluate(in, *found.groups);
+        if (!ev.feasible)
+            return;
+        m_shared.incumbent.offer(*found.groups, ev.duration, -1);
+        candidates.push_back({"every pixel loaded once", std::move(*found.groups), std::move(ev)});
+        report();
+    }
+
     /// On small instances, the optimum with the reload bound relaxed
     /// (S1InstanceBound.h): often the optimum itself, so the search can stop
     /// there and say so.
