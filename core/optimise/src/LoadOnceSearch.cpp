@@ -1,10 +1,9 @@
 #include "LoadOnceSearch.h"
 
-#include "convoffload/model/Ids.h"
+#include "Wavefront.h"
 
 #include <algorithm>
 #include <array>
-#include <functional>
 #include <limits>
 #include <memory>
 #include <unordered_set>
@@ -221,7 +220,7 @@ private:
         for (const PatchId q : group)
             for (const PixelId px : m_in.patch_pixels[q])
                 m_mark[px] = 0;
-        if (windowsNeeded(open) > m_in.group_size)
+        if (wavefront::windowsNeeded(m_in.layer, open, m_in.group_size) > m_in.group_size)
             return;
         child.open = std::int64_t(open.size());
         child.patches = group;
@@ -316,7 +315,7 @@ private:
         for (const PixelId px : unionPixels)
             m_cover[px] = 0;
         bool found = false;
-        if (windowsNeeded(open) <= m_in.group_size)
+        if (wavefront::windowsNeeded(m_in.layer, open, m_in.group_size) <= m_in.group_size)
             found = place(level + 1, open);
         // Undo, back to the group being grown.
         for (const PatchId q : group)
@@ -332,26 +331,6 @@ private:
                 ++m_need[px];
         }
         return found;
-    }
-
-    /// At least how many windows cover `pixels`: pixels pairwise too far
-    /// apart to lie in one window (h_k rows or w_k columns apart) each need
-    /// their own, and these are picked greedily.
-    std::int64_t windowsNeeded(const std::vector<PixelId> &pixels) const
-    {
-        const Layer &layer = m_in.layer;
-        std::vector<Grid> apart;
-        for (const PixelId px : pixels) {
-            const Grid g = pixelPosition(layer, px);
-            const bool alone = std::all_of(apart.begin(), apart.end(),
-                [&](const Grid &a) { return std::abs(a.row - g.row) >= layer.h_k || std::abs(a.col - g.col) >= layer.w_k; });
-            if (alone) {
-                apart.push_back(g);
-                if (std::int64_t(apart.size()) > m_in.group_size)
-                    break;
-            }
-        }
-        return std::int64_t(apart.size());
     }
 
     const S1Instance &m_in;
@@ -375,31 +354,6 @@ private:
     bool m_out = false; // out of nodes, stopped or past the deadline
 };
 
-/// The sweeps' orders of preference: the wavefront grows from a corner along
-/// the rows, the columns or a diagonal.
-std::vector<std::vector<std::int64_t>> sweepRanks(const S1Instance &in)
-{
-    const Layer &layer = in.layer;
-    const std::int64_t h = layer.hOut(), w = layer.wOut();
-    using Key = std::function<std::int64_t(std::int64_t, std::int64_t)>;
-    const std::array<Key, 4> keys = {
-        Key([&](std::int64_t r, std::int64_t c) { return (r + c) * (h + w) + r; }),
-        Key([&](std::int64_t r, std::int64_t c) { return (r + c) * (h + w) + c; }),
-        Key([&](std::int64_t r, std::int64_t c) { return r * w + c; }),
-        Key([&](std::int64_t r, std::int64_t c) { return c * h + r; }),
-    };
-    std::vector<std::vector<std::int64_t>> ranks;
-    for (const Key &key : keys) {
-        std::vector<std::int64_t> rank(std::size_t(in.patches));
-        for (PatchId p = 0; p < PatchId(in.patches); ++p) {
-            const Grid g = patchPosition(layer, p);
-            rank[p] = key(g.row, g.col);
-        }
-        ranks.push_back(std::move(rank));
-    }
-    return ranks;
-}
-
 } // namespace
 
 LoadOnceOutcome findLoadOnceStrategy(const S1Instance &in, const LoadOnceLimits &limits)
@@ -407,15 +361,12 @@ LoadOnceOutcome findLoadOnceStrategy(const S1Instance &in, const LoadOnceLimits 
     LoadOnceOutcome out;
     if (in.patches == 0 || std::int64_t(in.patch_pixels.size()) != in.patches)
         return out;
-    std::vector<std::vector<PatchId>> pixelPatches(std::size_t(in.pixels));
-    for (PatchId p = 0; p < PatchId(in.patches); ++p)
-        for (const PixelId px : in.patch_pixels[p])
-            pixelPatches[px].push_back(p);
+    const std::vector<std::vector<PatchId>> pixelPatches = wavefront::patchesOfEachPixel(in);
     // The sweeps take turns, each with twice the nodes of its last turn:
     // which one finds a strategy first differs from instance to instance.
     std::vector<std::unique_ptr<LoadOnceSweep>> sweeps;
     for (const SweepStyle style : kStyles)
-        for (std::vector<std::int64_t> &rank : sweepRanks(in))
+        for (std::vector<std::int64_t> &rank : wavefront::sweepRanks(in))
             sweeps.push_back(std::make_unique<LoadOnceSweep>(in, pixelPatches, std::move(rank), style, limits));
     auto stopped = [&] {
         return (limits.stop && limits.stop->load()) || (limits.deadline && std::chrono::steady_clock::now() > *limits.deadline);

@@ -11,6 +11,7 @@
 
 #include "LoadOnceSearch.h"
 #include "SearchAnnealer.h"
+#include "WavefrontBeam.h"
 
 #include "convoffload/model/Ids.h"
 #include "convoffload/optimise/S1InstanceBound.h"
@@ -46,6 +47,10 @@ constexpr double kProgressInterval = 0.05; // seconds: at most 20 reports a seco
 constexpr std::chrono::milliseconds kWatchInterval{20}; // between checks of cancel and the time limit
 constexpr int kMaxThreads = 256;
 constexpr double kLoadOnceShare = 0.3; // of the time limit, at most, for the load-once search
+constexpr double kWavefrontShare = 0.4; // of the time limit, at most, until the wavefront beams end
+constexpr int kFirstBeamWidth = 64; // each next beam is four times wider
+constexpr int kBudgetBeamWidth = 256; // the widest with a move budget
+constexpr int kWidestBeam = 4096; // the widest of an anytime run
 
 struct Seed {
     Groups groups;
@@ -427,6 +432,7 @@ public:
         report();
         m_lastReport = m_shared.elapsed();
         offerLoadOnce(candidates);
+        offerWavefronts(candidates);
 
         m_shared.seed = bestSeed(m_shared.in, candidates);
         m_shared.reload_can_bind = reloadCanBind(m_shared.in);
@@ -439,6 +445,13 @@ public:
     }
 
 private:
+    /// The moment a share of the time limit has passed since the start.
+    Clock::time_point deadlineAt(double share) const
+    {
+        return m_shared.start
+            + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(share * m_control.time_limit_s));
+    }
+
     /// A strategy loading every needed pixel once (LoadOnceSearch.h) is at
     /// the pixel bound, so nothing beats it: when one exists, the search
     /// needs nothing more. Also a seed for the chains.
@@ -450,10 +463,11 @@ private:
             return;
         LoadOnceLimits limits;
         limits.stop = m_control.cancel;
-        // At most a share of the time: where no such strategy exists, the
-        // chains need the rest.
-        limits.deadline = m_shared.start
-            + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(kLoadOnceShare * m_control.time_limit_s));
+        // At most a share of the time in an anytime run: where no such
+        // strategy exists, the chains need the rest. With a move budget its
+        // node budget bounds it, so the result does not depend on the
+        // machine; only the time limit itself stops it.
+        limits.deadline = deadlineAt(m_shared.anytime ? kLoadOnceShare : 1.0);
         LoadOnceOutcome found = findLoadOnceStrategy(in, limits);
         if (!found.groups)
             return;
@@ -463,6 +477,40 @@ private:
         m_shared.incumbent.offer(*found.groups, ev.duration, -1);
         candidates.push_back({"every pixel loaded once", std::move(*found.groups), std::move(ev)});
         report();
+    }
+
+    /// Strategies built as wavefronts by a beam search (WavefrontBeam.h),
+    /// wider and wider: each is a candidate, so the best is the chains'
+    /// seed. With a move budget the widths are fixed (the result must not
+    /// depend on the machine); without one they double while the time
+    /// allows, up to a share of it.
+    void offerWavefronts(std::vector<NamedGroups> &candidates)
+    {
+        const S1Instance &in = m_shared.in;
+        WavefrontBeamLimits limits;
+        limits.stop = m_control.cancel;
+        limits.threads = threadCount(m_shared.options);
+        limits.deadline = deadlineAt(m_shared.anytime ? kWavefrontShare : 1.0);
+        for (int width = kFirstBeamWidth; width <= (m_shared.anytime ? kWidestBeam : kBudgetBeamWidth); width *= 4) {
+            const std::optional<double> best = m_shared.incumbent.snapshot().duration;
+            if ((best && m_shared.atBound(*best)) || (m_control.cancel && m_control.cancel->load()))
+                return;
+            const double started = m_shared.elapsed();
+            limits.width = width;
+            std::optional<Groups> groups = wavefrontBeam(in, limits);
+            if (!groups)
+                return; // stopped, or no wavefront keeps the reload bound
+            S1Evaluation ev = evaluate(in, *groups);
+            if (ev.feasible) {
+                m_shared.incumbent.offer(*groups, ev.duration, -1);
+                candidates.push_back({"wavefront " + std::to_string(width), std::move(*groups), std::move(ev)});
+                report();
+            }
+            // The next width costs about four times this one.
+            if (m_shared.anytime
+                && m_shared.elapsed() + 4 * (m_shared.elapsed() - started) > kWavefrontShare * m_control.time_limit_s)
+                return;
+        }
     }
 
     /// On small instances, the optimum with the reload bound relaxed

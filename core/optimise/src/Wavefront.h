@@ -1,0 +1,75 @@
+#pragma once
+// What the load-once search and the wavefront beam share: which patches need
+// each pixel, the sweeps' orders of preference among the patches, and a
+// lower bound on the windows that can hold a set of pixels. Private to the
+// core.
+#include "convoffload/model/Ids.h"
+#include "convoffload/optimise/S1Instance.h"
+
+#include <array>
+#include <cstdint>
+#include <cstdlib>
+#include <functional>
+#include <vector>
+
+namespace convoffload::wavefront {
+
+/// For each pixel id, the patches that need it (in patch order).
+inline std::vector<std::vector<PatchId>> patchesOfEachPixel(const S1Instance &in)
+{
+    std::vector<std::vector<PatchId>> out(std::size_t(in.pixels));
+    for (PatchId p = 0; p < PatchId(in.patch_pixels.size()); ++p)
+        for (const PixelId px : in.patch_pixels[p])
+            out[px].push_back(p);
+    return out;
+}
+
+/// The sweeps' orders of preference (least first): the wavefront grows from a
+/// corner along the rows, the columns or a diagonal.
+inline std::vector<std::vector<std::int64_t>> sweepRanks(const S1Instance &in)
+{
+    const Layer &layer = in.layer;
+    const std::int64_t h = layer.hOut(), w = layer.wOut();
+    using Key = std::function<std::int64_t(std::int64_t, std::int64_t)>;
+    const std::array<Key, 4> keys = {
+        Key([&](std::int64_t r, std::int64_t c) { return (r + c) * (h + w) + r; }),
+        Key([&](std::int64_t r, std::int64_t c) { return (r + c) * (h + w) + c; }),
+        Key([&](std::int64_t r, std::int64_t c) { return r * w + c; }),
+        Key([&](std::int64_t r, std::int64_t c) { return c * h + r; }),
+    };
+    std::vector<std::vector<std::int64_t>> ranks;
+    for (const Key &key : keys) {
+        std::vector<std::int64_t> rank(std::size_t(in.patches));
+        for (PatchId p = 0; p < PatchId(in.patches); ++p) {
+            const Grid g = patchPosition(layer, p);
+            rank[p] = key(g.row, g.col);
+        }
+        ranks.push_back(std::move(rank));
+    }
+    return ranks;
+}
+
+/// At least how many windows hold `pixels`: pixels pairwise too far apart to
+/// lie in one window (h_k rows or w_k columns apart) each need their own;
+/// these are picked greedily, and the count stops once above `enough`.
+inline std::int64_t windowsNeeded(const Layer &layer, const std::vector<PixelId> &pixels, std::int64_t enough)
+{
+    std::vector<Grid> apart;
+    for (const PixelId px : pixels) {
+        const Grid g = pixelPosition(layer, px);
+        bool alone = true;
+        for (const Grid &a : apart)
+            if (std::abs(a.row - g.row) < layer.h_k && std::abs(a.col - g.col) < layer.w_k) {
+                alone = false;
+                break;
+            }
+        if (alone) {
+            apart.push_back(g);
+            if (std::int64_t(apart.size()) > enough)
+                break;
+        }
+    }
+    return std::int64_t(apart.size());
+}
+
+} // namespace convoffload::wavefront
