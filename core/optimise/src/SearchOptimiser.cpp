@@ -9,6 +9,7 @@
 // back to feasibility; only feasible states are ever recorded as the best.
 #include "convoffload/optimise/SearchOptimiser.h"
 
+#include "LoadOnceProof.h"
 #include "LoadOnceSearch.h"
 #include "SearchAnnealer.h"
 #include "WavefrontBeam.h"
@@ -468,15 +469,37 @@ private:
         // node budget bounds it, so the result does not depend on the
         // machine; only the time limit itself stops it.
         limits.deadline = deadlineAt(m_shared.anytime ? kLoadOnceShare : 1.0);
-        LoadOnceOutcome found = findLoadOnceStrategy(in, limits);
-        if (!found.groups)
+        std::optional<Groups> groups = findLoadOnceStrategy(in, limits).groups;
+        if (!groups) {
+            // On small layers the complete search settles it: it finds one,
+            // or proves none exists, and then every strategy pays a load
+            // (or a compute) more than the pixel bound.
+            LoadOnceProofLimits proofLimits;
+            proofLimits.stop = limits.stop;
+            proofLimits.deadline = limits.deadline;
+            LoadOnceProof proof = proveLoadOnce(in, proofLimits);
+            if (proof.status == LoadOnceProofStatus::None)
+                raiseBound(boundWithoutLoadOnce(in));
+            groups = std::move(proof.groups);
+        }
+        if (!groups)
             return;
-        S1Evaluation ev = evaluate(in, *found.groups);
+        S1Evaluation ev = evaluate(in, *groups);
         if (!ev.feasible)
             return;
-        m_shared.incumbent.offer(*found.groups, ev.duration, -1);
-        candidates.push_back({"every pixel loaded once", std::move(*found.groups), std::move(ev)});
+        m_shared.incumbent.offer(*groups, ev.duration, -1);
+        candidates.push_back({"every pixel loaded once", std::move(*groups), std::move(ev)});
         report();
+    }
+
+    /// Before the chains start (they read the bound to stop at it); the
+    /// next report carries it.
+    void raiseBound(double bound)
+    {
+        if (bound <= m_result.lower_bound)
+            return;
+        m_result.lower_bound = bound;
+        m_shared.lower_bound = bound;
     }
 
     /// Strategies built as wavefronts by a beam search (WavefrontBeam.h),
@@ -525,10 +548,8 @@ private:
         limits.cancel = m_control.cancel;
         if (m_shared.first.duration && in.group_count == GroupCount::ExactlyKMin)
             limits.known_loads = evaluate(in, m_shared.first.groups).loaded_pixels;
-        if (const std::optional<double> bound = partitionLowerBound(in, limits); bound && *bound > m_result.lower_bound) {
-            m_result.lower_bound = *bound;
-            m_shared.lower_bound = *bound;
-        }
+        if (const std::optional<double> bound = partitionLowerBound(in, limits))
+            raiseBound(*bound);
     }
 
     void report()

@@ -14,13 +14,19 @@ namespace convoffload {
 
 namespace {
 
-constexpr std::int64_t kMostPatches = 4096; // above: each step's expansions cost too much
+// Above, the beam is not tried. On LeNet-5 conv1 (784 patches, 5×5 kernels,
+// memory for about a third of a row sweep's front, reload bound 2) every beam
+// of 64 died within its first 16 of 98 groups after 12 s: pixels loaded twice
+// may not be freed, and the front they form outgrows what a group can hold.
+// The paper's grid has at most 100 patches (a beam of 1024 takes ~1 s there).
+constexpr std::int64_t kMostPatches = 256;
 constexpr int kFills = 3; // patches tried at each step of a group's fill, best first
 constexpr int kExpansionsBetweenChecks = 64; // of the stop flag and the deadline
 // Groups tried per expansion: where the reload bound forbids freeing the open
 // pixels a full group cannot hold, no way to grow it may be gathered, and the
-// tries would otherwise grow exponentially with the open pixels.
-constexpr std::int64_t kTriesPerExpansion = 4096;
+// tries would otherwise grow exponentially with the open pixels. On the
+// paper's grid an expansion takes about 70 tries, and never reached 4096.
+constexpr std::int64_t kTriesPerExpansion = 1024;
 
 std::uint64_t mix(std::uint64_t x) // splitmix64's finaliser: a fixed hash, so runs repeat
 {
@@ -212,9 +218,12 @@ private:
         // The open pixel with the fewest patches left to hold it.
         std::optional<PixelId> tightest;
         int fewest = std::numeric_limits<int>::max();
+        m_mustKeep.clear();
         for (const PixelId px : g.open) {
             if (m_cover[px] > 0 || m_dropped[px])
                 continue;
+            if (g.state.loads[px] >= m_in.max_loads_per_pixel)
+                m_mustKeep.push_back(px);
             int choices = 0;
             for (const PatchId q : m_pixelPatches[px])
                 choices += !(*m_done)[q] && !m_inGroup[q];
@@ -223,6 +232,11 @@ private:
                 tightest = px;
             }
         }
+        // Pixels the reload bound forbids freeing, too far apart for the
+        // room left: no way on from here.
+        const std::int64_t room = m_in.group_size - std::int64_t(m_group.size());
+        if (!m_mustKeep.empty() && wavefront::windowsNeeded(m_in.layer, m_mustKeep, room) > room)
+            return;
         if (tightest) {
             const PixelId px = *tightest;
             if (std::int64_t(m_group.size()) < m_in.group_size) {
@@ -353,6 +367,7 @@ private:
     std::vector<int> m_cover; // patches of the group that hold each pixel
     std::vector<char> m_inGroup, m_dropped, m_onChip, m_mark;
     std::vector<PatchId> m_group;
+    std::vector<PixelId> m_mustKeep; // open, held by no patch of the group, not to be freed
     std::int64_t m_union = 0;
     std::vector<TrailEntry> m_trail;
 };

@@ -33,7 +33,7 @@ struct WavefrontBeamLimits {
 /// The best strategy over the beam's sweeps (wavefronts from a corner along
 /// the rows, the columns and the diagonals), in K_min groups; nullopt when
 /// none keeps the reload bound and memory, or when stopped. Layers of more
-/// than 4096 patches are not tried.
+/// than 256 patches are not tried (see WavefrontBeam.cpp).
 std::optional<Groups> wavefrontBeam(const S1Instance &instance, const WavefrontBeamLimits &limits = {});
 
 } // namespace convoffload
