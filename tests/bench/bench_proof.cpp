@@ -11,10 +11,17 @@
 // --climb climbs from the pixel bound (BoundProofLimits::known_bound).
 // Without instances: the eight unproven instances of at most 64 patches of
 // resources/experiments/paper-grid-exact-60s.csv with their incumbents.
+//
+//        convoffload-bench-proof --load-once [SIZE G ...]
+// The complete load-once search (LoadOnceProof.h) instead: whether a strategy
+// loads every pixel once, the groups tried and the time; without instances,
+// every instance of the grid of at most 64 patches.
 
 #include "convoffload/optimise/PaperExperiments.h"
 #include "convoffload/optimise/S1Instance.h"
 #include "convoffload/optimise/S1InstanceBoundProof.h"
+
+#include "LoadOnceProof.h"
 
 #include <chrono>
 #include <cstdio>
@@ -39,6 +46,32 @@ double cpuSeconds()
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
+/// `pairs`: SIZE G ...; none: the grid's instances of at most 64 patches.
+int loadOnce(const std::vector<double> &pairs)
+{
+    std::vector<std::pair<int, int>> cases;
+    for (std::size_t i = 0; i + 2 <= pairs.size(); i += 2)
+        cases.push_back({int(pairs[i]), int(pairs[i + 1])});
+    if (cases.empty())
+        for (int size = 4; size <= 10; ++size)
+            for (int g = 2; g <= 10; ++g)
+                cases.push_back({size, g});
+    std::printf("%-6s %3s  %-28s %12s %8s %10s\n", "H=W", "G", "answer", "groups tried", "wall s", "bound");
+    for (const auto &[size, g] : cases) {
+        const S1Instance in = makeS1Instance(paperInstance(size, g));
+        const auto wall0 = std::chrono::steady_clock::now();
+        const LoadOnceProof proof = proveLoadOnce(in);
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+        const char *answer = proof.status == LoadOnceProofStatus::Exists ? "one loads every pixel once"
+            : proof.status == LoadOnceProofStatus::None                  ? "none: the bound rises"
+                                                                         : proof.why.c_str();
+        std::printf("%2dx%-3d %3d  %-28s %12lld %8.2f %10.0f\n", size, size, g, answer, static_cast<long long>(proof.nodes), wall,
+            proof.status == LoadOnceProofStatus::None ? boundWithoutLoadOnce(in) : lowerBound(in));
+        std::fflush(stdout);
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -47,11 +80,14 @@ int main(int argc, char **argv)
     std::vector<Case> cases;
     std::vector<double> numbers;
     bool climb = false;
+    bool loadOnceMode = false;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--time-limit") && i + 1 < argc)
             limits.time_limit_s = std::atof(argv[++i]);
         else if (!std::strcmp(argv[i], "--states") && i + 1 < argc)
             limits.max_states = std::atoll(argv[++i]);
+        else if (!std::strcmp(argv[i], "--load-once"))
+            loadOnceMode = true;
         else if (!std::strcmp(argv[i], "--climb"))
             climb = true;
         else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
@@ -59,6 +95,8 @@ int main(int argc, char **argv)
         else
             numbers.push_back(std::atof(argv[i]));
     }
+    if (loadOnceMode)
+        return loadOnce(numbers);
     for (std::size_t i = 0; i + 3 <= numbers.size(); i += 3)
         cases.push_back({int(numbers[i]), int(numbers[i + 1]), numbers[i + 2]});
     if (cases.empty())
