@@ -24,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -33,6 +34,7 @@ struct LoadOnceProofLimits {
     std::int64_t max_nodes = 20'000'000; // groups tried
     const std::atomic<bool> *stop = nullptr;
     std::optional<std::chrono::steady_clock::time_point> deadline;
+    std::function<void()> tick; // called now and then, on the calling thread (progress reports)
 };
 
 enum class LoadOnceProofStatus {

@@ -128,6 +128,8 @@ private:
         if (++m_nodes > m_nodeBudget)
             m_out = true;
         else if (m_nodes % kNodesBetweenChecks == 0) {
+            if (m_limits.tick)
+                m_limits.tick();
             if (m_limits.stop && m_limits.stop->load(std::memory_order_relaxed))
                 m_out = true;
             else if (m_limits.deadline && std::chrono::steady_clock::now() > *m_limits.deadline)

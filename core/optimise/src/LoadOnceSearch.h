@@ -24,6 +24,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 namespace convoffload {
@@ -32,6 +33,7 @@ struct LoadOnceLimits {
     std::int64_t max_nodes = 4'000'000; // over all sweeps: about 1.5 s on one core
     const std::atomic<bool> *stop = nullptr;
     std::optional<std::chrono::steady_clock::time_point> deadline;
+    std::function<void()> tick; // called now and then, on the calling thread (progress reports)
 };
 
 struct LoadOnceOutcome {

@@ -464,6 +464,7 @@ private:
             return;
         LoadOnceLimits limits;
         limits.stop = m_control.cancel;
+        limits.tick = [this] { reportNow(); };
         // At most a share of the time in an anytime run: where no such
         // strategy exists, the chains need the rest. With a move budget its
         // node budget bounds it, so the result does not depend on the
@@ -477,6 +478,7 @@ private:
             LoadOnceProofLimits proofLimits;
             proofLimits.stop = limits.stop;
             proofLimits.deadline = limits.deadline;
+            proofLimits.tick = limits.tick;
             LoadOnceProof proof = proveLoadOnce(in, proofLimits);
             if (proof.status == LoadOnceProofStatus::None)
                 raiseBound(boundWithoutLoadOnce(in));
@@ -512,6 +514,7 @@ private:
         const S1Instance &in = m_shared.in;
         WavefrontBeamLimits limits;
         limits.stop = m_control.cancel;
+        limits.tick = [this] { reportNow(); };
         limits.threads = threadCount(m_shared.options);
         limits.deadline = deadlineAt(m_shared.anytime ? kWavefrontShare : 1.0);
         for (int width = kFirstBeamWidth; width <= (m_shared.anytime ? kWidestBeam : kBudgetBeamWidth); width *= 4) {
@@ -550,6 +553,17 @@ private:
             limits.known_loads = evaluate(in, m_shared.first.groups).loaded_pixels;
         if (const std::optional<double> bound = partitionLowerBound(in, limits))
             raiseBound(*bound);
+    }
+
+    /// A report if the last is older than the progress interval: the
+    /// steps before the chains call it as they go.
+    void reportNow()
+    {
+        const double now = m_shared.elapsed();
+        if (now - m_lastReport < kProgressInterval)
+            return;
+        m_lastReport = now;
+        report();
     }
 
     void report()

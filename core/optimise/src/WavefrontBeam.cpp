@@ -78,7 +78,7 @@ struct Child {
 class Beam {
 public:
     Beam(const S1Instance &in, const std::vector<std::vector<PatchId>> &pixelPatches, const std::vector<std::int64_t> &rank,
-        const WavefrontBeamLimits &limits)
+        const WavefrontBeamLimits &limits, bool onCallingThread)
         : m_in(in)
         , m_pixelPatches(pixelPatches)
         , m_rank(rank)
@@ -89,6 +89,7 @@ public:
         , m_dropped(std::size_t(in.pixels), 0)
         , m_onChip(std::size_t(in.pixels), 0)
         , m_mark(std::size_t(in.pixels), 0)
+        , m_onCallingThread(onCallingThread)
     {
     }
 
@@ -103,8 +104,12 @@ public:
             for (std::size_t i = 0; i < states.size(); ++i) {
                 if (states[i].remaining == 0)
                     continue;
-                if (i % kExpansionsBetweenChecks == 0 && stopped())
-                    return std::nullopt;
+                if (i % kExpansionsBetweenChecks == 0) {
+                    if (m_onCallingThread && m_limits.tick)
+                        m_limits.tick();
+                    if (stopped())
+                        return std::nullopt;
+                }
                 expand(states[i], i, level, children);
             }
             std::vector<BeamState> next = keepBest(states, children);
@@ -370,6 +375,7 @@ private:
     std::vector<PixelId> m_mustKeep; // open, held by no patch of the group, not to be freed
     std::int64_t m_union = 0;
     std::vector<TrailEntry> m_trail;
+    const bool m_onCallingThread;
 };
 
 } // namespace
@@ -385,19 +391,19 @@ std::optional<Groups> wavefrontBeam(const S1Instance &in, const WavefrontBeamLim
     // is chosen in sweep order, so the result does not depend on the threads.
     std::vector<std::optional<Groups>> found(ranks.size());
     std::atomic<std::size_t> nextSweep{0};
-    auto work = [&] {
+    auto work = [&](bool onCallingThread) {
         for (std::size_t i = nextSweep++; i < ranks.size(); i = nextSweep++)
-            found[i] = Beam(in, pixelPatches, ranks[i], limits).run();
+            found[i] = Beam(in, pixelPatches, ranks[i], limits, onCallingThread).run();
     };
     std::vector<std::thread> helpers;
     for (int t = 1; t < std::min<int>(limits.threads, int(ranks.size())); ++t) {
         try {
-            helpers.emplace_back(work);
+            helpers.emplace_back(work, false);
         } catch (const std::system_error &) { // no more threads: this one does the rest
             break;
         }
     }
-    work();
+    work(true);
     for (std::thread &h : helpers)
         h.join();
     std::optional<Groups> best;

@@ -18,6 +18,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 namespace convoffload {
@@ -28,6 +29,7 @@ struct WavefrontBeamLimits {
     int threads = 1; // sweeps run at once
     const std::atomic<bool> *stop = nullptr;
     std::optional<std::chrono::steady_clock::time_point> deadline;
+    std::function<void()> tick; // called now and then, on the calling thread only (progress reports)
 };
 
 /// The best strategy over the beam's sweeps (wavefronts from a corner along
