@@ -966,8 +966,8 @@ private slots:
     // programming proved 6×6, G = 2 at 48 and 7×7, G = 3 at 60 (README),
     // above their pixel bounds 44 and 58, so no strategy loads every pixel
     // once there and the proof must say so; the search then reports the
-    // pixel bound + 1. On 10×10, G = 5 the proof says none after about 13 M
-    // groups (2 s); a strategy of 114 = 100 + 13 + 1 exists (README), so
+    // pixel bound + 1. On 10×10, G = 5 the proof says none after about 27 M
+    // steps (2 s); a strategy of 114 = 100 + 13 + 1 exists (README), so
     // the bound it gives is reached there.
     void loadOnceProofRaisesTheBound_data()
     {
@@ -1010,6 +1010,21 @@ private slots:
         const LoadOnceProof cut = proveLoadOnce(makeS1Instance(paperProblem(10, 10, 5)), tiny);
         QCOMPARE(int(cut.status), int(LoadOnceProofStatus::Unknown));
         QCOMPARE(cut.why, std::string("node budget spent"));
+        // Two groups of 32 of the 64 patches, in a memory of 50 pixels (the
+        // kernel and 32 outputs aside): no 32 patches fit (a 4×8 block holds
+        // 60 pixels), but the first group's smaller parts that fit are
+        // countless. The budget counts every step of building them, so it
+        // ends; Stop ends it too.
+        Problem wideProblem = paperProblem(10, 10, 32);
+        wideProblem.hardware.mem_size = 50 + 32 + 9;
+        const S1Instance wide = makeS1Instance(wideProblem);
+        LoadOnceProofLimits small;
+        small.max_nodes = 100000;
+        QCOMPARE(proveLoadOnce(wide, small).why, std::string("node budget spent"));
+        const std::atomic<bool> stop{true};
+        LoadOnceProofLimits stopped;
+        stopped.stop = &stop;
+        QCOMPARE(proveLoadOnce(wide, stopped).why, std::string("cancelled"));
     }
 
     // On the paper's grid (its memory: G windows, G outputs and the kernel;

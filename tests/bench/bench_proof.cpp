@@ -56,7 +56,7 @@ int loadOnce(const std::vector<double> &pairs)
         for (int size = 4; size <= 10; ++size)
             for (int g = 2; g <= 10; ++g)
                 cases.push_back({size, g});
-    std::printf("%-6s %3s  %-28s %12s %8s %10s\n", "H=W", "G", "answer", "groups tried", "wall s", "bound");
+    std::printf("%-6s %3s  %-28s %12s %8s %10s\n", "H=W", "G", "answer", "steps", "wall s", "bound");
     for (const auto &[size, g] : cases) {
         const S1Instance in = makeS1Instance(paperInstance(size, g));
         const auto wall0 = std::chrono::steady_clock::now();

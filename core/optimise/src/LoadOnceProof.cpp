@@ -183,6 +183,8 @@ private:
     /// Grows `group` until it holds every pixel of `uncovered`.
     void cover(Step &step, Mask group, Mask excluded, const Pixels &uncovered, const Pixels &groupPixels)
     {
+        if (outOfLimits())
+            return;
         if (uncovered.empty()) {
             fill(step, group, excluded, 0, groupPixels);
             return;
@@ -216,6 +218,8 @@ private:
     /// Every set of further patches (index `from` on) the group may take.
     void fill(Step &step, Mask group, Mask excluded, int from, const Pixels &groupPixels)
     {
+        if (outOfLimits())
+            return;
         if (std::popcount(group) >= step.minSize)
             tryGroup(step, group);
         if (step.found || m_out || std::popcount(group) >= m_in.group_size)
@@ -232,8 +236,6 @@ private:
 
     void tryGroup(Step &step, Mask group)
     {
-        if (outOfLimits())
-            return;
         if (step.level == 0)
             for (const std::vector<PatchId> &sigma : m_symmetries)
                 if (mapPatchMask(sigma, group) < group)

@@ -31,7 +31,7 @@
 namespace convoffload {
 
 struct LoadOnceProofLimits {
-    std::int64_t max_nodes = 20'000'000; // groups tried
+    std::int64_t max_nodes = 50'000'000; // steps: groups and parts of groups tried
     const std::atomic<bool> *stop = nullptr;
     std::optional<std::chrono::steady_clock::time_point> deadline;
     std::function<void()> tick; // called now and then, on the calling thread (progress reports)

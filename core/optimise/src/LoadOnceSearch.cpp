@@ -178,7 +178,7 @@ private:
             for (const PatchId q : m_pixelPatches[*tightest])
                 if (!m_done[q] && !m_inGroup[q])
                     choices.push_back(q);
-            sortByPreference(choices);
+            wavefront::sortByPreference(m_in, growing(), choices);
             for (const PatchId q : choices)
                 growWith(gather, groupHash, q);
             return;
@@ -187,8 +187,8 @@ private:
             offer(gather);
         if (std::int64_t(group.size()) >= m_in.group_size)
             return;
-        std::vector<PatchId> fills = fillCandidates(group);
-        sortByPreference(fills);
+        std::vector<PatchId> fills = wavefront::fillCandidates(m_in, growing(), group);
+        wavefront::sortByPreference(m_in, growing(), fills);
         if (fills.size() > std::size_t(m_style.fills))
             fills.resize(std::size_t(m_style.fills));
         for (const PatchId q : fills)
@@ -229,45 +229,7 @@ private:
         gather.children.push_back(std::move(child));
     }
 
-    /// Patches left that share a pixel with the group; with an empty group,
-    /// the patch left that the sweep prefers.
-    std::vector<PatchId> fillCandidates(const std::vector<PatchId> &group)
-    {
-        std::vector<PatchId> out;
-        if (group.empty()) {
-            std::optional<PatchId> first;
-            for (PatchId q = 0; q < PatchId(m_in.patches); ++q)
-                if (!m_done[q] && (!first || m_rank[q] < m_rank[*first]))
-                    first = q;
-            if (first)
-                out.push_back(*first);
-            return out;
-        }
-        for (const PatchId p : group)
-            for (const PixelId px : m_in.patch_pixels[p])
-                for (const PatchId q : m_pixelPatches[px])
-                    if (!m_done[q] && !m_inGroup[q] && std::find(out.begin(), out.end(), q) == out.end())
-                        out.push_back(q);
-        return out;
-    }
-
-    /// Fewest pixels new to the group's union first, then the sweep's order.
-    void sortByPreference(std::vector<PatchId> &patches) const
-    {
-        auto fresh = [&](PatchId q) {
-            int n = 0;
-            for (const PixelId px : m_in.patch_pixels[q])
-                n += m_cover[px] == 0;
-            return n;
-        };
-        std::vector<std::pair<std::pair<int, std::int64_t>, PatchId>> keyed;
-        keyed.reserve(patches.size());
-        for (const PatchId q : patches)
-            keyed.push_back({{fresh(q), m_rank[q]}, q});
-        std::sort(keyed.begin(), keyed.end());
-        for (std::size_t i = 0; i < patches.size(); ++i)
-            patches[i] = keyed[i].second;
-    }
+    wavefront::GrowingGroup growing() const { return {m_pixelPatches, m_rank, m_done, m_inGroup, m_cover}; }
 
     void add(std::int64_t level, PatchId q)
     {

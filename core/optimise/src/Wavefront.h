@@ -1,15 +1,18 @@
 #pragma once
 // What the load-once search and the wavefront beam share: which patches need
-// each pixel, the sweeps' orders of preference among the patches, and a
-// lower bound on the windows that can hold a set of pixels. Private to the
+// each pixel, the sweeps' orders of preference among the patches, a lower
+// bound on the windows that can hold a set of pixels, and how a group grows. Private to the
 // core.
 #include "convoffload/model/Ids.h"
 #include "convoffload/optimise/S1Instance.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <functional>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace convoffload::wavefront {
@@ -70,6 +73,54 @@ inline std::int64_t windowsNeeded(const Layer &layer, const std::vector<PixelId>
         }
     }
     return std::int64_t(apart.size());
+}
+
+/// Where a group is grown: the patches placed and in the group (per patch),
+/// the patches of the group holding each pixel, and the sweep's ranks.
+struct GrowingGroup {
+    const std::vector<std::vector<PatchId>> &pixelPatches;
+    const std::vector<std::int64_t> &rank;
+    const std::vector<char> &done;
+    const std::vector<char> &inGroup;
+    const std::vector<int> &cover;
+};
+
+/// Patches left sharing a pixel with `group`; with an empty group, the patch
+/// left that the sweep prefers.
+inline std::vector<PatchId> fillCandidates(const S1Instance &in, const GrowingGroup &at, const std::vector<PatchId> &group)
+{
+    std::vector<PatchId> out;
+    if (group.empty()) {
+        std::optional<PatchId> first;
+        for (PatchId q = 0; q < PatchId(in.patches); ++q)
+            if (!at.done[q] && (!first || at.rank[q] < at.rank[*first]))
+                first = q;
+        if (first)
+            out.push_back(*first);
+        return out;
+    }
+    for (const PatchId p : group)
+        for (const PixelId px : in.patch_pixels[p])
+            for (const PatchId q : at.pixelPatches[px])
+                if (!at.done[q] && !at.inGroup[q] && std::find(out.begin(), out.end(), q) == out.end())
+                    out.push_back(q);
+    return out;
+}
+
+/// Fewest pixels new to the group's union first, then the sweep's order.
+inline void sortByPreference(const S1Instance &in, const GrowingGroup &at, std::vector<PatchId> &patches)
+{
+    std::vector<std::pair<std::pair<int, std::int64_t>, PatchId>> keyed;
+    keyed.reserve(patches.size());
+    for (const PatchId q : patches) {
+        int fresh = 0;
+        for (const PixelId px : in.patch_pixels[q])
+            fresh += at.cover[px] == 0;
+        keyed.push_back({{fresh, at.rank[q]}, q});
+    }
+    std::sort(keyed.begin(), keyed.end());
+    for (std::size_t i = 0; i < patches.size(); ++i)
+        patches[i] = keyed[i].second;
 }
 
 } // namespace convoffload::wavefront

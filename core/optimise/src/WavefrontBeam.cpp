@@ -249,7 +249,7 @@ private:
                 for (const PatchId q : m_pixelPatches[px])
                     if (!(*m_done)[q] && !m_inGroup[q])
                         choices.push_back(q);
-                sortByPreference(choices);
+                wavefront::sortByPreference(m_in, growing(), choices);
                 for (const PatchId q : choices)
                     growWith(g, q);
             }
@@ -267,8 +267,8 @@ private:
             offer(g);
         if (std::int64_t(m_group.size()) >= m_in.group_size)
             return;
-        std::vector<PatchId> fills = fillCandidates();
-        sortByPreference(fills);
+        std::vector<PatchId> fills = wavefront::fillCandidates(m_in, growing(), m_group);
+        wavefront::sortByPreference(m_in, growing(), fills);
         if (fills.size() > std::size_t(kFills))
             fills.resize(std::size_t(kFills));
         for (const PatchId q : fills)
@@ -289,43 +289,7 @@ private:
         m_group.pop_back();
     }
 
-    /// Patches left sharing a pixel with the group; with an empty group,
-    /// the patch left the sweep prefers.
-    std::vector<PatchId> fillCandidates() const
-    {
-        std::vector<PatchId> out;
-        if (m_group.empty()) {
-            std::optional<PatchId> first;
-            for (PatchId q = 0; q < PatchId(m_in.patches); ++q)
-                if (!(*m_done)[q] && (!first || m_rank[q] < m_rank[*first]))
-                    first = q;
-            if (first)
-                out.push_back(*first);
-            return out;
-        }
-        for (const PatchId p : m_group)
-            for (const PixelId px : m_in.patch_pixels[p])
-                for (const PatchId q : m_pixelPatches[px])
-                    if (!(*m_done)[q] && !m_inGroup[q] && std::find(out.begin(), out.end(), q) == out.end())
-                        out.push_back(q);
-        return out;
-    }
-
-    /// Fewest pixels new to the group's union first, then the sweep's order.
-    void sortByPreference(std::vector<PatchId> &patches) const
-    {
-        std::vector<std::pair<std::pair<int, std::int64_t>, PatchId>> keyed;
-        keyed.reserve(patches.size());
-        for (const PatchId q : patches) {
-            int fresh = 0;
-            for (const PixelId px : m_in.patch_pixels[q])
-                fresh += m_cover[px] == 0;
-            keyed.push_back({{fresh, m_rank[q]}, q});
-        }
-        std::sort(keyed.begin(), keyed.end());
-        for (std::size_t i = 0; i < patches.size(); ++i)
-            patches[i] = keyed[i].second;
-    }
+    wavefront::GrowingGroup growing() const { return {m_pixelPatches, m_rank, *m_done, m_inGroup, m_cover}; }
 
     /// Gathers the group as it is.
     void offer(Gather &g)
