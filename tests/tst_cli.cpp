@@ -401,7 +401,12 @@ private slots:
             {QStringLiteral("simulate"), QStringLiteral(CONVOFFLOAD_TEST_DATA "/project-seconds-of-work.json"),
                 QStringLiteral("--strategy"), QStringLiteral("ZigZag")});
         QVERIFY(p.waitForStarted());
-        QTest::qWait(300);
+        QTest::qWait(200); // the project takes about 0.5 s (2048², 16 kernels)
+        // Once the process has ended, processId() is 0, and kill(0, …)
+        // would interrupt this test's whole process group (ctest and every
+        // test running beside it: a CI run lost tst_ilp that way).
+        if (p.state() != QProcess::Running || p.processId() <= 0)
+            QSKIP("the simulation ended before Ctrl+C could be sent (a fast machine)");
         QCOMPARE(::kill(pid_t(p.processId()), SIGINT), 0);
         QVERIFY(p.waitForFinished(20000));
         if (p.exitCode() == 0)
