@@ -18,7 +18,8 @@
 //
 // It is a heuristic search (fills are tried best first and a few per
 // group), bounded by a number of nodes: the same instance and budget give
-// the same result on every machine. Private to the core.
+// the same result on every machine. Layers of more than 256 patches are not
+// tried. Private to the core.
 #include "convoffload/optimise/S1Instance.h"
 
 #include <atomic>
