@@ -12,8 +12,13 @@
 // Each step's states are expanded by `threads` workers that take chunks of
 // them from an atomic counter, each into its own map; the maps are then
 // merged into one sorted array (the least loads win, ties to the least
-// parent), so the states, the bound and the rebuilt partition are the same
-// for any number of threads. The workers share only read-only data, the
+// parent, then symmetry), so the states, the bound and the rebuilt partition
+// are the same for any number of threads.
+//
+// States are kept up to the instance's symmetries: a state (done, last) and
+// its image under a flip or turn of the grid have the same completions at
+// the same cost, so only the least image (as a pair of bitmasks) is kept,
+// with the symmetry that made it, which the rebuild of the partition undoes. The workers share only read-only data, the
 // atomic counters and the stop flag.
 #include "PatchSymmetries.h"
 #include "convoffload/optimise/S1InstanceBound.h"
@@ -116,9 +121,18 @@ struct DpState {
 
 /// What a state costs so far, and the group before its last (to rebuild the partition).
 struct DpEntry {
-    std::int64_t loads;
-    std::uint64_t parent;
+    std::int32_t loads;
+    std::int32_t symmetry; // 0: as reached; i: mapped by the instance's symmetry i (PartitionDp::m_maps)
+    std::uint64_t parent; // the last group of the state expanded, in that state's own frame
 };
+
+/// The order of two entries of one state: the least loads, then parent, then symmetry.
+inline bool entryBefore(const DpEntry &a, const DpEntry &b)
+{
+    if (a.loads != b.loads)
+        return a.loads < b.loads;
+    return a.parent != b.parent ? a.parent < b.parent : a.symmetry < b.symmetry;
+}
 
 struct DpStateHash {
     std::size_t operator()(const DpState &s) const
@@ -133,18 +147,47 @@ struct DpRecord {
     std::uint64_t done;
     std::uint64_t last;
     std::uint64_t parent;
-    std::int64_t loads;
+    std::int32_t loads;
+    std::int32_t symmetry;
 };
 
 inline bool recordBefore(const DpRecord &a, const DpRecord &b) { return a.done != b.done ? a.done < b.done : a.last < b.last; }
 
-/// A state entering a map: the least loads win, ties to the least parent.
+/// A state entering a map: the least entry wins (entryBefore).
 template <class Map> void offer(Map &map, const DpState &s, const DpEntry &e)
 {
     auto [it, inserted] = map.try_emplace(s, e);
-    if (!inserted && (e.loads < it->second.loads || (e.loads == it->second.loads && e.parent < it->second.parent)))
+    if (!inserted && entryBefore(e, it->second))
         it->second = e;
 }
+
+/// A permutation of patch ids (below 64) applied to bitmasks, a byte at a time.
+class MaskMap {
+public:
+    explicit MaskMap(const std::vector<PatchId> &sigma)
+    {
+        for (std::size_t byte = 0; byte < 8; ++byte)
+            for (std::size_t value = 0; value < 256; ++value) {
+                std::uint64_t image = 0;
+                for (std::size_t bit = 0; bit < 8; ++bit) {
+                    const std::size_t patch = byte * 8 + bit;
+                    if ((value >> bit & 1) != 0 && patch < sigma.size())
+                        image |= std::uint64_t(1) << sigma[patch];
+                }
+                m_table[byte][value] = image;
+            }
+    }
+    std::uint64_t operator()(std::uint64_t mask) const
+    {
+        std::uint64_t image = 0;
+        for (std::size_t byte = 0; byte < 8; ++byte, mask >>= 8)
+            image |= m_table[byte][mask & 0xFF];
+        return image;
+    }
+
+private:
+    std::uint64_t m_table[8][256];
+};
 
 template <int W> class PartitionDp {
 public:
@@ -172,6 +215,7 @@ public:
             m_neighbours.push_back(near);
         }
         m_symmetries = patchSymmetries(in);
+        prepareSymmetries();
         if (limits.below_duration)
             m_tolerance = 1e-9 * std::max(1.0, std::abs(*limits.below_duration));
         m_all = m_patches == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << m_patches) - 1;
@@ -227,7 +271,7 @@ private:
     std::optional<double> explore(std::int64_t &states)
     {
         const std::int64_t maxGroups = std::min<std::int64_t>(m_in.max_groups, m_in.patches);
-        Layer layer{DpRecord{0, 0, 0, 0}};
+        Layer layer{DpRecord{0, 0, 0, 0, 0}};
         std::optional<double> best;
         states = 1;
         std::vector<Worker> workers(static_cast<std::size_t>(m_threads));
@@ -341,14 +385,14 @@ private:
         w.sorted.clear();
         w.sorted.reserve(w.next->size());
         for (const auto &[s, e] : *w.next)
-            w.sorted.push_back(DpRecord{s.done, s.last, e.parent, e.loads});
+            w.sorted.push_back(DpRecord{s.done, s.last, e.parent, e.loads, e.symmetry});
         w.next = nullptr;
         w.arena.reset();
         std::sort(w.sorted.begin(), w.sorted.end(), recordBefore);
     }
 
     /// Every worker's sorted states in one array sorted by (done, last),
-    /// each state once with its least loads (ties to the least parent).
+    /// each state once with its least entry (entryBefore).
     static Layer merge(std::vector<Worker> &workers)
     {
         Layer next = std::move(workers[0].sorted);
@@ -363,8 +407,9 @@ private:
                     both.push_back(*a++);
                 else if (a == aEnd || recordBefore(*b, *a))
                     both.push_back(*b++);
-                else { // the same state from both: the least loads, then parent
-                    const bool first = a->loads != b->loads ? a->loads < b->loads : a->parent <= b->parent;
+                else { // the same state from both: the least entry
+                    const bool first
+                        = !entryBefore(DpEntry{b->loads, b->symmetry, b->parent}, DpEntry{a->loads, a->symmetry, a->parent});
                     both.push_back(first ? *a : *b);
                     ++a;
                     ++b;
@@ -435,18 +480,83 @@ private:
     }
 
     /// The ordered partition of the best end state, walking the parents back.
+    /// Each kept state is the image of the state its parent reached under its
+    /// symmetry σ, so the walk undoes σ to find the parent, and writes every
+    /// group in the frame of the end state: a group of step t − 1 as
+    /// σ_T ∘ … ∘ σ_t applied to it (the image of an optimal partition under a
+    /// symmetry of the instance is one too).
     std::vector<std::uint64_t> rebuild() const
     {
         std::vector<std::uint64_t> groups(m_bestSteps);
         DpState s = m_bestEnd;
+        std::size_t frame = 0; // σ_T ∘ … ∘ σ_(t+1), an index of m_maps
         for (std::size_t t = m_bestSteps; t > 0; --t) {
-            groups[t - 1] = s.last;
+            groups[t - 1] = m_maps[frame](s.last);
             const Layer &layer = m_layers[t];
-            const DpRecord key{s.done, s.last, 0, 0};
+            const DpRecord key{s.done, s.last, 0, 0, 0};
             const auto it = std::lower_bound(layer.begin(), layer.end(), key, recordBefore);
-            s = DpState{s.done & ~s.last, it->parent};
+            const std::size_t sigma = std::size_t(it->symmetry);
+            const MaskMap &undo = m_maps[m_inverse[sigma]];
+            s = DpState{undo(s.done) & ~undo(s.last), it->parent};
+            frame = m_compose[frame][sigma];
         }
         return groups;
+    }
+
+    /// The least image of a state under the instance's symmetries, and the
+    /// index (in m_maps) of the symmetry that gives it.
+    std::pair<DpState, std::int32_t> canonical(const DpState &s) const
+    {
+        DpState best = s;
+        std::int32_t by = 0;
+        for (std::size_t i = 1; i < m_maps.size(); ++i) {
+            const std::uint64_t done = m_maps[i](s.done);
+            if (done > best.done)
+                continue;
+            const std::uint64_t last = m_maps[i](s.last);
+            if (done < best.done || last < best.last) {
+                best = DpState{done, last};
+                by = std::int32_t(i);
+            }
+        }
+        return {best, by};
+    }
+
+    /// m_maps, m_inverse and m_compose from the instance's symmetries.
+    void prepareSymmetries()
+    {
+        std::vector<std::vector<PatchId>> perms;
+        std::vector<PatchId> identity(static_cast<std::size_t>(m_patches));
+        for (std::size_t p = 0; p < identity.size(); ++p)
+            identity[p] = PatchId(p);
+        perms.push_back(identity);
+        for (const auto &sigma : m_symmetries)
+            perms.push_back(sigma);
+        auto indexOf = [&](const std::vector<PatchId> &perm) {
+            return std::size_t(std::find(perms.begin(), perms.end(), perm) - perms.begin());
+        };
+        m_compose.assign(perms.size(), std::vector<std::size_t>(perms.size(), 0));
+        m_inverse.assign(perms.size(), 0);
+        for (std::size_t a = 0; a < perms.size(); ++a) {
+            m_maps.emplace_back(perms[a]);
+            std::vector<PatchId> inverse(perms[a].size());
+            for (std::size_t p = 0; p < inverse.size(); ++p)
+                inverse[perms[a][p]] = PatchId(p);
+            m_inverse[a] = indexOf(inverse);
+            for (std::size_t b = 0; b < perms.size(); ++b) {
+                std::vector<PatchId> ab(perms[b].size()); // a ∘ b
+                for (std::size_t p = 0; p < ab.size(); ++p)
+                    ab[p] = perms[a][perms[b][p]];
+                m_compose[a][b] = indexOf(ab);
+                if (m_compose[a][b] == perms.size() || m_inverse[a] == perms.size()) {
+                    // Not a group (cannot happen for true symmetries): keep states as reached.
+                    m_maps.assign(1, MaskMap(identity));
+                    m_inverse.assign(1, 0);
+                    m_compose.assign(1, std::vector<std::size_t>(1, 0));
+                    return;
+                }
+            }
+        }
     }
 
     PixelSet unionOf(std::uint64_t patches) const
@@ -638,7 +748,8 @@ private:
             if (held > 0 && beaten(outside + held) && beaten(outside + notKept(w, left, group, u)))
                 return;
         }
-        offer(*w.next, DpState{w.from.done | group, group}, DpEntry{loads, w.from.last});
+        const auto [state, symmetry] = canonical(DpState{w.from.done | group, group});
+        offer(*w.next, state, DpEntry{std::int32_t(loads), symmetry, w.from.last});
     }
 
     /// Symmetry breaking: a first group is kept only when no symmetry of the
@@ -689,6 +800,12 @@ private:
     std::vector<PixelSet> m_sets;
     std::vector<std::uint64_t> m_neighbours; // patches sharing a pixel with each patch
     std::vector<std::vector<PatchId>> m_symmetries;
+    // Index 0 is the identity, i > 0 the symmetry m_symmetries[i - 1]; the
+    // symmetries of an instance form a group, so inverses and compositions
+    // are among them.
+    std::vector<MaskMap> m_maps;
+    std::vector<std::size_t> m_inverse;
+    std::vector<std::vector<std::size_t>> m_compose; // [a][b]: a ∘ b
     std::uint64_t m_all = 0;
     double m_tolerance = 0; // of below_duration
     // Shared by the workers of a step.
