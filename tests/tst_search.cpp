@@ -111,6 +111,19 @@ std::optional<int> bruteForceOptimum(int hIn, int wIn, int groupSize, int minGro
     return best;
 }
 
+/// Groups from one bitmask of patch ids per group (PartitionBoundOutcome::partition).
+Groups groupsOfMasks(const std::vector<std::uint64_t> &masks)
+{
+    Groups groups;
+    for (const std::uint64_t mask : masks) {
+        Group group;
+        for (std::uint64_t rest = mask; rest != 0; rest &= rest - 1)
+            group.push_back(PatchId(std::countr_zero(rest)));
+        groups.push_back(std::move(group));
+    }
+    return groups;
+}
+
 /// One row of the brute-force table (findsTheBruteForceOptimum_data): the
 /// instance and its optima worked out by the brute force, the real one and
 /// the one with the reload bound dropped (relaxed).
@@ -391,6 +404,31 @@ private slots:
         }
     }
 
+    // The beam of the dynamic programming (beam_width) against the brute
+    // force: a narrow beam never ends below the relaxed optimum and its
+    // rebuilt partition has the duration it reports; a beam wider than any
+    // step is the whole dynamic programming and finds the relaxed optimum.
+    void partitionBeamNeverBeatsTheBruteForce_data() { findsTheBruteForceOptimum_data(); }
+    void partitionBeamNeverBeatsTheBruteForce()
+    {
+        const BruteForceCase c = BruteForceCase::fetch();
+        QVERIFY(c.relaxed);
+        for (const std::int64_t width : {1, 3, 1 << 24}) {
+            PartitionBoundLimits limits;
+            limits.max_states = std::int64_t(1) << 26;
+            limits.max_work = std::int64_t(1) << 40;
+            limits.keep_partition = true;
+            limits.beam_width = width;
+            const PartitionBoundOutcome beam = partitionBound(c.instance, limits);
+            QCOMPARE(int(beam.end), int(PartitionBoundEnd::Finished));
+            QVERIFY(beam.bound);
+            QVERIFY(*beam.bound >= *c.relaxed);
+            if (width == 1 << 24)
+                QCOMPARE(*beam.bound, double(*c.relaxed));
+            QCOMPARE(evaluate(c.instance, groupsOfMasks(beam.partition)).duration, *beam.bound);
+        }
+    }
+
     // States kept up to the grid's symmetries (PartitionDp.h): the same
     // relaxed optimum as on the same instance with its symmetries hidden (its
     // layer no longer matches its patch count, so none is found), with fewer
@@ -434,14 +472,7 @@ private slots:
             QVERIFY(8 * with.states >= without.states);
             QVERIFY(4 * with.states < without.states);
         }
-        Groups groups;
-        for (const std::uint64_t mask : with.partition) {
-            Group g;
-            for (std::uint64_t rest = mask; rest != 0; rest &= rest - 1)
-                g.push_back(PatchId(std::countr_zero(rest)));
-            groups.push_back(g);
-        }
-        QCOMPARE(evaluate(in, groups).duration, *with.bound);
+        QCOMPARE(evaluate(in, groupsOfMasks(with.partition)).duration, *with.bound);
     }
 
     // The same on a layer whose steps have thousands of states, so that both

@@ -1,5 +1,6 @@
 #pragma once
-// Method "exact": a search for an incumbent, then the dynamic programming of
+// Method "exact": a search for an incumbent, a beam of the dynamic
+// programming that may improve it, then the dynamic programming of
 // S1InstanceBound.h pruned by it (the proof of `--prove`), within one time
 // limit. When the dynamic programming ends, nothing beats the incumbent even
 // with the reload bound dropped (proven optimal), or its best ordered
@@ -23,7 +24,11 @@ struct ExactOptions {
     SearchOptions search; // the incumbent's search
     /// Share of the time limit the search may use when the proof can run
     /// (it stops earlier at a proven bound); the proof has the rest.
-    double search_share = 0.25;
+    double search_share = 0.15;
+    /// Share of the time limit for the beam of the dynamic programming
+    /// (PartitionBoundLimits::beam_width) after the search: widths 2000,
+    /// 4000, ... while the share lasts, each result a candidate incumbent.
+    double beam_share = 0.15;
     std::int64_t max_states = 40000000; // the proof's cap, under 3 GB
 };
 

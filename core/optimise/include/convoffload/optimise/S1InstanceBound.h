@@ -40,6 +40,11 @@ struct PartitionBoundLimits {
     int threads = 1;
     /// Called from the calling thread with the states kept so far, about every 65 000 groups tried.
     std::function<void(std::int64_t states)> progress;
+    /// Above 0: a beam, a heuristic and no bound. Each step keeps only this
+    /// many states, those of least loads plus pixels the patches left need
+    /// beyond the last group's union, so `bound` is then only the best
+    /// partition found (below below_duration), and may be above the optimum.
+    std::int64_t beam_width = 0;
 };
 
 /// How a run of the dynamic programming ended.

@@ -37,8 +37,7 @@ struct BoundProofLimits {
     /// each raises the bound), and stops at the first target below which it
     /// finds a partition: that partition is the relaxed optimum. Once the run
     /// at the incumbent looks affordable (each run costs about 2.5 times the
-    /// one before), it is tried at once with half the time left, and the
-    /// climb goes on only if that run does not finish.
+    /// one before), it goes there at once, with all the time left.
     std::optional<double> known_bound;
     /// Bounded only: also rebuild the ordered partition of the relaxed
     /// optimum (BoundProof::partition). Keeps every step's states in memory.
