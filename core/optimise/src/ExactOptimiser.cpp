@@ -119,8 +119,8 @@ void improveByBeam(const S1Instance &in, const ExactOptions &options, const Opti
     const double share = std::clamp(options.beam_share, 0.0, 1.0) * control.time_limit_s;
     const Clock::time_point deadline
         = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(std::max(0.0, share)));
-    const int threads = options.search.threads > 0 ? options.search.threads
-                                                   : std::max(1, int(std::thread::hardware_concurrency()));
+    const int threads
+        = options.search.threads > 0 ? options.search.threads : std::max(1, int(std::thread::hardware_concurrency()));
     for (std::int64_t width = 2000; width <= 64000; width *= 2) {
         const Clock::time_point before = Clock::now();
         PartitionBoundLimits limits;
