@@ -167,7 +167,7 @@ public:
     {
         if (2 * (m_count + 1) > m_slots.size())
             grow();
-        for (std::size_t i = DpStateHash{}(s) & m_mask;; i = (i + 1) & m_mask) {
+        for (std::size_t i = DpStateHash{}(s)&m_mask;; i = (i + 1) & m_mask) {
             Slot &slot = m_slots[i];
             if (slot.state.last == 0) {
                 slot = Slot{s, e};
@@ -298,10 +298,7 @@ private:
         std::int64_t work = 0; // groups tried since the last flush into m_work
         bool reporter = false; // the calling thread's worker reports progress
 
-        void reset()
-        {
-            next = std::make_unique<StateTable>();
-        }
+        void reset() { next = std::make_unique<StateTable>(); }
     };
 
     std::optional<double> explore(std::int64_t &states)
