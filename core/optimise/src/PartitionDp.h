@@ -336,10 +336,10 @@ private:
                         next[out++] = next[i];
                 next.resize(out);
             }
-            if (m_limits.beam_width > 0 && next.size() > std::size_t(m_limits.beam_width))
-                keepBeam(next, std::size_t(m_limits.beam_width));
             if (stoppedFromOutside())
                 return std::nullopt;
+            if (m_limits.beam_width > 0 && next.size() > std::size_t(m_limits.beam_width))
+                keepBeam(next, std::size_t(m_limits.beam_width));
             states += std::int64_t(next.size());
             m_statesSoFar.store(states);
             if (states > m_limits.max_states) {
