@@ -134,6 +134,8 @@ void improveByBeam(const S1Instance &in, const ExactOptions &options, const Opti
         limits.deadline = deadline;
         const PartitionBoundOutcome beam = partitionBound(in, limits);
         r.seconds += std::chrono::duration<double>(Clock::now() - before).count();
+        if (beam.end == PartitionBoundEnd::Cancelled)
+            r.cancelled = true; // the proof then says "stopped" and does not start
         if (beam.end != PartitionBoundEnd::Finished)
             return;
         if (beam.bound) {
