@@ -26,8 +26,8 @@ struct ExactOptions {
     /// (it stops earlier at a proven bound); the proof has the rest.
     double search_share = 0.15;
     /// Share of the time limit for the beam of the dynamic programming
-    /// (PartitionBoundLimits::beam_width) after the search: widths 2000,
-    /// 4000, ... while the share lasts, each result a candidate incumbent.
+    /// (PartitionBoundLimits::beam_width) after the search: widths 250,
+    /// 2000, 16 000 while the share lasts, each result a candidate incumbent.
     double beam_share = 0.15;
     std::int64_t max_states = 40000000; // the proof's cap, under 3 GB
 };
