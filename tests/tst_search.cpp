@@ -640,6 +640,12 @@ private slots:
         QCOMPARE(optimiseStatusName(large.result.status), optimiseStatusName(OptimiseStatus::Feasible));
         QVERIFY2(large.result.message.find("too large for the exact dynamic programming") != std::string::npos,
             large.result.message.c_str());
+        // The complete load-once search runs there instead (81 patches): none
+        // loads each pixel once, so the bound is 121 pixels + 27 computes + 1.
+        QVERIFY2(large.result.message.find("no strategy loads every needed pixel once, so the bound rose by one")
+                != std::string::npos,
+            large.result.message.c_str());
+        QCOMPARE(large.result.lower_bound, 149.0);
         QVERIFY(large.proof);
         QCOMPARE(boundProofStatusName(large.proof->status), boundProofStatusName(BoundProofStatus::NotTried));
 
@@ -1034,6 +1040,14 @@ private slots:
         const S1Instance &in = c.instance;
         const int pixelBound = int(in.needed_pixels.size() + in.min_groups);
         const LoadOnceProof proof = proveLoadOnce(in);
+        // The two-word patch sets (layers of 65 to 128 patches) on the same
+        // instance: the same search, so the same answer and the same steps.
+        LoadOnceProofLimits wide;
+        wide.wide_sets = true;
+        const LoadOnceProof twoWords = proveLoadOnce(in, wide);
+        QCOMPARE(int(twoWords.status), int(proof.status));
+        QCOMPARE(twoWords.nodes, proof.nodes);
+        QVERIFY(twoWords.groups == proof.groups);
         if (c.optimum && *c.optimum == pixelBound) {
             QCOMPARE(int(proof.status), int(LoadOnceProofStatus::Exists));
             QVERIFY(proof.groups.has_value());
@@ -1083,13 +1097,40 @@ private slots:
         QVERIFY(r.duration >= r.lower_bound);
     }
 
-    // Beyond 64 patches it does not try, and says so.
+    // Two-word patch sets on the paper's grid over 64 patches (paper
+    // memory, reload bound 2): 11×11, G = 7 (81 patches) loads each of the
+    // 121 pixels once in K_min = ⌈81/7⌉ = 12 groups, 133 by hand (the
+    // simulator checks it); 11×11, G = 3 has none, so every strategy costs
+    // at least 121 + 27 + 1 = 149.
+    void loadOnceProofOnWideLayers()
+    {
+        Problem seven = paperProblem(11, 11, 7, 2);
+        seven.hardware.mem_size = 9 * 7 + 9 + 7;
+        const S1Instance in = makeS1Instance(seven);
+        QVERIFY(loadOnceProofFits(in));
+        const LoadOnceProof found = proveLoadOnce(in);
+        QCOMPARE(int(found.status), int(LoadOnceProofStatus::Exists));
+        QVERIFY(found.groups.has_value());
+        OptimiseResult r;
+        r.groups = *found.groups;
+        r.duration = 133;
+        checkWithSimulator(seven, r);
+
+        Problem three = paperProblem(11, 11, 3, 2);
+        three.hardware.mem_size = 9 * 3 + 9 + 3;
+        const S1Instance none = makeS1Instance(three);
+        QCOMPARE(int(proveLoadOnce(none).status), int(LoadOnceProofStatus::None));
+        QCOMPARE(boundWithoutLoadOnce(none), 149.0);
+    }
+
+    // Beyond 128 patches it does not try, and says so.
     void loadOnceProofKnowsItsLimits()
     {
-        const S1Instance in = makeS1Instance(paperProblem(11, 11, 6));
+        const S1Instance in = makeS1Instance(paperProblem(14, 14, 6));
+        QVERIFY(!loadOnceProofFits(in));
         const LoadOnceProof proof = proveLoadOnce(in);
         QCOMPARE(int(proof.status), int(LoadOnceProofStatus::Unknown));
-        QVERIFY(!proof.why.empty());
+        QCOMPARE(proof.why, std::string("over 128 patches or 256 needed pixels"));
         LoadOnceProofLimits tiny;
         tiny.max_nodes = 10;
         const LoadOnceProof cut = proveLoadOnce(makeS1Instance(paperProblem(10, 10, 5)), tiny);

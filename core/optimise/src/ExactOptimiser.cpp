@@ -2,6 +2,8 @@
 
 #include "convoffload/optimise/S1InstanceBound.h"
 
+#include "LoadOnceProof.h"
+
 #include <algorithm>
 #include <bit>
 #include <chrono>
@@ -168,14 +170,59 @@ void improveByBeam(const S1Instance &in, const ExactOptions &options, const Opti
     }
 }
 
+/// Beyond the dynamic programming (65 to 128 patches): the complete
+/// load-once search with the time left. A strategy loading every pixel once
+/// is at the pixel bound, so optimal; none raises the bound by one load (or
+/// one compute). Returns what it settled, for the message; empty otherwise.
+std::string settleLoadOnce(const S1Instance &in, const OptimiseControl &control, OptimiseResult &r)
+{
+    using Clock = std::chrono::steady_clock;
+    const Clock::time_point start = Clock::now();
+    LoadOnceProofLimits limits;
+    limits.max_nodes = std::numeric_limits<std::int64_t>::max(); // the time limit ends it
+    limits.stop = control.cancel;
+    limits.deadline = start
+        + std::chrono::duration_cast<Clock::duration>(
+            std::chrono::duration<double>(std::max(0.0, control.time_limit_s - r.seconds)));
+    const LoadOnceProof proof = proveLoadOnce(in, limits);
+    r.seconds += std::chrono::duration<double>(Clock::now() - start).count();
+    if (proof.why == "cancelled")
+        r.cancelled = true;
+    std::string settled;
+    if (proof.status == LoadOnceProofStatus::Exists && proof.groups) {
+        const S1Evaluation ev = evaluate(in, *proof.groups);
+        if (ev.feasible && (!r.hasSolution() || ev.duration <= r.duration)) {
+            r.groups = *proof.groups;
+            r.duration = ev.duration;
+            r.lower_bound = std::max(r.lower_bound, ev.duration);
+            r.status = OptimiseStatus::Optimal;
+            settled = "a strategy loads every needed pixel once";
+        }
+    } else if (proof.status == LoadOnceProofStatus::None) {
+        r.lower_bound = std::max(r.lower_bound, std::min(boundWithoutLoadOnce(in), r.duration));
+        if (r.hasSolution() && r.duration <= r.lower_bound)
+            r.status = OptimiseStatus::Optimal;
+        settled = "no strategy loads every needed pixel once";
+    }
+    if (!settled.empty()) {
+        r.history.push_back({r.seconds, r.hasSolution() ? std::optional<double>(r.duration) : std::nullopt, r.lower_bound});
+        if (control.progress)
+            control.progress(r.history.back());
+    }
+    return settled;
+}
+
 } // namespace
 
 ExactOutcome exactOptimise(const S1Instance &in, const ExactOptions &options, const OptimiseControl &control)
 {
     const bool provable = relaxedBoundFits(in);
+    const bool loadOnceOnly = !provable && loadOnceProofFits(in);
     OptimiseControl searchControl = control;
     if (provable)
         searchControl.time_limit_s = control.time_limit_s * std::clamp(options.search_share, 0.0, 1.0);
+    else if (loadOnceOnly)
+        searchControl.time_limit_s = control.time_limit_s * (1 - std::clamp(options.load_once_share, 0.0, 1.0));
     ExactOutcome out;
     OptimiseResult &r = out.result;
     r = searchOptimise(in, options.search, searchControl);
@@ -183,9 +230,20 @@ ExactOutcome exactOptimise(const S1Instance &in, const ExactOptions &options, co
     r.timed_out = false; // the search's share ending is not the user's limit
     if (!provable) {
         out.proof.why = "over 64 patches or 256 needed pixels";
+        const std::string settled = loadOnceOnly && !r.cancelled && r.status != OptimiseStatus::Optimal
+            ? settleLoadOnce(in, control, r)
+            : std::string();
         r.timed_out = !r.cancelled && r.status != OptimiseStatus::Optimal;
-        r.message = "not proven: the layer is too large for the exact dynamic programming (over 64 outputs or 256 "
-                    "needed pixels), so this is the search's strategy";
+        const bool loadsOnce = settled == "a strategy loads every needed pixel once";
+        if (r.status == OptimiseStatus::Optimal && !settled.empty())
+            r.message = "proven optimal: " + settled
+                + (loadsOnce ? " (the pixel bound)" : ", so the bound rose to the search's strategy");
+        else if (r.status == OptimiseStatus::Optimal)
+            r.message = "proven optimal: the search reached the lower bound";
+        else
+            r.message = "not proven: the layer is too large for the exact dynamic programming (over 64 outputs or 256 "
+                        "needed pixels), so this is the search's strategy"
+                + (settled.empty() ? std::string() : "; " + settled + ", so the bound rose by one");
         return out;
     }
     if (r.status == OptimiseStatus::Optimal) {

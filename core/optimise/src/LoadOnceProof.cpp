@@ -12,12 +12,31 @@ namespace convoffload {
 
 namespace {
 
-constexpr std::int64_t kMostPatches = 64;
+constexpr std::int64_t kMostPatches = 128;
 constexpr std::int64_t kMostPixels = 256;
 constexpr std::int64_t kNodesBetweenChecks = 4096; // of the stop flag and the deadline
 constexpr std::size_t kMostRemembered = 8'000'000; // failed sets; past it the search forgets (slower, still sound)
 
-using Mask = std::uint64_t; // patches
+// Patch sets: one word up to 64 patches, two (the compiler's 128-bit
+// integers, which have every operation a bit set needs) up to 128.
+__extension__ typedef unsigned __int128 Mask128;
+
+int popcountOf(std::uint64_t m) { return std::popcount(m); }
+int popcountOf(Mask128 m) { return std::popcount(std::uint64_t(m)) + std::popcount(std::uint64_t(m >> 64)); }
+int lowestOf(std::uint64_t m) { return std::countr_zero(m); }
+int lowestOf(Mask128 m)
+{
+    const std::uint64_t low = std::uint64_t(m);
+    return low != 0 ? std::countr_zero(low) : 64 + std::countr_zero(std::uint64_t(m >> 64));
+}
+
+struct MaskHash {
+    std::size_t operator()(std::uint64_t m) const { return std::hash<std::uint64_t>{}(m); }
+    std::size_t operator()(Mask128 m) const
+    {
+        return std::hash<std::uint64_t>{}(std::uint64_t(m) ^ (std::uint64_t(m >> 64) * 0x9E3779B97F4A7C15ull));
+    }
+};
 
 struct Pixels { // needed pixels, by their index in needed_pixels
     std::array<std::uint64_t, kMostPixels / 64> words{};
@@ -43,7 +62,7 @@ struct Pixels { // needed pixels, by their index in needed_pixels
     {
         int n = 0;
         for (const std::uint64_t w : words)
-            n += std::popcount(w);
+            n += popcountOf(w);
         return n;
     }
     void set(std::size_t i) { words[i / 64] |= std::uint64_t(1) << (i % 64); }
@@ -55,12 +74,14 @@ struct Pixels { // needed pixels, by their index in needed_pixels
     }
 };
 
-class Search {
+template <class Mask> class Search {
+    static constexpr int kBits = int(sizeof(Mask) * 8);
+
 public:
     Search(const S1Instance &in, const LoadOnceProofLimits &limits)
         : m_in(in)
         , m_limits(limits)
-        , m_all(in.patches == 64 ? ~Mask(0) : (Mask(1) << in.patches) - 1)
+        , m_all(in.patches == kBits ? ~Mask(0) : (Mask(1) << in.patches) - 1)
         , m_patchPixels(std::size_t(in.patches))
         , m_pixelPatches(in.needed_pixels.size(), 0)
         , m_symmetries(patchSymmetries(in))
@@ -85,7 +106,7 @@ public:
             for (auto it = m_path.rbegin(); it != m_path.rend(); ++it) {
                 Group g;
                 for (Mask m = *it; m; m &= m - 1)
-                    g.push_back(PatchId(std::countr_zero(m)));
+                    g.push_back(PatchId(lowestOf(m)));
                 groups.push_back(std::move(g));
             }
             out.groups = std::move(groups);
@@ -155,7 +176,7 @@ private:
         if (done == m_all)
             return true;
         const std::int64_t left = m_in.min_groups - level;
-        const std::int64_t remaining = std::popcount(m_all & ~done);
+        const std::int64_t remaining = popcountOf(m_all & ~done);
         if (left <= 0 || remaining > left * m_in.group_size)
             return false;
         if (const auto it = m_failed.find(done); it != m_failed.end() && it->second <= level)
@@ -189,16 +210,16 @@ private:
             fill(step, group, excluded, 0, groupPixels);
             return;
         }
-        const int room = int(m_in.group_size) - std::popcount(group);
+        const int room = int(m_in.group_size) - popcountOf(group);
         const Mask available = m_all & ~step.done & ~group & ~excluded;
         if (room <= 0 || patchesNeeded(uncovered, available, room) > room)
             return;
         // The pixel with the fewest patches to hold it; the group takes one
         // of them, the earlier ones excluded so each set comes once.
         std::size_t tightest = 0;
-        int fewest = 65;
+        int fewest = kBits + 1;
         uncovered.forEach([&](std::size_t i) {
-            const int choices = std::popcount(m_pixelPatches[i] & available);
+            const int choices = popcountOf(m_pixelPatches[i] & available);
             if (choices < fewest) {
                 fewest = choices;
                 tightest = i;
@@ -206,10 +227,10 @@ private:
         });
         for (Mask choices = m_pixelPatches[tightest] & available; choices && !step.found && !m_out; choices &= choices - 1) {
             const Mask q = choices & -choices;
-            const PatchId p = PatchId(std::countr_zero(q));
+            const PatchId p = PatchId(lowestOf(q));
             Pixels pixels = groupPixels;
             pixels |= m_patchPixels[p];
-            if (m_in.fitsMemory(pixels.count(), std::popcount(group) + 1))
+            if (m_in.fitsMemory(pixels.count(), popcountOf(group) + 1))
                 cover(step, group | q, excluded, uncovered.without(m_patchPixels[p]), pixels);
             excluded |= q;
         }
@@ -220,16 +241,16 @@ private:
     {
         if (outOfLimits())
             return;
-        if (std::popcount(group) >= step.minSize)
+        if (popcountOf(group) >= step.minSize)
             tryGroup(step, group);
-        if (step.found || m_out || std::popcount(group) >= m_in.group_size)
+        if (step.found || m_out || popcountOf(group) >= m_in.group_size)
             return;
-        const Mask available = m_all & ~step.done & ~group & ~excluded & (from >= 64 ? 0 : ~Mask(0) << from);
+        const Mask available = m_all & ~step.done & ~group & ~excluded & (from >= kBits ? Mask(0) : ~Mask(0) << from);
         for (Mask choices = available; choices && !step.found && !m_out; choices &= choices - 1) {
-            const PatchId p = PatchId(std::countr_zero(choices));
+            const PatchId p = PatchId(lowestOf(choices));
             Pixels pixels = groupPixels;
             pixels |= m_patchPixels[p];
-            if (m_in.fitsMemory(pixels.count(), std::popcount(group) + 1))
+            if (m_in.fitsMemory(pixels.count(), popcountOf(group) + 1))
                 fill(step, group | (Mask(1) << p), excluded, int(p) + 1, pixels);
         }
     }
@@ -238,7 +259,7 @@ private:
     {
         if (step.level == 0)
             for (const std::vector<PatchId> &sigma : m_symmetries)
-                if (mapPatchMask(sigma, group) < group)
+                if (mapped(sigma, group) < group)
                     return; // an image of this first group comes first
         const Mask done = step.done | group;
         if (done != m_all) {
@@ -253,13 +274,21 @@ private:
         }
     }
 
+    static Mask mapped(const std::vector<PatchId> &sigma, Mask patches)
+    {
+        Mask image = 0;
+        for (Mask rest = patches; rest; rest &= rest - 1)
+            image |= Mask(1) << sigma[std::size_t(lowestOf(rest))];
+        return image;
+    }
+
     const S1Instance &m_in;
     const LoadOnceProofLimits &m_limits;
     const Mask m_all;
     std::vector<Pixels> m_patchPixels;
     std::vector<Mask> m_pixelPatches;
     const std::vector<std::vector<PatchId>> m_symmetries;
-    std::unordered_map<Mask, std::int64_t> m_failed; // placed patches → fewest groups they failed with
+    std::unordered_map<Mask, std::int64_t, MaskHash> m_failed; // placed patches → fewest groups they failed with
     std::vector<Mask> m_path; // the groups found, last first
     std::int64_t m_nodes = 0;
     bool m_out = false;
@@ -268,15 +297,22 @@ private:
 
 } // namespace
 
+bool loadOnceProofFits(const S1Instance &in)
+{
+    return in.patches >= 1 && in.patches <= kMostPatches && std::int64_t(in.needed_pixels.size()) <= kMostPixels
+        && std::int64_t(in.patch_pixels.size()) == in.patches;
+}
+
 LoadOnceProof proveLoadOnce(const S1Instance &in, const LoadOnceProofLimits &limits)
 {
-    if (in.patches < 1 || in.patches > kMostPatches || std::int64_t(in.needed_pixels.size()) > kMostPixels
-        || std::int64_t(in.patch_pixels.size()) != in.patches) {
+    if (!loadOnceProofFits(in)) {
         LoadOnceProof out;
-        out.why = "over 64 patches or 256 needed pixels";
+        out.why = "over 128 patches or 256 needed pixels";
         return out;
     }
-    return Search(in, limits).run();
+    if (in.patches <= 64 && !limits.wide_sets)
+        return Search<std::uint64_t>(in, limits).run();
+    return Search<Mask128>(in, limits).run();
 }
 
 double boundWithoutLoadOnce(const S1Instance &in)

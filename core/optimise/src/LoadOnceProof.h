@@ -16,9 +16,10 @@
 // open pixels before and after each group), and the first group is taken
 // only up to the instance's symmetries (PatchSymmetries.h).
 //
-// For layers of at most 64 patches and 256 needed pixels (bit sets), within a
-// node budget: the same instance and budget give the same answer on every
-// machine. Private to the core.
+// For layers of at most 128 patches and 256 needed pixels (bit sets: one
+// word per patch set up to 64 patches, two up to 128), within a node budget:
+// the same instance and budget give the same answer on every machine.
+// Private to the core.
 #include "convoffload/optimise/S1Instance.h"
 
 #include <atomic>
@@ -35,6 +36,9 @@ struct LoadOnceProofLimits {
     const std::atomic<bool> *stop = nullptr;
     std::optional<std::chrono::steady_clock::time_point> deadline;
     std::function<void()> tick; // called now and then, on the calling thread (progress reports)
+    /// Two-word patch sets even on layers of at most 64 patches, so that tests
+    /// can compare the two versions of the search on the same instances.
+    bool wide_sets = false;
 };
 
 enum class LoadOnceProofStatus {
@@ -49,6 +53,9 @@ struct LoadOnceProof {
     std::int64_t nodes = 0;
     std::string why; // when Unknown
 };
+
+/// Whether proveLoadOnce tries the instance: at most 128 patches and 256 needed pixels.
+bool loadOnceProofFits(const S1Instance &instance);
 
 LoadOnceProof proveLoadOnce(const S1Instance &instance, const LoadOnceProofLimits &limits = {});
 

@@ -471,10 +471,12 @@ private:
         // machine; only the time limit itself stops it.
         limits.deadline = deadlineAt(m_shared.anytime ? kLoadOnceShare : 1.0);
         std::optional<Groups> groups = findLoadOnceStrategy(in, limits).groups;
-        if (!groups) {
+        if (!groups && in.patches <= 64) {
             // On small layers the complete search settles it: it finds one,
             // or proves none exists, and then every strategy pays a load
-            // (or a compute) more than the pixel bound.
+            // (or a compute) more than the pixel bound. (It can take 128
+            // patches, but there it may spend its whole budget, seconds the
+            // chains need: `--method exact` runs it there instead.)
             LoadOnceProofLimits proofLimits;
             proofLimits.stop = limits.stop;
             proofLimits.deadline = limits.deadline;

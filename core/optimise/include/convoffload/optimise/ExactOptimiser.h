@@ -29,6 +29,11 @@ struct ExactOptions {
     /// (PartitionBoundLimits::beam_width) after the search: widths 250,
     /// 2000, 16 000 while the share lasts, each result a candidate incumbent.
     double beam_share = 0.15;
+    /// On layers beyond the dynamic programming but of at most 128 patches:
+    /// the share of the time left to the complete load-once search after the
+    /// search (a strategy loading every pixel once is optimal; none raises
+    /// the bound by one).
+    double load_once_share = 0.3;
     std::int64_t max_states = 40000000; // the proof's cap, under 3 GB
 };
 
