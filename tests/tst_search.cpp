@@ -642,8 +642,8 @@ private slots:
             large.result.message.c_str());
         // The complete load-once search runs there instead (81 patches): none
         // loads each pixel once, so the bound is 121 pixels + 27 computes + 1.
-        QVERIFY2(large.result.message.find("no strategy loads every needed pixel once, so the bound rose by one")
-                != std::string::npos,
+        QVERIFY2(
+            large.result.message.find("no strategy loads every needed pixel once, so the bound rose by one") != std::string::npos,
             large.result.message.c_str());
         QCOMPARE(large.result.lower_bound, 149.0);
         QVERIFY(large.proof);
