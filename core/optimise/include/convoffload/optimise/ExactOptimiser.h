@@ -30,10 +30,10 @@ struct ExactOptions {
     /// 2000, 16 000 while the share lasts, each result a candidate incumbent.
     double beam_share = 0.15;
     /// On layers beyond the dynamic programming but of at most 128 patches:
-    /// the share of the time left to the complete load-once search after the
+    /// the share of the time for the complete load-once search after the
     /// search (a strategy loading every pixel once is optimal; none raises
     /// the bound by one).
-    double load_once_share = 0.3;
+    double load_once_share = 0.5;
     std::int64_t max_states = 40000000; // the proof's cap, under 3 GB
 };
 
