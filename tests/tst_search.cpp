@@ -111,19 +111,6 @@ std::optional<int> bruteForceOptimum(int hIn, int wIn, int groupSize, int minGro
     return best;
 }
 
-/// Groups from one bitmask of patch ids per group (PartitionBoundOutcome::partition).
-Groups groupsOfMasks(const std::vector<std::uint64_t> &masks)
-{
-    Groups groups;
-    for (const std::uint64_t mask : masks) {
-        Group group;
-        for (std::uint64_t rest = mask; rest != 0; rest &= rest - 1)
-            group.push_back(PatchId(std::countr_zero(rest)));
-        groups.push_back(std::move(group));
-    }
-    return groups;
-}
-
 /// One row of the brute-force table (findsTheBruteForceOptimum_data): the
 /// instance and its optima worked out by the brute force, the real one and
 /// the one with the reload bound dropped (relaxed).
@@ -425,7 +412,7 @@ private slots:
             QVERIFY(*beam.bound >= *c.relaxed);
             if (width == 1 << 24)
                 QCOMPARE(*beam.bound, double(*c.relaxed));
-            QCOMPARE(evaluate(c.instance, groupsOfMasks(beam.partition)).duration, *beam.bound);
+            QCOMPARE(evaluate(c.instance, groupsOfPartition(beam.partition)).duration, *beam.bound);
         }
     }
 
@@ -472,7 +459,7 @@ private slots:
             QVERIFY(8 * with.states >= without.states);
             QVERIFY(4 * with.states < without.states);
         }
-        QCOMPARE(evaluate(in, groupsOfMasks(with.partition)).duration, *with.bound);
+        QCOMPARE(evaluate(in, groupsOfPartition(with.partition)).duration, *with.bound);
     }
 
     // The same on a layer whose steps have thousands of states, so that both

@@ -5,7 +5,6 @@
 #include "LoadOnceProof.h"
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -143,13 +142,7 @@ void improveByBeam(const S1Instance &in, const ExactOptions &options, const Opti
         if (beam.end != PartitionBoundEnd::Finished)
             return;
         if (beam.bound) {
-            Groups groups;
-            for (const std::uint64_t mask : beam.partition) {
-                Group group;
-                for (std::uint64_t rest = mask; rest != 0; rest &= rest - 1)
-                    group.push_back(PatchId(std::countr_zero(rest)));
-                groups.push_back(std::move(group));
-            }
+            Groups groups = groupsOfPartition(beam.partition);
             const S1Evaluation ev = evaluate(in, groups);
             if (ev.feasible && ev.duration < r.duration) {
                 r.groups = std::move(groups);

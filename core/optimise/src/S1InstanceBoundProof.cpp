@@ -3,7 +3,6 @@
 #include "convoffload/optimise/S1InstanceBound.h"
 
 #include <algorithm>
-#include <bit>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -94,12 +93,7 @@ BoundProof proveBelow(const S1Instance &in, double target, const BoundProofLimit
     case PartitionBoundEnd::Finished:
         proof.status = outcome.bound ? BoundProofStatus::Bounded : BoundProofStatus::Proven;
         proof.bound = outcome.bound ? *outcome.bound : target;
-        for (const std::uint64_t group : outcome.partition) {
-            Group patches;
-            for (std::uint64_t rest = group; rest != 0; rest &= rest - 1)
-                patches.push_back(PatchId(std::countr_zero(rest)));
-            proof.partition.push_back(std::move(patches));
-        }
+        proof.partition = groupsOfPartition(outcome.partition);
         break;
     case PartitionBoundEnd::TooLarge:
         proof.status = BoundProofStatus::NotTried;

@@ -73,6 +73,9 @@ struct PartitionBoundOutcome {
 /// The dynamic programming with its full outcome.
 PartitionBoundOutcome partitionBound(const S1Instance &instance, const PartitionBoundLimits &limits);
 
+/// PartitionBoundOutcome::partition as groups of patch ids.
+Groups groupsOfPartition(const std::vector<std::uint64_t> &partition);
+
 /// The relaxed optimum as a duration; nullopt when the instance has over 64
 /// patches or 256 needed pixels, the states or the work exceed their limits, or on cancel.
 std::optional<double> partitionLowerBound(const S1Instance &instance, const PartitionBoundLimits &limits = {});
