@@ -68,6 +68,14 @@ BoundProof proveSearchResult(
 
 namespace {
 
+/// The result's incumbent and bound now, in its history and to the progress callback.
+void notePoint(OptimiseResult &r, const OptimiseControl &control)
+{
+    r.history.push_back({r.seconds, r.hasSolution() ? std::optional<double>(r.duration) : std::nullopt, r.lower_bound});
+    if (control.progress)
+        control.progress(r.history.back());
+}
+
 /// When the proof is out of reach (its states cap), the rest of the time
 /// goes to a second search, from another seed; its strategy is kept when
 /// better. Progress continues from where the proof ended.
@@ -102,9 +110,7 @@ void searchAgain(const S1Instance &in, const ExactOptions &options, const Optimi
             ? "proven optimal: after the proof hit its states cap, a second search reached the lower bound"
             : r.message + "; a second search in the time left found a better strategy";
     }
-    r.history.push_back({r.seconds, r.hasSolution() ? std::optional<double>(r.duration) : std::nullopt, r.lower_bound});
-    if (control.progress)
-        control.progress(r.history.back());
+    notePoint(r, control);
 }
 
 /// Before the proof: beams of the dynamic programming below the incumbent,
@@ -149,9 +155,7 @@ void improveByBeam(const S1Instance &in, const ExactOptions &options, const Opti
                 r.duration = ev.duration;
                 if (r.duration <= r.lower_bound)
                     r.status = OptimiseStatus::Optimal;
-                r.history.push_back({r.seconds, r.duration, r.lower_bound});
-                if (control.progress)
-                    control.progress(r.history.back());
+                notePoint(r, control);
                 if (r.status == OptimiseStatus::Optimal)
                     return;
             }
@@ -198,9 +202,7 @@ std::string settleLoadOnce(const S1Instance &in, const OptimiseControl &control,
         settled = "no strategy loads every needed pixel once";
     }
     if (!settled.empty()) {
-        r.history.push_back({r.seconds, r.hasSolution() ? std::optional<double>(r.duration) : std::nullopt, r.lower_bound});
-        if (control.progress)
-            control.progress(r.history.back());
+        notePoint(r, control);
     }
     return settled;
 }
@@ -292,9 +294,7 @@ ExactOutcome exactOptimise(const S1Instance &in, const ExactOptions &options, co
             r.message = "not proven: the best ordered partition (" + std::to_string(std::llround(*proof.bound))
                 + ") breaks the reload bound: " + ev.violation + "; its duration is a bound";
         }
-        r.history.push_back({r.seconds, r.hasSolution() ? std::optional<double>(r.duration) : std::nullopt, r.lower_bound});
-        if (control.progress)
-            control.progress(r.history.back());
+        notePoint(r, control);
         break;
     }
     case BoundProofStatus::NotReached:

@@ -259,7 +259,7 @@ private:
     {
         if (step.level == 0)
             for (const std::vector<PatchId> &sigma : m_symmetries)
-                if (mapped(sigma, group) < group)
+                if (mapPatchMask(sigma, group) < group)
                     return; // an image of this first group comes first
         const Mask done = step.done | group;
         if (done != m_all) {
@@ -272,14 +272,6 @@ private:
             m_path.push_back(group);
             step.found = true;
         }
-    }
-
-    static Mask mapped(const std::vector<PatchId> &sigma, Mask patches)
-    {
-        Mask image = 0;
-        for (Mask rest = patches; rest; rest &= rest - 1)
-            image |= Mask(1) << sigma[std::size_t(lowestOf(rest))];
-        return image;
     }
 
     const S1Instance &m_in;

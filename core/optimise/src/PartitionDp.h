@@ -15,11 +15,13 @@
 // parent, then symmetry), so the states, the bound and the rebuilt partition
 // are the same for any number of threads.
 //
+// The workers share only read-only data, the atomic counters and the stop
+// flag.
+//
 // States are kept up to the instance's symmetries: a state (done, last) and
 // its image under a flip or turn of the grid have the same completions at
 // the same cost, so only the least image (as a pair of bitmasks) is kept,
-// with the symmetry that made it, which the rebuild of the partition undoes. The workers share only read-only data, the
-// atomic counters and the stop flag.
+// with the symmetry that made it, which the rebuild of the partition undoes.
 #include "PatchSymmetries.h"
 #include "convoffload/optimise/S1InstanceBound.h"
 
@@ -254,8 +256,7 @@ public:
                     near |= std::uint64_t(1) << q;
             m_neighbours.push_back(near);
         }
-        m_symmetries = patchSymmetries(in);
-        prepareSymmetries();
+        prepareSymmetries(patchSymmetries(in));
         if (limits.below_duration)
             m_tolerance = 1e-9 * std::max(1.0, std::abs(*limits.below_duration));
         m_all = m_patches == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << m_patches) - 1;
@@ -580,14 +581,14 @@ private:
     }
 
     /// m_maps, m_inverse and m_compose from the instance's symmetries.
-    void prepareSymmetries()
+    void prepareSymmetries(const std::vector<std::vector<PatchId>> &symmetries)
     {
         std::vector<std::vector<PatchId>> perms;
         std::vector<PatchId> identity(static_cast<std::size_t>(m_patches));
         for (std::size_t p = 0; p < identity.size(); ++p)
             identity[p] = PatchId(p);
         perms.push_back(identity);
-        for (const auto &sigma : m_symmetries)
+        for (const auto &sigma : symmetries)
             perms.push_back(sigma);
         auto indexOf = [&](const std::vector<PatchId> &perm) {
             return std::size_t(std::find(perms.begin(), perms.end(), perm) - perms.begin());
@@ -715,18 +716,28 @@ private:
         PixelSet open = lastUnion;
         for (int i = 0; i < W; ++i)
             open.w[i] &= ~u.w[i];
-        std::int64_t best[16] = {};
-        const std::int64_t k = std::min<std::int64_t>(slots, 16);
-        for (std::uint64_t rest = candidates & w.reusers; rest != 0; rest &= rest - 1) {
-            std::int64_t gain = m_sets[std::size_t(lowestBit(rest))].countAnd(open);
-            for (std::int64_t i = 0; i < k && gain > 0; ++i)
-                if (gain > best[i])
-                    std::swap(gain, best[i]);
+        if (slots > kMostLargest)
+            return slots * mostReuse(w, candidates);
+        return largestOverlaps(candidates & w.reusers, open, slots);
+    }
+
+    static constexpr std::int64_t kMostLargest = 16;
+
+    /// The sum of the k (at most kMostLargest) largest overlaps of the
+    /// `patches`' pixel sets with `pixels`, kept by insertion in registers.
+    std::int64_t largestOverlaps(std::uint64_t patches, const PixelSet &pixels, std::int64_t k) const
+    {
+        std::int64_t best[kMostLargest] = {};
+        for (std::uint64_t rest = patches; rest != 0; rest &= rest - 1) {
+            std::int64_t overlap = m_sets[std::size_t(lowestBit(rest))].countAnd(pixels);
+            for (std::int64_t i = 0; i < k && overlap > 0; ++i)
+                if (overlap > best[i])
+                    std::swap(overlap, best[i]);
         }
         std::int64_t sum = 0;
         for (std::int64_t i = 0; i < k; ++i)
             sum += best[i];
-        return slots > 16 ? slots * mostReuse(w, candidates) : sum;
+        return sum;
     }
 
     /// Whether `ahead` loads from the state being expanded (this step's
@@ -815,8 +826,8 @@ private:
     /// first group is the least of its orbit, and that one is kept.
     bool canonicalFirst(std::uint64_t group) const
     {
-        for (const std::vector<PatchId> &sigma : m_symmetries)
-            if (mapPatchMask(sigma, group) < group)
+        for (std::size_t i = 1; i < m_maps.size(); ++i) // 0 is the identity
+            if (m_maps[i](group) < group)
                 return false;
         return true;
     }
@@ -839,25 +850,14 @@ private:
         const std::int64_t count = needed.count();
         if (count == 0)
             return 0;
-        std::int64_t kept = 0;
-        if (m_in.group_size <= 16) { // the G largest overlaps by insertion, in registers
-            std::int64_t best[16] = {};
-            const std::int64_t k = m_in.group_size;
-            for (std::uint64_t rest = near; rest != 0; rest &= rest - 1) {
-                std::int64_t overlap = m_sets[std::size_t(lowestBit(rest))].countAnd(needed);
-                for (std::int64_t i = 0; i < k && overlap > 0; ++i)
-                    if (overlap > best[i])
-                        std::swap(overlap, best[i]);
-            }
-            for (std::int64_t i = 0; i < k; ++i)
-                kept += best[i];
-            return std::max<std::int64_t>(0, count - kept);
-        }
+        if (m_in.group_size <= kMostLargest)
+            return std::max<std::int64_t>(0, count - largestOverlaps(near, needed, m_in.group_size));
         w.overlaps.clear();
         for (std::uint64_t rest = near; rest != 0; rest &= rest - 1)
             w.overlaps.push_back(m_sets[std::size_t(lowestBit(rest))].countAnd(needed));
         const std::size_t g = std::min(w.overlaps.size(), std::size_t(m_in.group_size));
         std::partial_sort(w.overlaps.begin(), w.overlaps.begin() + std::ptrdiff_t(g), w.overlaps.end(), std::greater<>());
+        std::int64_t kept = 0;
         for (std::size_t i = 0; i < g; ++i)
             kept += w.overlaps[i];
         return std::max<std::int64_t>(0, count - kept);
@@ -869,8 +869,7 @@ private:
     int m_threads = 1;
     std::vector<PixelSet> m_sets;
     std::vector<std::uint64_t> m_neighbours; // patches sharing a pixel with each patch
-    std::vector<std::vector<PatchId>> m_symmetries;
-    // Index 0 is the identity, i > 0 the symmetry m_symmetries[i - 1]; the
+    // Index 0 is the identity, i > 0 the instance's symmetry i - 1 (patchSymmetries); the
     // symmetries of an instance form a group, so inverses and compositions
     // are among them.
     std::vector<MaskMap> m_maps;

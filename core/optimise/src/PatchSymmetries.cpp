@@ -66,12 +66,4 @@ std::vector<std::vector<PatchId>> patchSymmetries(const S1Instance &in)
     return found;
 }
 
-std::uint64_t mapPatchMask(const std::vector<PatchId> &sigma, std::uint64_t patches)
-{
-    std::uint64_t image = 0;
-    for (std::uint64_t rest = patches; rest != 0; rest &= rest - 1)
-        image |= std::uint64_t(1) << sigma[std::size_t(std::countr_zero(rest))];
-    return image;
-}
-
 } // namespace convoffload

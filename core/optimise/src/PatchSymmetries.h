@@ -18,7 +18,14 @@ namespace convoffload {
 /// Every non-identity symmetry, as σ[patch]; empty when there is none.
 std::vector<std::vector<PatchId>> patchSymmetries(const S1Instance &instance);
 
-/// σ applied to a bitmask of patch ids (below 64).
-std::uint64_t mapPatchMask(const std::vector<PatchId> &sigma, std::uint64_t patches);
+/// σ applied to a bitmask of patch ids (one word, or two for up to 128 patches).
+template <class Mask> Mask mapPatchMask(const std::vector<PatchId> &sigma, Mask patches)
+{
+    Mask image = 0;
+    for (std::size_t p = 0; p < sigma.size(); ++p)
+        if (((patches >> p) & 1) != 0)
+            image |= Mask(1) << sigma[p];
+    return image;
+}
 
 } // namespace convoffload
