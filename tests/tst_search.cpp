@@ -412,7 +412,7 @@ private slots:
             QVERIFY(*beam.bound >= *c.relaxed);
             if (width == 1 << 24)
                 QCOMPARE(*beam.bound, double(*c.relaxed));
-            QCOMPARE(evaluate(c.instance, groupsOfPartition(beam.partition)).duration, *beam.bound);
+            QCOMPARE(evaluate(c.instance, beam.partition).duration, *beam.bound);
         }
     }
 
@@ -459,7 +459,7 @@ private slots:
             QVERIFY(8 * with.states >= without.states);
             QVERIFY(4 * with.states < without.states);
         }
-        QCOMPARE(evaluate(in, groupsOfPartition(with.partition)).duration, *with.bound);
+        QCOMPARE(evaluate(in, with.partition).duration, *with.bound);
     }
 
     // The same on a layer whose steps have thousands of states, so that both

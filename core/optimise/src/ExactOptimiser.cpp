@@ -148,7 +148,7 @@ void improveByBeam(const S1Instance &in, const ExactOptions &options, const Opti
         if (beam.end != PartitionBoundEnd::Finished)
             return;
         if (beam.bound) {
-            Groups groups = groupsOfPartition(beam.partition);
+            Groups groups = beam.partition;
             const S1Evaluation ev = evaluate(in, groups);
             if (ev.feasible && ev.duration < r.duration) {
                 r.groups = std::move(groups);

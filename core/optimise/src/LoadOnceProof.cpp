@@ -1,10 +1,10 @@
 #include "LoadOnceProof.h"
 
+#include "PatchMask.h"
 #include "PatchSymmetries.h"
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <unordered_map>
 #include <vector>
 
@@ -17,25 +17,8 @@ constexpr std::int64_t kMostPixels = 256;
 constexpr std::int64_t kNodesBetweenChecks = 4096; // of the stop flag and the deadline
 constexpr std::size_t kMostRemembered = 8'000'000; // failed sets; past it the search forgets (slower, still sound)
 
-// Patch sets: one word up to 64 patches, two (the compiler's 128-bit
-// integers, which have every operation a bit set needs) up to 128.
-__extension__ typedef unsigned __int128 Mask128;
-
-int popcountOf(std::uint64_t m) { return std::popcount(m); }
-int popcountOf(Mask128 m) { return std::popcount(std::uint64_t(m)) + std::popcount(std::uint64_t(m >> 64)); }
-int lowestOf(std::uint64_t m) { return std::countr_zero(m); }
-int lowestOf(Mask128 m)
-{
-    const std::uint64_t low = std::uint64_t(m);
-    return low != 0 ? std::countr_zero(low) : 64 + std::countr_zero(std::uint64_t(m >> 64));
-}
-
 struct MaskHash {
-    std::size_t operator()(std::uint64_t m) const { return std::hash<std::uint64_t>{}(m); }
-    std::size_t operator()(Mask128 m) const
-    {
-        return std::hash<std::uint64_t>{}(std::uint64_t(m) ^ (std::uint64_t(m >> 64) * 0x9E3779B97F4A7C15ull));
-    }
+    template <class Mask> std::size_t operator()(Mask m) const { return std::hash<std::uint64_t>{}(maskWord(m)); }
 };
 
 struct Pixels { // needed pixels, by their index in needed_pixels
@@ -62,7 +45,7 @@ struct Pixels { // needed pixels, by their index in needed_pixels
     {
         int n = 0;
         for (const std::uint64_t w : words)
-            n += popcountOf(w);
+            n += bitCount(w);
         return n;
     }
     void set(std::size_t i) { words[i / 64] |= std::uint64_t(1) << (i % 64); }
@@ -70,7 +53,7 @@ struct Pixels { // needed pixels, by their index in needed_pixels
     {
         for (std::size_t i = 0; i < words.size(); ++i)
             for (std::uint64_t w = words[i]; w; w &= w - 1)
-                f(i * 64 + std::size_t(std::countr_zero(w)));
+                f(i * 64 + std::size_t(lowestBit(w)));
     }
 };
 
@@ -103,12 +86,8 @@ public:
         if (found) {
             out.status = LoadOnceProofStatus::Exists;
             Groups groups;
-            for (auto it = m_path.rbegin(); it != m_path.rend(); ++it) {
-                Group g;
-                for (Mask m = *it; m; m &= m - 1)
-                    g.push_back(PatchId(lowestOf(m)));
-                groups.push_back(std::move(g));
-            }
+            for (auto it = m_path.rbegin(); it != m_path.rend(); ++it)
+                groups.push_back(patchesOf(*it));
             out.groups = std::move(groups);
         } else if (m_out) {
             out.why = m_why;
@@ -176,7 +155,7 @@ private:
         if (done == m_all)
             return true;
         const std::int64_t left = m_in.min_groups - level;
-        const std::int64_t remaining = popcountOf(m_all & ~done);
+        const std::int64_t remaining = bitCount(m_all & ~done);
         if (left <= 0 || remaining > left * m_in.group_size)
             return false;
         if (const auto it = m_failed.find(done); it != m_failed.end() && it->second <= level)
@@ -210,7 +189,7 @@ private:
             fill(step, group, excluded, 0, groupPixels);
             return;
         }
-        const int room = int(m_in.group_size) - popcountOf(group);
+        const int room = int(m_in.group_size) - bitCount(group);
         const Mask available = m_all & ~step.done & ~group & ~excluded;
         if (room <= 0 || patchesNeeded(uncovered, available, room) > room)
             return;
@@ -219,7 +198,7 @@ private:
         std::size_t tightest = 0;
         int fewest = kBits + 1;
         uncovered.forEach([&](std::size_t i) {
-            const int choices = popcountOf(m_pixelPatches[i] & available);
+            const int choices = bitCount(m_pixelPatches[i] & available);
             if (choices < fewest) {
                 fewest = choices;
                 tightest = i;
@@ -227,10 +206,10 @@ private:
         });
         for (Mask choices = m_pixelPatches[tightest] & available; choices && !step.found && !m_out; choices &= choices - 1) {
             const Mask q = choices & -choices;
-            const PatchId p = PatchId(lowestOf(q));
+            const PatchId p = PatchId(lowestBit(q));
             Pixels pixels = groupPixels;
             pixels |= m_patchPixels[p];
-            if (m_in.fitsMemory(pixels.count(), popcountOf(group) + 1))
+            if (m_in.fitsMemory(pixels.count(), bitCount(group) + 1))
                 cover(step, group | q, excluded, uncovered.without(m_patchPixels[p]), pixels);
             excluded |= q;
         }
@@ -241,16 +220,16 @@ private:
     {
         if (outOfLimits())
             return;
-        if (popcountOf(group) >= step.minSize)
+        if (bitCount(group) >= step.minSize)
             tryGroup(step, group);
-        if (step.found || m_out || popcountOf(group) >= m_in.group_size)
+        if (step.found || m_out || bitCount(group) >= m_in.group_size)
             return;
         const Mask available = m_all & ~step.done & ~group & ~excluded & (from >= kBits ? Mask(0) : ~Mask(0) << from);
         for (Mask choices = available; choices && !step.found && !m_out; choices &= choices - 1) {
-            const PatchId p = PatchId(lowestOf(choices));
+            const PatchId p = PatchId(lowestBit(choices));
             Pixels pixels = groupPixels;
             pixels |= m_patchPixels[p];
-            if (m_in.fitsMemory(pixels.count(), popcountOf(group) + 1))
+            if (m_in.fitsMemory(pixels.count(), bitCount(group) + 1))
                 fill(step, group | (Mask(1) << p), excluded, int(p) + 1, pixels);
         }
     }

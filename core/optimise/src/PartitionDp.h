@@ -22,6 +22,9 @@
 // its image under a flip or turn of the grid have the same completions at
 // the same cost, so only the least image (as a pair of bitmasks) is kept,
 // with the symmetry that made it, which the rebuild of the partition undoes.
+#include "DpPixels.h"
+#include "DpStates.h"
+#include "PatchMask.h"
 #include "PatchSymmetries.h"
 #include "convoffload/optimise/S1InstanceBound.h"
 
@@ -47,193 +50,14 @@ PartitionBoundOutcome partitionBoundPopcnt(const S1Instance &instance, const Par
 
 namespace {
 
-inline int bitCount(std::uint64_t x) { return __builtin_popcountll(x); }
-inline int lowestBit(std::uint64_t x) { return __builtin_ctzll(x); }
-
-/// A set of needed pixels (local indices) in W 64-bit words.
-template <int W> struct Pixels {
-    std::uint64_t w[W] = {};
-
-    void set(std::size_t i) { w[i / 64] |= std::uint64_t(1) << (i % 64); }
-    int count() const
-    {
-        int n = 0;
-        for (int i = 0; i < W; ++i)
-            n += bitCount(w[i]);
-        return n;
-    }
-    bool any() const
-    {
-        for (int i = 0; i < W; ++i)
-            if (w[i] != 0)
-                return true;
-        return false;
-    }
-    Pixels operator|(const Pixels &o) const
-    {
-        Pixels r;
-        for (int i = 0; i < W; ++i)
-            r.w[i] = w[i] | o.w[i];
-        return r;
-    }
-    Pixels &operator|=(const Pixels &o)
-    {
-        for (int i = 0; i < W; ++i)
-            w[i] |= o.w[i];
-        return *this;
-    }
-    Pixels operator&(const Pixels &o) const
-    {
-        Pixels r;
-        for (int i = 0; i < W; ++i)
-            r.w[i] = w[i] & o.w[i];
-        return r;
-    }
-    Pixels &operator&=(const Pixels &o)
-    {
-        for (int i = 0; i < W; ++i)
-            w[i] &= o.w[i];
-        return *this;
-    }
-    /// |this ∩ o|
-    int countAnd(const Pixels &o) const
-    {
-        int n = 0;
-        for (int i = 0; i < W; ++i)
-            n += bitCount(w[i] & o.w[i]);
-        return n;
-    }
-    /// |this \ o|
-    int countMinus(const Pixels &o) const
-    {
-        int n = 0;
-        for (int i = 0; i < W; ++i)
-            n += bitCount(w[i] & ~o.w[i]);
-        return n;
-    }
-};
-
-struct DpState {
-    std::uint64_t done;
-    std::uint64_t last;
-    bool operator==(const DpState &) const = default;
-};
-
-/// What a state costs so far, and the group before its last (to rebuild the partition).
-struct DpEntry {
-    std::int32_t loads;
-    std::int32_t symmetry; // 0: as reached; i: mapped by the instance's symmetry i (PartitionDp::m_maps)
-    std::uint64_t parent; // the last group of the state expanded, in that state's own frame
-};
-
-/// The order of two entries of one state: the least loads, then parent, then symmetry.
-inline bool entryBefore(const DpEntry &a, const DpEntry &b)
-{
-    if (a.loads != b.loads)
-        return a.loads < b.loads;
-    return a.parent != b.parent ? a.parent < b.parent : a.symmetry < b.symmetry;
-}
-
-struct DpStateHash {
-    std::size_t operator()(const DpState &s) const
-    {
-        const std::uint64_t h = s.done * 0x9E3779B97F4A7C15ull ^ (s.last + 0x632BE59BD9B4E019ull);
-        return std::size_t(h ^ (h >> 29));
-    }
-};
-
-/// One state of a finished step, in a step's sorted array.
-struct DpRecord {
-    std::uint64_t done;
-    std::uint64_t last;
-    std::uint64_t parent;
-    std::int32_t loads;
-    std::int32_t symmetry;
-};
-
-inline bool recordBefore(const DpRecord &a, const DpRecord &b) { return a.done != b.done ? a.done < b.done : a.last < b.last; }
-
-/// One step's states as a worker finds them: open addressing with linear
-/// probing in one array (a node-based map spent 38 % of the time in its
-/// inserts on 10x10 G4, most of it in cache misses). A state's last group
-/// is never empty, so last == 0 marks a free slot.
-class StateTable {
-public:
-    struct Slot {
-        DpState state{0, 0};
-        DpEntry entry{0, 0, 0};
-    };
-
-    /// A state entering the table: the least entry wins (entryBefore).
-    void offer(const DpState &s, const DpEntry &e)
-    {
-        if (2 * (m_count + 1) > m_slots.size())
-            grow();
-        for (std::size_t i = DpStateHash{}(s)&m_mask;; i = (i + 1) & m_mask) {
-            Slot &slot = m_slots[i];
-            if (slot.state.last == 0) {
-                slot = Slot{s, e};
-                ++m_count;
-                return;
-            }
-            if (slot.state == s) {
-                if (entryBefore(e, slot.entry))
-                    slot.entry = e;
-                return;
-            }
-        }
-    }
-    std::size_t size() const { return m_count; }
-    const std::vector<Slot> &slots() const { return m_slots; }
-
-private:
-    void grow()
-    {
-        std::vector<Slot> old = std::move(m_slots);
-        m_slots.assign(std::max<std::size_t>(1024, 2 * old.size()), Slot{});
-        m_mask = m_slots.size() - 1;
-        m_count = 0;
-        for (const Slot &slot : old)
-            if (slot.state.last != 0)
-                offer(slot.state, slot.entry);
-    }
-
-    std::vector<Slot> m_slots;
-    std::size_t m_mask = 0;
-    std::size_t m_count = 0;
-};
-
-/// A permutation of patch ids (below 64) applied to bitmasks, a byte at a time.
-class MaskMap {
-public:
-    explicit MaskMap(const std::vector<PatchId> &sigma)
-    {
-        for (std::size_t byte = 0; byte < 8; ++byte)
-            for (std::size_t value = 0; value < 256; ++value) {
-                std::uint64_t image = 0;
-                for (std::size_t bit = 0; bit < 8; ++bit) {
-                    const std::size_t patch = byte * 8 + bit;
-                    if ((value >> bit & 1) != 0 && patch < sigma.size())
-                        image |= std::uint64_t(1) << sigma[patch];
-                }
-                m_table[byte][value] = image;
-            }
-    }
-    std::uint64_t operator()(std::uint64_t mask) const
-    {
-        std::uint64_t image = 0;
-        for (std::size_t byte = 0; byte < 8; ++byte, mask >>= 8)
-            image |= m_table[byte][mask & 0xFF];
-        return image;
-    }
-
-private:
-    std::uint64_t m_table[8][256];
-};
-
 template <int W> class PartitionDp {
 public:
     using PixelSet = Pixels<W>;
+    using Mask = std::uint64_t; // patch sets: at most 64 patches
+    using State = DpState;
+    using Entry = DpEntry;
+    using Record = DpRecord;
+    using Table = StateTable;
 
     PartitionDp(const S1Instance &in, const PartitionBoundLimits &limits)
         : m_in(in)
@@ -250,16 +74,16 @@ public:
             m_sets.push_back(set);
         }
         for (std::size_t p = 0; p < m_sets.size(); ++p) {
-            std::uint64_t near = 0;
+            Mask near = 0;
             for (std::size_t q = 0; q < m_sets.size(); ++q)
                 if (q != p && (m_sets[p] & m_sets[q]).any())
-                    near |= std::uint64_t(1) << q;
+                    near |= Mask(1) << q;
             m_neighbours.push_back(near);
         }
         prepareSymmetries(patchSymmetries(in));
         if (limits.below_duration)
             m_tolerance = 1e-9 * std::max(1.0, std::abs(*limits.below_duration));
-        m_all = m_patches == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << m_patches) - 1;
+        m_all = m_patches == 64 ? ~Mask(0) : (Mask(1) << m_patches) - 1;
         m_threads = std::max(1, limits.threads);
     }
 
@@ -279,33 +103,33 @@ public:
     }
 
 private:
-    using Layer = std::vector<DpRecord>; // one step's states, sorted by (done, last)
+    using Layer = std::vector<Record>; // one step's states, sorted by (done, last)
 
     /// One thread's expansion of a step: the state being expanded and what
     /// it found, in its own table (dropped once sorted).
     struct Worker {
-        std::unique_ptr<StateTable> next;
-        std::vector<DpRecord> sorted; // the map's states, sorted, once the step is expanded
-        DpState from{0, 0};
+        std::unique_ptr<Table> next;
+        std::vector<Record> sorted; // the map's states, sorted, once the step is expanded
+        State from{0, 0};
         std::int64_t fromLoads = 0;
         std::int64_t groupsAfter = 0;
         PixelSet ahead; // pixels the patches not yet done need
         std::int64_t reuseBase = 0; // loads so far + |ahead|
-        std::vector<std::uint64_t> byReuse = std::vector<std::uint64_t>(std::size_t(W * 64 + 1), 0);
+        std::vector<Mask> byReuse = std::vector<Mask>(std::size_t(W * 64 + 1), 0);
         std::size_t mostHeld = std::size_t(W * 64); // the largest index of byReuse in use
         std::int64_t fewestGroups = 0; // groups any completion has at least
-        std::uint64_t reusers = 0; // patches left holding some of the last union
+        Mask reusers = 0; // patches left holding some of the last union
         std::vector<std::int64_t> overlaps; // scratch of notKept
         std::int64_t work = 0; // groups tried since the last flush into m_work
         bool reporter = false; // the calling thread's worker reports progress
 
-        void reset() { next = std::make_unique<StateTable>(); }
+        void reset() { next = std::make_unique<Table>(); }
     };
 
     std::optional<double> explore(std::int64_t &states)
     {
         const std::int64_t maxGroups = std::min<std::int64_t>(m_in.max_groups, m_in.patches);
-        Layer layer{DpRecord{0, 0, 0, 0, 0}};
+        Layer layer{Record{0, 0, 0, 0, 0}};
         std::optional<double> best;
         states = 1;
         std::vector<Worker> workers(static_cast<std::size_t>(m_threads));
@@ -347,12 +171,12 @@ private:
                 m_end = PartitionBoundEnd::StatesCapHit;
                 return std::nullopt;
             }
-            for (const DpRecord &r : next)
+            for (const Record &r : next)
                 if (r.done == m_all && t + 1 >= m_in.min_groups) {
                     const double d = m_in.duration(r.loads, t + 1);
                     if (!best || d < *best) {
                         best = d;
-                        m_bestEnd = DpState{r.done, r.last};
+                        m_bestEnd = State{r.done, r.last};
                         m_bestSteps = std::size_t(t + 1);
                     }
                 }
@@ -376,10 +200,10 @@ private:
                 break;
             const std::size_t to = std::min(layer.size(), from + chunk);
             for (std::size_t i = from; i < to && !m_stopped.load(std::memory_order_relaxed); ++i) {
-                const DpRecord &r = layer[i];
-                const std::uint64_t remaining = m_all & ~r.done;
+                const Record &r = layer[i];
+                const Mask remaining = m_all & ~r.done;
                 const PixelSet lastUnion = unionOf(r.last);
-                w.from = DpState{r.done, r.last};
+                w.from = State{r.done, r.last};
                 w.fromLoads = r.loads;
                 w.groupsAfter = t + 1;
                 if (pruning())
@@ -420,10 +244,10 @@ private:
     {
         w.sorted.clear();
         w.sorted.reserve(w.next->size());
-        for (const StateTable::Slot &slot : w.next->slots())
+        for (const Table::Slot &slot : w.next->slots())
             if (slot.state.last != 0)
                 w.sorted.push_back(
-                    DpRecord{slot.state.done, slot.state.last, slot.entry.parent, slot.entry.loads, slot.entry.symmetry});
+                    Record{slot.state.done, slot.state.last, slot.entry.parent, slot.entry.loads, slot.entry.symmetry});
         w.next.reset();
         std::sort(w.sorted.begin(), w.sorted.end(), recordBefore);
     }
@@ -446,7 +270,7 @@ private:
                     both.push_back(*b++);
                 else { // the same state from both: the least entry
                     const bool first
-                        = !entryBefore(DpEntry{b->loads, b->symmetry, b->parent}, DpEntry{a->loads, a->symmetry, a->parent});
+                        = !entryBefore(Entry{b->loads, b->symmetry, b->parent}, Entry{a->loads, a->symmetry, a->parent});
                     both.push_back(first ? *a : *b);
                     ++a;
                     ++b;
@@ -543,19 +367,19 @@ private:
     /// group in the frame of the end state: a group of step t − 1 as
     /// σ_T ∘ … ∘ σ_t applied to it (the image of an optimal partition under a
     /// symmetry of the instance is one too).
-    std::vector<std::uint64_t> rebuild() const
+    Groups rebuild() const
     {
-        std::vector<std::uint64_t> groups(m_bestSteps);
-        DpState s = m_bestEnd;
+        Groups groups(m_bestSteps);
+        State s = m_bestEnd;
         std::size_t frame = 0; // σ_T ∘ … ∘ σ_(t+1), an index of m_maps
         for (std::size_t t = m_bestSteps; t > 0; --t) {
-            groups[t - 1] = m_maps[frame](s.last);
+            groups[t - 1] = patchesOf(m_maps[frame](s.last));
             const Layer &layer = m_layers[t];
-            const DpRecord key{s.done, s.last, 0, 0, 0};
+            const Record key{s.done, s.last, 0, 0, 0};
             const auto it = std::lower_bound(layer.begin(), layer.end(), key, recordBefore);
             const std::size_t sigma = std::size_t(it->symmetry);
-            const MaskMap &undo = m_maps[m_inverse[sigma]];
-            s = DpState{undo(s.done) & ~undo(s.last), it->parent};
+            const MaskMap<Mask> &undo = m_maps[m_inverse[sigma]];
+            s = State{undo(s.done) & ~undo(s.last), it->parent};
             frame = m_compose[frame][sigma];
         }
         return groups;
@@ -563,17 +387,17 @@ private:
 
     /// The least image of a state under the instance's symmetries, and the
     /// index (in m_maps) of the symmetry that gives it.
-    std::pair<DpState, std::int32_t> canonical(const DpState &s) const
+    std::pair<State, std::int32_t> canonical(const State &s) const
     {
-        DpState best = s;
+        State best = s;
         std::int32_t by = 0;
         for (std::size_t i = 1; i < m_maps.size(); ++i) {
-            const std::uint64_t done = m_maps[i](s.done);
+            const Mask done = m_maps[i](s.done);
             if (done > best.done)
                 continue;
-            const std::uint64_t last = m_maps[i](s.last);
+            const Mask last = m_maps[i](s.last);
             if (done < best.done || last < best.last) {
-                best = DpState{done, last};
+                best = State{done, last};
                 by = std::int32_t(i);
             }
         }
@@ -608,7 +432,7 @@ private:
                 m_compose[a][b] = indexOf(ab);
                 if (m_compose[a][b] == perms.size() || m_inverse[a] == perms.size()) {
                     // Not a group (cannot happen for true symmetries): keep states as reached.
-                    m_maps.assign(1, MaskMap(identity));
+                    m_maps.assign(1, MaskMap<Mask>(identity));
                     m_inverse.assign(1, 0);
                     m_compose.assign(1, std::vector<std::size_t>(1, 0));
                     return;
@@ -617,10 +441,10 @@ private:
         }
     }
 
-    PixelSet unionOf(std::uint64_t patches) const
+    PixelSet unionOf(Mask patches) const
     {
         PixelSet u;
-        for (std::uint64_t rest = patches; rest != 0; rest &= rest - 1)
+        for (Mask rest = patches; rest != 0; rest &= rest - 1)
             u |= m_sets[std::size_t(lowestBit(rest))];
         return u;
     }
@@ -638,15 +462,14 @@ private:
 
     /// Grows the next group from `candidates` (lowest index first); every
     /// non-empty group that fits memory becomes a transition.
-    void extend(Worker &w, std::uint64_t remaining, std::uint64_t candidates, std::uint64_t group, const PixelSet &u,
-        const PixelSet &lastUnion)
+    void extend(Worker &w, Mask remaining, Mask candidates, Mask group, const PixelSet &u, const PixelSet &lastUnion)
     {
         while (candidates != 0) {
             if (++w.work % 4096 == 0 && interrupted(w))
                 return;
             const int p = lowestBit(candidates);
             candidates &= candidates - 1;
-            const std::uint64_t grown = group | (std::uint64_t(1) << p);
+            const Mask grown = group | (Mask(1) << p);
             const PixelSet grownUnion = u | m_sets[std::size_t(p)];
             const int size = bitCount(grown);
             if (!m_in.fitsMemory(std::int64_t(grownUnion.count()), size))
@@ -675,19 +498,19 @@ private:
     /// it holds. Any next group g' (its union u' lies in ahead) has at least
     ///   loads so far + |u' \ last| + |ahead \ u'| = loads so far + |ahead| - |u' ∩ last|
     /// ahead, so it must reuse enough of the last union to beat the bound.
-    void prepareReuse(Worker &w, std::uint64_t remaining, const PixelSet &lastUnion) const
+    void prepareReuse(Worker &w, Mask remaining, const PixelSet &lastUnion) const
     {
         w.ahead = unionOf(remaining);
         w.reuseBase = w.fromLoads + w.ahead.count();
         std::fill(w.byReuse.begin(), w.byReuse.begin() + std::ptrdiff_t(w.mostHeld + 1), 0);
         w.mostHeld = 0;
         w.reusers = 0;
-        for (std::uint64_t rest = remaining; rest != 0; rest &= rest - 1) {
+        for (Mask rest = remaining; rest != 0; rest &= rest - 1) {
             const int q = lowestBit(rest);
             const std::size_t held = std::size_t(m_sets[std::size_t(q)].countAnd(lastUnion));
-            w.byReuse[held] |= std::uint64_t(1) << q;
+            w.byReuse[held] |= Mask(1) << q;
             if (held > 0)
-                w.reusers |= std::uint64_t(1) << q;
+                w.reusers |= Mask(1) << q;
             w.mostHeld = std::max(w.mostHeld, held);
         }
         // This group takes at most G of the patches left; the rest need
@@ -697,7 +520,7 @@ private:
     }
 
     /// The most of the last union one of `candidates` holds.
-    static std::int64_t mostReuse(const Worker &w, std::uint64_t candidates)
+    static std::int64_t mostReuse(const Worker &w, Mask candidates)
     {
         for (std::size_t held = w.mostHeld + 1; held-- > 0;)
             if (w.byReuse[held] & candidates)
@@ -710,8 +533,7 @@ private:
     /// holds that the group does not hold yet, so at most the sum of the
     /// `slots` largest of those counts (only patches holding some of the
     /// last union count).
-    std::int64_t mostNewReuse(
-        Worker &w, std::uint64_t candidates, const PixelSet &u, const PixelSet &lastUnion, std::int64_t slots) const
+    std::int64_t mostNewReuse(Worker &w, Mask candidates, const PixelSet &u, const PixelSet &lastUnion, std::int64_t slots) const
     {
         PixelSet open = lastUnion;
         for (int i = 0; i < W; ++i)
@@ -725,10 +547,10 @@ private:
 
     /// The sum of the k (at most kMostLargest) largest overlaps of the
     /// `patches`' pixel sets with `pixels`, kept by insertion in registers.
-    std::int64_t largestOverlaps(std::uint64_t patches, const PixelSet &pixels, std::int64_t k) const
+    std::int64_t largestOverlaps(Mask patches, const PixelSet &pixels, std::int64_t k) const
     {
         std::int64_t best[kMostLargest] = {};
-        for (std::uint64_t rest = patches; rest != 0; rest &= rest - 1) {
+        for (Mask rest = patches; rest != 0; rest &= rest - 1) {
             std::int64_t overlap = m_sets[std::size_t(lowestBit(rest))].countAnd(pixels);
             for (std::int64_t i = 0; i < k && overlap > 0; ++i)
                 if (overlap > best[i])
@@ -790,7 +612,7 @@ private:
         m_stopped.store(true);
     }
 
-    void transition(Worker &w, std::uint64_t left, std::uint64_t group, const PixelSet &u, const PixelSet &lastUnion)
+    void transition(Worker &w, Mask left, Mask group, const PixelSet &u, const PixelSet &lastUnion)
     {
         if (!canFinish(bitCount(left), w.groupsAfter))
             return;
@@ -816,15 +638,15 @@ private:
             if (held > 0 && beaten(outside + held) && beaten(outside + notKept(w, left, group, u)))
                 return;
         }
-        const auto [state, symmetry] = canonical(DpState{w.from.done | group, group});
-        w.next->offer(state, DpEntry{std::int32_t(loads), symmetry, w.from.last});
+        const auto [state, symmetry] = canonical(State{w.from.done | group, group});
+        w.next->offer(state, Entry{std::int32_t(loads), symmetry, w.from.last});
     }
 
     /// Symmetry breaking: a first group is kept only when no symmetry of the
     /// instance maps it to a smaller bitmask. Any ordered partition has an
     /// image under some symmetry (same loads, memory, reload counts) whose
     /// first group is the least of its orbit, and that one is kept.
-    bool canonicalFirst(std::uint64_t group) const
+    bool canonicalFirst(Mask group) const
     {
         for (std::size_t i = 1; i < m_maps.size(); ++i) // 0 is the identity
             if (m_maps[i](group) < group)
@@ -837,14 +659,14 @@ private:
     /// holds at most G of those patches, and each keeps at most its own
     /// overlap with them, so it keeps at most the G largest overlaps. Only
     /// neighbours of the group's patches can overlap u.
-    std::int64_t notKept(Worker &w, std::uint64_t left, std::uint64_t group, const PixelSet &u) const
+    std::int64_t notKept(Worker &w, Mask left, Mask group, const PixelSet &u) const
     {
-        std::uint64_t near = 0;
-        for (std::uint64_t rest = group; rest != 0; rest &= rest - 1)
+        Mask near = 0;
+        for (Mask rest = group; rest != 0; rest &= rest - 1)
             near |= m_neighbours[std::size_t(lowestBit(rest))];
         near &= left;
         PixelSet needed;
-        for (std::uint64_t rest = near; rest != 0; rest &= rest - 1)
+        for (Mask rest = near; rest != 0; rest &= rest - 1)
             needed |= m_sets[std::size_t(lowestBit(rest))];
         needed &= u;
         const std::int64_t count = needed.count();
@@ -853,7 +675,7 @@ private:
         if (m_in.group_size <= kMostLargest)
             return std::max<std::int64_t>(0, count - largestOverlaps(near, needed, m_in.group_size));
         w.overlaps.clear();
-        for (std::uint64_t rest = near; rest != 0; rest &= rest - 1)
+        for (Mask rest = near; rest != 0; rest &= rest - 1)
             w.overlaps.push_back(m_sets[std::size_t(lowestBit(rest))].countAnd(needed));
         const std::size_t g = std::min(w.overlaps.size(), std::size_t(m_in.group_size));
         std::partial_sort(w.overlaps.begin(), w.overlaps.begin() + std::ptrdiff_t(g), w.overlaps.end(), std::greater<>());
@@ -868,14 +690,14 @@ private:
     const int m_patches;
     int m_threads = 1;
     std::vector<PixelSet> m_sets;
-    std::vector<std::uint64_t> m_neighbours; // patches sharing a pixel with each patch
+    std::vector<Mask> m_neighbours; // patches sharing a pixel with each patch
     // Index 0 is the identity, i > 0 the instance's symmetry i - 1 (patchSymmetries); the
     // symmetries of an instance form a group, so inverses and compositions
     // are among them.
-    std::vector<MaskMap> m_maps;
+    std::vector<MaskMap<Mask>> m_maps;
     std::vector<std::size_t> m_inverse;
     std::vector<std::vector<std::size_t>> m_compose; // [a][b]: a ∘ b
-    std::uint64_t m_all = 0;
+    Mask m_all = 0;
     double m_tolerance = 0; // of below_duration
     // Shared by the workers of a step.
     std::atomic<std::size_t> m_chunk{0}; // the next state to expand
@@ -888,7 +710,7 @@ private:
     std::int64_t m_reports = 0; // the reporter's interruption checks
     // keep_partition: every step's states, and the best end state.
     std::vector<Layer> m_layers;
-    DpState m_bestEnd{0, 0};
+    State m_bestEnd{0, 0};
     std::size_t m_bestSteps = 0;
 };
 

@@ -3,7 +3,6 @@
 #include "PartitionDp.h"
 
 #include <algorithm>
-#include <bit>
 #include <string>
 #include <vector>
 
@@ -31,18 +30,6 @@ std::string partitionBoundEndName(PartitionBoundEnd end)
 std::optional<double> partitionLowerBound(const S1Instance &in, const PartitionBoundLimits &limits)
 {
     return partitionBound(in, limits).bound;
-}
-
-Groups groupsOfPartition(const std::vector<std::uint64_t> &partition)
-{
-    Groups groups;
-    for (const std::uint64_t mask : partition) {
-        Group group;
-        for (std::uint64_t rest = mask; rest != 0; rest &= rest - 1)
-            group.push_back(PatchId(std::countr_zero(rest)));
-        groups.push_back(std::move(group));
-    }
-    return groups;
 }
 
 PartitionBoundOutcome partitionBound(const S1Instance &in, const PartitionBoundLimits &limits)

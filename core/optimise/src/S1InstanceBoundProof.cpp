@@ -85,7 +85,7 @@ BoundProof proveBelow(const S1Instance &in, double target, const BoundProofLimit
     if (limits.progress)
         dp.progress = [&](std::int64_t states) { limits.progress(states, elapsed()); };
 
-    const PartitionBoundOutcome outcome = partitionBound(in, dp);
+    PartitionBoundOutcome outcome = partitionBound(in, dp);
     BoundProof proof;
     proof.incumbent = target;
     proof.states = outcome.states;
@@ -93,7 +93,7 @@ BoundProof proveBelow(const S1Instance &in, double target, const BoundProofLimit
     case PartitionBoundEnd::Finished:
         proof.status = outcome.bound ? BoundProofStatus::Bounded : BoundProofStatus::Proven;
         proof.bound = outcome.bound ? *outcome.bound : target;
-        proof.partition = groupsOfPartition(outcome.partition);
+        proof.partition = std::move(outcome.partition);
         break;
     case PartitionBoundEnd::TooLarge:
         proof.status = BoundProofStatus::NotTried;

@@ -66,18 +66,15 @@ struct PartitionBoundOutcome {
     std::int64_t states = 0; // kept over all steps, when it ended
     std::int64_t work = 0; // groups tried
     /// With keep_partition, when `bound` is set: an ordered partition of that
-    /// duration (reload bound ignored), one bitmask of patch ids per group.
-    std::vector<std::uint64_t> partition;
+    /// duration (reload bound ignored).
+    Groups partition;
 };
 
 /// The dynamic programming with its full outcome.
 PartitionBoundOutcome partitionBound(const S1Instance &instance, const PartitionBoundLimits &limits);
 
-/// PartitionBoundOutcome::partition as groups of patch ids.
-Groups groupsOfPartition(const std::vector<std::uint64_t> &partition);
-
-/// The relaxed optimum as a duration; nullopt when the instance has over 64
-/// patches or 256 needed pixels, the states or the work exceed their limits, or on cancel.
+/// The relaxed optimum as a duration; nullopt when the instance has over
+/// 64 patches or 256 needed pixels, the states or the work exceed their limits, or on cancel.
 std::optional<double> partitionLowerBound(const S1Instance &instance, const PartitionBoundLimits &limits = {});
 
 /// Whether the reload bound cannot bind on this instance: then the relaxed
