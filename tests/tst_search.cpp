@@ -654,6 +654,28 @@ private slots:
         QVERIFY(optimiseReportToText(capped).find("Proof:           bound not reached: states cap hit") != std::string::npos);
     }
 
+    // "exact" uses the time it is given: on 11x11 G = 3 (81 patches) the
+    // load-once proof answers in a fraction of its half of the time, and the
+    // rest goes to a second search (before, the run ended at about half the
+    // limit). The strategy stays valid and the bound is the proof's.
+    void exactUsesTheTimeLeft()
+    {
+        OptimiseRequest request;
+        request.method = OptimiseMethod::Exact;
+        request.threads = 1;
+        OptimiseControl control;
+        control.time_limit_s = 4;
+        const OptimiseReport r = optimise(paperProblem(11, 11, 3), request, control);
+        QVERIFY2(
+            r.result.message.find("no strategy loads every needed pixel once") != std::string::npos, r.result.message.c_str());
+        QCOMPARE(r.result.lower_bound, 149.0);
+        QVERIFY2(r.result.seconds >= 0.9 * control.time_limit_s, std::to_string(r.result.seconds).c_str());
+        QVERIFY(r.result.timed_out);
+        const S1Evaluation ev = evaluate(r.instance, r.result.groups);
+        QVERIFY(ev.feasible);
+        QCOMPARE(ev.duration, r.result.duration);
+    }
+
     // Through optimise(): --prove is off by default (no proof in the report)
     // and leaves the search's strategy as it is; on, the report has the proof
     // and the status Optimal (here the search's own bound already proves it).
