@@ -132,7 +132,8 @@ void addOptimiseOptions(QCommandLineParser &parser)
     parser.addOptions({
         {opt("method"),
             opt("Optimiser: search (default), ilp (CBC) or exact (a search, then a dynamic programming that proves its "
-                "strategy optimal or finds the optimum, within --time-limit; layers of at most 64 outputs)."),
+                "strategy optimal or finds the optimum, within --time-limit, on layers of at most 64 outputs; up to 128, "
+                "a proof that no strategy loads each pixel once; time left after a proof goes to a second search)."),
             opt("method"), opt("search")},
         {opt("time-limit"),
             opt("Optimiser time limit in seconds (default 10). The search uses all of it unless it reaches the lower "

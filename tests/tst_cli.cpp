@@ -392,6 +392,18 @@ private slots:
         QVERIFY(timer.elapsed() < 20000);
     }
 
+    // Whether a process catches SIGINT yet: its SigCgt mask in /proc (Linux).
+    static bool catchesInterrupt(qint64 pid)
+    {
+        QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+        if (!status.open(QIODevice::ReadOnly))
+            return false;
+        for (const QByteArray &line : status.readAll().split('\n'))
+            if (line.startsWith("SigCgt:"))
+                return ((line.mid(7).trimmed().toULongLong(nullptr, 16) >> (SIGINT - 1)) & 1) != 0;
+        return false;
+    }
+
     // Ctrl+C during a simulation of a few seconds: stops with one message,
     // exit 1, nothing on stdout.
     void interruptStopsSimulation()
@@ -401,7 +413,13 @@ private slots:
             {QStringLiteral("simulate"), QStringLiteral(CONVOFFLOAD_TEST_DATA "/project-seconds-of-work.json"),
                 QStringLiteral("--strategy"), QStringLiteral("ZigZag")});
         QVERIFY(p.waitForStarted());
-        QTest::qWait(200); // the project takes about 0.5 s (2048², 16 kernels)
+        // Sent before the CLI catches it, Ctrl+C kills it outright (a loaded
+        // machine took over 200 ms to get there): wait until it does. The
+        // simulation takes about 0.5 s (2048², 16 kernels).
+        QElapsedTimer waited;
+        waited.start();
+        while (p.state() == QProcess::Running && !catchesInterrupt(p.processId()) && waited.elapsed() < 20000)
+            QTest::qWait(5);
         // Once the process has ended, processId() is 0, and kill(0, …)
         // would interrupt this test's whole process group (ctest and every
         // test running beside it: a CI run lost tst_ilp that way).

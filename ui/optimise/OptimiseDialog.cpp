@@ -74,7 +74,8 @@ void OptimiseDialog::buildForm()
                             "exact searches for 15 % of the time and runs a beam of its dynamic programming for 15 %, "
                             "then proves its strategy optimal or finds the optimum by dynamic programming; on layers "
                             "of 65 to 128 outputs it searches for half the time, then looks for a strategy loading "
-                            "every pixel once (optimal) or proves there is none (the bound rises by one)."));
+                            "every pixel once (optimal) or proves there is none (the bound rises by one). Time left "
+                            "after a proof goes to a second search."));
     form->addRow(tr("&Method:"), m_method);
 
     m_startFromSearch = new QCheckBox(tr("Start CBC from a short search instead of the best heuristic"));
