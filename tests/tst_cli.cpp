@@ -27,6 +27,18 @@ using Run = ProcessRun;
 
 QString sample(const char *name) { return QStringLiteral(CONVOFFLOAD_SAMPLES "/") + QLatin1String(name); }
 
+// Whether a process catches SIGINT yet: its SigCgt mask in /proc (Linux).
+bool catchesInterrupt(qint64 pid)
+{
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly))
+        return false;
+    for (const QByteArray &line : status.readAll().split('\n'))
+        if (line.startsWith("SigCgt:"))
+            return ((line.mid(7).trimmed().toULongLong(nullptr, 16) >> (SIGINT - 1)) & 1) != 0;
+    return false;
+}
+
 } // namespace
 
 class TestCli : public QObject {
@@ -390,18 +402,6 @@ private slots:
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
         QVERIFY(timer.elapsed() < 20000);
-    }
-
-    // Whether a process catches SIGINT yet: its SigCgt mask in /proc (Linux).
-    static bool catchesInterrupt(qint64 pid)
-    {
-        QFile status(QStringLiteral("/proc/%1/status").arg(pid));
-        if (!status.open(QIODevice::ReadOnly))
-            return false;
-        for (const QByteArray &line : status.readAll().split('\n'))
-            if (line.startsWith("SigCgt:"))
-                return ((line.mid(7).trimmed().toULongLong(nullptr, 16) >> (SIGINT - 1)) & 1) != 0;
-        return false;
     }
 
     // Ctrl+C during a simulation of a few seconds: stops with one message,

@@ -143,14 +143,14 @@ void improveByBeam(const S1Instance &in, const ExactOptions &options, const Opti
         limits.threads = threads;
         limits.cancel = control.cancel;
         limits.deadline = deadline;
-        const PartitionBoundOutcome beam = partitionBound(in, limits);
+        PartitionBoundOutcome beam = partitionBound(in, limits);
         r.seconds += std::chrono::duration<double>(Clock::now() - before).count();
         if (beam.end == PartitionBoundEnd::Cancelled)
             r.cancelled = true; // the proof then says "stopped" and does not start
         if (beam.end != PartitionBoundEnd::Finished)
             return;
         if (beam.bound) {
-            Groups groups = beam.partition;
+            Groups groups = std::move(beam.partition);
             const S1Evaluation ev = evaluate(in, groups);
             if (ev.feasible && ev.duration < r.duration) {
                 r.groups = std::move(groups);
@@ -172,8 +172,9 @@ void improveByBeam(const S1Instance &in, const ExactOptions &options, const Opti
 /// Beyond the dynamic programming (65 to 128 patches): the complete
 /// load-once search with the time left. A strategy loading every pixel once
 /// is at the pixel bound, so optimal; none raises the bound by one load (or
-/// one compute). Returns what it settled, for the message; empty otherwise.
-std::string settleLoadOnce(const S1Instance &in, const OptimiseControl &control, OptimiseResult &r)
+/// one compute). Returns what it settled: Exists (and taken), None, or
+/// Unknown (not finished, or a strategy not better than the search's).
+LoadOnceProofStatus settleLoadOnce(const S1Instance &in, const OptimiseControl &control, OptimiseResult &r)
 {
     using Clock = std::chrono::steady_clock;
     const Clock::time_point start = Clock::now();
@@ -187,7 +188,7 @@ std::string settleLoadOnce(const S1Instance &in, const OptimiseControl &control,
     r.seconds += std::chrono::duration<double>(Clock::now() - start).count();
     if (proof.why == "cancelled")
         r.cancelled = true;
-    std::string settled;
+    LoadOnceProofStatus settled = LoadOnceProofStatus::Unknown;
     if (proof.status == LoadOnceProofStatus::Exists && proof.groups) {
         const S1Evaluation ev = evaluate(in, *proof.groups);
         if (ev.feasible && (!r.hasSolution() || ev.duration <= r.duration)) {
@@ -195,17 +196,16 @@ std::string settleLoadOnce(const S1Instance &in, const OptimiseControl &control,
             r.duration = ev.duration;
             r.lower_bound = std::max(r.lower_bound, ev.duration);
             r.status = OptimiseStatus::Optimal;
-            settled = "a strategy loads every needed pixel once";
+            settled = LoadOnceProofStatus::Exists;
         }
     } else if (proof.status == LoadOnceProofStatus::None) {
         r.lower_bound = std::max(r.lower_bound, std::min(boundWithoutLoadOnce(in), r.duration));
         if (r.hasSolution() && r.duration <= r.lower_bound)
             r.status = OptimiseStatus::Optimal;
-        settled = "no strategy loads every needed pixel once";
+        settled = LoadOnceProofStatus::None;
     }
-    if (!settled.empty()) {
+    if (settled != LoadOnceProofStatus::Unknown)
         notePoint(r, control);
-    }
     return settled;
 }
 
@@ -227,26 +227,28 @@ ExactOutcome exactOptimise(const S1Instance &in, const ExactOptions &options, co
     r.timed_out = false; // the search's share ending is not the user's limit
     if (!provable) {
         out.proof.why = "over 64 patches or 256 needed pixels";
-        const std::string settled = loadOnceOnly && !r.cancelled && r.status != OptimiseStatus::Optimal
+        const LoadOnceProofStatus settled = loadOnceOnly && !r.cancelled && r.status != OptimiseStatus::Optimal
             ? settleLoadOnce(in, control, r)
-            : std::string();
+            : LoadOnceProofStatus::Unknown;
         r.timed_out = !r.cancelled && r.status != OptimiseStatus::Optimal;
         // The load-once proof often answers in a fraction of its share
         // (11x11 G3: 95 000 steps): the time left goes to a second search.
         const bool improved
             = loadOnceOnly && !r.cancelled && r.status != OptimiseStatus::Optimal && searchAgain(in, options, control, r);
-        const bool loadsOnce = settled == "a strategy loads every needed pixel once";
         if (r.status == OptimiseStatus::Optimal && improved)
             r.message = "proven optimal: a second search in the time left reached the lower bound";
-        else if (r.status == OptimiseStatus::Optimal && !settled.empty())
-            r.message = "proven optimal: " + settled
-                + (loadsOnce ? " (the pixel bound)" : ", so the bound rose to the search's strategy");
+        else if (r.status == OptimiseStatus::Optimal && settled == LoadOnceProofStatus::Exists)
+            r.message = "proven optimal: a strategy loads every needed pixel once (the pixel bound)";
+        else if (r.status == OptimiseStatus::Optimal && settled == LoadOnceProofStatus::None)
+            r.message = "proven optimal: no strategy loads every needed pixel once, so the bound rose to the search's strategy";
         else if (r.status == OptimiseStatus::Optimal)
             r.message = "proven optimal: the search reached the lower bound";
         else
             r.message = "not proven: the layer is too large for the exact dynamic programming (over 64 outputs or 256 "
                         "needed pixels), so this is the search's strategy"
-                + (settled.empty() ? std::string() : "; " + settled + ", so the bound rose by one")
+                + std::string(settled == LoadOnceProofStatus::None
+                        ? "; no strategy loads every needed pixel once, so the bound rose by one"
+                        : "")
                 + (improved ? "; a second search in the time left found a better strategy" : "");
         return out;
     }
