@@ -34,6 +34,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <new>
@@ -84,6 +85,8 @@ public:
         if (limits.below_duration)
             m_tolerance = 1e-9 * std::max(1.0, std::abs(*limits.below_duration));
         m_all = m_patches == 64 ? ~Mask(0) : (Mask(1) << m_patches) - 1;
+        for (std::int64_t groups = 0; groups <= std::int64_t(m_patches) + 1; ++groups)
+            m_loadsCap.push_back(mostLoadsBelow(groups));
         m_threads = std::max(1, limits.threads);
     }
 
@@ -118,7 +121,15 @@ private:
         std::vector<Mask> byReuse = std::vector<Mask>(std::size_t(W * 64 + 1), 0);
         std::size_t mostHeld = std::size_t(W * 64); // the largest index of byReuse in use
         std::int64_t fewestGroups = 0; // groups any completion has at least
+        std::int64_t aheadCap = 0; // the most loads ahead that can still beat the bound (hopeless above)
         Mask reusers = 0; // patches left holding some of the last union
+        // The patches left, most of the last union held first (ties by
+        // index), how much each holds, and the set of order[i..]: the
+        // groups are grown in this order, so once a patch cannot bring
+        // enough reuse, no later one can either.
+        std::vector<int> order;
+        std::vector<std::int64_t> held;
+        std::vector<Mask> suffix;
         std::vector<std::int64_t> overlaps; // scratch of notKept
         std::int64_t work = 0; // groups tried since the last flush into m_work
         bool reporter = false; // the calling thread's worker reports progress
@@ -206,10 +217,9 @@ private:
                 w.from = State{r.done, r.last};
                 w.fromLoads = r.loads;
                 w.groupsAfter = t + 1;
-                if (pruning())
-                    prepareReuse(w, remaining, lastUnion);
+                prepareOrder(w, remaining, lastUnion);
                 const std::size_t before = w.next->size();
-                extend(w, remaining, remaining, 0, PixelSet{}, lastUnion);
+                extend(w, remaining, 0, 0, PixelSet{}, lastUnion);
                 const std::int64_t added = std::int64_t(w.next->size() - before);
                 if (m_statesSoFar.fetch_add(added) + added > m_limits.max_states)
                     stop(PartitionBoundEnd::StatesCapHit);
@@ -460,32 +470,37 @@ private:
         return true;
     }
 
-    /// Grows the next group from `candidates` (lowest index first); every
-    /// non-empty group that fits memory becomes a transition.
-    void extend(Worker &w, Mask remaining, Mask candidates, Mask group, const PixelSet &u, const PixelSet &lastUnion)
+    /// Grows the next group from the patches left at positions `from` on of
+    /// the worker's order; every non-empty group that fits memory becomes a
+    /// transition.
+    void extend(Worker &w, Mask remaining, std::size_t from, Mask group, const PixelSet &u, const PixelSet &lastUnion)
     {
-        while (candidates != 0) {
+        const std::int64_t size = bitCount(group) + 1; // of each group grown here
+        const std::int64_t slots = size < m_in.group_size ? m_in.group_size - size : 0;
+        const std::int64_t reuseSoFar = pruning() ? u.countAnd(lastUnion) : 0;
+        for (std::size_t i = from; i < w.order.size(); ++i) {
             if (++w.work % 4096 == 0 && interrupted(w))
                 return;
-            const int p = lowestBit(candidates);
-            candidates &= candidates - 1;
+            if (pruning() && hopeless(w, w.reuseBase - reuseSoFar - (slots + 1) * w.held[i]))
+                break; // this patch and every later one hold at most held[i] each
+            const int p = w.order[i];
             const Mask grown = group | (Mask(1) << p);
             const PixelSet grownUnion = u | m_sets[std::size_t(p)];
-            const int size = bitCount(grown);
             if (!m_in.fitsMemory(std::int64_t(grownUnion.count()), size))
                 continue; // a superset only needs more
+            const Mask candidates = i + 1 < w.suffix.size() ? w.suffix[i + 1] : 0;
             if (pruning()) {
                 // This group and every superset still to be grown from it.
                 const std::int64_t reuse = grownUnion.countAnd(lastUnion);
-                const std::int64_t slots = size < m_in.group_size ? m_in.group_size - size : 0;
-                if (hopeless(w, w.reuseBase - reuse - slots * mostReuse(w, candidates)))
+                const std::int64_t next = i + 1 < w.held.size() ? w.held[i + 1] : 0;
+                if (hopeless(w, w.reuseBase - reuse - slots * next))
                     continue;
                 if (slots > 0 && hopeless(w, w.reuseBase - reuse - mostNewReuse(w, candidates, grownUnion, lastUnion, slots)))
                     continue;
             }
             transition(w, remaining & ~grown, grown, grownUnion, lastUnion);
-            if (size < m_in.group_size)
-                extend(w, remaining, candidates, grown, grownUnion, lastUnion);
+            if (size < m_in.group_size && candidates != 0)
+                extend(w, remaining, i + 1, grown, grownUnion, lastUnion);
             if (m_stopped.load(std::memory_order_relaxed))
                 return;
         }
@@ -493,30 +508,77 @@ private:
 
     bool pruning() const { return m_limits.known_loads || m_limits.below_duration; }
 
-    /// For the state being expanded: the pixels the patches left need
+    /// For the state being expanded: the order in which groups are grown
+    /// (extend), and for the pruning the pixels the patches left need
     /// (ahead), and each patch left by how much of the last group's union
     /// it holds. Any next group g' (its union u' lies in ahead) has at least
     ///   loads so far + |u' \ last| + |ahead \ u'| = loads so far + |ahead| - |u' ∩ last|
     /// ahead, so it must reuse enough of the last union to beat the bound.
-    void prepareReuse(Worker &w, Mask remaining, const PixelSet &lastUnion) const
+    void prepareOrder(Worker &w, Mask remaining, const PixelSet &lastUnion) const
     {
-        w.ahead = unionOf(remaining);
-        w.reuseBase = w.fromLoads + w.ahead.count();
-        std::fill(w.byReuse.begin(), w.byReuse.begin() + std::ptrdiff_t(w.mostHeld + 1), 0);
-        w.mostHeld = 0;
-        w.reusers = 0;
-        for (Mask rest = remaining; rest != 0; rest &= rest - 1) {
-            const int q = lowestBit(rest);
-            const std::size_t held = std::size_t(m_sets[std::size_t(q)].countAnd(lastUnion));
-            w.byReuse[held] |= Mask(1) << q;
-            if (held > 0)
-                w.reusers |= Mask(1) << q;
-            w.mostHeld = std::max(w.mostHeld, held);
+        w.order.clear();
+        w.held.clear();
+        if (!pruning()) {
+            for (Mask rest = remaining; rest != 0; rest &= rest - 1) {
+                w.order.push_back(lowestBit(rest));
+                w.held.push_back(0);
+            }
+        } else {
+            w.ahead = unionOf(remaining);
+            w.reuseBase = w.fromLoads + w.ahead.count();
+            std::fill(w.byReuse.begin(), w.byReuse.begin() + std::ptrdiff_t(w.mostHeld + 1), 0);
+            w.mostHeld = 0;
+            w.reusers = 0;
+            for (Mask rest = remaining; rest != 0; rest &= rest - 1) {
+                const int q = lowestBit(rest);
+                const std::size_t held = std::size_t(m_sets[std::size_t(q)].countAnd(lastUnion));
+                w.byReuse[held] |= Mask(1) << q;
+                if (held > 0)
+                    w.reusers |= Mask(1) << q;
+                w.mostHeld = std::max(w.mostHeld, held);
+            }
+            for (std::size_t held = w.mostHeld + 1; held-- > 0;)
+                for (Mask rest = w.byReuse[held]; rest != 0; rest &= rest - 1) {
+                    w.order.push_back(lowestBit(rest));
+                    w.held.push_back(std::int64_t(held));
+                }
+            // This group takes at most G of the patches left; the rest need
+            // ceil((left - G) / G) = floor((left - 1) / G) more groups.
+            const std::int64_t left = bitCount(remaining);
+            w.fewestGroups = std::max<std::int64_t>(m_in.min_groups, w.groupsAfter + (left - 1) / m_in.group_size);
+            w.aheadCap = w.fewestGroups < std::int64_t(m_loadsCap.size()) ? m_loadsCap[std::size_t(w.fewestGroups)]
+                                                                          : mostLoadsBelow(w.fewestGroups);
         }
-        // This group takes at most G of the patches left; the rest need
-        // ceil((left - G) / G) = floor((left - 1) / G) more groups.
-        const std::int64_t left = bitCount(remaining);
-        w.fewestGroups = std::max<std::int64_t>(m_in.min_groups, w.groupsAfter + (left - 1) / m_in.group_size);
+        w.suffix.assign(w.order.size(), 0);
+        Mask after = 0;
+        for (std::size_t i = w.order.size(); i-- > 0;) {
+            after |= Mask(1) << w.order[i];
+            w.suffix[i] = after;
+        }
+    }
+
+    /// The most loads a strategy of `groups` groups can have and still beat
+    /// the limits (known_loads, below_duration), as duration() decides it.
+    std::int64_t mostLoadsBelow(std::int64_t groups) const
+    {
+        std::int64_t most = std::numeric_limits<std::int32_t>::max();
+        if (m_limits.known_loads)
+            most = std::min(most, *m_limits.known_loads);
+        if (m_limits.below_duration) {
+            const double limit = *m_limits.below_duration - m_tolerance;
+            auto beats = [&](std::int64_t loads) { return !(m_in.duration(loads, groups) >= limit); }; // NaN: no limit
+            // duration() grows with the loads: the last that beats, by bisection.
+            std::int64_t lo = -1; // beats (or the floor)
+            std::int64_t hi = most + 1; // does not beat (or the ceiling)
+            if (beats(hi - 1))
+                return most;
+            while (hi - lo > 1) {
+                const std::int64_t mid = lo + (hi - lo) / 2;
+                (beats(mid) ? lo : hi) = mid;
+            }
+            most = lo;
+        }
+        return most;
     }
 
     /// The most of the last union one of `candidates` holds.
@@ -564,12 +626,7 @@ private:
 
     /// Whether `ahead` loads from the state being expanded (this step's
     /// included) already reach the strategy to beat.
-    bool hopeless(const Worker &w, std::int64_t ahead) const
-    {
-        if (m_limits.known_loads && ahead > *m_limits.known_loads)
-            return true;
-        return m_limits.below_duration && m_in.duration(ahead, w.fewestGroups) >= *m_limits.below_duration - m_tolerance;
-    }
+    static bool hopeless(const Worker &w, std::int64_t ahead) { return ahead > w.aheadCap; }
 
     void flushWork(Worker &w)
     {
@@ -699,6 +756,7 @@ private:
     std::vector<std::vector<std::size_t>> m_compose; // [a][b]: a ∘ b
     Mask m_all = 0;
     double m_tolerance = 0; // of below_duration
+    std::vector<std::int64_t> m_loadsCap; // mostLoadsBelow(groups), by groups
     // Shared by the workers of a step.
     std::atomic<std::size_t> m_chunk{0}; // the next state to expand
     std::atomic<std::int64_t> m_work{0}; // groups tried, flushed every 4096
