@@ -68,7 +68,7 @@ void OptimiseDialog::buildForm()
     m_method = new QComboBox;
     m_method->addItem(tr("Search (fast, no solver)"), int(OptimiseMethod::Search));
     m_method->addItem(tr("ILP solved by CBC (proves optimality on small layers)"), int(OptimiseMethod::Ilp));
-    m_method->addItem(tr("Exact (search and a beam, then a proof; layers of at most 64 outputs)"), int(OptimiseMethod::Exact));
+    m_method->addItem(tr("Exact (search, beam, proof: up to 64 outputs; load-once proof up to 128)"), int(OptimiseMethod::Exact));
     m_method->setToolTip(tr("The search improves the heuristics and compact tilings by local moves; the ILP is the "
                             "paper's section 5 model, solved by CBC in a separate process from the best heuristic; "
                             "exact searches for 15 % of the time and runs a beam of its dynamic programming for 15 %, "

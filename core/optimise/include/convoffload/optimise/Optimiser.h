@@ -17,7 +17,8 @@
 namespace convoffload {
 
 /// Exact: a search for an incumbent, then the dynamic programming that proves
-/// it or finds the optimum (ExactOptimiser.h), on layers of at most 64 outputs.
+/// it or finds the optimum (ExactOptimiser.h), on layers of at most 64 outputs;
+/// up to 128, the load-once proof.
 enum class OptimiseMethod { Search, Ilp, Exact };
 std::string optimiseMethodName(OptimiseMethod method); // "search", "ilp", "exact"
 std::optional<OptimiseMethod> optimiseMethodFromName(const std::string &text);
