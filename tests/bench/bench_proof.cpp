@@ -12,7 +12,7 @@
 // Without instances: the eight unproven instances of at most 64 patches of
 // resources/experiments/paper-grid-exact-60s.csv with their incumbents.
 //
-//        convoffload-bench-proof --load-once [SIZE G ...]
+//        convoffload-bench-proof --load-once [SIZE G ...] [--nodes N]
 // The complete load-once search (LoadOnceProof.h) instead: whether a strategy
 // loads every pixel once, the groups tried and the time; without instances,
 // every instance of the grid of at most 64 patches.
@@ -46,8 +46,12 @@ double cpuSeconds()
     return double(t.tv_sec) + 1e-9 * double(t.tv_nsec);
 }
 
+constexpr const char *kUsage = "usage: convoffload-bench-proof [SIZE G INCUMBENT ...] [--time-limit S] [--states N] "
+                               "[--threads N] [--climb]\n"
+                               "       convoffload-bench-proof --load-once [SIZE G ...] [--nodes N]\n";
+
 /// `pairs`: SIZE G ...; none: the grid's instances of at most 64 patches.
-int loadOnce(const std::vector<double> &pairs)
+int loadOnce(const std::vector<double> &pairs, const LoadOnceProofLimits &limits)
 {
     std::vector<std::pair<int, int>> cases;
     for (std::size_t i = 0; i + 2 <= pairs.size(); i += 2)
@@ -60,7 +64,7 @@ int loadOnce(const std::vector<double> &pairs)
     for (const auto &[size, g] : cases) {
         const S1Instance in = makeS1Instance(paperInstance(size, g));
         const auto wall0 = std::chrono::steady_clock::now();
-        const LoadOnceProof proof = proveLoadOnce(in);
+        const LoadOnceProof proof = proveLoadOnce(in, limits);
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
         const char *answer = proof.status == LoadOnceProofStatus::Exists ? "one loads every pixel once"
             : proof.status == LoadOnceProofStatus::None                  ? "none: the bound rises"
@@ -81,6 +85,7 @@ int main(int argc, char **argv)
     std::vector<double> numbers;
     bool climb = false;
     bool loadOnceMode = false;
+    LoadOnceProofLimits loadOnceLimits;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--time-limit") && i + 1 < argc)
             limits.time_limit_s = std::atof(argv[++i]);
@@ -92,11 +97,19 @@ int main(int argc, char **argv)
             climb = true;
         else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
             limits.threads = std::atoi(argv[++i]);
-        else
+        else if (!std::strcmp(argv[i], "--nodes") && i + 1 < argc)
+            loadOnceLimits.max_nodes = std::atoll(argv[++i]);
+        else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+            std::fputs(kUsage, stdout);
+            return 0;
+        } else if (argv[i][0] == '-' || argv[i][0] == '\0') { // an unknown option would run the whole default table
+            std::fprintf(stderr, "convoffload-bench-proof: unknown option or missing value: %s\n%s", argv[i], kUsage);
+            return 1;
+        } else
             numbers.push_back(std::atof(argv[i]));
     }
     if (loadOnceMode)
-        return loadOnce(numbers);
+        return loadOnce(numbers, loadOnceLimits);
     for (std::size_t i = 0; i + 3 <= numbers.size(); i += 3)
         cases.push_back({int(numbers[i]), int(numbers[i + 1]), numbers[i + 2]});
     if (cases.empty())
