@@ -546,8 +546,7 @@ private:
             // ceil((left - G) / G) = floor((left - 1) / G) more groups.
             const std::int64_t left = bitCount(remaining);
             w.fewestGroups = std::max<std::int64_t>(m_in.min_groups, w.groupsAfter + (left - 1) / m_in.group_size);
-            w.aheadCap = w.fewestGroups < std::int64_t(m_loadsCap.size()) ? m_loadsCap[std::size_t(w.fewestGroups)]
-                                                                          : mostLoadsBelow(w.fewestGroups);
+            w.aheadCap = loadsCap(w.fewestGroups);
         }
         w.suffix.assign(w.order.size(), 0);
         Mask after = 0;
@@ -555,6 +554,13 @@ private:
             after |= Mask(1) << w.order[i];
             w.suffix[i] = after;
         }
+    }
+
+    /// The most loads a strategy of `groups` groups can have and still beat
+    /// the limits: worked out once per group count in the constructor.
+    std::int64_t loadsCap(std::int64_t groups) const
+    {
+        return groups >= 0 && groups < std::int64_t(m_loadsCap.size()) ? m_loadsCap[std::size_t(groups)] : mostLoadsBelow(groups);
     }
 
     /// The most loads a strategy of `groups` groups can have and still beat
@@ -680,11 +686,8 @@ private:
             // The fewest groups that can take the patches left.
             const std::int64_t groups = std::max(
                 w.groupsAfter + (bitCount(left) + m_in.group_size - 1) / m_in.group_size, std::int64_t(m_in.min_groups));
-            auto beaten = [&](std::int64_t ahead) {
-                if (m_limits.known_loads && loads + ahead > *m_limits.known_loads)
-                    return true;
-                return m_limits.below_duration && m_in.duration(loads + ahead, groups) >= *m_limits.below_duration - m_tolerance;
-            };
+            const std::int64_t cap = loadsCap(groups);
+            auto beaten = [&](std::int64_t ahead) { return loads + ahead > cap; };
             // At least the pixels the patches left need and the group does
             // not hold; then those it holds that the next group cannot keep
             // (worked out only when they could make the difference).
