@@ -176,14 +176,30 @@ int exportNetworkCommand(const QCommandLineParser &parser, const QString &projec
     return 0;
 }
 
-void writeGainFigure(const std::vector<ExperimentRow> &rows, const QString &path)
+namespace {
+
+void writeHeatMap(const std::vector<ExperimentRow> &rows, ui::ExperimentHeatMap map, const QString &path, const QString &title,
+    const QString &description)
 {
-    const ui::ExportResult result
-        = ui::exportFigure([&rows](QPainter &painter, const QRectF &target) { ui::paintGainHeatMap(painter, target, rows); },
-            QSize(900, 640), path, QStringLiteral("Gain over the best heuristic"),
-            QStringLiteral("The paper's gain figure: best optimised strategy versus the best of Row-by-Row and ZigZag"));
+    const ui::ExportResult result = ui::exportFigure(
+        [&rows, map](QPainter &painter, const QRectF &target) { ui::paintExperimentHeatMap(painter, target, rows, map); },
+        QSize(900, 640), path, title, description);
     if (!result)
         throw std::runtime_error(str(result.error));
+}
+
+} // namespace
+
+void writeGainFigure(const std::vector<ExperimentRow> &rows, const QString &path)
+{
+    writeHeatMap(rows, ui::ExperimentHeatMap::Gain, path, QStringLiteral("Gain over the best heuristic"),
+        QStringLiteral("The paper's gain figure: best optimised strategy versus the best of Row-by-Row and ZigZag"));
+}
+
+void writeProvenFigure(const std::vector<ExperimentRow> &rows, const QString &path)
+{
+    writeHeatMap(rows, ui::ExperimentHeatMap::Gap, path, QStringLiteral("Proven optimal and gap to the lower bound"),
+        QStringLiteral("A check mark where the best strategy found meets its lower bound; elsewhere the gap in percent"));
 }
 
 void writeDurationsFigure(const std::vector<ExperimentRow> &rows, int group, const QString &path)

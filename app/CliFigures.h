@@ -33,9 +33,11 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
 bool exportsNetworkFigure(const QCommandLineParser &parser);
 int exportNetworkCommand(const QCommandLineParser &parser, const QString &projectPath);
 
-/// The paper's gain heat map and the duration-against-size chart for group
-/// size `group`; throw std::runtime_error when the file cannot be written.
+/// The paper's gain heat map, the heat map of the instances proven optimal
+/// (with the gap of the others) and the duration-against-size chart for
+/// group size `group`; throw std::runtime_error when the file cannot be written.
 void writeGainFigure(const std::vector<ExperimentRow> &rows, const QString &path);
+void writeProvenFigure(const std::vector<ExperimentRow> &rows, const QString &path);
 void writeDurationsFigure(const std::vector<ExperimentRow> &rows, int group, const QString &path);
 /// Duration against the kernel block size B, one line per loop (sweep --kernel-blocks --out).
 void writeKernelBlocksFigure(const std::vector<KernelBlockSweepRow> &rows, const QString &path);

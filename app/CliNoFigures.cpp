@@ -33,6 +33,8 @@ int exportNetworkCommand(const QCommandLineParser &, const QString &)
 
 void writeGainFigure(const std::vector<ExperimentRow> &, const QString &) { requireFigures("experiments --out"); }
 
+void writeProvenFigure(const std::vector<ExperimentRow> &, const QString &) { requireFigures("experiments --proven-out"); }
+
 void writeDurationsFigure(const std::vector<ExperimentRow> &, int, const QString &)
 {
     requireFigures("experiments --durations-out");

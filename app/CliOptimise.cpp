@@ -168,6 +168,8 @@ void addOptimiseOptions(QCommandLineParser &parser)
         {opt("format"), opt("Model file format for `model`: lp or mps (default: from --out's extension)."), opt("format")},
         {opt("solution"), opt("Solution file to import: CBC's solution file, name-value pairs or a strategy CSV."), opt("file")},
         {opt("durations-out"), opt("experiments: the duration-against-size figure for --group-size G (default 4)."), opt("file")},
+        {opt("proven-out"),
+            opt("experiments: the heat map of the instances proven optimal (✓) and the others' gap to the bound."), opt("file")},
         {opt("sizes"), opt("Input sizes H_in = W_in of the experiments, A..B (default 4..12)."), opt("range")},
         {opt("ilp-time-limit"), opt("Run CBC on each experiment with this time limit (default: not run)."), opt("seconds")},
     });
@@ -325,10 +327,13 @@ int experimentsCommand(const QCommandLineParser &parser)
     const QStringList figureFormats{QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")};
     const QString gainOut = outputPath(parser, opt("out"), figureFormats);
     const QString durationsOut = outputPath(parser, opt("durations-out"), figureFormats);
+    const QString provenOut = outputPath(parser, opt("proven-out"), figureFormats);
     if (!gainOut.isEmpty())
         requireFigures("experiments --out");
     if (!durationsOut.isEmpty())
         requireFigures("experiments --durations-out");
+    if (!provenOut.isEmpty())
+        requireFigures("experiments --proven-out");
     const int durationsGroup = parser.isSet(opt("group-size")) ? int(parseInteger(parser, opt("group-size"), 1, 64)) : 4;
     if (!durationsOut.isEmpty() && (durationsGroup < grid.group_from || durationsGroup > grid.group_to))
         throw UsageError("--group-size " + std::to_string(durationsGroup) + " is outside the experiments' group sizes ("
@@ -356,6 +361,10 @@ int experimentsCommand(const QCommandLineParser &parser)
     if (!durationsOut.isEmpty()) {
         writeDurationsFigure(rows, durationsGroup, durationsOut);
         std::cerr << "Wrote " << str(durationsOut) << "\n";
+    }
+    if (!provenOut.isEmpty()) {
+        writeProvenFigure(rows, provenOut);
+        std::cerr << "Wrote " << str(provenOut) << "\n";
     }
     return interruptFlag()->load() ? 1 : 0;
 }

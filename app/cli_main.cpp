@@ -185,8 +185,9 @@ const Command kCommands[] = {
     {.name = "experiments",
         .usage
         = "[--sizes 4..12] [--group-sizes 2..10] [--method search|exact] [--time-limit S] [--threads N]\n"
-          "          [--ilp-time-limit S] [--csv|--json] [--out GAIN.{svg,png,pdf}] [--durations-out FILE [--group-size G]]",
-        .help = "the paper's optimisation experiments: table, gain heat map, durations for one G",
+          "          [--ilp-time-limit S] [--csv|--json] [--out GAIN.{svg,png,pdf}] [--durations-out FILE [--group-size G]]\n"
+          "          [--proven-out FILE]",
+        .help = "the paper's optimisation experiments: table, gain heat map, durations for one G, proven instances",
         .run = [](const CommandInput &in) { return experimentsCommand(in.parser); },
         .takesProject = false,
         .drawsFigures = true},
@@ -222,7 +223,8 @@ QString usageText()
             text += QStringLiteral("\n  %1 %2\n      %3")
                         .arg(QLatin1String(c.name), QLatin1String(c.usage), QLatin1String(c.help));
     if (!figuresBuilt())
-        text += QStringLiteral("\n\nBuilt without the GUI: no figures (export, experiments --out and --durations-out).");
+        text += QStringLiteral(
+            "\n\nBuilt without the GUI: no figures (export, experiments --out, --durations-out and --proven-out).");
     return text;
 }
 

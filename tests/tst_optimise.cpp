@@ -563,6 +563,9 @@ private slots:
             "--group-sizes: expected A..B");
         row("figure format", {QStringLiteral("experiments"), QStringLiteral("--out"), QStringLiteral("/tmp/gain.bmp")},
             "--out: '/tmp/gain.bmp' should end in .png, .svg, .pdf");
+        row("proven figure format",
+            {QStringLiteral("experiments"), QStringLiteral("--proven-out"), QStringLiteral("/tmp/proven.txt")},
+            "--proven-out: '/tmp/proven.txt' should end in .png, .svg, .pdf");
         row("figure folder",
             {QStringLiteral("experiments"), QStringLiteral("--durations-out"), QStringLiteral("/nonexistent/d.png")},
             "--durations-out: the folder of '/nonexistent/d.png' does not exist");
@@ -646,9 +649,10 @@ private slots:
     void cliExperimentsTableAndFigure()
     {
         const QString figure = m_dir.filePath(QStringLiteral("gain.svg"));
+        const QString provenFigure = m_dir.filePath(QStringLiteral("proven.png"));
         const Run r = cli({QStringLiteral("experiments"), QStringLiteral("--sizes"), QStringLiteral("4..5"),
             QStringLiteral("--group-sizes"), QStringLiteral("2..3"), QStringLiteral("--time-limit"), QStringLiteral("2"),
-            QStringLiteral("--csv"), QStringLiteral("--out"), figure});
+            QStringLiteral("--csv"), QStringLiteral("--out"), figure, QStringLiteral("--proven-out"), provenFigure});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         const QStringList lines = QString::fromUtf8(r.out).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 5);
@@ -664,6 +668,13 @@ private slots:
         QVERIFY(distinctColours(rendered) > 10);
         if (!qEnvironmentVariableIsEmpty("CONVOFFLOAD_SHOTS"))
             rendered.save(qEnvironmentVariable("CONVOFFLOAD_SHOTS") + QStringLiteral("/gain-from-svg.png"));
+        // The proven map: every instance of 4×4 and 5×5 meets its bound, so
+        // no cell has the colour of a gap (only the scale does, in one band).
+        const QImage proven(provenFigure);
+        QVERIFY(!proven.isNull());
+        QVERIFY(distinctColours(proven) > 10);
+        QVERIFY(countColour(proven, ui::provenColour()) > proven.width() * proven.height() / 4);
+        QVERIFY(countColour(proven, ui::gapColour(1, 1)) < proven.width() * proven.height() / 100);
 
         const Run project = cli({QStringLiteral("experiments"), sample("paper-example.json")});
         QCOMPARE(project.exitCode, 1);
@@ -693,6 +704,42 @@ private slots:
         painter.end();
         QVERIFY(countColour(image, ui::gainColour(0.2, 0.2)) > 1000);
         QVERIFY(countColour(image, QColor(255, 255, 255)) > 1000);
+    }
+
+    // The proven map: white with a check mark where the best strategy meets
+    // its bound, the darkest vermillion for the largest gap; proven() allows
+    // for a float bound just under a whole duration (CBC's), no more.
+    void provenHeatMapColoursTheGap()
+    {
+        QCOMPARE(ui::gapColour(0.0, 0.2), QColor(255, 255, 255));
+        QCOMPARE(ui::gapColour(0.2, 0.2), QColor(170, 60, 0));
+        QCOMPARE(ui::gapColour(0.1, 0.2), QColor(213, 158, 128)); // halfway, rounded
+
+        ExperimentRow proven, open;
+        proven.input_size = 4;
+        proven.group_size = 2;
+        proven.row_by_row = proven.zigzag = 120;
+        proven.search.groups = {{0}};
+        proven.search.duration = 100;
+        proven.lower_bound = 100;
+        open = proven;
+        open.input_size = 5;
+        open.lower_bound = 80; // gap 20 %
+        QVERIFY(proven.proven());
+        QVERIFY(!open.proven());
+        ExperimentRow almost = proven;
+        almost.lower_bound = 99.9999999;
+        QVERIFY(almost.proven());
+        almost.lower_bound = 99.99;
+        QVERIFY(!almost.proven());
+
+        QImage image(600, 400, QImage::Format_RGB32);
+        QPainter painter(&image);
+        ui::paintExperimentHeatMap(painter, QRectF(image.rect()), {proven, open}, ui::ExperimentHeatMap::Gap);
+        painter.end();
+        QVERIFY(countColour(image, ui::gapColour(0.2, 0.2)) > 1000); // the open cell
+        QVERIFY(countColour(image, ui::provenColour()) > 1000); // the proven one
+        QCOMPARE(countColour(image, ui::gainColour(1, 1)), 0); // not the gain map's blue
     }
 
     // One series per strategy, a point per input size of the chosen G, in
@@ -959,6 +1006,37 @@ private slots:
         QCOMPARE(doc->project().strategies.back(), added);
     }
 
+    // The Method box reaches the grid, and an exact run reports exact rows:
+    // on 4×4 and 5×5 with G = 2 (4 and 9 patches) it proves both, which the
+    // Gap column marks.
+    void experimentsDialogRunsExact()
+    {
+        ui::ExperimentsDialog dialog;
+        ExperimentGrid grid = smallGrid(5, 2, 10);
+        grid.method = OptimiseMethod::Exact;
+        dialog.setGrid(grid);
+        QCOMPARE(dialog.grid().method, OptimiseMethod::Exact);
+        grid.method = OptimiseMethod::Search;
+        dialog.setGrid(grid);
+        QCOMPARE(dialog.grid().method, OptimiseMethod::Search);
+        auto *method = dialog.findChild<QComboBox *>();
+        QVERIFY(method);
+        method->setCurrentIndex(method->findText(QStringLiteral("Exact (search, then the proof)")));
+        QCOMPARE(dialog.grid().method, OptimiseMethod::Exact);
+        QSignalSpy finished(&dialog, &ui::ExperimentsDialog::finished);
+        dialog.start();
+        QVERIFY(!method->isEnabled());
+        QVERIFY(finished.wait(60000));
+        QCoreApplication::processEvents();
+        QCOMPARE(dialog.rows().size(), std::size_t(2));
+        auto *table = dialog.findChild<QTableWidget *>();
+        for (int r = 0; r < 2; ++r) {
+            QCOMPARE(QString::fromStdString(dialog.rows()[std::size_t(r)].search.method), QStringLiteral("exact"));
+            QCOMPARE(table->item(r, 8)->text(), QStringLiteral("✓"));
+        }
+        QVERIFY(method->isEnabled());
+    }
+
     void experimentsDialogFillsTheHeatMap()
     {
         ui::ExperimentsDialog dialog;
@@ -972,6 +1050,11 @@ private slots:
         QVERIFY(table);
         QCOMPARE(table->rowCount(), 4);
         QCOMPARE(table->item(0, 0)->text(), QStringLiteral("4"));
+        // 4×4, G = 2: two pairs of rows load the 16 pixels once in 2 groups,
+        // 18 = the pixel bound, so the Gap column marks it proven.
+        QCOMPARE(table->horizontalHeaderItem(8)->text(), QStringLiteral("Gap"));
+        QCOMPARE(table->item(0, 4)->text(), QStringLiteral("18"));
+        QCOMPARE(table->item(0, 8)->text(), QStringLiteral("✓"));
         // The durations tab draws G = 4 by default: not among these rows,
         // so no series; G = 2 has one point per input size.
         auto *chartView = dialog.findChild<QChartView *>();
@@ -986,8 +1069,12 @@ private slots:
         durationsGroup->setValue(2);
         QVERIFY(!chartView->chart()->series().isEmpty());
         QCOMPARE(static_cast<QLineSeries *>(chartView->chart()->series()[0])->count(), 2);
-        if (auto *tabs = dialog.findChild<QTabWidget *>())
-            tabs->setCurrentIndex(1);
+        auto *tabs = dialog.findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        QCOMPARE(tabs->tabText(2), QStringLiteral("&Proven"));
+        tabs->setCurrentIndex(2);
+        saveShot(dialog, "experiments-proven.png");
+        tabs->setCurrentIndex(1);
         saveShot(dialog, "experiments-durations.png");
         saveShot(dialog, "experiments-dialog.png");
     }

@@ -12,6 +12,7 @@
 
 QT_BEGIN_NAMESPACE
 class QCheckBox;
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QProgressBar;
@@ -55,11 +56,13 @@ private:
     QSpinBox *m_sizeFrom = nullptr, *m_sizeTo = nullptr, *m_groupFrom = nullptr, *m_groupTo = nullptr;
     QDoubleSpinBox *m_searchLimit = nullptr, *m_ilpLimit = nullptr;
     QCheckBox *m_runIlp = nullptr;
+    QComboBox *m_method = nullptr; // search, or exact (search, then the proof)
     QPushButton *m_run = nullptr, *m_stop = nullptr, *m_exportFigure = nullptr, *m_exportTable = nullptr;
     QProgressBar *m_progress = nullptr;
     QLabel *m_status = nullptr;
     QTableWidget *m_table = nullptr;
     GainHeatMapWidget *m_heatMap = nullptr;
+    GainHeatMapWidget *m_gapMap = nullptr; // which instances are proven optimal
     QTabWidget *m_views = nullptr;
     QChartView *m_durations = nullptr;
     QSpinBox *m_durationsGroup = nullptr;

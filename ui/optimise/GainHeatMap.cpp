@@ -17,8 +17,62 @@ QColor gainColour(double gain, double maxGain)
     return QColor(mix(255, 0), mix(255, 80), mix(255, 140));
 }
 
-void paintGainHeatMap(QPainter &painter, const QRectF &target, const std::vector<ExperimentRow> &rows)
+QColor gapColour(double gap, double maxGap)
 {
+    // White to the Okabe-Ito vermillion (213, 94, 0), darkened at the top
+    // end: a hue apart from the gain map's blue, so the two do not pass for
+    // one another side by side.
+    const double t = maxGap > 0 ? std::clamp(gap / maxGap, 0.0, 1.0) : 0.0;
+    auto mix = [t](int from, int to) { return int(from + (to - from) * t + 0.5); };
+    return QColor(mix(255, 170), mix(255, 60), mix(255, 0));
+}
+
+QColor provenColour() { return QColor(166, 221, 206); } // (0, 158, 115) at 35 % on white
+
+namespace {
+
+/// A percentage short enough for a cell, never "0" for a value above zero.
+QString cellPercent(double fraction)
+{
+    const double percent = 100 * fraction;
+    if (percent > 0 && percent < 0.05)
+        return QStringLiteral("<0.1");
+    return QString::number(percent, 'f', percent > 0 && percent < 10 ? 1 : 0);
+}
+
+/// What one map shows: its title, the value that colours a cell, the
+/// cell's text and the colour ramp.
+struct HeatMapStyle {
+    QString title;
+    QString scaleCaption;
+    double (*value)(const ExperimentRow &);
+    QString (*label)(const ExperimentRow &);
+    QColor (*colour)(double value, double top); // the ramp of the scale
+    bool marksProven = false; // proven cells in provenColour(), the label bold, and a key under the scale
+};
+
+HeatMapStyle styleOf(ExperimentHeatMap map, const std::vector<ExperimentRow> &rows)
+{
+    if (map == ExperimentHeatMap::Gain)
+        return {QStringLiteral("Gain (%) of the best optimised strategy over the best heuristic"), QStringLiteral("gain"),
+            [](const ExperimentRow &r) { return r.gain(); },
+            [](const ExperimentRow &r) {
+                const double gain = r.gain();
+                return QString::number(100 * gain, 'f', gain > 0 && gain < 0.1 ? 1 : 0);
+            },
+            gainColour};
+    const auto proven = std::count_if(rows.begin(), rows.end(), [](const ExperimentRow &r) { return r.proven(); });
+    return {QStringLiteral("Proven optimal (✓): %1 of %2; elsewhere the gap (%) to the lower bound").arg(proven).arg(rows.size()),
+        QStringLiteral("gap"), [](const ExperimentRow &r) { return r.proven() ? 0.0 : r.gap(); },
+        [](const ExperimentRow &r) { return r.proven() ? QStringLiteral("✓") : cellPercent(r.gap()); }, gapColour, true};
+}
+
+} // namespace
+
+void paintExperimentHeatMap(
+    QPainter &painter, const QRectF &target, const std::vector<ExperimentRow> &rows, ExperimentHeatMap map)
+{
+    const HeatMapStyle style = styleOf(map, rows);
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
     painter.fillRect(target, Qt::white);
@@ -33,8 +87,7 @@ void paintGainHeatMap(QPainter &painter, const QRectF &target, const std::vector
     titleFont.setPointSizeF(font.pointSizeF() * 1.2);
     painter.setFont(titleFont);
     const QRectF titleRect(target.left(), target.top() + line * 0.3, target.width(), line * 1.6);
-    painter.drawText(
-        titleRect, Qt::AlignCenter, QStringLiteral("Gain (%) of the best optimised strategy over the best heuristic"));
+    painter.drawText(titleRect, Qt::AlignCenter, style.title);
     painter.setFont(font);
 
     if (rows.empty()) {
@@ -43,17 +96,17 @@ void paintGainHeatMap(QPainter &painter, const QRectF &target, const std::vector
         return;
     }
     int sizeFrom = rows.front().input_size, sizeTo = sizeFrom, groupFrom = rows.front().group_size, groupTo = groupFrom;
-    double maxGain = 0.0;
+    double top = 0.0;
     std::map<std::pair<int, int>, const ExperimentRow *> cells;
     for (const ExperimentRow &r : rows) {
         sizeFrom = std::min(sizeFrom, r.input_size);
         sizeTo = std::max(sizeTo, r.input_size);
         groupFrom = std::min(groupFrom, r.group_size);
         groupTo = std::max(groupTo, r.group_size);
-        maxGain = std::max(maxGain, r.gain());
+        top = std::max(top, style.value(r));
         cells[{r.input_size, r.group_size}] = &r;
     }
-    const double scaleTop = std::max(maxGain, 0.05);
+    const double scaleTop = std::max(top, 0.05);
     const int columns = sizeTo - sizeFrom + 1, rowsCount = groupTo - groupFrom + 1;
 
     // Plot area: room on the left for the G axis, below for the size axis,
@@ -70,11 +123,22 @@ void paintGainHeatMap(QPainter &painter, const QRectF &target, const std::vector
                 painter.fillRect(cell, QColor(0xEE, 0xEE, 0xEE));
                 continue;
             }
-            const double gain = found->second->gain();
-            const QColor colour = gainColour(gain, scaleTop);
+            const bool proven = style.marksProven && found->second->proven();
+            const QColor colour = proven ? provenColour() : style.colour(style.value(*found->second), scaleTop);
             painter.fillRect(cell, colour);
             painter.setPen(colour.lightnessF() < 0.55 ? Qt::white : Qt::black);
-            painter.drawText(cell, Qt::AlignCenter, QString::number(100 * gain, 'f', gain > 0 && gain < 0.1 ? 1 : 0));
+            if (proven) {
+                QFont mark = font;
+                mark.setBold(true);
+                mark.setPointSizeF(font.pointSizeF() * 1.3);
+                painter.setFont(mark);
+            }
+            painter.drawText(cell, Qt::AlignCenter, style.label(*found->second));
+            painter.setFont(font);
+            if (style.marksProven) { // white seams, so that neighbouring proven cells read as cells
+                painter.setPen(QPen(Qt::white, 1.0));
+                painter.drawRect(cell);
+            }
         }
     painter.setPen(QPen(QColor(0x66, 0x66, 0x66), 0.8));
     painter.drawRect(plot);
@@ -95,14 +159,14 @@ void paintGainHeatMap(QPainter &painter, const QRectF &target, const std::vector
         QStringLiteral("group size G (nb_patches_max)"));
     painter.restore();
 
-    // Colour scale: gain in percent, bottom 0 to top the largest gain.
+    // Colour scale in percent, bottom 0 to top the largest value.
     const QRectF scale(plot.right() + line * 2, plot.top(), line * 1.2, plot.height());
     const int bands = 50;
     for (int i = 0; i < bands; ++i) {
         const double t = double(i) / (bands - 1);
         painter.fillRect(
             QRectF(scale.left(), scale.bottom() - (i + 1) * scale.height() / bands, scale.width(), scale.height() / bands + 0.5),
-            gainColour(t * scaleTop, scaleTop));
+            style.colour(t * scaleTop, scaleTop));
     }
     painter.setPen(QPen(QColor(0x66, 0x66, 0x66), 0.8));
     painter.drawRect(scale);
@@ -113,8 +177,17 @@ void paintGainHeatMap(QPainter &painter, const QRectF &target, const std::vector
         painter.drawText(QRectF(scale.right() + line * 0.3, y - line / 2, line * 4, line), Qt::AlignLeft | Qt::AlignVCenter,
             QString::number(100 * t * scaleTop, 'f', 0) + QStringLiteral(" %"));
     }
-    painter.drawText(
-        QRectF(scale.left() - line, scale.top() - line * 1.3, line * 6, line), Qt::AlignLeft, QStringLiteral("gain"));
+    painter.drawText(QRectF(scale.left() - line, scale.top() - line * 1.3, line * 6, line), Qt::AlignLeft, style.scaleCaption);
+    if (style.marksProven) { // the key of the proven fill, under the scale
+        const QRectF key(scale.left(), scale.bottom() + line * 0.8, scale.width(), line * 1.2);
+        painter.fillRect(key, provenColour());
+        painter.setPen(QPen(QColor(0x66, 0x66, 0x66), 0.8));
+        painter.drawRect(key);
+        painter.setPen(Qt::black);
+        painter.drawText(key, Qt::AlignCenter, QStringLiteral("✓"));
+        painter.drawText(QRectF(key.right() + line * 0.3, key.top(), line * 4, key.height()), Qt::AlignLeft | Qt::AlignVCenter,
+            QStringLiteral("proven"));
+    }
     painter.restore();
 }
 

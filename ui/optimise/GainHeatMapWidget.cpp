@@ -1,7 +1,5 @@
 #include "optimise/GainHeatMapWidget.h"
 
-#include "optimise/GainHeatMap.h"
-
 #include <QPainter>
 
 namespace convoffload::ui {
@@ -15,7 +13,7 @@ void GainHeatMapWidget::setRows(std::vector<ExperimentRow> rows)
 void GainHeatMapWidget::paintEvent(QPaintEvent *)
 {
     QPainter painter(this);
-    paintGainHeatMap(painter, QRectF(rect()), m_rows);
+    paintExperimentHeatMap(painter, QRectF(rect()), m_rows, m_map);
 }
 
 } // namespace convoffload::ui

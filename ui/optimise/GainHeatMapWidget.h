@@ -1,8 +1,9 @@
 #pragma once
-// The gain heat map of the paper's experiments as a widget (the drawing itself
-// is paintGainHeatMap, shared with the exports).
+// A heat map of the paper's experiments as a widget: the gain map or the gap
+// map (the drawing itself is paintExperimentHeatMap, shared with the exports).
 
 #include "convoffload/optimise/PaperExperiments.h"
+#include "optimise/GainHeatMap.h"
 
 #include <QWidget>
 
@@ -10,11 +11,16 @@
 
 namespace convoffload::ui {
 
-/// Paints the gain heat map of the rows it is given.
+/// Paints one heat map of the rows it is given.
 class GainHeatMapWidget : public QWidget {
     Q_OBJECT
 public:
-    using QWidget::QWidget;
+    explicit GainHeatMapWidget(ExperimentHeatMap map = ExperimentHeatMap::Gain, QWidget *parent = nullptr)
+        : QWidget(parent)
+        , m_map(map)
+    {
+    }
+    ExperimentHeatMap map() const { return m_map; }
     void setRows(std::vector<ExperimentRow> rows);
     const std::vector<ExperimentRow> &rows() const { return m_rows; }
     QSize sizeHint() const override { return {640, 460}; }
@@ -23,6 +29,7 @@ protected:
     void paintEvent(QPaintEvent *event) override;
 
 private:
+    ExperimentHeatMap m_map;
     std::vector<ExperimentRow> m_rows;
 };
 

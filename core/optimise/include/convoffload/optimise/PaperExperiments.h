@@ -54,6 +54,9 @@ struct ExperimentRow {
     double gain() const { return (bestHeuristic() - bestOptimised()) / bestHeuristic(); }
     /// (best optimised - lower bound) / best optimised.
     double gap() const { return (bestOptimised() - lower_bound) / bestOptimised(); }
+    /// The best optimised strategy meets the lower bound (to rounding: CBC's
+    /// bound is a float): it is optimal.
+    bool proven() const { return bestOptimised() <= lower_bound + 1e-6; }
 };
 
 /// Called after each instance with its row and the count done so far.
