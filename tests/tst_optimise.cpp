@@ -98,6 +98,21 @@ ExperimentGrid smallGrid(int sizeTo, int groupTo, double searchSeconds)
     return grid;
 }
 
+/// A row of the heat maps: input `size`, G = 2, both heuristics at
+/// `heuristic`, the best strategy (one group, enough for the figures) at
+/// `duration`, the lower bound at `bound`.
+ExperimentRow experimentRow(int size, double heuristic, double duration, double bound)
+{
+    ExperimentRow row;
+    row.input_size = size;
+    row.group_size = 2;
+    row.row_by_row = row.zigzag = heuristic;
+    row.search.groups = {{0}};
+    row.search.duration = duration;
+    row.lower_bound = bound;
+    return row;
+}
+
 QPushButton *addButton(const QWidget &dialog)
 {
     for (QPushButton *b : dialog.findChildren<QPushButton *>())
@@ -689,15 +704,8 @@ private slots:
         QCOMPARE(ui::gainColour(0.3, 0.3), QColor(0, 80, 140));
         QCOMPARE(ui::gainColour(0.6, 0.3), QColor(0, 80, 140));
 
-        ExperimentRow none, some;
-        none.input_size = 4;
-        none.group_size = 2;
-        none.row_by_row = none.zigzag = 100;
-        none.search.groups = {{0}};
-        none.search.duration = 100;
-        some = none;
-        some.input_size = 5;
-        some.search.duration = 80; // gain 20 %
+        const ExperimentRow none = experimentRow(4, 100, 100, 0);
+        const ExperimentRow some = experimentRow(5, 100, 80, 0); // gain 20 %
         QImage image(600, 400, QImage::Format_RGB32);
         QPainter painter(&image);
         ui::paintGainHeatMap(painter, QRectF(image.rect()), {none, some});
@@ -706,8 +714,9 @@ private slots:
         QVERIFY(countColour(image, QColor(255, 255, 255)) > 1000);
     }
 
-    // The proven map: white with a check mark where the best strategy meets
-    // its bound, the darkest vermillion for the largest gap; proven() allows
+    // The proven map: the proven fill and a check mark where the best
+    // strategy meets its bound, the darkest vermillion for the largest gap
+    // (white for none, the ramp's foot); proven() allows
     // for a float bound just under a whole duration (CBC's), no more.
     void provenHeatMapColoursTheGap()
     {
@@ -715,16 +724,8 @@ private slots:
         QCOMPARE(ui::gapColour(0.2, 0.2), QColor(170, 60, 0));
         QCOMPARE(ui::gapColour(0.1, 0.2), QColor(213, 158, 128)); // halfway, rounded
 
-        ExperimentRow proven, open;
-        proven.input_size = 4;
-        proven.group_size = 2;
-        proven.row_by_row = proven.zigzag = 120;
-        proven.search.groups = {{0}};
-        proven.search.duration = 100;
-        proven.lower_bound = 100;
-        open = proven;
-        open.input_size = 5;
-        open.lower_bound = 80; // gap 20 %
+        const ExperimentRow proven = experimentRow(4, 120, 100, 100);
+        const ExperimentRow open = experimentRow(5, 120, 100, 80); // gap 20 %
         QVERIFY(proven.proven());
         QVERIFY(!open.proven());
         ExperimentRow almost = proven;
