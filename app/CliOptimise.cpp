@@ -169,7 +169,8 @@ void addOptimiseOptions(QCommandLineParser &parser)
         {opt("solution"), opt("Solution file to import: CBC's solution file, name-value pairs or a strategy CSV."), opt("file")},
         {opt("durations-out"), opt("experiments: the duration-against-size figure for --group-size G (default 4)."), opt("file")},
         {opt("proven-out"),
-            opt("experiments: the heat map of the instances proven optimal (✓) and the others' gap to the bound."), opt("file")},
+            opt("experiments: the heat map of the instances proven optimal (a check mark) and the others' gap to the bound."),
+            opt("file")},
         {opt("sizes"), opt("Input sizes H_in = W_in of the experiments, A..B (default 4..12)."), opt("range")},
         {opt("ilp-time-limit"), opt("Run CBC on each experiment with this time limit (default: not run)."), opt("seconds")},
     });
