@@ -117,6 +117,10 @@ private slots:
             "experiments)")));
         QVERIFY(help.out.contains(QStringLiteral("Commands:\n  simulate PROJECT")));
         QVERIFY(!help.out.contains(QStringLiteral("built without the GUI")));
+        // Option texts are read as Latin-1, so a character outside ASCII in
+        // one comes out garbled (a check mark did): the help is plain ASCII.
+        for (qsizetype i = 0; i < help.out.size(); ++i)
+            QVERIFY2(help.out[i].unicode() < 128, qPrintable(help.out.mid(std::max<qsizetype>(0, i - 60), 80)));
     }
 
     // The screenshot options name what they show: a dock or strategy that is
