@@ -743,6 +743,53 @@ private slots:
         QCOMPARE(countColour(image, ui::gainColour(1, 1)), 0); // not the gain map's blue
     }
 
+    // The cell found under a point (the tooltips') is the cell painted
+    // there: sampled over the whole figure, a point on the open instance is
+    // drawn in the gap colour, one on the proven instance in the proven
+    // fill (but for their labels), and a point on no cell in neither (but
+    // for the key of the proven fill). The tips say what the cell shows.
+    void heatMapFindsTheCellUnderAPoint()
+    {
+        const std::vector<ExperimentRow> rows{experimentRow(4, 120, 100, 100), experimentRow(5, 120, 100, 80)};
+        QImage image(600, 400, QImage::Format_RGB32);
+        QPainter painter(&image);
+        const QFont font = painter.font();
+        ui::paintExperimentHeatMap(painter, QRectF(image.rect()), rows, ui::ExperimentHeatMap::Gap);
+        painter.end();
+        int onProven = 0, onOpen = 0, provenMatch = 0, openMatch = 0, offCells = 0, offButColoured = 0;
+        double provenX = 0, openX = 0;
+        for (int y = 0; y < image.height(); y += 5)
+            for (int x = 0; x < image.width(); x += 5) {
+                const QColor colour = image.pixelColor(x, y);
+                const ExperimentRow *row = ui::experimentRowAt(rows, QRectF(image.rect()), font, QPointF(x, y));
+                if (row == &rows[0]) {
+                    ++onProven;
+                    provenX += x;
+                    provenMatch += colour == ui::provenColour() ? 1 : 0;
+                } else if (row == &rows[1]) {
+                    ++onOpen;
+                    openX += x;
+                    openMatch += colour == ui::gapColour(0.2, 0.2) ? 1 : 0;
+                } else {
+                    ++offCells;
+                    offButColoured += colour == ui::provenColour() || colour == ui::gapColour(0.2, 0.2) ? 1 : 0;
+                }
+            }
+        QVERIFY(onProven > 100 && onOpen > 100);
+        QVERIFY(provenX / onProven < openX / onOpen); // input size 4 left of 5
+        QVERIFY2(provenMatch > onProven * 9 / 10, qPrintable(QStringLiteral("%1 of %2").arg(provenMatch).arg(onProven)));
+        QVERIFY2(openMatch > onOpen * 9 / 10, qPrintable(QStringLiteral("%1 of %2").arg(openMatch).arg(onOpen)));
+        QVERIFY2(offButColoured < offCells / 50, qPrintable(QString::number(offButColoured)));
+        QVERIFY(!ui::experimentRowAt({}, QRectF(image.rect()), font, QPointF(300, 200)));
+
+        QCOMPARE(ui::experimentCellTip(rows[0], ui::ExperimentHeatMap::Gap),
+            QStringLiteral("H_in = W_in = 4, G = 2: 100, proven optimal"));
+        QCOMPARE(ui::experimentCellTip(rows[1], ui::ExperimentHeatMap::Gap),
+            QStringLiteral("H_in = W_in = 5, G = 2: best found 100, lower bound 80, gap 20.0 %"));
+        QCOMPARE(ui::experimentCellTip(rows[1], ui::ExperimentHeatMap::Gain),
+            QStringLiteral("H_in = W_in = 5, G = 2: best heuristic 120, optimised 100, gain 16.7 %"));
+    }
+
     // One series per strategy, a point per input size of the chosen G, in
     // the rows' values; CBC is left out when it did not run.
     void durationsChartHasTheRowsValues()

@@ -62,12 +62,86 @@ HeatMapStyle styleOf(ExperimentHeatMap map, const std::vector<ExperimentRow> &ro
             },
             gainColour};
     const auto proven = std::count_if(rows.begin(), rows.end(), [](const ExperimentRow &r) { return r.proven(); });
-    return {QStringLiteral("Proven optimal (✓): %1 of %2; elsewhere the gap (%) to the lower bound").arg(proven).arg(rows.size()),
-        QStringLiteral("gap"), [](const ExperimentRow &r) { return r.proven() ? 0.0 : r.gap(); },
+    const QString count = rows.empty() ? QString() : QStringLiteral(": %1 of %2").arg(proven).arg(rows.size());
+    return {QStringLiteral("Proven optimal (✓)%1; elsewhere the gap (%) to the lower bound").arg(count), QStringLiteral("gap"),
+        [](const ExperimentRow &r) { return r.proven() ? 0.0 : r.gap(); },
         [](const ExperimentRow &r) { return r.proven() ? QStringLiteral("✓") : cellPercent(r.gap()); }, gapColour, true};
 }
 
+/// Where a heat map puts things, worked out once for painting and for
+/// finding the cell under the mouse.
+struct HeatMapLayout {
+    QFont font; // the cells' and axes' font
+    double line = 0; // its line height
+    QRectF title;
+    QRectF plot; // the cells
+    int sizeFrom = 0, sizeTo = 0, groupFrom = 0, groupTo = 0;
+
+    int columns() const { return sizeTo - sizeFrom + 1; }
+    int rows() const { return groupTo - groupFrom + 1; }
+    /// Column c (input size sizeFrom + c), row r (G = groupTo - r: G grows upwards).
+    QRectF cell(int c, int r) const
+    {
+        const double w = plot.width() / columns(), h = plot.height() / rows();
+        return QRectF(plot.left() + c * w, plot.top() + r * h, w, h);
+    }
+};
+
+HeatMapLayout layoutOf(const QFont &painterFont, const QRectF &target, const std::vector<ExperimentRow> &rows)
+{
+    HeatMapLayout layout;
+    layout.font = painterFont;
+    layout.font.setPointSizeF(std::max(7.0, std::min(target.height() / 45, target.width() / 70)));
+    layout.line = QFontMetricsF(layout.font).height();
+    const double line = layout.line;
+    layout.title = QRectF(target.left(), target.top() + line * 0.3, target.width(), line * 1.6);
+    // Plot area: room on the left for the G axis, below for the size axis,
+    // on the right for the colour scale.
+    layout.plot = QRectF(target.left() + line * 4, layout.title.bottom() + line * 1.6, target.width() - line * 11,
+        target.height() - layout.title.height() - line * 6.2);
+    if (!rows.empty()) {
+        layout.sizeFrom = layout.sizeTo = rows.front().input_size;
+        layout.groupFrom = layout.groupTo = rows.front().group_size;
+    }
+    for (const ExperimentRow &r : rows) {
+        layout.sizeFrom = std::min(layout.sizeFrom, r.input_size);
+        layout.sizeTo = std::max(layout.sizeTo, r.input_size);
+        layout.groupFrom = std::min(layout.groupFrom, r.group_size);
+        layout.groupTo = std::max(layout.groupTo, r.group_size);
+    }
+    return layout;
+}
+
 } // namespace
+
+const ExperimentRow *experimentRowAt(
+    const std::vector<ExperimentRow> &rows, const QRectF &target, const QFont &font, const QPointF &point)
+{
+    const HeatMapLayout layout = layoutOf(font, target, rows);
+    if (rows.empty() || !layout.plot.contains(point))
+        return nullptr;
+    const int c
+        = std::clamp(int((point.x() - layout.plot.left()) / (layout.plot.width() / layout.columns())), 0, layout.columns() - 1);
+    const int r = std::clamp(int((point.y() - layout.plot.top()) / (layout.plot.height() / layout.rows())), 0, layout.rows() - 1);
+    const int size = layout.sizeFrom + c, group = layout.groupTo - r;
+    for (const ExperimentRow &row : rows)
+        if (row.input_size == size && row.group_size == group)
+            return &row;
+    return nullptr;
+}
+
+QString experimentCellTip(const ExperimentRow &row, ExperimentHeatMap map)
+{
+    const QString instance = QStringLiteral("H_in = W_in = %1, G = %2").arg(row.input_size).arg(row.group_size);
+    const QString best = QString::number(row.bestOptimised(), 'f', 0);
+    if (map == ExperimentHeatMap::Gain)
+        return QStringLiteral("%1: best heuristic %2, optimised %3, gain %4 %")
+            .arg(instance, QString::number(row.bestHeuristic(), 'f', 0), best, QString::number(100 * row.gain(), 'f', 1));
+    if (row.proven())
+        return QStringLiteral("%1: %2, proven optimal").arg(instance, best);
+    return QStringLiteral("%1: best found %2, lower bound %3, gap %4 %")
+        .arg(instance, best, QString::number(row.lower_bound, 'f', 0), QString::number(100 * row.gap(), 'f', 1));
+}
 
 void paintExperimentHeatMap(
     QPainter &painter, const QRectF &target, const std::vector<ExperimentRow> &rows, ExperimentHeatMap map)
@@ -76,18 +150,16 @@ void paintExperimentHeatMap(
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing);
     painter.fillRect(target, Qt::white);
-    QFont font = painter.font();
-    font.setPointSizeF(std::max(7.0, std::min(target.height() / 45, target.width() / 70)));
+    const HeatMapLayout layout = layoutOf(painter.font(), target, rows);
+    const QFont font = layout.font;
     painter.setFont(font);
-    const QFontMetricsF metrics(font);
-    const double line = metrics.height();
+    const double line = layout.line;
 
     QFont titleFont = font;
     titleFont.setBold(true);
     titleFont.setPointSizeF(font.pointSizeF() * 1.2);
     painter.setFont(titleFont);
-    const QRectF titleRect(target.left(), target.top() + line * 0.3, target.width(), line * 1.6);
-    painter.drawText(titleRect, Qt::AlignCenter, style.title);
+    painter.drawText(layout.title, Qt::AlignCenter, style.title);
     painter.setFont(font);
 
     if (rows.empty()) {
@@ -95,29 +167,20 @@ void paintExperimentHeatMap(
         painter.restore();
         return;
     }
-    int sizeFrom = rows.front().input_size, sizeTo = sizeFrom, groupFrom = rows.front().group_size, groupTo = groupFrom;
     double top = 0.0;
     std::map<std::pair<int, int>, const ExperimentRow *> cells;
     for (const ExperimentRow &r : rows) {
-        sizeFrom = std::min(sizeFrom, r.input_size);
-        sizeTo = std::max(sizeTo, r.input_size);
-        groupFrom = std::min(groupFrom, r.group_size);
-        groupTo = std::max(groupTo, r.group_size);
         top = std::max(top, style.value(r));
         cells[{r.input_size, r.group_size}] = &r;
     }
     const double scaleTop = std::max(top, 0.05);
-    const int columns = sizeTo - sizeFrom + 1, rowsCount = groupTo - groupFrom + 1;
-
-    // Plot area: room on the left for the G axis, below for the size axis,
-    // on the right for the colour scale.
-    const QRectF plot(target.left() + line * 4, titleRect.bottom() + line * 1.6, target.width() - line * 11,
-        target.height() - titleRect.height() - line * 6.2);
+    const int sizeFrom = layout.sizeFrom, groupTo = layout.groupTo, columns = layout.columns(), rowsCount = layout.rows();
+    const QRectF plot = layout.plot;
     const double cellW = plot.width() / columns, cellH = plot.height() / rowsCount;
     for (int c = 0; c < columns; ++c)
         for (int r = 0; r < rowsCount; ++r) {
             const int size = sizeFrom + c, group = groupTo - r; // G grows upwards
-            const QRectF cell(plot.left() + c * cellW, plot.top() + r * cellH, cellW, cellH);
+            const QRectF cell = layout.cell(c, r);
             const auto found = cells.find({size, group});
             if (found == cells.end()) {
                 painter.fillRect(cell, QColor(0xEE, 0xEE, 0xEE));

@@ -10,10 +10,12 @@
 
 #include <QColor>
 #include <QRectF>
+#include <QString>
 
 #include <vector>
 
 QT_BEGIN_NAMESPACE
+class QFont;
 class QPainter;
 QT_END_NAMESPACE
 
@@ -39,6 +41,15 @@ QColor provenColour();
 /// Draws the heat map with axes, a label per cell and a colour scale.
 void paintExperimentHeatMap(
     QPainter &painter, const QRectF &target, const std::vector<ExperimentRow> &rows, ExperimentHeatMap map);
+
+/// The instance whose cell lies under `point` of a heat map painted into
+/// `target` with `font` as the painter's font; nullptr off the cells. The
+/// widget's tooltips use it.
+const ExperimentRow *experimentRowAt(
+    const std::vector<ExperimentRow> &rows, const QRectF &target, const QFont &font, const QPointF &point);
+
+/// A cell's tooltip: the instance, its durations and what the map shows of it.
+QString experimentCellTip(const ExperimentRow &row, ExperimentHeatMap map);
 
 inline void paintGainHeatMap(QPainter &painter, const QRectF &target, const std::vector<ExperimentRow> &rows)
 {

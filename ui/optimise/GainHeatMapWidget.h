@@ -27,6 +27,7 @@ public:
 
 protected:
     void paintEvent(QPaintEvent *event) override;
+    bool event(QEvent *event) override; // a tooltip per cell
 
 private:
     ExperimentHeatMap m_map;
