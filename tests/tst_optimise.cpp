@@ -1085,6 +1085,36 @@ private slots:
         QVERIFY(method->isEnabled());
     }
 
+    // Both dialogs start from the keyboard by their Run button's mnemonic
+    // and by Ctrl+Return (a button shortcut for Ctrl+Return had replaced the
+    // mnemonic: Alt+R and Alt+O did nothing).
+    void dialogsRunFromTheKeyboard()
+    {
+        ui::ExperimentsDialog experiments;
+        experiments.setGrid(smallGrid(4, 2, 1)); // one instance
+        experiments.show();
+        QVERIFY(QTest::qWaitForWindowActive(&experiments));
+        QSignalSpy ran(&experiments, &ui::ExperimentsDialog::finished);
+        QTest::keyClick(&experiments, Qt::Key_R, Qt::AltModifier);
+        QVERIFY(ran.wait(20000));
+        QTest::keyClick(&experiments, Qt::Key_Return, Qt::ControlModifier);
+        QVERIFY(ran.wait(20000));
+        QCOMPARE(ran.size(), 2);
+        experiments.hide();
+
+        const Project project = loadProject(sample("paper-example.json").toStdString());
+        ui::OptimiseDialog optimise(project.problem, {});
+        optimise.setTimeLimit(0.5);
+        optimise.show();
+        QVERIFY(QTest::qWaitForWindowActive(&optimise));
+        QSignalSpy optimised(&optimise, &ui::OptimiseDialog::finished);
+        QTest::keyClick(&optimise, Qt::Key_O, Qt::AltModifier);
+        QVERIFY(optimised.wait(20000));
+        QTest::keyClick(&optimise, Qt::Key_Return, Qt::ControlModifier);
+        QVERIFY(optimised.wait(20000));
+        QCOMPARE(optimised.size(), 2);
+    }
+
     void experimentsDialogFillsTheHeatMap()
     {
         ui::ExperimentsDialog dialog;

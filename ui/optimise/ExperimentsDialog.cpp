@@ -21,6 +21,7 @@
 #include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QShortcut>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
@@ -135,12 +136,14 @@ ExperimentsDialog::ExperimentsDialog(QWidget *parent)
 
     auto *buttons = new QDialogButtonBox;
     m_run = buttons->addButton(tr("&Run"), QDialogButtonBox::ActionRole);
-    m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
-    m_run->setToolTip(tr("Run every instance of the grid (Ctrl+Return)."));
+    m_run->setToolTip(tr("Run every instance of the grid (Ctrl+Return or Alt+R)."));
+    // A shortcut of its own: QAbstractButton::setShortcut would replace the
+    // Alt+R of the label's mnemonic. click() does nothing while disabled.
+    connect(new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this), &QShortcut::activated, m_run, &QPushButton::click);
     m_stop = buttons->addButton(tr("&Stop"), QDialogButtonBox::ActionRole);
     m_stop->setToolTip(tr("Stop after the current instance; the finished ones stay."));
     m_exportFigure = buttons->addButton(tr("Export &figure…"), QDialogButtonBox::ActionRole);
-    m_exportFigure->setToolTip(tr("Save the gain heat map as PNG, SVG or PDF."));
+    m_exportFigure->setToolTip(tr("Save the figure of the tab on show (gain, durations or proven) as PNG, SVG or PDF."));
     m_exportTable = buttons->addButton(tr("Export &table…"), QDialogButtonBox::ActionRole);
     m_exportTable->setToolTip(tr("Save every instance's figures as CSV."));
     buttons->addButton(QDialogButtonBox::Close);

@@ -15,6 +15,7 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QShortcut>
 #include <QSpinBox>
 #include <QValueAxis>
 #include <QVBoxLayout>
@@ -167,8 +168,9 @@ void OptimiseDialog::buildForm()
 
     auto *buttons = new QDialogButtonBox;
     m_run = buttons->addButton(tr("&Optimise"), QDialogButtonBox::ActionRole);
-    m_run->setToolTip(tr("Start the optimiser (Ctrl+Return)."));
-    m_run->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return));
+    m_run->setToolTip(tr("Start the optimiser (Ctrl+Return or Alt+O)."));
+    // Not QAbstractButton::setShortcut, which would replace the mnemonic's Alt+O.
+    connect(new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Return), this), &QShortcut::activated, m_run, &QPushButton::click);
     m_cancel = buttons->addButton(tr("&Stop"), QDialogButtonBox::ActionRole);
     m_cancel->setToolTip(tr("Stop and keep the best strategy found so far."));
     m_add = buttons->addButton(tr("&Add to project"), QDialogButtonBox::AcceptRole);
