@@ -581,6 +581,9 @@ private slots:
         row("proven figure format",
             {QStringLiteral("experiments"), QStringLiteral("--proven-out"), QStringLiteral("/tmp/proven.txt")},
             "--proven-out: '/tmp/proven.txt' should end in .png, .svg, .pdf");
+        row("proven figure folder",
+            {QStringLiteral("experiments"), QStringLiteral("--proven-out"), QStringLiteral("/nonexistent/p.svg")},
+            "--proven-out: the folder of '/nonexistent/p.svg' does not exist");
         row("figure folder",
             {QStringLiteral("experiments"), QStringLiteral("--durations-out"), QStringLiteral("/nonexistent/d.png")},
             "--durations-out: the folder of '/nonexistent/d.png' does not exist");
@@ -1090,29 +1093,25 @@ private slots:
     // mnemonic: Alt+R and Alt+O did nothing).
     void dialogsRunFromTheKeyboard()
     {
+        // Shows `dialog`, presses Alt+`letter`, then Ctrl+Return: each must run
+        // it to `finished`.
+        auto runsFromTheKeyboard = [](auto &dialog, auto finished, Qt::Key letter) {
+            dialog.show();
+            QSignalSpy ran(&dialog, finished);
+            const bool ok = QTest::qWaitForWindowActive(&dialog)
+                && (QTest::keyClick(&dialog, letter, Qt::AltModifier), ran.wait(20000))
+                && (QTest::keyClick(&dialog, Qt::Key_Return, Qt::ControlModifier), ran.wait(20000)) && ran.size() == 2;
+            dialog.hide();
+            return ok;
+        };
         ui::ExperimentsDialog experiments;
         experiments.setGrid(smallGrid(4, 2, 1)); // one instance
-        experiments.show();
-        QVERIFY(QTest::qWaitForWindowActive(&experiments));
-        QSignalSpy ran(&experiments, &ui::ExperimentsDialog::finished);
-        QTest::keyClick(&experiments, Qt::Key_R, Qt::AltModifier);
-        QVERIFY(ran.wait(20000));
-        QTest::keyClick(&experiments, Qt::Key_Return, Qt::ControlModifier);
-        QVERIFY(ran.wait(20000));
-        QCOMPARE(ran.size(), 2);
-        experiments.hide();
+        QVERIFY(runsFromTheKeyboard(experiments, &ui::ExperimentsDialog::finished, Qt::Key_R));
 
         const Project project = loadProject(sample("paper-example.json").toStdString());
         ui::OptimiseDialog optimise(project.problem, {});
         optimise.setTimeLimit(0.5);
-        optimise.show();
-        QVERIFY(QTest::qWaitForWindowActive(&optimise));
-        QSignalSpy optimised(&optimise, &ui::OptimiseDialog::finished);
-        QTest::keyClick(&optimise, Qt::Key_O, Qt::AltModifier);
-        QVERIFY(optimised.wait(20000));
-        QTest::keyClick(&optimise, Qt::Key_Return, Qt::ControlModifier);
-        QVERIFY(optimised.wait(20000));
-        QCOMPARE(optimised.size(), 2);
+        QVERIFY(runsFromTheKeyboard(optimise, &ui::OptimiseDialog::finished, Qt::Key_O));
     }
 
     void experimentsDialogFillsTheHeatMap()

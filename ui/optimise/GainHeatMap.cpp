@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <utility>
 
 namespace convoffload::ui {
 
@@ -85,6 +87,15 @@ struct HeatMapLayout {
         const double w = plot.width() / columns(), h = plot.height() / rows();
         return QRectF(plot.left() + c * w, plot.top() + r * h, w, h);
     }
+    /// The (input size, G) of the cell under `point`; nullopt off the cells.
+    std::optional<std::pair<int, int>> instanceAt(const QPointF &point) const
+    {
+        if (!plot.contains(point))
+            return std::nullopt;
+        const int c = std::clamp(int((point.x() - plot.left()) / (plot.width() / columns())), 0, columns() - 1);
+        const int r = std::clamp(int((point.y() - plot.top()) / (plot.height() / rows())), 0, rows() - 1);
+        return std::pair{sizeFrom + c, groupTo - r};
+    }
 };
 
 HeatMapLayout layoutOf(const QFont &painterFont, const QRectF &target, const std::vector<ExperimentRow> &rows)
@@ -117,15 +128,11 @@ HeatMapLayout layoutOf(const QFont &painterFont, const QRectF &target, const std
 const ExperimentRow *experimentRowAt(
     const std::vector<ExperimentRow> &rows, const QRectF &target, const QFont &font, const QPointF &point)
 {
-    const HeatMapLayout layout = layoutOf(font, target, rows);
-    if (rows.empty() || !layout.plot.contains(point))
+    if (rows.empty())
         return nullptr;
-    const int c
-        = std::clamp(int((point.x() - layout.plot.left()) / (layout.plot.width() / layout.columns())), 0, layout.columns() - 1);
-    const int r = std::clamp(int((point.y() - layout.plot.top()) / (layout.plot.height() / layout.rows())), 0, layout.rows() - 1);
-    const int size = layout.sizeFrom + c, group = layout.groupTo - r;
+    const std::optional<std::pair<int, int>> instance = layoutOf(font, target, rows).instanceAt(point);
     for (const ExperimentRow &row : rows)
-        if (row.input_size == size && row.group_size == group)
+        if (instance && row.input_size == instance->first && row.group_size == instance->second)
             return &row;
     return nullptr;
 }
@@ -176,7 +183,6 @@ void paintExperimentHeatMap(
     const double scaleTop = std::max(top, 0.05);
     const int sizeFrom = layout.sizeFrom, groupTo = layout.groupTo, columns = layout.columns(), rowsCount = layout.rows();
     const QRectF plot = layout.plot;
-    const double cellW = plot.width() / columns, cellH = plot.height() / rowsCount;
     for (int c = 0; c < columns; ++c)
         for (int r = 0; r < rowsCount; ++r) {
             const int size = sizeFrom + c, group = groupTo - r; // G grows upwards
@@ -207,12 +213,16 @@ void paintExperimentHeatMap(
     painter.drawRect(plot);
 
     painter.setPen(Qt::black);
-    for (int c = 0; c < columns; ++c)
-        painter.drawText(QRectF(plot.left() + c * cellW, plot.bottom() + line * 0.2, cellW, line), Qt::AlignCenter,
-            QString::number(sizeFrom + c));
-    for (int r = 0; r < rowsCount; ++r)
-        painter.drawText(QRectF(plot.left() - line * 2.2, plot.top() + r * cellH, line * 2, cellH),
-            Qt::AlignRight | Qt::AlignVCenter, QString::number(groupTo - r));
+    for (int c = 0; c < columns; ++c) {
+        const QRectF cell = layout.cell(c, rowsCount - 1);
+        painter.drawText(
+            QRectF(cell.left(), plot.bottom() + line * 0.2, cell.width(), line), Qt::AlignCenter, QString::number(sizeFrom + c));
+    }
+    for (int r = 0; r < rowsCount; ++r) {
+        const QRectF cell = layout.cell(0, r);
+        painter.drawText(QRectF(plot.left() - line * 2.2, cell.top(), line * 2, cell.height()), Qt::AlignRight | Qt::AlignVCenter,
+            QString::number(groupTo - r));
+    }
     painter.drawText(QRectF(plot.left(), plot.bottom() + line * 1.4, plot.width(), line * 1.2), Qt::AlignCenter,
         QStringLiteral("input size H_in = W_in (3×3 kernel, stride 1)"));
     painter.save();
