@@ -40,9 +40,14 @@ std::int64_t largestGroupUnion(const S1Instance &in)
     for (const auto &pixels : in.patch_pixels)
         widest = std::max(widest, std::int64_t(pixels.size()));
     // A group of s patches holds at most s whole windows, and what the memory
-    // leaves beside its s·N outputs and every kernel.
+    // leaves beside its s·N outputs and every kernel. With exactly K_min groups
+    // no group is smaller than what the other K_min − 1 full ones leave, so the
+    // sizes below that (more room for pixels) never occur.
+    const std::int64_t fewest = in.group_count == GroupCount::ExactlyKMin
+        ? std::max<std::int64_t>(1, in.patches - (in.min_groups - 1) * in.group_size)
+        : 1;
     std::int64_t most = 0;
-    for (std::int64_t s = 1; s <= in.group_size; ++s) {
+    for (std::int64_t s = fewest; s <= in.group_size; ++s) {
         const std::int64_t room = (in.mem_size - in.fixed_elements - s * in.elements_per_patch) / in.elements_per_pixel;
         most = std::max(most, std::min(s * widest, room));
     }

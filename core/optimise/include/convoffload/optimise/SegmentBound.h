@@ -16,7 +16,9 @@
 namespace convoffload {
 
 /// The most pixels one group's union can hold: G whole windows, and no more
-/// than the memory leaves beside one patch's outputs and every kernel.
+/// than the memory leaves beside the group's outputs and every kernel, over
+/// every group size a strategy can use (with exactly K_min groups, none is
+/// smaller than patches − (K_min − 1)·G).
 std::int64_t largestGroupUnion(const S1Instance &instance);
 
 /// The segment bound on the loads (pixel loads, not a duration), the best over
