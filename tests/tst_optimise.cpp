@@ -1081,11 +1081,18 @@ private slots:
         QCoreApplication::processEvents();
         QCOMPARE(dialog.rows().size(), std::size_t(2));
         auto *table = dialog.findChild<QTableWidget *>();
+        // The strategies' column is named after the run's method.
+        QCOMPARE(table->horizontalHeaderItem(4)->text(), QStringLiteral("Exact"));
         for (int r = 0; r < 2; ++r) {
             QCOMPARE(QString::fromStdString(dialog.rows()[std::size_t(r)].search.method), QStringLiteral("exact"));
             QCOMPARE(table->item(r, 8)->text(), QStringLiteral("✓"));
         }
         QVERIFY(method->isEnabled());
+        // A search run after it renames the column back.
+        method->setCurrentIndex(method->findText(QStringLiteral("Search")));
+        dialog.start();
+        QVERIFY(finished.wait(60000));
+        QCOMPARE(table->horizontalHeaderItem(4)->text(), QStringLiteral("Search"));
     }
 
     // Both dialogs start from the keyboard by their Run button's mnemonic
@@ -1130,6 +1137,7 @@ private slots:
         // 4×4, G = 2: two pairs of rows load the 16 pixels once in 2 groups,
         // 18 = the pixel bound, so the Gap column marks it proven.
         QCOMPARE(table->horizontalHeaderItem(8)->text(), QStringLiteral("Gap"));
+        QCOMPARE(table->horizontalHeaderItem(4)->text(), QStringLiteral("Search"));
         QCOMPARE(table->item(0, 4)->text(), QStringLiteral("18"));
         QCOMPARE(table->item(0, 8)->text(), QStringLiteral("✓"));
         // The durations tab draws G = 4 by default: not among these rows,

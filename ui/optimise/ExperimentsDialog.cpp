@@ -99,6 +99,8 @@ ExperimentsDialog::ExperimentsDialog(QWidget *parent)
     m_table = new QTableWidget(0, 10);
     m_table->setHorizontalHeaderLabels({tr("H=W"), tr("G"), tr("Row-by-Row"), tr("ZigZag"), tr("Search"), tr("CBC"),
         tr("CBC status"), tr("Lower bound"), tr("Gap"), tr("Gain")});
+    m_table->horizontalHeaderItem(4)->setToolTip(
+        tr("The best strategy of the run's method: the search's, or with Exact the search's and the proof's"));
     m_table->horizontalHeaderItem(8)->setToolTip(
         tr("How far the best strategy found is above the lower bound; ✓ when it meets it (proven optimal)"));
     m_table->verticalHeader()->hide();
@@ -214,6 +216,8 @@ void ExperimentsDialog::start()
     m_gapMap->setRows({});
     updateDurationChart();
     const ExperimentGrid g = grid();
+    // The column holds the run's method's strategy, named after it.
+    m_table->horizontalHeaderItem(4)->setText(g.method == OptimiseMethod::Exact ? tr("Exact") : tr("Search"));
     m_progress->setRange(0, (g.size_to - g.size_from + 1) * (g.group_to - g.group_from + 1));
     m_progress->setValue(0);
     m_job.start([g](const JobControl<Instance> &control) {
