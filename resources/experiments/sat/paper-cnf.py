@@ -35,9 +35,13 @@ parser.add_argument("--corner-step", type=int)
 args = parser.parse_args()
 
 S, G, R = args.size, args.group_size, args.reloads
+if S < 3 or G < 1 or R < 0:
+    parser.error("needs S >= 3 (a 3×3 kernel), G >= 1 and R >= 0")
 O = S - 2  # outputs per side
 P = O * O
 K = (P + G - 1) // G
+if args.corner_step is not None and not 0 <= args.corner_step <= (K - 1) // 2:
+    parser.error(f"--corner-step must lie in 0..{(K - 1) // 2}: the corner comes first in the first half")
 variables = 0
 clauses = []
 
