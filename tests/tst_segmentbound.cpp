@@ -69,8 +69,7 @@ private slots:
     // search finds. The bounds must stay at or below it.
     void satStrategyOfTwelveByTwelveGroupsOfSix()
     {
-        const Project project
-            = loadProject(std::string(CONVOFFLOAD_SAMPLES) + "/../resources/experiments/sat/paper-12x12-g6-163.json");
+        const Project project = loadProject(std::string(CONVOFFLOAD_RESOURCES) + "/experiments/sat/paper-12x12-g6-163.json");
         QCOMPARE(project.strategies.size(), std::size_t(1));
         OptimiseSettings settings;
         settings.group_size = 6;

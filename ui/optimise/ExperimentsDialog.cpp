@@ -31,6 +31,21 @@ namespace convoffload::ui {
 
 namespace {
 
+/// The table's columns, in order (addRow fills them in this order).
+enum Column {
+    SizeColumn,
+    GroupColumn,
+    RowByRowColumn,
+    ZigZagColumn,
+    MethodColumn,
+    IlpColumn,
+    IlpStatusColumn,
+    BoundColumn,
+    GapColumn,
+    GainColumn,
+    ColumnCount
+};
+
 QSpinBox *spin(int low, int high, int value, const QString &tip)
 {
     auto *box = new QSpinBox;
@@ -96,12 +111,12 @@ ExperimentsDialog::ExperimentsDialog(QWidget *parent)
     form->addRow(tr("Time limit:"), m_searchLimit);
     form->addRow(QString(), ilp);
 
-    m_table = new QTableWidget(0, 10);
+    m_table = new QTableWidget(0, ColumnCount);
     m_table->setHorizontalHeaderLabels({tr("H=W"), tr("G"), tr("Row-by-Row"), tr("ZigZag"), tr("Search"), tr("CBC"),
         tr("CBC status"), tr("Lower bound"), tr("Gap"), tr("Gain")});
-    m_table->horizontalHeaderItem(4)->setToolTip(
-        tr("The best strategy of the run's method: the search's, or with Exact the search's and the proof's"));
-    m_table->horizontalHeaderItem(8)->setToolTip(
+    m_table->horizontalHeaderItem(MethodColumn)
+        ->setToolTip(tr("The best strategy of the run's method: the search's, or with Exact the search's and the proof's"));
+    m_table->horizontalHeaderItem(GapColumn)->setToolTip(
         tr("How far the best strategy found is above the lower bound; ✓ when it meets it (proven optimal)"));
     m_table->verticalHeader()->hide();
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
@@ -217,7 +232,7 @@ void ExperimentsDialog::start()
     updateDurationChart();
     const ExperimentGrid g = grid();
     // The column holds the run's method's strategy, named after it.
-    m_table->horizontalHeaderItem(4)->setText(g.method == OptimiseMethod::Exact ? tr("Exact") : tr("Search"));
+    m_table->horizontalHeaderItem(MethodColumn)->setText(g.method == OptimiseMethod::Exact ? tr("Exact") : tr("Search"));
     m_progress->setRange(0, (g.size_to - g.size_from + 1) * (g.group_to - g.group_from + 1));
     m_progress->setValue(0);
     m_job.start([g](const JobControl<Instance> &control) {
@@ -249,6 +264,7 @@ void ExperimentsDialog::addRow(const ExperimentRow &row, int done, int total)
         row.ilp ? QString::fromStdString(optimiseStatusName(row.ilp->status)) : tr("not run"), cell(row.lower_bound),
         row.proven() ? QStringLiteral("✓") : QString::number(100 * row.gap(), 'f', 1) + QStringLiteral(" %"),
         QString::number(100 * row.gain(), 'f', 1) + QStringLiteral(" %")};
+    Q_ASSERT(values.size() == ColumnCount);
     for (int c = 0; c < values.size(); ++c) {
         auto *item = new QTableWidgetItem(values[c]);
         item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
