@@ -21,12 +21,15 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cmath>
 #include <functional>
 #include <limits>
 #include <thread>
+#include <vector>
 
 using namespace convoffload;
 
@@ -500,10 +503,27 @@ private slots:
             limits.time_limit_s = 600;
             limits.keep_partition = true;
             limits.known_bound = lowerBound(c.instance);
+            std::vector<double> raised;
+            limits.bound_raised = [&raised](double bound) { raised.push_back(bound); };
             const BoundProof p = proveByRelaxedBound(c.instance, incumbent, limits);
             QVERIFY(p.nothing_below);
             QVERIFY(*p.nothing_below <= *c.relaxed);
             QCOMPARE(p.incumbent, incumbent);
+            // Each target cleared on the way is reported as it is cleared:
+            // the first is the known bound + 1 whenever the climb starts
+            // below both the incumbent and the relaxed optimum; all rise,
+            // and none is above the relaxed optimum.
+            const double first = std::floor(*limits.known_bound + 1e-9) + 1;
+            if (first < incumbent && first <= *c.relaxed) {
+                QVERIFY(!raised.empty());
+                QCOMPARE(raised.front(), first);
+            }
+            for (std::size_t i = 0; i < raised.size(); ++i) {
+                QVERIFY(raised[i] <= *c.relaxed);
+                QVERIFY(raised[i] <= *p.nothing_below);
+                if (i > 0)
+                    QVERIFY(raised[i] > raised[i - 1]);
+            }
             if (above == 0) {
                 QCOMPARE(boundProofStatusName(p.status), boundProofStatusName(BoundProofStatus::Proven));
                 QCOMPARE(*p.bound, incumbent);
@@ -652,6 +672,35 @@ private slots:
         QCOMPARE(capped.result.message, "not proven: " + capped.proof->text());
         QCOMPARE(capped.proof->why, std::string("states cap hit"));
         QVERIFY(optimiseReportToText(capped).find("Proof:           bound not reached: states cap hit") != std::string::npos);
+    }
+
+    // The exact method shows its bound as the proof raises it, not only at
+    // the end: on 8×8 G = 2 (pixel bound 82, optimum 98) a report carries a
+    // bound above the one its search ends with (the same search run alone)
+    // and below the final one; the bounds never fall, and the last is the
+    // duration proven optimal.
+    void exactShowsTheBoundAsItRises()
+    {
+        const Problem problem = paperProblem(8, 8, 2);
+        OptimiseRequest request;
+        request.threads = 1;
+        request.max_moves = 2000;
+        OptimiseControl control;
+        control.time_limit_s = 600;
+        const double searchBound = optimise(problem, request, control).result.lower_bound;
+        request.method = OptimiseMethod::Exact;
+        std::vector<double> bounds;
+        control.progress = [&bounds](const OptimiseProgress &p) {
+            if (p.bound)
+                bounds.push_back(*p.bound);
+        };
+        const OptimiseReport r = optimise(problem, request, control);
+        QCOMPARE(optimiseStatusName(r.result.status), optimiseStatusName(OptimiseStatus::Optimal));
+        QVERIFY(!bounds.empty());
+        QCOMPARE(bounds.back(), r.result.duration);
+        QVERIFY(std::is_sorted(bounds.begin(), bounds.end()));
+        QVERIFY2(std::any_of(bounds.begin(), bounds.end(), [&](double b) { return b > searchBound && b < r.result.duration; }),
+            "no bound between the search's and the proof's was reported");
     }
 
     // "exact" uses the time it is given: on 11x11 G = 3 (81 patches) the

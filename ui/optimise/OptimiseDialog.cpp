@@ -305,8 +305,13 @@ void OptimiseDialog::onFinished()
         // The final point, so the chart ends where the result is.
         if (m_report->result.hasSolution())
             onProgress({m_report->result.seconds, m_report->result.duration, m_report->lower_bound});
-        // Zoom on the run: a search that ends early should not be a dot at the left.
-        applyNiceScale(m_timeAxis, niceScale(0, std::max(0.1, m_report->result.seconds * 1.05)));
+        // Zoom on the run: a search that ends early should not be a dot at
+        // the left. A run that used its whole time limit (and a few
+        // milliseconds more, to stop) spans the limit, not the next nice
+        // number past it (15 s for a 10 s run).
+        const double seconds = m_report->result.seconds;
+        const bool wholeLimit = seconds >= timeLimit() && seconds <= timeLimit() * 1.02;
+        applyNiceScale(m_timeAxis, niceScale(0, wholeLimit ? timeLimit() : std::max(0.1, seconds * 1.05)));
         showReport();
     }
     emit finished();

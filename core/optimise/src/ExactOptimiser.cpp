@@ -47,6 +47,20 @@ BoundProof proveSearchResult(
         };
     if (!run.known_bound)
         run.known_bound = result.lower_bound;
+    // Each target the climb clears is a bound already: shown as it comes,
+    // not only when the proof ends (it may take the whole time limit).
+    const auto proofStart = std::chrono::steady_clock::now();
+    run.bound_raised = [&](double nothingBelow) {
+        const double bound = std::min(nothingBelow, result.duration);
+        if (bound <= result.lower_bound)
+            return;
+        result.lower_bound = bound;
+        const double seconds
+            = searchSeconds + std::chrono::duration<double>(std::chrono::steady_clock::now() - proofStart).count();
+        result.history.push_back({seconds, result.duration, result.lower_bound});
+        if (control.progress)
+            control.progress(result.history.back());
+    };
     proof = proveByRelaxedBound(in, result.duration, run);
     result.seconds += proof.seconds;
     if (proof.status == BoundProofStatus::Proven) {

@@ -140,6 +140,8 @@ BoundProof proveByRelaxedBound(const S1Instance &in, double incumbent, const Bou
             if (step.status != BoundProofStatus::Proven)
                 return finish(std::move(step), nothingBelow); // found the relaxed optimum, or stopped
             nothingBelow = target;
+            if (limits.bound_raised)
+                limits.bound_raised(target);
             const Clock::time_point now = Clock::now();
             const double took = std::max(1e-3, std::chrono::duration<double>(now - before).count());
             const double left = std::chrono::duration<double>(deadline - now).count();

@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
-#include <optional>
 #include <string>
 
 namespace convoffload {
@@ -39,6 +38,10 @@ struct BoundProofLimits {
     /// at the incumbent looks affordable (each run costs about 2.5 times the
     /// one before), it goes there at once, with all the time left.
     std::optional<double> known_bound;
+    /// Climbing: called with the new bound each time a run shows that
+    /// nothing is below a higher target (on the calling thread), so that
+    /// progress can show the bound rising before the proof ends.
+    std::function<void(double nothing_below)> bound_raised;
     /// Bounded only: also rebuild the ordered partition of the relaxed
     /// optimum (BoundProof::partition). Keeps every step's states in memory.
     bool keep_partition = false;
