@@ -463,7 +463,8 @@ private slots:
         QTest::newRow("method") << QStringList{QStringLiteral("--method"), QStringLiteral("cplex")}
                                 << QStringLiteral("--method: expected search, ilp or exact, got 'cplex'");
         QTest::newRow("time") << QStringList{QStringLiteral("--time-limit"), QStringLiteral("-3")}
-                              << QStringLiteral("--time-limit: expected a number of seconds > 0, got '-3'");
+                              << QStringLiteral(
+                                     "--time-limit: expected a number of seconds above 0 and at most 604800 (a week), got '-3'");
         QTest::newRow("seed") << QStringList{QStringLiteral("--seed"), QStringLiteral("x")}
                               << QStringLiteral("--seed: expected an integer");
         QTest::newRow("groups") << QStringList{QStringLiteral("--groups"), QStringLiteral("some")}
@@ -510,13 +511,13 @@ private slots:
         row("absurd threads", {QStringLiteral("optimize"), project, QStringLiteral("--threads"), QStringLiteral("100000")},
             "--threads: expected an integer from 1 to 256, got '100000'");
         row("negative time", {QStringLiteral("optimize"), project, QStringLiteral("--time-limit"), QStringLiteral("-1")},
-            "--time-limit: expected a number of seconds > 0, got '-1'");
+            "--time-limit: expected a number of seconds above 0 and at most 604800 (a week), got '-1'");
         row("NaN time", {QStringLiteral("optimize"), project, QStringLiteral("--time-limit"), QStringLiteral("nan")},
-            "--time-limit: expected a number of seconds > 0, got 'nan'");
+            "--time-limit: expected a number of seconds above 0 and at most 604800 (a week), got 'nan'");
         row("infinite time", {QStringLiteral("optimize"), project, QStringLiteral("--time-limit"), QStringLiteral("inf")},
-            "--time-limit: expected a number of seconds > 0, got 'inf'");
+            "--time-limit: expected a number of seconds above 0 and at most 604800 (a week), got 'inf'");
         row("over a week", {QStringLiteral("optimize"), project, QStringLiteral("--time-limit"), QStringLiteral("604801")},
-            "--time-limit: expected a number of seconds > 0, got '604801'");
+            "--time-limit: expected a number of seconds above 0 and at most 604800 (a week), got '604801'");
         row("prove states",
             {QStringLiteral("optimize"), project, QStringLiteral("--prove"), QStringLiteral("--prove-states"),
                 QStringLiteral("0")},
@@ -524,7 +525,7 @@ private slots:
         row("prove time",
             {QStringLiteral("optimize"), project, QStringLiteral("--prove"), QStringLiteral("--prove-time-limit"),
                 QStringLiteral("-2")},
-            "--prove-time-limit: expected a number of seconds > 0, got '-2'");
+            "--prove-time-limit: expected a number of seconds above 0 and at most 604800 (a week), got '-2'");
         row("prove states alone", {QStringLiteral("optimize"), project, QStringLiteral("--prove-states"), QStringLiteral("100")},
             "--prove-states needs --prove or --method exact");
         row("exact with prove",
@@ -541,7 +542,7 @@ private slots:
         row("exact time",
             {QStringLiteral("optimize"), project, QStringLiteral("--method"), QStringLiteral("exact"),
                 QStringLiteral("--time-limit"), QStringLiteral("0")},
-            "--time-limit: expected a number of seconds > 0, got '0'");
+            "--time-limit: expected a number of seconds above 0 and at most 604800 (a week), got '0'");
         row("exact threads",
             {QStringLiteral("optimize"), project, QStringLiteral("--method"), QStringLiteral("exact"),
                 QStringLiteral("--threads"), QStringLiteral("0")},
@@ -593,7 +594,7 @@ private slots:
                 QStringLiteral("7")},
             "--group-size 7 is outside the experiments' group sizes (2..3)");
         row("ilp limit", {QStringLiteral("experiments"), QStringLiteral("--ilp-time-limit"), QStringLiteral("0")},
-            "--ilp-time-limit: expected a number of seconds > 0, got '0'");
+            "--ilp-time-limit: expected a number of seconds above 0 and at most 604800 (a week), got '0'");
     }
     void cliOptimiserCommandsRefuseBadInput()
     {
