@@ -185,7 +185,7 @@ int optimizeCommand(const QCommandLineParser &parser, const Loaded &loaded, cons
         throw UsageError("--save: the strategy needs a name");
     if (!saveName.empty() && loaded.project.findStrategy(saveName))
         throw UsageError("--save: the project already has a strategy named '" + saveName + "'");
-    const QString csvOut = outputPath(parser, opt("out"), {});
+    const QString csvOut = outputPath(parser, opt("out"), {QStringLiteral("csv")}); // a strategy CSV, whatever the layer
 
     OptimiseControl control;
     control.time_limit_s = parseSeconds(parser, opt("time-limit"));

@@ -556,6 +556,11 @@ private slots:
             {QStringLiteral("optimize"), project, QStringLiteral("--out"), QStringLiteral("/nonexistent/d/x.csv"),
                 QStringLiteral("--save"), QStringLiteral("Lost")},
             "--out: the folder of '/nonexistent/d/x.csv' does not exist");
+        // It writes a strategy CSV: a .json name once got CSV text in it.
+        row("csv format",
+            {QStringLiteral("optimize"), project, QStringLiteral("--out"), QStringLiteral("/tmp/best.json"),
+                QStringLiteral("--save"), QStringLiteral("Lost")},
+            "--out: '/tmp/best.json' should end in .csv");
         row("empty save", {QStringLiteral("optimize"), project, QStringLiteral("--save"), QString()},
             "--save: the strategy needs a name");
         row("missing worker",
