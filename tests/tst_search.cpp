@@ -568,6 +568,15 @@ private slots:
         QCOMPARE(boundProofStatusName(p.status), boundProofStatusName(BoundProofStatus::NotTried));
         QVERIFY2(p.text().find("over 64 patches") != std::string::npos, p.text().c_str());
 
+        // State counts in groups of three digits.
+        BoundProof many;
+        many.status = BoundProofStatus::NotReached;
+        many.why = "time limit reached";
+        many.states = 2804343;
+        QVERIFY2(many.text().rfind("bound not reached: time limit reached after 2 804 343 states", 0) == 0, many.text().c_str());
+        many.states = 343;
+        QVERIFY2(many.text().rfind("bound not reached: time limit reached after 343 states", 0) == 0, many.text().c_str());
+
         // The gap in the line: incumbent 40, bound 30: 25.0 %.
         BoundProof line;
         line.status = BoundProofStatus::Bounded;

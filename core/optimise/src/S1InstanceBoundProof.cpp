@@ -12,6 +12,19 @@
 
 namespace convoffload {
 
+namespace {
+
+/// 2804343 → "2 804 343": state counts run to hundreds of millions.
+std::string groupedDigits(std::int64_t n)
+{
+    std::string digits = std::to_string(n < 0 ? -n : n);
+    for (std::ptrdiff_t i = std::ptrdiff_t(digits.size()) - 3; i > 0; i -= 3)
+        digits.insert(std::size_t(i), 1, ' ');
+    return (n < 0 ? "-" : "") + digits;
+}
+
+} // namespace
+
 std::string boundProofStatusName(BoundProofStatus status)
 {
     switch (status) {
@@ -45,7 +58,7 @@ std::string BoundProof::text() const
         break;
     }
     case BoundProofStatus::NotReached:
-        out << "bound not reached: " << why << " after " << states << " states";
+        out << "bound not reached: " << why << " after " << groupedDigits(states) << " states";
         if (nothing_below)
             out << "; nothing is below " << *nothing_below;
         break;
