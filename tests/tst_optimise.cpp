@@ -243,6 +243,49 @@ private slots:
         QCOMPARE(rows[0].gain(), 0.0);
     }
 
+    // While an instance runs, the optimiser's progress comes out with the
+    // instance's size and G: in the grid's order, each instance before its
+    // row, a best duration never below the one the row ends with, a bound
+    // never above the row's.
+    void experimentsReportTheInstanceUnderWay()
+    {
+        ExperimentGrid grid = smallGrid(6, 2, 3);
+        grid.method = OptimiseMethod::Exact;
+        grid.search_time_limit_s = 30;
+        struct Point {
+            int size, group;
+            OptimiseProgress progress;
+        };
+        std::vector<Point> points;
+        std::vector<std::size_t> pointsBeforeRow;
+        const std::vector<ExperimentRow> rows = runPaperExperiments(
+            grid, nullptr, [&](const ExperimentRow &, int, int) { pointsBeforeRow.push_back(points.size()); },
+            [&](int size, int group, const OptimiseProgress &p) {
+                points.push_back({size, group, p});
+            });
+        QCOMPARE(rows.size(), pointsBeforeRow.size());
+        std::size_t from = 0;
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            const ExperimentRow &r = rows[i];
+            QVERIFY2(pointsBeforeRow[i] > from, "no progress while an instance ran");
+            for (std::size_t k = from; k < pointsBeforeRow[i]; ++k) {
+                const Point &p = points[k];
+                QCOMPARE(p.size, r.input_size);
+                QCOMPARE(p.group, r.group_size);
+                if (p.progress.incumbent)
+                    QVERIFY(*p.progress.incumbent >= r.search.duration);
+                if (p.progress.bound)
+                    QVERIFY(*p.progress.bound <= r.lower_bound);
+            }
+            from = pointsBeforeRow[i];
+        }
+        QCOMPARE(points.size(), from); // nothing after the last row
+        QCOMPARE(ui::ExperimentsDialog::runningText(3, 81, 9, 2, {12.34, 131.0, 123.0}),
+            QStringLiteral("3 of 81 instances done; H=W=9, G=2 running: best 131, bound 123 (12.3 s)"));
+        QCOMPARE(ui::ExperimentsDialog::runningText(0, 4, 4, 2, {0.0, std::nullopt, std::nullopt}),
+            QStringLiteral("0 of 4 instances done; H=W=4, G=2 running: best none yet, bound – (0.0 s)"));
+    }
+
     // On a small grid every optimised strategy is valid for the simulator,
     // passes the functional check, has the simulated duration, is never worse
     // than the best heuristic and never below the lower bound.

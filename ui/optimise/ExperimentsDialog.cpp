@@ -180,7 +180,12 @@ ExperimentsDialog::ExperimentsDialog(QWidget *parent)
     setRunning(false);
 
     m_job.setObjectName(QStringLiteral("experiments"));
-    m_job.setProgressHandler([this](const Instance &i) { addRow(i.row, i.done, i.total); });
+    m_job.setProgressHandler([this](const Instance &i) {
+        if (i.running)
+            m_status->setText(runningText(i.done, i.total, i.running->input_size, i.running->group_size, i.running->progress));
+        else
+            addRow(i.row, i.done, i.total);
+    });
     m_job.setFinishedHandler([this](const QString &error) {
         setRunning(false);
         if (!error.isEmpty())
@@ -233,13 +238,28 @@ void ExperimentsDialog::start()
     const ExperimentGrid g = grid();
     // The column holds the run's method's strategy, named after it.
     m_table->horizontalHeaderItem(MethodColumn)->setText(g.method == OptimiseMethod::Exact ? tr("Exact") : tr("Search"));
-    m_progress->setRange(0, (g.size_to - g.size_from + 1) * (g.group_to - g.group_from + 1));
+    const int total = (g.size_to - g.size_from + 1) * (g.group_to - g.group_from + 1);
+    m_progress->setRange(0, total);
     m_progress->setValue(0);
-    m_job.start([g](const JobControl<Instance> &control) {
+    m_job.start([g, total](const JobControl<Instance> &control) {
         try {
-            runPaperExperiments(g, control.cancelFlag(), [&control](const ExperimentRow &row, int done, int total) {
-                control.report({row, done, total});
-            });
+            int done = 0;
+            double lastShown = -1; // seconds into the instance of the last report shown
+            runPaperExperiments(
+                g, control.cancelFlag(),
+                [&](const ExperimentRow &row, int doneSoFar, int totalCount) {
+                    done = doneSoFar;
+                    lastShown = -1;
+                    control.report({row, doneSoFar, totalCount, std::nullopt});
+                },
+                [&](int size, int group, const OptimiseProgress &p) {
+                    // A few times a second is enough for a status line (the
+                    // clock restarts when CBC follows the search).
+                    if (lastShown >= 0 && p.seconds >= lastShown && p.seconds - lastShown < 0.25)
+                        return;
+                    lastShown = p.seconds;
+                    control.report({ExperimentRow{}, done, total, Running{size, group, p}});
+                });
         } catch (const std::exception &e) {
             return QString::fromStdString(e.what());
         }
@@ -272,6 +292,19 @@ void ExperimentsDialog::addRow(const ExperimentRow &row, int done, int total)
     }
     m_progress->setValue(done);
     m_status->setText(tr("%1 of %2 instances (H=W=%3, G=%4)").arg(done).arg(total).arg(row.input_size).arg(row.group_size));
+}
+
+QString ExperimentsDialog::runningText(int done, int total, int inputSize, int groupSize, const OptimiseProgress &progress)
+{
+    const QString best = progress.incumbent ? cell(*progress.incumbent) : tr("none yet");
+    const QString bound = progress.bound ? cell(*progress.bound) : QStringLiteral("–");
+    return tr("%1 of %2 instances done; H=W=%3, G=%4 running: best %5, bound %6 (%7 s)")
+        .arg(done)
+        .arg(total)
+        .arg(inputSize)
+        .arg(groupSize)
+        .arg(best, bound)
+        .arg(progress.seconds, 0, 'f', 1);
 }
 
 void ExperimentsDialog::updateDurationChart()

@@ -10,6 +10,8 @@
 
 #include <QDialog>
 
+#include <optional>
+
 QT_BEGIN_NAMESPACE
 class QCheckBox;
 class QComboBox;
@@ -34,6 +36,9 @@ public:
     ExperimentGrid grid() const;
     void setGrid(const ExperimentGrid &grid);
     bool isRunning() const { return m_job.isRunning(); }
+    /// The status line while an instance runs: how many are done, which one
+    /// runs, its best duration and bound so far.
+    static QString runningText(int done, int total, int inputSize, int groupSize, const OptimiseProgress &progress);
     const std::vector<ExperimentRow> &rows() const { return m_heatMap->rows(); }
 
 public slots:
@@ -67,10 +72,16 @@ private:
     QChartView *m_durations = nullptr;
     QSpinBox *m_durationsGroup = nullptr;
 
-    /// One finished instance, as runPaperExperiments reports it.
+    /// One finished instance, as runPaperExperiments reports it, or (with
+    /// `running`) how the instance under way stands.
+    struct Running {
+        int input_size = 0, group_size = 0;
+        OptimiseProgress progress;
+    };
     struct Instance {
         ExperimentRow row;
         int done = 0, total = 0;
+        std::optional<Running> running;
     };
     /// A run ends with the reason it failed, if it did (the rows came as progress).
     BackgroundJob<QString, Instance> m_job{this, ProgressDelivery::Every};

@@ -33,8 +33,8 @@ double ExperimentRow::bestOptimised() const
     return best;
 }
 
-std::vector<ExperimentRow> runPaperExperiments(
-    const ExperimentGrid &grid, const std::atomic<bool> *cancel, const ExperimentProgress &progress)
+std::vector<ExperimentRow> runPaperExperiments(const ExperimentGrid &grid, const std::atomic<bool> *cancel,
+    const ExperimentProgress &progress, const ExperimentInstanceProgress &running)
 {
     std::vector<ExperimentRow> rows;
     const int total = std::max(0, grid.size_to - grid.size_from + 1) * std::max(0, grid.group_to - grid.group_from + 1);
@@ -62,6 +62,8 @@ std::vector<ExperimentRow> runPaperExperiments(
             OptimiseControl control;
             control.cancel = cancel;
             control.time_limit_s = grid.search_time_limit_s;
+            if (running)
+                control.progress = [&running, size, g](const OptimiseProgress &p) { running(size, g, p); };
             const OptimiseReport search = optimise(problem, request, control);
             row.patches = search.instance.patches;
             row.min_groups = search.instance.min_groups;

@@ -62,8 +62,13 @@ struct ExperimentRow {
 /// Called after each instance with its row and the count done so far.
 using ExperimentProgress = std::function<void(const ExperimentRow &, int done, int total)>;
 
-std::vector<ExperimentRow> runPaperExperiments(
-    const ExperimentGrid &grid, const std::atomic<bool> *cancel = nullptr, const ExperimentProgress &progress = {});
+/// Called while an instance runs (its input size and G) with the
+/// optimiser's progress: incumbent, bound, seconds into the instance. An
+/// exact run can take the whole time limit on one instance.
+using ExperimentInstanceProgress = std::function<void(int input_size, int group_size, const OptimiseProgress &)>;
+
+std::vector<ExperimentRow> runPaperExperiments(const ExperimentGrid &grid, const std::atomic<bool> *cancel = nullptr,
+    const ExperimentProgress &progress = {}, const ExperimentInstanceProgress &running = {});
 
 std::string experimentsToCsv(const std::vector<ExperimentRow> &rows);
 std::string experimentsToText(const std::vector<ExperimentRow> &rows);
