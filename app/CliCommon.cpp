@@ -93,10 +93,10 @@ double parseSeconds(const QCommandLineParser &parser, const QString &option)
 {
     bool ok = false;
     const double seconds = parser.value(option).toDouble(&ok);
-    constexpr double kWeek = 7 * 24 * 3600;
+    constexpr int kWeek = 7 * 24 * 3600;
     if (!ok || !std::isfinite(seconds) || seconds <= 0 || seconds > kWeek)
-        throw UsageError("--" + str(option) + ": expected a number of seconds above 0 and at most 604800 (a week), got '"
-            + str(parser.value(option)) + "'");
+        throw UsageError("--" + str(option) + ": expected a number of seconds above 0 and at most " + std::to_string(kWeek)
+            + " (a week), got '" + str(parser.value(option)) + "'");
     return seconds;
 }
 
