@@ -306,6 +306,36 @@ private slots:
         }
     }
 
+    // The dynamic programming keeps only partitions whose first ⌊K/2⌋ groups
+    // fall short of G by at most ⌊d/2⌋ patches (d = K·G − n), since a
+    // partition and its reverse cost the same. Here the memory leaves one
+    // way to fill the groups: six patches in three pairs {A, B}, {C, D},
+    // {E, F} of pixels {1,2}+{2,3}, {4,5}+{5,6}, {7,8}+{8,9}; only a pair's
+    // own union (3 pixels) fits, so K = 3 groups of G = 3 are three pairs,
+    // d = 3 and each group is one short. The first group's shortfall, 1, is
+    // exactly ⌊d/2⌋; the first two groups' is 2. Every order loads the 9
+    // pixels once: 9 + 3 groups = 12, by hand. A rule that kept the first
+    // group full, or held the limit past the first ⌊K/2⌋ groups, would find
+    // nothing.
+    void reversalKeepsTheGroupsAMemoryAllows()
+    {
+        S1Instance in;
+        in.patches = 6;
+        in.pixels = 10;
+        in.patch_pixels = {{1, 2}, {2, 3}, {4, 5}, {5, 6}, {7, 8}, {8, 9}};
+        in.needed_pixels = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+        in.group_size = 3;
+        in.min_groups = in.max_groups = 2; // K_min = ⌈6 / 3⌉ = 2: no partition into 2 groups fits
+        in.group_count = GroupCount::ExactlyKMin;
+        in.mem_size = 3;
+        in.elements_per_patch = 0;
+        QVERIFY(!partitionLowerBound(in));
+        in.min_groups = in.max_groups = 3;
+        const std::optional<double> bound = partitionLowerBound(in);
+        QVERIFY(bound);
+        QCOMPARE(*bound, 12.0);
+    }
+
     void partitionBoundRespectsItsLimits()
     {
         // 8×8 outputs: 64 patches, far too many states for the limits.
@@ -543,7 +573,7 @@ private slots:
         const S1Instance in = makeS1Instance(paperProblem(5, 5, 2));
         const int optimum = *bruteForceOptimum(5, 5, 2, 5, 5, 9);
         BoundProofLimits limits;
-        limits.max_states = 10; // far fewer than the 9 patches need
+        limits.max_states = 3; // far fewer than the 9 patches need
         BoundProof p = proveByRelaxedBound(in, optimum, limits);
         QCOMPARE(boundProofStatusName(p.status), boundProofStatusName(BoundProofStatus::NotReached));
         QVERIFY(!p.bound);

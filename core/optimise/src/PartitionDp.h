@@ -22,6 +22,8 @@
 // its image under a flip or turn of the grid have the same completions at
 // the same cost, so only the least image (as a pair of bitmasks) is kept,
 // with the symmetry that made it, which the rebuild of the partition undoes.
+// With exactly K_min groups, the order of the groups is taken only up to
+// reversal too (reversalAllows).
 #include "DpPixels.h"
 #include "DpStates.h"
 #include "PatchMask.h"
@@ -681,6 +683,8 @@ private:
             return;
         if (w.groupsAfter == 1 && !canonicalFirst(group))
             return;
+        if (!reversalAllows(w.groupsAfter, bitCount(left)))
+            return;
         const std::int64_t loads = w.fromLoads + u.countMinus(lastUnion);
         if (pruning()) {
             // The fewest groups that can take the patches left.
@@ -700,6 +704,23 @@ private:
         }
         const auto [state, symmetry] = canonical(State{w.from.done | group, group});
         w.next->offer(state, Entry{std::int32_t(loads), symmetry, w.from.last});
+    }
+
+    /// Reversal: an ordered partition and its reverse have the same loads
+    /// (Σ|U_t| − Σ|U_t ∩ U_t-1| reads the same both ways), the same groups
+    /// and memory. With exactly K groups of at most G patches for n patches,
+    /// the groups fall short of G by d = K·G − n patches in all; a partition
+    /// or its reverse has at most ⌊d/2⌋ of that shortfall in its first ⌊K/2⌋
+    /// groups. So only those are kept (the image under a flip or turn of the
+    /// grid has the same group sizes, so the first group's symmetry breaking
+    /// still applies).
+    bool reversalAllows(std::int64_t groupsAfter, std::int64_t left) const
+    {
+        if (m_in.group_count != GroupCount::ExactlyKMin || groupsAfter > m_in.min_groups / 2)
+            return true;
+        const std::int64_t shortfall = m_in.min_groups * m_in.group_size - m_patches;
+        const std::int64_t shortSoFar = groupsAfter * m_in.group_size - (m_patches - left);
+        return shortSoFar <= shortfall / 2;
     }
 
     /// Symmetry breaking: a first group is kept only when no symmetry of the
