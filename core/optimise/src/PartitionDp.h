@@ -90,6 +90,10 @@ public:
         for (std::int64_t groups = 0; groups <= std::int64_t(m_patches) + 1; ++groups)
             m_loadsCap.push_back(mostLoadsBelow(groups));
         m_threads = std::max(1, limits.threads);
+        if (in.group_count == GroupCount::ExactlyKMin) {
+            m_reversalSteps = in.min_groups / 2;
+            m_reversalShortfall = (in.min_groups * in.group_size - m_patches) / 2;
+        }
     }
 
     PartitionBoundOutcome run()
@@ -716,11 +720,9 @@ private:
     /// still applies).
     bool reversalAllows(std::int64_t groupsAfter, std::int64_t left) const
     {
-        if (m_in.group_count != GroupCount::ExactlyKMin || groupsAfter > m_in.min_groups / 2)
+        if (groupsAfter > m_reversalSteps)
             return true;
-        const std::int64_t shortfall = m_in.min_groups * m_in.group_size - m_patches;
-        const std::int64_t shortSoFar = groupsAfter * m_in.group_size - (m_patches - left);
-        return shortSoFar <= shortfall / 2;
+        return groupsAfter * m_in.group_size - (m_patches - left) <= m_reversalShortfall;
     }
 
     /// Symmetry breaking: a first group is kept only when no symmetry of the
@@ -781,6 +783,9 @@ private:
     Mask m_all = 0;
     double m_tolerance = 0; // of below_duration
     std::vector<std::int64_t> m_loadsCap; // mostLoadsBelow(groups), by groups
+    // reversalAllows: the first ⌊K/2⌋ steps (none unless exactly K_min groups), and ⌊d/2⌋.
+    std::int64_t m_reversalSteps = 0;
+    std::int64_t m_reversalShortfall = 0;
     // Shared by the workers of a step.
     std::atomic<std::size_t> m_chunk{0}; // the next state to expand
     std::atomic<std::int64_t> m_work{0}; // groups tried, flushed every 4096
