@@ -15,9 +15,12 @@
 #include <QFileInfo>
 
 #include <atomic>
+#include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 namespace convoffload::cli {
@@ -123,6 +126,21 @@ ProgressCallback terminalProgress()
             p.bound ? std::to_string(std::llround(*p.bound)).c_str() : "-");
         std::fflush(stderr);
     };
+}
+
+/// Clears the rest of a terminal line (ECMA-48 EL): a shorter line written
+/// over a longer one leaves nothing of it.
+constexpr const char *kEraseLine = "\x1b[K";
+
+/// "3/81 instances done; H=W=9, G=2 running: best 131, bound 124 (14.0 s)":
+/// the words of the Experiments dialog's status line.
+std::string experimentRunningLine(int done, int total, int size, int g, const OptimiseProgress &p)
+{
+    char line[160];
+    std::snprintf(line, sizeof line, "%d/%d instances done; H=W=%d, G=%d running: best %s, bound %s (%.1f s)", done, total, size,
+        g, p.incumbent ? std::to_string(std::llround(*p.incumbent)).c_str() : "none yet",
+        p.bound ? std::to_string(std::llround(*p.bound)).c_str() : "-", p.seconds);
+    return line;
 }
 
 } // namespace
@@ -340,12 +358,39 @@ int experimentsCommand(const QCommandLineParser &parser)
         throw UsageError("--group-size " + std::to_string(durationsGroup) + " is outside the experiments' group sizes ("
             + std::to_string(grid.group_from) + ".." + std::to_string(grid.group_to) + ")");
 
+    // On a terminal, one line that says how far the run is: the instance
+    // under way with its best and bound a few times a second (an exact run
+    // can spend its whole time limit on one instance), and each instance as
+    // it ends. Both callbacks come on this thread.
     const bool verbose = isatty(fileno(stderr));
-    const std::vector<ExperimentRow> rows
-        = runPaperExperiments(grid, interruptFlag(), [verbose](const ExperimentRow &row, int done, int total) {
-              if (verbose)
-                  std::fprintf(stderr, "\r%d/%d instances (H=W=%d, G=%d)   ", done, total, row.input_size, row.group_size);
-          });
+    const int total = grid.instances();
+    int done = 0;
+    std::optional<std::chrono::steady_clock::time_point> shown; // the running line last written; none since the last row
+    ExperimentProgress rowDone;
+    ExperimentInstanceProgress running;
+    if (verbose) {
+        rowDone = [&](const ExperimentRow &row, int doneSoFar, int) {
+            done = doneSoFar;
+            shown.reset();
+            char verdict[32];
+            if (row.proven())
+                std::snprintf(verdict, sizeof verdict, "optimal");
+            else
+                std::snprintf(verdict, sizeof verdict, "gap %.1f %%", 100 * row.gap());
+            std::fprintf(stderr, "\r%d/%d instances done; H=W=%d, G=%d: %lld, %s%s", done, total, row.input_size, row.group_size,
+                std::llround(row.bestOptimised()), verdict, kEraseLine);
+            std::fflush(stderr);
+        };
+        running = [&](int size, int g, const OptimiseProgress &p) {
+            const auto now = std::chrono::steady_clock::now();
+            if (shown && now - *shown < std::chrono::milliseconds(250))
+                return;
+            shown = now;
+            std::fprintf(stderr, "\r%s%s", experimentRunningLine(done, total, size, g, p).c_str(), kEraseLine);
+            std::fflush(stderr);
+        };
+    }
+    const std::vector<ExperimentRow> rows = runPaperExperiments(grid, interruptFlag(), rowDone, running);
     if (verbose)
         std::fputs("\n", stderr);
     if (parser.isSet(opt("json")))

@@ -35,6 +35,7 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QSvgRenderer>
 #include <QSpinBox>
 #include <QTabWidget>
@@ -711,6 +712,50 @@ private slots:
         const Run r = cli({QStringLiteral("import-solution"), sample("paper-example.json"), QStringLiteral("--solution"), bad});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("line 3"), r.err.constData());
+    }
+
+    // On a terminal, `experiments` says which instance runs and how it
+    // stands (an exact run can spend its whole time limit on one instance),
+    // then each instance's result as it ends; piped, stderr stays free of
+    // it. script(1) (util-linux, in every Debian) gives the CLI a terminal.
+    void cliExperimentsShowTheInstanceUnderWay()
+    {
+        const QString script = QStandardPaths::findExecutable(QStringLiteral("script"));
+        if (script.isEmpty())
+            QSKIP("no script(1) to give the CLI a terminal");
+        const QString args = QStringLiteral(" experiments --sizes 6..6 --group-sizes 2..3 --method exact --time-limit 20 --csv");
+        const Run tty = runProgram(script,
+            {QStringLiteral("-qec"), QLatin1Char('\'') + QStringLiteral(CONVOFFLOAD_CLI) + QLatin1Char('\'') + args,
+                QStringLiteral("/dev/null")});
+        QVERIFY2(tty.exitCode == 0, tty.out.constData());
+        const QString text = QString::fromUtf8(tty.out);
+        // The table's durations, to match the lines against.
+        const QRegularExpression csvRow(QStringLiteral("^6,([23]),(?:[^,]*,){6}(\\d+),"), QRegularExpression::MultilineOption);
+        QMap<QString, QString> best;
+        for (auto it = csvRow.globalMatch(text); it.hasNext();) {
+            const QRegularExpressionMatch m = it.next();
+            best[m.captured(1)] = m.captured(2);
+        }
+        QCOMPARE(best.size(), 2);
+        const QString erase = QStringLiteral("\x1b[K");
+        auto at = [&](const QString &pattern) {
+            return text.indexOf(QRegularExpression(QStringLiteral("\r") + pattern + QRegularExpression::escape(erase)));
+        };
+        const qsizetype running2
+            = at(QStringLiteral("0/2 instances done; H=W=6, G=2 running: best \\d+, bound \\d+ \\(\\d+\\.\\d s\\)"));
+        const qsizetype done2
+            = at(QStringLiteral("1/2 instances done; H=W=6, G=2: ") + best[QStringLiteral("2")] + QStringLiteral(", optimal"));
+        const qsizetype running3
+            = at(QStringLiteral("1/2 instances done; H=W=6, G=3 running: best \\d+, bound \\d+ \\(\\d+\\.\\d s\\)"));
+        const qsizetype done3
+            = at(QStringLiteral("2/2 instances done; H=W=6, G=3: ") + best[QStringLiteral("3")] + QStringLiteral(", optimal"));
+        QVERIFY2(running2 >= 0 && done2 > running2 && running3 > done2 && done3 > running3, qPrintable(text));
+
+        const Run piped = cli(QStringList{QStringLiteral("experiments"), QStringLiteral("--sizes"), QStringLiteral("6..6"),
+            QStringLiteral("--group-sizes"), QStringLiteral("2..2"), QStringLiteral("--method"), QStringLiteral("exact"),
+            QStringLiteral("--csv")});
+        QCOMPARE(piped.exitCode, 0);
+        QVERIFY2(!piped.err.contains("instances"), piped.err.constData());
     }
 
     void cliExperimentsTableAndFigure()

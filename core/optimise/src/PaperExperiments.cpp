@@ -37,7 +37,7 @@ std::vector<ExperimentRow> runPaperExperiments(const ExperimentGrid &grid, const
     const ExperimentProgress &progress, const ExperimentInstanceProgress &running)
 {
     std::vector<ExperimentRow> rows;
-    const int total = std::max(0, grid.size_to - grid.size_from + 1) * std::max(0, grid.group_to - grid.group_from + 1);
+    const int total = grid.instances();
     for (int size = grid.size_from; size <= grid.size_to; ++size)
         for (int g = grid.group_from; g <= grid.group_to; ++g) {
             if (cancel && cancel->load())

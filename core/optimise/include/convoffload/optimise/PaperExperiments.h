@@ -6,6 +6,7 @@
 // every kernel, G whole patches and their outputs.
 #include "convoffload/optimise/Optimiser.h"
 
+#include <algorithm>
 #include <functional>
 #include <optional>
 #include <string>
@@ -36,6 +37,9 @@ struct ExperimentGrid {
     double ilp_time_limit_s = 0; // 0: the ILP is not run
     std::string worker_path; // CBC worker; empty = next to the running executable
     bool ilp_start_from_search = false; // see OptimiseRequest
+
+    /// The instances of the grid, every size with every G.
+    int instances() const { return std::max(0, size_to - size_from + 1) * std::max(0, group_to - group_from + 1); }
 };
 
 struct ExperimentRow {
