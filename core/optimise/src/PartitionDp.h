@@ -24,6 +24,7 @@
 // with the symmetry that made it, which the rebuild of the partition undoes.
 // With exactly K_min groups, the order of the groups is taken only up to
 // reversal too (reversalAllows).
+#include "DpGroupMemo.h"
 #include "DpPixels.h"
 #include "DpStates.h"
 #include "PatchMask.h"
@@ -122,7 +123,7 @@ private:
         State from{0, 0};
         std::int64_t fromLoads = 0;
         std::int64_t groupsAfter = 0;
-        PixelSet ahead; // pixels the patches not yet done need
+        PixelSet ahead; // pixels the patches not yet done need (set with memoDone)
         std::int64_t reuseBase = 0; // loads so far + |ahead|
         std::vector<Mask> byReuse = std::vector<Mask>(std::size_t(W * 64 + 1), 0);
         std::size_t mostHeld = std::size_t(W * 64); // the largest index of byReuse in use
@@ -137,6 +138,11 @@ private:
         std::vector<std::int64_t> held;
         std::vector<Mask> suffix;
         std::vector<std::int64_t> overlaps; // scratch of notKept
+        // notKept by group, for the patches done of memoDone's states (chunks
+        // are runs of the sorted layer, so a set's states come one after another).
+        GroupMemo memo;
+        Mask memoDone = 0;
+        bool memoValid = false;
         std::int64_t work = 0; // groups tried since the last flush into m_work
         bool reporter = false; // the calling thread's worker reports progress
 
@@ -220,6 +226,12 @@ private:
                 const Record &r = layer[i];
                 const Mask remaining = m_all & ~r.done;
                 const PixelSet lastUnion = unionOf(r.last);
+                if (!w.memoValid || r.done != w.memoDone) { // a new set of patches done
+                    w.memo.clear();
+                    w.memoDone = r.done;
+                    w.memoValid = true;
+                    w.ahead = unionOf(remaining);
+                }
                 w.from = State{r.done, r.last};
                 w.fromLoads = r.loads;
                 w.groupsAfter = t + 1;
@@ -515,8 +527,8 @@ private:
     bool pruning() const { return m_limits.known_loads || m_limits.below_duration; }
 
     /// For the state being expanded: the order in which groups are grown
-    /// (extend), and for the pruning the pixels the patches left need
-    /// (ahead), and each patch left by how much of the last group's union
+    /// (extend), and for the pruning (with the pixels the patches left need,
+    /// w.ahead, already set) each patch left by how much of the last group's union
     /// it holds. Any next group g' (its union u' lies in ahead) has at least
     ///   loads so far + |u' \ last| + |ahead \ u'| = loads so far + |ahead| - |u' ∩ last|
     /// ahead, so it must reuse enough of the last union to beat the bound.
@@ -530,7 +542,6 @@ private:
                 w.held.push_back(0);
             }
         } else {
-            w.ahead = unionOf(remaining);
             w.reuseBase = w.fromLoads + w.ahead.count();
             std::fill(w.byReuse.begin(), w.byReuse.begin() + std::ptrdiff_t(w.mostHeld + 1), 0);
             w.mostHeld = 0;
@@ -703,7 +714,7 @@ private:
             if (beaten(outside))
                 return;
             const std::int64_t held = w.ahead.countAnd(u);
-            if (held > 0 && beaten(outside + held) && beaten(outside + notKept(w, left, group, u)))
+            if (held > 0 && beaten(outside + held) && beaten(outside + rememberedNotKept(w, left, group, u)))
                 return;
         }
         const auto [state, symmetry] = canonical(State{w.from.done | group, group});
@@ -735,6 +746,18 @@ private:
             if (m_maps[i](group) < group)
                 return false;
         return true;
+    }
+
+    /// notKept, worked out once per group for the states of one set of
+    /// patches done (it does not depend on their last group).
+    std::int64_t rememberedNotKept(Worker &w, Mask left, Mask group, const PixelSet &u) const
+    {
+        std::int32_t *known = w.memo.find(group);
+        if (known == nullptr)
+            return notKept(w, left, group, u);
+        if (*known == GroupMemo::kUnknown)
+            *known = std::int32_t(notKept(w, left, group, u));
+        return *known;
     }
 
     /// Pixels the group holds (u) that the patches `left` need, but that the
