@@ -115,6 +115,16 @@ public:
 private:
     using Layer = std::vector<Record>; // one step's states, sorted by (done, last)
 
+    /// What a worker knows of a next group from one set of patches done.
+    struct GroupNote {
+        static constexpr std::int32_t kUnknown = -1;
+        std::int32_t notKept = kUnknown;
+        // The least entry any state of the set offers the next state (its
+        // loads, then its last group), offered once the set is done with.
+        std::int32_t loads = kUnknown;
+        Mask parent = 0;
+    };
+
     /// One thread's expansion of a step: the state being expanded and what
     /// it found, in its own table (dropped once sorted).
     struct Worker {
@@ -138,15 +148,21 @@ private:
         std::vector<std::int64_t> held;
         std::vector<Mask> suffix;
         std::vector<std::int64_t> overlaps; // scratch of notKept
-        // notKept by group, for the patches done of memoDone's states (chunks
-        // are runs of the sorted layer, so a set's states come one after another).
-        GroupMemo memo;
+        // What is known of each next group from the patches done of memoDone
+        // (chunks are runs of the sorted layer, so a set's states come one
+        // after another), and the groups whose best entry waits in it.
+        GroupMemo<GroupNote> memo;
         Mask memoDone = 0;
         bool memoValid = false;
+        std::vector<std::pair<Mask, GroupNote *>> waiting;
         std::int64_t work = 0; // groups tried since the last flush into m_work
         bool reporter = false; // the calling thread's worker reports progress
 
-        void reset() { next = std::make_unique<Table>(); }
+        void reset()
+        {
+            next = std::make_unique<Table>();
+            memoValid = false; // a set of patches done can come again at a later step (any number of groups)
+        }
     };
 
     std::optional<double> explore(std::int64_t &states)
@@ -227,6 +243,7 @@ private:
                 const Mask remaining = m_all & ~r.done;
                 const PixelSet lastUnion = unionOf(r.last);
                 if (!w.memoValid || r.done != w.memoDone) { // a new set of patches done
+                    offerWaiting(w);
                     w.memo.clear();
                     w.memoDone = r.done;
                     w.memoValid = true;
@@ -236,13 +253,10 @@ private:
                 w.fromLoads = r.loads;
                 w.groupsAfter = t + 1;
                 prepareOrder(w, remaining, lastUnion);
-                const std::size_t before = w.next->size();
                 extend(w, remaining, 0, 0, PixelSet{}, lastUnion);
-                const std::int64_t added = std::int64_t(w.next->size() - before);
-                if (m_statesSoFar.fetch_add(added) + added > m_limits.max_states)
-                    stop(PartitionBoundEnd::StatesCapHit);
             }
         }
+        offerWaiting(w);
         flushWork(w);
     }
 
@@ -717,8 +731,48 @@ private:
             if (held > 0 && beaten(outside + held) && beaten(outside + rememberedNotKept(w, left, group, u)))
                 return;
         }
-        const auto [state, symmetry] = canonical(State{w.from.done | group, group});
-        w.next->offer(state, Entry{std::int32_t(loads), symmetry, w.from.last});
+        GroupNote *note = w.memo.find(group);
+        if (note == nullptr) { // the memo is full: at once
+            const std::size_t before = w.next->size();
+            offer(w, group, Entry{std::int32_t(loads), 0, w.from.last});
+            countStates(w, before);
+            return;
+        }
+        // The states of one set of patches done all lead to the same next
+        // state with a group, and only the least entry survives (the merge
+        // picks it for any number of threads): it is offered once.
+        if (note->loads == GroupNote::kUnknown)
+            w.waiting.push_back({group, note});
+        else if (!(loads < note->loads || (loads == note->loads && w.from.last < note->parent)))
+            return;
+        note->loads = std::int32_t(loads);
+        note->parent = w.from.last;
+    }
+
+    /// The state after `group` from the set of patches done being expanded, with its entry.
+    void offer(Worker &w, Mask group, Entry entry) const
+    {
+        const auto [state, symmetry] = canonical(State{w.memoDone | group, group});
+        entry.symmetry = symmetry;
+        w.next->offer(state, entry);
+    }
+
+    /// The least entries waiting in the memo, into the step's table.
+    void offerWaiting(Worker &w)
+    {
+        const std::size_t before = w.next->size();
+        for (const auto &[group, note] : w.waiting)
+            offer(w, group, Entry{note->loads, 0, note->parent});
+        w.waiting.clear();
+        countStates(w, before);
+    }
+
+    /// New states in the worker's table since it held `before`, against the states cap.
+    void countStates(Worker &w, std::size_t before)
+    {
+        const std::int64_t added = std::int64_t(w.next->size() - before);
+        if (added > 0 && m_statesSoFar.fetch_add(added) + added > m_limits.max_states)
+            stop(PartitionBoundEnd::StatesCapHit);
     }
 
     /// Reversal: an ordered partition and its reverse have the same loads
@@ -752,12 +806,12 @@ private:
     /// patches done (it does not depend on their last group).
     std::int64_t rememberedNotKept(Worker &w, Mask left, Mask group, const PixelSet &u) const
     {
-        std::int32_t *known = w.memo.find(group);
-        if (known == nullptr)
+        GroupNote *note = w.memo.find(group);
+        if (note == nullptr)
             return notKept(w, left, group, u);
-        if (*known == GroupMemo::kUnknown)
-            *known = std::int32_t(notKept(w, left, group, u));
-        return *known;
+        if (note->notKept == GroupNote::kUnknown)
+            note->notKept = std::int32_t(notKept(w, left, group, u));
+        return note->notKept;
     }
 
     /// Pixels the group holds (u) that the patches `left` need, but that the
