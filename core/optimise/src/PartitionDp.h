@@ -15,6 +15,12 @@
 // parent, then symmetry), so the states, the bound and the rebuilt partition
 // are the same for any number of threads.
 //
+// The states of a step with the same patches done come one after another in
+// the sorted array and differ only in their last group: what a next group
+// brings that does not depend on the last group (notKept, the next state and
+// the least entry any of them offers it) is worked out once per set, in each
+// worker's GroupMemo (DpGroupMemo.h).
+//
 // The workers share only read-only data, the atomic counters and the stop
 // flag.
 //
@@ -734,7 +740,7 @@ private:
         GroupNote *note = w.memo.find(group);
         if (note == nullptr) { // the memo is full: at once
             const std::size_t before = w.next->size();
-            offer(w, group, Entry{std::int32_t(loads), 0, w.from.last});
+            offerNext(w, group, Entry{std::int32_t(loads), 0, w.from.last});
             countStates(w, before);
             return;
         }
@@ -750,7 +756,7 @@ private:
     }
 
     /// The state after `group` from the set of patches done being expanded, with its entry.
-    void offer(Worker &w, Mask group, Entry entry) const
+    void offerNext(Worker &w, Mask group, Entry entry) const
     {
         const auto [state, symmetry] = canonical(State{w.memoDone | group, group});
         entry.symmetry = symmetry;
@@ -762,7 +768,7 @@ private:
     {
         const std::size_t before = w.next->size();
         for (const auto &[group, note] : w.waiting)
-            offer(w, group, Entry{note->loads, 0, note->parent});
+            offerNext(w, group, Entry{note->loads, 0, note->parent});
         w.waiting.clear();
         countStates(w, before);
     }
