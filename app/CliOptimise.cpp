@@ -115,15 +115,20 @@ OptimiseRequest requestFrom(const QCommandLineParser &parser, const Problem &pro
     return request;
 }
 
+/// A duration of the progress line, rounded as the tables print it, or `none`.
+std::string roundedOr(const std::optional<double> &duration, const char *none)
+{
+    return duration ? std::to_string(std::llround(*duration)) : none;
+}
+
 /// Live progress on stderr when a person is watching (a terminal).
 ProgressCallback terminalProgress()
 {
     if (!isatty(fileno(stderr)))
         return {};
     return [](const OptimiseProgress &p) {
-        std::fprintf(stderr, "\r[%7.1f s] best %s  bound %s   ", p.seconds,
-            p.incumbent ? std::to_string(std::llround(*p.incumbent)).c_str() : "-",
-            p.bound ? std::to_string(std::llround(*p.bound)).c_str() : "-");
+        std::fprintf(stderr, "\r[%7.1f s] best %s  bound %s   ", p.seconds, roundedOr(p.incumbent, "-").c_str(),
+            roundedOr(p.bound, "-").c_str());
         std::fflush(stderr);
     };
 }
@@ -138,8 +143,7 @@ std::string experimentRunningLine(int done, int total, int size, int g, const Op
 {
     char line[160];
     std::snprintf(line, sizeof line, "%d/%d instances done; H=W=%d, G=%d running: best %s, bound %s (%.1f s)", done, total, size,
-        g, p.incumbent ? std::to_string(std::llround(*p.incumbent)).c_str() : "none yet",
-        p.bound ? std::to_string(std::llround(*p.bound)).c_str() : "-", p.seconds);
+        g, roundedOr(p.incumbent, "none yet").c_str(), roundedOr(p.bound, "-").c_str(), p.seconds);
     return line;
 }
 

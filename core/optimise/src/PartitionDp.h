@@ -158,8 +158,7 @@ private:
         // (chunks are runs of the sorted layer, so a set's states come one
         // after another), and the groups whose best entry waits in it.
         GroupMemo<GroupNote> memo;
-        Mask memoDone = 0;
-        bool memoValid = false;
+        std::optional<Mask> memoDone; // none at the start of a step
         std::vector<std::pair<Mask, GroupNote *>> waiting;
         std::int64_t work = 0; // groups tried since the last flush into m_work
         bool reporter = false; // the calling thread's worker reports progress
@@ -167,7 +166,7 @@ private:
         void reset()
         {
             next = std::make_unique<Table>();
-            memoValid = false; // a set of patches done can come again at a later step (any number of groups)
+            memoDone.reset(); // a set of patches done can come again at a later step (any number of groups)
         }
     };
 
@@ -248,11 +247,10 @@ private:
                 const Record &r = layer[i];
                 const Mask remaining = m_all & ~r.done;
                 const PixelSet lastUnion = unionOf(r.last);
-                if (!w.memoValid || r.done != w.memoDone) { // a new set of patches done
+                if (w.memoDone != r.done) { // a new set of patches done (or the step's first)
                     offerWaiting(w);
                     w.memo.clear();
                     w.memoDone = r.done;
-                    w.memoValid = true;
                     w.ahead = unionOf(remaining);
                 }
                 w.from = State{r.done, r.last};
@@ -721,6 +719,10 @@ private:
         if (!reversalAllows(w.groupsAfter, bitCount(left)))
             return;
         const std::int64_t loads = w.fromLoads + u.countMinus(lastUnion);
+        // Looked up at most once per transition (only when needed: a group
+        // pruned on the cheap counts below takes no room in the memo).
+        GroupNote *note = nullptr;
+        bool noted = false;
         if (pruning()) {
             // The fewest groups that can take the patches left.
             const std::int64_t groups = std::max(
@@ -734,10 +736,15 @@ private:
             if (beaten(outside))
                 return;
             const std::int64_t held = w.ahead.countAnd(u);
-            if (held > 0 && beaten(outside + held) && beaten(outside + rememberedNotKept(w, left, group, u)))
-                return;
+            if (held > 0 && beaten(outside + held)) {
+                note = w.memo.find(group);
+                noted = true;
+                if (beaten(outside + rememberedNotKept(w, note, left, group, u)))
+                    return;
+            }
         }
-        GroupNote *note = w.memo.find(group);
+        if (!noted)
+            note = w.memo.find(group);
         if (note == nullptr) { // the memo is full: at once
             const std::size_t before = w.next->size();
             offerNext(w, group, Entry{std::int32_t(loads), 0, w.from.last});
@@ -758,7 +765,7 @@ private:
     /// The state after `group` from the set of patches done being expanded, with its entry.
     void offerNext(Worker &w, Mask group, Entry entry) const
     {
-        const auto [state, symmetry] = canonical(State{w.memoDone | group, group});
+        const auto [state, symmetry] = canonical(State{*w.memoDone | group, group});
         entry.symmetry = symmetry;
         w.next->offer(state, entry);
     }
@@ -810,9 +817,9 @@ private:
 
     /// notKept, worked out once per group for the states of one set of
     /// patches done (it does not depend on their last group).
-    std::int64_t rememberedNotKept(Worker &w, Mask left, Mask group, const PixelSet &u) const
+    /// `note` is the group's (nullptr when the memo is full).
+    std::int64_t rememberedNotKept(Worker &w, GroupNote *note, Mask left, Mask group, const PixelSet &u) const
     {
-        GroupNote *note = w.memo.find(group);
         if (note == nullptr)
             return notKept(w, left, group, u);
         if (note->notKept == GroupNote::kUnknown)
