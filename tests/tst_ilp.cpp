@@ -171,6 +171,8 @@ private slots:
     void brokenWorker_data();
     void brokenWorker();
     void cancelStopsWithinASecond();
+    void stopsBeforeCbcStarts_data();
+    void stopsBeforeCbcStarts();
     void timeLimitIsRespected();
 };
 
@@ -517,6 +519,43 @@ void TestIlp::cancelStopsWithinASecond()
     QVERIFY(simulated);
     QCOMPARE(r.duration, *simulated);
     QVERIFY(r.lower_bound <= r.duration);
+}
+
+void TestIlp::stopsBeforeCbcStarts_data()
+{
+    QTest::addColumn<bool>("cancelled");
+    QTest::addColumn<double>("timeLimit");
+    QTest::newRow("cancelled") << true << 60.0;
+    QTest::newRow("time limit over") << false << 1e-9;
+}
+
+void TestIlp::stopsBeforeCbcStarts()
+{
+    // On a large layer, building and writing the model take seconds before
+    // CBC starts: Stop (or the time limit) must not wait for them to end.
+    // A worker that does not exist shows CBC was never started (it would
+    // be a failure), and the start strategy is the result.
+    QFETCH(bool, cancelled);
+    QFETCH(double, timeLimit);
+    const Problem problem = tinyProblem(6, 6, 2);
+    std::atomic<bool> cancel{cancelled};
+    OptimiseControl control;
+    control.time_limit_s = timeLimit;
+    control.cancel = &cancel;
+    std::vector<OptimiseProgress> points;
+    control.progress = [&](const OptimiseProgress &p) { points.push_back(p); };
+    const OptimiseResult r = solveIlp(makeS1Instance(problem), workerOptions("/nonexistent/convoffload-cbc-worker"), control);
+    QVERIFY2(r.status == OptimiseStatus::Feasible, statusText(r));
+    QCOMPARE(r.cancelled, cancelled);
+    QCOMPARE(r.timed_out, !cancelled);
+    QVERIFY2(QString::fromStdString(r.message).contains(QStringLiteral("before CBC started")), r.message.c_str());
+    const std::optional<double> simulated = simulatedDuration(problem, r.groups);
+    QVERIFY(simulated);
+    QCOMPARE(r.duration, *simulated);
+    // The start strategy was shown as the best so far at once.
+    QCOMPARE(int(points.size()), 1);
+    QCOMPARE(points.front().incumbent, std::optional<double>(*simulated));
+    QCOMPARE(int(r.history.size()), 1);
 }
 
 void TestIlp::timeLimitIsRespected()

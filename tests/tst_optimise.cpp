@@ -917,6 +917,12 @@ private slots:
         QCOMPARE(points(1), (QList<QPointF>{{5, 54}, {6, 64}, {7, 74}}));
         QCOMPARE(points(3), (QList<QPointF>{{5, 50}, {6, 60}, {7, 70}}));
         QCOMPARE(points(4), (QList<QPointF>{{5, 45}, {6, 54}, {7, 63}}));
+
+        // An exact run's series is named after it, not "Search".
+        for (ExperimentRow &r : rows)
+            r.search.method = "exact";
+        const std::unique_ptr<QChart> exact(ui::durationsBySizeChart(rows, 4));
+        QCOMPARE(exact->series().at(3)->name(), QStringLiteral("Exact"));
     }
 
     // The dialog runs the search on a worker thread, draws the incumbent,
@@ -1131,6 +1137,16 @@ private slots:
         auto *action = window.findChild<QAction *>(QStringLiteral("optimiseAction"));
         QVERIFY(action);
         QCOMPARE(action->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+O")));
+        // Both entries of the Optimise menu have a shortcut of their own.
+        auto *experiments = window.findChild<QAction *>(QStringLiteral("experimentsAction"));
+        QVERIFY(experiments);
+        QCOMPARE(experiments->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+E")));
+        for (const QKeySequence &keys : {action->shortcut(), experiments->shortcut()}) {
+            int holders = 0;
+            for (const QAction *a : window.findChildren<QAction *>())
+                holders += a->shortcuts().contains(keys) ? 1 : 0;
+            QCOMPARE(holders, 1);
+        }
         action->trigger();
         auto *dialog = window.findChild<ui::OptimiseDialog *>();
         QVERIFY(dialog && dialog->isVisible());
@@ -1177,6 +1193,21 @@ private slots:
         auto *table = dialog.findChild<QTableWidget *>();
         // The strategies' column is named after the run's method.
         QCOMPARE(table->horizontalHeaderItem(4)->text(), QStringLiteral("Exact"));
+        // The duration chart moved from the paper's G = 4 to the run's only G, 2,
+        // and names the run's series after its method.
+        QSpinBox *durationsG = nullptr;
+        for (QSpinBox *box : dialog.findChildren<QSpinBox *>())
+            if (box->toolTip().startsWith(QStringLiteral("Group size G of the duration chart")))
+                durationsG = box;
+        QVERIFY(durationsG);
+        QCOMPARE(durationsG->value(), 2);
+        auto *durations = dialog.findChild<QChartView *>();
+        QVERIFY(durations && durations->chart());
+        QStringList names;
+        for (QAbstractSeries *series : durations->chart()->series())
+            names << series->name();
+        QVERIFY2(names.contains(QStringLiteral("Exact")) && !names.contains(QStringLiteral("Search")),
+            qPrintable(names.join(QStringLiteral(", "))));
         for (int r = 0; r < 2; ++r) {
             QCOMPARE(QString::fromStdString(dialog.rows()[std::size_t(r)].search.method), QStringLiteral("exact"));
             QCOMPARE(table->item(r, 8)->text(), QStringLiteral("✓"));
@@ -1234,17 +1265,19 @@ private slots:
         QCOMPARE(table->horizontalHeaderItem(4)->text(), QStringLiteral("Search"));
         QCOMPARE(table->item(0, 4)->text(), QStringLiteral("18"));
         QCOMPARE(table->item(0, 8)->text(), QStringLiteral("✓"));
-        // The durations tab draws G = 4 by default: not among these rows,
-        // so no series; G = 2 has one point per input size.
+        // The durations tab draws the paper's G = 4 by default: not among
+        // these rows (G = 2..3), so the run moved it to the nearest, 3,
+        // which has series; G = 2 has one point per input size.
         auto *chartView = dialog.findChild<QChartView *>();
         QVERIFY(chartView);
-        QVERIFY(chartView->chart()->series().isEmpty());
+        QVERIFY(!chartView->chart()->series().isEmpty());
         const auto spins = dialog.findChildren<QSpinBox *>();
         QSpinBox *durationsGroup = nullptr;
         for (QSpinBox *spin : spins)
             if (spin->toolTip().startsWith(QLatin1String("Group size G of the duration chart")))
                 durationsGroup = spin;
         QVERIFY(durationsGroup);
+        QCOMPARE(durationsGroup->value(), 3);
         durationsGroup->setValue(2);
         QVERIFY(!chartView->chart()->series().isEmpty());
         QCOMPARE(static_cast<QLineSeries *>(chartView->chart()->series()[0])->count(), 2);

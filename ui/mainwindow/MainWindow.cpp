@@ -256,7 +256,8 @@ void MainWindow::createMenus()
         tr("&Optimise Strategy…"), QKeySequence(tr("Ctrl+Shift+O")), this, &MainWindow::optimiseStrategy);
     optimiseAction->setObjectName(QStringLiteral("optimiseAction"));
     optimiseAction->setToolTip(tr("Find a shorter strategy for this layer with the search optimiser or the ILP (CBC)"));
-    QAction *experimentsAction = optimiseMenu->addAction(tr("&Paper Experiments and Gain…"), this, &MainWindow::showExperiments);
+    QAction *experimentsAction = optimiseMenu->addAction(
+        tr("&Paper Experiments and Gain…"), QKeySequence(tr("Ctrl+Shift+E")), this, &MainWindow::showExperiments);
     experimentsAction->setObjectName(QStringLiteral("experimentsAction"));
     experimentsAction->setToolTip(tr("The paper's grid of small layers: gain of optimised strategies over the heuristics"));
 

@@ -23,7 +23,8 @@ struct SeriesSpec {
     std::function<std::optional<double>(const ExperimentRow &)> value;
 };
 
-std::vector<SeriesSpec> seriesSpecs()
+/// `optimised` names the run's method's series ("Search", or "Exact").
+std::vector<SeriesSpec> seriesSpecs(const QString &optimised = QStringLiteral("Search"))
 {
     auto solved = [](const OptimiseResult &r) { return r.hasSolution() ? std::optional(r.duration) : std::nullopt; };
     return {
@@ -33,8 +34,7 @@ std::vector<SeriesSpec> seriesSpecs()
             [](const ExperimentRow &r) { return std::optional(r.row_by_row); }},
         {QStringLiteral("ZigZag"), Palette::capacity(), Qt::SolidLine,
             [](const ExperimentRow &r) { return std::optional(r.zigzag); }},
-        {QStringLiteral("Search"), Palette::outputs(), Qt::SolidLine,
-            [solved](const ExperimentRow &r) { return solved(r.search); }},
+        {optimised, Palette::outputs(), Qt::SolidLine, [solved](const ExperimentRow &r) { return solved(r.search); }},
         {QStringLiteral("CBC"), QColor(0, 0, 0), Qt::DashLine,
             [solved](const ExperimentRow &r) { return r.ilp ? solved(*r.ilp) : std::nullopt; }},
         {QStringLiteral("Lower bound"), QColor(0x66, 0x66, 0x66), Qt::DotLine,
@@ -54,6 +54,10 @@ QChart *durationsBySizeChart(const std::vector<ExperimentRow> &rows, int groupSi
             chosen.push_back(&r);
     std::sort(chosen.begin(), chosen.end(), [](auto *a, auto *b) { return a->input_size < b->input_size; });
 
+    // The optimised series is named after the method that made it.
+    const bool exact = std::any_of(chosen.begin(), chosen.end(), [](auto *r) { return r->search.method == "exact"; });
+    const QString optimised = exact ? QStringLiteral("Exact") : QStringLiteral("Search");
+
     auto *chart = new QChart;
     chart->setTitle(QStringLiteral("Duration against input size, G = %1 (Σ|I_slice| + n)").arg(groupSize));
     auto *x = new QValueAxis;
@@ -64,11 +68,11 @@ QChart *durationsBySizeChart(const std::vector<ExperimentRow> &rows, int groupSi
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     double top = 1;
-    for (const SeriesSpec &spec : seriesSpecs()) {
+    for (const SeriesSpec &spec : seriesSpecs(optimised)) {
         auto *series = new QLineSeries;
         series->setName(spec.name);
         QPen pen(spec.colour);
-        pen.setWidthF(spec.name == QLatin1String("Search") ? 3.0 : 2.0);
+        pen.setWidthF(spec.name == optimised ? 3.0 : 2.0);
         pen.setStyle(spec.style);
         series->setPen(pen);
         series->setPointsVisible(true);

@@ -22,10 +22,13 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QShortcut>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace convoffload::ui {
 
@@ -234,8 +237,13 @@ void ExperimentsDialog::start()
     m_table->setRowCount(0);
     m_heatMap->setRows({});
     m_gapMap->setRows({});
-    updateDurationChart();
     const ExperimentGrid g = grid();
+    // The duration chart shows a group size of the run (the paper's 4 when it is one).
+    if (m_durationsGroup->value() < g.group_from || m_durationsGroup->value() > g.group_to) {
+        const QSignalBlocker quiet(m_durationsGroup); // drawn once, below
+        m_durationsGroup->setValue(std::clamp(4, g.group_from, g.group_to));
+    }
+    updateDurationChart();
     // The column holds the run's method's strategy, named after it.
     m_table->horizontalHeaderItem(MethodColumn)->setText(g.method == OptimiseMethod::Exact ? tr("Exact") : tr("Search"));
     const int total = (g.size_to - g.size_from + 1) * (g.group_to - g.group_from + 1);
