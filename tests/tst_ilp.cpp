@@ -14,7 +14,9 @@
 #include "convoffload/simulate/Simulator.h"
 #include "convoffload/optimise/SolutionImport.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -173,6 +175,7 @@ private slots:
     void cancelStopsWithinASecond();
     void stopsBeforeCbcStarts_data();
     void stopsBeforeCbcStarts();
+    void stopEndsTheModelsWrite();
     void timeLimitIsRespected();
 };
 
@@ -556,6 +559,54 @@ void TestIlp::stopsBeforeCbcStarts()
     QCOMPARE(int(points.size()), 1);
     QCOMPARE(points.front().incumbent, std::optional<double>(*simulated));
     QCOMPARE(int(r.history.size()), 1);
+}
+
+void TestIlp::stopEndsTheModelsWrite()
+{
+    // 20×20, G = 4: 324 patches, a 39 MB MPS file that CoinMpsIO takes about
+    // 1.7 s to write (Release), and cannot be interrupted: Stop must end the
+    // write, not wait for it, and leave no file behind.
+    const Problem problem = tinyProblem(20, 20, 4);
+    const S1Instance in = makeS1Instance(problem);
+    QTemporaryDir parent;
+    QVERIFY(parent.isValid());
+    IlpSolveOptions options = workerOptions();
+    options.temp_dir = parent.path().toStdString();
+    std::atomic<bool> cancel{false};
+    OptimiseControl control;
+    control.time_limit_s = 120;
+    control.cancel = &cancel;
+    OptimiseResult r;
+    std::atomic<bool> done{false};
+    std::thread solver([&] {
+        r = solveIlp(in, options, control);
+        done = true;
+    });
+    // The model's file appears in the run's private directory once the write starts.
+    auto writing = [&] {
+        for (const QFileInfo &run : QDir(parent.path()).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot))
+            if (QFileInfo::exists(run.filePath() + QStringLiteral("/model.mps")))
+                return true;
+        return false;
+    };
+    QElapsedTimer waited;
+    waited.start();
+    while (!writing() && !done && waited.elapsed() < 60000)
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    QVERIFY(writing());
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    QVERIFY(!done);
+    QElapsedTimer clock;
+    clock.start();
+    cancel = true;
+    solver.join();
+    QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+    QVERIFY(r.cancelled);
+    QVERIFY2(QString::fromStdString(r.message).startsWith(QStringLiteral("cancelled while the model was written for CBC")),
+        r.message.c_str());
+    QVERIFY2(r.status == OptimiseStatus::Feasible, statusText(r)); // the start strategy
+    QVERIFY(simulatedDuration(problem, r.groups));
+    QVERIFY(QDir(parent.path()).isEmpty()); // the private directory went, partial model and all
 }
 
 void TestIlp::timeLimitIsRespected()

@@ -121,7 +121,7 @@ std::string lpText(const IlpModel &m)
     return text;
 }
 
-std::string mpsText(const IlpModel &m)
+void writeMpsInPlace(const IlpModel &m, const std::string &path)
 {
     const CoinArrays a(m);
     CoinMpsIO mps;
@@ -131,7 +131,19 @@ std::string mpsText(const IlpModel &m)
         a.row_sense.data(), a.row_rhs.data(), range.data(), a.col_names, a.row_names);
     mps.setObjectiveOffset(-m.objective_offset); // MPS: the objective RHS is minus the constant
     mps.setProblemName("convoffload_s1");
+    int rc = 0;
+    try {
+        // Extra precision: costs such as t_l·C_in need not be round numbers.
+        rc = mps.writeMps(path.c_str(), 0, 1, 2);
+    } catch (const CoinError &e) {
+        throw IlpError("CoinMpsIO could not write the model: " + e.message());
+    }
+    if (rc != 0)
+        throw IlpError("CoinMpsIO could not write the model");
+}
 
+std::string mpsText(const IlpModel &m)
+{
     // CoinMpsIO writes only to a named file (and throws CoinError when it
     // cannot open it): a private temporary file, read back, then removed.
     const std::filesystem::path folder = std::filesystem::temp_directory_path();
@@ -144,15 +156,7 @@ std::string mpsText(const IlpModel &m)
         const std::string &path;
         ~Remove() { std::remove(path.c_str()); }
     } remove{name};
-    int rc = 0;
-    try {
-        // Extra precision: costs such as t_l·C_in need not be round numbers.
-        rc = mps.writeMps(name.c_str(), 0, 1, 2);
-    } catch (const CoinError &e) {
-        throw IlpError("CoinMpsIO could not write the model: " + e.message());
-    }
-    if (rc != 0)
-        throw IlpError("CoinMpsIO could not write the model");
+    writeMpsInPlace(m, name);
     return readTextFile(name, std::numeric_limits<std::int64_t>::max());
 }
 

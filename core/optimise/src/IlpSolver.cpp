@@ -15,6 +15,9 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <functional>
+#include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 namespace convoffload {
@@ -169,6 +172,49 @@ std::vector<double> columnValues(const IlpModel &model, const std::vector<std::p
     return values;
 }
 
+/// Writes the model's MPS file in a child process, so that `stopNow`
+/// (polled every 20 ms) can end the write at once: on a large layer it takes
+/// seconds in CoinMpsIO, which cannot be interrupted (LeNet-5 conv1: 262 MB).
+/// `path` lies in a private directory: the child writes it in place (no
+/// temporary file of its own that a kill would leave behind), and returns
+/// false when stopped (the child is killed; the directory takes the partial
+/// file away). When the child cannot be made or fails, the model is written
+/// here, so that an error is thrown with its message.
+bool writeMpsStoppably(const IlpModel &model, const std::string &path, const std::function<bool()> &stopNow)
+{
+    const pid_t pid = ::fork();
+    if (pid == 0) { // the child: the model, then out without the parent's exit handlers
+        int code = 0;
+        try {
+            writeMpsInPlace(model, path);
+        } catch (...) {
+            code = 1;
+        }
+        ::_exit(code);
+    }
+    if (pid > 0) {
+        for (;;) {
+            int status = 0;
+            const pid_t ended = ::waitpid(pid, &status, WNOHANG);
+            if (ended == pid) {
+                if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+                    return true;
+                break; // failed: again here, for the message
+            }
+            if (ended < 0 && errno != EINTR)
+                break;
+            if (stopNow()) {
+                ::kill(pid, SIGKILL);
+                while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) { }
+                return false;
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        }
+    }
+    writeMpsInPlace(model, path);
+    return true;
+}
+
 class IlpRun {
 public:
     IlpRun(const S1Instance &instance, const IlpSolveOptions &options, const OptimiseControl &control)
@@ -234,9 +280,10 @@ private:
             if (m_control.progress)
                 m_control.progress(m_result.history.back());
         }
-        // Building and writing the model cannot be interrupted, and on a
-        // large layer each takes seconds (LeNet-5 conv1: 2.3 M rows, 262 MB
-        // of MPS): Stop and the time limit are looked at between them.
+        // On a large layer, building and writing the model take seconds
+        // before CBC starts (LeNet-5 conv1: 2.3 M rows, 262 MB of MPS): Stop
+        // and the time limit are looked at between the phases, and the write
+        // runs in a child process that they end at once.
         if (stoppedBeforeCbc(limit, "while the model was made"))
             return;
         const IlpModel model = buildIlpModel(m_in);
@@ -247,7 +294,11 @@ private:
         if (dir.path().empty())
             return fail("cannot create a temporary directory for the model: " + dir.error());
         const fs::path mps = dir.path() / "model.mps", startFile = dir.path() / "start.sol";
-        writeMps(model, mps.string());
+        const auto stopNow = [&] { return (m_control.cancel && m_control.cancel->load()) || (limit > 0 && elapsed() > limit); };
+        if (!writeMpsStoppably(model, mps.string(), stopNow)) { // asked, so it is seen as stopped
+            stoppedBeforeCbc(limit, "while the model was written for CBC");
+            return;
+        }
         std::vector<std::string> args{mps.string()};
         if (m_start) {
             writeStartFile(model, mipStart(model, m_in, *m_start), startFile);

@@ -13,5 +13,9 @@ std::string lpText(const IlpModel &model);
 std::string mpsText(const IlpModel &model);
 void writeLp(const IlpModel &model, const std::string &path);
 void writeMps(const IlpModel &model, const std::string &path);
+/// The MPS file written by CoinMpsIO straight to `path`, with no temporary
+/// file and no atomic replace: for a file in a private directory that is
+/// read once and removed with it (the CBC worker's model). Throws IlpError.
+void writeMpsInPlace(const IlpModel &model, const std::string &path);
 
 } // namespace convoffload
