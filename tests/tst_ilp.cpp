@@ -494,28 +494,54 @@ void TestIlp::brokenWorker()
     QVERIFY(clock.elapsed() < 5000); // garbage kills the worker at once
 }
 
+/// solveIlp on a thread with a cancel flag and a 120 s limit: the Stop tests.
+class SolveInBackground {
+public:
+    SolveInBackground(const S1Instance &in, IlpSolveOptions options)
+    {
+        m_control.time_limit_s = 120;
+        m_control.cancel = &m_cancel;
+        m_thread = std::thread([this, &in, options = std::move(options)] {
+            m_result = solveIlp(in, options, m_control);
+            m_done = true;
+        });
+    }
+    ~SolveInBackground()
+    {
+        if (m_thread.joinable())
+            cancelAndWait();
+    }
+    bool done() const { return m_done; }
+    /// Stop, as the dialog's button does: the milliseconds until the answer.
+    qint64 cancelAndWait()
+    {
+        QElapsedTimer clock;
+        clock.start();
+        m_cancel = true;
+        m_thread.join();
+        return clock.elapsed();
+    }
+    const OptimiseResult &result() const { return m_result; }
+
+private:
+    std::atomic<bool> m_cancel{false};
+    std::atomic<bool> m_done{false};
+    OptimiseControl m_control;
+    OptimiseResult m_result;
+    std::thread m_thread;
+};
+
 void TestIlp::cancelStopsWithinASecond()
 {
     // 12x12, G = 3: 100 patches, 34 groups; CBC spends minutes in its root.
     const Problem problem = tinyProblem(12, 12, 3);
     const S1Instance in = makeS1Instance(problem);
-    std::atomic<bool> cancel{false};
-    OptimiseControl control;
-    control.time_limit_s = 120;
-    control.cancel = &cancel;
-    OptimiseResult r;
-    std::atomic<bool> done{false};
-    std::thread solver([&] {
-        r = solveIlp(in, workerOptions(), control);
-        done = true;
-    });
+    SolveInBackground solve(in, workerOptions());
     QTest::qWait(1500);
-    QVERIFY(!done);
-    QElapsedTimer clock;
-    clock.start();
-    cancel = true;
-    solver.join();
-    QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+    QVERIFY(!solve.done());
+    const qint64 ms = solve.cancelAndWait();
+    QVERIFY2(ms < 1000, qPrintable(QString::number(ms)));
+    const OptimiseResult &r = solve.result();
     QVERIFY(r.cancelled);
     QVERIFY2(r.status == OptimiseStatus::Feasible, statusText(r)); // the start strategy is kept
     const std::optional<double> simulated = simulatedDuration(problem, r.groups);
@@ -572,16 +598,7 @@ void TestIlp::stopEndsTheModelsWrite()
     QVERIFY(parent.isValid());
     IlpSolveOptions options = workerOptions();
     options.temp_dir = parent.path().toStdString();
-    std::atomic<bool> cancel{false};
-    OptimiseControl control;
-    control.time_limit_s = 120;
-    control.cancel = &cancel;
-    OptimiseResult r;
-    std::atomic<bool> done{false};
-    std::thread solver([&] {
-        r = solveIlp(in, options, control);
-        done = true;
-    });
+    SolveInBackground solve(in, options);
     // The model's file appears in the run's private directory once the write starts.
     auto writing = [&] {
         for (const QFileInfo &run : QDir(parent.path()).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot))
@@ -591,16 +608,14 @@ void TestIlp::stopEndsTheModelsWrite()
     };
     QElapsedTimer waited;
     waited.start();
-    while (!writing() && !done && waited.elapsed() < 60000)
+    while (!writing() && !solve.done() && waited.elapsed() < 60000)
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
     QVERIFY(writing());
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    QVERIFY(!done);
-    QElapsedTimer clock;
-    clock.start();
-    cancel = true;
-    solver.join();
-    QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+    QVERIFY(!solve.done());
+    const qint64 ms = solve.cancelAndWait();
+    QVERIFY2(ms < 1000, qPrintable(QString::number(ms)));
+    const OptimiseResult &r = solve.result();
     QVERIFY(r.cancelled);
     QVERIFY2(QString::fromStdString(r.message).startsWith(QStringLiteral("cancelled while the model was written for CBC")),
         r.message.c_str());
