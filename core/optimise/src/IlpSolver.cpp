@@ -14,8 +14,8 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <functional>
+#include <sstream>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -294,8 +294,7 @@ private:
         if (dir.path().empty())
             return fail("cannot create a temporary directory for the model: " + dir.error());
         const fs::path mps = dir.path() / "model.mps", startFile = dir.path() / "start.sol";
-        const auto stopNow = [&] { return (m_control.cancel && m_control.cancel->load()) || (limit > 0 && elapsed() > limit); };
-        if (!writeMpsStoppably(model, mps.string(), stopNow)) { // asked, so it is seen as stopped
+        if (!writeMpsStoppably(model, mps.string(), [&] { return stopAsked(limit); })) { // asked, so it is seen as stopped
             stoppedBeforeCbc(limit, "while the model was written for CBC");
             return;
         }
@@ -353,12 +352,18 @@ private:
         conclude(model, worker, child, answer, stopAsked.has_value(), killed);
     }
 
+    /// Cancel, or the time limit is past (before CBC runs: no grace).
+    bool stopAsked(double limit) const
+    {
+        return (m_control.cancel && m_control.cancel->load()) || (limit > 0 && elapsed() > limit);
+    }
+
     /// Cancel or the time limit before CBC started: the start strategy.
     bool stoppedBeforeCbc(double limit, const std::string &when)
     {
-        const bool cancel = m_control.cancel && m_control.cancel->load();
-        if (!cancel && !(limit > 0 && elapsed() > limit))
+        if (!stopAsked(limit))
             return false;
+        const bool cancel = m_control.cancel && m_control.cancel->load();
         m_result.cancelled = cancel;
         m_result.timed_out = !cancel;
         takeStart(std::string(cancel ? "cancelled " : "the time limit was reached ") + when + ", before CBC started");
