@@ -91,8 +91,10 @@ std::optional<double> simulatedDuration(const Problem &problem, const Groups &gr
 }
 
 /// Least simulated duration over every ordered partition of the patches into
-/// groups of at most G, with a group count in [minGroups, maxGroups].
-double bruteForceOptimum(const Problem &problem, std::int64_t groupSize, std::int64_t minGroups, std::int64_t maxGroups)
+/// groups of at most G, with a group count in [minGroups, maxGroups]; the
+/// first partition reaching it in `argmin` when asked.
+double bruteForceOptimum(
+    const Problem &problem, std::int64_t groupSize, std::int64_t minGroups, std::int64_t maxGroups, Groups *argmin = nullptr)
 {
     const int patches = int(problem.layer.patchCount());
     double best = std::numeric_limits<double>::infinity();
@@ -114,8 +116,11 @@ double bruteForceOptimum(const Problem &problem, std::int64_t groupSize, std::in
                 Groups ordered;
                 for (int b : order)
                     ordered.push_back(sets[std::size_t(b)]);
-                if (const std::optional<double> d = simulatedDuration(problem, ordered))
-                    best = std::min(best, *d);
+                if (const std::optional<double> d = simulatedDuration(problem, ordered); d && *d < best) {
+                    best = *d;
+                    if (argmin)
+                        *argmin = ordered;
+                }
             } while (std::next_permutation(order.begin(), order.end()));
             return;
         }
@@ -172,6 +177,8 @@ private slots:
     void malformedSolutions();
     void brokenWorker_data();
     void brokenWorker();
+    void startMeetingTheBoundSkipsCbc_data();
+    void startMeetingTheBoundSkipsCbc();
     void cancelStopsWithinASecond();
     void stopsBeforeCbcStarts_data();
     void stopsBeforeCbcStarts();
@@ -487,7 +494,8 @@ void TestIlp::brokenWorker()
     control.time_limit_s = 20;
     QElapsedTimer clock;
     clock.start();
-    const OptimiseResult r = solveIlp(makeS1Instance(tinyProblem(4, 4, 2)), workerOptions(path.toStdString()), control);
+    // 6×6 G = 2: the best heuristic is above the partition bound, so CBC is run.
+    const OptimiseResult r = solveIlp(makeS1Instance(tinyProblem(6, 6, 2)), workerOptions(path.toStdString()), control);
     QVERIFY2(r.status == OptimiseStatus::Failed, statusText(r));
     QVERIFY2(QString::fromStdString(r.message).startsWith(message), r.message.c_str());
     QVERIFY(!r.hasSolution());
@@ -548,6 +556,47 @@ void TestIlp::cancelStopsWithinASecond()
     QVERIFY(simulated);
     QCOMPARE(r.duration, *simulated);
     QVERIFY(r.lower_bound <= r.duration);
+}
+
+void TestIlp::startMeetingTheBoundSkipsCbc_data()
+{
+    QTest::addColumn<Problem>("problem");
+    QTest::newRow("4x4 G2") << tinyProblem(4, 4, 2);
+    QTest::newRow("4x5 G2") << tinyProblem(4, 5, 2);
+    QTest::newRow("5x5 G3") << tinyProblem(5, 5, 3);
+    // The paper's example (samples/paper-example.json): 9 patches, G = 2,
+    // t_w = 1, kernels loaded. CBC's bound was still 109 after 10 s there,
+    // against the optimum 111 that the search proves at once.
+    Problem paper = tinyProblem(5, 5, 2, 2, 80);
+    paper.layer.c_in = 2;
+    paper.layer.n = 2;
+    paper.hardware.nbop_pe = 72;
+    paper.hardware.t_w = 1;
+    paper.options.kernels_preloaded = false;
+    QTest::newRow("paper example") << paper;
+}
+
+void TestIlp::startMeetingTheBoundSkipsCbc()
+{
+    // Started from an optimal strategy, the ILP has nothing to find, and on
+    // these small layers the partition bound proves it: the run ends as
+    // optimal without CBC. A worker that does not exist shows CBC was never
+    // started (it would be a failure).
+    QFETCH(Problem, problem);
+    const S1Instance in = makeS1Instance(problem);
+    Groups optimal;
+    const double optimum = bruteForceOptimum(problem, in.group_size, in.min_groups, in.min_groups, &optimal);
+    QVERIFY(std::isfinite(optimum));
+    IlpSolveOptions options = workerOptions("/nonexistent/convoffload-cbc-worker");
+    options.start = optimal;
+    OptimiseControl control;
+    control.time_limit_s = 60;
+    const OptimiseResult r = solveIlp(in, options, control);
+    QVERIFY2(r.status == OptimiseStatus::Optimal, statusText(r));
+    QVERIFY2(QString::fromStdString(r.message).contains(QStringLiteral("CBC was not run")), r.message.c_str());
+    QCOMPARE(r.duration, optimum);
+    QCOMPARE(r.lower_bound, optimum);
+    QVERIFY(!r.cancelled && !r.timed_out);
 }
 
 void TestIlp::stopsBeforeCbcStarts_data()

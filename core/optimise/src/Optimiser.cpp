@@ -172,6 +172,7 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
             OptimiseControl startControl;
             startControl.time_limit_s = std::min(2.0, control.time_limit_s / 10);
             startControl.cancel = control.cancel;
+            startControl.progress = control.progress; // up to 2 s: the dialog shows it, not a blank
             SearchOptions searchOptions;
             searchOptions.seed = request.seed;
             searchOptions.max_moves = automaticMoveBudget(report.instance); // a quick start, not the whole allowance
@@ -183,7 +184,16 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
                 ilpControl.time_limit_s = std::max(0.1, control.time_limit_s - start.seconds);
             }
         }
+        // The ILP's clock starts after the short search: its points are
+        // shifted so that the run's seconds count from the user's start.
+        if (control.progress && startSeconds > 0)
+            ilpControl.progress = [&control, startSeconds](OptimiseProgress point) {
+                point.seconds += startSeconds;
+                control.progress(point);
+            };
         report.result = solveIlp(report.instance, options, ilpControl);
+        for (OptimiseProgress &point : report.result.history)
+            point.seconds += startSeconds;
         if (options.start)
             report.result.message += std::string(report.result.message.empty() ? "" : "; ")
                 + (report.best_heuristic ? "MIP start from a short search"

@@ -35,7 +35,9 @@ std::string defaultCbcWorkerPath();
 /// Never throws for solver trouble: a missing or crashing worker, garbage
 /// output or an invalid answer give status Failed with the reason in message.
 /// groups are checked with evaluate(); duration is evaluate's; lower_bound is
-/// max(CBC's bound, lowerBound(instance)); Optimal only when CBC proved it.
+/// the largest of CBC's bound, lowerBound(instance) and, up to 64 patches,
+/// partitionLowerBound(instance); Optimal when CBC proved it or the
+/// strategy meets that bound.
 OptimiseResult solveIlp(const S1Instance &instance, const IlpSolveOptions &options = {}, const OptimiseControl &control = {});
 
 } // namespace convoffload
