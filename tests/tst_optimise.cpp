@@ -10,6 +10,7 @@
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/simulate/Simulator.h"
 #include "convoffload/io/StrategyCsv.h"
+#include "optimise/DialogSize.h"
 #include "optimise/ExperimentCharts.h"
 #include "optimise/ExperimentsDialog.h"
 #include "optimise/GainHeatMap.h"
@@ -34,6 +35,7 @@
 #include <QPainter>
 #include <QProcess>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QSvgRenderer>
@@ -212,6 +214,9 @@ private:
     QTemporaryDir m_dir;
 
 private slots:
+    // The dialogs' remembered choices live apart from the user's.
+    void initTestCase() { QCoreApplication::setOrganizationName(QStringLiteral("ConvOffloadOptimiseTests")); }
+
     // 6x6 input, 3x3 kernel: 4x4 outputs, G = 4 -> K_min = 4 groups. The
     // memory holds 4 whole patches (36 pixels), one kernel (9) and 4 outputs.
     void paperInstanceIsThePapersSetup()
@@ -353,10 +358,20 @@ private slots:
         request.worker_path = CONVOFFLOAD_CBC_WORKER;
         OptimiseControl control;
         control.time_limit_s = 3;
+        std::vector<double> seconds;
+        control.progress = [&seconds](const OptimiseProgress &p) { seconds.push_back(p.seconds); };
         const OptimiseReport report = optimise(project.problem, request, control);
         QVERIFY(!report.best_heuristic);
         QVERIFY2(report.result.hasSolution(), report.result.message.c_str());
         QVERIFY2(report.result.message.find("MIP start from a short search") != std::string::npos, report.result.message.c_str());
+        // The short search's points, then the ILP's: one clock, from the
+        // run's start (the ILP's own began at 0 after the search).
+        QVERIFY(!seconds.empty());
+        QVERIFY(std::is_sorted(seconds.begin(), seconds.end()));
+        QVERIFY(seconds.back() <= report.result.seconds);
+        QVERIFY(!report.result.history.empty());
+        QVERIFY(report.result.history.front().seconds >= seconds.front());
+        QVERIFY(report.result.history.back().seconds <= report.result.seconds);
         bool valid = false;
         QCOMPARE(simulated(project.problem, report.result.groups, &valid), report.result.duration);
         QVERIFY(valid);
@@ -840,6 +855,38 @@ private slots:
         QCOMPARE(countColour(image, ui::gainColour(1, 1)), 0); // not the gain map's blue
     }
 
+    // An instance Stop cut short (its result is its best so far, and not
+    // proven) is hatched in both maps and says so in its tip; a proven
+    // instance is its result even when Stop came after the proof.
+    void stoppedInstancesAreHatched()
+    {
+        const ExperimentRow finished = experimentRow(5, 120, 100, 80);
+        ExperimentRow stopped = finished;
+        stopped.search.cancelled = true;
+        ExperimentRow provenThenStopped = experimentRow(5, 120, 100, 100);
+        provenThenStopped.search.cancelled = true;
+        QVERIFY(!finished.stopped());
+        QVERIFY(stopped.stopped());
+        QVERIFY(!provenThenStopped.stopped());
+
+        for (const ui::ExperimentHeatMap map : {ui::ExperimentHeatMap::Gain, ui::ExperimentHeatMap::Gap}) {
+            const QColor fill = map == ui::ExperimentHeatMap::Gain ? ui::gainColour(1, 1) : ui::gapColour(1, 1);
+            QImage plain(600, 400, QImage::Format_RGB32), hatched(600, 400, QImage::Format_RGB32);
+            for (auto [image, row] : {std::pair{&plain, finished}, std::pair{&hatched, stopped}}) {
+                QPainter painter(image);
+                ui::paintExperimentHeatMap(painter, QRectF(image->rect()), {row}, map);
+            }
+            // The one cell is the scale's top colour; the hatch covers a
+            // part of it (the rest of the figure is the same).
+            const int plainFill = countColour(plain, fill), hatchedFill = countColour(hatched, fill);
+            QVERIFY2(plainFill > 10000, qPrintable(QString::number(plainFill)));
+            QVERIFY2(hatchedFill < plainFill * 9 / 10 && hatchedFill > plainFill / 3,
+                qPrintable(QStringLiteral("%1 of %2").arg(hatchedFill).arg(plainFill)));
+            QVERIFY(ui::experimentCellTip(stopped, map).contains(QStringLiteral("stopped before its end")));
+            QVERIFY(!ui::experimentCellTip(finished, map).contains(QStringLiteral("stopped")));
+        }
+    }
+
     // The cell found under a point (the tooltips') is the cell painted
     // there: sampled over the whole figure, a point on the open instance is
     // drawn in the gap colour, one on the proven instance in the proven
@@ -1167,6 +1214,102 @@ private slots:
         QCOMPARE(doc->project().strategies.back(), added);
     }
 
+    // The Optimise dialog opens with the method, time limit and CBC start
+    // of the last one closed, in this session and the next (QSettings); a
+    // saved value the dialog does not offer is left at its default.
+    void optimiseDialogRemembersItsChoices()
+    {
+        QSettings().remove(QStringLiteral("optimise"));
+        ui::MainWindow window;
+        QVERIFY(window.openFile(sample("paper-example.json")));
+        auto *action = window.findChild<QAction *>(QStringLiteral("optimiseAction"));
+        QVERIFY(action);
+        action->trigger();
+        auto *dialog = window.findChild<ui::OptimiseDialog *>();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->choices().method, OptimiseMethod::Search); // the defaults
+        QCOMPARE(dialog->choices().time_limit_s, 10.0);
+        dialog->setChoices({OptimiseMethod::Ilp, 3.5, true});
+        dialog->close(); // Close, as the user does
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+        QVERIFY(!window.findChild<ui::OptimiseDialog *>());
+        action->trigger();
+        dialog = window.findChild<ui::OptimiseDialog *>();
+        QVERIFY(dialog);
+        QCOMPARE(dialog->choices().method, OptimiseMethod::Ilp);
+        QCOMPARE(dialog->choices().time_limit_s, 3.5);
+        QVERIFY(dialog->choices().ilp_start_from_search);
+        QCOMPARE(dialog->request().method, OptimiseMethod::Ilp);
+        dialog->close(); // Close, as the user does
+
+        QSettings settings;
+        settings.setValue(QStringLiteral("optimise/method"), QStringLiteral("annealing"));
+        settings.setValue(QStringLiteral("optimise/timeLimit"), QStringLiteral("-4"));
+        settings.sync();
+        const ui::OptimiseDialog::Choices garbage = ui::OptimiseDialog::savedChoices();
+        QCOMPARE(garbage.method, OptimiseMethod::Search);
+        QCOMPARE(garbage.time_limit_s, 10.0);
+        settings.setValue(QStringLiteral("optimise/timeLimit"), QStringLiteral("1e9")); // past the box's day
+        settings.sync();
+        const Project project = loadProject(sample("paper-example.json").toStdString());
+        ui::OptimiseDialog fresh(project.problem, {});
+        fresh.setChoices(ui::OptimiseDialog::savedChoices());
+        QCOMPARE(fresh.timeLimit(), 24 * 3600.0);
+        QSettings().remove(QStringLiteral("optimise"));
+    }
+
+    // Choosing Exact on a layer beyond its proofs says so under the method
+    // at once, not at the end of the run; on a small layer nothing is said.
+    void optimiseDialogSaysWhatExactCannotProve_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("note"); // empty: none shown
+        QTest::newRow("paper example, 9 outputs") << QStringLiteral("paper-example.json") << QString();
+        QTest::newRow("LeNet-5 conv1, 784 outputs")
+            << QStringLiteral("lenet5-conv1.json") << QStringLiteral("784 outputs and 1024 needed pixels");
+    }
+
+    void optimiseDialogSaysWhatExactCannotProve()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, note);
+        const Project project = loadProject(sample(file.toUtf8().constData()).toStdString());
+        ui::OptimiseDialog dialog(project.problem, {});
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        auto *label = dialog.findChild<QLabel *>(QStringLiteral("exactReach"));
+        QVERIFY(label);
+        QVERIFY(!label->isVisible()); // the search: nothing to say
+        dialog.setMethod(OptimiseMethod::Exact);
+        QCOMPARE(label->isVisible(), !note.isEmpty());
+        if (!note.isEmpty()) {
+            QVERIFY2(label->text().contains(note), qPrintable(label->text()));
+            QVERIFY2(label->text().contains(QStringLiteral("cannot prove optimality")), qPrintable(label->text()));
+        }
+        dialog.setMethod(OptimiseMethod::Search);
+        QVERIFY(!label->isVisible());
+    }
+
+    // Dialogs open at their preferred size where it fits, grow with a large
+    // screen, and never pass a small one's available area less the frame
+    // (16 × 40 px).
+    void dialogsFitTheScreen_data()
+    {
+        QTest::addColumn<QRect>("available");
+        QTest::addColumn<QSize>("expected");
+        // The Experiments dialog: at least 1100 × 700, 60 % × 70 % of the screen.
+        QTest::newRow("1280x720, a 30 px panel") << QRect(0, 0, 1280, 690) << QSize(1100, 650);
+        QTest::newRow("2560x1440") << QRect(0, 0, 2560, 1440) << QSize(1536, 1008);
+        QTest::newRow("800x600") << QRect(0, 0, 800, 600) << QSize(784, 560);
+    }
+
+    void dialogsFitTheScreen()
+    {
+        QFETCH(QRect, available);
+        QFETCH(QSize, expected);
+        QCOMPARE(ui::dialogSizeFor(available, QSize(1100, 700), 0.6, 0.7), expected);
+    }
+
     // The Method box reaches the grid, and an exact run reports exact rows:
     // on 4×4 and 5×5 with G = 2 (4 and 9 patches) it proves both, which the
     // Gap column marks.
@@ -1244,6 +1387,63 @@ private slots:
         ui::OptimiseDialog optimise(project.problem, {});
         optimise.setTimeLimit(0.5);
         QVERIFY(runsFromTheKeyboard(optimise, &ui::OptimiseDialog::finished, Qt::Key_O));
+    }
+
+    // The ends of a range never cross: moving one past the other takes the
+    // other along, so the fields show the range that runs (before, 9 … 5
+    // stayed on show and ran as 5..9). Changed settings after a run say the
+    // results on show are the last run's.
+    void experimentsDialogRangesNeverCross()
+    {
+        ui::ExperimentsDialog dialog;
+        dialog.setGrid(smallGrid(5, 3, 2));
+        QSpinBox *sizeFrom = nullptr, *sizeTo = nullptr, *groupFrom = nullptr, *groupTo = nullptr;
+        for (QSpinBox *box : dialog.findChildren<QSpinBox *>()) {
+            const QString tip = box->toolTip();
+            (tip == QStringLiteral("Smallest input H_in = W_in")         ? sizeFrom
+                    : tip == QStringLiteral("Largest input H_in = W_in") ? sizeTo
+                    : tip == QStringLiteral("Smallest group size G")     ? groupFrom
+                    : tip == QStringLiteral("Largest group size G")      ? groupTo
+                                                                         : box)
+                = box;
+        }
+        QVERIFY(sizeFrom && sizeTo && groupFrom && groupTo);
+        sizeFrom->setValue(9); // past 5: the end follows
+        QCOMPARE(sizeTo->value(), 9);
+        sizeTo->setValue(6); // below 9: the start follows
+        QCOMPARE(sizeFrom->value(), 6);
+        QCOMPARE(sizeTo->value(), 6);
+        groupTo->setValue(1);
+        QCOMPARE(groupFrom->value(), 1);
+        groupFrom->setValue(7);
+        QCOMPARE(groupTo->value(), 7);
+        const ExperimentGrid grid = dialog.grid();
+        QCOMPARE(grid.size_from, 6);
+        QCOMPARE(grid.size_to, 6);
+        QCOMPARE(grid.group_from, 7);
+        QCOMPARE(grid.group_to, 7);
+        // setGrid reaches any range from any other, whichever end moves first.
+        for (const auto &[from, to] : {std::pair{10, 12}, std::pair{3, 4}, std::pair{8, 8}}) {
+            ExperimentGrid g = smallGrid(to, 3, 2);
+            g.size_from = from;
+            dialog.setGrid(g);
+            QCOMPARE(sizeFrom->value(), from);
+            QCOMPARE(sizeTo->value(), to);
+        }
+
+        dialog.setGrid(smallGrid(4, 2, 1));
+        QSignalSpy finished(&dialog, &ui::ExperimentsDialog::finished);
+        dialog.start();
+        QVERIFY(finished.wait(60000));
+        QCoreApplication::processEvents();
+        QLabel *status = nullptr;
+        for (QLabel *label : dialog.findChildren<QLabel *>())
+            if (label->text().startsWith(QStringLiteral("Done")))
+                status = label;
+        QVERIFY(status);
+        sizeTo->setValue(5);
+        QVERIFY2(status->text().contains(QStringLiteral("the results shown are the last run's (H=W 4…4, G 2…2")),
+            qPrintable(status->text()));
     }
 
     void experimentsDialogFillsTheHeatMap()

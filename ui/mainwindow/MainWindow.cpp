@@ -535,6 +535,8 @@ void MainWindow::optimiseStrategy()
         names << QString::fromStdString(spec.name);
     auto *dialog = new OptimiseDialog(m_document->problem(), names, this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->setChoices(OptimiseDialog::savedChoices());
+    connect(dialog, &QDialog::finished, dialog, [dialog] { OptimiseDialog::saveChoices(dialog->choices()); });
     connect(dialog, &OptimiseDialog::strategyReady, this, [this](const StrategySpec &spec) {
         const int at = int(m_document->project().strategies.size());
         m_document->undoStack()->push(new AddStrategyCommand(m_document, at, spec));

@@ -24,7 +24,7 @@ struct SeriesSpec {
 };
 
 /// `optimised` names the run's method's series ("Search", or "Exact").
-std::vector<SeriesSpec> seriesSpecs(const QString &optimised = QStringLiteral("Search"))
+std::vector<SeriesSpec> seriesSpecs(const QString &optimised)
 {
     auto solved = [](const OptimiseResult &r) { return r.hasSolution() ? std::optional(r.duration) : std::nullopt; };
     return {
@@ -43,8 +43,6 @@ std::vector<SeriesSpec> seriesSpecs(const QString &optimised = QStringLiteral("S
 }
 
 } // namespace
-
-QString durationSeriesName(int index) { return seriesSpecs().at(std::size_t(index)).name; }
 
 QChart *durationsBySizeChart(const std::vector<ExperimentRow> &rows, int groupSize)
 {

@@ -1,6 +1,7 @@
 #include "optimise/ExperimentsDialog.h"
 
 #include "export/FigureExport.h"
+#include "optimise/DialogSize.h"
 #include "optimise/ExperimentCharts.h"
 #include "optimise/GainHeatMap.h"
 
@@ -90,25 +91,26 @@ ExperimentsDialog::ExperimentsDialog(QWidget *parent)
     m_ilpLimit->setEnabled(false);
     connect(m_runIlp, &QCheckBox::toggled, m_ilpLimit, &QWidget::setEnabled);
 
-    auto *range = [](QSpinBox *a, QSpinBox *b) {
+    // A range's ends never cross: moving one past the other takes the other
+    // along, so the fields always show the range that runs.
+    const auto range = [this](QSpinBox *from, QSpinBox *to) {
+        connect(from, &QSpinBox::valueChanged, to, [to](int v) { to->setValue(std::max(v, to->value())); });
+        connect(to, &QSpinBox::valueChanged, from, [from](int v) { from->setValue(std::min(v, from->value())); });
         auto *row = new QHBoxLayout;
-        row->addWidget(a);
+        row->addWidget(from);
         row->addWidget(new QLabel(QStringLiteral("…")));
-        row->addWidget(b);
+        row->addWidget(to);
         row->addStretch();
         return row;
-    }(m_sizeFrom, m_sizeTo);
-    auto *groups = new QHBoxLayout;
-    groups->addWidget(m_groupFrom);
-    groups->addWidget(new QLabel(QStringLiteral("…")));
-    groups->addWidget(m_groupTo);
-    groups->addStretch();
+    };
+    auto *sizes = range(m_sizeFrom, m_sizeTo);
+    auto *groups = range(m_groupFrom, m_groupTo);
     auto *ilp = new QHBoxLayout;
     ilp->addWidget(m_runIlp);
     ilp->addWidget(m_ilpLimit);
     ilp->addStretch();
     auto *form = new QFormLayout;
-    form->addRow(tr("Input sizes:"), range);
+    form->addRow(tr("Input sizes:"), sizes);
     form->addRow(tr("Group sizes G:"), groups);
     form->addRow(tr("Method:"), m_method);
     form->addRow(tr("Time limit:"), m_searchLimit);
@@ -149,6 +151,7 @@ ExperimentsDialog::ExperimentsDialog(QWidget *parent)
     split->addWidget(m_table);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({620, 460}); // the table's first columns readable at 1100 px (it opened at 225)
 
     m_progress = new QProgressBar;
     m_status = new QLabel(tr("Durations Σ|I_slice| + n, exactly K_min groups, 3×3 kernel, stride 1 (the paper's setup)."));
@@ -179,8 +182,16 @@ ExperimentsDialog::ExperimentsDialog(QWidget *parent)
     layout->addWidget(m_progress);
     layout->addWidget(m_status);
     layout->addWidget(buttons);
-    resize(1100, 700);
+    // 1100 × 700 where it fits (its figures and table side by side), more of
+    // a large screen, and never past a small one (720 px less a panel).
+    fitDialogToScreen(this, QSize(1100, 700), 0.6, 0.7);
     setRunning(false);
+    for (QSpinBox *box : {m_sizeFrom, m_sizeTo, m_groupFrom, m_groupTo})
+        connect(box, &QSpinBox::valueChanged, this, &ExperimentsDialog::markStale);
+    for (QDoubleSpinBox *box : {m_searchLimit, m_ilpLimit})
+        connect(box, &QDoubleSpinBox::valueChanged, this, &ExperimentsDialog::markStale);
+    connect(m_method, &QComboBox::currentIndexChanged, this, &ExperimentsDialog::markStale);
+    connect(m_runIlp, &QCheckBox::toggled, this, &ExperimentsDialog::markStale);
 
     m_job.setObjectName(QStringLiteral("experiments"));
     m_job.setProgressHandler([this](const Instance &i) {
@@ -194,7 +205,10 @@ ExperimentsDialog::ExperimentsDialog(QWidget *parent)
         if (!error.isEmpty())
             m_status->setText(tr("Failed: %1").arg(error));
         else if (m_job.isCancelled())
-            m_status->setText(tr("Stopped: %1 instances done.").arg(rows().size()));
+            m_status->setText(!rows().empty() && rows().back().stopped()
+                    ? tr("Stopped: %1 instances, the last one stopped before its end (hatched: its best so far).")
+                          .arg(rows().size())
+                    : tr("Stopped: %1 instances done.").arg(rows().size()));
         else
             m_status->setText(tr("Done: %1 instances.").arg(rows().size()));
         emit finished();
@@ -238,6 +252,7 @@ void ExperimentsDialog::start()
     m_heatMap->setRows({});
     m_gapMap->setRows({});
     const ExperimentGrid g = grid();
+    m_ranGrid = g;
     // The duration chart shows a group size of the run (the paper's 4 when it is one).
     if (m_durationsGroup->value() < g.group_from || m_durationsGroup->value() > g.group_to) {
         const QSignalBlocker quiet(m_durationsGroup); // drawn once, below
@@ -296,6 +311,10 @@ void ExperimentsDialog::addRow(const ExperimentRow &row, int done, int total)
     for (int c = 0; c < values.size(); ++c) {
         auto *item = new QTableWidgetItem(values[c]);
         item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+        if (row.stopped()) {
+            item->setToolTip(tr("Stopped before the end of its time limit: its best strategy and bound so far"));
+            item->setForeground(palette().color(QPalette::Disabled, QPalette::Text));
+        }
         m_table->setItem(r, c, item);
     }
     m_progress->setValue(done);
@@ -320,6 +339,20 @@ void ExperimentsDialog::updateDurationChart()
     QChart *old = m_durations->chart();
     m_durations->setChart(durationsBySizeChart(rows(), m_durationsGroup->value()));
     delete old;
+}
+
+void ExperimentsDialog::markStale()
+{
+    if (isRunning() || rows().empty() || !m_ranGrid)
+        return;
+    const ExperimentGrid &g = *m_ranGrid;
+    m_status->setText(tr("The settings changed: the results shown are the last run's (H=W %1…%2, G %3…%4, %5 s). "
+                         "Run to see the new ones.")
+                          .arg(g.size_from)
+                          .arg(g.size_to)
+                          .arg(g.group_from)
+                          .arg(g.group_to)
+                          .arg(g.search_time_limit_s));
 }
 
 void ExperimentsDialog::cancel() { m_job.cancel(); }

@@ -56,6 +56,8 @@ private:
     void setRunning(bool running);
     void exportFigure();
     void updateDurationChart();
+    /// The form no longer shows the settings of the results on show: say so.
+    void markStale();
     void exportTable();
 
     QSpinBox *m_sizeFrom = nullptr, *m_sizeTo = nullptr, *m_groupFrom = nullptr, *m_groupTo = nullptr;
@@ -71,6 +73,7 @@ private:
     QTabWidget *m_views = nullptr;
     QChartView *m_durations = nullptr;
     QSpinBox *m_durationsGroup = nullptr;
+    std::optional<ExperimentGrid> m_ranGrid; // the settings of the results on show
 
     /// One finished instance, as runPaperExperiments reports it, or (with
     /// `running`) how the instance under way stands.

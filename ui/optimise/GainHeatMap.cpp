@@ -139,7 +139,10 @@ const ExperimentRow *experimentRowAt(
 
 QString experimentCellTip(const ExperimentRow &row, ExperimentHeatMap map)
 {
-    const QString instance = QStringLiteral("H_in = W_in = %1, G = %2").arg(row.input_size).arg(row.group_size);
+    const QString instance = QStringLiteral("H_in = W_in = %1, G = %2%3")
+                                 .arg(row.input_size)
+                                 .arg(row.group_size)
+                                 .arg(row.stopped() ? QStringLiteral(" (stopped before its end)") : QString());
     const QString best = QString::number(row.bestOptimised(), 'f', 0);
     if (map == ExperimentHeatMap::Gain)
         return QStringLiteral("%1: best heuristic %2, optimised %3, gain %4 %")
@@ -195,6 +198,8 @@ void paintExperimentHeatMap(
             const bool proven = style.marksProven && found->second->proven();
             const QColor colour = proven ? provenColour() : style.colour(style.value(*found->second), scaleTop);
             painter.fillRect(cell, colour);
+            if (found->second->stopped()) // its best so far, not its result: hatched
+                painter.fillRect(cell, QBrush(QColor(0, 0, 0, 110), Qt::BDiagPattern));
             painter.setPen(colour.lightnessF() < 0.55 ? Qt::white : Qt::black);
             if (proven) {
                 QFont mark = font;

@@ -1,6 +1,8 @@
 #include "optimise/OptimiseDialog.h"
 
 #include "charts/NiceScale.h"
+#include "optimise/DialogSize.h"
+#include "convoffload/optimise/ExactOptimiser.h"
 #include "render/Palette.h"
 
 #include <QChart>
@@ -15,6 +17,7 @@
 #include <QLineEdit>
 #include <QLineSeries>
 #include <QPushButton>
+#include <QSettings>
 #include <QShortcut>
 #include <QSpinBox>
 #include <QValueAxis>
@@ -48,6 +51,7 @@ OptimiseDialog::OptimiseDialog(const Problem &problem, QStringList takenNames, Q
     setWindowTitle(tr("Optimise strategy"));
     buildForm();
     setRunning(false);
+    fitDialogToScreen(this, QSize(), 0.35, 0.6); // a larger chart on a large screen
     m_job.setObjectName(QStringLiteral("optimise"));
     m_job.setProgressHandler([this](const OptimiseProgress &point) { onProgress(point); });
     m_job.setFinishedHandler([this](Outcome outcome) {
@@ -86,6 +90,12 @@ void OptimiseDialog::buildForm()
     connect(m_method, &QComboBox::currentIndexChanged, this,
         [this] { m_startFromSearch->setEnabled(m_method->currentData().toInt() == int(OptimiseMethod::Ilp)); });
 
+    // Said when the method is chosen, not at the end of the run: on a large
+    // layer Exact can search and bound, but not prove.
+    m_exactReach = new QLabel;
+    m_exactReach->setWordWrap(true);
+    m_exactReach->setObjectName(QStringLiteral("exactReach"));
+
     m_timeLimit = new QDoubleSpinBox;
     m_timeLimit->setRange(0.1, 24 * 3600);
     m_timeLimit->setDecimals(1);
@@ -120,6 +130,12 @@ void OptimiseDialog::buildForm()
     connect(m_groupCount, &QComboBox::currentIndexChanged, this,
         [this] { m_maxGroups->setEnabled(m_groupCount->currentData().toInt() == int(GroupCount::AtMostCap)); });
     m_maxGroups->setEnabled(false);
+
+    for (QComboBox *box : {m_method, m_groupCount})
+        connect(box, &QComboBox::currentIndexChanged, this, &OptimiseDialog::updateExactReach);
+    connect(m_groupSize, &QSpinBox::valueChanged, this, &OptimiseDialog::updateExactReach);
+    connect(m_maxGroups, &QSpinBox::valueChanged, this, &OptimiseDialog::updateExactReach);
+    updateExactReach();
 
     m_name = new QLineEdit(uniqueName(tr("Optimised")));
     m_name->setToolTip(tr("Name of the strategy added to the project."));
@@ -190,10 +206,35 @@ void OptimiseDialog::buildForm()
 
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(form);
+    layout->addWidget(m_exactReach); // not in the form, where a wrapped label is cut to two lines
     layout->addWidget(m_chartView, 1);
     layout->addWidget(m_status);
     layout->addWidget(m_summary);
     layout->addWidget(buttons);
+}
+
+void OptimiseDialog::updateExactReach()
+{
+    QString note;
+    if (m_method->currentData().toInt() == int(OptimiseMethod::Exact)) {
+        try {
+            const S1Instance in = makeS1Instance(m_problem, request().settings);
+            const ExactReach reach = exactReach(in);
+            const QString size = tr("%1 outputs and %2 needed pixels").arg(in.patches).arg(in.needed_pixels.size());
+            if (reach == ExactReach::LoadOnceOnly)
+                note = tr("Exact on this layer (%1, over the full proof's 64 and 256): it proves optimality only "
+                          "if a strategy loads every pixel once; otherwise the bound rises by one.")
+                           .arg(size);
+            else if (reach == ExactReach::SearchOnly)
+                note = tr("Exact on this layer (%1, over the proofs' 128 outputs and 256 pixels): it searches and "
+                          "reports the bound, but cannot prove optimality.")
+                           .arg(size);
+        } catch (const std::exception &) {
+            // The run says what is wrong with the problem, in context.
+        }
+    }
+    m_exactReach->setText(note);
+    m_exactReach->setVisible(!note.isEmpty());
 }
 
 QString OptimiseDialog::uniqueName(const QString &base) const
@@ -221,6 +262,46 @@ double OptimiseDialog::timeLimit() const { return m_timeLimit->value(); }
 void OptimiseDialog::setMethod(OptimiseMethod method) { m_method->setCurrentIndex(m_method->findData(int(method))); }
 
 void OptimiseDialog::setTimeLimit(double seconds) { m_timeLimit->setValue(seconds); }
+
+OptimiseDialog::Choices OptimiseDialog::choices() const
+{
+    return {OptimiseMethod(m_method->currentData().toInt()), timeLimit(), m_startFromSearch->isChecked()};
+}
+
+void OptimiseDialog::setChoices(const Choices &choices)
+{
+    setMethod(choices.method);
+    setTimeLimit(choices.time_limit_s);
+    m_startFromSearch->setChecked(choices.ilp_start_from_search);
+}
+
+namespace {
+const QString kMethodKey = QStringLiteral("optimise/method");
+const QString kTimeLimitKey = QStringLiteral("optimise/timeLimit");
+const QString kStartKey = QStringLiteral("optimise/ilpStartFromSearch");
+} // namespace
+
+OptimiseDialog::Choices OptimiseDialog::savedChoices()
+{
+    const QSettings settings;
+    Choices choices;
+    if (const std::optional<OptimiseMethod> method = optimiseMethodFromName(settings.value(kMethodKey).toString().toStdString()))
+        choices.method = *method;
+    bool ok = false;
+    const double seconds = settings.value(kTimeLimitKey).toDouble(&ok);
+    if (ok && std::isfinite(seconds) && seconds > 0)
+        choices.time_limit_s = seconds; // the spin box clamps it to its range
+    choices.ilp_start_from_search = settings.value(kStartKey, false).toBool();
+    return choices;
+}
+
+void OptimiseDialog::saveChoices(const Choices &choices)
+{
+    QSettings settings;
+    settings.setValue(kMethodKey, QString::fromStdString(optimiseMethodName(choices.method)));
+    settings.setValue(kTimeLimitKey, choices.time_limit_s);
+    settings.setValue(kStartKey, choices.ilp_start_from_search);
+}
 
 bool OptimiseDialog::isRunning() const { return m_job.isRunning(); }
 

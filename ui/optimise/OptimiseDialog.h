@@ -41,6 +41,21 @@ public:
     void setMethod(OptimiseMethod method);
     void setTimeLimit(double seconds);
 
+    /// What the dialog remembers from one opening to the next, and across
+    /// sessions (QSettings group "optimise"): the method, its time limit,
+    /// and where CBC starts.
+    struct Choices {
+        OptimiseMethod method = OptimiseMethod::Search;
+        double time_limit_s = 10;
+        bool ilp_start_from_search = false;
+    };
+    Choices choices() const;
+    void setChoices(const Choices &choices);
+    /// The saved choices; a value that is missing or not one the dialog
+    /// offers (an edited settings file) is left at its default.
+    static Choices savedChoices();
+    static void saveChoices(const Choices &choices);
+
 public slots:
     void start();
     void cancel();
@@ -58,6 +73,8 @@ private:
     void onProgress(const OptimiseProgress &point);
     void onFinished();
     void showReport();
+    /// Shows, under the method, what Exact cannot settle on this layer.
+    void updateExactReach();
     void setRunning(bool running);
     QString uniqueName(const QString &base) const;
 
@@ -74,6 +91,7 @@ private:
     QCheckBox *m_startFromSearch = nullptr;
     QSpinBox *m_maxGroups = nullptr;
     QLineEdit *m_name = nullptr;
+    QLabel *m_exactReach = nullptr;
     QLabel *m_status = nullptr;
     QLabel *m_summary = nullptr;
     QPushButton *m_run = nullptr;

@@ -225,10 +225,18 @@ LoadOnceProofStatus settleLoadOnce(const S1Instance &in, const OptimiseControl &
 
 } // namespace
 
+ExactReach exactReach(const S1Instance &instance)
+{
+    if (relaxedBoundFits(instance))
+        return ExactReach::Proof;
+    return loadOnceProofFits(instance) ? ExactReach::LoadOnceOnly : ExactReach::SearchOnly;
+}
+
 ExactOutcome exactOptimise(const S1Instance &in, const ExactOptions &options, const OptimiseControl &control)
 {
-    const bool provable = relaxedBoundFits(in);
-    const bool loadOnceOnly = !provable && loadOnceProofFits(in);
+    const ExactReach reach = exactReach(in);
+    const bool provable = reach == ExactReach::Proof;
+    const bool loadOnceOnly = reach == ExactReach::LoadOnceOnly;
     OptimiseControl searchControl = control;
     if (provable)
         searchControl.time_limit_s = control.time_limit_s * std::clamp(options.search_share, 0.0, 1.0);

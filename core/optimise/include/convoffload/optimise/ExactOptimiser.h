@@ -42,6 +42,15 @@ struct ExactOutcome {
     BoundProof proof;
 };
 
+/// What the exact method can settle on an instance, known before it runs
+/// (the Optimise dialog says it when the method is chosen).
+enum class ExactReach {
+    Proof, // up to 64 patches and 256 needed pixels: the dynamic programming
+    LoadOnceOnly, // up to 128 patches: only whether a strategy loads every pixel once
+    SearchOnly, // beyond: the search's strategy and the bound, never a proof
+};
+ExactReach exactReach(const S1Instance &instance);
+
 ExactOutcome exactOptimise(const S1Instance &instance, const ExactOptions &options, const OptimiseControl &control);
 
 /// The proof step after a search (`--prove`, and the second half of

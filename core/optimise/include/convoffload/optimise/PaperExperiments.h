@@ -61,6 +61,9 @@ struct ExperimentRow {
     /// The best optimised strategy meets the lower bound (to rounding: CBC's
     /// bound is a float): it is optimal.
     bool proven() const { return bestOptimised() <= lower_bound + 1e-6; }
+    /// Stopped before its time limit and not proven: its figures are the
+    /// best so far, not the instance's result.
+    bool stopped() const { return !proven() && (search.cancelled || (ilp && ilp->cancelled)); }
 };
 
 /// Called after each instance with its row and the count done so far.
