@@ -48,6 +48,7 @@
 
 #include "TestCli.h"
 
+#include <atomic>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -322,6 +323,40 @@ private slots:
         const QStringList csv = QString::fromStdString(experimentsToCsv(rows)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(csv.size(), 13);
         QVERIFY(csv[0].startsWith(QLatin1String("input_size,group_size,")));
+    }
+
+    // Stop during an instance: the run ends with that instance's best so
+    // far, marked stopped in every output (the finished ones are not).
+    void experimentsMarkTheInstanceStopCutShort()
+    {
+        ExperimentGrid grid = smallGrid(4, 2, 60);
+        grid.method = OptimiseMethod::Exact;
+        std::vector<ExperimentRow> rows = runPaperExperiments(grid); // 4×4, G = 2: proven at once
+        grid.size_from = grid.size_to = 9; // takes minutes
+        std::atomic<bool> cancel{false};
+        const std::vector<ExperimentRow> cut
+            = runPaperExperiments(grid, &cancel, {}, [&cancel](int, int, const OptimiseProgress &p) {
+                  if (p.seconds > 0.3)
+                      cancel = true;
+              });
+        QCOMPARE(cut.size(), std::size_t(1));
+        rows.push_back(cut.front());
+        QCOMPARE(rows.size(), std::size_t(2));
+        QVERIFY(rows[0].proven() && !rows[0].stopped());
+        QVERIFY(rows[1].search.cancelled && !rows[1].proven());
+        QVERIFY(rows[1].stopped());
+        const QStringList csv = QString::fromStdString(experimentsToCsv(rows)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(csv.size(), 3);
+        QVERIFY(csv[0].endsWith(QLatin1String(",status,stopped")));
+        QVERIFY(csv[1].endsWith(QLatin1String(",0")));
+        QVERIFY(csv[2].endsWith(QLatin1String(",1")));
+        const QStringList text = QString::fromStdString(experimentsToText(rows)).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(text.size(), 3);
+        QVERIFY(!text[1].contains(QLatin1String("stopped")));
+        QVERIFY(text[2].endsWith(QLatin1String("  (stopped)")));
+        const nlohmann::ordered_json json = experimentsToJson(rows);
+        QCOMPARE(json[0]["stopped"].get<bool>(), false);
+        QCOMPARE(json[1]["stopped"].get<bool>(), true);
     }
 
     // optimise() on the paper's Example: the result is a groups strategy the

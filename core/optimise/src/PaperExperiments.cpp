@@ -107,7 +107,7 @@ std::string ilpStatus(const ExperimentRow &row) { return row.ilp ? optimiseStatu
 std::string experimentsToCsv(const std::vector<ExperimentRow> &rows)
 {
     std::string out = "input_size,group_size,patches,k_min,s1_baseline,row_by_row,zigzag,best_heuristic,search,search_seconds,"
-                      "cbc,cbc_status,cbc_seconds,lower_bound,gap,gain,method,status\n";
+                      "cbc,cbc_status,cbc_seconds,lower_bound,gap,gain,method,status,stopped\n";
     for (const ExperimentRow &r : rows) {
         out += std::to_string(r.input_size) + "," + std::to_string(r.group_size) + "," + std::to_string(r.patches) + ","
             + std::to_string(r.min_groups) + "," + fixed(r.s1_baseline, 0) + "," + fixed(r.row_by_row, 0) + ","
@@ -115,7 +115,7 @@ std::string experimentsToCsv(const std::vector<ExperimentRow> &rows)
             + (r.search.hasSolution() ? fixed(r.search.duration, 0) : "") + "," + fixed(r.search.seconds, 3) + ","
             + ilpDuration(r) + "," + csvField(ilpStatus(r)) + "," + (r.ilp ? fixed(r.ilp->seconds, 3) : "") + ","
             + fixed(r.lower_bound, 0) + "," + fixed(r.gap(), 4) + "," + fixed(r.gain(), 4) + "," + r.search.method + ","
-            + csvField(optimiseStatusName(r.search.status)) + "\n";
+            + csvField(optimiseStatusName(r.search.status)) + "," + (r.stopped() ? "1" : "0") + "\n";
     }
     return out;
 }
@@ -130,6 +130,8 @@ std::string experimentsToText(const std::vector<ExperimentRow> &rows)
             r.search.seconds, r.ilp && r.ilp->hasSolution() ? fixed(r.ilp->duration, 0).c_str() : "-", ilpStatus(r).c_str(),
             r.ilp ? fixed(r.ilp->seconds, 1).c_str() : "", r.lower_bound, 100 * r.gap(), 100 * r.gain());
         out += line;
+        if (r.stopped()) // its best so far, not its result
+            out.insert(out.size() - 1, "  (stopped)");
     }
     return out;
 }
@@ -142,7 +144,7 @@ nlohmann::ordered_json experimentsToJson(const std::vector<ExperimentRow> &rows)
             {"k_min", r.min_groups}, {"row_by_row", r.row_by_row}, {"zigzag", r.zigzag},
             {"search", r.search.hasSolution() ? nlohmann::ordered_json(r.search.duration) : nullptr},
             {"search_status", optimiseStatusName(r.search.status)}, {"search_seconds", r.search.seconds},
-            {"lower_bound", r.lower_bound}, {"gap", r.gap()}, {"gain", r.gain()}};
+            {"lower_bound", r.lower_bound}, {"gap", r.gap()}, {"gain", r.gain()}, {"stopped", r.stopped()}};
         if (r.ilp) {
             row["cbc"] = r.ilp->hasSolution() ? nlohmann::ordered_json(r.ilp->duration) : nullptr;
             row["cbc_status"] = optimiseStatusName(r.ilp->status);
