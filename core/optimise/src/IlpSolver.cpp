@@ -424,6 +424,10 @@ private:
 
         if (answer.bound)
             m_result.lower_bound = std::max(m_result.lower_bound, *answer.bound);
+        // CBC stops short of a proof, unasked, only at the time limit it was
+        // given (no node or gap limit is set): the run used its time.
+        if (!m_result.cancelled && (answer.status == "feasible" || answer.status == "no-solution"))
+            m_result.timed_out = true;
         if (answer.status == "infeasible") {
             m_result.status = OptimiseStatus::NoSolution;
             m_result.message = "CBC proved that no ordered partition into " + std::to_string(model.groups)
