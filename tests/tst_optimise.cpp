@@ -34,6 +34,7 @@
 #include <QLineSeries>
 #include <QPainter>
 #include <QProcess>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -1479,6 +1480,37 @@ private slots:
         sizeTo->setValue(5);
         QVERIFY2(status->text().contains(QStringLiteral("the results shown are the last run's (H=W 4…4, G 2…2")),
             qPrintable(status->text()));
+    }
+
+    // Stop during an instance, in the dialog: its row is shown greyed with
+    // its best so far, the bar does not count it as done, and the status
+    // says it stopped before its end.
+    void experimentsDialogShowsTheStoppedInstance()
+    {
+        ui::ExperimentsDialog dialog;
+        ExperimentGrid grid = smallGrid(9, 2, 60);
+        grid.size_from = 9; // 9×9, G = 2: the exact method takes minutes
+        grid.method = OptimiseMethod::Exact;
+        dialog.setGrid(grid);
+        QSignalSpy finished(&dialog, &ui::ExperimentsDialog::finished);
+        dialog.start();
+        QTest::qWait(500);
+        dialog.cancel();
+        QVERIFY(finished.wait(10000));
+        QCoreApplication::processEvents();
+        QCOMPARE(dialog.rows().size(), std::size_t(1));
+        QVERIFY(dialog.rows().front().stopped());
+        auto *bar = dialog.findChild<QProgressBar *>();
+        QVERIFY(bar);
+        QCOMPARE(bar->value(), 0);
+        QCOMPARE(bar->maximum(), 1);
+        bool said = false;
+        for (QLabel *label : dialog.findChildren<QLabel *>())
+            said = said || label->text().contains(QStringLiteral("the last one stopped before its end"));
+        QVERIFY(said);
+        auto *table = dialog.findChild<QTableWidget *>();
+        QVERIFY(table && table->rowCount() == 1);
+        QVERIFY(table->item(0, 0)->toolTip().startsWith(QStringLiteral("Stopped before the end")));
     }
 
     void experimentsDialogFillsTheHeatMap()

@@ -204,11 +204,12 @@ ExperimentsDialog::ExperimentsDialog(QWidget *parent)
         setRunning(false);
         if (!error.isEmpty())
             m_status->setText(tr("Failed: %1").arg(error));
-        else if (m_job.isCancelled())
-            m_status->setText(!rows().empty() && rows().back().stopped()
-                    ? tr("Stopped: %1 instances, the last one stopped before its end (hatched: its best so far).")
-                          .arg(rows().size())
-                    : tr("Stopped: %1 instances done.").arg(rows().size()));
+        else if (m_job.isCancelled() && !rows().empty() && rows().back().stopped()) {
+            m_progress->setValue(int(rows().size()) - 1); // it is on show, but not done
+            m_status->setText(
+                tr("Stopped: %1 instances, the last one stopped before its end (hatched: its best so far).").arg(rows().size()));
+        } else if (m_job.isCancelled())
+            m_status->setText(tr("Stopped: %1 instances done.").arg(rows().size()));
         else
             m_status->setText(tr("Done: %1 instances.").arg(rows().size()));
         emit finished();
