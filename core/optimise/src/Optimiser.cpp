@@ -196,8 +196,8 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
             point.seconds += startSeconds;
         if (options.start)
             report.result.message += std::string(report.result.message.empty() ? "" : "; ")
-                + (report.best_heuristic ? "MIP start from a short search"
-                                         : "MIP start from a short search, as no heuristic satisfies the problem");
+                + (report.best_heuristic ? "the start strategy came from a short search"
+                                         : "the start strategy came from a short search, as no heuristic satisfies the problem");
         report.result.seconds += startSeconds;
     } else {
         SearchOptions options;
