@@ -8,6 +8,7 @@
 // t_l = t_acc = 1, t_w = 0, kernels preloaded, so D = Σ|I_slice| + n.
 
 #include "TestGroups.h"
+#include "convoffload/io/ProjectFile.h"
 #include "convoffload/optimise/IlpFiles.h"
 #include "convoffload/optimise/IlpModel.h"
 #include "convoffload/optimise/IlpSolver.h"
@@ -67,19 +68,11 @@ Problem tinyProblem(int h, int w, int groupSize, int maxLoads = 9, std::int64_t 
     return p;
 }
 
-/// samples/paper-example.json: 2 channels, 2 kernels, 5×5, G = 2, memory
-/// 80, reload bound 2, t_w = 1, kernels loaded. CBC's bound was still 109
-/// after 10 s there, against the optimum 111 that the search proves at once.
-Problem paperExample()
-{
-    Problem paper = tinyProblem(5, 5, 2, 2, 80);
-    paper.layer.c_in = 2;
-    paper.layer.n = 2;
-    paper.hardware.nbop_pe = 72;
-    paper.hardware.t_w = 1;
-    paper.options.kernels_preloaded = false;
-    return paper;
-}
+/// The paper's example, as the sample holds it (5×5, 2 channels, 2
+/// kernels, G = 2, reload bound 2, t_w = 1, kernels loaded). CBC's bound was
+/// still 109 after 10 s there, against the optimum 111 that the search
+/// proves at once.
+Problem paperExample() { return loadProject(CONVOFFLOAD_SAMPLES "/paper-example.json").problem; }
 
 OptimiseSettings capped(std::int64_t cap)
 {

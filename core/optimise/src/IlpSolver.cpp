@@ -259,7 +259,7 @@ private:
             return;
         }
         m_result.groups = *m_start;
-        m_result.duration = evaluate(m_in, *m_start).duration;
+        m_result.duration = m_startEvaluation->duration;
         m_result.status = meetsBound(m_result.duration) ? OptimiseStatus::Optimal : OptimiseStatus::Feasible;
         m_result.message = why + "; the start strategy is kept";
     }
@@ -276,11 +276,16 @@ private:
             m_start = m_options.start;
         else if (std::optional<NamedGroups> best = bestFeasibleHeuristic(m_in))
             m_start = best->groups;
-        if (m_start && !evaluate(m_in, *m_start).feasible)
-            m_start.reset(); // CBC would refuse it anyway; the result must stay valid
+        if (m_start) {
+            m_startEvaluation = evaluate(m_in, *m_start); // once: the fallback, the first point, the pruning
+            if (!m_startEvaluation->feasible) { // CBC would refuse it anyway; the result must stay valid
+                m_start.reset();
+                m_startEvaluation.reset();
+            }
+        }
         raiseBoundByPartitions(limit);
         if (m_start) { // the best so far while the model is made (seconds on a large layer)
-            m_result.history.push_back(OptimiseProgress{elapsed(), evaluate(m_in, *m_start).duration, m_result.lower_bound});
+            m_result.history.push_back(OptimiseProgress{elapsed(), m_startEvaluation->duration, m_result.lower_bound});
             if (m_control.progress)
                 m_control.progress(m_result.history.back());
             if (meetsBound(*m_result.history.back().incumbent)) { // nothing left for CBC to find or prove
@@ -373,7 +378,7 @@ private:
         if (limit > 0)
             limits.deadline = m_begin + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(limit));
         if (m_start && m_in.group_count == GroupCount::ExactlyKMin)
-            limits.known_loads = evaluate(m_in, *m_start).loaded_pixels;
+            limits.known_loads = m_startEvaluation->loaded_pixels;
         if (const std::optional<double> bound = partitionLowerBound(m_in, limits))
             m_result.lower_bound = std::max(m_result.lower_bound, *bound);
     }
@@ -406,7 +411,7 @@ private:
         if (!answer.complete) {
             if (stopAsked) {
                 const std::string lost
-                    = answer.last_incumbent && m_start && *answer.last_incumbent < evaluate(m_in, *m_start).duration - 1e-9
+                    = answer.last_incumbent && m_start && *answer.last_incumbent < m_startEvaluation->duration - 1e-9
                     ? " (its incumbent of " + std::to_string(*answer.last_incumbent) + " was lost)"
                     : "";
                 return takeStart(std::string(m_result.cancelled ? "cancelled" : "the time limit was reached")
@@ -468,6 +473,7 @@ private:
     const OptimiseControl &m_control;
     const Clock::time_point m_begin;
     std::optional<Groups> m_start;
+    std::optional<S1Evaluation> m_startEvaluation; // set with m_start
     OptimiseResult m_result;
 };
 
