@@ -920,6 +920,12 @@ private slots:
             QVERIFY2(plainFill > 10000, qPrintable(QString::number(plainFill)));
             QVERIFY2(hatchedFill < plainFill * 9 / 10 && hatchedFill > plainFill / 3,
                 qPrintable(QStringLiteral("%1 of %2").arg(hatchedFill).arg(plainFill)));
+            // The hatch's key, under the colour scale, is drawn only when a cell has it.
+            int keyPixels = 0;
+            for (int y = plain.height() * 85 / 100; y < plain.height(); ++y)
+                for (int x = plain.width() * 80 / 100; x < plain.width(); ++x)
+                    keyPixels += plain.pixel(x, y) != hatched.pixel(x, y) ? 1 : 0;
+            QVERIFY2(keyPixels > 50, qPrintable(QString::number(keyPixels)));
             QVERIFY(ui::experimentCellTip(stopped, map).contains(QStringLiteral("stopped before its end")));
             QVERIFY(!ui::experimentCellTip(finished, map).contains(QStringLiteral("stopped")));
         }

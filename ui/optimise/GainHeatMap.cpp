@@ -256,8 +256,10 @@ void paintExperimentHeatMap(
             QString::number(100 * t * scaleTop, 'f', 0) + QStringLiteral(" %"));
     }
     painter.drawText(QRectF(scale.left() - line, scale.top() - line * 1.3, line * 6, line), Qt::AlignLeft, style.scaleCaption);
-    if (style.marksProven) { // the key of the proven fill, under the scale
-        const QRectF key(scale.left(), scale.bottom() + line * 0.8, scale.width(), line * 1.2);
+    double keyTop = scale.bottom() + line * 0.8; // the keys under the scale, one under the other
+    if (style.marksProven) { // the key of the proven fill
+        const QRectF key(scale.left(), keyTop, scale.width(), line * 1.2);
+        keyTop += line * 1.6;
         painter.fillRect(key, provenColour());
         painter.setPen(QPen(QColor(0x66, 0x66, 0x66), 0.8));
         painter.drawRect(key);
@@ -265,6 +267,17 @@ void paintExperimentHeatMap(
         painter.drawText(key, Qt::AlignCenter, QStringLiteral("✓"));
         painter.drawText(QRectF(key.right() + line * 0.3, key.top(), line * 4, key.height()), Qt::AlignLeft | Qt::AlignVCenter,
             QStringLiteral("proven"));
+    }
+    if (std::any_of(rows.begin(), rows.end(), [](const ExperimentRow &r) { return r.stopped(); })) {
+        // The key of the hatch, only when a cell has it (a figure with it must say what it means).
+        const QRectF key(scale.left(), keyTop, scale.width(), line * 1.2);
+        painter.fillRect(key, Qt::white);
+        painter.fillRect(key, QBrush(QColor(0, 0, 0, 110), Qt::BDiagPattern));
+        painter.setPen(QPen(QColor(0x66, 0x66, 0x66), 0.8));
+        painter.drawRect(key);
+        painter.setPen(Qt::black);
+        painter.drawText(QRectF(key.right() + line * 0.3, key.top(), line * 5, key.height()), Qt::AlignLeft | Qt::AlignVCenter,
+            QStringLiteral("stopped"));
     }
     painter.restore();
 }
