@@ -24,6 +24,7 @@
 #include <QApplication>
 #include <QChart>
 #include <QChartView>
+#include <QFontMetricsF>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
@@ -1089,6 +1090,44 @@ private slots:
                 QVERIFY(axis->min() <= dialog.report()->result.duration && dialog.report()->result.duration <= axis->max());
             }
         }
+    }
+
+    // On a small screen the chart is short (about 80 px of plot at
+    // 1280×720): the duration axis must not ask for more labels than fit,
+    // or Qt hides every other one (0, 40, 60, 100 was seen). Each interval
+    // must leave at least one and a half lines of the labels' font, before
+    // a run and after it.
+    void optimiseDialogDurationLabelsHaveRoom()
+    {
+        const Project project = loadProject(sample("paper-example.json").toStdString());
+        ui::OptimiseDialog dialog(project.problem, {});
+        dialog.setTimeLimit(0.5);
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        dialog.resize(dialog.minimumSizeHint());
+        QTest::qWait(100);
+        auto *chartView = dialog.findChild<QChartView *>();
+        QVERIFY(chartView);
+        QValueAxis *durations = nullptr;
+        for (QAbstractAxis *a : chartView->chart()->axes(Qt::Vertical))
+            durations = qobject_cast<QValueAxis *>(a);
+        QVERIFY(durations);
+        auto checkRoom = [&] {
+            const double plot = chartView->chart()->plotArea().height();
+            QVERIFY2(plot < 150, qPrintable(QString::number(plot))); // the case this test is about
+            const double intervals = (durations->max() - durations->min()) / durations->tickInterval();
+            const double line = QFontMetricsF(durations->labelsFont()).height();
+            QVERIFY2(plot / intervals >= 1.5 * line,
+                qPrintable(QStringLiteral("%1 intervals in %2 px, labels %3 px").arg(intervals).arg(plot).arg(line)));
+        };
+        checkRoom();
+        if (QTest::currentTestFailed())
+            return;
+        QSignalSpy finished(&dialog, &ui::OptimiseDialog::finished);
+        dialog.start();
+        QVERIFY(finished.wait(20000));
+        QTest::qWait(100);
+        checkRoom();
     }
 
     // A problem the optimisers cannot take (one patch does not fit the

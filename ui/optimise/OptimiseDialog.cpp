@@ -11,6 +11,7 @@
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QFontMetricsF>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QLabel>
@@ -23,6 +24,7 @@
 #include <QValueAxis>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -156,6 +158,8 @@ void OptimiseDialog::buildForm()
     m_durationAxis = new QValueAxis;
     m_durationAxis->setTitleText(tr("duration"));
     applyNiceScale(m_durationAxis, niceScale(0, 100, 5, 1));
+    // Fewer ticks when the plot is short (rescaleDurationAxis).
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] { rescaleDurationAxis(); });
     m_chart->addAxis(m_timeAxis, Qt::AlignBottom);
     m_chart->addAxis(m_durationAxis, Qt::AlignLeft);
     for (QLineSeries *s : {m_incumbent, m_bound}) {
@@ -357,6 +361,17 @@ void OptimiseDialog::onProgress(const OptimiseProgress &point)
         m_incumbent->append(point.seconds, *point.incumbent);
     if (point.bound)
         m_bound->append(point.seconds, *point.bound);
+    rescaleDurationAxis();
+    if (point.seconds > m_timeAxis->max())
+        applyNiceScale(m_timeAxis, niceScale(0, point.seconds * 1.2));
+    m_status->setText(tr("Optimising… %1 s, best %2, bound %3")
+                          .arg(point.seconds, 0, 'f', 1)
+                          .arg(point.incumbent ? number(*point.incumbent) : tr("none yet"))
+                          .arg(point.bound ? number(*point.bound) : tr("–")));
+}
+
+void OptimiseDialog::rescaleDurationAxis()
+{
     // The axis spans the points drawn so far (a few hundred at most).
     double low = std::numeric_limits<double>::max(), high = std::numeric_limits<double>::lowest();
     for (const QLineSeries *series : {m_incumbent, m_bound})
@@ -364,17 +379,20 @@ void OptimiseDialog::onProgress(const OptimiseProgress &point)
             low = std::min(low, p.y());
             high = std::max(high, p.y());
         }
-    if (low <= high) {
-        // Durations are whole cycles: integer ticks, a little air around the lines.
+    if (low > high) { // nothing drawn yet
+        low = 0;
+        high = 100;
+    } else { // a little air around the lines
         const double margin = (high - low) * 0.05;
-        applyNiceScale(m_durationAxis, niceScale(low - margin, high + margin, 5, 1));
+        low -= margin;
+        high += margin;
     }
-    if (point.seconds > m_timeAxis->max())
-        applyNiceScale(m_timeAxis, niceScale(0, point.seconds * 1.2));
-    m_status->setText(tr("Optimising… %1 s, best %2, bound %3")
-                          .arg(point.seconds, 0, 'f', 1)
-                          .arg(point.incumbent ? number(*point.incumbent) : tr("none yet"))
-                          .arg(point.bound ? number(*point.bound) : tr("–")));
+    // A label needs about two lines of height to stay apart from the next.
+    const double labelRoom = 2.2 * QFontMetricsF(m_durationAxis->labelsFont()).height();
+    const int intervals = std::clamp(int(m_chart->plotArea().height() / labelRoom), 2, 5);
+    const NiceScale scale = niceScale(low, high, intervals, 1); // durations are whole cycles: integer ticks
+    if (scale.min != m_durationAxis->min() || scale.max != m_durationAxis->max() || scale.step != m_durationAxis->tickInterval())
+        applyNiceScale(m_durationAxis, scale);
 }
 
 void OptimiseDialog::onFinished()

@@ -71,6 +71,11 @@ protected:
 private:
     void buildForm();
     void onProgress(const OptimiseProgress &point);
+    /// The duration axis over the points drawn (0..100 before any), with as
+    /// many ticks as the plot's height gives room for labels: at 1280×720
+    /// the plot is about 80 px tall, and Qt hid every other label of five
+    /// intervals, leaving 0, 40, 60, 100.
+    void rescaleDurationAxis();
     void onFinished();
     void showReport();
     /// Shows, under the method, what Exact cannot settle on this layer.
