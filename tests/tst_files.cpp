@@ -251,7 +251,11 @@ private slots:
         addErrorRow("json: missing comma", "{\n  \"format\": \"convoffload-project\"\n  \"version\": 1\n}", "line 3, column 11",
             "invalid JSON");
         addErrorRow("json: truncated", "{\"format\": ", "line 1, column 12", "invalid JSON");
-        addErrorRow("json: empty", "", "line 1, column 1", "invalid JSON");
+        addErrorRow("json: empty", "", "line 1, column 1", "invalid JSON: the file is empty");
+        addErrorRow("json: only white space", "\n  \n", "line 3, column 1", "invalid JSON: the file is empty");
+        addErrorRow("json: binary (an ONNX model's first bytes)", std::string("\x08\x07\x12\x07pytorch", 11), "line 1, column 1",
+            "a binary file, not JSON text (an ONNX model is imported as a network");
+        addErrorRow("json: a control character late in the head", "{\n  \x01}", "line 2, column 3", "a binary file");
         addErrorRow("json: not an object", "[1, 2]", "top level", "expected an object, got array");
         addErrorRow("json: duplicate key", R"({"format": "convoffload-project", "version": 1, "layer": {"h_k": 3, "h_k": 2}})",
             "layer.h_k", "duplicate key 'h_k'");

@@ -333,6 +333,45 @@ private Q_SLOTS:
         QCOMPARE(m_doc->undoStack()->count(), 0);
     }
 
+    void hoverMessagesFollowTheDrag()
+    {
+        // A drag starts over its own patches: no refusal for that. A refusal
+        // met on the way is withdrawn (an empty reason) once the drag moves on
+        // to a target that takes the patches, or back home, so the status bar
+        // never says "already in group 1" over a drop that works.
+        QSignalSpy refused(m_view.get(), &GridView::dropRefused);
+        std::unique_ptr<QMimeData> data(GroupListModel::encodePatches(kMine, patches({0})));
+        const auto hover = [&](const QPoint &pos) {
+            QDragMoveEvent move(pos, Qt::MoveAction, data.get(), Qt::LeftButton, Qt::NoModifier);
+            QCoreApplication::sendEvent(m_view.get(), &move);
+            return move.isAccepted();
+        };
+        QDragEnterEvent enter(centreOf(0), Qt::MoveAction, data.get(), Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(m_view.get(), &enter);
+        QVERIFY(!hover(centreOf(0))); // home: nothing to drop, nothing said
+        QVERIFY(!hover(centreOf(1)));
+        QCOMPARE(refused.count(), 0);
+        QVERIFY(!hover(QPoint(3, 3))); // off the cells
+        QCOMPARE(refused.count(), 1);
+        QVERIFY(refused.last().at(0).toString().contains(QLatin1String("on a patch")));
+        QVERIFY(hover(centreOf(2))); // group 2 takes it: the refusal is withdrawn
+        QCOMPARE(refused.count(), 2);
+        QCOMPARE(refused.last().at(0).toString(), QString());
+        QVERIFY(!hover(centreOf(1))); // home again: still nothing said
+        QVERIFY(!hover(QPoint(3, 3)));
+        QCOMPARE(refused.count(), 3);
+        QVERIFY(!hover(centreOf(0))); // back home withdraws it too
+        QCOMPARE(refused.count(), 4);
+        QCOMPARE(refused.last().at(0).toString(), QString());
+        QVERIFY(hover(centreOf(2)));
+        QDropEvent dropEvent(QPointF(centreOf(2)), Qt::MoveAction, data.get(), Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(m_view.get(), &dropEvent);
+        QVERIFY(dropEvent.isAccepted());
+        QCOMPARE(refused.count(), 4); // the drop worked: no message
+        QCOMPARE(mine(), QStringLiteral("1|2 5 0|4 3|6 7|8"));
+        QTRY_VERIFY(!m_doc->busy());
+    }
+
     void selectionWithAPatchOfTheTargetIsAccepted()
     {
         // movePatches keeps the target's own patches where they are.

@@ -17,6 +17,7 @@
 
 #include <QDir>
 #include <QElapsedTimer>
+#include <QScopeGuard>
 #include <QFileInfo>
 #include <QFile>
 #include <QProcess>
@@ -25,11 +26,17 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cmath>
 #include <functional>
 #include <limits>
 #include <numeric>
 #include <thread>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 using namespace convoffload;
 
@@ -553,7 +560,8 @@ void TestIlp::cancelStopsWithinASecond()
     const Problem problem = tinyProblem(12, 12, 3);
     const S1Instance in = makeS1Instance(problem);
     SolveInBackground solve(in, workerOptions());
-    QTest::qWait(1500);
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(1500)); // not qWait: no allocation while the solve forks (see stopEndsTheModelsWrite)
     QVERIFY(!solve.done());
     const qint64 ms = solve.cancelAndWait();
     QVERIFY2(ms < 1000, qPrintable(QString::number(ms)));
@@ -646,14 +654,33 @@ void TestIlp::stopEndsTheModelsWrite()
     QVERIFY(parent.isValid());
     IlpSolveOptions options = workerOptions();
     options.temp_dir = parent.path().toStdString();
-    SolveInBackground solve(in, options);
-    // The model's file appears in the run's private directory once the write starts.
+    // The model's file appears in the run's private directory once the write
+    // starts. The poll must not allocate: the solve forks its writer meanwhile,
+    // and the sanitizer build's allocator is not fork-safe (GCC 12's ASan
+    // takes no lock around fork). A child forked while this thread held the
+    // allocator's lock hung in its first malloc (CI under load: no file in
+    // 60 s). Raw system calls into buffers made before the solve starts.
+    const QByteArray parentPath = QFile::encodeName(parent.path());
+    const int parentFd = ::open(parentPath.constData(), O_RDONLY | O_DIRECTORY);
+    QVERIFY(parentFd >= 0);
+    const auto closeParent = qScopeGuard([parentFd] { ::close(parentFd); });
+    alignas(8) char entries[4096];
+    char modelPath[4096];
     auto writing = [&] {
-        for (const QFileInfo &run : QDir(parent.path()).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot))
-            if (QFileInfo::exists(run.filePath() + QStringLiteral("/model.mps")))
+        ::lseek(parentFd, 0, SEEK_SET);
+        const long bytes = ::syscall(SYS_getdents64, parentFd, entries, sizeof entries);
+        for (long at = 0; at < bytes;) {
+            const auto *entry = reinterpret_cast<const dirent64 *>(entries + at);
+            at += entry->d_reclen;
+            if (entry->d_name[0] == '.')
+                continue;
+            std::snprintf(modelPath, sizeof modelPath, "%s/%s/model.mps", parentPath.constData(), entry->d_name);
+            if (::access(modelPath, F_OK) == 0)
                 return true;
+        }
         return false;
     };
+    SolveInBackground solve(in, options);
     QElapsedTimer waited;
     waited.start();
     while (!writing() && !solve.done() && waited.elapsed() < 60000)

@@ -5,6 +5,7 @@
 #include "TestImages.h"
 
 #include "mainwindow/ExportDialog.h"
+#include "panels/StepSpinBox.h"
 #include "mainwindow/MainWindow.h"
 #include "document/EditProblemCommand.h"
 #include "document/RemoveStrategyCommand.h"
@@ -356,6 +357,32 @@ private slots:
         const QString metrics = dir.filePath(QStringLiteral("metrics.csv"));
         QVERIFY(dialog.exportMetricsTo(metrics).isEmpty());
         QVERIFY(QFile(metrics).size() > 0);
+    }
+
+    // The Step box numbers as the step control does: compute steps 1..n,
+    // then "drain", not n + 1 (it read 33 where the rest said "drain (after
+    // step 32)").
+    void exportDialogNamesTheDrain()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(sample("paper-example.json")));
+        QTRY_VERIFY(window.document()->cursor() != nullptr);
+        const auto &steps = window.document()->cursor()->result().steps;
+        QVERIFY(steps.size() > 1 && steps.back().drain); // the last group's outputs are written after it
+        ExportDialog dialog(window.document());
+        auto *step = dialog.findChild<StepSpinBox *>();
+        QVERIFY(step);
+        QCOMPARE(step->maximum(), int(steps.size()));
+        step->setValue(step->maximum());
+        QCOMPARE(step->text(), QStringLiteral("drain"));
+        step->setValue(3);
+        QCOMPARE(step->text(), QStringLiteral("3"));
+        step->selectAll();
+        QTest::keyClicks(step, QStringLiteral("drain"));
+        QCOMPARE(step->value(), step->maximum());
+        QTest::keyClick(step, Qt::Key_Down);
+        QCOMPARE(step->value(), int(steps.size()) - 1);
+        QCOMPARE(step->text(), QString::number(steps.size() - 1));
     }
 
     // The dialog's presets are the CLI's --preset: "paper column" lays the

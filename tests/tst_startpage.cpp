@@ -208,6 +208,8 @@ private slots:
             QVERIFY2(keys.contains(k.toString(QKeySequence::NativeText).toHtmlEscaped()), qPrintable(k.toString()));
         QVERIFY(keys.contains(QLatin1String("Duplicate as Groups")));
         QVERIFY(!keys.contains(QLatin1Char('&') + QLatin1String("Open")));
+        // The grid's keys are UTF-8 text: read as Latin-1 the dash showed "1 â€“ 9".
+        QVERIFY2(keys.contains(QStringLiteral("1 \u2013 9")), qPrintable(keys.right(600)));
         const QString about = aboutHtml(QStringLiteral("9.8.7"));
         QVERIFY(about.contains(QLatin1String("9.8.7")));
         QVERIFY(about.contains(QLatin1String("Convolutions Predictable Offloading to an Accelerator")));

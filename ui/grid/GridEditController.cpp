@@ -297,8 +297,10 @@ void GridEditController::execDrag(QMimeData *data)
     clearDropPreview(); // a cancelled drag may end outside every target
 }
 
-QString GridEditController::dropRefusal(const QMimeData *data, const QPointF &pos, int *group) const
+QString GridEditController::dropRefusal(const QMimeData *data, const QPointF &pos, int *group, bool *inPlace) const
 {
+    if (inPlace)
+        *inPlace = false;
     if (!m_model)
         return tr("This grid is not being edited.");
     if (!m_model->problem().isEmpty())
@@ -322,8 +324,14 @@ QString GridEditController::dropRefusal(const QMimeData *data, const QPointF &po
         if (std::find(groups[g].begin(), groups[g].end(), *target) != groups[g].end())
             targetGroup = int(g);
     const QString why = m_model->moveRefusal(payload->patches, targetGroup);
-    if (!why.isEmpty())
+    if (!why.isEmpty()) {
+        if (inPlace) {
+            const PatchList &home = targetGroup >= 0 ? groups[std::size_t(targetGroup)] : m_model->unassigned();
+            *inPlace = std::all_of(payload->patches.begin(), payload->patches.end(),
+                [&](PatchId p) { return std::find(home.begin(), home.end(), p) != home.end(); });
+        }
         return why;
+    }
     if (group)
         *group = targetGroup;
     return {};
@@ -352,9 +360,18 @@ void GridEditController::dragEnter(QDragEnterEvent *event)
 void GridEditController::dragMove(QDragMoveEvent *event)
 {
     int group = -1;
-    const QString why = dropRefusal(event->mimeData(), event->position(), &group);
+    bool inPlace = false;
+    const QString why = dropRefusal(event->mimeData(), event->position(), &group, &inPlace);
+    // A refusal shown a moment ago is stale over a target that takes the
+    // patches, or back over their own group: an empty reason withdraws it.
+    const auto withdrawRefusal = [this] {
+        if (!m_lastRefusal.isEmpty()) {
+            m_lastRefusal.clear();
+            Q_EMIT dropRefused(QString());
+        }
+    };
     if (why.isEmpty()) {
-        m_lastRefusal.clear();
+        withdrawRefusal();
         setDropCell(m_view->geometry().cellAt(event->position()));
         const std::optional<PatchPayload> payload = GroupListModel::decodePatches(event->mimeData());
         if (group >= 0 && payload)
@@ -368,6 +385,10 @@ void GridEditController::dragMove(QDragMoveEvent *event)
     setDropCell(std::nullopt);
     clearDropPreview();
     event->ignore(); // the cursor shows "forbidden"
+    if (inPlace) { // every drag starts over its own patches: nothing to explain
+        withdrawRefusal();
+        return;
+    }
     if (why != m_lastRefusal) {
         m_lastRefusal = why;
         Q_EMIT dropRefused(why);
@@ -387,6 +408,7 @@ void GridEditController::drop(QDropEvent *event)
     clearDropPreview();
     m_lastRefusal.clear();
     int group = -1;
+    // Dropped back home, the reason is said now: the user let go on purpose.
     QString why = dropRefusal(event->mimeData(), event->position(), &group);
     if (why.isEmpty()) {
         // One undo command either way.

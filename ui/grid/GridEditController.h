@@ -66,7 +66,10 @@ public:
     bool spaceHeld() const { return m_spaceHeld; }
 
     QMimeData *selectionMimeData() const;
-    QString dropRefusal(const QMimeData *data, const QPointF &pos, int *group = nullptr) const;
+    /// Why `data` cannot be dropped at `pos` (empty: it can, onto `group`).
+    /// `inPlace` is set when the patches are already where the drop would put
+    /// them: the drag has not left home yet, which is not worth a message.
+    QString dropRefusal(const QMimeData *data, const QPointF &pos, int *group = nullptr, bool *inPlace = nullptr) const;
     /// Runs a drag of `data` from the view (blocks in QDrag::exec).
     void execDrag(QMimeData *data);
 
@@ -91,7 +94,10 @@ public:
 
 Q_SIGNALS:
     void selectionChanged();
-    /// A drop (or the drag hovering here) is refused; `reason` says why.
+    /// A drop (or the drag hovering here) is refused; `reason` says why. An
+    /// empty reason withdraws the last one: the drag moved on to a target that
+    /// takes the patches, or back over their own group (not worth a message
+    /// while hovering: every drag starts there).
     void dropRefused(const QString &reason);
 
 private:

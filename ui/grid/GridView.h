@@ -115,7 +115,8 @@ Q_SIGNALS:
     /// The cell under the mouse; (-1, -1) when it leaves the grid.
     void cellHovered(int row, int col);
     void selectionChanged();
-    /// A drop (or the drag hovering here) is refused; `reason` says why.
+    /// A drop (or the drag hovering here) is refused; `reason` says why; an
+    /// empty one withdraws the last (GridEditController::dropRefused).
     void dropRefused(const QString &reason);
 
 protected:

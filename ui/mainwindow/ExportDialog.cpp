@@ -2,6 +2,7 @@
 
 #include "document/ProjectDocument.h"
 #include "export/Figures.h"
+#include "panels/StepSpinBox.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -53,8 +54,17 @@ ExportDialog::ExportDialog(ProjectDocument *document, QWidget *parent)
     form->addRow(tr("&Strategy:"), m_strategy);
     form->addRow(tr("&Versus:"), m_versus);
 
-    m_step = new QSpinBox(this);
-    m_step->setRange(1, 1 << 30);
+    m_step = new StepSpinBox(this);
+    // The simulation on show numbers the steps of its own strategy (the
+    // drain included); another strategy's count is not known here.
+    const auto stepRange = [this, document] {
+        const auto snapshot = document->simulation();
+        const bool known = snapshot && snapshot->failure.empty() && !snapshot->result.steps.empty()
+            && QString::fromStdString(snapshot->spec.name) == m_strategy->currentText();
+        m_step->setSteps(known ? int(snapshot->result.steps.size()) : 0, known && snapshot->result.steps.back().drain);
+    };
+    stepRange();
+    connect(m_strategy, &QComboBox::currentIndexChanged, this, stepRange);
     m_step->setValue(document->moment().step + 1);
     m_step->setToolTip(tr("Step shown by grids and marked by the cursor of charts (1 = first step)"));
     form->addRow(tr("S&tep:"), m_step);

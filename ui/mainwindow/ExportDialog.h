@@ -19,6 +19,7 @@ class QSpinBox;
 namespace convoffload::ui {
 
 class ProjectDocument;
+class StepSpinBox;
 
 class ExportDialog : public QDialog {
     Q_OBJECT
@@ -45,7 +46,8 @@ private:
 
     ProjectDocument *m_document;
     QComboBox *m_figure, *m_strategy, *m_versus, *m_preset;
-    QSpinBox *m_step, *m_storySteps, *m_width, *m_height;
+    StepSpinBox *m_step;
+    QSpinBox *m_storySteps, *m_width, *m_height;
     QCheckBox *m_heatMap;
     QCheckBox *m_cursor;
     QLineEdit *m_path;

@@ -45,6 +45,8 @@
 #include <QUndoView>
 #include <QVBoxLayout>
 
+#include <memory>
+
 namespace convoffload::ui {
 
 namespace {
@@ -163,9 +165,15 @@ void MainWindow::createViews()
     // While a drag hovers over a group (on the grid or in the dock), the
     // input grid shows the receptive field that group would have.
     m_inputGrid->setDropPreview(m_groups->model()->dropPreview());
-    connect(m_outputGrid, &GridView::dropRefused, this, [this](const QString &reason) {
-        if (!reason.isEmpty())
+    // An empty reason withdraws the refusal shown (the drag moved on to a
+    // target that takes the patches), and only that one.
+    connect(m_outputGrid, &GridView::dropRefused, this, [this, shown = std::make_shared<QString>()](const QString &reason) {
+        if (!reason.isEmpty()) {
             statusBar()->showMessage(reason, 4000);
+            *shown = reason;
+        } else if (statusBar()->currentMessage() == *shown) {
+            statusBar()->clearMessage();
+        }
     });
     // A refusal shown while dragging is stale once an edit went through.
     connect(m_document, &ProjectDocument::groupsChanged, statusBar(), &QStatusBar::clearMessage);
@@ -212,17 +220,11 @@ void MainWindow::createMenus()
     file->addAction(tr("&New Project…"), QKeySequence::New, this, &MainWindow::newProject);
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::open);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
-    file->addAction(tr("Import &Network (ONNX)…"), this, [this] {
-        NetworkImportDialog dialog(this);
-        auto *panel = findChild<NetworkPanel *>();
-        if (dialog.exec() != QDialog::Accepted || !panel)
-            return;
-        panel->openNetwork(dialog.savedPath());
-        panel->parentWidget()->show(); // the dock
-        panel->parentWidget()->raise();
-    });
+    file->addAction(tr("Import &Network (ONNX)…"), QKeySequence(tr("Ctrl+I")), this, [this] { importNetwork({}); });
     file->addAction(tr("&Save"), QKeySequence::Save, this, &MainWindow::save);
-    file->addAction(tr("Save &As…"), QKeySequence::SaveAs, this, &MainWindow::saveAs);
+    // Not every platform theme has a Save As key (Qt's generic X11 one has none).
+    file->addAction(tr("Save &As…"), QKeySequence::keyBindings(QKeySequence::SaveAs).value(0, QKeySequence(tr("Ctrl+Shift+S"))),
+        this, &MainWindow::saveAs);
     file->addSeparator();
     file->addAction(tr("&Export Figure…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportFigure);
     file->addSeparator();
@@ -232,7 +234,12 @@ void MainWindow::createMenus()
     QAction *undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);
     QAction *redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
+    // Ctrl+Y as well as the platform's key (Ctrl+Shift+Z here): users of
+    // other desktop tools reach for either.
+    QList<QKeySequence> redoKeys = QKeySequence::keyBindings(QKeySequence::Redo);
+    if (!redoKeys.contains(QKeySequence(tr("Ctrl+Y"))))
+        redoKeys.append(QKeySequence(tr("Ctrl+Y")));
+    redo->setShortcuts(redoKeys);
     edit->addAction(undo);
     edit->addAction(redo);
 
@@ -289,6 +296,9 @@ void MainWindow::createMenus()
 
 bool MainWindow::openFile(const QString &path)
 {
+    // A model is not a project: it becomes one through the import (SPEC §4b).
+    if (path.endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive))
+        return importNetwork(path);
     const QString error = m_document->load(path);
     if (!error.isEmpty() && isNetworkProjectFile(path.toStdString()))
         return openNetworkFile(path);
@@ -300,6 +310,20 @@ bool MainWindow::openFile(const QString &path)
     showStartPage(false);
     m_inputGrid->fitToView();
     m_outputGrid->fitToView();
+    return true;
+}
+
+bool MainWindow::importNetwork(const QString &modelPath)
+{
+    NetworkImportDialog dialog(this);
+    if (!modelPath.isEmpty())
+        dialog.setModel(modelPath); // an error shows in the dialog, beside the model
+    auto *panel = findChild<NetworkPanel *>();
+    if (dialog.exec() != QDialog::Accepted || !panel)
+        return false;
+    panel->openNetwork(dialog.savedPath());
+    panel->parentWidget()->show(); // the dock
+    panel->parentWidget()->raise();
     return true;
 }
 

@@ -37,6 +37,9 @@ public:
     ProjectDocument *document() const { return m_document; }
     bool openFile(const QString &path);
     bool openNetworkFile(const QString &path);
+    /// File › Import Network: the dialog (on `modelPath` if given), then the
+    /// saved network in the Network dock. False when cancelled.
+    bool importNetwork(const QString &modelPath);
     /// File › New: the New Project dialog, then its project (untitled).
     void newProject();
     /// Opens a copy of a bundled sample (BundledSamples), by file name.

@@ -96,7 +96,8 @@ QString shortcutsHtml(const QMenuBar *menuBar)
         {"Double-click", "Fit the grid to its view"},
     };
     for (const auto &k : gridKeys)
-        rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(QLatin1String(k[0]), QLatin1String(k[1]));
+        rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                    .arg(QString::fromUtf8(k[0]), QString::fromUtf8(k[1])); // "1 – 9" has an en dash
     return QStringLiteral("<table cellspacing=\"4\">%1</table>").arg(rows);
 }
 

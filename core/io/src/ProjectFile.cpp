@@ -128,6 +128,17 @@ Json parseJson(const std::string &text)
         }
         return true;
     };
+    // nlohmann's own words for these ("unexpected end of input", "invalid
+    // literal") would not tell a user what they opened.
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos)
+        throw FormatError(textPosition(text, text.size() + 1), "invalid JSON: the file is empty");
+    const std::size_t head = std::min<std::size_t>(text.size(), 256);
+    for (std::size_t i = 0; i < head; ++i)
+        if (const auto c = static_cast<unsigned char>(text[i]); c < 0x20 && c != '\t' && c != '\r' && c != '\n')
+            throw FormatError(textPosition(text, i + 1),
+                "invalid JSON: this is a binary file, not JSON text (an ONNX model is imported as a network: "
+                "File › Import Network, or convoffload-cli import-onnx)");
     try {
         return Json::parse(text, track);
     } catch (const Json::parse_error &e) {

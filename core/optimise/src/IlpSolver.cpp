@@ -180,7 +180,12 @@ std::vector<double> columnValues(const IlpModel &model, const std::vector<std::p
 /// temporary file of its own that a kill would leave behind), and returns
 /// false when stopped (the child is killed; the directory takes the partial
 /// file away). When the child cannot be made or fails, the model is written
-/// here, so that an error is thrown with its message.
+/// here, so that an error is thrown with its message. The child of a
+/// threaded process may only rely on what fork keeps consistent: glibc's
+/// malloc and stdio are (CoinMpsIO needs nothing else), but the allocator of
+/// GCC 12's AddressSanitizer is not, so its tests must not allocate while
+/// the fork may happen (tst_ilp). A child that hangs all the same is killed
+/// by Stop or the time limit.
 bool writeMpsStoppably(const IlpModel &model, const std::string &path, const std::function<bool()> &stopNow)
 {
     const pid_t pid = ::fork();
