@@ -5,6 +5,7 @@
 // are spent on) and opening a layer by clicking its bar.
 #include "document/ProjectDocument.h"
 #include "export/ExportPreset.h"
+#include "grid/GridView.h"
 #include "mainwindow/MainWindow.h"
 #include "network/NetworkImportDialog.h"
 #include "network/NetworkPanel.h"
@@ -14,6 +15,7 @@
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/simulate/Comparison.h"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QFile>
 #include <QFontMetricsF>
@@ -25,6 +27,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
+
+#include <algorithm>
 
 using namespace convoffload;
 using namespace convoffload::ui;
@@ -439,6 +443,46 @@ private slots:
         window.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_NETWORK") + QStringLiteral(".layers.png"));
         QCOMPARE(
             panel->saveChart(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_NETWORK") + QStringLiteral(".chart.png")), QString());
+    }
+
+    // At 1280×720 the Network dock takes its share of the height under the
+    // grids, no more: a minimum of 18 chart lines made it about 360 px tall
+    // and left the grids a sliver, and View › Reset Layout could not undo it.
+    void networkDockLeavesTheGridsRoom()
+    {
+        MainWindow window;
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        auto *panel = window.findChild<NetworkPanel *>();
+        QVERIFY(panel);
+        QSignalSpy analysed(panel, &NetworkPanel::analysed);
+        QVERIFY(window.openFile(sample("networks/lenet5.json")));
+        QVERIFY(analysed.wait(60000));
+        emit panel->tree()->itemActivated(panel->tree()->topLevelItem(0), 0);
+        QTRY_VERIFY(window.document()->cursor() != nullptr);
+        panel->tabs()->setCurrentIndex(1); // the chart, the taller of the two tabs
+        QTest::qWait(200);
+        const auto check = [&](const char *when) {
+            const int dock = panel->parentWidget()->height();
+            const int grid = window.inputGrid()->height();
+            QVERIFY2(dock <= window.height() * 3 / 10 && grid >= window.height() * 45 / 100,
+                qPrintable(QStringLiteral("%1: dock %2 px, input grid %3 px of a %4 px window")
+                               .arg(QLatin1String(when))
+                               .arg(dock)
+                               .arg(grid)
+                               .arg(window.height())));
+        };
+        check("opened");
+        // Reset Layout keeps the dock and the same shares.
+        const QList<QAction *> actions = window.findChildren<QAction *>();
+        const auto reset = std::find_if(actions.begin(), actions.end(),
+            [](const QAction *a) { return a->text().remove(QLatin1Char('&')) == QLatin1String("Reset Layout"); });
+        QVERIFY(reset != actions.end());
+        (*reset)->trigger();
+        QTest::qWait(200);
+        QVERIFY(panel->parentWidget()->isVisible());
+        check("after Reset Layout");
     }
 
     // File › Open of a network project shows it in the Network dock (the

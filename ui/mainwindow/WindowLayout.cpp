@@ -142,7 +142,9 @@ void WindowLayout::restore()
     if (geometry.isEmpty() || !m_window->restoreGeometry(geometry)) {
         const QScreen *screen = m_window->screen() ? m_window->screen() : QGuiApplication::primaryScreen();
         const QRect available = screen ? screen->availableGeometry() : QRect(0, 0, 1280, 720);
-        m_window->setGeometry(initialWindowRect(available, kPreferredWindowSize));
+        m_placed = initialWindowRect(available, kPreferredWindowSize);
+        m_window->setGeometry(m_placed);
+        m_fitFrame = true; // once the window manager has framed it
     }
     m_pendingState = settings.value(kStateKey).toByteArray();
     if (m_shown)
@@ -178,11 +180,41 @@ void WindowLayout::applyState()
     m_pendingState.clear();
 }
 
+void WindowLayout::fitFrameOnScreen()
+{
+    // The rectangle was the client area; on a screen smaller than the
+    // preferred size it took the whole available area, and the frame's title
+    // bar ended above the screen (openbox at 1280×720). The frame is known
+    // only once the window manager has put it on: the client shrinks by it.
+    const QScreen *screen = m_window->screen();
+    const QRect frame = m_window->frameGeometry();
+    const QRect client = m_window->geometry();
+    if (!screen || frame == client || client != m_placed || m_window->isMaximized() || m_window->isFullScreen())
+        return; // framed inside the screen, or placed since by someone else (the user, -qwindowgeometry, a test)
+    const QRect available = screen->availableGeometry();
+    if (frame.top() >= available.top() && frame.left() >= available.left())
+        return; // the title bar is on the screen: a few pixels of frame past the bottom or the right do no harm
+    const QMargins margins(client.left() - frame.left(), client.top() - frame.top(), frame.right() - client.right(),
+        frame.bottom() - client.bottom());
+    m_window->setGeometry(initialWindowRect(available.marginsRemoved(margins), kPreferredWindowSize));
+    m_fitFrame = false; // once
+}
+
 bool WindowLayout::eventFilter(QObject *watched, QEvent *event)
 {
+
     if (watched == m_window && event->type() == QEvent::Show && !m_shown) {
         m_shown = true;
         applyState();
+        // The window manager frames the window soon after the first show,
+        // with no event on the window when its client area stays in place:
+        // look a few times.
+        if (m_fitFrame)
+            for (const int ms : {100, 400, 1000, 2500})
+                QTimer::singleShot(ms, this, [this] {
+                    if (m_fitFrame)
+                        fitFrameOnScreen();
+                });
     } else if (watched == m_window && event->type() == QEvent::MouseButtonPress) {
         m_followSize = false; // the user may be dragging a dock separator
     } else if (watched == m_window && event->type() == QEvent::Resize && m_shown && m_followSize) {

@@ -69,6 +69,9 @@ private:
     void sizeDocks();
     void queueSizeDocks();
     void applyState();
+    /// Shrinks a window placed by restore() whose frame (title bar) the
+    /// window manager put partly off the screen.
+    void fitFrameOnScreen();
     /// The sizes a user can change: the left and right columns' widths, the
     /// Strategies dock's height and the bottom row's height (0 where no
     /// docked dock shows).
@@ -83,6 +86,8 @@ private:
     bool m_sizing = false; // inside sizeDocks()
     QSize m_laidOutFor; // the window's size when sizeDocks() last ran
     QList<int> m_laidOutSplits; // splits() then
+    bool m_fitFrame = false; // restore() placed the window; its frame is not fitted yet
+    QRect m_placed; // where restore() placed it
 };
 
 } // namespace convoffload::ui

@@ -292,9 +292,12 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
         text += tr("; %n convolutions skipped by the import", nullptr, int(analysis.skipped.size()));
     m_summary->setText(text + QLatin1Char('.'));
     m_plotView->setPlot(NetworkPlot(analysis));
-    // The dock as tall as the chart up to 18 lines: it scrolls past that.
+    // The chart scrolls; its minimum is a few rows, not the whole chart: the
+    // dock shares the height under the grids with Steps and Findings, and a
+    // minimum of 18 lines squeezed the grids to a sliver at 1280×720 (View ›
+    // Reset Layout could not undo it). The user drags the dock taller.
     const int width = std::max(400, m_chartScroll->viewport()->width());
-    m_chartScroll->setMinimumHeight(std::min(m_plotView->heightForWidth(width), 18 * fontMetrics().height()));
+    m_chartScroll->setMinimumHeight(std::min(m_plotView->heightForWidth(width), 6 * fontMetrics().height()));
 }
 
 bool NetworkPanel::startOptimisation(double seconds)
