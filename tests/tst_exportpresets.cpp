@@ -32,6 +32,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace convoffload;
 using namespace convoffload::ui;
 
@@ -358,6 +360,36 @@ private slots:
         TextProblem problems;
         checkChart(std::static_pointer_cast<QChart>(f.keepAlive).get(), problems);
         QVERIFY2(problems.problems.isEmpty(), qPrintable(problems.problems.join(QStringLiteral("; "))));
+    }
+
+    // A grid figure names its strategy in its title, as the charts do (it
+    // said only "Step 2 of 98, a6 compute"). The reload marks of its tiny
+    // cells: tst_grid reloadMarksLeaveTheCellsColour.
+    void gridFiguresNameTheirStrategy_data()
+    {
+        QTest::addColumn<QString>("figure");
+        for (const char *figure : {"grid", "output-grid", "input-grid"})
+            QTest::newRow(figure) << QString::fromLatin1(figure);
+    }
+    void gridFiguresNameTheirStrategy()
+    {
+        QFETCH(QString, figure);
+        const ExportPreset p = *exportPresetFromName(QStringLiteral("paper-column"));
+        static const std::string path = CONVOFFLOAD_SAMPLES "/lenet5-conv1.json";
+        static FigureSource source(loadProject(path), path);
+        const Figure f = presetFigure(source, figure, p);
+        const QSize size = presetLayoutSize(p);
+        TextProbe probe(size);
+        {
+            QPainter painter(&probe);
+            f.paint(painter, QRectF(QPointF(0, 0), QSizeF(size)));
+        }
+        QStringList texts;
+        for (const ProbedText &t : probe.texts())
+            texts << t.text;
+        QVERIFY2(
+            std::any_of(texts.begin(), texts.end(), [](const QString &t) { return t.startsWith(QStringLiteral("ZigZag — ")); }),
+            qPrintable(texts.join(QStringLiteral(" | "))));
     }
 
     void figureText_data()

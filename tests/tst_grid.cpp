@@ -96,6 +96,58 @@ class TestGrid : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // The reload mark is a triangle of half the cell's side: an eighth of the
+    // cell (side²/2 of side² · 4), whatever the cell's size, so the cell's
+    // state colour still shows. A floor of 3 units made it 37 % of a 3.5-unit
+    // cell (4.5 / 12.25): a paper column's 28×28 output grid, every patch
+    // breaking the bound, printed black.
+    void reloadMarksLeaveTheCellsColour_data()
+    {
+        QTest::addColumn<double>("cell"); // units
+        QTest::addColumn<double>("scale"); // device pixels a unit: 300 dpi over 96
+        QTest::newRow("paper column, 300 dpi") << 3.5 << 300.0 / 96.0;
+        QTest::newRow("paper column, 96 dpi") << 3.5 << 1.0;
+        QTest::newRow("screen") << 12.0 << 1.0;
+    }
+    void reloadMarksLeaveTheCellsColour()
+    {
+        QFETCH(double, cell);
+        QFETCH(double, scale);
+        const Layer layer{1, 30, 30, 3, 3, 1, 1, 1, 0, 0, 0, 0}; // 28×28 outputs
+        std::vector<PatchId> all(std::size_t(layer.patchCount()));
+        for (std::size_t p = 0; p < all.size(); ++p)
+            all[p] = PatchId(p);
+        const GridGeometry geometry{28, 28, QPointF(0, 0), cell};
+        const QSize pixels = (QSizeF(28 * cell, 28 * cell) * scale).toSize();
+        for (const bool vector : {false, true}) { // stamped (raster) and one polygon a cell (as in a PDF)
+            QImage image(pixels, QImage::Format_RGB32);
+            image.fill(Qt::white);
+            if (vector) {
+                QPicture picture; // a recorded drawing takes the vector path
+                QPainter recorder(&picture);
+                GridRenderer::paintAssumptionMarks(recorder, geometry, layer, all, geometry.allCells());
+                recorder.end();
+                QPainter painter(&image);
+                painter.scale(scale, scale);
+                picture.play(&painter);
+            } else {
+                QPainter painter(&image);
+                painter.scale(scale, scale);
+                GridRenderer::paintAssumptionMarks(painter, geometry, layer, all, geometry.allCells());
+            }
+            double ink = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x)
+                    ink += 1.0 - qGray(image.pixel(x, y)) / 255.0;
+            const double share = ink / (double(image.width()) * image.height());
+            // An eighth, less the white edge big marks get, plus antialiasing.
+            QVERIFY2(share > 0.05 && share < 0.17,
+                qPrintable(QStringLiteral("%1: %2 % of the grid inked, an eighth expected")
+                               .arg(vector ? QStringLiteral("vector") : QStringLiteral("raster"))
+                               .arg(100 * share, 0, 'f', 1)));
+        }
+    }
+
     // --- ViewTransform ---------------------------------------------------------
 
     void zoomAboutKeepsPointFixed_data()

@@ -9,6 +9,8 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QFontMetricsF>
+#include <QGraphicsLayout>
+#include <QGraphicsTextItem>
 #include <QLegend>
 #include <QBarLegendMarker>
 #include <QLegendMarker>
@@ -41,6 +43,9 @@ QString number(double v)
     return QString::number(v, 'g', 6);
 }
 
+/// The title as made, before fitChartTitle() shortened it for a width.
+constexpr char kFullTitleProperty[] = "convoffloadFullTitle";
+
 /// Two short lines, so that a chart in a narrow dock shows its title whole:
 /// the strategy and what is drawn, then the figure that sums it up.
 QString titled(const QString &strategy, const QString &what, const QString &detail)
@@ -65,6 +70,7 @@ QChart *newChart(const QString &title)
     font.setBold(true);
     chart->setTitleFont(font);
     chart->setTitle(title);
+    chart->setProperty(kFullTitleProperty, title);
     chart->legend()->setVisible(true);
     chart->legend()->setAlignment(Qt::AlignBottom);
     return chart;
@@ -306,11 +312,75 @@ void setChartFont(QChart *chart, const QFont &font, qreal width)
     }
 }
 
+namespace {
+
+/// The title with its lines fitted to `room` pixels of `fm`.
+QString titleFittedTo(const QString &full, const QFontMetricsF &fm, qreal room)
+{
+    QStringList lines = full.split(QStringLiteral("<br>"));
+    for (QString &line : lines) {
+        const QString plain = QTextDocumentFragment::fromHtml(line).toPlainText();
+        if (fm.horizontalAdvance(plain) <= room)
+            continue;
+        const qsizetype dash = plain.lastIndexOf(QStringLiteral(" — "));
+        if (dash > 0) { // "strategy — what": the strategy's name gives way
+            const QString what = plain.mid(dash);
+            const qreal nameRoom = std::max(room - fm.horizontalAdvance(what), fm.horizontalAdvance(QStringLiteral("MM…")));
+            line = (fm.elidedText(plain.left(dash), Qt::ElideRight, nameRoom) + what).toHtmlEscaped();
+        } else {
+            line = fm.elidedText(plain, Qt::ElideRight, room).toHtmlEscaped();
+        }
+    }
+    return lines.join(QStringLiteral("<br>"));
+}
+
+/// Qt Charts cut the title it drew ("..." at a line's end; it then drops
+/// the lines after it).
+bool titleCutByQt(const QChart *chart)
+{
+    for (const QGraphicsItem *item : chart->childItems())
+        if (const auto *text = dynamic_cast<const QGraphicsTextItem *>(item);
+            text && text->isVisible() && text->toPlainText().endsWith(QStringLiteral("...")))
+            return true;
+    return false;
+}
+
+} // namespace
+
+void fitChartTitle(QChart *chart, qreal width)
+{
+    if (!chart || width <= 0)
+        return;
+    QString full = chart->property(kFullTitleProperty).toString();
+    if (full.isEmpty()) {
+        full = chart->title();
+        chart->setProperty(kFullTitleProperty, full);
+    }
+    const QFontMetricsF fm(chart->titleFont());
+    // Qt Charts lays the title out within the margins, less the text item's
+    // own margins and some; where the chart is laid out, what Qt drew is
+    // checked and the room narrowed until it draws the line whole.
+    qreal room = width - chart->margins().left() - chart->margins().right() - 2 * fm.averageCharWidth();
+    const bool laidOut = chart->layout() && qAbs(chart->size().width() - width) < 1; // shown at this width
+    for (int attempt = 0; attempt < 8; ++attempt) {
+        const QString fitted = titleFittedTo(full, fm, room);
+        if (chart->title() != fitted)
+            chart->setTitle(fitted);
+        if (!laidOut)
+            break;
+        chart->layout()->activate();
+        if (!titleCutByQt(chart))
+            break;
+        room -= fm.averageCharWidth();
+    }
+}
+
 QString plainChartTitle(const QChart *chart)
 {
     if (!chart)
         return {};
-    QString html = chart->title();
+    const QString full = chart->property(kFullTitleProperty).toString();
+    QString html = full.isEmpty() ? chart->title() : full; // the whole name, even where the figure shortened it
     html.replace(QStringLiteral("<br>"), QStringLiteral(": "));
     return QTextDocumentFragment::fromHtml(html).toPlainText();
 }

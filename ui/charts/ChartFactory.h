@@ -45,6 +45,13 @@ QString cursorSeriesName();
 /// too long).
 void setChartFont(QChart *chart, const QFont &font, qreal width);
 
+/// Fits the title's lines to a chart `width` pixels wide: on a line too
+/// long the strategy's name gives way ("Kernel-blocked row-… — on-chip
+/// footprint"), so that what is drawn and the summary line stay whole (Qt
+/// would cut the line's end and drop the summary). The full title is kept:
+/// call again at any width.
+void fitChartTitle(QChart *chart, qreal width);
+
 /// A chart's title as plain text on one line (titles are two lines of rich
 /// text: "strategy — what<br>summary"), for file metadata and messages.
 QString plainChartTitle(const QChart *chart);

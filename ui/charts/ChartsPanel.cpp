@@ -87,10 +87,12 @@ void ChartsPanel::replaceChart(Tab tab, QChart *chart)
     QChart *old = view->chart();
     if (refreshChart(old, chart)) { // same shape (an edit, another strategy): new data only
         delete chart;
-        return;
+    } else {
+        view->setChart(chart);
+        delete old;
     }
-    view->setChart(chart);
-    delete old;
+    const qreal shownWidth = view->chart()->size().width();
+    fitChartTitle(view->chart(), shownWidth > 0 ? shownWidth : view->width());
 }
 
 void ChartsPanel::setSimulation(const Problem *problem, const SimulationResult *result, const QString &strategy)

@@ -4,6 +4,8 @@
 
 #include <QChart>
 #include <QMouseEvent>
+#include <QResizeEvent>
+#include <QShowEvent>
 
 namespace convoffload::ui {
 
@@ -21,6 +23,20 @@ void StepChartView::mousePressEvent(QMouseEvent *event)
         }
     }
     QChartView::mousePressEvent(event);
+}
+
+void StepChartView::resizeEvent(QResizeEvent *event)
+{
+    QChartView::resizeEvent(event); // the chart takes the new size first
+    if (chart())
+        fitChartTitle(chart(), chart()->size().width());
+}
+
+void StepChartView::showEvent(QShowEvent *event)
+{
+    QChartView::showEvent(event);
+    if (chart())
+        fitChartTitle(chart(), chart()->size().width() > 0 ? chart()->size().width() : width());
 }
 
 } // namespace convoffload::ui

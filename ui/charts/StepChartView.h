@@ -17,6 +17,10 @@ public:
 
 protected:
     void mousePressEvent(QMouseEvent *event) override;
+    /// Fits the chart's title to the new width (fitChartTitle).
+    void resizeEvent(QResizeEvent *event) override;
+    /// The same when a tab shows it: a hidden view may have been refilled.
+    void showEvent(QShowEvent *event) override;
 };
 
 } // namespace convoffload::ui

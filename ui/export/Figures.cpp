@@ -40,6 +40,7 @@ Figure chartFigure(QChart *chart, const QString &title, const QString &descripti
 {
     if (request.font)
         setChartFont(chart, *request.font, request.size.isValid() ? request.size.width() : size.width());
+    fitChartTitle(chart, request.size.isValid() ? request.size.width() : size.width());
     std::shared_ptr<QChart> owned(chart);
     return {chartPainter(owned.get()), title, description, size, owned};
 }
@@ -69,6 +70,7 @@ Figure gridFigure(FigureSource &source, const FigureRequest &request)
     GridStyle style;
     style.heatMap = request.heatMap;
     style.font = request.font;
+    style.strategy = qstr(request.strategy);
     const FigureKind kind = request.kind;
     const QString what = kind == FigureKind::InputGrid ? QStringLiteral("Input")
         : kind == FigureKind::OutputGrid               ? QStringLiteral("Output")

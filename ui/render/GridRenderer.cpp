@@ -131,7 +131,10 @@ void paintCorners(QPainter &p, const std::vector<QRectF> &cells, const QColor &c
 {
     if (cells.empty())
         return;
-    const double side = std::clamp(cells.front().width() * 0.5, 3.0, 14.0);
+    // Half the cell's side (an eighth of its area), so the cell's own state
+    // still shows: a floor of 3 px blackened whole grids of 3-px cells in
+    // paper-size figures.
+    const double side = std::min(cells.front().width() * 0.5, 14.0);
     const QPen pen = side >= 6 ? QPen(Qt::white, 1) : QPen(Qt::NoPen);
     p.save();
     p.setRenderHint(QPainter::Antialiasing, true);
@@ -540,6 +543,18 @@ void GridRenderer::paintTitle(QPainter &painter, const QRectF &rect, const QStri
     painter.setPen(textColour());
     painter.drawText(rect, Qt::AlignHCenter | Qt::AlignVCenter, fm.elidedText(title, Qt::ElideRight, rect.width()));
     painter.restore();
+}
+
+QStringList GridRenderer::named(const GridStyle &style, const QStringList &choices)
+{
+    if (style.strategy.isEmpty())
+        return choices;
+    // The strategy's name first, with each choice; then the choices alone
+    // (a narrow figure keeps the moment rather than cut it).
+    QStringList out;
+    for (const QString &choice : choices)
+        out << style.strategy + QStringLiteral(" — ") + choice;
+    return out + choices;
 }
 
 // --- layout ------------------------------------------------------------------
@@ -1036,7 +1051,7 @@ void GridRenderer::paintInputGrid(QPainter &painter, const QRectF &target, const
     if (!lay.kernelStrip.isEmpty())
         KernelStrip::paint(painter, lay.kernelStrip, problem, cursor, style.labels);
     if (style.labels) {
-        paintTitle(painter, lay.title, titleChoices(GridKind::Input, problem, cursor));
+        paintTitle(painter, lay.title, named(style, titleChoices(GridKind::Input, problem, cursor)));
         paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells(), style.font.has_value());
     }
     if (style.legend)
@@ -1054,7 +1069,7 @@ void GridRenderer::paintOutputGrid(
     painter.fillRect(target, Qt::white);
     paintOutputCells(painter, lay.geometry, problem, cursor, style, lay.geometry.allCells());
     if (style.labels) {
-        paintTitle(painter, lay.title, titleChoices(GridKind::Output, problem, cursor));
+        paintTitle(painter, lay.title, named(style, titleChoices(GridKind::Output, problem, cursor)));
         paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells(), style.font.has_value());
     }
     if (style.legend)
@@ -1124,7 +1139,7 @@ void GridRenderer::paintGrids(
         bold.setBold(true);
         painter.save();
         painter.setFont(bold);
-        paintTitle(painter, QRectF(inner.left(), y0, inner.width(), titleH), moment);
+        paintTitle(painter, QRectF(inner.left(), y0, inner.width(), titleH), named(style, {moment}));
         painter.restore();
         const double subY = y0 + titleH + titleGap;
         // A narrow grid drops the sizes rather than cut them.

@@ -34,6 +34,9 @@ struct GridStyle {
     /// A fixed figure font (export presets): every text of the figure at this
     /// size, axis indices included. Unset: a font sized to the target.
     std::optional<QFont> font;
+    /// The strategy drawn, named in the figure's title when not empty
+    /// (exported figures: on screen the window names it).
+    QString strategy;
 };
 
 enum class GridKind { Input, Output };
@@ -149,6 +152,8 @@ public:
     /// "Output 6×28×28 — step 40 of 784, a6 compute", "Output — step 40 of
     /// 784, a6 compute", "Output — step 40 of 784", "step 40 of 784".
     static QStringList titleChoices(GridKind kind, const Problem &problem, const StepCursor &cursor);
+    /// `choices` led by the style's strategy name, when it has one.
+    static QStringList named(const GridStyle &style, const QStringList &choices);
     static std::vector<LegendRow> inputLegend(
         const Problem &problem, const StepCursor &cursor, const GridStyle &style, const QString &caption = {});
     /// With `partialFill` (the strategy streams kernels: streamsKernels), the
