@@ -188,6 +188,14 @@ private slots:
         // 6 steps: one more compute than "Mine" (121 cycles), Row-by-Row is the best heuristic (117).
         QTRY_VERIFY2(panel->feedback().contains(QLatin1String("vs best heuristic Row-by-Row")), qPrintable(panel->feedback()));
         QVERIFY2(panel->feedback().contains(QLatin1String("runs correctly")), qPrintable(panel->feedback()));
+        // Row-by-Row itself is not compared with itself ("+0 (0.0 %) vs best heuristic Row-by-Row").
+        doc->setCurrentStrategy(1);
+        QTRY_VERIFY(!doc->busy() && doc->simulation() && doc->simulation()->spec.name == "Row-by-Row");
+        QTRY_VERIFY2(
+            panel->feedback().contains(QLatin1String("the best heuristic of the project")), qPrintable(panel->feedback()));
+        QVERIFY2(!panel->feedback().contains(QLatin1String("vs best heuristic")), qPrintable(panel->feedback()));
+        doc->setCurrentStrategy(3);
+        QTRY_VERIFY(!doc->busy() && doc->simulation() && doc->simulation()->spec.name == "Mine");
         doc->undoStack()->undo();
         QCOMPARE(doc->project().strategies[3].groups, (Groups{{0, 1}, {2, 5}, {4, 3}, {6, 7}, {8}}));
         view->selectionModel()->clearSelection();
@@ -357,6 +365,39 @@ private slots:
         const QString metrics = dir.filePath(QStringLiteral("metrics.csv"));
         QVERIFY(dialog.exportMetricsTo(metrics).isEmpty());
         QVERIFY(QFile(metrics).size() > 0);
+    }
+
+    // Ctrl+Y redoes, as Ctrl+Shift+Z does (users of other tools reach for it).
+    void ctrlYRedoes()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QVERIFY(window.openFile(sample("paper-example.json")));
+        ProjectDocument *doc = window.document();
+        doc->setCurrentStrategy(3);
+        QTRY_VERIFY(!doc->busy() && doc->simulation() && doc->simulation()->spec.name == "Mine");
+        QCOMPARE(window.groups()->model()->moveToGroup({8}, 0), QString());
+        const Groups edited = doc->project().strategies[3].groups;
+        QTest::keyClick(&window, Qt::Key_Z, Qt::ControlModifier);
+        QCOMPARE(doc->project().strategies[3].groups, (Groups{{0, 1}, {2, 5}, {4, 3}, {6, 7}, {8}}));
+        QTest::keyClick(&window, Qt::Key_Y, Qt::ControlModifier);
+        QCOMPARE(doc->project().strategies[3].groups, edited);
+        QTRY_VERIFY(!doc->busy());
+    }
+
+    // Another project opens at its first step: the step of the one before
+    // (step 7 of paper-example) was carried over to lenet5-conv1.
+    void anotherProjectStartsAtItsFirstStep()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(sample("paper-example.json")));
+        QTRY_VERIFY(window.document()->cursor() != nullptr);
+        window.document()->seek({6, Action::Compute});
+        QCOMPARE(window.document()->moment().step, 6);
+        QVERIFY(window.openFile(sample("lenet5-conv1.json")));
+        QTRY_VERIFY(!window.document()->busy() && window.document()->cursor() != nullptr);
+        QCOMPARE(window.document()->moment(), (Moment{0, Action::Compute}));
     }
 
     // The Step box numbers as the step control does: compute steps 1..n,

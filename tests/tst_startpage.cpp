@@ -203,8 +203,10 @@ private slots:
             QVERIFY2(guide.contains(QLatin1String(needed)), needed);
         MainWindow window;
         const QString keys = shortcutsHtml(window.menuBar());
-        for (const QKeySequence &k : {QKeySequence(QKeySequence::Open), QKeySequence(QKeySequence::New),
-                 QKeySequence(Qt::CTRL | Qt::Key_D), QKeySequence(Qt::CTRL | Qt::Key_E), QKeySequence(Qt::Key_Right)})
+        for (const QKeySequence &k :
+            {QKeySequence(QKeySequence::Open), QKeySequence(QKeySequence::New), QKeySequence(Qt::CTRL | Qt::Key_D),
+                QKeySequence(Qt::CTRL | Qt::Key_E), QKeySequence(Qt::Key_Right), QKeySequence(Qt::CTRL | Qt::Key_Y),
+                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), QKeySequence(Qt::CTRL | Qt::Key_I)})
             QVERIFY2(keys.contains(k.toString(QKeySequence::NativeText).toHtmlEscaped()), qPrintable(k.toString()));
         QVERIFY(keys.contains(QLatin1String("Duplicate as Groups")));
         QVERIFY(!keys.contains(QLatin1Char('&') + QLatin1String("Open")));

@@ -207,6 +207,7 @@ void ProjectDocument::resetToProject(const Project &project, const QString &path
     m_project = project;
     m_filePath = path;
     m_current = m_project.strategies.empty() ? -1 : 0;
+    m_moment = Moment{}; // another project starts at its first step, not at the last one's
     emit projectReset();
     m_undoStack.clear();
     emit fileChanged();

@@ -113,6 +113,7 @@ NetworkImportDialog::NetworkImportDialog(QWidget *parent)
     layout->addWidget(m_message);
     layout->addWidget(m_buttons);
     resize(760, 560);
+    browseModel->setFocus(); // the first thing to do; setModel() moves on to the save button
 }
 
 void NetworkImportDialog::browseModel()
@@ -155,8 +156,11 @@ QString NetworkImportDialog::setModel(const QString &path)
             warnings << QString::fromStdString(w);
     m_message->setText(error.isEmpty() ? warnings.join(QLatin1Char('\n')) : error);
     for (QAbstractButton *b : m_buttons->buttons())
-        if (m_buttons->buttonRole(b) == QDialogButtonBox::AcceptRole)
+        if (m_buttons->buttonRole(b) == QDialogButtonBox::AcceptRole) {
             b->setEnabled(network().has_value());
+            if (b->isEnabled())
+                b->setFocus(); // the model is read: saving is what is left (Enter)
+        }
     return error;
 }
 
@@ -215,9 +219,13 @@ QString NetworkImportDialog::saveTo(const QString &path)
 
 void NetworkImportDialog::saveAndAccept()
 {
+    // Beside the model, under a name no file has yet: the model's own
+    // project (resnet8.json beside resnet8.onnx) is not offered for overwriting.
     const QFileInfo model(m_modelPath->text());
-    QString path = QFileDialog::getSaveFileName(this, tr("Save network project"),
-        model.dir().filePath(model.completeBaseName() + QStringLiteral(".json")), tr("ConvOffload projects (*.json)"));
+    QString proposed = model.dir().filePath(model.completeBaseName() + QStringLiteral(".json"));
+    for (int n = 2; QFileInfo::exists(proposed) && n < 1000; ++n)
+        proposed = model.dir().filePath(model.completeBaseName() + QStringLiteral("-%1.json").arg(n));
+    QString path = QFileDialog::getSaveFileName(this, tr("Save network project"), proposed, tr("ConvOffload projects (*.json)"));
     if (path.isEmpty())
         return;
     if (QFileInfo(path).suffix().isEmpty())

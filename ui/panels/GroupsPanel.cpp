@@ -220,7 +220,9 @@ void GroupsPanel::updateFeedback()
         if (row.kind != strategyKindName(StrategyKind::Groups) && row.kind != strategyKindName(StrategyKind::Steps)
             && row.failure.empty() && row.valid && (!best || row.total_duration < best->total_duration))
             best = &row;
-    if (best) {
+    if (best && best->name == snapshot->spec.name) { // a comparison with itself says nothing
+        text += tr(" · the best heuristic of the project");
+    } else if (best) {
         const double delta = r.totalDuration() - best->total_duration;
         const QString sign = delta > 0 ? QStringLiteral("+") : QString();
         text += tr(" · %1%2 (%3%4 %) vs best heuristic %5")

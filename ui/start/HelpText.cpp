@@ -25,8 +25,11 @@ void listMenu(const QMenu *menu, const QString &path, QString &rows)
         }
         if (a->isSeparator() || a->shortcut().isEmpty())
             continue;
+        QStringList keys; // every key of the action (Redo: Ctrl+Shift+Z and Ctrl+Y)
+        for (const QKeySequence &k : a->shortcuts())
+            keys << k.toString(QKeySequence::NativeText);
         rows += QStringLiteral("<tr><td><b>%1</b></td><td>%2 › %3</td></tr>")
-                    .arg(a->shortcut().toString(QKeySequence::NativeText).toHtmlEscaped(), path.toHtmlEscaped(),
+                    .arg(keys.join(QStringLiteral(", ")).toHtmlEscaped(), path.toHtmlEscaped(),
                         withoutMnemonic(a->text()).toHtmlEscaped());
     }
 }
