@@ -12,6 +12,7 @@
 #include "charts/ComparisonView.h"
 #include "charts/ChartsPanel.h"
 #include "charts/NiceScale.h"
+#include "charts/StepHoverText.h"
 #include "export/FigureExport.h"
 
 #include "convoffload/io/ProjectFile.h"
@@ -27,6 +28,7 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QDir>
+#include <QTextDocumentFragment>
 #include <QFile>
 #include <QGraphicsScene>
 #include <QImage>
@@ -132,6 +134,39 @@ SimulationOptions quick()
 class TestCharts : public QObject {
     Q_OBJECT
 private slots:
+    // A step chart's tooltip gives the steps table's numbers for the step
+    // under the mouse (it said only "Click a step to show it"). Three steps
+    // made up by hand, the last the drain.
+    void hoverTextGivesTheStepsNumbers()
+    {
+        SimulationResult r;
+        r.steps.resize(3);
+        r.steps[0].after = {18, 36, 2};
+        r.steps[0].peak_footprint = 56;
+        r.steps[0].load_duration = 54;
+        r.steps[0].compute_duration = 1;
+        r.steps[1].after = {6, 36, 4};
+        r.steps[1].peak_footprint = 58;
+        r.steps[1].load_duration = 6;
+        r.steps[1].compute_duration = 1;
+        r.steps[1].write_duration = 2;
+        r.steps[2].drain = true;
+        r.steps[2].write_duration = 4;
+        const auto plain = [&](int step, StepChartKind kind) {
+            return QTextDocumentFragment::fromHtml(stepHoverText(r, step, kind)).toPlainText();
+        };
+        QCOMPARE(plain(1, StepChartKind::Footprint),
+            QStringLiteral("step 2 of 2\nafter it: 46 elements (input 6, kernels 36, output 4)\npeak during it: 58 elements\n"
+                           "Click to show this step"));
+        QCOMPARE(plain(1, StepChartKind::Durations),
+            QStringLiteral("step 2 of 2\n9 cycles: load 6, compute 1, write back 2\nClick to show this step"));
+        QCOMPARE(plain(2, StepChartKind::Cumulative),
+            QStringLiteral(
+                "drain (after step 2)\n68 cycles up to its end (this step: 4)\nClick to show this step")); // 55 + 9 + 4
+        QCOMPARE(stepHoverText(r, 3, StepChartKind::Footprint), QString());
+        QCOMPARE(stepHoverText(r, -1, StepChartKind::Durations), QString());
+    }
+
     // Round scales, worked out by hand: the step is the smallest 1, 2 or 5 ×
     // 10^k giving at most the asked intervals once both ends are rounded out.
     void niceScales_data()

@@ -4,6 +4,7 @@
 #include "charts/ChartRefresh.h"
 #include "charts/ComparisonView.h"
 #include "charts/StepChartView.h"
+#include "charts/StepHoverText.h"
 
 #include <QChart>
 #include <QChartView>
@@ -44,6 +45,10 @@ ChartsPanel::ChartsPanel(QWidget *parent)
         view->setRenderHint(QPainter::Antialiasing);
         if (tab <= CumulativeTab) {
             view->onStepClicked = [this](int step) { emit stepClicked(step); };
+            const StepChartKind kind = tab == FootprintTab ? StepChartKind::Footprint
+                : tab == DurationsTab                      ? StepChartKind::Durations
+                                                           : StepChartKind::Cumulative;
+            view->hoverText = [this, kind](int step) { return m_result ? stepHoverText(*m_result, step, kind) : QString(); };
             view->setToolTip(tr("Click a step to show it"));
         }
         m_views[tab] = view;

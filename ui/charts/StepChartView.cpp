@@ -3,11 +3,29 @@
 #include "charts/ChartFactory.h"
 
 #include <QChart>
+#include <QHelpEvent>
 #include <QMouseEvent>
 #include <QResizeEvent>
 #include <QShowEvent>
+#include <QToolTip>
 
 namespace convoffload::ui {
+
+bool StepChartView::viewportEvent(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip && hoverText && chart()) {
+        const auto *help = static_cast<QHelpEvent *>(event);
+        const QPointF inChart = chart()->mapFromScene(mapToScene(help->pos()));
+        if (chart()->plotArea().contains(inChart)) {
+            const int step = stepAt(chart(), chart()->mapToValue(inChart).x());
+            if (const QString text = step >= 0 ? hoverText(step) : QString(); !text.isEmpty()) {
+                QToolTip::showText(help->globalPos(), text, viewport());
+                return true;
+            }
+        }
+    }
+    return QChartView::viewportEvent(event);
+}
 
 void StepChartView::mousePressEvent(QMouseEvent *event)
 {

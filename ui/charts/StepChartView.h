@@ -14,8 +14,12 @@ public:
     using QChartView::QChartView;
     /// Called with the 0-based step clicked; unset: clicks are not reported.
     std::function<void(int)> onStepClicked;
+    /// The tooltip over the 0-based step under the mouse; unset or empty:
+    /// the view's own tooltip.
+    std::function<QString(int)> hoverText;
 
 protected:
+    bool viewportEvent(QEvent *event) override;
     void mousePressEvent(QMouseEvent *event) override;
     /// Fits the chart's title to the new width (fitChartTitle).
     void resizeEvent(QResizeEvent *event) override;
