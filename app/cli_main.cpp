@@ -14,6 +14,8 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <QRegularExpression>
+#include <QSet>
 
 #include <cstdio>
 #include <iostream>
@@ -228,6 +230,42 @@ QString usageText()
     return text;
 }
 
+/// `convoffload-cli COMMAND --help`: the command's usage and the options it
+/// names, cut from the whole help (which lists every command's options).
+QString commandHelp(const Command &c, const QString &fullHelp)
+{
+    QSet<QString> named;
+    const QRegularExpression option(QStringLiteral("--([a-z][a-z0-9-]*)"));
+    for (auto it = option.globalMatch(QLatin1String(c.usage)); it.hasNext();)
+        named.insert(it.next().captured(1));
+    QString text = QStringLiteral("Usage: convoffload-cli %1 %2\n  %3\n")
+                       .arg(QLatin1String(c.name), QLatin1String(c.usage), QLatin1String(c.help));
+    const qsizetype options = fullHelp.indexOf(QStringLiteral("\nOptions:\n"));
+    if (options < 0)
+        return text;
+    // An option's block: its line ("  --figure <name>  Figure to export.")
+    // and the lines its description wraps onto (indented, no dash).
+    QString kept;
+    bool keep = false;
+    const QStringList lines = fullHelp.mid(options + 10).split(QLatin1Char('\n'));
+    for (const QString &line : lines) {
+        const QString trimmed = line.trimmed();
+        if (trimmed.startsWith(QLatin1Char('-'))) {
+            keep = false;
+            for (auto it = option.globalMatch(trimmed.section(QStringLiteral("  "), 0, 0)); it.hasNext();)
+                if (named.contains(it.next().captured(1)))
+                    keep = true;
+        } else if (trimmed.isEmpty()) {
+            keep = false;
+        }
+        if (keep)
+            kept += line + QLatin1Char('\n');
+    }
+    if (!kept.isEmpty())
+        text += QStringLiteral("\nOptions:\n") + kept;
+    return text + QStringLiteral("\nEvery command and option: convoffload-cli --help\n");
+}
+
 } // namespace
 
 int main(int argc, char *argv[])
@@ -282,8 +320,13 @@ int main(int argc, char *argv[])
         std::cerr << "convoffload-cli: " << str(parser.errorText()) << "\n";
         return 1;
     }
-    if (parser.isSet(QStringLiteral("help")))
+    if (parser.isSet(QStringLiteral("help"))) {
+        if (const Command *command = findCommand(parser.positionalArguments().value(0)); command && available(*command)) {
+            std::cout << str(commandHelp(*command, parser.helpText()));
+            return 0;
+        }
         parser.showHelp(0);
+    }
     if (parser.isSet(QStringLiteral("version")))
         parser.showVersion();
 

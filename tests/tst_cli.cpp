@@ -57,6 +57,33 @@ private:
     }
 
 private slots:
+    // COMMAND --help: the command's usage and the options it names, not the
+    // whole help (export --help printed every command). Every command, with
+    // a time limit: a first version looped on optimize's options.
+    void commandHelp_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("named"); // an option of its usage, listed
+        QTest::addColumn<QString>("other"); // another command's option, not listed
+        QTest::newRow("export") << "export" << "--preset" << "--method";
+        QTest::newRow("optimize") << "optimize" << "--method" << "--figure";
+        QTest::newRow("simulate") << "simulate" << "--strategy-csv" << "--preset";
+        QTest::newRow("experiments") << "experiments" << "--proven-out" << "--strategy-csv";
+    }
+    void commandHelp()
+    {
+        QFETCH(QString, command);
+        QFETCH(QString, named);
+        QFETCH(QString, other);
+        const ProcessRun r = runProgram(QStringLiteral(CONVOFFLOAD_CLI), {command, QStringLiteral("--help")}, 20000);
+        QCOMPARE(r.exitCode, 0);
+        const QString out = QString::fromUtf8(r.out);
+        QVERIFY2(out.startsWith(QStringLiteral("Usage: convoffload-cli ") + command + QLatin1Char(' ')), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("\n  ") + named), qPrintable(out)); // its line among the options
+        QVERIFY2(!out.contains(QStringLiteral("\n  ") + other + QLatin1Char(' ')), qPrintable(out));
+        QVERIFY2(!out.contains(QStringLiteral("Commands:")), qPrintable(out));
+    }
+
     // Paper Example, ZigZag G=2, worked by hand: 31 pixels = 62 elements
     // loaded, 36 kernel elements, 18 writes, 5 computes -> 121.
     void simulateJson()
