@@ -92,7 +92,7 @@ void WindowLayout::sizeDocks()
     const QList<QDockWidget *> across{m_docks.strategies, m_docks.charts};
     const QList<QDockWidget *> down{m_docks.strategies, m_docks.steps};
     const QList<int> wide{clampedShare(size.width(), 0.25, 260, 400), clampedShare(size.width(), 0.34, 340, 700)};
-    const QList<int> tall{clampedShare(size.height(), 0.24, 130, 260), clampedShare(size.height(), 0.25, 150, 320)};
+    const QList<int> tall{clampedShare(size.height(), 0.30, 130, 300), clampedShare(size.height(), 0.25, 150, 320)};
     // QMainWindow::resizeDocks() moves a split only part of the way when the
     // neighbours' sizes change too, so the outcome depends on the layout it
     // starts from. Correct by the remaining error until the docks have the
