@@ -96,6 +96,15 @@ int main(int argc, char *argv[])
             return 1;
         }
     }
+    // A model opens the Import Network dialog, which waits for a user: not
+    // with --screenshot, which nobody may be there to answer.
+    if (parser.isSet(screenshot) && project.endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive)) {
+        std::fprintf(stderr,
+            "convoffload: --screenshot: %s is an ONNX model, not a project: import it first "
+            "(convoffload-cli import-onnx) and give the network project\n",
+            qPrintable(project));
+        return 1;
+    }
     window.show();
     if (!project.isEmpty() && !window.openFile(project) && parser.isSet(screenshot))
         return 1;

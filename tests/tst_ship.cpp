@@ -151,6 +151,23 @@ private slots:
         QVERIFY(!QFileInfo::exists(shot));
     }
 
+    // A model given to --screenshot would open the Import Network dialog and
+    // wait for a user nobody is there to be: it is refused, as a report of
+    // it is (the file is not a project).
+    void screenshotAndReportRefuseAModel()
+    {
+        QTemporaryDir dir;
+        const QString shot = dir.filePath(QStringLiteral("shot.png"));
+        const QString model = QStringLiteral(CONVOFFLOAD_SAMPLES "/networks/lenet5.onnx");
+        const Run r = gui({model, QStringLiteral("--screenshot"), shot});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(QStringLiteral("is an ONNX model, not a project")), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(shot));
+        const Run report = gui({model, QStringLiteral("--report"), dir.filePath(QStringLiteral("report"))});
+        QCOMPARE(report.exitCode, 1);
+        QVERIFY2(report.err.contains(QStringLiteral("a binary file, not JSON text")), qPrintable(report.err));
+    }
+
     // A dock named in any case, without its mnemonic, is found and the
     // screenshot saved.
     void screenshotRaisesADockNamedInAnyCase()
