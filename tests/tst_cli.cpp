@@ -65,10 +65,18 @@ private slots:
         QTest::addColumn<QString>("command");
         QTest::addColumn<QString>("named"); // an option of its usage, listed
         QTest::addColumn<QString>("other"); // another command's option, not listed
-        QTest::newRow("export") << "export" << "--preset" << "--method";
-        QTest::newRow("optimize") << "optimize" << "--method" << "--figure";
-        QTest::newRow("simulate") << "simulate" << "--strategy-csv" << "--preset";
-        QTest::newRow("experiments") << "experiments" << "--proven-out" << "--strategy-csv";
+        QTest::newRow("export") << "export"
+                                << "--preset"
+                                << "--method";
+        QTest::newRow("optimize") << "optimize"
+                                  << "--method"
+                                  << "--figure";
+        QTest::newRow("simulate") << "simulate"
+                                  << "--strategy-csv"
+                                  << "--preset";
+        QTest::newRow("experiments") << "experiments"
+                                     << "--proven-out"
+                                     << "--strategy-csv";
     }
     void commandHelp()
     {

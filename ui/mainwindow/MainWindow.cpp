@@ -380,8 +380,8 @@ void MainWindow::open()
 {
     if (!maybeSave())
         return;
-    const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open project"), QFileInfo(m_document->filePath()).path(), tr("ConvOffload projects (*.json);;ONNX models, to import (*.onnx);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open project"), QFileInfo(m_document->filePath()).path(),
+        tr("ConvOffload projects (*.json);;ONNX models, to import (*.onnx);;All files (*)"));
     if (!path.isEmpty())
         openFile(path);
 }
