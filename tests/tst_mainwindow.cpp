@@ -421,6 +421,11 @@ private slots:
         step->selectAll();
         QTest::keyClicks(step, QStringLiteral("drain"));
         QCOMPARE(step->value(), step->maximum());
+        // Text that is neither a step nor the drain is refused as typed: the value stays.
+        step->selectAll();
+        QTest::keyClicks(step, QStringLiteral("xyz"));
+        QCOMPARE(step->value(), step->maximum());
+        QVERIFY(!step->text().contains(QLatin1String("xyz")));
         QTest::keyClick(step, Qt::Key_Down);
         QCOMPARE(step->value(), int(steps.size()) - 1);
         QCOMPARE(step->text(), QString::number(steps.size() - 1));
