@@ -741,6 +741,56 @@ private Q_SLOTS:
         QVERIFY2(same > total * 9 / 10, qPrintable(QStringLiteral("%1 of %2 samples agree").arg(same).arg(total)));
     }
 
+    // The side-by-side figure lists each colour once: the grids share "on
+    // chip", "not on chip / pending" and the current group's frame. Every
+    // item of the two grids' own legends is there (same kind and colour),
+    // the step's events come first, and at a paper column's width the
+    // legend takes fewer lines, so the grids get the room. With the heat
+    // map the input's colours are counts: both captioned rows stay.
+    void gridFigureListsSharedColoursOnce()
+    {
+        const Example ex;
+        const GridStyle style;
+        const std::vector<LegendRow> merged = GridRenderer::gridsLegend(ex.problem, *ex.cursor, style);
+        QCOMPARE(merged.size(), std::size_t(1));
+        QVERIFY(merged.front().caption.isEmpty());
+        const std::vector<LegendItem> &items = merged.front().items;
+        const auto same = [](const LegendItem &a, const LegendItem &b) { return a.kind == b.kind && a.color == b.color; };
+        for (std::size_t i = 0; i < items.size(); ++i)
+            for (std::size_t j = i + 1; j < items.size(); ++j)
+                QVERIFY2(!same(items[i], items[j]), qPrintable(items[i].label + QStringLiteral(" twice")));
+
+        std::vector<LegendRow> separate = GridRenderer::inputLegend(ex.problem, *ex.cursor, style, QStringLiteral("Input:"));
+        for (const LegendRow &row :
+            GridRenderer::outputLegend(style, QStringLiteral("Output:"), false, GridRenderer::breaksReload(*ex.cursor)))
+            separate.push_back(row);
+        std::size_t separateItems = 0;
+        for (const LegendRow &row : separate)
+            for (const LegendItem &item : row.items) {
+                ++separateItems;
+                QVERIFY2(std::any_of(items.begin(), items.end(), [&](const LegendItem &m) { return same(m, item); }),
+                    qPrintable(item.label + QStringLiteral(" is missing")));
+            }
+        QCOMPARE(items.size(), separateItems - 3); // on chip, not on chip / pending, the group: once each
+        QCOMPARE(items[0].label, Palette::pixelLabel(PixelState::Loaded));
+        QCOMPARE(items[1].label, Palette::pixelLabel(PixelState::Freed));
+        QCOMPARE(items[2].label, Palette::outputLabel(OutputState::Computed));
+        QCOMPARE(items[3].label, Palette::outputLabel(OutputState::Written));
+
+        QFont font;
+        font.setPixelSize(10);
+        const QFontMetricsF fm(font);
+        for (const double width : {320.0, 480.0})
+            QVERIFY(GridRenderer::legendHeight(fm, width, merged) < 0.75 * GridRenderer::legendHeight(fm, width, separate));
+
+        GridStyle heat;
+        heat.heatMap = true;
+        const std::vector<LegendRow> heatLegend = GridRenderer::gridsLegend(ex.problem, *ex.cursor, heat);
+        QCOMPARE(heatLegend.size(), std::size_t(2));
+        QCOMPARE(heatLegend[0].caption, QStringLiteral("Input:"));
+        QCOMPARE(heatLegend[1].caption, QStringLiteral("Output:"));
+    }
+
     void sideBySideFigure()
     {
         const Example ex;

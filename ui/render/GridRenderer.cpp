@@ -508,6 +508,48 @@ std::vector<LegendRow> GridRenderer::outputLegend(
     return {row};
 }
 
+std::vector<LegendRow> GridRenderer::gridsLegend(const Problem &problem, const StepCursor &cursor, const GridStyle &style)
+{
+    std::vector<LegendRow> rows = inputLegend(problem, cursor, style, QStringLiteral("Input:"));
+    for (LegendRow &row : outputLegend(style, QStringLiteral("Output:"), streamsKernels(cursor), breaksReload(cursor)))
+        rows.push_back(std::move(row));
+    if (style.heatMap)
+        return rows; // the input's colours are counts there, not states
+    // The palette gives on-chip inputs and outputs one colour, and not-on-chip
+    // pixels and pending outputs another: each is listed once.
+    using K = LegendItem::Kind;
+    const LegendItem onChip{K::Swatch, Palette::pixel(PixelState::Kept), QStringLiteral("on chip"), {}, {}};
+    const LegendItem offChip{K::Swatch, Palette::pixel(PixelState::Off), QStringLiteral("not on chip / pending"), {}, {}};
+    const LegendItem group{K::Outline, Palette::cursor(), QStringLiteral("current group"), {}, {}};
+    LegendRow merged;
+    auto add = [&merged](const LegendItem &item) {
+        if (std::find(merged.items.begin(), merged.items.end(), item) == merged.items.end())
+            merged.items.push_back(item);
+    };
+    for (const LegendRow &row : rows)
+        for (const LegendItem &item : row.items) {
+            const bool shared = item.kind == K::Swatch && (item.color == onChip.color || item.color == offChip.color);
+            if (shared)
+                add(item.color == onChip.color ? onChip : offChip);
+            else if (item.kind == K::Outline)
+                add(group);
+            else
+                add(item);
+        }
+    // What happens at this step first, then the states it leaves, then the
+    // marks (padding, the group, partly computed, the reload corner).
+    const std::array<QColor, 4> events{Palette::pixel(PixelState::Loaded), Palette::pixel(PixelState::Freed),
+        Palette::output(OutputState::Computed), Palette::output(OutputState::Written)};
+    auto rank = [&events](const LegendItem &item) {
+        if (item.kind != K::Swatch)
+            return 2;
+        return std::find(events.begin(), events.end(), item.color) != events.end() ? 0 : 1;
+    };
+    std::stable_sort(merged.items.begin(), merged.items.end(),
+        [&rank](const LegendItem &a, const LegendItem &b) { return rank(a) < rank(b); });
+    return {merged};
+}
+
 double GridRenderer::legendHeight(const QFontMetricsF &metrics, double width, const std::vector<LegendRow> &rows)
 {
     return legendPass(nullptr, metrics, QRectF(0, 0, width, 0), rows);
@@ -1090,12 +1132,7 @@ void GridRenderer::paintGrids(
     const double titleH = style.labels ? std::ceil(h * 1.3) : 0.0;
     const double subtitleH = titleH;
     const double titleGap = style.labels ? std::round(h * 0.3) : 0.0;
-    std::vector<LegendRow> legend;
-    if (style.legend) {
-        legend = inputLegend(problem, cursor, style, QStringLiteral("Input:"));
-        for (LegendRow &row : outputLegend(style, QStringLiteral("Output:"), streamsKernels(cursor), breaksReload(cursor)))
-            legend.push_back(std::move(row));
-    }
+    const std::vector<LegendRow> legend = style.legend ? gridsLegend(problem, cursor, style) : std::vector<LegendRow>{};
     const double legendH = style.legend ? legendHeight(fm, inner.width(), legend) : 0.0;
     const double legendGap = style.legend ? std::round(h * 0.6) : 0.0;
     const double stripH = kernelStripBand(fm, GridKind::Input, style);

@@ -161,6 +161,11 @@ public:
     /// `reloadBroken`: list the reload-assumption mark (GridStyle::reloadMarks).
     static std::vector<LegendRow> outputLegend(
         const GridStyle &style, const QString &caption = {}, bool partialFill = false, bool reloadBroken = false);
+    /// The legend of the side-by-side "grid" figure: one row where the two
+    /// grids share their colours (on chip, not on chip / pending, the current
+    /// group), so a narrow figure (a paper's column) keeps its room for the
+    /// grids; with the heat map, the input's and the output's captioned rows.
+    static std::vector<LegendRow> gridsLegend(const Problem &problem, const StepCursor &cursor, const GridStyle &style);
     /// True when the cursor's simulation breaks the reload assumption on some patch.
     static bool breaksReload(const StepCursor &cursor);
     /// Marks the output cells of `patches` (ascending) that lie in `cells`
