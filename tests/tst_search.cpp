@@ -22,12 +22,14 @@
 #include <QTest>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <bit>
 #include <chrono>
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 #include <thread>
 #include <vector>
 
@@ -58,7 +60,7 @@ Problem paperProblem(int hIn, int wIn, int groupSize, int maxLoads = 9)
 /// patches into groups of at most G, with n in [minGroups, maxGroups], every
 /// pixel loaded at most maxLoads times; nullopt when none qualifies. Each
 /// patch is a bitmask of the pixels its 3×3 window covers.
-std::optional<int> bruteForceOptimum(int hIn, int wIn, int groupSize, int minGroups, int maxGroups, int maxLoads)
+std::optional<int> bruteForceOptimumUncached(int hIn, int wIn, int groupSize, int minGroups, int maxGroups, int maxLoads)
 {
     const int hOut = hIn - 2, wOut = wIn - 2, patches = hOut * wOut;
     std::vector<std::uint64_t> masks;
@@ -77,7 +79,7 @@ std::optional<int> bruteForceOptimum(int hIn, int wIn, int groupSize, int minGro
         std::vector<int> sizes(std::size_t(groups), 0);
         auto price = [&] {
             int loads = 0;
-            std::vector<int> perPixel(64, 0);
+            std::array<int, 64> perPixel{};
             for (int k = 0; k < groups; ++k) {
                 const std::uint64_t fresh = unions[k] & ~(k > 0 ? unions[k - 1] : 0);
                 loads += std::popcount(fresh);
@@ -112,6 +114,18 @@ std::optional<int> bruteForceOptimum(int hIn, int wIn, int groupSize, int minGro
         place(0);
     }
     return best;
+}
+
+/// bruteForceOptimumUncached, worked out once per instance in this process:
+/// a dozen functions check against the same 21 instances, and the brute
+/// force is most of their time (under AddressSanitizer, most of the suite's).
+std::optional<int> bruteForceOptimum(int hIn, int wIn, int groupSize, int minGroups, int maxGroups, int maxLoads)
+{
+    static std::map<std::array<int, 6>, std::optional<int>> known;
+    const std::array<int, 6> key{hIn, wIn, groupSize, minGroups, maxGroups, maxLoads};
+    if (const auto it = known.find(key); it != known.end())
+        return it->second;
+    return known[key] = bruteForceOptimumUncached(hIn, wIn, groupSize, minGroups, maxGroups, maxLoads);
 }
 
 /// One row of the brute-force table (findsTheBruteForceOptimum_data): the
