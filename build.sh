@@ -45,8 +45,8 @@ build() {
 sanitize_core() {
     cmake --preset sanitize
     cmake --build build-sanitize -j"$(nproc)" --target core-tests
-    # Debug with ASan runs 10-50x slower than Release: Qt Test's watchdog of
-    # 300 s per test function (a budgeted search of 12x12 G3 in
+    # ASan runs several times slower than Release (at -O0, 10-50x): Qt Test's
+    # watchdog of 300 s per test function (a budgeted search of 12x12 G3 in
     # tst_kernelfamily once took longer) gets an hour, as in the tsan preset.
     QTEST_FUNCTION_TIMEOUT=3600000 \
     ASAN_OPTIONS=halt_on_error=1:exitcode=86:detect_leaks=1 \
