@@ -227,6 +227,19 @@ void MainWindow::createMenus()
         this, &MainWindow::saveAs);
     file->addSeparator();
     file->addAction(tr("&Export Figure…"), QKeySequence(tr("Ctrl+E")), this, &MainWindow::exportFigure);
+    // The network chart is the Network dock's (it needs the network's
+    // analysis); listed here too, where users look for every figure.
+    QAction *networkChart = file->addAction(tr("Export Network &Chart…"), this, [this] {
+        if (auto *panel = findChild<NetworkPanel *>(); panel && panel->canSaveChart())
+            panel->chooseAndSaveChart();
+    });
+    networkChart->setObjectName(QStringLiteral("exportNetworkChart"));
+    networkChart->setStatusTip(tr("Save the Network dock's chart as PNG, SVG or PDF, once its analysis has finished"));
+    connect(file, &QMenu::aboutToShow, this, [this, networkChart] {
+        const auto *panel = findChild<NetworkPanel *>();
+        networkChart->setEnabled(panel && panel->canSaveChart());
+    });
+    networkChart->setEnabled(false);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 

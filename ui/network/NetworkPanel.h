@@ -60,6 +60,10 @@ public:
     /// Exports the chart (PNG, SVG or PDF by extension) `width` wide and as
     /// tall as its rows need; the error message, else empty.
     QString saveChart(const QString &path, int width = 1000) const;
+    /// Save chart…: asks for a file, then saveChart; a message box on error.
+    void chooseAndSaveChart();
+    /// The chart can be saved: an analysis has finished and nothing runs.
+    bool canSaveChart() const { return !busy() && m_analysis.has_value(); }
 
     /// Optimises every layer within `seconds` for the whole network (what
     /// Optimise network… starts after asking); false when it cannot start
@@ -104,7 +108,6 @@ private:
     void showOptimiseProgress(const NetworkOptimiseProgress &progress);
     void finishOptimisation(OptimiseOutcome outcome);
     void setRunning(bool running);
-    void chooseAndSaveChart();
 
     QTreeWidget *m_tree;
     NetworkPlotView *m_plotView;
