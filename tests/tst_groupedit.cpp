@@ -123,6 +123,18 @@ private slots:
             after);
     }
 
+    // The rule the grid's drag shares with movePatches (hovering the
+    // patches' own group is a move that changes nothing).
+    void allAlreadyIn()
+    {
+        using convoffload::allAlreadyIn;
+        QVERIFY(allAlreadyIn({4, 3}, {3, 4}));
+        QVERIFY(allAlreadyIn({4, 3, 9}, {3}));
+        QVERIFY(!allAlreadyIn({4, 3}, {3, 5}));
+        QVERIFY(!allAlreadyIn({}, {0}));
+        QVERIFY(allAlreadyIn({1}, {}));
+    }
+
     void moveToNewGroup_data()
     {
         addColumns();

@@ -325,11 +325,9 @@ QString GridEditController::dropRefusal(const QMimeData *data, const QPointF &po
             targetGroup = int(g);
     const QString why = m_model->moveRefusal(payload->patches, targetGroup);
     if (!why.isEmpty()) {
-        if (inPlace) {
-            const PatchList &home = targetGroup >= 0 ? groups[std::size_t(targetGroup)] : m_model->unassigned();
-            *inPlace = std::all_of(payload->patches.begin(), payload->patches.end(),
-                [&](PatchId p) { return std::find(home.begin(), home.end(), p) != home.end(); });
-        }
+        if (inPlace)
+            *inPlace
+                = allAlreadyIn(targetGroup >= 0 ? groups[std::size_t(targetGroup)] : m_model->unassigned(), payload->patches);
         return why;
     }
     if (group)

@@ -82,13 +82,19 @@ PatchList unassignedPatches(const Layer &layer, const Groups &groups)
     return out;
 }
 
+bool allAlreadyIn(const PatchList &group, const PatchList &patches)
+{
+    const std::unordered_set<PatchId> in(group.begin(), group.end());
+    return std::all_of(patches.begin(), patches.end(), [&](PatchId p) { return in.count(p) > 0; });
+}
+
 Groups movePatches(const Groups &groups, const PatchList &patches, std::size_t targetGroup)
 {
     const std::unordered_set<PatchId> set = selection(patches);
     requireGroup(groups, targetGroup, "target group");
     const Group &target = groups[targetGroup];
     const std::unordered_set<PatchId> inTarget(target.begin(), target.end());
-    if (std::all_of(patches.begin(), patches.end(), [&](PatchId p) { return inTarget.count(p) > 0; }))
+    if (allAlreadyIn(target, patches))
         throw StrategyError(patchCount(patches.size()) + (patches.size() == 1 ? " is" : " are") + " already in "
             + groupName(targetGroup) + ": moving onto the same group changes nothing");
     std::vector<std::ptrdiff_t> newIndex;

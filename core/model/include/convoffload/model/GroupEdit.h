@@ -21,6 +21,11 @@ using PatchList = std::vector<PatchId>;
 /// Patches of the layer that are in no group, ascending.
 PatchList unassignedPatches(const Layer &layer, const Groups &groups);
 
+/// Every one of `patches` is in `group` already (`group` may be the
+/// unassigned pool): moving them there changes nothing, and movePatches
+/// refuses it. An empty list is in every group.
+bool allAlreadyIn(const PatchList &group, const PatchList &patches);
+
 /// Takes `patches` out of their groups (or the unassigned pool) and appends
 /// them, in the given order, to group `targetGroup`; patches already in the
 /// target stay where they are. Refuses an empty list, a patch listed twice, a
