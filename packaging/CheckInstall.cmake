@@ -32,6 +32,7 @@ foreach(file
     ${DATADIR}/metainfo/${APP_ID}.metainfo.xml
     ${DATADIR}/icons/hicolor/scalable/apps/${APP_ID}.svg
     ${DOCDIR}/README.md
+    ${DOCDIR}/docs/optimiser-notebook.md
     ${DOCDIR}/resources/screenshots/lenet5-conv1-zigzag.png)
   if(NOT EXISTS "${STAGE}/${file}")
     message(FATAL_ERROR "not installed: ${STAGE}/${file}")
