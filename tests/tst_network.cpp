@@ -3,11 +3,13 @@
 // toy networks worked out by hand, and the sample networks made by the
 // in-repo generator.
 #include "convoffload/io/FormatError.h"
+#include "convoffload/io/NetworkReport.h"
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/onnx/OnnxNetwork.h"
 #include "convoffload/optimise/NetworkOptimisation.h"
 #include "convoffload/simulate/Comparison.h"
 #include "convoffload/simulate/NetworkAnalysis.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include "NetworkModels.h"
 
@@ -228,6 +230,8 @@ private slots:
         QCOMPARE(ownOnly.layers[0].bestCandidate() == nullptr, true);
         QCOMPARE(ownOnly.total_duration, 23.0);
         QCOMPARE(ownOnly.layers_without_valid, std::int64_t(1));
+        QVERIFY(networkToReportText(ownOnly).find("total duration: 23 (incomplete: 1 layer has no valid strategy)\n")
+            != std::string::npos);
     }
 
     void strategyFamilies()
@@ -411,6 +415,38 @@ private slots:
         QCOMPARE(imported.layers[std::size_t(i)].layer == loadProject(sample(project.toStdString())).problem.layer, true);
         // The committed network project is this import.
         QCOMPARE(loadNetwork(base + ".json") == imported, true);
+    }
+
+    // Every strategy an import stores runs within the memory. Worked out by
+    // hand for resnet8's stage3_conv2 (64x8x8, 64 kernels 64x3x3, pads 1,
+    // mem_size 20000, nbop_pe 73728): the largest block is B = 33 (33·576 =
+    // 19008 kernel elements), and the op limit's G = 73728 / (576·33) = 3
+    // puts three neighbouring windows (3x5 pixels x 64 channels = 960) and
+    // 99 outputs beside the kernels: 20067 > 20000. Two windows take
+    // 3x4x64 = 768 and 66 outputs: 19842, so G = 2.
+    void importedStrategiesFitTheMemory()
+    {
+        for (const std::string name : {"lenet5", "resnet8"}) {
+            const std::string base = sample("networks/" + name);
+            const Network n = networkFromImport(importOnnx(base + ".onnx"), loadAccelerator(base + "-hardware.json"), true, "m");
+            for (std::size_t i = 0; i < n.layers.size(); ++i)
+                for (const StrategySpec &spec : n.layers[i].strategies) {
+                    SimulationOptions options;
+                    options.trace = false;
+                    const SimulationResult r = simulateStrategy(n.problemOf(i), spec, options);
+                    const bool overflows = std::any_of(r.diagnostics.begin(), r.diagnostics.end(),
+                        [](const Diagnostic &d) { return d.rule == Rule::MemoryOverflow; });
+                    QVERIFY2(!overflows, (n.layers[i].name + ": " + spec.name).c_str());
+                }
+            if (name != "resnet8")
+                continue;
+            const NetworkLayer &s3 = n.layers[std::size_t(n.findLayer("stage3_conv2"))];
+            QCOMPARE(s3.strategies.size(), std::size_t(2));
+            for (const StrategySpec &spec : s3.strategies) {
+                QCOMPARE(spec.kernel_block, std::optional<std::int64_t>(33));
+                QCOMPARE(spec.group_size, std::optional<std::int64_t>(2));
+            }
+        }
     }
 
     void sampleNetworksHaveEveryConvolution()

@@ -38,14 +38,58 @@ std::vector<StrategySpec> generatedStrategies(const Problem &problem)
     return specs;
 }
 
+namespace {
+
+LayerCandidate evaluate(const Problem &problem, const StrategySpec &spec, bool &overflow);
+bool isGenerator(StrategyKind kind);
+
+/// Tries `spec`; when a generator's groups overflow the memory, finds the
+/// largest group size that fits by bisection (the footprint grows with the
+/// group), trying each as "… G=g", down to one patch per group. Each try
+/// goes to `tried`. Returns the largest that fits, or the one-patch try
+/// when none does.
+template <class Tried> StrategySpec shrinkUntilItFits(const Problem &problem, const StrategySpec &spec, const Tried &tried)
+{
+    bool overflow = false;
+    LayerCandidate first = evaluate(problem, spec, overflow);
+    std::int64_t tooLarge = first.row.group_size; // the least group size known to overflow
+    tried(std::move(first));
+    if (!overflow || !isGenerator(spec.kind) || tooLarge <= 1)
+        return spec;
+    std::int64_t fits = 0; // the largest known to fit; 0: none yet
+    StrategySpec best = spec;
+    while (tooLarge - fits > 1) {
+        StrategySpec smaller = spec;
+        smaller.group_size = (fits + tooLarge) / 2;
+        smaller.name = spec.name + " G=" + std::to_string(*smaller.group_size);
+        LayerCandidate c = evaluate(problem, smaller, overflow);
+        tried(std::move(c));
+        if (overflow)
+            tooLarge = *smaller.group_size;
+        else
+            fits = *smaller.group_size;
+        if (!overflow || tooLarge == 1)
+            best = smaller;
+    }
+    return best;
+}
+
+} // namespace
+
 std::vector<StrategySpec> defaultLayerStrategies(const Problem &problem)
 {
     std::vector<StrategySpec> specs = generatedStrategies(problem);
-    if (kernelsFitOnChip(problem) && problem.nbPatchesMax() >= 1)
-        return specs;
-    // The largest block comes first; keep its zigzag variants.
-    std::erase_if(specs,
-        [&](const StrategySpec &s) { return s.kernel_block != largestKernelBlock(problem) || s.order != PatchOrder::ZigZag; });
+    if (!(kernelsFitOnChip(problem) && problem.nbPatchesMax() >= 1)) {
+        // The largest block comes first; keep its zigzag variants.
+        std::erase_if(specs, [&](const StrategySpec &s) {
+            return s.kernel_block != largestKernelBlock(problem) || s.order != PatchOrder::ZigZag;
+        });
+    }
+    // The op limit's group size can overflow the memory next to the
+    // kernels (resnet8's stage3_conv2: 3 patches beside 33 kernels reach
+    // 20067 of 20000 elements): a stored default must be able to run.
+    for (StrategySpec &spec : specs)
+        spec = shrinkUntilItFits(problem, spec, [](LayerCandidate &&) {});
     return specs;
 }
 
@@ -197,21 +241,14 @@ LayerAnalysis analyseLayer(
             continue; // the project holds it already
         // A generated heuristic whose groups overflow the memory is tried
         // again with half the group size, down to one patch per group.
-        const std::string base = spec.name;
-        for (;;) {
-            checkCancel(options);
-            bool overflow = false;
-            LayerCandidate c = evaluate(problem, spec, overflow);
-            const std::int64_t g = c.row.group_size;
+        checkCancel(options);
+        shrinkUntilItFits(problem, spec, [&](LayerCandidate &&c) {
             const bool wins = better(c, a.bestCandidate());
             a.candidates.push_back(std::move(c));
             if (wins)
                 a.best = std::ptrdiff_t(a.candidates.size() - 1);
-            if (!overflow || !isGenerator(spec.kind) || g <= 1)
-                break;
-            spec.group_size = g / 2;
-            spec.name = base + " G=" + std::to_string(g / 2);
-        }
+            checkCancel(options);
+        });
     }
     return a;
 }
