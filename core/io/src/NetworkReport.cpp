@@ -172,8 +172,8 @@ std::string networkToReportText(const NetworkAnalysis &a)
     }
     out << "total duration: " << numberText(a.total_duration);
     if (a.layers_without_valid > 0)
-        out << " (incomplete: " << a.layers_without_valid
-            << (a.layers_without_valid == 1 ? " layer has" : " layers have") << " no valid strategy)";
+        out << " (incomplete: " << a.layers_without_valid << (a.layers_without_valid == 1 ? " layer has" : " layers have")
+            << " no valid strategy)";
     out << "\n";
     if (!a.dominating.empty()) {
         out << "dominated by:";
