@@ -8,6 +8,7 @@
 #include "convoffload/optimise/Optimiser.h"
 #include "convoffload/optimise/PaperExperiments.h"
 #include "convoffload/io/ProjectFile.h"
+#include "convoffload/model/KernelStreaming.h"
 #include "convoffload/simulate/Simulator.h"
 #include "convoffload/io/StrategyCsv.h"
 #include "optimise/DialogSize.h"
@@ -1132,10 +1133,12 @@ private slots:
 
     // A problem the optimisers cannot take (one patch does not fit the
     // memory) is said in the dialog, and nothing can be added.
+    // Not even one kernel fits beside one patch: 18 kernel + 18 input + 1
+    // output elements (C_in = 2, 3x3 windows) need 37.
     void optimiseDialogSaysWhyItCannotOptimise()
     {
         Project project = loadProject(sample("paper-example.json").toStdString());
-        project.problem.hardware.mem_size = 40; // 18 input + 2 output + 36 kernel elements needed
+        project.problem.hardware.mem_size = 30;
         ui::OptimiseDialog dialog(project.problem, {});
         QSignalSpy finished(&dialog, &ui::OptimiseDialog::finished);
         dialog.start();
@@ -1146,8 +1149,46 @@ private slots:
             if (label->text().startsWith(QLatin1String("Cannot optimise: ")))
                 status = label;
         QVERIFY(status);
-        QVERIFY2(status->text().contains(QLatin1String("mem_size = 40 cannot hold one patch")), qPrintable(status->text()));
+        QVERIFY2(status->text().contains(QLatin1String("and not even one kernel does: mem_size = 30 cannot hold one kernel, "
+                                                       "one patch's input and its output (37 elements)")),
+            qPrintable(status->text()));
         QVERIFY(addButton(dialog) && !addButton(dialog)->isEnabled());
+    }
+
+    // The paper's Example with mem_size 40: its two kernels (36 elements)
+    // and one patch's input (18) do not fit, so no S1 strategy runs and the
+    // dialog streams kernels as `optimize` does. Only B = 1, G = 1 fits (two
+    // neighbouring windows take 24 input elements: 18 + 24 + 2 > 40). Worked
+    // by hand: kernels outer, the second pass walks the zigzag back, so the
+    // input loads are 18 + 8·6 (each move keeps 2x3x2 of 18) and 8·6 more,
+    // 114; 36 kernel loads, 18 writes and 18 computes: 186.
+    void optimiseDialogStreamsKernelsThatDoNotFit()
+    {
+        Project project = loadProject(sample("paper-example.json").toStdString());
+        project.problem.hardware.mem_size = 40;
+        ui::OptimiseDialog dialog(project.problem, {});
+        dialog.setTimeLimit(2);
+        auto *groupSize = dialog.findChild<QSpinBox *>(QStringLiteral("groupSize"));
+        QVERIFY(groupSize && !groupSize->isEnabled());
+        QCOMPARE(groupSize->text(), QStringLiteral("chosen with each kernel block"));
+        QSignalSpy finished(&dialog, &ui::OptimiseDialog::finished);
+        QSignalSpy ready(&dialog, &ui::OptimiseDialog::strategyReady);
+        dialog.start();
+        QVERIFY(finished.wait(20000));
+        QVERIFY(dialog.report() && dialog.report()->result.hasSolution());
+        QVERIFY(dialog.report()->kernel_blocked.has_value());
+        QCOMPARE(dialog.report()->result.duration, 186.0);
+        QVERIFY(!groupSize->isEnabled());
+        QPushButton *add = addButton(dialog);
+        QVERIFY(add && add->isEnabled());
+        add->click();
+        QCOMPARE(ready.size(), 1);
+        const auto spec = ready[0][0].value<StrategySpec>();
+        SimulationOptions options;
+        const SimulationResult r = simulate(project.problem, expandStrategy(project.problem, spec), options);
+        QVERIFY(r.valid());
+        QCOMPARE(r.totalDuration(), 186.0);
+        QCOMPARE(r.loadedInput(), std::int64_t(114));
     }
 
     // Stop ends a long search promptly and keeps a valid strategy.

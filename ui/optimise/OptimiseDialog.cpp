@@ -2,6 +2,7 @@
 
 #include "charts/NiceScale.h"
 #include "optimise/DialogSize.h"
+#include "convoffload/model/KernelBlockedFamily.h"
 #include "convoffload/optimise/ExactOptimiser.h"
 #include "render/Palette.h"
 
@@ -113,9 +114,20 @@ void OptimiseDialog::buildForm()
     form->addRow(tr("&Seed:"), m_seed);
 
     m_groupSize = new QSpinBox;
-    m_groupSize->setRange(1, int(std::min<std::int64_t>(patchesMax, 1'000'000)));
-    m_groupSize->setValue(m_groupSize->maximum());
-    m_groupSize->setToolTip(tr("G, the most patches per group; at most nb_patches_max = %1.").arg(patchesMax));
+    m_groupSize->setObjectName(QStringLiteral("groupSize"));
+    if (streamsKernels()) {
+        // Each kernel-blocked strategy has its own G (SPEC §3b): the
+        // optimiser tries them all, so there is nothing to choose here.
+        m_groupSize->setRange(0, 0);
+        m_groupSize->setSpecialValueText(tr("chosen with each kernel block"));
+        m_groupSize->setEnabled(false);
+        m_groupSize->setToolTip(tr("The kernels do not fit beside one patch, so each step holds a block of B kernels "
+                                   "and G patches: every (B, G) of the kernel-blocked family is tried."));
+    } else {
+        m_groupSize->setRange(1, int(std::min<std::int64_t>(patchesMax, 1'000'000)));
+        m_groupSize->setValue(m_groupSize->maximum());
+        m_groupSize->setToolTip(tr("G, the most patches per group; at most nb_patches_max = %1.").arg(patchesMax));
+    }
     form->addRow(tr("&Group size G:"), m_groupSize);
 
     m_groupCount = new QComboBox;
@@ -217,10 +229,22 @@ void OptimiseDialog::buildForm()
     layout->addWidget(buttons);
 }
 
+bool OptimiseDialog::streamsKernels() const
+{
+    return m_problem.layer.problems().empty() && m_problem.hardware.problems().empty() && !kernelsFit(m_problem);
+}
+
 void OptimiseDialog::updateExactReach()
 {
     QString note;
-    if (m_method->currentData().toInt() == int(OptimiseMethod::Exact)) {
+    if (streamsKernels()) {
+        note = m_method->currentData().toInt() == int(OptimiseMethod::Search)
+            ? tr("The kernels do not fit beside one patch, so no S1 strategy can run: every kernel-blocked strategy "
+                 "(block size B, group size G, both loops and orders) is simulated, and the search regroups the "
+                 "best one's patches for the rest of the time.")
+            : tr("The kernels do not fit beside one patch, so no S1 strategy can run: this method returns the best "
+                 "kernel-blocked strategy as it is; the search also regroups its patches.");
+    } else if (m_method->currentData().toInt() == int(OptimiseMethod::Exact)) {
         try {
             const S1Instance in = makeS1Instance(m_problem, request().settings);
             const ExactReach reach = exactReach(in);
@@ -254,7 +278,10 @@ OptimiseRequest OptimiseDialog::request() const
     OptimiseRequest request;
     request.method = OptimiseMethod(m_method->currentData().toInt());
     request.seed = std::uint64_t(m_seed->value());
-    request.settings.group_size = m_groupSize->value();
+    // A layer whose kernels do not fit streams them, as `optimize` does.
+    request.stream_kernels = true;
+    if (!streamsKernels())
+        request.settings.group_size = m_groupSize->value();
     request.settings.group_count = GroupCount(m_groupCount->currentData().toInt());
     request.settings.max_groups = m_maxGroups->value();
     request.ilp_start_from_search = request.method == OptimiseMethod::Ilp && m_startFromSearch->isChecked();
@@ -447,8 +474,9 @@ void OptimiseDialog::showReport()
 
 void OptimiseDialog::setRunning(bool running)
 {
-    for (QWidget *w : std::initializer_list<QWidget *>{m_method, m_timeLimit, m_seed, m_groupSize, m_groupCount})
+    for (QWidget *w : std::initializer_list<QWidget *>{m_method, m_timeLimit, m_seed, m_groupCount})
         w->setEnabled(!running);
+    m_groupSize->setEnabled(!running && !streamsKernels());
     m_maxGroups->setEnabled(!running && m_groupCount->currentData().toInt() == int(GroupCount::AtMostCap));
     m_startFromSearch->setEnabled(!running && m_method->currentData().toInt() == int(OptimiseMethod::Ilp));
     m_run->setEnabled(!running);

@@ -80,6 +80,9 @@ private:
     void showReport();
     /// Shows, under the method, what Exact cannot settle on this layer.
     void updateExactReach();
+    /// The layer's kernels do not fit beside one patch: the optimiser streams
+    /// them (the kernel-blocked family), and G is not the user's to choose.
+    bool streamsKernels() const;
     void setRunning(bool running);
     QString uniqueName(const QString &base) const;
 

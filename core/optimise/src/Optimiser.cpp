@@ -74,6 +74,20 @@ std::string choiceText(const FamilyChoice &choice)
     return text;
 }
 
+/// Why no kernel-blocked strategy exists: the limit that one patch with one
+/// kernel (kernelBlockedMembers' smallest member, G = B = 1) exceeds.
+std::string oneKernelShortfall(const Problem &problem)
+{
+    const Layer &layer = problem.layer;
+    const std::int64_t k = layer.kernelElements();
+    if (problem.hardware.nbop_pe < k)
+        return "nbop_pe = " + std::to_string(problem.hardware.nbop_pe) + " cannot compute one patch with one kernel ("
+            + std::to_string(k) + " MACs)";
+    const std::int64_t need = k + (problem.options.padding_in_dram ? k : 0) + 1;
+    return "mem_size = " + std::to_string(problem.hardware.mem_size)
+        + " cannot hold one kernel, one patch's input and its output (" + std::to_string(need) + " elements)";
+}
+
 OptimiseReport optimiseKernelBlocked(const Problem &problem, const OptimiseRequest &request, const OptimiseControl &control)
 {
     const auto start = std::chrono::steady_clock::now();
@@ -123,6 +137,9 @@ OptimiseReport optimiseKernelBlocked(const Problem &problem, const OptimiseReque
             r.message += g.improved ? "; the search regrouped its patches into " + std::to_string(g.groups.size()) + " groups"
                                     : "; the search found no better grouping, so its own groups are kept";
         }
+    } else if (!r.cancelled && search.members.empty() && choiceText(choice).empty()) {
+        throw InstanceError("the kernels do not fit beside one patch (no S1 strategy can run), and not even one kernel does: "
+            + oneKernelShortfall(problem));
     } else if (!r.cancelled) {
         throw InstanceError("the kernels do not fit beside one patch (no S1 strategy can run) and none of the " + tried
             + " tried respects the hardware (raise mem_size or nbop_pe"
