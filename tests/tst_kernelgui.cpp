@@ -17,6 +17,7 @@
 // 1–3; s1 loads 12 pixels and 18 kernel elements, s2 the 4 pixels of row 3,
 // s3 the 18 elements of kernels 2,3, s4 the 4 pixels of row 0.
 #include "charts/ChartFactory.h"
+#include "charts/ChartsPanel.h"
 #include "document/ProjectDocument.h"
 #include "models/GroupListModel.h"
 #include "models/StepKernelModel.h"
@@ -187,6 +188,7 @@ private slots:
     void dockRefusesDrops();
     void dockDropPreview();
     void dockKeyboardActions();
+    void sweepSaysWhyThereIsNone();
 };
 
 void KernelGuiTest::strategyIsValid()
@@ -803,4 +805,40 @@ void KernelGuiTest::dockKeyboardActions()
 }
 
 QTEST_MAIN(KernelGuiTest)
+
+// A layer whose kernels do not fit (one patch with its 4 kernels is 36 MACs,
+// nbop_pe 18) has no S1 strategy: the group-size sweep of Row-by-Row and
+// ZigZag would plot only invalid points, so there is none, and the Sweep
+// tab says why instead.
+void KernelGuiTest::sweepSaysWhyThereIsNone()
+{
+    Problem p = smallProblem();
+    p.hardware.nbop_pe = 18;
+    ProjectDocument doc;
+    QSignalSpy compared(&doc, &ProjectDocument::comparisonChanged);
+    doc.resetToProject(projectOf(p));
+    QTRY_VERIFY_WITH_TIMEOUT(!doc.busy(), 20000);
+    QVERIFY(doc.sweep().empty());
+    QVERIFY2(doc.sweepUnavailable().contains(QStringLiteral("keep all 4 kernels on chip")), qPrintable(doc.sweepUnavailable()));
+    ChartsPanel panel;
+    panel.setSweep(doc.sweep(), doc.sweepUnavailable());
+    const QString title = panel.chart(ChartsPanel::SweepTab)->title();
+    QVERIFY2(title.startsWith(QStringLiteral("No group-size sweep for this layer")), qPrintable(title));
+    // Nor is there one to export.
+    FigureSource source(projectOf(p), "");
+    FigureRequest request;
+    request.kind = FigureKind::Sweep;
+    try {
+        makeFigure(source, request);
+        QFAIL("a sweep figure of invalid strategies");
+    } catch (const FigureError &e) {
+        QVERIFY2(std::string(e.what()).find("keep all 4 kernels on chip") != std::string::npos, e.what());
+    }
+
+    // Kernels that fit: a sweep, and nothing to explain.
+    doc.resetToProject(projectOf(smallProblem()));
+    QTRY_VERIFY_WITH_TIMEOUT(!doc.busy() && !doc.sweep().empty(), 20000);
+    QVERIFY(doc.sweepUnavailable().isEmpty());
+}
+
 #include "tst_kernelgui.moc"

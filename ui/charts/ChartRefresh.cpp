@@ -99,6 +99,11 @@ bool refreshChart(QChart *shown, QChart *fresh)
     if (!shown || !fresh || !sameShape(shown, fresh))
         return false;
     shown->setTitle(fresh->title());
+    // The fresh chart's properties replace the shown one's: one it lacks
+    // (a placeholder has no full title for fitChartTitle) must not survive.
+    for (const QByteArray &name : shown->dynamicPropertyNames())
+        if (!fresh->dynamicPropertyNames().contains(name))
+            shown->setProperty(name.constData(), QVariant());
     for (const QByteArray &name : fresh->dynamicPropertyNames())
         shown->setProperty(name.constData(), fresh->property(name.constData()));
     const QList<QAbstractSeries *> to = shown->series(), from = fresh->series();

@@ -146,7 +146,10 @@ void ChartsPanel::rebuild(Tab tab)
                        : placeholder(tr("No simulation to show")));
         break;
     case SweepTab:
-        replaceChart(tab, m_sweep.empty() ? placeholder(tr("No group-size sweep yet")) : sweepChart(m_sweep));
+        replaceChart(tab,
+            !m_sweepUnavailable.isEmpty() ? placeholder(m_sweepUnavailable)
+                : m_sweep.empty()         ? placeholder(tr("No group-size sweep yet"))
+                                          : sweepChart(m_sweep));
         break;
     case CompareTab:
         break; // painted from the rows
@@ -161,11 +164,12 @@ void ChartsPanel::setComparison(std::vector<CompareRow> rows)
     m_comparisonView->setRows(m_comparison, tr("No strategies to compare"));
 }
 
-void ChartsPanel::setSweep(std::vector<SweepRow> rows)
+void ChartsPanel::setSweep(std::vector<SweepRow> rows, const QString &unavailable)
 {
-    if (rows == m_sweep)
+    if (rows == m_sweep && unavailable == m_sweepUnavailable)
         return; // strategy edits leave the sweep as it was
     m_sweep = std::move(rows);
+    m_sweepUnavailable = unavailable;
     invalidate(SweepTab);
 }
 

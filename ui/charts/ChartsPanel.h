@@ -39,7 +39,8 @@ public:
     /// (nullptrs clear the step charts). `strategy` names the figures.
     void setSimulation(const Problem *problem, const SimulationResult *result, const QString &strategy = {});
     void setComparison(std::vector<CompareRow> rows);
-    void setSweep(std::vector<SweepRow> rows);
+    /// The group-size sweep; `unavailable`, when set, says why there is none.
+    void setSweep(std::vector<SweepRow> rows, const QString &unavailable = {});
     /// 0-based step, -1 for none; only the cursor lines move.
     void setCurrentStep(int step);
     int currentStep() const { return m_currentStep; }
@@ -80,6 +81,7 @@ private:
     QString m_strategy;
     std::vector<CompareRow> m_comparison;
     std::vector<SweepRow> m_sweep;
+    QString m_sweepUnavailable;
     int m_currentStep = -1;
     bool m_stale[5] = {}; // per tab: its chart shows older data than the panel holds
     bool m_perAction = false;

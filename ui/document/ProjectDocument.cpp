@@ -1,5 +1,6 @@
 #include "document/ProjectDocument.h"
 
+#include "convoffload/model/KernelBlockedFamily.h"
 #include "convoffload/simulate/WorkEstimate.h"
 
 #include <QFileInfo>
@@ -121,6 +122,8 @@ ProjectDocument::Sweep sweepCopy(
         const std::optional<TensorData> tensors = tensorsFor(project, projectPath);
         const SimulationOptions options = workerOptions(project, tensors, false, control.cancelFlag());
         const Problem &p = project.problem;
+        if (!kernelsFit(p))
+            return sweep; // no S1 strategy to sweep (sweepUnavailable says so)
         requireWithinBudget(
             estimateSimulation(p, options.functional, options.trace), 2, budget); // per group size: Row-by-Row and ZigZag
         const std::int64_t to = std::min<std::int64_t>(p.layer.patchCount(), std::max<std::int64_t>(32, 2 * p.nbPatchesMax()));
@@ -431,6 +434,20 @@ void ProjectDocument::onComparisonFinished(Comparison comparison)
     if (std::exchange(m_pendingCompare, false))
         recompare(false);
     startDeferredJobs(); // a sweep waiting for this comparison
+}
+
+QString ProjectDocument::sweepUnavailable() const
+{
+    const Problem &p = m_project.problem;
+    if (!problemIsSound(p) || kernelsFit(p))
+        return {};
+    // Short lines: a chart title does not wrap.
+    return tr("No group-size sweep for this layer:<br>"
+              "Row-by-Row and ZigZag keep all %1 kernels on chip,<br>"
+              "which its memory and nbop_pe do not allow.<br>"
+              "Its strategies stream kernels: Optimise Strategy…<br>"
+              "finds the best kernel block and grouping.")
+        .arg(p.layer.n);
 }
 
 void ProjectDocument::onSweepFinished(Sweep sweep)

@@ -93,6 +93,10 @@ public:
     const std::vector<CompareRow> &comparison() const { return m_comparison; }
     /// Row-by-Row and ZigZag over group sizes 1..min(patches, max(32, 2·G)).
     const std::vector<SweepRow> &sweep() const { return m_sweep; }
+    /// Why there is no group-size sweep for this layer (empty when there is
+    /// one): Row-by-Row and ZigZag keep every kernel on chip, so a layer
+    /// whose kernels do not fit has none to sweep.
+    QString sweepUnavailable() const;
 
     /// What a worker reports: which job and how far (0–100).
     struct JobProgress {

@@ -5,6 +5,8 @@
 #include "render/GridRenderer.h"
 #include "render/StoryboardRenderer.h"
 
+#include "convoffload/model/KernelBlockedFamily.h"
+
 #include <QChart>
 #include <QPainter>
 
@@ -263,6 +265,10 @@ Figure makeFigure(FigureSource &source, const FigureRequest &request)
             QSize(1400, 600), plot};
     }
     case FigureKind::Sweep: {
+        if (!kernelsFit(problem))
+            throw FigureError("no group-size sweep: Row-by-Row and ZigZag keep all " + std::to_string(problem.layer.n)
+                + " kernels on chip, which this layer's mem_size and nbop_pe do not allow (sweep --kernel-blocks "
+                  "compares kernel block sizes)");
         const std::int64_t patches = problem.layer.patchCount();
         const std::int64_t to = request.sweepTo > 0
             ? request.sweepTo

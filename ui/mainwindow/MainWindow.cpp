@@ -67,7 +67,7 @@ MainWindow::MainWindow(QWidget *parent)
     connect(m_document, &ProjectDocument::momentChanged, this, &MainWindow::onMomentChanged);
     connect(m_document, &ProjectDocument::comparisonChanged, this, [this] {
         m_charts->setComparison(m_document->comparison());
-        m_charts->setSweep(m_document->sweep());
+        m_charts->setSweep(m_document->sweep(), m_document->sweepUnavailable());
     });
     connect(m_document, &ProjectDocument::progress, this, [this](const QString &what, int percent) {
         m_progress->setFormat(what + QStringLiteral(" %p%"));
