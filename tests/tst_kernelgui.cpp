@@ -175,6 +175,7 @@ private slots:
     void fillFractions_data();
     void fillFractions();
     void fillPainted();
+    void smallFillStaysVisible();
     void legendExplainsFill();
     void durationSplit_data();
     void durationSplit();
@@ -337,6 +338,42 @@ void KernelGuiTest::fillPainted()
     QCOMPARE(QColor(at(image, point(0, 1, 0.3))), pending);
     QCOMPARE(QColor(at(image, point(1, 0, 0.3))), Palette::output(OutputState::Written));
     QCOMPARE(QColor(at(image, point(1, 1, 0.75))), Palette::output(OutputState::Written));
+}
+
+// 16 kernels, one block at a time (B = G = 1, kernels outer): after step 1
+// patch 0 has 1 of its 16 outputs, 1/16 of its cell, under a pixel of a
+// 12-px cell. Each part of a partly computed cell keeps at least a quarter of
+// it, up to 4 px: here the bottom 3 px are "computed now", the rest pending.
+void KernelGuiTest::smallFillStaysVisible()
+{
+    Problem p = smallProblem();
+    p.layer.n = 16;
+    p.hardware.nbop_pe = 9;
+    StrategySpec spec = kernelsOuter();
+    spec.group_size = 1;
+    spec.kernel_block = 1;
+    Run run(p, spec);
+    run.cursor->seek({0, Action::Compute});
+    QCOMPARE(GridRenderer::outputsComputed(run.problem, *run.cursor, PatchId(0)), 1);
+    const QRectF target(0, 0, 160, 260);
+    QImage image(160, 260, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    GridStyle style;
+    GridRenderer renderer;
+    {
+        QPainter painter(&image);
+        renderer.paintOutputGrid(painter, target, run.problem, *run.cursor, style);
+    }
+    QPainter measure(&image);
+    const GridFigureLayout lay = GridRenderer::layout(GridKind::Output,
+        QFontMetricsF(GridRenderer::figureFont(measure.font(), target), &image), target, run.problem, *run.cursor, style);
+    measure.end();
+    const QRectF cell = lay.geometry.cellRect(0, 0);
+    QVERIFY2(cell.height() >= 12 && cell.height() / 16 < 1, qPrintable(QString::number(cell.height())));
+    const double least = std::min(cell.height() / 4, 4.0); // 3 px in a 12-px cell
+    const auto at_ = [&](double fromBottom) { return QColor(at(image, QPointF(cell.center().x(), cell.bottom() - fromBottom))); };
+    QCOMPARE(at_(least - 0.5), Palette::output(OutputState::Computed));
+    QCOMPARE(at_(least + 1.5), Palette::output(OutputState::Pending));
 }
 
 void KernelGuiTest::legendExplainsFill()

@@ -22,6 +22,10 @@ namespace convoffload::ui {
 namespace {
 
 constexpr double kMinCellForLines = 4.0; // px: thinner cells get no grid lines
+// A partly computed output cell shows each part (done, pending) on at least
+// this share of its height, and no more than kMinFillUnits.
+constexpr double kMinFillShare = 0.25;
+constexpr double kMinFillUnits = 4.0;
 constexpr int kMaxCellLabels = 65536; // in-cell texts drawn at most
 
 QColor gridLineColour() { return QColor(0, 0, 0, 40); }
@@ -768,7 +772,11 @@ void GridRenderer::paintPartialPatches(
             if (done == 0 || done == n)
                 continue;
             const QRectF cell = geometry.cellRect(r, c);
-            const double missing = cell.height() * double(n - done) / n;
+            // In proportion, but neither part thinner than kMinFillShare of
+            // the cell (at most kMinFillUnits): 1 of 16 outputs is under a
+            // pixel of a 12-px cell, and the step's work would not show.
+            const double least = std::min(cell.height() * kMinFillShare, kMinFillUnits);
+            const double missing = std::clamp(cell.height() * double(n - done) / n, least, cell.height() - least);
             painter.fillRect(QRectF(cell.left(), cell.top(), cell.width(), missing), pending);
         }
 }
