@@ -747,6 +747,29 @@ private Q_SLOTS:
     // the step's events come first, and at a paper column's width the
     // legend takes fewer lines, so the grids get the room. With the heat
     // map the input's colours are counts: both captioned rows stay.
+    // The grid comes first: on a short, wide view the legend (a few lines)
+    // would leave the grid less height than itself, so it gives way; on a
+    // tall view it stays under the grid.
+    void legendGivesWayToAShortGrid()
+    {
+        const Example ex;
+        const GridStyle style;
+        for (const GridKind kind : {GridKind::Input, GridKind::Output}) {
+            QImage tall = blankImage(QSize(300, 600));
+            const GridFigureLayout roomy = figureLayout(kind, tall, QRectF(0, 0, 300, 600), ex, style);
+            QVERIFY(roomy.legend.height() > 0);
+            QVERIFY(roomy.geometry.bounds().height() >= roomy.legend.height());
+            // As tall as the legend alone needs, plus a little: with it, the
+            // grid would be shorter than the legend.
+            const double shortHeight = roomy.legend.height() + 60;
+            QImage flat = blankImage(QSize(300, int(shortHeight)));
+            const GridFigureLayout squeezed = figureLayout(kind, flat, QRectF(0, 0, 300, shortHeight), ex, style);
+            QCOMPARE(squeezed.legend.height(), 0.0);
+            QVERIFY2(squeezed.geometry.bounds().height() > roomy.legend.height() / 2,
+                qPrintable(QString::number(squeezed.geometry.bounds().height())));
+        }
+    }
+
     void gridFigureListsSharedColoursOnce()
     {
         const Example ex;

@@ -483,8 +483,13 @@ private slots:
         auto *panel = window.findChild<NetworkPanel *>();
         QVERIFY(panel);
         QSignalSpy analysed(panel, &NetworkPanel::analysed);
+        QVERIFY(window.startPageShown());
         QVERIFY(window.openFile(sample("networks/lenet5.json")));
         QVERIFY(analysed.wait(60000));
+        // No layer on screen yet: the start page gives the dock half the
+        // height (it showed two and a half rows of the table).
+        QTRY_VERIFY2(panel->parentWidget()->height() >= window.height() * 45 / 100,
+            qPrintable(QString::number(panel->parentWidget()->height())));
         emit panel->tree()->itemActivated(panel->tree()->topLevelItem(0), 0);
         QTRY_VERIFY(window.document()->cursor() != nullptr);
         panel->tabs()->setCurrentIndex(1); // the chart, the taller of the two tabs

@@ -335,8 +335,7 @@ bool MainWindow::importNetwork(const QString &modelPath)
     if (dialog.exec() != QDialog::Accepted || !panel)
         return false;
     panel->openNetwork(dialog.savedPath());
-    panel->parentWidget()->show(); // the dock
-    panel->parentWidget()->raise();
+    showNetworkDock(panel);
     return true;
 }
 
@@ -350,9 +349,20 @@ bool MainWindow::openNetworkFile(const QString &path)
         return false;
     }
     addRecentFile(QFileInfo(path).absoluteFilePath());
+    showNetworkDock(panel);
+    return true;
+}
+
+void MainWindow::showNetworkDock(NetworkPanel *panel)
+{
     panel->parentWidget()->show(); // the dock
     panel->parentWidget()->raise();
-    return true;
+    // With no layer on screen the start page needs little room: the
+    // network's table and chart get half the height until a layer opens.
+    if (startPageShown()) {
+        m_layout->setBottomTall(true);
+        m_bottomTall = true;
+    }
 }
 
 void MainWindow::showStartPage(bool show)
@@ -360,6 +370,8 @@ void MainWindow::showStartPage(bool show)
     if (show)
         m_startPage->refresh();
     m_centre->setCurrentIndex(show ? 0 : 1);
+    if (!show && std::exchange(m_bottomTall, false))
+        m_layout->setBottomTall(false); // the grids need the room again
 }
 
 bool MainWindow::startPageShown() const { return m_centre->currentIndex() == 0; }

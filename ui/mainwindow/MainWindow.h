@@ -20,6 +20,7 @@ class ExperimentsDialog;
 class DiagnosticsPanel;
 class GridView;
 class GroupsPanel;
+class NetworkPanel;
 class ProblemEditor;
 class ProjectDocument;
 class StepControls;
@@ -76,6 +77,8 @@ private:
     void onSimulationChanged();
     void onMomentChanged();
     void updateBusy();
+    /// Shows and raises the Network dock, tall while the start page is shown.
+    void showNetworkDock(NetworkPanel *panel);
     void highlightElement(const convoffload::Diagnostic &d);
 
     ProjectDocument *m_document;
@@ -97,6 +100,7 @@ private:
     QMenu *m_viewMenu = nullptr;
     ExperimentsDialog *m_experiments = nullptr;
     WindowLayout *m_layout = nullptr;
+    bool m_bottomTall = false; // the bottom docks made tall for a network (showNetworkDock)
     StartPage *m_startPage = nullptr;
     QStackedWidget *m_centre = nullptr;
 };

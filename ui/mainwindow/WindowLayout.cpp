@@ -85,6 +85,19 @@ QList<int> WindowLayout::splits() const
         shown({k.strategies}, Qt::Vertical), shown({k.steps, k.diagnostics, k.network}, Qt::Vertical)};
 }
 
+void WindowLayout::setBottomTall(bool tall)
+{
+    QDockWidget *bottom = nullptr;
+    for (QDockWidget *d : {m_docks.network, m_docks.steps, m_docks.diagnostics})
+        if (d && d->isVisible() && !d->isFloating() && !bottom)
+            bottom = d;
+    if (!bottom)
+        return;
+    const int height = m_window->height();
+    const int want = tall ? height * 55 / 100 : clampedShare(height, 0.25, 150, 320);
+    m_window->resizeDocks({bottom}, {want}, Qt::Vertical);
+}
+
 void WindowLayout::sizeDocks()
 {
     m_sizing = true;

@@ -60,6 +60,11 @@ public:
     void save() const;
     /// Forgets the user's layout and lays the window out as on a first run.
     void reset();
+    /// The bottom docks (Steps, Findings, Network) `tall`: at about half the
+    /// window's height, or back at their first-run height when false. A
+    /// network opened with no layer on screen gets the room the start page
+    /// does not need.
+    void setBottomTall(bool tall);
 
 protected:
     bool eventFilter(QObject *watched, QEvent *event) override;

@@ -664,14 +664,19 @@ GridFigureLayout GridRenderer::layout(GridKind kind, const QFontMetricsF &metric
     const QRectF inner = target.adjusted(margin, margin, -margin, -margin);
     const double titleH = style.labels ? std::ceil(h * 1.3) : 0.0;
     const double titleGap = style.labels ? std::round(h * 0.3) : 0.0;
-    const double legendH = style.legend ? legendHeight(metrics, inner.width(),
-                               kind == GridKind::Input ? inputLegend(problem, cursor, style)
-                                                       : outputLegend(style, {}, streamsKernels(cursor), breaksReload(cursor)))
-                                        : 0.0;
-    const double legendGap = style.legend ? std::round(h * 0.6) : 0.0;
+    double legendH = style.legend ? legendHeight(metrics, inner.width(),
+                         kind == GridKind::Input ? inputLegend(problem, cursor, style)
+                                                 : outputLegend(style, {}, streamsKernels(cursor), breaksReload(cursor)))
+                                  : 0.0;
+    double legendGap = style.legend ? std::round(h * 0.6) : 0.0;
     const double stripH = kernelStripBand(metrics, kind, style);
     const int rows = rowsOf(kind, problem), cols = colsOf(kind, problem);
     const QSizeF axis = style.labels ? axisSize(metrics, rows, cols) : QSizeF(0, 0);
+    // The grid comes first: where the legend would leave the grid less
+    // height than itself (a short view, the docks below dragged tall), it
+    // gives way, rather than the grid shrinking to a sliver under it.
+    if (inner.height() - titleH - titleGap - axis.height() - stripH - legendGap - legendH < legendH)
+        legendH = legendGap = 0.0;
 
     const QRectF gridArea(inner.left() + axis.width(), inner.top() + titleH + titleGap + axis.height(),
         std::max(0.0, inner.width() - axis.width()),
