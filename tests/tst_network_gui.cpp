@@ -15,6 +15,7 @@
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/simulate/Comparison.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QDockWidget>
 #include <QFile>
@@ -25,6 +26,9 @@
 #include <QMenuBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QApplication>
+#include <QTimer>
+#include <QMessageBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -325,6 +329,27 @@ private slots:
         for (const NetworkPlotRow &r : panel.plotView()->plot()->rows())
             optimisedBars += r.family == StrategyFamily::Optimised ? 1 : 0;
         QCOMPARE(optimisedBars, std::size_t(2));
+        // Closing or replacing the network now asks first: Cancel keeps it,
+        // Discard lets the caller go on.
+        const auto answer = [&](QMessageBox::StandardButton button) {
+            QString asked;
+            QTimer poll;
+            connect(&poll, &QTimer::timeout, this, [&] {
+                if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                    asked = box->text();
+                    box->button(button)->click();
+                }
+            });
+            poll.start(10);
+            const bool goOn = panel.maybeSaveNetwork();
+            poll.stop();
+            return std::pair(goOn, asked);
+        };
+        const auto [cancelled, question] = answer(QMessageBox::Cancel);
+        QVERIFY2(question.contains(QStringLiteral("strategies the optimiser added that are not saved")), qPrintable(question));
+        QCOMPARE(cancelled, false);
+        QVERIFY(panel.isModified());
+        QCOMPARE(answer(QMessageBox::Discard).first, true);
         if (qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT_OPTIMISED")) {
             panel.resize(1000, 380);
             panel.tabs()->setCurrentIndex(1);

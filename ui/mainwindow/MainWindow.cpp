@@ -332,7 +332,7 @@ bool MainWindow::importNetwork(const QString &modelPath)
     if (!modelPath.isEmpty())
         dialog.setModel(modelPath); // an error shows in the dialog, beside the model
     auto *panel = findChild<NetworkPanel *>();
-    if (dialog.exec() != QDialog::Accepted || !panel)
+    if (!panel || !panel->maybeSaveNetwork() || dialog.exec() != QDialog::Accepted)
         return false;
     panel->openNetwork(dialog.savedPath());
     showNetworkDock(panel);
@@ -343,6 +343,8 @@ bool MainWindow::importNetwork(const QString &modelPath)
 bool MainWindow::openNetworkFile(const QString &path)
 {
     auto *panel = findChild<NetworkPanel *>();
+    if (panel && !panel->maybeSaveNetwork())
+        return false;
     const QString error = panel ? panel->openNetwork(path) : tr("no network view");
     if (!error.isEmpty()) {
         QMessageBox::warning(this, tr("Cannot open network"), error);
@@ -455,7 +457,8 @@ bool MainWindow::maybeSave()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    if (!maybeSave()) {
+    auto *network = findChild<NetworkPanel *>();
+    if (!maybeSave() || (network && !network->maybeSaveNetwork())) {
         event->ignore();
         return;
     }

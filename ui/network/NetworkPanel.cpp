@@ -136,8 +136,35 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     m_optimiseJob.setFinishedHandler([this](OptimiseOutcome outcome) { finishOptimisation(std::move(outcome)); });
 }
 
+bool NetworkPanel::maybeSaveNetwork()
+{
+    if (!m_modified || !m_network)
+        return true;
+    const QString name = m_network->name.empty() ? QFileInfo(m_path).fileName() : QString::fromStdString(m_network->name);
+    const auto answer = QMessageBox::warning(this, tr("Unsaved network"),
+        tr("The network %1 has strategies the optimiser added that are not saved. Save them?").arg(name),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
+    if (answer == QMessageBox::Discard)
+        return true;
+    if (answer != QMessageBox::Save)
+        return false;
+    QString path = m_path;
+    if (path.isEmpty())
+        path = QFileDialog::getSaveFileName(
+            this, tr("Save network project"), QStringLiteral("network.json"), tr("ConvOffload projects (*.json)"));
+    if (path.isEmpty())
+        return false;
+    if (const QString error = saveNetworkTo(path); !error.isEmpty()) {
+        QMessageBox::warning(this, tr("Cannot save network"), error);
+        return false;
+    }
+    return true;
+}
+
 void NetworkPanel::chooseAndOpen()
 {
+    if (!maybeSaveNetwork())
+        return;
     openFileAndApply(this,
         {tr("Open network"), QFileInfo(m_path).path(), tr("ConvOffload projects (*.json);;All files (*)"),
             tr("Cannot open network")},

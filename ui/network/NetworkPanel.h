@@ -75,6 +75,11 @@ public:
     const std::optional<NetworkOptimisation> &lastOptimisation() const { return m_lastOptimisation; }
     /// The network was changed (strategies added) since it was opened or saved.
     bool isModified() const { return m_modified; }
+    /// When the optimiser added strategies that are not saved: asks whether
+    /// to save them (to the network's file, or where the user chooses), and
+    /// says whether the caller may go on (false: cancelled, or the save
+    /// failed). Before the window closes or another network replaces it.
+    bool maybeSaveNetwork();
     /// Saves network() to `path`; the error, or empty.
     QString saveNetworkTo(const QString &path);
 
