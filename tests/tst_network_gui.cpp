@@ -22,6 +22,7 @@
 #include <QFontMetricsF>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
@@ -148,6 +149,44 @@ private slots:
         const QString out = dir.filePath(QStringLiteral("lenet5.json"));
         QCOMPARE(dialog.saveTo(out), QString());
         QCOMPARE(loadNetwork(out.toStdString()) == loadNetwork(sample("networks/lenet5.json").toStdString()), true);
+    }
+
+    // Paths typed into the fields are read when the field is left, as
+    // Browse… reads the file chosen (the fields took no typing).
+    void importDialogReadsTypedPaths()
+    {
+        NetworkImportDialog dialog;
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        const QList<QLineEdit *> fields = dialog.findChildren<QLineEdit *>();
+        QLineEdit *model = nullptr, *hardware = nullptr;
+        for (QLineEdit *f : fields) {
+            if (f->placeholderText().contains(QStringLiteral("ONNX model")))
+                model = f;
+            if (f->placeholderText().contains(QStringLiteral("hardware file")))
+                hardware = f;
+        }
+        QVERIFY(model && hardware && !model->isReadOnly() && !hardware->isReadOnly());
+        model->setFocus();
+        QTest::keyClicks(model, sample("networks/lenet5.onnx"));
+        QTest::keyClick(model, Qt::Key_Tab);
+        QCOMPARE(dialog.preview()->topLevelItem(0)->text(0), QStringLiteral("Layers found (2)"));
+        hardware->setFocus();
+        QTest::keyClicks(hardware, sample("networks/lenet5-hardware.json"));
+        QTest::keyClick(hardware, Qt::Key_Tab);
+        QVERIFY(dialog.network());
+        QCOMPARE(
+            dialog.network()->hardware == loadAccelerator(sample("networks/lenet5-hardware.json").toStdString()).hardware, true);
+        // A path that is not a model says why, in the dialog.
+        model->setFocus();
+        model->selectAll();
+        QTest::keyClicks(model, sample("networks/lenet5-hardware.json"));
+        QTest::keyClick(model, Qt::Key_Tab);
+        QVERIFY(!dialog.network());
+        bool said = false;
+        for (QLabel *label : dialog.findChildren<QLabel *>())
+            said = said || label->text().contains(QStringLiteral("not an ONNX model"));
+        QVERIFY(said);
     }
 
     void importDialogRefusals()

@@ -65,10 +65,21 @@ NetworkImportDialog::NetworkImportDialog(QWidget *parent)
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
 {
     setWindowTitle(tr("Import Network (ONNX)"));
-    m_modelPath->setReadOnly(true);
-    m_modelPath->setPlaceholderText(tr("an ONNX model (.onnx)"));
-    m_hardwarePath->setReadOnly(true);
+    // A path typed or pasted is read when the field is left (Tab, Return).
+    m_modelPath->setPlaceholderText(tr("an ONNX model (.onnx): type a path or Browse…"));
     m_hardwarePath->setPlaceholderText(tr("optional: a hardware file or a project"));
+    connect(m_modelPath, &QLineEdit::editingFinished, this, [this] {
+        const QString path = m_modelPath->text().trimmed();
+        if (!path.isEmpty() && path != m_readModel)
+            setModel(QDir::fromNativeSeparators(path));
+    });
+    connect(m_hardwarePath, &QLineEdit::editingFinished, this, [this] {
+        const QString path = m_hardwarePath->text().trimmed();
+        if (path.isEmpty() || path == m_readHardware)
+            return;
+        const QString error = setHardwareFile(QDir::fromNativeSeparators(path));
+        m_message->setText(error.isEmpty() ? QString() : tr("Hardware file: %1").arg(error));
+    });
     m_memSize->setRange(1, INT_MAX);
     m_memSize->setValue(int(Hardware{}.mem_size));
     m_memSize->setSuffix(tr(" elements"));
@@ -133,6 +144,7 @@ QString NetworkImportDialog::setModel(const QString &path)
     m_preview->clear();
     m_import.reset();
     m_modelPath->setText(QDir::toNativeSeparators(path));
+    m_readModel = m_modelPath->text();
     QString error;
     try {
         m_import = importOnnx(path.toStdString());
@@ -169,6 +181,7 @@ QString NetworkImportDialog::setHardwareFile(const QString &path)
     try {
         const Accelerator a = loadAccelerator(path.toStdString());
         m_hardwarePath->setText(QDir::toNativeSeparators(path));
+        m_readHardware = m_hardwarePath->text();
         m_memSize->setValue(int(std::min<std::int64_t>(a.hardware.mem_size, INT_MAX)));
         m_nbopPe->setValue(int(std::min<std::int64_t>(a.hardware.nbop_pe, INT_MAX)));
         m_tl->setValue(a.hardware.t_l);

@@ -44,6 +44,7 @@ private:
 
     QLineEdit *m_modelPath;
     QLineEdit *m_hardwarePath;
+    QString m_readModel, m_readHardware; // the paths last read, as shown (not read again on leaving the field)
     QSpinBox *m_memSize;
     QSpinBox *m_nbopPe;
     QDoubleSpinBox *m_tl, *m_tw, *m_tacc;
