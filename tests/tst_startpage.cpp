@@ -19,6 +19,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QListWidget>
+#include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
@@ -195,18 +196,43 @@ private slots:
             !window.diagnostics()->summary().contains(QStringLiteral("Simulating")), qPrintable(window.diagnostics()->summary()));
     }
 
+    // A `steps` strategy's kernel edits are in the Groups menu while it is
+    // current (the menu was empty: only the group edits were there, hidden).
+    void groupsMenuFollowsTheStrategy()
+    {
+        MainWindow window;
+        QVERIFY(window.openFile(QStringLiteral(CONVOFFLOAD_SAMPLES "/streaming/vgg16-cifar-conv2-2.json")));
+        QMenu *groups = nullptr;
+        for (QAction *a : window.menuBar()->actions())
+            if (a->menu() && a->text().remove(QLatin1Char('&')) == QLatin1String("Groups"))
+                groups = a->menu();
+        QVERIFY(groups);
+        const auto visible = [&] {
+            QStringList names;
+            for (const QAction *a : groups->actions())
+                if (a->isVisible() && !a->isSeparator())
+                    names << a->text();
+            return names;
+        };
+        QTRY_VERIFY(visible().contains(QStringLiteral("Kernels to a new step")));
+        QVERIFY(!visible().contains(QStringLiteral("Merge groups")));
+        QVERIFY(window.openFile(QStringLiteral(CONVOFFLOAD_SAMPLES "/paper-example.json")));
+        QTRY_VERIFY(visible().contains(QStringLiteral("Merge groups")));
+        QVERIFY(!visible().contains(QStringLiteral("Kernels to a new step")));
+    }
+
     // The guide, the shortcuts (from the menus) and About (paper, version).
     void helpTexts()
     {
         const QString guide = guideHtml();
-        for (const char *needed : {"mem_size", "six actions", "drain", "Colours", "What to do first", "Okabe"})
+        for (const char *needed : {"mem_size", "six actions", "drain", "Colours", "What to do first", "Okabe", "stream kernels"})
             QVERIFY2(guide.contains(QLatin1String(needed)), needed);
         MainWindow window;
         const QString keys = shortcutsHtml(window.menuBar());
-        for (const QKeySequence &k :
-            {QKeySequence(QKeySequence::Open), QKeySequence(QKeySequence::New), QKeySequence(Qt::CTRL | Qt::Key_D),
-                QKeySequence(Qt::CTRL | Qt::Key_E), QKeySequence(Qt::Key_Right), QKeySequence(Qt::CTRL | Qt::Key_Y),
-                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), QKeySequence(Qt::CTRL | Qt::Key_I)})
+        for (const QKeySequence &k : {QKeySequence(QKeySequence::Open), QKeySequence(QKeySequence::New),
+                 QKeySequence(Qt::CTRL | Qt::Key_D), QKeySequence(Qt::CTRL | Qt::Key_E), QKeySequence(Qt::Key_Right),
+                 QKeySequence(Qt::CTRL | Qt::Key_Y), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S),
+                 QKeySequence(Qt::CTRL | Qt::Key_I), QKeySequence(Qt::ALT | Qt::Key_Up), QKeySequence(Qt::CTRL | Qt::Key_K)})
             QVERIFY2(keys.contains(k.toString(QKeySequence::NativeText).toHtmlEscaped()), qPrintable(k.toString()));
         QVERIFY(keys.contains(QLatin1String("Duplicate as Groups")));
         QVERIFY(!keys.contains(QLatin1Char('&') + QLatin1String("Open")));

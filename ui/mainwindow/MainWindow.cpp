@@ -269,6 +269,9 @@ void MainWindow::createMenus()
     QMenu *groups = menuBar()->addMenu(tr("&Groups"));
     groups->setToolTipsVisible(true);
     groups->addActions(m_groups->editActions());
+    // A `steps` strategy's own edits (each set shows only while it applies,
+    // so the menu holds the current strategy's; the shortcuts list has both).
+    groups->addActions(m_groups->stepActions());
 
     QMenu *optimiseMenu = menuBar()->addMenu(tr("&Optimise"));
     optimiseMenu->setToolTipsVisible(true);
