@@ -450,6 +450,18 @@ private slots:
         QCOMPARE(std::count_if(
                      narrow.begin(), narrow.end(), [](const PlacedText &p) { return p.text == QStringLiteral("★ Row-by-Row"); }),
             3);
+        // Every strategy here loads the kernels once: no kernel panel. One
+        // that streams them (three times the loads) gets one, with its value.
+        QCOMPARE(find(QStringLiteral("loaded kernels (elements)")), 0);
+        std::vector<CompareRow> streaming{rows[0], rows[1]};
+        streaming[1].name = "Streams";
+        streaming[1].loaded_kernels = 3 * rows[1].loaded_kernels;
+        const std::vector<PlacedText> four = ComparisonPlot(streaming).texts(QRectF(0, 0, 1000, 560), font);
+        const auto inFour = [&](const QString &t) {
+            return std::count_if(four.begin(), four.end(), [&](const PlacedText &p) { return p.text == t; });
+        };
+        QCOMPARE(inFour(QStringLiteral("loaded kernels (elements)")), 1);
+        QCOMPARE(inFour(plotNumber(double(streaming[1].loaded_kernels))), 1);
     }
 
     void sweep()

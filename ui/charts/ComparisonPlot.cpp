@@ -7,6 +7,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <optional>
 #include <cmath>
 
 namespace convoffload::ui {
@@ -19,21 +20,44 @@ struct Quantity {
     double (*value)(const CompareRow &);
 };
 
-const Quantity kQuantities[] = {
-    {QStringLiteral("total duration (cycles)"), Palette::kernels(), [](const CompareRow &r) { return r.total_duration; }},
-    {QStringLiteral("loaded input (elements)"), Palette::input(), [](const CompareRow &r) { return double(r.loaded_input); }},
-    {QStringLiteral("peak footprint (elements)"), Palette::outputs(),
-        [](const CompareRow &r) { return double(r.peak_footprint); }},
-};
-constexpr int kQuantityCount = int(std::size(kQuantities));
+/// The panels: duration, loaded input, (loaded kernels,) peak footprint.
+const std::vector<Quantity> &quantities(bool withKernels)
+{
+    static const Quantity duration{
+        QStringLiteral("total duration (cycles)"), Palette::kernels(), [](const CompareRow &r) { return r.total_duration; }};
+    static const Quantity input{
+        QStringLiteral("loaded input (elements)"), Palette::input(), [](const CompareRow &r) { return double(r.loaded_input); }};
+    static const Quantity kernels{QStringLiteral("loaded kernels (elements)"), Palette::kernelLoads(),
+        [](const CompareRow &r) { return double(r.loaded_kernels); }};
+    static const Quantity peak{QStringLiteral("peak footprint (elements)"), Palette::outputs(),
+        [](const CompareRow &r) { return double(r.peak_footprint); }};
+    static const std::vector<Quantity> three{duration, input, peak}, four{duration, input, kernels, peak};
+    return withKernels ? four : three;
+}
 
 bool drawable(const CompareRow &r) { return r.failure.empty(); }
+
+/// Whether the strategies load different amounts of kernels (some stream
+/// them): then a cheap input load can cost kernel reloads, and the loaded
+/// kernels get their own panel.
+bool kernelLoadsDiffer(const std::vector<CompareRow> &rows)
+{
+    std::optional<std::int64_t> first;
+    for (const CompareRow &r : rows)
+        if (drawable(r)) {
+            if (first && *first != r.loaded_kernels)
+                return true;
+            first = r.loaded_kernels;
+        }
+    return false;
+}
 
 } // namespace
 
 ComparisonPlot::ComparisonPlot(std::vector<CompareRow> rows)
     : m_rows(std::move(rows))
     , m_best(bestRow(m_rows))
+    , m_kernelPanel(kernelLoadsDiffer(m_rows))
 {
 }
 
@@ -73,6 +97,8 @@ std::vector<PlacedText> ComparisonPlot::layOut(QPainter *painter, const QRectF &
 std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRectF &rect, const QFont &font, double offset) const
 {
     TextPlacer text(painter);
+    const std::vector<Quantity> &panels = quantities(m_kernelPanel);
+    const int quantityCount = int(panels.size());
     const PlotFonts fonts(font);
     const QFont &bold = fonts.bold, &titleFont = fonts.title;
     const QFontMetricsF &fm = fonts.fm, &fmBold = fonts.fmBold;
@@ -111,7 +137,7 @@ std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRec
     }
     double valueWidth = fmBold.horizontalAdvance(QStringLiteral("0"));
     for (const CompareRow &r : m_rows)
-        for (const Quantity &q : kQuantities)
+        for (const Quantity &q : panels)
             valueWidth = std::max(valueWidth, fmBold.horizontalAdvance(plotNumber(q.value(r))));
     const double gap = pad;
     // A bar at least as long as half a value: a column-wide figure keeps the
@@ -122,11 +148,11 @@ std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRec
     for (const QString &l : labels)
         wordLimit = std::max(wordLimit, widestWord(bold, l));
     nameWidth = std::max(std::min(nameWidth, area.width() * 0.4), wordLimit);
-    const double sideBySidePanel = (area.width() - nameWidth - gap) / kQuantityCount - gap;
+    const double sideBySidePanel = (area.width() - nameWidth - gap) / quantityCount - gap;
     // Side by side when they fit and the figure is wider than tall; one above
     // the other in a tall dock.
     const bool sideBySide = sideBySidePanel >= valueWidth + gap + minBar && area.width() > area.bottom() - y;
-    const int columns = sideBySide ? kQuantityCount : 1;
+    const int columns = sideBySide ? quantityCount : 1;
     const double panelWidth = sideBySide ? sideBySidePanel : area.width() - nameWidth - 2 * gap;
 
     bool anyFaded = false;
@@ -134,10 +160,10 @@ std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRec
         anyFaded = anyFaded || !r.valid || !drawable(r);
     const QString note = QStringLiteral("Lower is better. Bold: the best value of each quantity.")
         + (anyFaded ? QStringLiteral(" Faded: invalid on this hardware.") : QString());
-    const int bands = kQuantityCount / columns; // panels stacked
+    const int bands = quantityCount / columns; // panels stacked
 
     double headingHeight = 0;
-    for (const Quantity &q : kQuantities)
+    for (const Quantity &q : panels)
         headingHeight = std::max(headingHeight, wrappedTextHeight(bold, panelWidth, q.heading));
     // Rows grow (up to 3.2 lines) to fill the height the figure is given
     const double spare
@@ -164,7 +190,7 @@ std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRec
             rowY += rowHeights[std::size_t(i)];
         }
         for (int column = 0; column < columns; ++column) {
-            const Quantity &q = kQuantities[band * columns + column];
+            const Quantity &q = panels[std::size_t(band * columns + column)];
             const double left = area.left() + nameWidth + gap + column * (panelWidth + gap);
             text(q.heading, QRectF(left, top, panelWidth, headingHeight), bold,
                 Qt::AlignLeft | Qt::AlignBottom | Qt::TextWordWrap, q.colour.darker(150));

@@ -49,6 +49,7 @@ private:
 
     std::vector<CompareRow> m_rows;
     int m_best = -1;
+    bool m_kernelPanel = false; // a "loaded kernels" panel: the strategies' kernel loads differ
 };
 
 } // namespace convoffload::ui

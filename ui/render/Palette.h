@@ -73,6 +73,7 @@ struct Palette {
     // Footprint and duration series.
     static QColor input() { return QColor(0xE6, 0x9F, 0x00); }
     static QColor kernels() { return QColor(0x00, 0x72, 0xB2); }
+    static QColor kernelLoads() { return QColor(0x56, 0xB4, 0xE9); } // sky blue: the Compare tab's kernel panel
     static QColor outputs() { return QColor(0x00, 0x9E, 0x73); }
     static QColor capacity() { return QColor(0xD5, 0x5E, 0x00); }
     static QColor load() { return QColor(0xE6, 0x9F, 0x00); }
