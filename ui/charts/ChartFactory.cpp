@@ -243,6 +243,26 @@ void hideLegendMarkers(QChart *chart, QAbstractSeries *series)
 
 QString cursorSeriesName() { return QStringLiteral("current step"); }
 
+void thinStepLabels(QChart *chart, qreal width)
+{
+    if (!chart || width <= 0)
+        return;
+    for (QAbstractAxis *axis : chart->axes(Qt::Horizontal))
+        if (auto *steps = qobject_cast<QCategoryAxis *>(axis);
+            steps && steps->labelsPosition() == QCategoryAxis::AxisLabelsPositionOnValue) {
+            // Qt gives every label of an axis the same width (axis over
+            // count): thin the step labels so that "drain" fits, keeping the
+            // first and the last.
+            const QFontMetricsF fm(steps->labelsFont());
+            const int maxLabels = std::max(3, int(width * 0.8 / (fm.horizontalAdvance(QStringLiteral("drain")) * 1.8)));
+            while (steps->count() > maxLabels) {
+                const QStringList labels = steps->categoriesLabels();
+                for (qsizetype i = labels.size() - 2; i >= 1; i -= 2)
+                    steps->remove(labels[i]);
+            }
+        }
+}
+
 void setChartFont(QChart *chart, const QFont &font, qreal width)
 {
     QFont title = font;
@@ -258,20 +278,12 @@ void setChartFont(QChart *chart, const QFont &font, qreal width)
     // Tight margins (the canvas is the printed size), room on the right for
     // half of the last step label ("drain") centred on the plot's edge.
     chart->setMargins(QMargins(2, 2, int(std::ceil(fm.horizontalAdvance(QStringLiteral("drain")) / 2)) + 2, 2));
-    // Qt gives every label of an axis the same width (axis over count): thin
-    // the step labels so that "drain" fits, keeping the first and the last.
-    const int maxLabels = std::max(3, int(width * 0.8 / (fm.horizontalAdvance(QStringLiteral("drain")) * 1.8)));
+    thinStepLabels(chart, width);
     for (QAbstractAxis *axis : chart->axes(Qt::Horizontal))
         if (auto *steps = qobject_cast<QCategoryAxis *>(axis);
-            steps && steps->labelsPosition() == QCategoryAxis::AxisLabelsPositionOnValue) {
-            while (steps->count() > maxLabels) {
-                const QStringList labels = steps->categoriesLabels();
-                for (qsizetype i = labels.size() - 2; i >= 1; i -= 2)
-                    steps->remove(labels[i]);
-            }
+            steps && steps->labelsPosition() == QCategoryAxis::AxisLabelsPositionOnValue)
             // "drain" sits on the last step: a little room past it, inside the plot.
             steps->setMax(steps->max() + (steps->max() - steps->min()) * 0.06);
-        }
     // Scatter marks in proportion to the text (a 10 px mark is large on a column).
     for (QAbstractSeries *series : chart->series())
         if (auto *scatter = qobject_cast<QScatterSeries *>(series))

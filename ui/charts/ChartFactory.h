@@ -51,6 +51,10 @@ void setChartFont(QChart *chart, const QFont &font, qreal width);
 /// would cut the line's end and drop the summary). The full title is kept:
 /// call again at any width.
 void fitChartTitle(QChart *chart, qreal width);
+/// Thins the labels of a step axis (every other one, keeping the first and
+/// "drain") until each has room for "drain" in a chart `width` wide: Qt
+/// gives every label the axis's width over their count, and elides.
+void thinStepLabels(QChart *chart, qreal width);
 
 /// A chart's title as plain text on one line (titles are two lines of rich
 /// text: "strategy — what<br>summary"), for file metadata and messages.
