@@ -469,6 +469,9 @@ private slots:
         QCOMPARE(window.document()->project().strategies.size(), std::size_t(1));
         QCOMPARE(window.document()->project().strategies[0].name, std::string("ZigZag"));
         QCOMPARE(window.document()->currentStrategy(), 0);
+        // Named after the layer (the toy network has no name), not "Untitled".
+        QCOMPARE(window.document()->displayName(), QStringLiteral("b"));
+        QVERIFY2(window.windowTitle().startsWith(QStringLiteral("b[*]")), qPrintable(window.windowTitle()));
         // Clicking a's bar in the network chart opens a.
         panel->parentWidget()->raise();
         panel->tabs()->setCurrentIndex(1);
@@ -556,6 +559,7 @@ private slots:
             qPrintable(QString::number(panel->parentWidget()->height())));
         emit panel->tree()->itemActivated(panel->tree()->topLevelItem(0), 0);
         QTRY_VERIFY(window.document()->cursor() != nullptr);
+        QCOMPARE(window.document()->displayName(), QStringLiteral("lenet5 › conv1"));
         panel->tabs()->setCurrentIndex(1); // the chart, the taller of the two tabs
         QTest::qWait(200);
         const auto check = [&](const char *when) {

@@ -204,11 +204,12 @@ QString ProjectDocument::save(const QString &path)
     return {};
 }
 
-void ProjectDocument::resetToProject(const Project &project, const QString &path)
+void ProjectDocument::resetToProject(const Project &project, const QString &path, const QString &untitledName)
 {
     emit projectAboutToBeReset();
     m_project = project;
     m_filePath = path;
+    m_untitledName = untitledName;
     m_current = m_project.strategies.empty() ? -1 : 0;
     m_moment = Moment{}; // another project starts at its first step, not at the last one's
     emit projectReset();
@@ -220,7 +221,12 @@ void ProjectDocument::resetToProject(const Project &project, const QString &path
     recompare(true);
 }
 
-QString ProjectDocument::displayName() const { return m_filePath.isEmpty() ? tr("Untitled") : QFileInfo(m_filePath).fileName(); }
+QString ProjectDocument::displayName() const
+{
+    if (!m_filePath.isEmpty())
+        return QFileInfo(m_filePath).fileName();
+    return m_untitledName.isEmpty() ? tr("Untitled") : m_untitledName;
+}
 
 void ProjectDocument::setProblem(const Problem &problem)
 {

@@ -43,7 +43,9 @@ public:
     QString load(const QString &path);
     /// Atomic save; returns an error message naming the path and reason.
     QString save(const QString &path);
-    void resetToProject(const Project &project, const QString &path = {});
+    /// `untitledName` names a project with no file yet (a layer opened from a
+    /// network: "resnet8 › conv1") in the title and prompts; "Untitled" when empty.
+    void resetToProject(const Project &project, const QString &path = {}, const QString &untitledName = {});
     QString filePath() const { return m_filePath; }
     QString displayName() const;
     bool isModified() const { return !m_undoStack.isClean(); }
@@ -159,6 +161,7 @@ private:
 
     Project m_project;
     QString m_filePath;
+    QString m_untitledName; // displayName() while m_filePath is empty
     QUndoStack m_undoStack;
     int m_current = -1;
     // Inside an insertion or removal, setCurrentStrategy is ignored: a view

@@ -146,7 +146,10 @@ void MainWindow::createViews()
         if (!maybeSave())
             return;
         int best = -1;
-        m_document->resetToProject(networkPanel->layerProject(index, best));
+        const Network &network = *networkPanel->network();
+        const QString name = QString::fromStdString(network.layers.at(std::size_t(index)).name);
+        m_document->resetToProject(networkPanel->layerProject(index, best), {},
+            network.name.empty() ? name : QStringLiteral("%1 › %2").arg(QString::fromStdString(network.name), name));
         if (best >= 0)
             m_document->setCurrentStrategy(best);
         showStartPage(false);
