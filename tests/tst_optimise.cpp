@@ -23,6 +23,9 @@
 #include <QUndoStack>
 
 #include <QApplication>
+#include <QRegularExpression>
+#include <QSvgGenerator>
+#include <QBuffer>
 #include <QChart>
 #include <QChartView>
 #include <QFontMetricsF>
@@ -895,6 +898,31 @@ private slots:
         QCOMPARE(countColour(image, ui::gainColour(1, 1)), 0); // not the gain map's blue
     }
 
+    // The colour scale ticks every 1, 2 or 5 × 10^k up to a round top: a
+    // largest gain of 20 of 120 = 16.7 % reads 0, 5, 10, 15, 20 % (its
+    // quarters read 0, 4, 8, 13, 17 %).
+    void heatMapScaleHasRoundTicks()
+    {
+        QBuffer svg;
+        svg.open(QIODevice::WriteOnly);
+        {
+            QSvgGenerator generator;
+            generator.setOutputDevice(&svg);
+            generator.setSize(QSize(600, 400));
+            generator.setViewBox(QRect(0, 0, 600, 400));
+            QPainter painter(&generator);
+            ui::paintExperimentHeatMap(
+                painter, QRectF(0, 0, 600, 400), {experimentRow(5, 120, 100, 80)}, ui::ExperimentHeatMap::Gain);
+        }
+        QStringList percents;
+        const QRegularExpression label(QStringLiteral(">\\s*([0-9.]+ %)\\s*<"));
+        for (auto it = label.globalMatch(QString::fromUtf8(svg.data())); it.hasNext();)
+            percents << it.next().captured(1);
+        QCOMPARE(percents,
+            (QStringList{QStringLiteral("0 %"), QStringLiteral("5 %"), QStringLiteral("10 %"), QStringLiteral("15 %"),
+                QStringLiteral("20 %")}));
+    }
+
     // An instance Stop cut short (its result is its best so far, and not
     // proven) is hatched in both maps and says so in its tip; a proven
     // instance is its result even when Stop came after the proof.
@@ -910,14 +938,17 @@ private slots:
         QVERIFY(!provenThenStopped.stopped());
 
         for (const ui::ExperimentHeatMap map : {ui::ExperimentHeatMap::Gain, ui::ExperimentHeatMap::Gap}) {
-            const QColor fill = map == ui::ExperimentHeatMap::Gain ? ui::gainColour(1, 1) : ui::gapColour(1, 1);
+            // The scale ends on a round percentage: the gain, 20 of 120 =
+            // 16.7 %, is 5/6 of a scale to 20 %; the gap (20 of 100) is a
+            // scale's round top itself.
+            const QColor fill = map == ui::ExperimentHeatMap::Gain ? ui::gainColour(20.0 / 120, 0.20) : ui::gapColour(1, 1);
             QImage plain(600, 400, QImage::Format_RGB32), hatched(600, 400, QImage::Format_RGB32);
             for (auto [image, row] : {std::pair{&plain, finished}, std::pair{&hatched, stopped}}) {
                 QPainter painter(image);
                 ui::paintExperimentHeatMap(painter, QRectF(image->rect()), {row}, map);
             }
-            // The one cell is the scale's top colour; the hatch covers a
-            // part of it (the rest of the figure is the same).
+            // The hatch covers a part of the one cell (the rest of the
+            // figure is the same).
             const int plainFill = countColour(plain, fill), hatchedFill = countColour(hatched, fill);
             QVERIFY2(plainFill > 10000, qPrintable(QString::number(plainFill)));
             QVERIFY2(hatchedFill < plainFill * 9 / 10 && hatchedFill > plainFill / 3,

@@ -1,5 +1,7 @@
 #include "optimise/ExperimentCharts.h"
 
+#include "charts/NiceScale.h"
+
 #include "render/Palette.h"
 
 #include <QChart>
@@ -91,8 +93,7 @@ QChart *durationsBySizeChart(const std::vector<ExperimentRow> &rows, int groupSi
         x->setRange(chosen.front()->input_size, chosen.back()->input_size);
         x->setTickCount(std::min(12, chosen.back()->input_size - chosen.front()->input_size + 1));
     }
-    y->setRange(0, top * 1.05);
-    y->applyNiceNumbers();
+    applyNiceScale(y, niceScale(0, top * 1.05, 5, 1)); // whole cycles: integer labels ("100", not "100.0")
     chart->legend()->setAlignment(Qt::AlignBottom);
     return chart;
 }

@@ -1,9 +1,12 @@
 #include "optimise/GainHeatMap.h"
 
+#include "charts/NiceScale.h"
+
 #include <QFontMetricsF>
 #include <QPainter>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <utility>
@@ -183,7 +186,10 @@ void paintExperimentHeatMap(
         top = std::max(top, style.value(r));
         cells[{r.input_size, r.group_size}] = &r;
     }
-    const double scaleTop = std::max(top, 0.05);
+    // The scale ends on a round percentage, its ticks every 1, 2 or 5 × 10^k
+    // (quarters of the largest value read 0, 1, 3, 4, 5 %).
+    const NiceScale ticks = niceScale(0, std::max(100 * top, 5.0), 5);
+    const double scaleTop = ticks.max / 100;
     const int sizeFrom = layout.sizeFrom, groupTo = layout.groupTo, columns = layout.columns(), rowsCount = layout.rows();
     const QRectF plot = layout.plot;
     for (int c = 0; c < columns; ++c)
@@ -249,11 +255,12 @@ void paintExperimentHeatMap(
     painter.setPen(QPen(QColor(0x66, 0x66, 0x66), 0.8));
     painter.drawRect(scale);
     painter.setPen(Qt::black);
-    for (int i = 0; i <= 4; ++i) {
-        const double t = i / 4.0;
-        const double y = scale.bottom() - t * scale.height();
+    const int tickCount = int(std::lround((ticks.max - ticks.min) / ticks.step));
+    for (int i = 0; i <= tickCount; ++i) {
+        const double percent = ticks.min + i * ticks.step;
+        const double y = scale.bottom() - percent / ticks.max * scale.height();
         painter.drawText(QRectF(scale.right() + line * 0.3, y - line / 2, line * 4, line), Qt::AlignLeft | Qt::AlignVCenter,
-            QString::number(100 * t * scaleTop, 'f', 0) + QStringLiteral(" %"));
+            QString::number(percent, 'f', ticks.decimals) + QStringLiteral(" %"));
     }
     painter.drawText(QRectF(scale.left() - line, scale.top() - line * 1.3, line * 6, line), Qt::AlignLeft, style.scaleCaption);
     double keyTop = scale.bottom() + line * 0.8; // the keys under the scale, one under the other
