@@ -176,6 +176,11 @@ private Q_SLOTS:
         QCOMPARE(asSet(state.field.added), added);
         QCOMPARE(state.text, QStringLiteral("group 2 would need 21 pixels (+9), 42 elements of 80"));
         QCOMPARE(m_input->title(), QStringLiteral("Group 2 would need 21 pixels (+9), 42 elements of 80"));
+        // A narrow view draws the first that fits: the sentence was cut
+        // ("… 30 elemen…") where a shorter one fits.
+        QCOMPARE(m_input->titles(),
+            (QStringList{QStringLiteral("Group 2 would need 21 pixels (+9), 42 elements of 80"),
+                QStringLiteral("Group 2 would need 21 pixels (+9)"), QStringLiteral("Group 2: 21 pixels (+9)")}));
 
         // Another target: a new computation; leaving clears it.
         enterAndMove(m_output.get(), data.get(), centreOf(6)); // group 4 = [6, 7]

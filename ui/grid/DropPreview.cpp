@@ -15,6 +15,7 @@ void DropPreview::show(const Problem &problem, const Groups &groups, int group, 
     state.dragged = dragged;
     state.field = previewJoin(problem, target, dragged);
     state.text = describe(problem, group, state.field);
+    state.shorter = describeShorter(group, state.field);
     m_state = std::move(state);
     emit changed();
 }
@@ -37,6 +38,14 @@ QString DropPreview::describe(const Problem &problem, int group, const FieldPrev
         .arg(field.added.size())
         .arg(pixels * problem.layer.c_in)
         .arg(problem.hardware.mem_size);
+}
+
+QStringList DropPreview::describeShorter(int group, const FieldPreview &field)
+{
+    const qint64 pixels = qint64(field.pixels());
+    const QString who = group >= 0 ? tr("group %1").arg(group + 1) : tr("a new group");
+    return {tr("%1 would need %2 pixels (+%3)").arg(who).arg(pixels).arg(field.added.size()),
+        tr("%1: %2 pixels (+%3)").arg(who).arg(pixels).arg(field.added.size())};
 }
 
 } // namespace convoffload::ui

@@ -23,6 +23,9 @@ public:
         PatchList target, dragged;
         FieldPreview field;
         QString text; // "group 5 would need 28 pixels (+6), 56 elements of 200"
+        /// The same, shorter and shorter, for a title that must fit:
+        /// text, "group 5 would need 28 pixels (+6)", "group 5: 28 pixels (+6)".
+        QStringList shorter;
     };
 
     using QObject::QObject;
@@ -38,6 +41,7 @@ public:
 
     /// The sentence for a field (public for the tests' independent check).
     static QString describe(const Problem &problem, int group, const FieldPreview &field);
+    static QStringList describeShorter(int group, const FieldPreview &field);
 
 signals:
     void changed();

@@ -279,8 +279,15 @@ QStringList GridView::titles() const
 {
     if (!m_problem || !m_cursor)
         return {};
-    if (m_kind == GridKind::Input && m_preview && m_preview->isActive() && !m_preview->state()->text.isEmpty())
-        return {title()};
+    if (m_kind == GridKind::Input && m_preview && m_preview->isActive() && !m_preview->state()->text.isEmpty()) {
+        // The sentence, then shorter ones: the first that fits is drawn.
+        QStringList choices{title()};
+        for (QString text : m_preview->state()->shorter) {
+            text[0] = text[0].toUpper();
+            choices << text;
+        }
+        return choices;
+    }
     return GridRenderer::titleChoices(m_kind, *m_problem, *m_cursor);
 }
 
