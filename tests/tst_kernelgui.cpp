@@ -815,6 +815,10 @@ void KernelGuiTest::dockKeyboardActions()
     select({m.index(1, 0, m.index(2, 0))});
     newStep->trigger();
     QCOMPARE(formatSteps(specAt(doc, 1).steps), QStringLiteral("0 1:0 1|2 3:0 1|2 3:2|2 3:3|0 1:2 3"));
+    // The tree was rebuilt for the edited copy: the new step (4) is current
+    // and open, not wherever the reset left the view.
+    QCOMPARE(panel.view()->currentIndex(), m.index(3, 0));
+    QVERIFY(panel.view()->isExpanded(m.index(3, 0)));
     QCOMPARE(doc.undoStack()->count(), 1); // the earlier moves were undone, so this push dropped them
     doc.undoStack()->undo();
 

@@ -330,7 +330,7 @@ void GroupsPanel::kernelsToPreviousStep()
         if (k->step == 0)
             show(tr("Step 1 is the first step: there is no step before it."));
         else
-            show(m_steps->moveKernels(k->step, k->kernels, k->step - 1));
+            showStepEdit(m_steps->moveKernels(k->step, k->kernels, k->step - 1), k->step - 1);
     }
 }
 
@@ -340,14 +340,28 @@ void GroupsPanel::kernelsToNextStep()
         if (k->step + 1 >= int(m_steps->steps().size()))
             show(tr("Step %1 is the last step: there is no step after it.").arg(k->step + 1));
         else
-            show(m_steps->moveKernels(k->step, k->kernels, k->step + 1));
+            showStepEdit(m_steps->moveKernels(k->step, k->kernels, k->step + 1), k->step + 1);
     }
 }
 
 void GroupsPanel::kernelsToNewStep()
 {
     if (const auto k = selectedKernels())
-        show(m_steps->moveKernelsToNewStep(k->step, k->kernels, k->step + 1));
+        showStepEdit(m_steps->moveKernelsToNewStep(k->step, k->kernels, k->step + 1), k->step + 1);
+}
+
+void GroupsPanel::showStepEdit(const QString &refusal, int step)
+{
+    show(refusal);
+    if (!refusal.isEmpty() || step < 0 || step >= m_steps->rowCount())
+        return;
+    // The edit rebuilt the tree (an edited copy of a generated strategy is
+    // another strategy): the step that received the kernels stays in view,
+    // current and open, not wherever the reset left the view.
+    const QModelIndex index = m_steps->index(step, 0);
+    m_view->expand(index);
+    m_view->setCurrentIndex(index);
+    m_view->scrollTo(index, QAbstractItemView::PositionAtCenter);
 }
 
 void GroupsPanel::newGroupFromSelection() { show(m_model->newGroup(selectedPatches())); }

@@ -67,6 +67,9 @@ public slots:
     void kernelsToNewStep();
 
 private:
+    /// Shows an edit's refusal, or else makes `step` (the one that received
+    /// the kernels) current, open and in view.
+    void showStepEdit(const QString &refusal, int step);
     struct SelectedKernels {
         int step = -1;
         std::vector<std::uint32_t> kernels;
