@@ -375,6 +375,13 @@ void KernelGuiTest::smallFillStaysVisible()
     const auto at_ = [&](double fromBottom) { return QColor(at(image, QPointF(cell.center().x(), cell.bottom() - fromBottom))); };
     QCOMPARE(at_(least - 0.5), Palette::output(OutputState::Computed));
     QCOMPARE(at_(least + 1.5), Palette::output(OutputState::Pending));
+    // The tooltip gives the 16 outputs as runs of kernels, not 16 lines.
+    GridView view(GridKind::Output);
+    view.resize(400, 400);
+    view.setSource(&run.problem, run.cursor.get());
+    const QString tip = view.toolTipAt(view.geometry().cellRect(0, 0).center());
+    QVERIFY2(tip.contains(QStringLiteral("1 of 16 outputs computed:\n  kernel 0: computed now\n  kernels 1–15: pending")),
+        qPrintable(tip));
 }
 
 void KernelGuiTest::legendExplainsFill()

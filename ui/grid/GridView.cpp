@@ -31,7 +31,8 @@ namespace {
 constexpr double kZoomStep = 1.25; // per key press or wheel notch
 constexpr double kFitInset = 2.0; // px between the fitted grid and the viewport's edge
 constexpr int kMaxListedSteps = 20; // in a pixel's tooltip
-constexpr int kMaxListedOutputs = 16; // in a patch's tooltip
+constexpr int kMaxOutputsOneByOne = 4; // in a patch's tooltip, one line per output up to this many kernels
+constexpr int kMaxListedOutputRuns = 8; // beyond: runs of kernels in one state
 constexpr int kMaxListedFindings = 6; // in a patch's tooltip
 
 QString fromStd(const std::string &s) { return QString::fromStdString(s); }
@@ -616,12 +617,29 @@ QString GridView::outputToolTip(int row, int col) const
                  .arg(GridRenderer::outputsComputed(*m_problem, *m_cursor, patch))
                  .arg(l.n)
                  .arg(l.n == 1 ? QString() : QStringLiteral("s"));
-    for (int k = 0; k < l.n && k < kMaxListedOutputs; ++k) {
-        const OutputId o = outputId(l, patch, KernelId(k));
-        lines << QStringLiteral("  %1: %2").arg(fromStd(outputName(l, o)), Palette::outputLabel(m_cursor->output(o)));
+    if (l.n <= kMaxOutputsOneByOne) {
+        for (int k = 0; k < l.n; ++k) {
+            const OutputId o = outputId(l, patch, KernelId(k));
+            lines << QStringLiteral("  %1: %2").arg(fromStd(outputName(l, o)), Palette::outputLabel(m_cursor->output(o)));
+        }
+    } else {
+        // Runs of kernels whose outputs share a state ("kernels 0–15:
+        // computed now"): a streaming layer's 256 outputs in a few lines.
+        int runs = 0, from = 0;
+        for (int k = 1; k <= l.n; ++k) {
+            const OutputState state = m_cursor->output(outputId(l, patch, KernelId(from)));
+            if (k < l.n && m_cursor->output(outputId(l, patch, KernelId(k))) == state)
+                continue;
+            if (++runs <= kMaxListedOutputRuns)
+                lines << QStringLiteral("  %1: %2")
+                             .arg(k - 1 == from ? QStringLiteral("kernel %1").arg(from)
+                                                : QStringLiteral("kernels %1–%2").arg(from).arg(k - 1),
+                                 Palette::outputLabel(state));
+            from = k;
+        }
+        if (runs > kMaxListedOutputRuns)
+            lines << QStringLiteral("  … and %1 more runs").arg(runs - kMaxListedOutputRuns);
     }
-    if (l.n > kMaxListedOutputs)
-        lines << QStringLiteral("  … and %1 more").arg(l.n - kMaxListedOutputs);
     const ReloadCheck &reload = m_cursor->result().reload;
     if (std::binary_search(reload.patches.begin(), reload.patches.end(), patch))
         lines << QStringLiteral("◥ %1: computed at a step that loads one of its pixels or kernels more than %2 times")
