@@ -14,6 +14,7 @@
 #include "charts/NiceScale.h"
 #include "charts/StepHoverText.h"
 #include "export/FigureExport.h"
+#include "export/Figures.h"
 
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/Report.h"
@@ -31,6 +32,8 @@
 #include <QTextDocumentFragment>
 #include <QFile>
 #include <QGraphicsScene>
+#include <QGraphicsLayout>
+#include <QGraphicsTextItem>
 #include <QImage>
 #include <QPainter>
 #include <QLegend>
@@ -462,6 +465,34 @@ private slots:
         };
         QCOMPARE(inFour(QStringLiteral("loaded kernels (elements)")), 1);
         QCOMPARE(inFour(plotNumber(double(streaming[1].loaded_kernels))), 1);
+    }
+
+    // "drain" is centred on the last step: with the plot ending there, its
+    // end fell outside a step chart exported at its own size ("drai" at the
+    // figure's right edge). No text may touch the right edge of the figure.
+    void drainLabelStaysInTheFigure()
+    {
+        const Project project = loadProject(CONVOFFLOAD_SAMPLES "/streaming/resnet18-layer3-conv.json");
+        FigureSource source(project, CONVOFFLOAD_SAMPLES "/streaming/resnet18-layer3-conv.json");
+        for (const FigureKind kind : {FigureKind::Memory, FigureKind::Durations, FigureKind::Cumulative}) {
+            FigureRequest request;
+            request.kind = kind;
+            request.strategy = project.strategies.at(0).name;
+            request.size = QSize(1400, 700);
+            const Figure figure = makeFigure(source, request);
+            QImage image(1400, 700, QImage::Format_RGB32);
+            image.fill(Qt::white);
+            {
+                QPainter painter(&image);
+                figure.paint(painter, QRectF(image.rect()));
+            }
+            int dark = 0; // text pixels in the last 3 columns, below the plot's middle
+            for (int y = image.height() / 2; y < image.height(); ++y)
+                for (int x = image.width() - 3; x < image.width(); ++x)
+                    dark += QColor(image.pixel(x, y)).lightness() < 128 ? 1 : 0;
+            QVERIFY2(
+                dark == 0, qPrintable(QStringLiteral("%1: %2 dark pixels at the right edge").arg(figureName(kind)).arg(dark)));
+        }
     }
 
     void sweep()

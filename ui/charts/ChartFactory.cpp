@@ -65,6 +65,8 @@ QChart *newChart(const QString &title)
     chart->setBackgroundRoundness(0);
     chart->setBackgroundBrush(Qt::white);
     chart->setMargins(QMargins(8, 8, 8, 8));
+    // Axis numbers as the tables write them (QLocale: "3,041,600", not 3041600).
+    chart->setLocalizeNumbers(true);
     QFont font = chart->titleFont();
     font.setPointSizeF(font.pointSizeF() * 1.1);
     font.setBold(true);
@@ -141,8 +143,12 @@ QCategoryAxis *stepAxis(const std::vector<StepStats> &steps, double min, double 
             continue;
         axis->append(label(k), k + offset);
     }
-    if (drain)
+    if (drain) {
         axis->append(label(count - 1), count - 1 + offset);
+        // "drain" is centred on the last step: a little room past it, inside
+        // the plot, or its end falls outside the chart ("drai").
+        axis->setMax(axis->max() + (axis->max() - axis->min()) * 0.06);
+    }
     return axis;
 }
 
@@ -279,11 +285,6 @@ void setChartFont(QChart *chart, const QFont &font, qreal width)
     // half of the last step label ("drain") centred on the plot's edge.
     chart->setMargins(QMargins(2, 2, int(std::ceil(fm.horizontalAdvance(QStringLiteral("drain")) / 2)) + 2, 2));
     thinStepLabels(chart, width);
-    for (QAbstractAxis *axis : chart->axes(Qt::Horizontal))
-        if (auto *steps = qobject_cast<QCategoryAxis *>(axis);
-            steps && steps->labelsPosition() == QCategoryAxis::AxisLabelsPositionOnValue)
-            // "drain" sits on the last step: a little room past it, inside the plot.
-            steps->setMax(steps->max() + (steps->max() - steps->min()) * 0.06);
     // Scatter marks in proportion to the text (a 10 px mark is large on a column).
     for (QAbstractSeries *series : chart->series())
         if (auto *scatter = qobject_cast<QScatterSeries *>(series))
