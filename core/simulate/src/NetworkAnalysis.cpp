@@ -89,7 +89,8 @@ std::vector<StrategySpec> defaultLayerStrategies(const Problem &problem)
     // kernels (resnet8's stage3_conv2: 3 patches beside 33 kernels reach
     // 20067 of 20000 elements): a stored default must be able to run.
     for (StrategySpec &spec : specs)
-        spec = shrinkUntilItFits(problem, spec, [](LayerCandidate &&) {});
+        if (isGenerator(spec.kind)) // S1-baseline's one patch is the least a step can hold
+            spec = shrinkUntilItFits(problem, spec, [](LayerCandidate &&) {});
     return specs;
 }
 
@@ -240,7 +241,7 @@ LayerAnalysis analyseLayer(
         if (std::any_of(own.begin(), own.end(), [&](const StrategySpec &o) { return sameStrategy(o, spec); }))
             continue; // the project holds it already
         // A generated heuristic whose groups overflow the memory is tried
-        // again with half the group size, down to one patch per group.
+        // again with smaller groups (shrinkUntilItFits), each try a candidate.
         checkCancel(options);
         shrinkUntilItFits(problem, spec, [&](LayerCandidate &&c) {
             const bool wins = better(c, a.bestCandidate());
