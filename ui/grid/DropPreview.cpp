@@ -28,12 +28,13 @@ void DropPreview::clear()
     emit changed();
 }
 
+QString DropPreview::target(int group) { return group >= 0 ? tr("group %1").arg(group + 1) : tr("a new group"); }
+
 QString DropPreview::describe(const Problem &problem, int group, const FieldPreview &field)
 {
     const qint64 pixels = qint64(field.pixels());
-    const QString who = group >= 0 ? tr("group %1").arg(group + 1) : tr("a new group");
     return tr("%1 would need %2 pixels (+%3), %4 elements of %5")
-        .arg(who)
+        .arg(target(group))
         .arg(pixels)
         .arg(field.added.size())
         .arg(pixels * problem.layer.c_in)
@@ -43,9 +44,8 @@ QString DropPreview::describe(const Problem &problem, int group, const FieldPrev
 QStringList DropPreview::describeShorter(int group, const FieldPreview &field)
 {
     const qint64 pixels = qint64(field.pixels());
-    const QString who = group >= 0 ? tr("group %1").arg(group + 1) : tr("a new group");
-    return {tr("%1 would need %2 pixels (+%3)").arg(who).arg(pixels).arg(field.added.size()),
-        tr("%1: %2 pixels (+%3)").arg(who).arg(pixels).arg(field.added.size())};
+    return {tr("%1 would need %2 pixels (+%3)").arg(target(group)).arg(pixels).arg(field.added.size()),
+        tr("%1: %2 pixels (+%3)").arg(target(group)).arg(pixels).arg(field.added.size())};
 }
 
 } // namespace convoffload::ui

@@ -47,6 +47,8 @@ signals:
     void changed();
 
 private:
+    static QString target(int group); // "group 5", "a new group"
+
     std::optional<State> m_state;
 };
 

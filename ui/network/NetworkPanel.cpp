@@ -146,19 +146,20 @@ bool NetworkPanel::maybeSaveNetwork()
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel);
     if (answer == QMessageBox::Discard)
         return true;
-    if (answer != QMessageBox::Save)
-        return false;
-    QString path = m_path;
+    return answer == QMessageBox::Save && saveNetworkOrAsk(m_path);
+}
+
+bool NetworkPanel::saveNetworkOrAsk(QString path)
+{
     if (path.isEmpty())
-        path = QFileDialog::getSaveFileName(
-            this, tr("Save network project"), QStringLiteral("network.json"), tr("ConvOffload projects (*.json)"));
+        path = QFileDialog::getSaveFileName(this, tr("Save network project"),
+            m_path.isEmpty() ? QStringLiteral("network.json") : m_path, tr("ConvOffload projects (*.json)"));
     if (path.isEmpty())
         return false;
-    if (const QString error = saveNetworkTo(path); !error.isEmpty()) {
-        QMessageBox::warning(this, tr("Cannot save network"), error);
-        return false;
-    }
-    return true;
+    const QString error = saveNetworkTo(path);
+    if (!error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot save the network"), error);
+    return error.isEmpty();
 }
 
 void NetworkPanel::chooseAndOpen()
@@ -439,16 +440,7 @@ QString NetworkPanel::saveNetworkTo(const QString &path)
     }
 }
 
-void NetworkPanel::chooseAndSaveNetwork()
-{
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save network project"),
-        m_path.isEmpty() ? QStringLiteral("network.json") : m_path, tr("ConvOffload projects (*.json)"));
-    if (path.isEmpty())
-        return;
-    const QString error = saveNetworkTo(path);
-    if (!error.isEmpty())
-        QMessageBox::warning(this, tr("Cannot save the network"), error);
-}
+void NetworkPanel::chooseAndSaveNetwork() { saveNetworkOrAsk({}); }
 
 QString NetworkPanel::saveChart(const QString &path, int width) const
 {

@@ -96,6 +96,9 @@ signals:
     void optimised();
 
 private:
+    /// Saves the network to `path`, or where the user chooses when it is
+    /// empty, and says why a save failed. False when cancelled or failed.
+    bool saveNetworkOrAsk(QString path);
     struct Outcome {
         NetworkAnalysis analysis;
         bool cancelled = false;
