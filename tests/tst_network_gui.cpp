@@ -17,6 +17,7 @@
 
 #include <QAbstractButton>
 #include <QAction>
+#include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QFontMetricsF>
@@ -183,10 +184,65 @@ private slots:
         QTest::keyClicks(model, sample("networks/lenet5-hardware.json"));
         QTest::keyClick(model, Qt::Key_Tab);
         QVERIFY(!dialog.network());
-        bool said = false;
-        for (QLabel *label : dialog.findChildren<QLabel *>())
-            said = said || label->text().contains(QStringLiteral("not an ONNX model"));
-        QVERIFY(said);
+        const auto says = [&](const QString &what) {
+            for (QLabel *label : dialog.findChildren<QLabel *>())
+                if (label->text().contains(what))
+                    return true;
+            return false;
+        };
+        QVERIFY(says(QStringLiteral("not an ONNX model")));
+        // A model that does not exist, a hardware file that is not one: each
+        // says why, and the hardware read before stays.
+        model->setFocus();
+        model->selectAll();
+        QTest::keyClicks(model, QStringLiteral("/nonexistent/model.onnx"));
+        QTest::keyClick(model, Qt::Key_Tab);
+        QVERIFY(!dialog.network());
+        QVERIFY(says(QStringLiteral("/nonexistent/model.onnx")));
+        hardware->setFocus();
+        hardware->selectAll();
+        QTest::keyClicks(hardware, sample("networks/lenet5.onnx"));
+        QTest::keyClick(hardware, Qt::Key_Tab);
+        QVERIFY(says(QStringLiteral("Hardware file: ")));
+        QCOMPARE(dialog.accelerator().hardware == loadAccelerator(sample("networks/lenet5-hardware.json").toStdString()).hardware,
+            true);
+    }
+
+    // Save in the unsaved-network prompt where the save fails (its folder is
+    // gone): the reason is shown, the caller is told to stop, and the
+    // optimised strategies are still there.
+    void unsavedNetworkSaveThatFailsLosesNothing()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("net")));
+        const QString path = dir.filePath(QStringLiteral("net/lenet5.json"));
+        QVERIFY(QFile::copy(sample("networks/lenet5.json"), path));
+        NetworkPanel panel;
+        QSignalSpy analysed(&panel, &NetworkPanel::analysed);
+        QSignalSpy optimised(&panel, &NetworkPanel::optimised);
+        QCOMPARE(panel.openNetwork(path), QString());
+        QVERIFY(analysed.wait(60000));
+        QVERIFY(panel.startOptimisation(1.0));
+        QVERIFY(optimised.wait(60000));
+        QVERIFY(panel.isModified());
+        const Network before = *panel.network();
+        QVERIFY(QDir(dir.filePath(QStringLiteral("net"))).removeRecursively());
+        QStringList shown;
+        QTimer poll;
+        connect(&poll, &QTimer::timeout, this, [&] {
+            if (auto *box = qobject_cast<QMessageBox *>(QApplication::activeModalWidget())) {
+                shown << box->text();
+                box->button(box->standardButtons() & QMessageBox::Save ? QMessageBox::Save : QMessageBox::Ok)->click();
+            }
+        });
+        poll.start(10);
+        const bool goOn = panel.maybeSaveNetwork();
+        poll.stop();
+        QCOMPARE(goOn, false);
+        QCOMPARE(shown.size(), 2); // the question, then why the save failed
+        QVERIFY2(shown[1].contains(QStringLiteral("net/lenet5.json: cannot create a temporary file")), qPrintable(shown[1]));
+        QVERIFY(panel.isModified());
+        QCOMPARE(*panel.network() == before, true);
     }
 
     void importDialogRefusals()
