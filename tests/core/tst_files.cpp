@@ -30,6 +30,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 const std::string kDataDir = CONVOFFLOAD_TEST_DATA;
+const std::string kSharedDataDir = CONVOFFLOAD_SHARED_TEST_DATA;
 
 std::string readFile(const std::string &path)
 {
@@ -453,7 +454,7 @@ private slots:
 
     void tensorFile()
     {
-        const TensorData data = loadTensorData(paperLayer(), kDataDir + "/tensors-paper.json");
+        const TensorData data = loadTensorData(paperLayer(), kSharedDataDir + "/tensors-paper.json");
         QCOMPARE(data.input.size(), 50u); // 2·5·5
         QCOMPARE(data.kernels.size(), 36u); // 2·2·3·3
         // input[c][r][w] at (c·5 + r)·5 + w holds 100c + 10r + w.
@@ -642,7 +643,7 @@ private slots:
     {
         // Semicolons, CRLF and a row,col,group header in a real file.
         const Groups mine{{0, 1}, {2, 5}, {4, 3}, {6, 7}, {8}};
-        QCOMPARE(loadGroupsCsv(paperLayer(), kDataDir + "/groups-mine.csv"), mine);
+        QCOMPARE(loadGroupsCsv(paperLayer(), kSharedDataDir + "/groups-mine.csv"), mine);
 
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
