@@ -42,7 +42,7 @@ void writeFile(const std::string &path, const std::string &text) { std::ofstream
 
 Layer paperLayer() { return {2, 5, 5, 3, 3, 2, 1, 1, 0, 0, 0, 0}; }
 
-/// tests/data/spec-example.json, the SPEC §4 example verbatim, as a Project.
+/// tests/core/data/spec-example.json, the SPEC §4 example verbatim, as a Project.
 Project specExampleProject()
 {
     Project p;
@@ -99,7 +99,7 @@ std::string without(const std::string &base, const char *pointer)
 std::string specExample() { return readFile(kDataDir + "/spec-example.json"); }
 
 /// input[c][r][w] = 100c + 10r + w, kernels[k][c][r][w] = -(1000k + 100c + 10r + w),
-/// the same values as tests/data/tensors-paper.json.
+/// the same values as tests/support/data/tensors-paper.json.
 std::string paperTensors()
 {
     Json input = Json::array(), kernels = Json::array();

@@ -1,8 +1,9 @@
 // Hostile and mistaken inputs found by the fuzzing campaign of the reliability
 // issue, each kept as a regression test (reproducer files in
-// tests/data/hostile/): every one must end in a precise FormatError or
-// InstanceError, or a correct result — never a crash, a hang, a wrapped index
-// or a damaged file.
+// tests/core/data/hostile/, and tests/support/data/hostile/ for the one that
+// suites of other folders read too): every one must end in a precise
+// FormatError or InstanceError, or a correct result — never a crash, a hang,
+// a wrapped index or a damaged file.
 
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/StrategyCsv.h"
