@@ -431,9 +431,10 @@ private slots:
             QVERIFY(QDir().mkpath(out)); // a folder named like a figure
         QElapsedTimer timer;
         timer.start();
-        const Run r = cli({QStringLiteral("export"), QStringLiteral(CONVOFFLOAD_SHARED_TEST_DATA "/hostile/project-days-of-work.json"),
-            QStringLiteral("--figure"), QStringLiteral("memory"), QStringLiteral("--strategy"), QStringLiteral("Row-by-Row"),
-            QStringLiteral("--no-work-limit"), QStringLiteral("--out"), out});
+        const Run r
+            = cli({QStringLiteral("export"), QStringLiteral(CONVOFFLOAD_SHARED_TEST_DATA "/hostile/project-days-of-work.json"),
+                QStringLiteral("--figure"), QStringLiteral("memory"), QStringLiteral("--strategy"), QStringLiteral("Row-by-Row"),
+                QStringLiteral("--no-work-limit"), QStringLiteral("--out"), out});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
         QVERIFY(timer.elapsed() < 20000);
