@@ -37,4 +37,8 @@ foreach(file ${BINDIR}/convoffload ${BINDIR}/convoffload-cli ${LIBEXECDIR}/convo
     message(FATAL_ERROR "dpkg-deb --contents: no ./usr/${file} in\n${contents}")
   endif()
 endforeach()
+# Debian's policy: every package carries /usr/share/doc/<package>/copyright.
+if(NOT contents MATCHES " \\./usr/${DOCDIR}/copyright\n")
+  message(FATAL_ERROR "dpkg-deb --contents: no ./usr/${DOCDIR}/copyright in\n${contents}")
+endif()
 message(STATUS "built ${debs}")

@@ -38,6 +38,17 @@ foreach(file
     message(FATAL_ERROR "not installed: ${STAGE}/${file}")
   endif()
 endforeach()
+# The licence and Debian's copyright file, machine-readable (DEP-5), naming it.
+foreach(file ${DOCDIR}/LICENSE ${DOCDIR}/copyright)
+  if(NOT EXISTS "${STAGE}/${file}")
+    message(FATAL_ERROR "not installed: ${STAGE}/${file}")
+  endif()
+endforeach()
+file(READ "${STAGE}/${DOCDIR}/copyright" copyright)
+expect("${copyright}" "^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n.*\nFiles: \\*\nCopyright: [^\n]+\nLicense: Apache-2.0\n"
+  "${DOCDIR}/copyright")
+file(READ "${STAGE}/${DOCDIR}/LICENSE" license)
+expect("${license}" "Apache License\n +Version 2.0, January 2004" "${DOCDIR}/LICENSE")
 if(EXISTS "${STAGE}/${BINDIR}/convoffload-cbc-worker")
   message(FATAL_ERROR "the CBC worker is a helper: it belongs in ${LIBEXECDIR}/convoffload, not ${BINDIR}")
 endif()
