@@ -10,6 +10,7 @@
 #include "convoffload/io/Report.h"
 #include "convoffload/io/StrategyCsv.h"
 #include "convoffload/Version.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -60,7 +61,7 @@ int simulateCommand(const QCommandLineParser &parser, const Loaded &loaded)
         }
         spec = *found;
     }
-    const SimulationResult result = runStrategy(project.problem, spec, simulationOptions(parser, loaded, false));
+    const SimulationResult result = simulateStrategy(project.problem, spec, simulationOptions(parser, loaded, false));
     endProgressLine(parser);
     if (parser.isSet(QStringLiteral("json")))
         print(simulationToJsonText(project.problem, spec.name, result));

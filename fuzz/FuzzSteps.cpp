@@ -12,7 +12,7 @@
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/StrategyCsv.h"
 #include "convoffload/model/KernelStreaming.h"
-#include "convoffload/simulate/Comparison.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -34,7 +34,7 @@ const char *const kPaperExample = R"({"format": "convoffload-project", "version"
 void simulateQuietly(const Problem &problem, const StrategySpec &spec)
 {
     try {
-        (void)runStrategy(problem, spec, SimulationOptions{});
+        (void)simulateStrategy(problem, spec, SimulationOptions{});
     } catch (const StrategyError &) {
         // a strategy the layer refuses (a pair computed twice, a step over
         // the memory...): a result, not a finding

@@ -20,6 +20,7 @@
 #include "convoffload/io/Report.h"
 #include "convoffload/model/S1Strategy.h"
 #include "convoffload/simulate/Simulator.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
@@ -887,8 +888,8 @@ private slots:
         const Project lenet = loadProject(CONVOFFLOAD_SAMPLES "/lenet5-conv1.json");
         const StrategySpec *zigzag = lenet.findStrategy("ZigZag");
         QVERIFY(zigzag);
-        shoot(QStringLiteral("lenet"), lenet, runStrategy(lenet.problem, *zigzag, SimulationOptions{}), QStringLiteral("ZigZag"),
-            32, 40);
+        shoot(QStringLiteral("lenet"), lenet, simulateStrategy(lenet.problem, *zigzag, SimulationOptions{}),
+            QStringLiteral("ZigZag"), 32, 40);
     }
 };
 

@@ -12,10 +12,10 @@
 #include "convoffload/optimise/SearchOptimiser.h"
 #include "convoffload/simulate/Simulator.h"
 
-#include "LoadOnceProof.h"
-#include "LoadOnceSearch.h"
-#include "PatchSymmetries.h"
-#include "WavefrontBeam.h"
+#include "exact/LoadOnceProof.h"
+#include "exact/PatchSymmetries.h"
+#include "search/LoadOnceSearch.h"
+#include "search/WavefrontBeam.h"
 #include "TestGroups.h"
 #include "TestPrinting.h"
 

@@ -21,7 +21,7 @@
 #include "convoffload/optimise/S1Instance.h"
 #include "convoffload/optimise/S1InstanceBoundProof.h"
 
-#include "LoadOnceProof.h"
+#include "exact/LoadOnceProof.h"
 
 #include <chrono>
 #include <cstdio>

@@ -1,7 +1,7 @@
 #include "models/GroupListModel.h"
 
 #include "document/ProjectDocument.h"
-#include "grid/DropPreview.h"
+#include "models/DropPreview.h"
 
 #include <QApplication>
 #include <QDataStream>
