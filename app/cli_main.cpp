@@ -361,8 +361,8 @@ int main(int argc, char *argv[])
     } catch (const Cancelled &) {
         std::cerr << "convoffload-cli: cancelled (Ctrl+C)\n";
     } catch (const std::bad_alloc &) {
-        std::cerr << "convoffload-cli: out of memory (the layer is too large for this machine; see the work estimate in"
-                     " the README)\n";
+        std::cerr << "convoffload-cli: out of memory (the layer is too large for this machine; see \"Work is estimated before it"
+                     " starts\" in docs/user/bad-input.md)\n";
     } catch (const std::exception &e) {
         std::cerr << "convoffload-cli: " << e.what() << "\n";
     }
