@@ -1,4 +1,4 @@
-// convoffload-cli: the scripting face of the core (SPEC §6).
+// convoffload-cli: the scripting face of the core (docs/reference/cli.md).
 // Exit 0 on success, 1 on bad input with one precise message on stderr.
 
 #include "CliCommon.h"
@@ -74,7 +74,8 @@ int compareCommand(const QCommandLineParser &parser, const Loaded &loaded)
 {
     const SimulationOptions options = simulationOptions(parser, loaded, false);
     std::vector<CompareRow> rows = compareStrategies(loaded.project, options);
-    const std::optional<FamilySearch> family = compareFamily(parser, loaded, options); // SPEC §3b: kernels that do not fit
+    // Kernels that do not fit: docs/reference/strategies.md#kernel-blocked.
+    const std::optional<FamilySearch> family = compareFamily(parser, loaded, options);
     if (family)
         if (std::optional<CompareRow> best = familyRow(*family))
             rows.push_back(*best);

@@ -1,5 +1,5 @@
-// Fuzz target: the two forms of a kernel-streaming strategy (SPEC §3b).
-// - Text starting with '{' is a project (SPEC §4) whose `steps` and
+// Fuzz target: the two forms of a kernel-streaming strategy (docs/reference/strategies.md#steps-strategies).
+// - Text starting with '{' is a project (docs/reference/project-file.md) whose `steps` and
 //   `kernel-blocked` strategies are expanded and simulated when the layer is
 //   small; a project that loads survives a save/load round trip.
 // - Any other text is a `step,patch,kernel` CSV for the paper's Example
