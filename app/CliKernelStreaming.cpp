@@ -6,6 +6,7 @@
 #include "convoffload/io/Report.h"
 #include "convoffload/io/StrategyCsv.h"
 #include "convoffload/model/KernelStreaming.h"
+#include "convoffload/simulate/StrategySimulation.h"
 #include "convoffload/simulate/WorkEstimate.h"
 
 #include <QDir>
@@ -259,7 +260,7 @@ int importStepsCsv(const QCommandLineParser &parser, const Loaded &loaded, const
     options.data = loaded.tensors ? &*loaded.tensors : nullptr;
     options.functional = !parser.isSet(opt("no-functional"));
     options.cancel = interruptFlag();
-    const SimulationResult result = runStrategy(problem, spec, options);
+    const SimulationResult result = simulateStrategy(problem, spec, options);
     std::cout << "Imported '" << name << "': " << spec.steps.size() << " steps, duration " << formatNumber(result.totalDuration())
               << ", " << result.loadedInput() << " input and " << result.loadedKernels()
               << " kernel elements loaded, functional check " << functionalStatusName(result.functional.status) << "; "

@@ -1,5 +1,5 @@
 #pragma once
-// convoffload-cli's part of the strategies that stream kernels (SPEC §3b):
+// convoffload-cli's part of the strategies that stream kernels (docs/reference/strategies.md#steps-strategies):
 // the kernel-blocked family in `compare`, `sweep --kernel-blocks` and the
 // `import-steps` command.
 #include "CliCommon.h"
@@ -38,7 +38,7 @@ FamilyChoice familyChoiceFrom(const QCommandLineParser &parser, const Problem &p
 int sweepKernelBlocksCommand(const QCommandLineParser &parser, const Loaded &loaded, const SimulationOptions &options);
 
 /// True when import-solution should read `file` as a `step,patch,kernel`
-/// CSV (SPEC §3b): --kernel-steps is given, or its first line is that header.
+/// CSV (docs/reference/strategy-csv.md#steps-csv): --kernel-steps is given, or its first line is that header.
 bool isStepsCsv(const QCommandLineParser &parser, const QString &file);
 
 /// `import-solution PROJECT --solution FILE.csv [--save NAME]` for such a

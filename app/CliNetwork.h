@@ -1,5 +1,5 @@
 #pragma once
-// The network commands of convoffload-cli (SPEC §4b): `import-onnx` turns an
+// The network commands of convoffload-cli (docs/reference/cli.md): `import-onnx` turns an
 // ONNX model into a network project, `network` reports every layer's best
 // strategy and the network's total.
 #include "CliCommon.h"

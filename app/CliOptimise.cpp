@@ -95,7 +95,9 @@ OptimiseRequest requestFrom(const QCommandLineParser &parser, const Problem &pro
         request.threads = int(parseInteger(parser, opt("threads"), 1, 256));
     request.worker_path = str(parser.value(opt("cbc-worker")));
     request.ilp_start_from_search = ilpStartFromSearch(parser);
-    request.stream_kernels = true; // SPEC §3b: a layer whose kernels do not fit gets the best kernel-blocked strategy
+    // A layer whose kernels do not fit gets the best kernel-blocked strategy
+    // (docs/reference/strategies.md#kernel-blocked).
+    request.stream_kernels = true;
     request.family = familyChoiceFrom(parser, problem);
     request.prove = parser.isSet(opt("prove"));
     if (request.prove && request.method == OptimiseMethod::Exact)
@@ -281,10 +283,10 @@ int importSolutionCommand(const QCommandLineParser &parser, const Loaded &loaded
     if (file.isEmpty())
         throw UsageError("import-solution needs --solution FILE (CBC solution, name-value pairs or strategy CSV)");
     if (isStepsCsv(parser, file))
-        return importStepsCsv(parser, loaded, projectPath, file); // SPEC §3b: kernels streamed
+        return importStepsCsv(parser, loaded, projectPath, file); // docs/reference/strategy-csv.md#steps-csv: kernels streamed
     const Problem &problem = loaded.project.problem;
     const S1Instance instance = makeS1Instance(problem, settingsFrom(parser, problem));
-    // A strategy CSV (SPEC §5) by its extension; anything else is a solver's
+    // A strategy CSV (docs/reference/strategy-csv.md#group-csv) by its extension; anything else is a solver's
     // solution file in terms of the model's variables.
     Groups groups;
     std::string fileSays;

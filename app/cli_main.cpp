@@ -1,4 +1,4 @@
-// convoffload-cli: the scripting face of the core (SPEC §6).
+// convoffload-cli: the scripting face of the core (docs/reference/cli.md).
 // Exit 0 on success, 1 on bad input with one precise message on stderr.
 
 #include "CliCommon.h"
@@ -10,6 +10,7 @@
 #include "convoffload/io/Report.h"
 #include "convoffload/io/StrategyCsv.h"
 #include "convoffload/Version.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -60,7 +61,7 @@ int simulateCommand(const QCommandLineParser &parser, const Loaded &loaded)
         }
         spec = *found;
     }
-    const SimulationResult result = runStrategy(project.problem, spec, simulationOptions(parser, loaded, false));
+    const SimulationResult result = simulateStrategy(project.problem, spec, simulationOptions(parser, loaded, false));
     endProgressLine(parser);
     if (parser.isSet(QStringLiteral("json")))
         print(simulationToJsonText(project.problem, spec.name, result));
@@ -73,7 +74,8 @@ int compareCommand(const QCommandLineParser &parser, const Loaded &loaded)
 {
     const SimulationOptions options = simulationOptions(parser, loaded, false);
     std::vector<CompareRow> rows = compareStrategies(loaded.project, options);
-    const std::optional<FamilySearch> family = compareFamily(parser, loaded, options); // SPEC §3b: kernels that do not fit
+    // Kernels that do not fit: docs/reference/strategies.md#kernel-blocked.
+    const std::optional<FamilySearch> family = compareFamily(parser, loaded, options);
     if (family)
         if (std::optional<CompareRow> best = familyRow(*family))
             rows.push_back(*best);
@@ -360,8 +362,8 @@ int main(int argc, char *argv[])
     } catch (const Cancelled &) {
         std::cerr << "convoffload-cli: cancelled (Ctrl+C)\n";
     } catch (const std::bad_alloc &) {
-        std::cerr << "convoffload-cli: out of memory (the layer is too large for this machine; see the work estimate in"
-                     " the README)\n";
+        std::cerr << "convoffload-cli: out of memory (the layer is too large for this machine; see \"Work is estimated before it"
+                     " starts\" in docs/user/bad-input.md)\n";
     } catch (const std::exception &e) {
         std::cerr << "convoffload-cli: " << e.what() << "\n";
     }

@@ -1,4 +1,4 @@
-// Fuzz target: the project loader (SPEC §4), and the network loader (§4b,
+// Fuzz target: the project loader (docs/reference/project-file.md), and the network loader (docs/reference/network-file.md,
 // version 2, which also reads version 1). Any text either loads or throws
 // FormatError; a project or network that loads must survive a save/load round trip, and
 // small ones are expanded and simulated (with the functional check), so the

@@ -1,5 +1,5 @@
-// Fuzz target: the two forms of a kernel-streaming strategy (SPEC §3b).
-// - Text starting with '{' is a project (SPEC §4) whose `steps` and
+// Fuzz target: the two forms of a kernel-streaming strategy (docs/reference/strategies.md#steps-strategies).
+// - Text starting with '{' is a project (docs/reference/project-file.md) whose `steps` and
 //   `kernel-blocked` strategies are expanded and simulated when the layer is
 //   small; a project that loads survives a save/load round trip.
 // - Any other text is a `step,patch,kernel` CSV for the paper's Example
@@ -12,7 +12,7 @@
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/StrategyCsv.h"
 #include "convoffload/model/KernelStreaming.h"
-#include "convoffload/simulate/Comparison.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -34,7 +34,7 @@ const char *const kPaperExample = R"({"format": "convoffload-project", "version"
 void simulateQuietly(const Problem &problem, const StrategySpec &spec)
 {
     try {
-        (void)runStrategy(problem, spec, SimulationOptions{});
+        (void)simulateStrategy(problem, spec, SimulationOptions{});
     } catch (const StrategyError &) {
         // a strategy the layer refuses (a pair computed twice, a step over
         // the memory...): a result, not a finding

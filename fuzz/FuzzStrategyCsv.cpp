@@ -1,4 +1,4 @@
-// Fuzz target: the strategy CSV reader (SPEC §5) on the paper's Example layer
+// Fuzz target: the strategy CSV reader (docs/reference/strategy-csv.md#group-csv) on the paper's Example layer
 // (3×3 output: patches 0..8). Any text either gives groups that place every
 // patch once, or throws FormatError; accepted groups survive an export and
 // re-import unchanged.

@@ -32,9 +32,14 @@ endforeach()
 run_checked(contents "${DPKG_DEB}" --contents ${debs})
 foreach(file ${BINDIR}/convoffload ${BINDIR}/convoffload-cli ${LIBEXECDIR}/convoffload/convoffload-cbc-worker
     ${DATADIR}/convoffload/samples/paper-example.json ${DATADIR}/applications/${APP_ID}.desktop
-    ${DATADIR}/metainfo/${APP_ID}.metainfo.xml ${DATADIR}/icons/hicolor/scalable/apps/${APP_ID}.svg ${DOCDIR}/README.md)
+    ${DATADIR}/metainfo/${APP_ID}.metainfo.xml ${DATADIR}/icons/hicolor/scalable/apps/${APP_ID}.svg ${DOCDIR}/README.md
+    ${DOCDIR}/docs/user/visualiser.md ${DOCDIR}/resources/screenshots/lenet5-conv1-zigzag.png)
   if(NOT contents MATCHES " \\./usr/${file}\n")
     message(FATAL_ERROR "dpkg-deb --contents: no ./usr/${file} in\n${contents}")
   endif()
 endforeach()
+# Debian's policy: every package carries /usr/share/doc/<package>/copyright.
+if(NOT contents MATCHES " \\./usr/${DOCDIR}/copyright\n")
+  message(FATAL_ERROR "dpkg-deb --contents: no ./usr/${DOCDIR}/copyright in\n${contents}")
+endif()
 message(STATUS "built ${debs}")

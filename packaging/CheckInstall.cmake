@@ -32,11 +32,37 @@ foreach(file
     ${DATADIR}/metainfo/${APP_ID}.metainfo.xml
     ${DATADIR}/icons/hicolor/scalable/apps/${APP_ID}.svg
     ${DOCDIR}/README.md
-    ${DOCDIR}/docs/optimiser-notebook.md
+    ${DOCDIR}/docs/user/visualiser.md
+    ${DOCDIR}/docs/design/optimisers.md
+    ${DOCDIR}/docs/notebook/optimiser.md
     ${DOCDIR}/resources/screenshots/lenet5-conv1-zigzag.png)
   if(NOT EXISTS "${STAGE}/${file}")
     message(FATAL_ERROR "not installed: ${STAGE}/${file}")
   endif()
+endforeach()
+# The licence and Debian's copyright file, machine-readable (DEP-5), naming it.
+foreach(file ${DOCDIR}/LICENSE ${DOCDIR}/copyright)
+  if(NOT EXISTS "${STAGE}/${file}")
+    message(FATAL_ERROR "not installed: ${STAGE}/${file}")
+  endif()
+endforeach()
+file(READ "${STAGE}/${DOCDIR}/copyright" copyright)
+expect("${copyright}" "^Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n.*\nFiles: \\*\nCopyright: [^\n]+\nLicense: Apache-2.0\n"
+  "${DOCDIR}/copyright")
+file(READ "${STAGE}/${DOCDIR}/LICENSE" license)
+expect("${license}" "Apache License\n +Version 2.0, January 2004" "${DOCDIR}/LICENSE")
+# Every image an installed page shows is installed at the path it names.
+file(GLOB_RECURSE pages "${STAGE}/${DOCDIR}/*.md")
+foreach(page ${pages})
+  file(READ "${page}" text)
+  get_filename_component(folder "${page}" DIRECTORY)
+  string(REGEX MATCHALL "!\\[[^]]*\\]\\([^)]+\\)" images "${text}")
+  foreach(image ${images})
+    string(REGEX REPLACE "^.*\\(([^)]+)\\)$" "\\1" target "${image}")
+    if(NOT target MATCHES "^[a-z]+:" AND NOT EXISTS "${folder}/${target}")
+      message(FATAL_ERROR "${page} shows ${target}, which is not installed")
+    endif()
+  endforeach()
 endforeach()
 if(EXISTS "${STAGE}/${BINDIR}/convoffload-cbc-worker")
   message(FATAL_ERROR "the CBC worker is a helper: it belongs in ${LIBEXECDIR}/convoffload, not ${BINDIR}")

@@ -12,6 +12,7 @@
 
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/Report.h"
+#include "convoffload/simulate/StrategySimulation.h"
 #include "mainwindow/MainWindow.h"
 #include "charts/ChartsPanel.h"
 #include "charts/ChartFactory.h"
@@ -155,7 +156,7 @@ int main(int argc, char *argv[])
         SimulationOptions options;
         options.seed = doc.project().data.seed;
         options.trace = true;
-        runStrategy(doc.problem(), doc.project().strategies[2], options);
+        simulateStrategy(doc.problem(), doc.project().strategies[2], options);
         core.push_back(double(coreClock.nsecsElapsed()) / 1e6);
     }
     std::printf("convoffload-bench-edit: LeNet-5 conv1 (784 patches), %d edits of ZigZag's groups (Groups dock, "

@@ -10,7 +10,7 @@
 //        [--time-limit S] [--states N] [--threads N] [--climb]
 // --climb climbs from the pixel bound (BoundProofLimits::known_bound).
 // Without instances: the eight unproven instances of at most 64 patches of
-// resources/experiments/paper-grid-exact-60s.csv with their incumbents.
+// docs/notebook/experiments/paper-grid-exact-60s.csv with their incumbents.
 //
 //        convoffload-bench-proof --load-once [SIZE G ...] [--nodes N]
 // The complete load-once search (LoadOnceProof.h) instead: whether a strategy
@@ -21,7 +21,7 @@
 #include "convoffload/optimise/S1Instance.h"
 #include "convoffload/optimise/S1InstanceBoundProof.h"
 
-#include "LoadOnceProof.h"
+#include "exact/LoadOnceProof.h"
 
 #include <chrono>
 #include <cstdio>

@@ -228,7 +228,7 @@ private slots:
         const QJsonArray layers = QJsonDocument::fromJson(r.out).object()[QStringLiteral("layers")].toArray();
         QCOMPARE(layers.size(), 1);
         QCOMPARE(layers[0].toObject()[QStringLiteral("name")].toString(), QStringLiteral("paper-example"));
-        // README's samples table: Row-by-Row 117 is the best of the project's strategies.
+        // docs/user/samples.md's table: Row-by-Row 117 is the best of the project's strategies.
         QCOMPARE(layers[0].toObject()[QStringLiteral("best")].toObject()[QStringLiteral("total_duration")].toDouble(), 117.0);
     }
 

@@ -174,8 +174,8 @@ private slots:
 
     // Finding 10: a 10 M-row CSV was read whole (1.3 GB, 6.5 s) before its
     // duplicate on line 11 was reported. Files are now streamed and the
-    // reading stops at the first bad line (memory and time: README, "Bad
-    // input"); here, that the line is the right one after streaming.
+    // reading stops at the first bad line (memory and time:
+    // docs/user/bad-input.md); here, that the line is the right one after streaming.
     void bigCsvStopsAtFirstBadLine()
     {
         QTemporaryDir dir;

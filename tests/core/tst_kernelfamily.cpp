@@ -16,6 +16,7 @@
 #include "convoffload/optimise/PaperExperiments.h"
 #include "convoffload/optimise/SearchOptimiser.h"
 #include "convoffload/simulate/Comparison.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include <QDir>
 #include <QTest>
@@ -135,7 +136,7 @@ private slots:
             for (const PatchOrder order : {PatchOrder::RowByRow, PatchOrder::ZigZag})
                 for (std::int64_t b = 1; b <= p.layer.n; ++b)
                     for (std::int64_t g = 1; g <= p.layer.patchCount(); ++g) {
-                        const SimulationResult r = runStrategy(p, kernelBlockedSpec({loop, order, b, g}, "x"), quick());
+                        const SimulationResult r = simulateStrategy(p, kernelBlockedSpec({loop, order, b, g}, "x"), quick());
                         if (r.valid())
                             brute = std::min(brute, r.totalDuration());
                     }
@@ -173,7 +174,7 @@ private slots:
             // The search regroups the member's patches (tst_kernelregroup) into explicit steps.
             QCOMPARE(spec.kind, method == OptimiseMethod::Search ? StrategyKind::Steps : StrategyKind::KernelBlocked);
             QVERIFY(report.result.duration <= search.bestMember()->row.total_duration);
-            QCOMPARE(runStrategy(p, spec, {}).totalDuration(), report.result.duration);
+            QCOMPARE(simulateStrategy(p, spec, {}).totalDuration(), report.result.duration);
             QVERIFY(report.lower_bound <= report.result.duration);
             QVERIFY(optimiseReportToJson(report)["kernel_blocked"].is_object());
         }
@@ -198,7 +199,7 @@ private slots:
                 for (const PatchOrder order : {PatchOrder::RowByRow, PatchOrder::ZigZag})
                     for (std::int64_t g = 1; g <= p.layer.patchCount(); ++g) {
                         const SimulationResult r
-                            = runStrategy(p, kernelBlockedSpec({loop, order, row.kernel_block, g}, "x"), quick());
+                            = simulateStrategy(p, kernelBlockedSpec({loop, order, row.kernel_block, g}, "x"), quick());
                         if (r.valid())
                             brute = std::min(brute, r.totalDuration());
                     }
@@ -267,7 +268,7 @@ private slots:
             {std::pair{StrategyKind::RowByRow, PatchOrder::RowByRow}, std::pair{StrategyKind::ZigZag, PatchOrder::ZigZag}}) {
             const SimulationResult viaS1 = simulate(p, expandS1(p, groupsOf(p, {"s1", kind, g, {}})), quick());
             const SimulationResult viaFamily
-                = runStrategy(p, kernelBlockedSpec({KernelLoop::KernelsOuter, order, p.layer.n, g}, "k"), quick());
+                = simulateStrategy(p, kernelBlockedSpec({KernelLoop::KernelsOuter, order, p.layer.n, g}, "k"), quick());
             QCOMPARE(viaFamily.totalDuration(), viaS1.totalDuration());
             QCOMPARE(viaFamily.valid(), viaS1.valid());
             if (viaS1.valid())
@@ -304,7 +305,7 @@ private slots:
         const FamilySearch search = searchKernelBlocked(p, quick());
         QVERIFY(search.bestMember());
         for (const StrategySpec &spec : project.strategies) {
-            const SimulationResult r = runStrategy(p, spec, {});
+            const SimulationResult r = simulateStrategy(p, spec, {});
             QVERIFY2(r.valid(), spec.name.c_str());
             QVERIFY(r.peakFootprint() <= p.hardware.mem_size);
             QCOMPARE(r.functional.status, FunctionalStatus::Pass);

@@ -13,6 +13,7 @@
 #include "convoffload/model/KernelStreaming.h"
 #include "convoffload/optimise/KernelBlockedSearch.h"
 #include "convoffload/optimise/Optimiser.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include <QTest>
 
@@ -152,7 +153,7 @@ private slots:
         int feasible = 0;
         for (const Groups &groups : all) {
             const S1Evaluation ev = evaluate(in, groups);
-            const SimulationResult sim = runStrategy(p, stepsSpec(kernelBlockedSteps(groups, blocks, params.loop)), quick());
+            const SimulationResult sim = simulateStrategy(p, stepsSpec(kernelBlockedSteps(groups, blocks, params.loop)), quick());
             QCOMPARE(ev.feasible, sim.valid()); // memory: 2·|U| + 18 + 3 ≤ 55, i.e. at most 17 pixels a group
             feasible += ev.feasible ? 1 : 0;
             const double turn = params.loop == KernelLoop::KernelsOuter ? 2.0 * double(unionPixels(p, groups.back())) : 0.0;
@@ -191,7 +192,7 @@ private slots:
         double brute = std::numeric_limits<double>::infinity();
         for (const Groups &groups : orderedPartitions(9, 3, group)) {
             const SimulationResult sim
-                = runStrategy(p, stepsSpec(kernelBlockedSteps(groups, kernelBlocks(2, 1), params.loop)), quick());
+                = simulateStrategy(p, stepsSpec(kernelBlockedSteps(groups, kernelBlocks(2, 1), params.loop)), quick());
             if (sim.valid())
                 brute = std::min(brute, sim.totalDuration());
         }
@@ -203,7 +204,7 @@ private slots:
         QCOMPARE(r.improved, !start.row.valid || r.row.total_duration < start.row.total_duration);
         QCOMPARE(r.steps, kernelBlockedSteps(r.groups, kernelBlocks(2, 1), params.loop));
 
-        const SimulationResult fast = runStrategy(p, stepsSpec(r.steps), {});
+        const SimulationResult fast = simulateStrategy(p, stepsSpec(r.steps), {});
         QCOMPARE(fast.totalDuration(), r.row.total_duration);
         QCOMPARE(fast.functional.status, FunctionalStatus::Pass);
         const naive::NaiveReport slow = naive::naiveExecute(p, naive::naiveExpandSteps(p, r.steps));
@@ -286,7 +287,7 @@ private slots:
         QVERIFY(report.result.duration <= report.kernel_blocked->row.total_duration);
         const StrategySpec spec = toStrategy(report, "Regrouped");
         QCOMPARE(spec.kind, StrategyKind::Steps);
-        QCOMPARE(runStrategy(p, spec, {}).totalDuration(), report.result.duration);
+        QCOMPARE(simulateStrategy(p, spec, {}).totalDuration(), report.result.duration);
         QVERIFY(optimiseReportToJson(report)["regrouped"].is_object());
         OptimiseRequest prove = request;
         prove.prove = true; // the relaxed bound is S1's: said, not run

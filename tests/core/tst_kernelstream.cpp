@@ -12,6 +12,7 @@
 #include "convoffload/io/StrategyCsv.h"
 #include "convoffload/model/KernelStreaming.h"
 #include "convoffload/simulate/Comparison.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -299,7 +300,7 @@ private slots:
         spec.kernel_block = 1;
         spec.order = PatchOrder::RowByRow;
         spec.loop = KernelLoop(loop);
-        const SimulationResult r = runStrategy(p, spec, fullOptions());
+        const SimulationResult r = simulateStrategy(p, spec, fullOptions());
         QVERIFY2(r.valid(), firstError(r).c_str());
         QCOMPARE(r.functional.status, FunctionalStatus::Pass);
         QCOMPARE(int(r.steps.size()), int(durations.size()));
@@ -360,7 +361,7 @@ private slots:
     }
 
     // Every strategy of every sample, as steps with all kernels, expands to
-    // exactly its S1 steps, under every option combination; and runStrategy
+    // exactly its S1 steps, under every option combination; and simulateStrategy
     // gives the same figures through either route.
     void samplesAsStepsAreS1_data()
     {
@@ -707,7 +708,7 @@ private slots:
         QCOMPARE(loadProject(path), p);
         // The steps strategy of streamingProject computes every pair once:
         // valid on the paper's layer.
-        const SimulationResult r = runStrategy(p.problem, p.strategies[1], fullOptions());
+        const SimulationResult r = simulateStrategy(p.problem, p.strategies[1], fullOptions());
         QVERIFY2(r.valid(), firstError(r).c_str());
         QCOMPARE(r.functional.status, FunctionalStatus::Pass);
     }

@@ -7,7 +7,6 @@
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/onnx/OnnxNetwork.h"
 #include "convoffload/optimise/NetworkOptimisation.h"
-#include "convoffload/simulate/Comparison.h"
 #include "convoffload/simulate/NetworkAnalysis.h"
 #include "convoffload/simulate/StrategySimulation.h"
 
@@ -303,7 +302,7 @@ private slots:
         for (const LayerOptimisation &l : o.layers) {
             QCOMPARE(l.strategy->name, std::string("Optimised (search)"));
             QCOMPARE(a.layers[l.layer].candidates.back().spec, *l.strategy);
-            const SimulationResult r = runStrategy(n.problemOf(l.layer), *l.strategy, {});
+            const SimulationResult r = simulateStrategy(n.problemOf(l.layer), *l.strategy, {});
             QCOMPARE(r.totalDuration(), *l.duration);
             QVERIFY(!l.improved); // neither beats its heuristics
         }

@@ -7,7 +7,7 @@
 
 #include "convoffload/io/FormatError.h"
 #include "convoffload/onnx/OnnxImport.h"
-#include "convoffload/simulate/Comparison.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include "TestPrinting.h"
 
@@ -228,7 +228,7 @@ void TestOnnx::conformance()
         options.data = &data;
         options.keep_output = true;
         for (const StrategySpec &s : strategies) {
-            const SimulationResult r = runStrategy(problem, s, options);
+            const SimulationResult r = simulateStrategy(problem, s, options);
             QVERIFY2(r.valid(), (s.name + ": " + (r.diagnostics.empty() ? "" : r.diagnostics.front().message)).c_str());
             QCOMPARE(r.functional.status, FunctionalStatus::Pass);
             const std::vector<float> got = dequantiseOutputs(conv, exponent, r.functional.dram_output);

@@ -3,7 +3,7 @@
 // are true symmetries of an instance, counted by hand for each layer, and
 // the image of a patch bitmask under one of them.
 
-#include "PatchSymmetries.h"
+#include "exact/PatchSymmetries.h"
 
 #include "convoffload/optimise/S1Instance.h"
 

@@ -5,6 +5,7 @@
 
 #include "convoffload/io/Report.h"
 #include "convoffload/simulate/Comparison.h"
+#include "convoffload/simulate/StrategySimulation.h"
 #include "convoffload/simulate/Verdict.h"
 
 #include <QtTest>
@@ -45,7 +46,7 @@ SimulationResult run(const Problem &problem, const StrategySpec &spec, bool trac
     SimulationOptions options;
     options.trace = trace; // a trace forces the general executor; without, the fused pass
     options.max_diagnostics_per_rule = cap;
-    return runStrategy(problem, spec, options);
+    return simulateStrategy(problem, spec, options);
 }
 
 std::vector<PatchId> patches(std::initializer_list<PatchId> ids) { return ids; }

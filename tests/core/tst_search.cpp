@@ -12,10 +12,10 @@
 #include "convoffload/optimise/SearchOptimiser.h"
 #include "convoffload/simulate/Simulator.h"
 
-#include "LoadOnceProof.h"
-#include "LoadOnceSearch.h"
-#include "PatchSymmetries.h"
-#include "WavefrontBeam.h"
+#include "exact/LoadOnceProof.h"
+#include "exact/PatchSymmetries.h"
+#include "search/LoadOnceSearch.h"
+#include "search/WavefrontBeam.h"
 #include "TestGroups.h"
 #include "TestPrinting.h"
 
@@ -1173,11 +1173,11 @@ private slots:
     }
 
     // On the paper's grid (its memory, reload bound 9): the exact dynamic
-    // programming proved 6×6, G = 2 at 48 and 7×7, G = 3 at 60 (README),
+    // programming proved 6×6, G = 2 at 48 and 7×7, G = 3 at 60 (docs/design/optimisers.md),
     // above their pixel bounds 44 and 58, so no strategy loads every pixel
     // once there and the proof must say so; the search then reports the
     // pixel bound + 1. On 10×10, G = 5 the proof says none after about 27 M
-    // steps (2 s); a strategy of 114 = 100 + 13 + 1 exists (README), so
+    // steps (2 s); a strategy of 114 = 100 + 13 + 1 exists (docs/design/optimisers.md), so
     // the bound it gives is reached there.
     void loadOnceProofRaisesTheBound_data()
     {

@@ -3,10 +3,10 @@
 // exactly. The reference is priced here from scratch: a pixel is loaded once
 // per group holding it whose predecessor does not, and the strategy must stay
 // an ordered partition with the group count and sizes of the problem.
-// Drives the private annealer (core/optimise/src) directly: every kind of
+// Drives the private annealer (core/optimise/src/search) directly: every kind of
 // move, accepted and rejected, with memory and the reload bound binding or not.
 
-#include "SearchAnnealer.h"
+#include "search/SearchAnnealer.h"
 
 #include "convoffload/optimise/S1Instance.h"
 

@@ -63,13 +63,13 @@ private slots:
     }
 
     // A strategy found outside the product (CaDiCaL on
-    // resources/experiments/sat/paper-cnf.py's CNF for at most 2 reloads,
-    // docs/optimiser-notebook.md, "Eleventh round") for the paper's 12×12,
+    // docs/notebook/experiments/sat/paper-cnf.py's CNF for at most 2 reloads,
+    // docs/notebook/optimiser.md, "Eleventh round") for the paper's 12×12,
     // G = 6 with reload bound 2: 144 pixels + 2 reloads + 17 computes = 163,
     // two below what the search finds. The bounds must stay at or below it.
     void satStrategyOfTwelveByTwelveGroupsOfSix()
     {
-        const Project project = loadProject(std::string(CONVOFFLOAD_RESOURCES) + "/experiments/sat/paper-12x12-g6-163.json");
+        const Project project = loadProject(std::string(CONVOFFLOAD_EXPERIMENTS) + "/sat/paper-12x12-g6-163.json");
         QCOMPARE(project.strategies.size(), std::size_t(1));
         OptimiseSettings settings;
         settings.group_size = 6;

@@ -20,6 +20,7 @@
 #include "convoffload/io/Report.h"
 #include "convoffload/model/S1Strategy.h"
 #include "convoffload/simulate/Simulator.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>
@@ -57,7 +58,7 @@ using namespace convoffload::ui;
 
 namespace {
 
-/// The paper's Example with the README's hardware: 2×5×5 input, two 3×3
+/// The paper's Example with the sample's hardware (docs/reference/model.md): 2×5×5 input, two 3×3
 /// kernels, stride 1, nbop_pe 72 (2 patches per step), mem_size 80.
 Problem paperExample() { return paperExampleProblem(80); }
 
@@ -409,7 +410,7 @@ private slots:
         const Project project = loadProject(CONVOFFLOAD_SAMPLES "/paper-example.json");
         std::vector<CompareRow> rows = compareStrategies(project, quick());
         QCOMPARE(rows.size(), std::size_t(4));
-        // README table: Row-by-Row 117 is the best of S1-baseline 145, ZigZag 121.
+        // docs/user/samples.md table: Row-by-Row 117 is the best of S1-baseline 145, ZigZag 121.
         QCOMPARE(bestRow(rows), 1);
         // An invalid strategy faster than all is not the best; a failed one neither.
         CompareRow cheat = rows[0];
@@ -499,7 +500,7 @@ private slots:
     {
         const Project project = loadProject(CONVOFFLOAD_SAMPLES "/lenet5-conv1.json");
         const std::vector<SweepRow> rows = sweepGroupSizes(project.problem, 1, 32, quick());
-        // README: ZigZag faster up to G = 16, Row-by-Row from 17 on (tie at 28).
+        // docs/user/samples.md: ZigZag faster up to G = 16, Row-by-Row from 17 on (tie at 28).
         const std::vector<double> crossings = sweepCrossovers(rows);
         QCOMPARE(crossings.size(), std::size_t(1));
         QVERIFY(crossings[0] > 16 && crossings[0] < 17);
@@ -516,7 +517,7 @@ private slots:
         QVERIFY(rbr && rbrInvalid);
         QCOMPARE(rbr->pen().style(), Qt::SolidLine);
         QCOMPARE(rbrInvalid->pen().style(), Qt::DashLine);
-        QCOMPARE(rbr->at(0), QPointF(1, 10118)); // README sweep table
+        QCOMPARE(rbr->at(0), QPointF(1, 10118)); // docs/user/samples.md sweep table
         QCOMPARE(rbrInvalid->at(0), QPointF(8, 9432)); // continues from the last valid size
         QCOMPARE(rbrInvalid->at(rbrInvalid->count() - 1), QPointF(32, 5903));
         bool crossoverShown = false;
@@ -887,8 +888,8 @@ private slots:
         const Project lenet = loadProject(CONVOFFLOAD_SAMPLES "/lenet5-conv1.json");
         const StrategySpec *zigzag = lenet.findStrategy("ZigZag");
         QVERIFY(zigzag);
-        shoot(QStringLiteral("lenet"), lenet, runStrategy(lenet.problem, *zigzag, SimulationOptions{}), QStringLiteral("ZigZag"),
-            32, 40);
+        shoot(QStringLiteral("lenet"), lenet, simulateStrategy(lenet.problem, *zigzag, SimulationOptions{}),
+            QStringLiteral("ZigZag"), 32, 40);
     }
 };
 

@@ -15,7 +15,7 @@
 #include "TestGroups.h"
 #include "document/ProjectDocument.h"
 #include "render/Palette.h"
-#include "grid/DropPreview.h"
+#include "models/DropPreview.h"
 #include "grid/GridView.h"
 #include "models/GroupListModel.h"
 #include "panels/GroupsPanel.h"

@@ -15,7 +15,7 @@
 #include "TextProbe.h"
 
 #include "convoffload/io/ProjectFile.h"
-#include "convoffload/simulate/Comparison.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include <QChart>
 #include <QFile>
@@ -303,7 +303,7 @@ private slots:
         const Project project = loadProject(path);
         SimulationOptions options;
         options.trace = true; // the cursor replays the trace
-        const SimulationResult a = runStrategy(project.problem, *project.findStrategy("Row-by-Row"), options);
+        const SimulationResult a = simulateStrategy(project.problem, *project.findStrategy("Row-by-Row"), options);
         QFont font;
         font.setPointSizeF(fontPt);
         QImage image(size, QImage::Format_ARGB32_Premultiplied);

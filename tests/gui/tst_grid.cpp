@@ -3,6 +3,7 @@
 // gives, and those states against the Example worked out by hand), and the
 // GridView widget offscreen (painting, tooltips, zoom, pan, clicks).
 #include "TestImages.h"
+#include "render/GridLegend.h"
 #include "render/GridRenderer.h"
 #include "render/StepName.h"
 #include "render/Palette.h"
@@ -447,9 +448,9 @@ private Q_SLOTS:
         const double entry = fm.horizontalAdvance(QStringLiteral("filled: share of the N outputs computed"));
         const double narrow = std::floor(entry * 0.6); // narrower than the entry's text alone
         const double wide = entry + 100;
-        QVERIFY(GridRenderer::legendHeight(fm, narrow, rows) > GridRenderer::legendHeight(fm, wide, rows) + 0.5 * fm.height());
-        const QRectF rect(0, 0, narrow, GridRenderer::legendHeight(fm, narrow, rows));
-        GridRenderer::paintLegend(p, rect, rows);
+        QVERIFY(GridLegend::height(fm, narrow, rows) > GridLegend::height(fm, wide, rows) + 0.5 * fm.height());
+        const QRectF rect(0, 0, narrow, GridLegend::height(fm, narrow, rows));
+        GridLegend::paint(p, rect, rows);
         p.end();
         for (int y = 0; y < image.height(); ++y)
             for (int x = int(std::ceil(narrow)) + 1; x < image.width(); ++x)
@@ -688,14 +689,14 @@ private Q_SLOTS:
         const QFontMetricsF fm(font);
         LegendCache cache;
         const double width = 300;
-        QCOMPARE(cache.height(font, nullptr, width, rows), GridRenderer::legendHeight(fm, width, rows));
+        QCOMPARE(cache.height(font, nullptr, width, rows), GridLegend::height(fm, width, rows));
         for (int change = 0; change < 2; ++change) {
-            const QRectF rect(5.5, 3.25, width, GridRenderer::legendHeight(fm, width, rows));
+            const QRectF rect(5.5, 3.25, width, GridLegend::height(fm, width, rows));
             QImage direct = blankImage(QSize(320, int(rect.bottom()) + 4)), cached = direct;
             {
                 QPainter p(&direct);
                 p.setFont(font);
-                GridRenderer::paintLegend(p, rect, rows);
+                GridLegend::paint(p, rect, rows);
             }
             for (int again = 0; again < 2; ++again) { // the second paint comes from the kept image
                 cached.fill(Qt::white);
@@ -712,7 +713,7 @@ private Q_SLOTS:
                 }
             QVERIFY2(worst <= 2, qPrintable(QStringLiteral("change %1: a pixel differs by %2").arg(change).arg(worst)));
             rows.back().items.pop_back(); // a legend that changed is painted anew
-            QCOMPARE(cache.height(font, nullptr, width, rows), GridRenderer::legendHeight(fm, width, rows));
+            QCOMPARE(cache.height(font, nullptr, width, rows), GridLegend::height(fm, width, rows));
         }
     }
 
@@ -804,7 +805,7 @@ private Q_SLOTS:
         font.setPixelSize(10);
         const QFontMetricsF fm(font);
         for (const double width : {320.0, 480.0})
-            QVERIFY(GridRenderer::legendHeight(fm, width, merged) < 0.75 * GridRenderer::legendHeight(fm, width, separate));
+            QVERIFY(GridLegend::height(fm, width, merged) < 0.75 * GridLegend::height(fm, width, separate));
 
         GridStyle heat;
         heat.heatMap = true;

@@ -30,8 +30,8 @@
 
 #include "convoffload/model/KernelEdit.h"
 #include "convoffload/model/KernelStreaming.h"
-#include "convoffload/simulate/Comparison.h"
 #include "convoffload/simulate/StepCursor.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include <QAbstractBarSeries>
 #include <QApplication>
@@ -92,7 +92,7 @@ struct Run {
         SimulationOptions o;
         o.trace = true;
         o.functional = true;
-        result = runStrategy(problem, spec, o);
+        result = simulateStrategy(problem, spec, o);
         cursor = std::make_unique<StepCursor>(problem, result);
     }
 };

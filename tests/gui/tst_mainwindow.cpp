@@ -13,7 +13,7 @@
 #include "charts/ChartFactory.h"
 #include "export/Figures.h"
 #include "export/HeadlessReport.h"
-#include "grid/DropPreview.h"
+#include "models/DropPreview.h"
 #include "grid/GridView.h"
 #include "models/GroupListModel.h"
 #include "panels/DiagnosticsPanel.h"

@@ -13,7 +13,7 @@
 #include "network/NetworkPlotView.h"
 
 #include "convoffload/io/ProjectFile.h"
-#include "convoffload/simulate/Comparison.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include <QAbstractButton>
 #include <QAction>
@@ -416,7 +416,7 @@ private slots:
             const NetworkLayer &layer = panel.network()->layers[i];
             QCOMPARE(layer.strategies.back(), *l.strategy);
             QCOMPARE(layer.strategies.back().name, std::string("Optimised (search)"));
-            QCOMPARE(runStrategy(panel.network()->problemOf(i), *l.strategy, {}).totalDuration(), *l.duration);
+            QCOMPARE(simulateStrategy(panel.network()->problemOf(i), *l.strategy, {}).totalDuration(), *l.duration);
             QCOMPARE(panel.analysis()->layers[i].duration(), std::min(before[i], *l.duration));
         }
         QCOMPARE(panel.network()->layers[0].strategies.size(), own0 + 1);
@@ -481,7 +481,7 @@ private slots:
         QVERIFY(!stopped.layers[0].cancelled);
         QVERIFY(stopped.layers[1].strategy && stopped.layers[1].duration && stopped.layers[1].cancelled);
         QCOMPARE(panel.network()->layers[1].strategies.back(), *stopped.layers[1].strategy);
-        QCOMPARE(runStrategy(panel.network()->problemOf(1), *stopped.layers[1].strategy, {}).totalDuration(),
+        QCOMPARE(simulateStrategy(panel.network()->problemOf(1), *stopped.layers[1].strategy, {}).totalDuration(),
             *stopped.layers[1].duration);
         QVERIFY(panel.summary()->text().startsWith(QStringLiteral("Optimisation stopped in layer 2 of 2")));
     }

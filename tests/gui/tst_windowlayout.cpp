@@ -151,7 +151,7 @@ private slots:
         // screen, it ended above it under openbox; the window is shrunk by the
         // frame once the window manager has put one on. The offscreen platform
         // frames windows inward, so this cannot fail here: seen under Xvfb and
-        // openbox (README, "Looked at").
+        // openbox (docs/user/visualiser.md, "Window").
         QVERIFY(window.frameGeometry().top() >= 0 && window.frameGeometry().left() >= 0);
         QVERIFY(window.width() <= 1280 && window.height() <= 720);
     }

@@ -1,6 +1,7 @@
 #include "document/ProjectDocument.h"
 
 #include "convoffload/model/KernelBlockedFamily.h"
+#include "convoffload/simulate/StrategySimulation.h"
 #include "convoffload/simulate/WorkEstimate.h"
 
 #include <QFileInfo>
@@ -76,7 +77,7 @@ std::shared_ptr<const SimulationSnapshot> simulateCopy(const Project &project, i
             options.progress = [&](std::size_t done, std::size_t total) {
                 report({what, int(100 * done / std::max<std::size_t>(total, 1))});
             };
-        snapshot->result = runStrategy(snapshot->problem, snapshot->spec, options);
+        snapshot->result = simulateStrategy(snapshot->problem, snapshot->spec, options);
         releaseFreedMemory();
     } catch (const Cancelled &) {
         snapshot->failure = "simulation cancelled";

@@ -64,7 +64,7 @@ PaintFunction chartPainter(QChart *chart, qreal scale = 1.0);
 /// Per-step metrics, one CSV row per step (the drain last): counts in
 /// elements, footprints after the step, durations in cycles, running total.
 QString exportMetricsCsv(const SimulationResult &result);
-/// SPEC §6 `simulate --json` of the result (core's simulationToJson), indented.
+/// docs/reference/cli.md#simulate `simulate --json` of the result (core's simulationToJson), indented.
 QString exportMetricsJson(const Problem &problem, const QString &strategy, const SimulationResult &result);
 
 /// Writes UTF-8 text atomically, as figures; the error names the native path.

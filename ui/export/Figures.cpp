@@ -6,6 +6,7 @@
 #include "render/StoryboardRenderer.h"
 
 #include "convoffload/model/KernelBlockedFamily.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include <QChart>
 #include <QPainter>
@@ -196,7 +197,7 @@ const SimulationResult &FigureSource::simulation(const std::string &strategy)
             "no strategy named '" + strategy + "' in the project (it has " + (names.empty() ? "none" : names) + ")");
     }
     try {
-        return m_simulations.emplace(strategy, runStrategy(m_project.problem, *spec, options(true))).first->second;
+        return m_simulations.emplace(strategy, simulateStrategy(m_project.problem, *spec, options(true))).first->second;
     } catch (const std::exception &e) {
         throw FigureError(e.what());
     }

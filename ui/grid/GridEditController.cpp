@@ -1,7 +1,7 @@
 #include "grid/GridEditController.h"
 
-#include "grid/DropPreview.h"
 #include "grid/GridView.h"
+#include "models/DropPreview.h"
 #include "models/GroupListModel.h"
 #include "render/Palette.h"
 

@@ -1,7 +1,7 @@
 #include "grid/GridView.h"
 
-#include "grid/DropPreview.h"
 #include "grid/GridEditController.h"
+#include "models/DropPreview.h"
 #include "models/GroupListModel.h"
 #include "render/KernelStrip.h"
 #include "render/Palette.h"

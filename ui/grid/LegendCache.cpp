@@ -12,7 +12,7 @@ namespace convoffload::ui {
 double LegendCache::height(const QFont &font, const QPaintDevice *device, double width, const std::vector<LegendRow> &rows)
 {
     if (width != m_heightWidth || font != m_heightFont || rows != m_heightRows) {
-        m_height = GridRenderer::legendHeight(QFontMetricsF(font, device), width, rows);
+        m_height = GridLegend::height(QFontMetricsF(font, device), width, rows);
         m_heightFont = font;
         m_heightWidth = width;
         m_heightRows = rows;
@@ -25,7 +25,7 @@ void LegendCache::paint(QPainter &painter, const QRectF &rect, const std::vector
     const bool raster = painter.paintEngine() && painter.paintEngine()->type() == QPaintEngine::Raster
         && painter.transform().type() <= QTransform::TxTranslate;
     if (!raster) { // vector figures keep their text as text
-        GridRenderer::paintLegend(painter, rect, rows);
+        GridLegend::paint(painter, rect, rows);
         return;
     }
     const QPointF whole(std::floor(rect.left()), std::floor(rect.top()));
@@ -41,7 +41,7 @@ void LegendCache::paint(QPainter &painter, const QRectF &rect, const std::vector
         QPainter imagePainter(&m_image);
         imagePainter.setFont(painter.font());
         imagePainter.setRenderHints(painter.renderHints());
-        GridRenderer::paintLegend(imagePainter, QRectF(offset, rect.size()), rows);
+        GridLegend::paint(imagePainter, QRectF(offset, rect.size()), rows);
         m_imageSize = rect.size();
         m_imageOffset = offset;
         m_imageRatio = ratio;

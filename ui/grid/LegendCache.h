@@ -3,7 +3,7 @@
 // the same: shaping its labels cost about a millisecond per frame (profile
 // of convoffload-bench-edit), and an edit rarely changes the legend.
 
-#include "render/GridRenderer.h"
+#include "render/GridLegend.h"
 
 #include <QFont>
 #include <QImage>
@@ -14,9 +14,9 @@ namespace convoffload::ui {
 
 class LegendCache {
 public:
-    /// GridRenderer::legendHeight for `font` on `device`, `width` wide.
+    /// GridLegend::height for `font` on `device`, `width` wide.
     double height(const QFont &font, const QPaintDevice *device, double width, const std::vector<LegendRow> &rows);
-    /// GridRenderer::paintLegend in `rect`, from an image of the legend
+    /// GridLegend::paint in `rect`, from an image of the legend
     /// painted with the painter's font and the application's palette.
     void paint(QPainter &painter, const QRectF &rect, const std::vector<LegendRow> &rows);
 

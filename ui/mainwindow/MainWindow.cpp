@@ -315,7 +315,7 @@ void MainWindow::createMenus()
 
 bool MainWindow::openFile(const QString &path)
 {
-    // A model is not a project: it becomes one through the import (SPEC §4b).
+    // A model is not a project: it becomes one through the import (docs/reference/cli.md#import-onnx).
     if (path.endsWith(QLatin1String(".onnx"), Qt::CaseInsensitive))
         return importNetwork(path);
     const QString error = m_document->load(path);

@@ -1,7 +1,7 @@
 #include "models/GroupListModel.h"
 
 #include "document/ProjectDocument.h"
-#include "grid/DropPreview.h"
+#include "models/DropPreview.h"
 
 #include <QApplication>
 #include <QDataStream>
@@ -441,7 +441,7 @@ QString GroupListModel::apply(const Edit &edit)
         return refuse(edit.error);
     StrategySpec spec = m_document->project().strategies.at(std::size_t(m_strategy));
     spec.kind = StrategyKind::Groups;
-    spec.group_size.reset(); // not allowed with explicit groups (SPEC §4)
+    spec.group_size.reset(); // not allowed with explicit groups (docs/reference/project-file.md)
     spec.groups = edit.groups;
     pushStrategy(spec, edit.text);
     return {};

@@ -1,6 +1,6 @@
 #pragma once
 // The compute steps of the document's current strategy when it streams kernels
-// (kinds `steps` and `kernel-blocked`, SPEC §3b) as a two-level tree: one
+// (kinds `steps` and `kernel-blocked`, docs/reference/strategies.md) as a two-level tree: one
 // top-level row per step ("Step 3 — patches 4–7 × kernels 2, 3") whose
 // children are its kernels ("kernel 2"). Kernels of one step are dragged (MIME
 // type mimeType()) and dropped on another step (or one of its kernels) to move

@@ -116,7 +116,7 @@ void OptimiseDialog::buildForm()
     m_groupSize = new QSpinBox;
     m_groupSize->setObjectName(QStringLiteral("groupSize"));
     if (streamsKernels()) {
-        // Each kernel-blocked strategy has its own G (SPEC §3b): the
+        // Each kernel-blocked strategy has its own G (docs/reference/strategies.md#kernel-blocked): the
         // optimiser tries them all, so there is nothing to choose here.
         m_groupSize->setRange(0, 0);
         m_groupSize->setSpecialValueText(tr("chosen with each kernel block"));

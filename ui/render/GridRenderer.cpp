@@ -1,11 +1,11 @@
 #include "render/GridRenderer.h"
 #include "render/StepName.h"
 
+#include "render/CellMarks.h"
 #include "render/KernelStrip.h"
 #include "render/Palette.h"
 
 #include <QBrush>
-#include <QLinearGradient>
 #include <QLineF>
 #include <QPaintEngine>
 #include <QPainter>
@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <array>
-#include <deque>
 #include <cmath>
 
 namespace convoffload::ui {
@@ -29,10 +28,7 @@ constexpr double kMinFillUnits = 4.0;
 constexpr int kMaxCellLabels = 65536; // in-cell texts drawn at most
 
 QColor gridLineColour() { return QColor(0, 0, 0, 40); }
-QColor frameColour() { return QColor(0x66, 0x66, 0x66); }
-QColor textColour() { return QColor(0x22, 0x22, 0x22); }
 QColor axisColour() { return QColor(0x55, 0x55, 0x55); }
-QBrush hatchBrush() { return QBrush(QColor(0, 0, 0, 120), Qt::BDiagPattern); }
 
 // Smallest of 1, 2, 5, 10, 20, 50, ... that is >= needed.
 int niceStep(double needed)
@@ -71,296 +67,6 @@ QFont scaledFont(const QFont &font, double factor)
     else
         f.setPointSizeF(std::max(6.0, f.pointSizeF() * factor));
     return f;
-}
-
-// --- legend flow: one routine measures and paints, so both agree ----------
-
-struct LegendMetrics {
-    double h, swatch, gapIn, spacing, lineHeight, bar;
-    explicit LegendMetrics(const QFontMetricsF &fm)
-        : h(fm.height())
-        , swatch(std::round(fm.height() * 0.8))
-        , gapIn(std::round(fm.height() * 0.3))
-        , spacing(std::round(fm.height() * 1.1))
-        , lineHeight(std::round(fm.height() * 1.4))
-        , bar(std::round(fm.height() * 6))
-    {
-    }
-};
-
-// A cell that breaks a rule: hatch, a thick frame inside the cell and a white
-// line inside the frame, so it reads on every state colour, vermillion too.
-void paintFlag(QPainter &p, const QRectF &cell, const QColor &colour)
-{
-    const double w = std::clamp(cell.width() / 8, 2.0, 4.0);
-    p.fillRect(cell, QBrush(colour, Qt::FDiagPattern));
-    p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(colour, w, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
-    p.drawRect(cell.adjusted(w / 2, w / 2, -w / 2, -w / 2));
-    if (cell.width() >= 4 * w) {
-        p.setPen(QPen(Qt::white, 1));
-        p.drawRect(cell.adjusted(w + 0.5, w + 0.5, -w - 0.5, -w - 0.5));
-    }
-}
-
-double itemWidth(const QFontMetricsF &fm, const LegendMetrics &m, const LegendItem &item)
-{
-    switch (item.kind) {
-    case LegendItem::Kind::Swatch:
-    case LegendItem::Kind::Hatch:
-    case LegendItem::Kind::Outline:
-    case LegendItem::Kind::Marker:
-    case LegendItem::Kind::Flag:
-    case LegendItem::Kind::PartialFill:
-    case LegendItem::Kind::Corner:
-        return m.swatch + m.gapIn + fm.horizontalAdvance(item.label);
-    case LegendItem::Kind::Gradient:
-        return fm.horizontalAdvance(item.low) + m.gapIn + m.bar + m.gapIn + fm.horizontalAdvance(item.high)
-            + (item.label.isEmpty() ? 0.0 : m.gapIn + fm.horizontalAdvance(item.label));
-    case LegendItem::Kind::Text:
-        return fm.horizontalAdvance(item.label);
-    }
-    return 0;
-}
-
-// A patch that breaks the reload assumption: a triangle in the cell's top
-// right corner, white-edged so it reads on every state colour.
-/// The reload assumption's corner mark on each of `cells` (all one size).
-/// On screen and in raster images the mark is drawn antialiased into a few
-/// stamps (one per quarter-pixel offset of a cell's corner) and stamped on
-/// every cell: a polygon per cell made the marks the grids' largest cost on
-/// a layer that breaks the bound widely. Vector figures (SVG, PDF) keep one
-/// polygon per cell.
-void paintCorners(QPainter &p, const std::vector<QRectF> &cells, const QColor &colour)
-{
-    if (cells.empty())
-        return;
-    // Half the cell's side (an eighth of its area), so the cell's own state
-    // still shows: a floor of 3 px blackened whole grids of 3-px cells in
-    // paper-size figures.
-    const double side = std::min(cells.front().width() * 0.5, 14.0);
-    const QPen pen = side >= 6 ? QPen(Qt::white, 1) : QPen(Qt::NoPen);
-    p.save();
-    p.setRenderHint(QPainter::Antialiasing, true);
-    const bool raster = p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster
-        && p.transform().type() <= QTransform::TxTranslate && p.transform().dx() == std::floor(p.transform().dx())
-        && p.transform().dy() == std::floor(p.transform().dy());
-    if (raster && cells.size() > 4) {
-        constexpr int kSteps = 4; // quarter pixels: a mark is at most 1/8 px off
-        const qreal ratio = p.device()->devicePixelRatioF();
-        const int extent = int(std::ceil(side)) + 3; // the mark, its pen and the offset
-        std::array<QImage, kSteps * kSteps> stamps;
-        for (const QRectF &cell : cells) {
-            const QPointF corner(cell.right() - side, cell.top());
-            const QPointF whole(std::floor(corner.x()), std::floor(corner.y()));
-            const int qx = std::min(kSteps - 1, int((corner.x() - whole.x()) * kSteps + 0.5));
-            const int qy = std::min(kSteps - 1, int((corner.y() - whole.y()) * kSteps + 0.5));
-            QImage &stamp = stamps[std::size_t(qy * kSteps + qx)];
-            if (stamp.isNull()) {
-                stamp = QImage(QSize(extent, extent) * ratio, QImage::Format_ARGB32_Premultiplied);
-                stamp.setDevicePixelRatio(ratio);
-                stamp.fill(Qt::transparent);
-                QPainter sp(&stamp);
-                sp.setRenderHint(QPainter::Antialiasing, true);
-                sp.setPen(pen);
-                sp.setBrush(colour);
-                const QPointF at(1 + double(qx) / kSteps, 1 + double(qy) / kSteps);
-                const QPointF shape[3] = {at + QPointF(side, 0), at, at + QPointF(side, side)};
-                sp.drawConvexPolygon(shape, 3);
-            }
-            p.drawImage(whole - QPointF(1, 1), stamp);
-        }
-    } else {
-        p.setPen(pen);
-        p.setBrush(colour);
-        for (const QRectF &cell : cells) {
-            const QPointF shape[3]
-                = {cell.topRight(), QPointF(cell.right() - side, cell.top()), QPointF(cell.right(), cell.top() + side)};
-            p.drawConvexPolygon(shape, 3);
-        }
-    }
-    p.restore();
-}
-
-void paintItem(QPainter &p, const QFontMetricsF &fm, const LegendMetrics &m, const LegendItem &item, double x, const QRectF &line)
-{
-    const QRectF box(x, line.center().y() - m.swatch / 2, m.swatch, m.swatch);
-    auto text = [&](double tx, const QString &s) {
-        p.setPen(textColour());
-        p.drawText(QRectF(tx, line.top(), fm.horizontalAdvance(s) + 2, line.height()), Qt::AlignLeft | Qt::AlignVCenter, s);
-    };
-    switch (item.kind) {
-    case LegendItem::Kind::Swatch:
-        p.fillRect(box, item.color);
-        p.setPen(QPen(frameColour(), 1));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(box);
-        text(box.right() + m.gapIn, item.label);
-        break;
-    case LegendItem::Kind::Hatch:
-        p.fillRect(box, item.color);
-        p.fillRect(box, hatchBrush());
-        p.setPen(QPen(frameColour(), 1, Qt::DashLine));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(box);
-        text(box.right() + m.gapIn, item.label);
-        break;
-    case LegendItem::Kind::Outline:
-        p.fillRect(box, Qt::white);
-        p.setPen(QPen(item.color, 2, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(box.adjusted(1, 1, -1, -1));
-        text(box.right() + m.gapIn, item.label);
-        break;
-    case LegendItem::Kind::Marker:
-        p.fillRect(box, Qt::white);
-        p.setPen(QPen(frameColour(), 1));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(box);
-        p.fillRect(GridRenderer::markerRect(box), item.color);
-        text(box.right() + m.gapIn, item.label);
-        break;
-    case LegendItem::Kind::Flag:
-        p.fillRect(box, Qt::white);
-        paintFlag(p, box, item.color);
-        text(box.right() + m.gapIn, item.label);
-        break;
-    case LegendItem::Kind::Corner:
-        p.fillRect(box, Palette::output(OutputState::Done));
-        p.setPen(QPen(frameColour(), 1));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(box);
-        paintCorners(p, {box}, item.color);
-        text(box.right() + m.gapIn, item.label);
-        break;
-    case LegendItem::Kind::PartialFill:
-        // A cell half computed: the state colour from the bottom, pending above.
-        p.fillRect(box, item.color);
-        p.fillRect(QRectF(box.left(), box.top(), box.width(), box.height() / 2), Palette::output(OutputState::Pending));
-        p.setPen(QPen(frameColour(), 1));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(box);
-        text(box.right() + m.gapIn, item.label);
-        break;
-    case LegendItem::Kind::Gradient: {
-        text(x, item.low);
-        const double bx = x + fm.horizontalAdvance(item.low) + m.gapIn;
-        const QRectF bar(bx, box.top(), m.bar, m.swatch);
-        QLinearGradient g(bar.topLeft(), bar.topRight());
-        for (double t : {0.0, 0.5, 1.0})
-            g.setColorAt(t, Palette::heat(t));
-        p.fillRect(bar, g);
-        p.setPen(QPen(frameColour(), 1));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(bar);
-        text(bar.right() + m.gapIn, item.high);
-        if (!item.label.isEmpty())
-            text(bar.right() + m.gapIn + fm.horizontalAdvance(item.high) + m.gapIn, item.label);
-        break;
-    }
-    case LegendItem::Kind::Text:
-        text(x, item.label);
-        break;
-    }
-}
-
-// Lays the legend out in `rect` (only its width matters for measuring);
-// paints when `painter` is set. Returns the height used.
-double legendPass(QPainter *painter, const QFontMetricsF &fm, const QRectF &rect, const std::vector<LegendRow> &rows)
-{
-    const LegendMetrics m(fm);
-    struct Line {
-        const LegendRow *row;
-        bool first;
-        std::vector<std::pair<const LegendItem *, double>> items; // item, width
-        double width;
-        double indent = 0; // the rest of a wrapped entry starts under its text
-    };
-    std::vector<Line> lines;
-    double captionWidth = 0; // captions share a column so items line up
-    for (const LegendRow &row : rows)
-        if (!row.caption.isEmpty())
-            captionWidth = std::max(captionWidth, fm.horizontalAdvance(row.caption) + m.gapIn);
-    // An entry wider than the legend wraps at its spaces: its swatch and the
-    // first words, then the rest in text-only pieces on the next lines.
-    std::deque<LegendItem> pieces;
-    const double room = rect.width() - captionWidth;
-    const auto split = [&](const LegendItem &item) {
-        std::vector<const LegendItem *> parts{&item};
-        if (item.kind == LegendItem::Kind::Gradient || itemWidth(fm, m, item) <= room)
-            return parts;
-        const QStringList words = item.label.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-        parts.clear();
-        LegendItem piece = item;
-        piece.label.clear();
-        for (const QString &word : words) {
-            LegendItem longer = piece;
-            longer.label += (longer.label.isEmpty() ? QString() : QStringLiteral(" ")) + word;
-            if (!piece.label.isEmpty() && itemWidth(fm, m, longer) > room) {
-                parts.push_back(&pieces.emplace_back(piece));
-                piece = LegendItem{LegendItem::Kind::Text, {}, word, {}, {}};
-            } else {
-                piece = longer;
-            }
-        }
-        parts.push_back(&pieces.emplace_back(piece));
-        return parts;
-    };
-    for (const LegendRow &row : rows) {
-        Line line{&row, true, {}, captionWidth};
-        std::vector<const LegendItem *> items;
-        for (const LegendItem &entry : row.items)
-            for (const LegendItem *part : split(entry))
-                items.push_back(part);
-        for (const LegendItem *part : items) {
-            const LegendItem &item = *part;
-            const bool continuation = item.kind == LegendItem::Kind::Text
-                && std::none_of(row.items.begin(), row.items.end(), [part](const LegendItem &i) { return &i == part; });
-            const double w = itemWidth(fm, m, item);
-            if (continuation) {
-                // A wrapped entry goes on under its words, past the swatch,
-                // on a line of its own.
-                if (!line.items.empty())
-                    lines.push_back(std::move(line));
-                line = Line{&row, false, {}, captionWidth + m.swatch + m.gapIn, m.swatch + m.gapIn};
-                line.width += w;
-                line.items.emplace_back(&item, w);
-                lines.push_back(std::move(line));
-                line = Line{&row, false, {}, captionWidth};
-                continue;
-            }
-            if (!line.items.empty() && line.width + m.spacing + w > rect.width()) {
-                lines.push_back(std::move(line));
-                line = Line{&row, false, {}, captionWidth};
-            }
-            line.width += (line.items.empty() ? 0.0 : m.spacing) + w;
-            line.items.emplace_back(&item, w);
-        }
-        if (!line.items.empty() || line.first)
-            lines.push_back(std::move(line));
-    }
-    double widest = 0;
-    for (const Line &line : lines)
-        widest = std::max(widest, line.width);
-    if (painter) {
-        const double left = rect.left() + std::max(0.0, (rect.width() - widest) / 2);
-        double y = rect.top();
-        for (const Line &line : lines) {
-            const QRectF lineRect(left, y, widest, m.lineHeight);
-            if (line.first && !line.row->caption.isEmpty()) {
-                painter->setPen(textColour());
-                painter->drawText(
-                    QRectF(left, y, captionWidth, m.lineHeight), Qt::AlignLeft | Qt::AlignVCenter, line.row->caption);
-            }
-            double x = left + captionWidth + line.indent;
-            for (const auto &[item, w] : line.items) {
-                paintItem(*painter, fm, m, *item, x, lineRect);
-                x += w + m.spacing;
-            }
-            y += m.lineHeight;
-        }
-    }
-    return double(lines.size()) * m.lineHeight;
 }
 
 } // namespace
@@ -554,19 +260,6 @@ std::vector<LegendRow> GridRenderer::gridsLegend(const Problem &problem, const S
     return {merged};
 }
 
-double GridRenderer::legendHeight(const QFontMetricsF &metrics, double width, const std::vector<LegendRow> &rows)
-{
-    return legendPass(nullptr, metrics, QRectF(0, 0, width, 0), rows);
-}
-
-void GridRenderer::paintLegend(QPainter &painter, const QRectF &rect, const std::vector<LegendRow> &rows)
-{
-    painter.save();
-    painter.setRenderHint(QPainter::Antialiasing, false);
-    legendPass(&painter, QFontMetricsF(painter.font(), painter.device()), rect, rows);
-    painter.restore();
-}
-
 void GridRenderer::paintTitle(QPainter &painter, const QRectF &rect, const QStringList &choices)
 {
     if (choices.isEmpty())
@@ -664,7 +357,7 @@ GridFigureLayout GridRenderer::layout(GridKind kind, const QFontMetricsF &metric
     const QRectF inner = target.adjusted(margin, margin, -margin, -margin);
     const double titleH = style.labels ? std::ceil(h * 1.3) : 0.0;
     const double titleGap = style.labels ? std::round(h * 0.3) : 0.0;
-    double legendH = style.legend ? legendHeight(metrics, inner.width(),
+    double legendH = style.legend ? GridLegend::height(metrics, inner.width(),
                          kind == GridKind::Input ? inputLegend(problem, cursor, style)
                                                  : outputLegend(style, {}, streamsKernels(cursor), breaksReload(cursor)))
                                   : 0.0;
@@ -1110,7 +803,7 @@ void GridRenderer::paintInputGrid(QPainter &painter, const QRectF &target, const
         paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells(), style.font.has_value());
     }
     if (style.legend)
-        paintLegend(painter, lay.legend, inputLegend(problem, cursor, style));
+        GridLegend::paint(painter, lay.legend, inputLegend(problem, cursor, style));
     painter.restore();
 }
 
@@ -1128,7 +821,7 @@ void GridRenderer::paintOutputGrid(
         paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells(), style.font.has_value());
     }
     if (style.legend)
-        paintLegend(painter, lay.legend, outputLegend(style, {}, streamsKernels(cursor), breaksReload(cursor)));
+        GridLegend::paint(painter, lay.legend, outputLegend(style, {}, streamsKernels(cursor), breaksReload(cursor)));
     painter.restore();
 }
 
@@ -1146,7 +839,7 @@ void GridRenderer::paintGrids(
     const double subtitleH = titleH;
     const double titleGap = style.labels ? std::round(h * 0.3) : 0.0;
     const std::vector<LegendRow> legend = style.legend ? gridsLegend(problem, cursor, style) : std::vector<LegendRow>{};
-    const double legendH = style.legend ? legendHeight(fm, inner.width(), legend) : 0.0;
+    const double legendH = style.legend ? GridLegend::height(fm, inner.width(), legend) : 0.0;
     const double legendGap = style.legend ? std::round(h * 0.6) : 0.0;
     const double stripH = kernelStripBand(fm, GridKind::Input, style);
 
@@ -1204,7 +897,7 @@ void GridRenderer::paintGrids(
             style.font.has_value());
     }
     if (style.legend)
-        paintLegend(painter, QRectF(inner.left(), gridTop + gridH + stripH + legendGap, inner.width(), legendH), legend);
+        GridLegend::paint(painter, QRectF(inner.left(), gridTop + gridH + stripH + legendGap, inner.width(), legendH), legend);
     painter.restore();
 }
 

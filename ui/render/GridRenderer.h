@@ -6,6 +6,7 @@
 
 #include "convoffload/model/GroupEdit.h"
 #include "convoffload/simulate/StepCursor.h"
+#include "render/GridLegend.h"
 
 #include <QColor>
 #include <QFont>
@@ -72,23 +73,6 @@ struct GridGeometry {
     static GridGeometry fit(int rows, int cols, const QRectF &area);
 };
 
-/// One entry of a legend.
-struct LegendItem {
-    enum class Kind { Swatch, Hatch, Outline, Gradient, Text, Marker, Flag, PartialFill, Corner };
-    Kind kind = Kind::Swatch;
-    QColor color;
-    QString label;
-    QString low, high; // Gradient: the counts at its two ends
-    bool operator==(const LegendItem &) const = default;
-};
-
-/// A line of a legend, with an optional caption ("Input:").
-struct LegendRow {
-    QString caption;
-    std::vector<LegendItem> items;
-    bool operator==(const LegendRow &) const = default;
-};
-
 /// Where a one-grid figure puts its parts.
 struct GridFigureLayout {
     QRectF title, topAxis, leftAxis, legend;
@@ -141,9 +125,6 @@ public:
     /// The first of `choices` (longest first) that fits on one line, the last
     /// elided when none does.
     static void paintTitle(QPainter &painter, const QRectF &rect, const QStringList &choices);
-    /// Rows of items, wrapped to the rectangle's width, each line centred.
-    static void paintLegend(QPainter &painter, const QRectF &rect, const std::vector<LegendRow> &rows);
-    static double legendHeight(const QFontMetricsF &metrics, double width, const std::vector<LegendRow> &rows);
 
     static QString momentText(const StepCursor &cursor); // "step 2/6, a4 load input"
     static QString inputTitle(const Problem &problem, const StepCursor &cursor);

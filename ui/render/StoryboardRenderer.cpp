@@ -1,5 +1,6 @@
 #include "render/StoryboardRenderer.h"
 
+#include "render/GridLegend.h"
 #include "render/KernelStrip.h"
 #include "render/StepName.h"
 
@@ -56,7 +57,7 @@ StoryboardLayout StoryboardRenderer::layout(const QFontMetricsF &metrics, const 
     // The strip: a gap, then a band as high as a line of text (no caption).
     const double stripGap = kernelStrips ? std::round(h * 0.3) : 0.0;
     const double stripH = kernelStrips ? std::ceil(h * 0.8) : 0.0;
-    const double legendH = GridRenderer::legendHeight(metrics, inner.width(), legend);
+    const double legendH = GridLegend::height(metrics, inner.width(), legend);
     const double legendGap = std::round(h * 0.5);
     const QRectF body(inner.left(), inner.top(), inner.width(), std::max(0.0, inner.height() - legendH - legendGap));
     const int gridRows = GridRenderer::rowsOf(GridKind::Input, problem);
@@ -156,7 +157,7 @@ void StoryboardRenderer::paint(QPainter &painter, const QRectF &target, const Pr
             GridRenderer::paintTitle(painter, lay.labels[std::size_t(k)][s],
                 QStringList{stepName(k, cursor.result()), shortStepName(k, cursor.result())});
         }
-    GridRenderer::paintLegend(painter, lay.legend, legend);
+    GridLegend::paint(painter, lay.legend, legend);
     painter.restore();
 }
 

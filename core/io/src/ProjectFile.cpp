@@ -1,4 +1,4 @@
-// The project file (SPEC §4) and the tensor data file, read and written with
+// The project file (docs/reference/project-file.md) and the tensor data file, read and written with
 // nlohmann_json. Reading is strict: every key is known, every value checked,
 // and every error names its key path, so a user can fix a hand-edited file
 // from the message alone.
@@ -28,13 +28,13 @@ namespace convoffload {
 
 namespace {
 
-// ordered_json keeps keys in file order: files we write read like the SPEC
-// example, and the first unknown key reported is the first one in the file.
+// ordered_json keeps keys in file order: files we write read like the
+// examples of docs/reference/project-file.md, and the first unknown key reported is the first one in the file.
 using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kFormatTag = "convoffload-project";
 constexpr std::int64_t kFormatVersion = 1;
-constexpr std::int64_t kNetworkFormatVersion = 2; // SPEC §4b: a network of layers
+constexpr std::int64_t kNetworkFormatVersion = 2; // docs/reference/network-file.md: a network of layers
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 
 // ---------------------------------------------------------------- key paths

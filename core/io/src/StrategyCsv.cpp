@@ -1,4 +1,4 @@
-// Strategy CSV (SPEC §5): groups of patches exchanged with ILP solvers.
+// Strategy CSV (docs/reference/strategy-csv.md#group-csv): groups of patches exchanged with ILP solvers.
 //
 // Files are streamed (readFileInChunks, LineSplitter, libcsv's incremental
 // parser): the reading stops at the first bad line, and memory follows the

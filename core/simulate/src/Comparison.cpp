@@ -10,11 +10,6 @@
 
 namespace convoffload {
 
-SimulationResult runStrategy(const Problem &problem, const StrategySpec &spec, const SimulationOptions &options)
-{
-    return simulateStrategy(problem, spec, options);
-}
-
 void setRowFigures(CompareRow &row, const SimulationResult &r)
 {
     row.valid = r.valid();
@@ -55,7 +50,7 @@ CompareRow summarise(const Problem &problem, const StrategySpec &spec, const Sim
     SimulationOptions totalsOnly = options;
     totalsOnly.step_stats = false;
     try {
-        setRowFigures(row, runStrategy(problem, spec, totalsOnly));
+        setRowFigures(row, simulateStrategy(problem, spec, totalsOnly));
     } catch (const StrategyError &e) {
         row.failure = e.what();
     }

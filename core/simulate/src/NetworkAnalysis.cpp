@@ -1,6 +1,7 @@
 #include "convoffload/simulate/NetworkAnalysis.h"
 
 #include "convoffload/model/KernelStreaming.h"
+#include "convoffload/simulate/StrategySimulation.h"
 #include "convoffload/simulate/WorkEstimate.h"
 
 #include <algorithm>
@@ -163,7 +164,7 @@ LayerCandidate evaluate(const Problem &problem, const StrategySpec &spec, bool &
     options.functional = false;
     options.max_diagnostics_per_rule = 1;
     try {
-        const SimulationResult r = runStrategy(problem, spec, options);
+        const SimulationResult r = simulateStrategy(problem, spec, options);
         setRowFigures(row, r);
         c.broken = brokenRules(r);
         overflow = overflowsMemory(r);

@@ -1,5 +1,5 @@
 #pragma once
-// What `convoffload-cli network` prints (SPEC §4b): per layer its shape,
+// What `convoffload-cli network` prints (docs/reference/network-file.md): per layer its shape,
 // whether its kernels fit, the best strategy with its figures, validity and
 // broken assumptions; the skipped convolutions; the total and the layers that
 // dominate it. JSON, CSV (one row per layer) or text.

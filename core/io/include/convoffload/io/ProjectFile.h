@@ -1,6 +1,6 @@
 #pragma once
-// The project file (SPEC §4) and its tensor data file, loaded and saved as
-// JSON; version 2 of the project file holds a network (SPEC §4b). Every error
+// The project file (docs/reference/project-file.md) and its tensor data file, loaded and saved as
+// JSON; version 2 of the project file holds a network (docs/reference/network-file.md). Every error
 // names its key path and reason.
 #include "convoffload/io/FormatError.h"
 #include "convoffload/model/Network.h"
@@ -33,7 +33,7 @@ Network loadNetwork(const std::string &path);
 bool isNetworkProjectFile(const std::string &path);
 void saveNetwork(const Network &network, const std::string &path);
 
-/// A hardware description file (SPEC §4b `--hardware`): {"hardware": {...},
+/// A hardware description file (docs/reference/network-file.md#hardware-file `--hardware`): {"hardware": {...},
 /// "options": {...}} (options optional), or any project file, whose hardware
 /// and options are taken. Errors name the key path (and the file).
 Accelerator acceleratorFromJson(const std::string &text);

@@ -1,6 +1,6 @@
 #pragma once
 // Simulation summaries, comparisons and group-size sweeps as JSON, CSV or
-// plain text, for the CLI and the GUI's metrics export. Shapes of the JSON follow SPEC §6.
+// plain text, for the CLI and the GUI's metrics export. Shapes of the JSON follow docs/reference/cli.md
 
 #include "convoffload/simulate/Comparison.h"
 
@@ -11,7 +11,7 @@
 
 namespace convoffload {
 
-/// SPEC §6 `simulate --json`; per_step lists every step, the drain last.
+/// docs/reference/cli.md#simulate `simulate --json`; per_step lists every step, the drain last.
 nlohmann::ordered_json simulationToJson(const Problem &problem, const std::string &name, const SimulationResult &result);
 /// simulationToJson(...).dump(2) + "\n" (the same JSON, the same text)
 /// except that reload_assumption.patch_ids is written on one line, without

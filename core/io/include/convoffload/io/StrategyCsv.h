@@ -1,8 +1,8 @@
 #pragma once
-// Strategy CSV (SPEC §5), the exchange format with ILP solvers.
+// Strategy CSV (docs/reference/strategy-csv.md#group-csv), the exchange format with ILP solvers.
 // Import: `patch,group`, `row,col,group` or a 0/1 patch×group matrix, with or
 // without a header, comma or semicolon separated. Export: `patch,row,col,group`.
-// Kernel-streaming steps (SPEC §3b): `step,patch,kernel` rows, import and export.
+// Kernel-streaming steps (docs/reference/strategy-csv.md#steps-csv): `step,patch,kernel` rows, import and export.
 
 #include "convoffload/model/Problem.h"
 #include "convoffload/io/FormatError.h"

@@ -10,7 +10,7 @@ namespace convoffload {
 
 /// Size caps, checked before a byte is read, so a hostile or mistaken input
 /// (a 2 GB file, /dev/zero) costs nothing. Each is far above what the layer
-/// limits allow a real file of that kind to need (README, "Bad input").
+/// limits allow a real file of that kind to need (docs/user/bad-input.md).
 constexpr std::int64_t kMaxProjectFileBytes = std::int64_t(512) << 20;
 constexpr std::int64_t kMaxTensorFileBytes = std::int64_t(1) << 30;
 constexpr std::int64_t kMaxStrategyCsvBytes = std::int64_t(512) << 20;

@@ -1,5 +1,5 @@
 #pragma once
-// What one compute step of a kernel-streaming strategy computes (SPEC §3b):
+// What one compute step of a kernel-streaming strategy computes (docs/reference/strategies.md#steps-strategies):
 // a list of patches and a list of kernels, every kernel on every patch. The
 // parameters of the `kernel-blocked` generator live here too, so that a
 // StrategySpec can hold them.

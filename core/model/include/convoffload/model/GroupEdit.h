@@ -1,5 +1,5 @@
 #pragma once
-// Hand edits of an S1 strategy's groups (SPEC §3): pure functions from Groups
+// Hand edits of an S1 strategy's groups (docs/reference/strategies.md#s1-strategies): pure functions from Groups
 // to Groups, no Qt. An edit that makes no sense — an empty selection, an index
 // out of range, a move that changes nothing — throws StrategyError with a
 // sentence the UI can show as the reason a drop or a shortcut was refused.
@@ -71,7 +71,7 @@ struct FieldPreview {
 FieldPreview previewJoin(const Problem &problem, const PatchList &target, const PatchList &dragged);
 
 /// Where the findings of a simulation of `groups` (expanded by expandS1) break.
-/// Group i runs at step i + 1 (SPEC §3), so a finding at step 1..n belongs to
+/// Group i runs at step i + 1 (docs/reference/strategies.md#s1-strategies), so a finding at step 1..n belongs to
 /// group step - 1. A finding names the patches it is about: the patch of an
 /// output or patch element; the group's patches reading a pixel element; every
 /// patch of the group for a finding about the step as a whole (too many ops,

@@ -1,5 +1,5 @@
 #pragma once
-// The accelerator a layer runs on (SPEC §2): on-chip memory, compute
+// The accelerator a layer runs on (docs/reference/model.md#hardware): on-chip memory, compute
 // capacity, per-element costs and the paper's reload bound.
 #include <cstdint>
 #include <string>

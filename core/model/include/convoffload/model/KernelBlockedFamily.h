@@ -1,5 +1,5 @@
 #pragma once
-// The members of the `kernel-blocked` family (SPEC §3b) that `compare`, the
+// The members of the `kernel-blocked` family (docs/reference/strategies.md#kernel-blocked) that `compare`, the
 // optimiser and `sweep --kernel-blocks` try: a bounded enumeration of
 // (loop, order, B, G), and whether a layer needs it at all (its kernels do
 // not fit beside one patch, so no S1 strategy can run).

@@ -1,5 +1,5 @@
 #pragma once
-// Hand edits of a kernel-streaming strategy's compute steps (SPEC §3b): the
+// Hand edits of a kernel-streaming strategy's compute steps (docs/reference/strategies.md#steps-strategies): the
 // kernels of one step move to another step, or split off into a new step on
 // the same patches. Pure functions from ComputeSteps to ComputeSteps, no Qt,
 // with the rules of GroupEdit: an edit that makes no sense (an empty

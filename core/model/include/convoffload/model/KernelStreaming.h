@@ -1,5 +1,5 @@
 #pragma once
-// Strategies that stream kernels (SPEC §3b): explicit compute steps (kind
+// Strategies that stream kernels (docs/reference/strategies.md#steps-strategies): explicit compute steps (kind
 // `steps`) and the `kernel-blocked` generator, their expansion into general
 // steps, and the one entry point that expands any strategy.
 
@@ -46,7 +46,7 @@ ComputeSteps stepsOfGroups(const Layer &layer, const Groups &groups);
 /// range, a block size B = 0 or B > N, a group size that cannot be derived.
 ComputeSteps computeStepsOf(const Problem &problem, const StrategySpec &spec);
 
-/// Expands compute steps (SPEC §3b), step i with U_i = U(patches_i) and
+/// Expands compute steps (docs/reference/strategies.md#steps-strategies), step i with U_i = U(patches_i) and
 /// K_i = kernels_i: F_inp = M_inp \ U_i, F_ker = M_ker \ K_i, writes by the
 /// write policy, I_slice = U_i \ M_inp, K_sub = K_i \ M_ker, Out = patches_i ×
 /// kernels_i (listed as given, so a pair named twice is computed twice); then

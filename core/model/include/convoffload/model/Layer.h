@@ -1,5 +1,5 @@
 #pragma once
-// The convolution layer (SPEC §2).
+// The convolution layer (docs/reference/model.md#layer).
 // Every size counts elements: one channel of one input pixel, one kernel
 // weight, one output value. A pixel is a 2-D position of the *padded* input.
 

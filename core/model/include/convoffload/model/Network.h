@@ -1,5 +1,5 @@
 #pragma once
-// A network project (SPEC §4b): the convolution layers of a network in graph
+// A network project (docs/reference/network-file.md): the convolution layers of a network in graph
 // order, sharing one hardware description and one set of options, each with
 // its own data and strategies; and the convolutions the model could not hold,
 // with the reason, so a report can list them.

@@ -1,5 +1,5 @@
 #pragma once
-// Simulation options (SPEC §2): kernel preloading, write policy, padding.
+// Simulation options (docs/reference/project-file.md#options): kernel preloading, write policy, padding.
 #include <optional>
 #include <string>
 

@@ -1,5 +1,5 @@
 #pragma once
-// A project (SPEC §4): the problem, the data to compute on and the strategies.
+// A project (docs/reference/project-file.md): the problem, the data to compute on and the strategies.
 #include "convoffload/model/Problem.h"
 #include "convoffload/model/S1Strategy.h"
 

@@ -1,5 +1,5 @@
 #pragma once
-// A general step (F_inp, F_ker, W, I_slice, K_sub, Out) of SPEC §2, and the
+// A general step (F_inp, F_ker, W, I_slice, K_sub, Out) of docs/reference/model.md#steps, and the
 // six actions it runs in order. A strategy, once expanded, is a list of steps
 // ending with a drain step (no compute) that writes and frees what is left.
 

@@ -1,6 +1,6 @@
 #pragma once
 // The families the network chart compares, one bar per layer and family
-// (SPEC §4b, README "Networks"): the S1 heuristics, the kernel-blocked
+// (docs/reference/network-file.md, docs/user/networks.md): the S1 heuristics, the kernel-blocked
 // (kernel-streaming) generator, and the explicit strategies an optimiser or
 // an external solver produced.
 #include "convoffload/model/S1Strategy.h"

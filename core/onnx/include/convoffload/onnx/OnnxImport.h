@@ -1,5 +1,5 @@
 #pragma once
-// The convolutions of an ONNX network (SPEC §4b, first part): every Conv node
+// The convolutions of an ONNX network (docs/reference/network-file.md, first part): every Conv node
 // the layer model can hold, in graph order, with its real weights; every
 // convolution it cannot hold in `skipped`, with the reason.
 //

@@ -1,5 +1,5 @@
 #pragma once
-// An imported ONNX model as a network project (SPEC §4b `import-onnx`).
+// An imported ONNX model as a network project (docs/reference/cli.md#import-onnx `import-onnx`).
 #include "convoffload/model/Network.h"
 #include "convoffload/onnx/OnnxImport.h"
 

@@ -18,7 +18,7 @@ struct IlpModelSize {
     double nonzeros = 0;
     /// Peak memory of building the model and writing it as LP or MPS (the
     /// model, CoinUtils' copies of it, and the names of rows and columns):
-    /// an upper estimate, measured in README "Bad input".
+    /// an upper estimate, measured in docs/user/bad-input.md.
     double bytes = 0;
 };
 

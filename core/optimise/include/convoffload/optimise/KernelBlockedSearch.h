@@ -1,5 +1,5 @@
 #pragma once
-// The search optimiser inside one kernel-blocked loop (SPEC §3b): the loop
+// The search optimiser inside one kernel-blocked loop (docs/reference/strategies.md#kernel-blocked): the loop
 // order and the block size B of a family member stay, and the annealing of
 // SearchOptimiser regroups and reorders its patches. The member's cost is an
 // S1 problem on a layer of B kernels whose costs are scaled to the loop

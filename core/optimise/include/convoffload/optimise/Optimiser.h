@@ -35,7 +35,7 @@ struct OptimiseRequest {
     /// goes into the bound. Without a feasible heuristic a search is used anyway.
     bool ilp_start_from_search = false;
     /// When the layer's kernels do not fit (kernelsFit false), search the
-    /// kernel-blocked family instead of refusing (SPEC §3b). Off by default
+    /// kernel-blocked family instead of refusing (docs/reference/strategies.md#kernel-blocked). Off by default
     /// so that callers that only handle `groups` results (the GUI's dialog
     /// today) keep their refusal; the CLI's `optimize` sets it, and a caller
     /// that sets it must build its strategy with toStrategy().

@@ -1,6 +1,6 @@
 #pragma once
 // A Hong–Kung style lower bound on the loads of an S1 strategy that grows with
-// the input (README, "Segment bound"). Cut the K_min steps into k segments of
+// the input (docs/design/optimisers.md, "Segment bound"). Cut the K_min steps into k segments of
 // L consecutive steps. A segment loads every pixel its patches touch (V_j)
 // except those the group just before it holds (at most M pixels: G whole
 // windows, or what mem_size leaves), so loads ≥ Σ_j |V_j| − (k − 1)·M. For a

@@ -13,11 +13,6 @@
 
 namespace convoffload {
 
-/// Simulates one strategy of a project: groups or compute steps, expansion
-/// (expandStrategy), simulation.
-/// Throws StrategyError when the strategy cannot be expanded.
-SimulationResult runStrategy(const Problem &problem, const StrategySpec &spec, const SimulationOptions &options);
-
 struct CompareRow {
     std::string name;
     std::string kind;

@@ -1,5 +1,5 @@
 #pragma once
-// The fast path: simulates S1 groups or compute steps (SPEC §3b) directly,
+// The fast path: simulates S1 groups or compute steps (docs/reference/strategies.md#steps-strategies) directly,
 // without expanding them into step lists. One pass with a per-pixel and
 // per-kernel stamp (which step last needed it), per-pixel load counters and a
 // per-output "computed" flag gives loads, frees, writes, footprints,

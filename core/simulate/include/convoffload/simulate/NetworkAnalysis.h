@@ -1,5 +1,5 @@
 #pragma once
-// A whole network at a glance (SPEC §4b `network`): for every layer, whether
+// A whole network at a glance (docs/reference/cli.md#network `network`): for every layer, whether
 // its kernels fit on chip, the strategies tried (the project's own and the
 // generated heuristics, kernel-streaming ones where the kernels do not fit),
 // the shortest valid one and the assumptions it breaks; the network's total

@@ -76,7 +76,7 @@ struct FunctionalResult {
 /// loaded at most max_loads_per_element times), checked over the whole run and
 /// counted in full: the diagnostics list only the first few elements that
 /// break it. Not a rule of the model: a strategy that breaks it still runs
-/// correctly (SPEC §2 lists these as warnings).
+/// correctly (docs/reference/model.md#validity lists these as warnings).
 struct ReloadCheck {
     int bound = 0; // max_loads_per_element
     std::int64_t pixels = 0; // distinct pixels loaded more than `bound` times

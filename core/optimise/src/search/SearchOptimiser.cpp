@@ -9,10 +9,10 @@
 // back to feasibility; only feasible states are ever recorded as the best.
 #include "convoffload/optimise/SearchOptimiser.h"
 
-#include "LoadOnceProof.h"
 #include "LoadOnceSearch.h"
 #include "SearchAnnealer.h"
 #include "WavefrontBeam.h"
+#include "exact/LoadOnceProof.h"
 
 #include "convoffload/model/Ids.h"
 #include "convoffload/optimise/S1InstanceBound.h"

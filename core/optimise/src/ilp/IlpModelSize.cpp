@@ -17,7 +17,7 @@ namespace {
 // bounds, sense and rhs in every copy, and each name held as std::string, as
 // a pointer and as the writer's own copy (~30 characters each time). The
 // figures are those sums raised to stay above the peak resident memory
-// measured for `model` on LeNet-5 conv1 (README, "Bad input"): MPS with G = 4,
+// measured for `model` on LeNet-5 conv1 (docs/user/bad-input.md): MPS with G = 4,
 // 2.6 GB measured, 3.1 GB estimated; G = 8, 1.07 GB and 1.6 GB.
 constexpr double kBytesPerNonzero = 88;
 constexpr double kBytesPerRow = 360;

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CNF for "the paper's S×S instance (3×3 kernel, stride 1, K_min groups of at
 most G) has a strategy with at most R reloads", for an outside SAT solver
-(docs/optimiser-notebook.md, "Eleventh round": Debian's `cadical` settled that 12×12, G = 6 has no
+(docs/notebook/optimiser.md, "Eleventh round": Debian's `cadical` settled that 12×12, G = 6 has no
 strategy loading every pixel once). Not part of the product: an experiment.
 
 Model (the exact method's): group t's union U_t holds the pixels its windows

@@ -2,6 +2,7 @@
 
 #include "convoffload/model/Arithmetic.h"
 #include "convoffload/model/KernelBlockedFamily.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include <algorithm>
 #include <limits>
@@ -19,7 +20,7 @@ CompareRow simulateSteps(
     StrategySpec spec{name, StrategyKind::Steps, std::nullopt, {}};
     spec.steps = steps;
     try {
-        setRowFigures(row, runStrategy(problem, spec, rankingOptions(control.cancel)));
+        setRowFigures(row, simulateStrategy(problem, spec, rankingOptions(control.cancel)));
     } catch (const StrategyError &e) {
         row.failure = e.what();
     }

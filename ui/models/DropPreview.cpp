@@ -1,4 +1,4 @@
-#include "grid/DropPreview.h"
+#include "models/DropPreview.h"
 
 namespace convoffload::ui {
 

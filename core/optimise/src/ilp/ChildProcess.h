@@ -1,7 +1,7 @@
 #pragma once
 // A child process with its stdout read line by line and its stderr kept as a
 // short tail, polled with a timeout so the caller can watch clocks and flags.
-// POSIX only (posix_spawn, pipes, poll); no Qt in the core. Private to core/src.
+// POSIX only (posix_spawn, pipes, poll); no Qt in the core. Private to the ILP.
 #include <functional>
 #include <optional>
 #include <string>

@@ -4,7 +4,9 @@
 // group reads already and the ones the drop adds (core previewJoin), and a
 // sentence with the counts. Every drop target (output grid, Groups tree) sets
 // it while a drag hovers and clears it on leave, drop or cancel; the input grid
-// draws it.
+// draws it. It lives with the models: the Groups model owns it, and the grids,
+// which already see the models, fill and draw it (in grid/ the models had to
+// reach up into the views).
 
 #include "convoffload/model/GroupEdit.h"
 
