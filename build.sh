@@ -51,7 +51,7 @@ sanitize_core() {
     QTEST_FUNCTION_TIMEOUT=3600000 \
     ASAN_OPTIONS=halt_on_error=1:exitcode=86:detect_leaks=1 \
     UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=87 \
-    LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:exitcode=23 \
+    LSAN_OPTIONS=suppressions=$PWD/tests/support/lsan.supp:exitcode=23 \
         ctest --test-dir build-sanitize -L core --output-on-failure -j"$(nproc)"
 }
 

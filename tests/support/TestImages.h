@@ -1,6 +1,7 @@
 #pragma once
 // Checks on rendered figures shared by the GUI and export tests.
 
+#include <QColor>
 #include <QImage>
 
 #include <set>
@@ -14,4 +15,14 @@ inline int distinctColours(const QImage &image, int stride = 3)
         for (int x = 0; x < image.width(); x += stride)
             colours.insert(image.pixel(x, y));
     return int(colours.size());
+}
+
+/// Pixels of exactly `colour`: how much of a figure a fill covers.
+inline int countColour(const QImage &image, const QColor &colour)
+{
+    int count = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x)
+            count += image.pixelColor(x, y) == colour;
+    return count;
 }

@@ -249,7 +249,7 @@ private slots:
             QStringLiteral("--csv")} << QStringLiteral("exclude");
         // A 483-byte project of days of work (4096² input, 2048² kernel):
         // refused at once, for every command that would simulate or optimise it.
-        const QString days = QStringLiteral(CONVOFFLOAD_TEST_DATA "/hostile/project-days-of-work.json");
+        const QString days = QStringLiteral(CONVOFFLOAD_SHARED_TEST_DATA "/hostile/project-days-of-work.json");
         for (const char *command : {"simulate", "compare", "optimize", "model"})
             QTest::addRow("days of work: %s", command)
                 << QStringList{QString::fromLatin1(command), days, QStringLiteral("--strategy"), QStringLiteral("Row-by-Row"),
@@ -299,7 +299,7 @@ private slots:
         QVERIFY(project.contains("tensors.json"));
         const QString path = write("with-data.json", project);
 
-        QFile good(QStringLiteral(CONVOFFLOAD_TEST_DATA "/tensors-paper.json"));
+        QFile good(QStringLiteral(CONVOFFLOAD_SHARED_TEST_DATA "/tensors-paper.json"));
         QVERIFY(good.open(QIODevice::ReadOnly));
         write("tensors.json", good.readAll());
         Run r = cli(
@@ -431,9 +431,10 @@ private slots:
             QVERIFY(QDir().mkpath(out)); // a folder named like a figure
         QElapsedTimer timer;
         timer.start();
-        const Run r = cli({QStringLiteral("export"), QStringLiteral(CONVOFFLOAD_TEST_DATA "/hostile/project-days-of-work.json"),
-            QStringLiteral("--figure"), QStringLiteral("memory"), QStringLiteral("--strategy"), QStringLiteral("Row-by-Row"),
-            QStringLiteral("--no-work-limit"), QStringLiteral("--out"), out});
+        const Run r
+            = cli({QStringLiteral("export"), QStringLiteral(CONVOFFLOAD_SHARED_TEST_DATA "/hostile/project-days-of-work.json"),
+                QStringLiteral("--figure"), QStringLiteral("memory"), QStringLiteral("--strategy"), QStringLiteral("Row-by-Row"),
+                QStringLiteral("--no-work-limit"), QStringLiteral("--out"), out});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
         QVERIFY(timer.elapsed() < 20000);

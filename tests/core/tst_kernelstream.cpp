@@ -27,6 +27,7 @@ using namespace convoffload;
 namespace {
 
 const std::string kDataDir = CONVOFFLOAD_TEST_DATA;
+const std::string kSharedDataDir = CONVOFFLOAD_SHARED_TEST_DATA;
 
 QString qs(const std::string &s) { return QString::fromStdString(s); }
 
@@ -660,7 +661,7 @@ private slots:
 
     void projectFileReads()
     {
-        const Project p = loadProject(kDataDir + "/kernelstream-two-blocks.json");
+        const Project p = loadProject(kSharedDataDir + "/kernelstream-two-blocks.json");
         QCOMPARE(p.strategies.size(), std::size_t(3));
         QCOMPARE(p.strategies[0].kind, StrategyKind::Steps);
         QCOMPARE(p.strategies[0].steps, twoBlocks());
@@ -798,7 +799,7 @@ private slots:
     void csvReads()
     {
         const Layer l = twoBlocksProblem().layer;
-        QCOMPARE(loadComputeStepsCsv(l, kDataDir + "/kernelstream-two-blocks.csv"), twoBlocks());
+        QCOMPARE(loadComputeStepsCsv(l, kSharedDataDir + "/kernelstream-two-blocks.csv"), twoBlocks());
         // Without a header, semicolons, any step indices (ascending order),
         // rows of a step in any order.
         QCOMPARE(computeStepsFromCsv(l, "10;2;0\n10;3;0\n-5;0;0\n-5;1;0\n30;0;1\n20;3;1\n20;2;1\n30;1;1\n"),
@@ -863,8 +864,8 @@ private slots:
         VERIFY_FORMAT_ERROR(
             groupsFromCsv(twoBlocksProblem().layer, "step,patch,kernel\n0,0,0\n"), "line 1", "import it as steps, not as groups");
         // A file error names the path.
-        VERIFY_FORMAT_ERROR(loadComputeStepsCsv(twoBlocksProblem().layer, kDataDir + "/groups-mine.csv"),
-            kDataDir + "/groups-mine.csv: line 1", "unrecognised header");
+        VERIFY_FORMAT_ERROR(loadComputeStepsCsv(twoBlocksProblem().layer, kSharedDataDir + "/groups-mine.csv"),
+            kSharedDataDir + "/groups-mine.csv: line 1", "unrecognised header");
     }
 };
 

@@ -491,7 +491,7 @@ private slots:
     void daysOfWorkAreRefusedNotRun()
     {
         ProjectDocument doc;
-        QVERIFY(doc.load(QStringLiteral(CONVOFFLOAD_TEST_DATA "/hostile/project-days-of-work.json")).isEmpty());
+        QVERIFY(doc.load(QStringLiteral(CONVOFFLOAD_SHARED_TEST_DATA "/hostile/project-days-of-work.json")).isEmpty());
         QTRY_VERIFY_WITH_TIMEOUT(!doc.busy(), 20000);
         QVERIFY(doc.simulation());
         const std::string &failure = doc.simulation()->failure;

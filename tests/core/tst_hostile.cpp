@@ -1,8 +1,9 @@
 // Hostile and mistaken inputs found by the fuzzing campaign of the reliability
 // issue, each kept as a regression test (reproducer files in
-// tests/data/hostile/): every one must end in a precise FormatError or
-// InstanceError, or a correct result — never a crash, a hang, a wrapped index
-// or a damaged file.
+// tests/core/data/hostile/, and tests/support/data/hostile/ for the one that
+// suites of other folders read too): every one must end in a precise
+// FormatError or InstanceError, or a correct result — never a crash, a hang,
+// a wrapped index or a damaged file.
 
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/StrategyCsv.h"
@@ -38,6 +39,8 @@ using namespace convoffload;
 namespace {
 
 const std::string kHostile = std::string(CONVOFFLOAD_TEST_DATA) + "/hostile/";
+// Hostile inputs other folders' suites read too.
+const std::string kSharedHostile = std::string(CONVOFFLOAD_SHARED_TEST_DATA) + "/hostile/";
 const std::string kSamples = CONVOFFLOAD_SAMPLES;
 
 template <typename E> std::optional<E> errorOf(const std::function<void()> &f)
@@ -348,7 +351,7 @@ private slots:
         QCOMPARE(estimateSimulation(paperExampleProblem(), false, true, 3).pixel_visits, 3 * 81.0);
 
         // 2049² patches × 2048² window ≈ 1.8·10^13 patch pixels.
-        const Project huge = loadProject(kHostile + "project-days-of-work.json");
+        const Project huge = loadProject(kSharedHostile + "project-days-of-work.json");
         const WorkEstimate w = estimateSimulation(huge.problem, true);
         QCOMPARE(w.pixel_visits, 2049.0 * 2049.0 * 2048.0 * 2048.0);
         const std::optional<std::string> why = exceedsBudget(w);

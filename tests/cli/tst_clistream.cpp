@@ -211,10 +211,10 @@ private slots:
     {
         QTemporaryDir dir;
         const QString project = dir.filePath(QStringLiteral("p.json"));
-        QVERIFY(QFile::copy(QStringLiteral(CONVOFFLOAD_TEST_DATA "/kernelstream-two-blocks.json"), project));
+        QVERIFY(QFile::copy(QStringLiteral(CONVOFFLOAD_SHARED_TEST_DATA "/kernelstream-two-blocks.json"), project));
         QFile::setPermissions(project, QFile::ReadOwner | QFile::WriteOwner);
         const Run r = cli({QStringLiteral("import-solution"), project, QStringLiteral("--solution"),
-            QStringLiteral(CONVOFFLOAD_TEST_DATA "/kernelstream-two-blocks.csv"), QStringLiteral("--save"),
+            QStringLiteral(CONVOFFLOAD_SHARED_TEST_DATA "/kernelstream-two-blocks.csv"), QStringLiteral("--save"),
             QStringLiteral("Imported")});
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.out.contains("4 steps") && r.out.contains("functional check pass"), r.out.constData());
@@ -261,7 +261,7 @@ private slots:
         const QString file = dir.filePath(QStringLiteral("plan.csv"));
         write(file, csv);
         const Run r = cli({QStringLiteral("import-solution"),
-            QStringLiteral(CONVOFFLOAD_TEST_DATA "/kernelstream-two-blocks.json"), QStringLiteral("--solution"), file});
+            QStringLiteral(CONVOFFLOAD_SHARED_TEST_DATA "/kernelstream-two-blocks.json"), QStringLiteral("--solution"), file});
         QCOMPARE(r.exitCode, exitCode);
         QVERIFY2((exitCode ? r.err : r.out).contains(message.toUtf8()), (r.out + r.err).constData());
     }

@@ -508,7 +508,7 @@ private slots:
         StrategyPanel panel(&doc);
         const std::vector<StrategySpec> original = doc.project().strategies;
 
-        QCOMPARE(panel.importCsv(QStringLiteral(CONVOFFLOAD_TEST_DATA "/groups-mine.csv")), QString());
+        QCOMPARE(panel.importCsv(QStringLiteral(CONVOFFLOAD_SHARED_TEST_DATA "/groups-mine.csv")), QString());
         QCOMPARE(doc.project().strategies.size(), original.size() + 1);
         QCOMPARE(doc.project().strategies.back().name, std::string("groups-mine"));
         QVERIFY(doc.project().strategies.back().kind == StrategyKind::Groups);

@@ -1,4 +1,4 @@
-// The fast engine checked against the naive reference (tests/reference):
+// The fast engine checked against the naive reference (tests/support/reference):
 // the paper's Example by hand, then hundreds of randomised layers, strategies
 // and corrupted step lists on which both executors must agree exactly.
 // Every random case is rebuilt from its own seed; a failure names the seed.

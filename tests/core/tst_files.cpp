@@ -30,6 +30,7 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 const std::string kDataDir = CONVOFFLOAD_TEST_DATA;
+const std::string kSharedDataDir = CONVOFFLOAD_SHARED_TEST_DATA;
 
 std::string readFile(const std::string &path)
 {
@@ -41,7 +42,7 @@ void writeFile(const std::string &path, const std::string &text) { std::ofstream
 
 Layer paperLayer() { return {2, 5, 5, 3, 3, 2, 1, 1, 0, 0, 0, 0}; }
 
-/// tests/data/spec-example.json, the SPEC §4 example verbatim, as a Project.
+/// tests/core/data/spec-example.json, the SPEC §4 example verbatim, as a Project.
 Project specExampleProject()
 {
     Project p;
@@ -98,7 +99,7 @@ std::string without(const std::string &base, const char *pointer)
 std::string specExample() { return readFile(kDataDir + "/spec-example.json"); }
 
 /// input[c][r][w] = 100c + 10r + w, kernels[k][c][r][w] = -(1000k + 100c + 10r + w),
-/// the same values as tests/data/tensors-paper.json.
+/// the same values as tests/support/data/tensors-paper.json.
 std::string paperTensors()
 {
     Json input = Json::array(), kernels = Json::array();
@@ -453,7 +454,7 @@ private slots:
 
     void tensorFile()
     {
-        const TensorData data = loadTensorData(paperLayer(), kDataDir + "/tensors-paper.json");
+        const TensorData data = loadTensorData(paperLayer(), kSharedDataDir + "/tensors-paper.json");
         QCOMPARE(data.input.size(), 50u); // 2·5·5
         QCOMPARE(data.kernels.size(), 36u); // 2·2·3·3
         // input[c][r][w] at (c·5 + r)·5 + w holds 100c + 10r + w.
@@ -642,7 +643,7 @@ private slots:
     {
         // Semicolons, CRLF and a row,col,group header in a real file.
         const Groups mine{{0, 1}, {2, 5}, {4, 3}, {6, 7}, {8}};
-        QCOMPARE(loadGroupsCsv(paperLayer(), kDataDir + "/groups-mine.csv"), mine);
+        QCOMPARE(loadGroupsCsv(paperLayer(), kSharedDataDir + "/groups-mine.csv"), mine);
 
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
