@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A straightforward Python set-based simulator of the S1 model (SPEC §2-3),
+"""A straightforward Python set-based simulator of the S1 model (docs/reference/model.md and docs/reference/strategies.md),
 the yardstick of the issue "Speed and memory, second round": the CLI's
 `simulate --json` is timed against it.
 

@@ -1,4 +1,4 @@
-// convoffload-cli as a script sees it: exit codes, JSON fields of SPEC §6,
+// convoffload-cli as a script sees it: exit codes, JSON fields of docs/reference/cli.md,
 // and one precise message on stderr for every kind of bad input.
 
 #include "TestImages.h"
@@ -153,7 +153,7 @@ private slots:
         QCOMPARE(json.exitCode, 0);
         const QJsonObject j = QJsonDocument::fromJson(json.out).object();
         QCOMPARE(j[QLatin1String("valid")].toBool(), true);
-        QCOMPARE(j[QLatin1String("warnings")].toArray().size(), 2); // SPEC §6: still listed as warnings
+        QCOMPARE(j[QLatin1String("warnings")].toArray().size(), 2); // docs/reference/cli.md: still listed as warnings
         QCOMPARE(j[QLatin1String("warning_count")].toInt(), 2);
         QCOMPARE(j[QLatin1String("plain_warning_count")].toInt(), 0);
         QCOMPARE(j[QLatin1String("status")].toString(), QStringLiteral("breaks-assumptions"));

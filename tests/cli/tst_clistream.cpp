@@ -1,4 +1,4 @@
-// convoffload-cli and the strategies that stream kernels (SPEC §3b): compare
+// convoffload-cli and the strategies that stream kernels (docs/reference/strategies.md#steps-strategies): compare
 // adds the kernel-blocked family's best only when the kernels do not fit,
 // optimize regroups it (a chosen loop and B, refusals),
 // `sweep --kernel-blocks`, and import-solution of a step,patch,kernel CSV

@@ -1,5 +1,5 @@
-// convoffload-cli import-onnx, network and export --figure network (SPEC
-// §4b), run as a user would:
+// convoffload-cli import-onnx, network and export --figure network
+// (docs/reference/cli.md), run as a user would:
 // the sample networks, a toy network whose durations are worked out by hand
 // (tst_network derives them), and every kind of bad input (exit 1, a located
 // message, nothing written).

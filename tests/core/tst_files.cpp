@@ -1,4 +1,4 @@
-// The file formats of SPEC §4–5: the project JSON, the tensor data file and
+// The file formats (docs/reference/project-file.md, strategy-csv.md): the project JSON, the tensor data file and
 // the strategy CSV. Every error case checks both where the error is located
 // (key path or line) and why. Expected values use the paper's example layer
 // (C_in 2, 5×5 input, two 3×3 kernels, stride 1 → 3×3 output = 9 patches,
@@ -42,7 +42,7 @@ void writeFile(const std::string &path, const std::string &text) { std::ofstream
 
 Layer paperLayer() { return {2, 5, 5, 3, 3, 2, 1, 1, 0, 0, 0, 0}; }
 
-/// tests/core/data/spec-example.json, the SPEC §4 example verbatim, as a Project.
+/// tests/core/data/spec-example.json, the paper's Example as a project with every key written out, as a Project.
 Project specExampleProject()
 {
     Project p;
@@ -196,7 +196,7 @@ private slots:
     void writtenLayout()
     {
         const std::string text = projectToJson(specExampleProject());
-        // Keys in SPEC order, 2-space indent, a group on one line.
+        // Keys in the reference's order, 2-space indent, a group on one line.
         QVERIFY2(text.starts_with("{\n  \"format\": \"convoffload-project\",\n  \"version\": 1,\n  \"layer\": {\n"
                                   "    \"c_in\": 2,\n"),
             text.c_str());
@@ -512,7 +512,7 @@ private slots:
     {
         QTest::addColumn<std::string>("text");
         QTest::addColumn<Groups>("groups");
-        // The SPEC's "Mine": [[0,1],[2,5],[4,3],[6,7],[8]]; patch = row·3 + col.
+        // The example's "Mine": [[0,1],[2,5],[4,3],[6,7],[8]]; patch = row·3 + col.
         const Groups mine{{0, 1}, {2, 5}, {4, 3}, {6, 7}, {8}};
         const std::string patchGroup = "0,0\n1,0\n2,1\n5,1\n4,2\n3,2\n6,3\n7,3\n8,4\n";
         const std::string rowColGroup = "0,0,0\n0,1,0\n0,2,1\n1,2,1\n1,1,2\n1,0,2\n2,0,3\n2,1,3\n2,2,4\n";
@@ -627,7 +627,7 @@ private slots:
     void csvRoundTrip_data()
     {
         QTest::addColumn<Groups>("groups");
-        QTest::newRow("SPEC Mine") << Groups{{0, 1}, {2, 5}, {4, 3}, {6, 7}, {8}};
+        QTest::newRow("example Mine") << Groups{{0, 1}, {2, 5}, {4, 3}, {6, 7}, {8}};
         QTest::newRow("one group") << Groups{{8, 7, 6, 5, 4, 3, 2, 1, 0}};
         QTest::newRow("singletons") << Groups{{0}, {1}, {2}, {3}, {4}, {5}, {6}, {7}, {8}};
         QTest::newRow("uneven") << Groups{{8, 0}, {4}, {1, 2, 3, 5, 6, 7}};

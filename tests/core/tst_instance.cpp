@@ -20,7 +20,7 @@ using namespace convoffload;
 
 namespace {
 
-/// The paper's Example (SPEC §4): input 2×5×5, two 3×3 kernels, stride 1,
+/// The paper's Example (docs/reference/model.md#decisions): input 2×5×5, two 3×3 kernels, stride 1,
 /// nbop_pe 72 so G = 2, mem_size 200, t_l = t_w = t_acc = 1.
 Problem paperExample() { return paperExampleProblem(); }
 

@@ -1,4 +1,4 @@
-// The kernel-blocked family (SPEC §3b) that compare, the optimiser and
+// The kernel-blocked family (docs/reference/strategies.md#kernel-blocked) that compare, the optimiser and
 // `sweep --kernel-blocks` try: the bounded enumeration worked out by hand,
 // the best member against a brute force over every (loop, order, B, G) and
 // the naive executor, the optimiser's choice for a layer whose kernels do

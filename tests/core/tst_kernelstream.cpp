@@ -1,9 +1,9 @@
-// Strategies that stream kernels (SPEC §3b): the expansion worked by hand on
+// Strategies that stream kernels (docs/reference/strategies.md#steps-strategies): the expansion worked by hand on
 // two small layers, the kernel-blocked generator, the validity findings, the
 // project file and CSV forms, and the S1 equivalence on every sample.
 //
-// Every figure below is worked out by hand in the comments from the SPEC's
-// definitions, never copied from the program's output.
+// Every figure below is worked out by hand in the comments from the definitions
+// of docs/reference/strategies.md, never copied from the program's output.
 
 #include "TestPrinting.h"
 #include "TestProblems.h"
@@ -31,7 +31,7 @@ const std::string kSharedDataDir = CONVOFFLOAD_SHARED_TEST_DATA;
 
 QString qs(const std::string &s) { return QString::fromStdString(s); }
 
-/// The SPEC §3b example's layer: a 1×3×3 input, two 2×2 kernels, stride 1.
+/// The docs/reference/strategies.md#steps-strategies example's layer: a 1×3×3 input, two 2×2 kernels, stride 1.
 /// Pixels are ids 0..8 row-major; the four patches are
 ///   patch 0 (0,0): {0,1,3,4}   patch 1 (0,1): {1,2,4,5}
 ///   patch 2 (1,0): {3,4,6,7}   patch 3 (1,1): {4,5,7,8}
@@ -46,7 +46,7 @@ Problem twoBlocksProblem()
     return p;
 }
 
-/// SPEC §3b's "Two blocks": kernel 0 on patches {0,1} then {2,3}, then
+/// The "Two blocks" example of docs/reference/strategies.md#steps-strategies: kernel 0 on patches {0,1} then {2,3}, then
 /// kernel 1 on {2,3} (kept) then {0,1}.
 ComputeSteps twoBlocks() { return {{{0, 1}, {0}}, {{2, 3}, {0}}, {{2, 3}, {1}}, {{0, 1}, {1}}}; }
 
@@ -126,7 +126,7 @@ class TestKernelStream : public QObject {
 private slots:
     // ------------------------------------------------------------ by hand
 
-    // SPEC §3b's "Two blocks" on the 1×3×3 layer above, next-step writes,
+    // The "Two blocks" example on the 1×3×3 layer above, next-step writes,
     // t_l = t_w = t_acc = 1.
     void twoBlocksByHand()
     {
@@ -231,7 +231,7 @@ private slots:
         QCOMPARE(expandSteps(late, twoBlocks()), steps);
     }
 
-    // The kernel-blocked generator gives exactly SPEC §3b's example: G = 2,
+    // The kernel-blocked generator gives exactly the "Two blocks" example: G = 2,
     // B = 1, row-by-row groups {0,1}, {2,3}; block 0 walks the groups
     // forwards, block 1 backwards.
     void twoBlocksIsKernelBlocked()
@@ -613,7 +613,7 @@ private slots:
     }
 
     // The reload bound applies to kernels: with max_loads_per_element = 1,
-    // patches-outer on SPEC's layer, ({0,1},k0) ({0,1},k1) ({2,3},k1)
+    // patches-outer on that layer, ({0,1},k0) ({0,1},k1) ({2,3},k1)
     // ({2,3},k0), loads k0 at steps 1 and 4 (k1 once, at step 2; every
     // pixel once).
     void kernelReloadBound()
@@ -694,7 +694,7 @@ private slots:
         const Project p = streamingProject();
         const std::string text = projectToJson(p);
         QCOMPARE(projectFromJson(text), p);
-        // Steps as the SPEC writes them, one line each; generator parameters
+        // Steps as the reference writes them, one line each; generator parameters
         // written in full, B only when set.
         QVERIFY2(text.find(R"({"patches": [0, 1, 2, 3], "kernels": [0]})") != std::string::npos, text.c_str());
         QVERIFY2(text.find(R"("kernel_block": 1)") != std::string::npos, text.c_str());
@@ -774,7 +774,7 @@ private slots:
     }
 
     // Version-1 projects without the new kinds load as before: every sample
-    // and the SPEC's example hold only S1 kinds with the new fields unset.
+    // and tests/core/data/spec-example.json hold only S1 kinds with the new fields unset.
     void versionOneUnchanged()
     {
         const QDir dir(QStringLiteral(CONVOFFLOAD_SAMPLES));
@@ -821,7 +821,7 @@ private slots:
         const std::string path = tmp.filePath(QStringLiteral("s.csv")).toStdString();
         saveComputeStepsCsv(twoBlocks(), path);
         QCOMPARE(loadComputeStepsCsv(twoBlocksProblem().layer, path), twoBlocks());
-        // The export of SPEC's example, pair by pair.
+        // The export of the "Two blocks" example, pair by pair.
         QCOMPARE(computeStepsToCsv(twoBlocks()),
             std::string("step,patch,kernel\n0,0,0\n0,1,0\n1,2,0\n1,3,0\n2,2,1\n2,3,1\n3,0,1\n3,1,1\n"));
     }

@@ -1,4 +1,4 @@
-// The model of SPEC §2–3: layer geometry, S1 generators, the expansion into
+// The model (docs/reference/model.md, strategies.md): layer geometry, S1 generators, the expansion into
 // steps and the paper's Example, with every expected value worked out by hand
 // (see the comments) rather than taken from the code.
 

@@ -1,4 +1,4 @@
-// Network projects (SPEC §4b): the file format (version 2) and its errors,
+// Network projects (docs/reference/network-file.md): the file format (version 2) and its errors,
 // version-1 projects read as one-layer networks, the per-layer analysis on
 // toy networks worked out by hand, and the sample networks made by the
 // in-repo generator.

@@ -1,4 +1,4 @@
-// ONNX import (SPEC §4b, first part) against ONNX's own conformance cases
+// ONNX import (docs/reference/network-file.md, first part) against ONNX's own conformance cases
 // (Debian's libonnx-testdata): every supported Conv is imported, run through
 // the simulator's functional path under several strategies on ONNX's input
 // and weights, and its DRAM output, scaled back to float, is compared with

@@ -434,7 +434,7 @@ bool lateLoad(StepList &s, std::mt19937 &rng, const Layer &)
 
 // ---------------------------------------------------------------- kernel streaming
 
-/// A random explicit step list with kernel subsets (SPEC §3b) on a random
+/// A random explicit step list with kernel subsets (docs/reference/strategies.md#steps-strategies) on a random
 /// layer; the options are set by the caller, since every combination is run.
 struct StreamCase {
     std::uint64_t seed = 0;
@@ -721,7 +721,7 @@ void TestReference::paperExample_data()
     QTest::newRow("zigzag") << true << 24;
 }
 
-// SPEC §3 / paper Example "Row-by-Row VS ZigZag": step 2, on both engines.
+// docs/reference/strategies.md#s1-strategies / paper Example "Row-by-Row VS ZigZag": step 2, on both engines.
 void TestReference::paperExample()
 {
     QFETCH(bool, zig);
@@ -927,7 +927,7 @@ void TestReference::functionalCatchesCorruption()
 }
 
 // A steps strategy whose every step has all kernels is the S1 strategy of the
-// same groups (SPEC §3b), on both expansions.
+// same groups (docs/reference/strategies.md#steps-strategies), on both expansions.
 void TestReference::streamingAllKernelsIsS1()
 {
     forSeeds(200, 1300000, [](std::uint64_t seed) -> std::string {

@@ -276,7 +276,7 @@ private slots:
         QCOMPARE(QString::fromStdString(text), QString::fromStdString(expected));
     }
 
-    /// The simulate report: the SPEC §6 fields stay (the reload findings are
+    /// The simulate report: the docs/reference/cli.md fields stay (the reload findings are
     /// still in "warnings"), the new ones say the state; the text report
     /// names the state and lists the findings as "assumption:".
     void reportsSayTheState()
@@ -285,7 +285,7 @@ private slots:
         const SimulationResult r = run(problem, hoppingGroups(), false);
         const nlohmann::ordered_json j = simulationToJson(problem, "Hopping", r);
         QCOMPARE(j["valid"].get<bool>(), true);
-        QCOMPARE(j["warnings"].size(), std::size_t(2)); // pixels (0,2) and (1,2), as SPEC §2 warnings
+        QCOMPARE(j["warnings"].size(), std::size_t(2)); // pixels (0,2) and (1,2), as docs/reference/model.md warnings
         QCOMPARE(j["warnings"][0]["rule"].get<std::string>(), std::string("reload-bound"));
         QCOMPARE(j["status"].get<std::string>(), std::string("breaks-assumptions"));
         QCOMPARE(j["verdict"].get<std::string>(), std::string("runs correctly, breaks the reload assumption on 2 pixels"));

@@ -129,7 +129,7 @@ private slots:
         QCOMPARE(zigzag.data(StrategyListModel::ValidRole).toBool(), true);
         QCOMPARE(zigzag.data(StrategyListModel::DurationRole).toDouble(), 121.0);
         QVERIFY(zigzag.data(Qt::ToolTipRole).toString().contains(QStringLiteral("121")));
-        // The three states. ZigZag: 31 pixel loads (SPEC §4's hand count) of
+        // The three states. ZigZag: 31 pixel loads (counted by hand) of
         // 25 pixels, none loaded 3 times (each shared column or row is reloaded
         // at most once); S1-baseline loads (2,0), (2,1), (2,3) and (2,4) three
         // times (worked out in diagnosticsSeekToTheirStep).

@@ -3,7 +3,7 @@
 
 #include "convoffload/model/Problem.h"
 
-/// The paper's Example (SPEC §4): input 2×5×5, two 3×3 kernels, stride 1, no
+/// The paper's Example (docs/reference/model.md#decisions): input 2×5×5, two 3×3 kernels, stride 1, no
 /// padding, nbop_pe 72 so G = 72 / (2·3·3·2) = 2, t_l = t_w = t_acc = 1.
 inline convoffload::Problem paperExampleProblem(std::int64_t memSize = 200)
 {

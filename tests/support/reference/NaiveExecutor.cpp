@@ -1,5 +1,5 @@
 // The naive reference executor: every set of the paper is a std::set of
-// element tuples and every rule is a literal reading of SPEC §2. See the
+// element tuples and every rule is a literal reading of docs/reference/model.md. See the
 // header for what is (and is not) shared with the fast engine.
 
 #include "NaiveExecutor.h"

@@ -1,6 +1,6 @@
 #pragma once
 // The naive reference: an independent route, written straight from the paper's
-// definitions (sections 2-4) and SPEC §2-3, that the fast engine is checked
+// definitions (sections 2-4) and docs/reference/model.md and docs/reference/strategies.md, that the fast engine is checked
 // and measured against.
 //
 // It deliberately shares no logic with the fast engine: memory is a plain
@@ -59,10 +59,10 @@ using NaiveSteps = std::vector<NaiveStep>;
 /// padding is synthesised on chip (options.padding_in_dram false).
 std::set<InputElement> patchElements(const Problem &problem, int i, int j);
 
-/// S1 expansion from the definitions (SPEC §3), as set-based steps.
+/// S1 expansion from the definitions (docs/reference/strategies.md#s1-strategies), as set-based steps.
 NaiveSteps naiveExpandS1Sets(const Problem &problem, const Groups &groups);
 
-/// Kernel-streaming expansion from the definitions (SPEC §3b), as set-based
+/// Kernel-streaming expansion from the definitions (docs/reference/strategies.md#steps-strategies), as set-based
 /// steps: U_i = U(patches_i), K_i = kernels_i, F_inp = M_inp \ U_i,
 /// F_ker = M_ker \ K_i, I_slice = U_i \ M_inp, K_sub = K_i \ M_ker,
 /// Out = patches_i × K_i, writes by the write policy, then the drain.
