@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+# SPDX-License-Identifier: Apache-2.0
 # One entry point from a fresh Debian 12 machine:
 #   ./build.sh run    install what is missing, build, run the main job (GUI or
 #                     headless report, comparison of the samples, optimiser)

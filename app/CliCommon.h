@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What every convoffload-cli command shares: the usage error, loading a
 // project with its data file, printing, and parsing ranges.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The figures of convoffload-cli, drawn by the GUI's renderers: `export` and
 // the figures of `experiments` (see CliFigures.h).
 #include "CliFigures.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The figures of convoffload-cli: `export` and the figures of `experiments`.
 // They are drawn by the GUI's renderers (the ui library, Qt Widgets and

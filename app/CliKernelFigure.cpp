@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // sweep --kernel-blocks --out: duration against the kernel block size B,
 // one line per loop, drawn with Qt Charts and exported like every figure.
 #include "CliFigures.h"

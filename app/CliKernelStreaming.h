@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // convoffload-cli's part of the strategies that stream kernels (docs/reference/strategies.md#steps-strategies):
 // the kernel-blocked family in `compare`, `sweep --kernel-blocks` and the

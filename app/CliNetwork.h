@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The network commands of convoffload-cli (docs/reference/cli.md): `import-onnx` turns an
 // ONNX model into a network project, `network` reports every layer's best

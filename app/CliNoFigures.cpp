@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // convoffload-cli built without the GUI (CONVOFFLOAD_BUILD_GUI=OFF): every
 // figure is refused with one message, and no Qt module but QtCore is linked.
 #include "CliFigures.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The optimiser commands of convoffload-cli: `optimize`, `model` (LP/MPS for
 // external solvers), `import-solution` and `experiments` (the paper's grid).

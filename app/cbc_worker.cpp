@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // convoffload-cbc-worker: solves one MIP with CBC in its own process, so a
 // solver crash or a runaway search can never take the application down.
 //

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // convoffload-cli: the scripting face of the core (docs/reference/cli.md).
 // Exit 0 on success, 1 on bad input with one precise message on stderr.
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // convoffload: the desktop application. With no display (no X11/Wayland and
 // no QT_QPA_PLATFORM), or with --report, it writes a report of figures for the
 // project instead of opening a window.

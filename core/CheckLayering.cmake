@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+# SPDX-License-Identifier: Apache-2.0
 # Fails when a core file includes Qt, or a header of a library that its own
 # library may not use. Run by CTest as `core_layering`:
 #   cmake -DCORE_DIR=<core folder> -P CheckLayering.cmake

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the ONNX import (core/onnx). Any bytes either import (every
 // layer sound, weights and quantised kernels of the layer's size, every
 // refusal with a node and a reason) or throw FormatError. The seed corpus is

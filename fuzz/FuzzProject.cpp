@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the project loader (docs/reference/project-file.md), and the network loader (docs/reference/network-file.md,
 // version 2, which also reads version 1). Any text either loads or throws
 // FormatError; a project or network that loads must survive a save/load round trip, and

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the solver solution reader (CBC solution files and name-value
 // files such as Gurobi's .sol or HiGHS') on the paper's Example with K_min
 // groups. Any text either gives groups that place every patch once in a valid

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the two forms of a kernel-streaming strategy (docs/reference/strategies.md#steps-strategies).
 // - Text starting with '{' is a project (docs/reference/project-file.md) whose `steps` and
 //   `kernel-blocked` strategies are expanded and simulated when the layer is

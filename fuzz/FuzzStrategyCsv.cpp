@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the strategy CSV reader (docs/reference/strategy-csv.md#group-csv) on the paper's Example layer
 // (3×3 output: patches 0..8). Any text either gives groups that place every
 // patch once, or throws FormatError; accepted groups survive an export and

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one entry point every fuzz target defines: libFuzzer calls it with each
 // generated input, and the replay executable (ReplayMain.cpp) with each file

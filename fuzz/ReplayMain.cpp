@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Runs a fuzz target over files without libFuzzer, so every build (GCC, no
 // sanitizers needed) replays the seed corpus and every crash ever found:
 //   replay-<target> FILE_OR_FOLDER...

@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+# SPDX-License-Identifier: Apache-2.0
 # Runs every fuzz target for FUZZ_SECONDS (default 60) each, from a working
 # corpus in build-fuzz/corpus/<target> seeded with fuzz/corpus/<target>.
 # Crashes, leaks, timeouts and sanitizer reports go to fuzz/crashes/<target>/,

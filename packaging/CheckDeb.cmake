@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+# SPDX-License-Identifier: Apache-2.0
 # ctest -R ship_deb: `cpack -G DEB` builds an installable package whose
 # control data and contents are what a distribution expects.
 #   cmake -DBUILD_DIR=... -DOUT=... -DCPACK=... -DDPKG_DEB=... -DVERSION=... -DAPP_ID=...

@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+# SPDX-License-Identifier: Apache-2.0
 # ctest -R ship_install: install the build tree into a staging prefix, then
 # run the installed programs from there. The installed CLI must find the
 # installed CBC worker (bin/../libexec/convoffload) with nothing from the

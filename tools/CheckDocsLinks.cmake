@@ -1,3 +1,5 @@
+# SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+# SPDX-License-Identifier: Apache-2.0
 # Fails when a Markdown file of the repository links to a file that does not
 # exist, or to an anchor that its target does not have. Run by CTest as
 # `docs_links`:

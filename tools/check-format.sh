@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+# SPDX-License-Identifier: Apache-2.0
 # Checks, without changing anything, that every tracked .cpp and .h follows
 # .clang-format; prints each drift and exits non-zero when there is one.
 #   tools/check-format.sh [CLANG_FORMAT]     (default: $CLANG_FORMAT or clang-format)

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // convoffload-bench: the fast engine measured against the naive reference.
 //
 // 1. Row-by-row and zigzag on a 224x224x3 input, 3x3 kernels, N = 16, G = 16:

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // convoffload-bench-bigs: a big layer through the GUI's own route. It writes
 // a project (SIZE×SIZE input, one 3×3 kernel, ZigZag G), opens it with
 // ProjectDocument (the worker simulates with the trace, the document builds

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // convoffload-bench-edit: how long a hand edit takes to reach the views on
 // LeNet-5 conv1 (784 patches, 98 groups): from the edit (one undo command
 // pushed by the Groups dock's model, as the dock's actions and drops do) until

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Frame time of the grid renderer on a 224×224 layer: the visualiser must
 // repaint the input grid in under 16 ms (60 frames per second) at any zoom.
 //

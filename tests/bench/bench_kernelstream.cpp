@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // convoffload-bench-kernelstream: simulating kernel-blocked strategies
 // against S1 on the same layer, per touched element.
 //

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // convoffload-bench-network: import a ResNet-18-shaped ONNX model (224×224
 // input, 20 convolutions, 11.7 M weights, made by tools/onnx-networks) and
 // compare the heuristics on every layer, as `convoffload-cli import-onnx` and

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // convoffload-bench-proof: the proof step of `--method exact` (the relaxed
 // dynamic programming pruned by an incumbent, S1InstanceBoundProof.h) alone,
 // on instances of the paper's grid (PaperExperiments.h), with a given

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // convoffload-bench-search: the search optimiser on the paper's experiment
 // grid (input H = W from 4 to 12, one 3×3 kernel, stride 1, G from 2 to 10,
 // t_l = t_acc = 1, t_w = 0, kernels preloaded, memory for G whole patches (the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // convoffload-bench-simulate: the simulator near its floor (issue "Speed and
 // memory, second round"), every figure measured in this process, ratios
 // against baselines measured in the same run.

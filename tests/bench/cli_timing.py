@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+# SPDX-License-Identifier: Apache-2.0
 """Whole-process timings of `convoffload-cli simulate --json` (this build and,
 optionally, a baseline binary such as main's) against the straightforward
 Python set-based simulator (naive_simulate.py), all in one run, alternating

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+# SPDX-License-Identifier: Apache-2.0
 """A straightforward Python set-based simulator of the S1 model (docs/reference/model.md and docs/reference/strategies.md),
 the yardstick of the issue "Speed and memory, second round": the CLI's
 `simulate --json` is timed against it.

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+# SPDX-License-Identifier: Apache-2.0
 """Scaling of the whole tool with the layer's size: for SIZE x SIZE inputs
 (one 3x3 kernel, ZigZag G = 64, seeded data), runs
 

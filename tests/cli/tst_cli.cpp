@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // convoffload-cli as a script sees it: exit codes, JSON fields of docs/reference/cli.md,
 // and one precise message on stderr for every kind of bad input.
 

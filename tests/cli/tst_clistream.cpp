@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // convoffload-cli and the strategies that stream kernels (docs/reference/strategies.md#steps-strategies): compare
 // adds the kernel-blocked family's best only when the kernels do not fit,
 // optimize regroups it (a chosen loop and B, refusals),

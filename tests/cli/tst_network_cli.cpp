@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // convoffload-cli import-onnx, network and export --figure network
 // (docs/reference/cli.md), run as a user would:
 // the sample networks, a toy network whose durations are worked out by hand

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The optimiser commands of convoffload-cli run as a program: optimize (its
 // methods, --prove, --save and every refused flag), model and
 // import-solution (through Debian's cbc), and experiments (its table,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // StepCursor: the per-pixel and per-output states the visualiser colours,
 // checked against the paper's Example by hand, action by action, and for
 // consistency of any seek order against a fresh forward replay.

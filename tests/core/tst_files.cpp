@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The file formats (docs/reference/project-file.md, strategy-csv.md): the project JSON, the tensor data file and
 // the strategy CSV. Every error case checks both where the error is located
 // (key path or line) and why. Expected values use the paper's example layer

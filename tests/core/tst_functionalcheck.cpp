@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The functional check's fast paths against routes that share none of its
 // code: one-channel steps swept a row run at a time (fixed 1×1, 3×3 and 5×5
 // loops, a run-time loop otherwise), exact patches times four kernels at once,

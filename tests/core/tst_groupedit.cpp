@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Hand edits of S1 groups (core/GroupEdit): every operation on small groups
 // written by hand, with the expected groups written by hand too; refusals,
 // the clean-up of groups left empty and the index fixing that goes with it.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Hostile and mistaken inputs found by the fuzzing campaign of the reliability
 // issue, each kept as a regression test (reproducer files in
 // tests/core/data/hostile/, and tests/support/data/hostile/ for the one that

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The section-5 ILP: model sizes counted by hand; MIP starts checked row by
 // row and against the simulator; the built-in CBC solve against a brute-force
 // enumeration of every ordered partition (evaluated by the simulator, not by

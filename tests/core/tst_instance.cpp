@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // S1Instance: the compact form of the section-5 problem. Its durations are
 // checked against the simulator on the expanded steps, its constraint checks
 // against the simulator's diagnostics and against hand-built violations, its

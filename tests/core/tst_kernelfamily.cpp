@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The kernel-blocked family (docs/reference/strategies.md#kernel-blocked) that compare, the optimiser and
 // `sweep --kernel-blocks` try: the bounded enumeration worked out by hand,
 // the best member against a brute force over every (loop, order, B, G) and

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The search optimiser inside one kernel-blocked loop (KernelBlockedSearch):
 // the block instance's costs worked out by hand and checked against the
 // simulator on every grouping of a small layer, the regrouped strategy

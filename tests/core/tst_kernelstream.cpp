@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Strategies that stream kernels (docs/reference/strategies.md#steps-strategies): the expansion worked by hand on
 // two small layers, the kernel-blocked generator, the validity findings, the
 // project file and CSV forms, and the S1 equivalence on every sample.

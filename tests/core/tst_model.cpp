@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The model (docs/reference/model.md, strategies.md): layer geometry, S1 generators, the expansion into
 // steps and the paper's Example, with every expected value worked out by hand
 // (see the comments) rather than taken from the code.

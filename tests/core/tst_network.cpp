@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Network projects (docs/reference/network-file.md): the file format (version 2) and its errors,
 // version-1 projects read as one-layer networks, the per-layer analysis on
 // toy networks worked out by hand, and the sample networks made by the

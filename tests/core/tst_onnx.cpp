@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // ONNX import (docs/reference/network-file.md, first part) against ONNX's own conformance cases
 // (Debian's libonnx-testdata): every supported Conv is imported, run through
 // the simulator's functional path under several strategies on ONNX's input

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The optimisers' entry points in the core: optimise() on the samples, the
 // paper's instances and its experiment grid (runPaperExperiments) with their
 // table, CSV and JSON. The CLI's optimiser commands are checked in

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The symmetries the relaxed dynamic programming breaks (PatchSymmetries.h,
 // private to core/optimise): which of the square's seven non-identity maps
 // are true symmetries of an instance, counted by hand for each layer, and

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The fast engine checked against the naive reference (tests/support/reference):
 // the paper's Example by hand, then hundreds of randomised layers, strategies
 // and corrupted step lists on which both executors must agree exactly.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The paper's reload assumption as one notion: counted in full (pixels,
 // kernels, patches) whatever the diagnostics cap, by both executors, and put
 // in the same words in the simulate report (text and JSON) and the comparison.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The shipped sample projects: they load, survive a save/load round trip,
 // their memory really binds (the layer does not fit on chip), and every
 // strategy agrees with the naive reference executor and passes the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The search optimiser. Its optimum is checked against a brute force that
 // enumerates every ordered partition of tiny layers and prices it with its own
 // pixel bitmasks (no S1Instance, no search code); its strategies against the

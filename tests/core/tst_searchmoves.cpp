@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The search's moves, one by one: after every proposal (accepted, undone or
 // committed) the annealer's incremental state must describe its strategy
 // exactly. The reference is priced here from scratch: a pixel is loaded once

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The segment bound (SegmentBound.h): values worked out by hand, and never
 // above the relaxed optimum of the dynamic programming (an independent
 // route: every ordered partition, reload bound dropped) nor above any valid

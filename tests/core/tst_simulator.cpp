@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The executor's validity rules, one case per rule, each breaking a valid
 // hand-checked strategy in one place and expecting the located diagnostic.
 //

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // BackgroundJob, the one way long work leaves the GUI thread: finished once per
 // run, progress on the GUI thread, cancel, a destructor that cancels before it
 // waits (for the job, the document and the main window), and a restart in the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The charts and the figure export: series values on the paper's Example
 // checked against numbers worked by hand, the cursor and click mapping, the
 // chart panel, and exports to PNG / SVG / PDF including their failures.

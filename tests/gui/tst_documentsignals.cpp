@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The document's fine-grained signals and the models that follow them, on the
 // paper's Example (strategies S1-baseline, Row-by-Row, ZigZag, "Mine"):
 // adding, removing and redefining a strategy emit about-to/done pairs with the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Feedback while hand-editing groups, on the paper's Example (input 2×5×5, two
 // 3×3 kernels, stride 1, mem_size 80, G = 2), strategy "Mine"
 // (groups [[0,1],[2,5],[4,3],[6,7],[8]]):

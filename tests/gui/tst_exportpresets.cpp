@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Figures for reports: for every figure, export preset and format, the text
 // is 7–10 pt at the printed size, nothing is cut ("…"), every text lies inside
 // the canvas and the canvas is tight (no transparent frame); the files come

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Figures and reports are saved like projects (reliability issue, finding
 // 12): a replaced file keeps its permission bits, a symbolic link is followed
 // to its target and stays a link, and a failed save leaves the folder as it

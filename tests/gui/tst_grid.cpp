@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The input and output grids: zoom/pan arithmetic, cell geometry, the headless
 // renderer on the paper's Example (colours checked against the states the core
 // gives, and those states against the Example worked out by hand), and the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Editing groups on the output grid, on the paper's Example, strategy "Mine"
 // (3×3 patches, groups [[0,1],[2,5],[4,3],[6,7],[8]]): real mouse events select
 // patches (click, ctrl-click, shift-click, rubber band), keys move the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The group list model on the paper's Example, strategy "Mine"
 // (groups [[0,1],[2,5],[4,3],[6,7],[8]], nb_patches_max 2): drags built with
 // the model's own mimeData and dropped with dropMimeData give the groups worked

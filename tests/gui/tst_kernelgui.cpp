@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The visualiser of kernel-streaming strategies (issue 12): the kernel strip's
 // colours, the output cells' fill fraction, the duration chart's split of
 // input and kernel loads, the kernel band of the footprint, the strip in the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The assembled application, offscreen: open a sample, step through every
 // step and back, edit with undo, save and reload, export every figure in every
 // format from the export dialog, and write the headless report.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The GUI's networks: the Import Network (ONNX) dialog's preview and the
 // project it saves, the Network dock's analysis (durations worked out by
 // hand in tst_network) and opening a layer from it in the main window; the

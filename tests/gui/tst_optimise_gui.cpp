@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The optimisers in the application: the Optimise dialog (its run, chart,
 // methods, Stop, remembered choices) and its menu entry in the main window,
 // the Experiments dialog and its figures (gain and proven heat maps, the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The side panels of the main window on the paper's Example: the item models
 // (checked by QAbstractItemModelTester), the step table's figures worked by
 // hand, the problem editor's validation and undo, the strategy list's actions

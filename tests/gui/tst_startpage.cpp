@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The first run and help: the start page (bundled samples, recent files, New
 // Project), File › New, the Help menu's guide, shortcuts and About, and menu
 // shortcuts that work wherever the focus is (grids, charts).

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Every text a user sees in the main window, its menus, its docks' tabs and
 // its dialogs: no mnemonic shown literally ("Si&ze:", "&File:") and no "& "
 // turned into an underlined space ("Errors _warnings", "Layer _hardware").

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The main window on a 1280×720 screen (an offscreen screen of that size):
 // it opens within the screen, every dock and tab title is readable, and the
 // layout the user leaves comes back unchanged at every start.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // What the shipped programs show of themselves: the compiled-in application
 // icon (drawn, used by the About box), the version of project() in --version,
 // the CLI's usage generated from its command table, and the desktop program's

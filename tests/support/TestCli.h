@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Runs a program (by default the command-line tool under test) and keeps its
 // exit code and output: the one way the CLI suites call it.

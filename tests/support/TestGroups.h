@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Groups written the way the group-editing tests read best: "0 1|2 5|8" is
 // three groups; "" is none.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the optimiser suites of core/, cli/ and gui/ share: the samples by
 // name, the simulator's duration of a strategy and a small experiment grid.

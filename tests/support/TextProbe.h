@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A paint device for tests that draws nothing and records every text run a
 // painter draws on it: the text, its size in device pixels (font size times

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #include "NetworkModels.h"
 
 #include <onnx/onnx_pb.h>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // ONNX models of the networks the samples and benchmarks use, built through
 // ONNX's protobuf messages with deterministic weights (a fixed-seed linear

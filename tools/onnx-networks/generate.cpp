@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Writes the sample ONNX models: `convoffload-generate-networks DIR` makes
 // DIR/lenet5.onnx and DIR/resnet8.onnx (samples/networks/ holds the committed
 // ones; the test tst_network checks they are byte for byte what this makes).

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Qt Charts built from core results: footprint, durations, cumulative
 // duration and group-size sweep (the strategy comparison is ComparisonPlot).

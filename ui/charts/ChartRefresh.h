@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Updates a chart on screen with the data of a freshly built one of the same
 // shape, instead of handing the view a new chart: the view keeps its scene

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The charts of the visualiser, one tab each: footprint (per step or per
 // action), durations, cumulative duration, strategy comparison, group-size

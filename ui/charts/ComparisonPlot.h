@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The strategy comparison as small multiples: one panel per quantity (total
 // duration, loaded input, peak footprint), each with its own scale, the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Compare tab: the ComparisonPlot of the current rows, drawn at the
 // widget's size with its font, or a short message when there is nothing to

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Axis ranges and ticks a reader takes in at a glance: both ends and every
 // tick a multiple of a step of 1, 2 or 5 × 10^k ("0, 5, 10, 15", never

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A chart view that reports the step under a left click on the plot area of a
 // step chart (see ChartFactory's stepAt).

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a step chart's tooltip says about the step under the mouse: the
 // numbers of the steps table (StepStats) that the chart draws, so a user

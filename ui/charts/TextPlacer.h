@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the painted plots (ComparisonPlot, NetworkPlot) share: the texts they
 // place, kept with their rectangles (so tests can check that each fits) and

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Inserts a strategy (new heuristic, duplicate, CSV import) at an index.
 

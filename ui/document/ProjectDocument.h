@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The UI-side owner of a project: the core Project value, its file, the undo
 // stack and modified state, the selected strategy, its simulation (run off the

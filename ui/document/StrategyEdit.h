@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How an edit of a strategy's groups or compute steps reaches the document.
 // A strategy the project defines by hand (explicit groups or steps) is

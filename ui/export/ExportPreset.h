@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Export presets for figures that go into a report: a printed size and a font
 // size in points, so that text in the figure is 7–10 pt once printed at that

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Export of any figure to PNG, SVG or PDF through one painter callback, so the
 // GUI, its export dialog and `convoffload-cli export` write the same drawing;

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The catalogue of exportable figures: grids at a moment, memory and duration
 // charts, comparison, sweep and the two-strategy storyboard. One definition

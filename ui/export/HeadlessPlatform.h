@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Both executables draw figures without a display: they pick Qt's offscreen
 // platform and give Qt the private runtime folder it otherwise warns about.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The application's job without a display: the figures of a project written
 // to a folder (grids, memory, durations for each strategy; comparison, sweep

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Editing groups on the output grid (GridView::setEditable): the left button
 // selects patches (click, ctrl-click toggles, shift-click takes the row-major

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One grid of the visualiser (the padded input or the output) at the moment of
 // a StepCursor: zoom about the mouse (wheel, +/-), pan (drag), fit (double

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A grid view's legend, measured and painted once for as long as it stays
 // the same: shaping its labels cost about a millisecond per frame (profile

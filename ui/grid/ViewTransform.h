@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Zoom and pan of a 2-D scene shown in a widget, as plain arithmetic (no Qt
 // widgets): widget = scene · scale + offset, with scale = baseScale · zoom.

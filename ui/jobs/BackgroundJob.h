@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One piece of long work run off the GUI thread: the simulation, comparison and
 // sweep of a ProjectDocument, the Optimise and Experiments dialogs' runs.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The main window's docks by title, as the command line names them
 // (`convoffload --dock TITLE`): the titles the user sees, without the

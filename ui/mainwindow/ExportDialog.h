@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // File > Export Figure: any figure of the catalogue (grids, charts,
 // storyboard) at a chosen size to PNG, SVG or PDF, and the per-step metrics

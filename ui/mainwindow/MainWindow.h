@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The main window: the document's views laid out, its menus and shortcuts,
 // open/save/recent files, the unsaved-changes prompt and kept window state.

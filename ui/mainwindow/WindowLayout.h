@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The main window's size and dock layout: where it opens the first time (the
 // preferred size, within the screen's available area), the default dock

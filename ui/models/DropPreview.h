@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a drag of patches hovering over a drop target would do to the receptive
 // field of the group it joins: U(target ∪ dragged), split into the pixels the

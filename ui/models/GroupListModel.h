@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The groups of the document's current strategy as a two-level tree: one
 // top-level row per group ("Group 3 — 4 patches") and a last top-level row

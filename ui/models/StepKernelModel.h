@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The compute steps of the document's current strategy when it streams kernels
 // (kinds `steps` and `kernel-blocked`, docs/reference/strategies.md) as a two-level tree: one

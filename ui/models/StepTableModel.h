@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One row per step of the current simulation (the drain last): element
 // counts, peak footprint, duration and cumulative duration. Follows the

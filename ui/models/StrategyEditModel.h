@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the Groups dock's two trees share (GroupListModel: patch groups;
 // StepKernelModel: compute steps and their kernels): they edit the document's

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The project's strategies as a list: the name of each, a validity badge and
 // the duration (from the document's comparison). Renaming through setData

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // File › Import Network (ONNX)…: choose a model and the hardware, preview
 // the convolutions found (with their shapes) and the ones skipped (with the

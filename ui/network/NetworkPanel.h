@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Network dock: the layers of a network project with their shape,
 // whether the kernels fit, the best strategy, its duration, its share of the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The network chart: for every layer in graph order (top to bottom), one
 // horizontal bar per strategy family (StrategyFamily.h) holding that

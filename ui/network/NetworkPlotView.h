@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Network dock's Chart tab: the NetworkPlot of the finished analysis at
 // the widget's width and font, as tall as its rows need (the dock scrolls),

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The network views' "Browse…" / "Open…": ask for a file, hand it to
 // `apply`, and show the error `apply` returns (if any) in a warning titled

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The size a dialog opens at: at least what its layout asks for (or a
 // preferred size), a share of the screen on large screens so its charts

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The paper's duration figure: for one group size, the duration of every
 // strategy against the input size (S1-baseline, Row-by-Row, ZigZag, the

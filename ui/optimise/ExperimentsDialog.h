@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The gain view: runs the paper's optimisation experiments (square inputs,
 // 3x3 kernel, group sizes) on a worker thread and shows the gain heat map of

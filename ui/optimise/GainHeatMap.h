@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The heat maps of the paper's experiments: one cell per (input size, group
 // size) instance. The gain map is the paper's figure, coloured by how much

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A heat map of the paper's experiments as a widget: the gain map or the gap
 // map (the drawing itself is paintExperimentHeatMap, shared with the exports).

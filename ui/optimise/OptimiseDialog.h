@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Optimise dialog: choose a method (search or CBC), its limits and the
 // problem options, watch the incumbent and the bound over time, cancel, and

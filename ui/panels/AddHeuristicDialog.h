@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Asks for a heuristic (S1-baseline, Row-by-Row, ZigZag), its group size and a
 // name; proposes a free name and refuses an empty or taken one. StrategyPanel

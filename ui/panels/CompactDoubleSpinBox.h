@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A double spin box that shows its value without trailing zeros ("1", "0.25"),
 // so integral durations do not read "1.000000".

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The current simulation's findings: errors (red cross) first, then the
 // paper's reload assumption (a heading row with the full count — pixels,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Groups dock's tree: a QTreeView that, while patches or kernels are
 // dragged over it, tells its model (GroupListModel or StepKernelModel, both

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The current strategy's groups as a tree to edit by hand: drag patches
 // between groups, onto "Unassigned" or between groups (a new group); drag

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The layer / hardware / options form. Every change pushes one
 // EditProblemCommand ("layer.h_k"; typing in one field merges into one undo

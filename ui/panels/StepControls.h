@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // First / previous / play-pause / next / last, a slider, the play speed and
 // the choice to walk the six actions of a step one at a time.

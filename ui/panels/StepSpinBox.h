@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A spin box over a simulation's steps in the paper's numbering (StepName.h):
 // 1..n are the compute steps, and a last step that is the drain reads

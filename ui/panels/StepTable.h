@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The step table: follows the document's moment (its step's row is selected)
 // and moves the document to a step when the user picks a row. Every column is

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How StrategyPanel's list draws a strategy: two lines, the validity badge and
 // the name, then the kind, the group size and the duration. Renaming edits the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The project's strategies: a list with a validity badge and the duration of
 // each (from the document's comparison), and the actions that edit the list —

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The item delegate of a view with uniform row heights (QTreeView measures
 // only its first row then): every row is as tall as a row with a decoration

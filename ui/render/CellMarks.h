@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the grids' cells and the legend's swatches draw alike, so that a
 // legend entry looks like the cells it explains: the ink (texts, frames, the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The legend of a grid figure: rows of entries (a swatch, a hatch, a
 // gradient, … and its label), wrapped to the figure's width, each line

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Headless renderer of the input and output grids: one cell per padded input
 // pixel (coloured by its state at the cursor's moment, or by its reload count)

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The kernel strip: one cell per kernel (or per run of consecutive kernels
 // when N is too large for the width), coloured like the input grid — loaded

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Icons and badges drawn in code (the findings list, the strategy list), so
 // they scale with the screen and need no image files: a transparent square

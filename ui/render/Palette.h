@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One colour-blind-safe palette (Okabe & Ito) for every coloured view, legend
 // and export, so a state has the same colour everywhere.

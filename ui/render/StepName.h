@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One step numbering for every view (grid titles, the step control, exported
 // figures): the paper's compute steps 1..n, then the drain, named after the

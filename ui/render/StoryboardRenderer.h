@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The storyboard figure: the first K compute steps of two strategies as small
 // multiples, like the paper's Row-by-Row / ZigZag comparison figure. One input

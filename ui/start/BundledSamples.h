@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The sample projects compiled into the application (resources/samples.qrc),
 // so the start page offers them after installation as well as in the build

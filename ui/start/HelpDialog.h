@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A small window showing one help text (the guide or the shortcuts) as rich
 // text, with links opened by the desktop.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The Help menu: the guide (F1), the keyboard shortcuts (made from the menu
 // bar when shown) and the About box naming the paper and the version.

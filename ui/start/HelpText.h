@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The texts of the Help menu: the short guide, the keyboard shortcuts (made
 // from the menus themselves, so they never disagree) and the About box.

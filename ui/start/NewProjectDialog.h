@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // File › New: a layer, its hardware and options (the Layer and hardware
 // editor, with its messages at the fields), and the heuristics the new

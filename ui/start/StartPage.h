@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the window shows when started with no file: start a new project, open
 // one, reopen a recent file, or open a bundled sample; and where to read how.

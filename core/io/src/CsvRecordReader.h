@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The CSV records of a text that arrives line by line (LineSplitter), parsed
 // with libcsv's incremental API: quotes, separators and blanks as libcsv reads

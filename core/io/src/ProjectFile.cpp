@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The project file (docs/reference/project-file.md) and the tensor data file, read and written with
 // nlohmann_json. Reading is strict: every key is known, every value checked,
 // and every error names its key path, so a user can fix a hand-edited file

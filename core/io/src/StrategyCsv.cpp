@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Strategy CSV (docs/reference/strategy-csv.md#group-csv): groups of patches exchanged with ILP solvers.
 //
 // Files are streamed (readFileInChunks, LineSplitter, libcsv's incremental

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Reading and atomically replacing whole files, with POSIX calls: the checks a
 // user's file deserves (regular files only, sizes bounded before reading,
 // mode and symbolic links kept on save, data on disk before the rename) need

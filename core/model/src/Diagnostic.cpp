@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Stable identifiers of the validity rules, as files and messages show them.
 #include "convoffload/model/Diagnostic.h"
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Names of elements as every message and file shows them.
 #include "convoffload/model/Ids.h"
 

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Names of the six actions, as messages and files show them.
 #include "convoffload/model/Step.h"
 

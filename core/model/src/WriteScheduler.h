@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Shared by the S1 and the kernel-streaming expansions (private to the model
 // library): which outputs a step writes, per the write policy.

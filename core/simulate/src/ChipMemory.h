@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the simulate library: the functional simulation. The on-chip
 // memory holds real values (DRAM copies when loaded, poison when freed or

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the simulate library: what both executors (the general one of
 // Simulator.cpp and the fused pass of FusedSimulation.cpp) share — the run's

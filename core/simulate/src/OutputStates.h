@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the simulate library: per output, whether it holds a value and
 // whether that value came from exact operands (ChipMemory's bookkeeping, on

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the simulate library: the paper's reload assumption tallied in
 // full while a strategy runs, whatever the diagnostics cap. It keeps which

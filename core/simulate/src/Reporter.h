@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Private to the simulate library: how both executors (the general one of
 // Simulator.cpp and the fused S1 pass of FusedS1.cpp) count and list their

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // The naive reference executor: every set of the paper is a std::set of
 // element tuples and every rule is a literal reading of docs/reference/model.md. See the
 // header for what is (and is not) shared with the fast engine.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The naive reference: an independent route, written straight from the paper's
 // definitions (sections 2-4) and docs/reference/model.md and docs/reference/strategies.md, that the fast engine is checked

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A memo of the dynamic programming of PartitionDp.h: what is known of each
 // next group, for one set of patches done. Private to the core; internal

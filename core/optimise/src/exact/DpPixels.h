@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The pixel sets of the dynamic programming of PartitionDp.h: fixed words,
 // counted with the compiler's builtin. Private to the core; internal linkage,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The states of the dynamic programming of PartitionDp.h: a state (patches
 // done, last group, each a 64-bit set), what reaching it cost, and one step's table of them.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A complete search for an S1 strategy that loads every needed pixel exactly
 // once in K_min groups: where it ends without one, none exists, and every

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The dynamic programming of S1InstanceBound.h over (patches done, last
 // group), one step (group) at a time. Private to the core.

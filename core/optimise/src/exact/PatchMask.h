@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Sets of patches as bit masks, shared by the exact searches (the dynamic
 // programming of PartitionDp.h, the load-once proof): one 64-bit word up to

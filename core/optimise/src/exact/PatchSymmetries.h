@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The symmetries of an instance among the eight of the square (flips,
 // rotations, transposes of the output grid): patch permutations σ for which a

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A child process with its stdout read line by line and its stderr kept as a
 // short tail, polled with a timeout so the caller can watch clocks and flags.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // LP and MPS export of an IlpModel through CoinUtils' own writers, so the files
 // follow the dialect the COIN-OR readers (and the cbc command line) expect.
 #include "convoffload/optimise/IlpFiles.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The search's move set on one SearchState: small moves (swap or shift
 // patches between neighbouring groups, split, relocate, reverse or swap

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // searchOptimise: seeds, then simulated annealing on a SearchState, in one
 // chain per thread; the calling thread watches them (cancel, time limit,
 // progress) and the chains share the best strategy under a mutex.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The search's pseudo-random numbers: xoshiro256** seeded through splitmix64,
 // so a seed gives the same stream on every platform and standard library

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 // Starting points of the search: compact tilings of the output grid.
 //
 // Row-by-Row keeps a 1×G strip of patches on chip, whose union is

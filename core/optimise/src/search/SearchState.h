@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The search's incremental view of one ordered partition: every edit updates
 // the loads, the reload counts and the memory of the groups it touches in

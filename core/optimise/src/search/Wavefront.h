@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What the load-once search and the wavefront beam share: which patches need
 // each pixel, the sweeps' orders of preference among the patches, a lower

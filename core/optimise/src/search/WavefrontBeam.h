@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A beam search that builds an S1 strategy one group at a time, as a
 // wavefront: each group first holds the "open" pixels (loaded for a placed

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+# SPDX-License-Identifier: Apache-2.0
 """Turns a SAT solver's model of paper-cnf.py's CNF into a "groups" strategy
 in a copy of a project file, for `convoffload-cli simulate --strategy SAT`.
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+# SPDX-License-Identifier: Apache-2.0
 """CNF for "the paper's S×S instance (3×3 kernel, stride 1, K_min groups of at
 most G) has a strategy with at most R reloads", for an outside SAT solver
 (docs/notebook/optimiser.md, "Eleventh round": Debian's `cadical` settled that 12×12, G = 6 has no

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Cuts a text that arrives in chunks (readFileInChunks) into lines numbered
 // from 1, holding at most one line: what streamed readers (strategy CSV,

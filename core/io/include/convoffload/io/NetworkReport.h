@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What `convoffload-cli network` prints (docs/reference/network-file.md): per layer its shape,
 // whether its kernels fit, the best strategy with its figures, validity and

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The project file (docs/reference/project-file.md) and its tensor data file, loaded and saved as
 // JSON; version 2 of the project file holds a network (docs/reference/network-file.md). Every error

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Simulation summaries, comparisons and group-size sweeps as JSON, CSV or
 // plain text, for the CLI and the GUI's metrics export. Shapes of the JSON follow docs/reference/cli.md

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Strategy CSV (docs/reference/strategy-csv.md#group-csv), the exchange format with ILP solvers.
 // Import: `patch,group`, `row,col,group` or a 0/1 patch×group matrix, with or

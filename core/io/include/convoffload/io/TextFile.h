@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Whole-file helpers shared by the file formats. Errors are FormatError with
 // `where` = the path and a reason in words.

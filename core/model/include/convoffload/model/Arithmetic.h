@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Integer arithmetic that cannot overflow, for sizes that come from files:
 // a user may write any 64-bit number, and none of them may wrap.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What one compute step of a kernel-streaming strategy computes (docs/reference/strategies.md#steps-strategies):
 // a list of patches and a list of kernels, every kernel on every patch. The

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A located finding of the validity check: which rule, where (step, action),
 // which element, and a sentence a user can act on.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Hand edits of an S1 strategy's groups (docs/reference/strategies.md#s1-strategies): pure functions from Groups
 // to Groups, no Qt. An edit that makes no sense — an empty selection, an index

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The accelerator a layer runs on (docs/reference/model.md#hardware): on-chip memory, compute
 // capacity, per-element costs and the paper's reload bound.

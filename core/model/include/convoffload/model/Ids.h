@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Identifiers of the model's elements and how they map to coordinates.
 // Pixel ids are row-major over the padded input, patch ids row-major over the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The members of the `kernel-blocked` family (docs/reference/strategies.md#kernel-blocked) that `compare`, the
 // optimiser and `sweep --kernel-blocks` try: a bounded enumeration of

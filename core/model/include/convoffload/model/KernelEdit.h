@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Hand edits of a kernel-streaming strategy's compute steps (docs/reference/strategies.md#steps-strategies): the
 // kernels of one step move to another step, or split off into a new step on

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Strategies that stream kernels (docs/reference/strategies.md#steps-strategies): explicit compute steps (kind
 // `steps`) and the `kernel-blocked` generator, their expansion into general

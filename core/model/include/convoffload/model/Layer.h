@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The convolution layer (docs/reference/model.md#layer).
 // Every size counts elements: one channel of one input pixel, one kernel

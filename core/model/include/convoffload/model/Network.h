@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A network project (docs/reference/network-file.md): the convolution layers of a network in graph
 // order, sharing one hardware description and one set of options, each with

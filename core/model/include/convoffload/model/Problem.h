@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Layer + hardware + options: everything the simulator needs besides a strategy.
 #include "convoffload/model/Hardware.h"

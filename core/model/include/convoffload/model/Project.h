@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A project (docs/reference/project-file.md): the problem, the data to compute on and the strategies.
 #include "convoffload/model/Problem.h"

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The expansion of S1 groups into steps (expandS1), one step at a time: a
 // traced run of a big layer executes each step as it comes instead of

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A general step (F_inp, F_ker, W, I_slice, K_sub, Out) of docs/reference/model.md#steps, and the
 // six actions it runs in order. A strategy, once expanded, is a list of steps

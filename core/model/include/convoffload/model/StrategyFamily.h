@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The families the network chart compares, one bar per layer and family
 // (docs/reference/network-file.md, docs/user/networks.md): the S1 heuristics, the kernel-blocked

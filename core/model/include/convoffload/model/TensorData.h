@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Values for the functional simulation: input and kernel tensors (seeded
 // random integers or given), and a direct reference convolution.

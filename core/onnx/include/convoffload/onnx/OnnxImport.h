@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The convolutions of an ONNX network (docs/reference/network-file.md, first part): every Conv node
 // the layer model can hold, in graph order, with its real weights; every

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // An imported ONNX model as a network project (docs/reference/cli.md#import-onnx `import-onnx`).
 #include "convoffload/model/Network.h"

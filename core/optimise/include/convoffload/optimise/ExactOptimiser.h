@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Method "exact": a search for an incumbent, a beam of the dynamic
 // programming that may improve it, then the dynamic programming of

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The ILP of the paper's section 5 as a solver-neutral MIP: columns, rows with
 // a sparse row-wise matrix and an objective offset, built from an S1Instance,

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How big the section-5 ILP (IlpModel.h) of an instance will be, and the
 // memory building it and writing it through CoinUtils takes, worked out from

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The section-5 ILP solved by CBC in a separate process (convoffload-cbc-worker),
 // so that a solver crash, a runaway root node or a hang costs a "failed"

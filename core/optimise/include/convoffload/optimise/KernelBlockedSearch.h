@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The search optimiser inside one kernel-blocked loop (docs/reference/strategies.md#kernel-blocked): the loop
 // order and the block size B of a family member stay, and the annealing of

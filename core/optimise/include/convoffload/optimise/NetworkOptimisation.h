@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Network-wide optimisation (`network --optimize`, the Network dock's
 // Optimise network…): the search optimiser on every layer an S1 strategy can

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How a caller follows and stops any optimiser: time limit, cancel, progress.
 #include <atomic>

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What every optimiser (the CBC ILP, the search) returns: one result type, so
 // the CLI, the GUI and the experiments treat both alike.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One entry point to the optimisers for the CLI, the GUI and the experiments:
 // a problem and a request in, a validated `groups` strategy out.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The paper's ILP evaluation (section 7) made repeatable: square inputs of
 // H_in = W_in pixels, a 3x3 kernel, stride 1, one kernel, groups of at most G

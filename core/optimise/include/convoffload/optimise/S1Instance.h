@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The optimisation problem of the paper's section 5 in the compact form every
 // optimiser shares (the ILP, the search, the lower bound, solution import):

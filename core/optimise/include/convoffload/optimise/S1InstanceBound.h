@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A lower bound stronger than "every pixel once" for small instances: the
 // optimum over every ordered partition with the reload bound relaxed, by

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // `optimize --prove`: after the search, the relaxed optimum
 // (S1InstanceBound.h) computed with every state that cannot end strictly

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A solver-free optimiser for S1 strategies: compact tilings and the
 // heuristics as starting points, then simulated annealing over group

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A Hong–Kung style lower bound on the loads of an S1 strategy that grows with
 // the input (docs/design/optimisers.md, "Segment bound"). Cut the K_min steps into k segments of

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Solutions of the section-5 ILP (IlpModel.h) solved by an external solver,
 // read back as a strategy. Two shapes are accepted:

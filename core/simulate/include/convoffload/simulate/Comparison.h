@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Strategies side by side: one summary row per strategy of a project, and the
 // Row-by-Row vs ZigZag sweep over group sizes.

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The fast path: simulates S1 groups or compute steps (docs/reference/strategies.md#steps-strategies) directly,
 // without expanding them into step lists. One pass with a per-pixel and

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // A whole network at a glance (docs/reference/cli.md#network `network`): for every layer, whether
 // its kernels fit on chip, the strategies tried (the project's own and the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // How to run a simulation: trace, functional check, tensors, cancel, progress.
 #include "convoffload/model/TensorData.h"

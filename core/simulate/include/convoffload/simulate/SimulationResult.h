@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a simulation reports: per-step statistics, the located findings, the
 // action-level trace and the functional check's verdict.

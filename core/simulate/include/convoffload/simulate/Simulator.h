@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Executes a list of steps action by action on the simulated on-chip memory:
 // validity rules, durations, footprints, an optional action-level trace and an

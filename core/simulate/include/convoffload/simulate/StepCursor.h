@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The state of every pixel and output at one moment of a simulated strategy:
 // what the visualiser colours. A moment is "after action a of step k"; the

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The one entry point that simulates a strategy spec (S1 groups, a generator,
 // compute steps, kernel-blocked): every caller that has a spec, not steps,

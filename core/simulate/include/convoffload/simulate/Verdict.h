@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a simulation says about a strategy, in the one set of words every
 // view uses (CLI, GUI, exports): it breaks the model's rules (errors: it does

@@ -1,3 +1,5 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
 #pragma once
 // What a simulation will cost before it starts, from the layer's sizes alone
 // (no expansion: for a hostile layer, expanding is already the hours-long
