@@ -84,6 +84,8 @@ std::string importSummary(const NetworkImport &imported, const Network &network,
     text += "Skipped " + std::to_string(network.skipped.size()) + " convolutions" + (network.skipped.empty() ? "." : ":") + "\n";
     for (const SkippedConv &s : network.skipped)
         text += "  " + s.node + ": " + s.reason + "\n";
+    for (const std::string &n : imported.notes)
+        text += "Note: " + n + "\n";
     for (const std::string &w : imported.warnings)
         text += "Warning: " + w + "\n";
     text += "Wrote " + out + "\n";

@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include "TestCli.h"
+#include "TestOnnxModels.h"
 
 namespace {
 
@@ -155,6 +156,35 @@ private slots:
         QCOMPARE(relu.exitCode, 1);
         QVERIFY2(relu.err.contains("test_relu/model.onnx: the model has no Conv node"), relu.err.constData());
         QVERIFY(!QFile::exists(out));
+    }
+
+    // paddle2onnx's way: a symbolic batch and the weights in a Constant
+    // node of FLOAT16 values. x [N, 3, 10, 12], 4 kernels 3×3, stride 2:
+    // 3x10x12 -> (10 − 3)/2 + 1 = 4 by (12 − 3)/2 + 1 = 5.
+    void importSymbolicBatch()
+    {
+        using namespace onnxmodels;
+        onnx::ModelProto m = emptyModel({{0, "N"}, {3}, {10}, {12}});
+        onnx::TensorProto &w = *addConstant(*m.mutable_graph(), "w", {4, 3, 3, 3}).mutable_attribute(0)->mutable_t();
+        w.clear_float_data();
+        w.set_data_type(onnx::TensorProto::FLOAT16);
+        w.set_raw_data(std::string(2 * 4 * 3 * 3 * 3, '\0'));
+        setInts(addConv(m, "c", "x", "w", "y"), "strides", {2, 2});
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("paddle.onnx"));
+        write(path, QByteArray::fromStdString(m.SerializeAsString()));
+        const QString out = dir.filePath(QStringLiteral("n.json"));
+        const Run r = cli({QStringLiteral("import-onnx"), path, QStringLiteral("--mem-size"), QStringLiteral("1000"),
+            QStringLiteral("--nbop-pe"), QStringLiteral("100"), QStringLiteral("--out"), out});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("  c: 3x10x12, 4 kernels 3x3, stride 2,2, pads 0 0 0 0 -> 4x5"), r.out.constData());
+        QVERIFY2(r.out.contains("Note: input 'x': dimension 0 ('N') is symbolic, taken as batch 1\n"), r.out.constData());
+        QVERIFY2(r.out.contains("Note: weights not read (FLOAT16 Constant node) for 1 layer (c)"), r.out.constData());
+        QVERIFY(r.err.isEmpty());
+        const QJsonObject layer
+            = QJsonDocument::fromJson(contents(out)).object()[QStringLiteral("layers")].toArray()[0].toObject();
+        QCOMPARE(layer[QStringLiteral("layer")].toObject()[QStringLiteral("c_in")].toInt(), 3);
+        QCOMPARE(layer[QStringLiteral("layer")].toObject()[QStringLiteral("n")].toInt(), 4);
     }
 
     void networkJson()

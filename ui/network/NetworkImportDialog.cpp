@@ -165,9 +165,12 @@ QString NetworkImportDialog::setModel(const QString &path)
             error = tr("No convolution the layer model can hold: every one is skipped.");
     }
     QStringList warnings;
-    if (m_import)
+    if (m_import) {
+        for (const std::string &n : m_import->notes)
+            warnings << tr("Note: %1").arg(QString::fromStdString(n));
         for (const std::string &w : m_import->warnings)
             warnings << QString::fromStdString(w);
+    }
     m_message->setText(error.isEmpty() ? warnings.join(QLatin1Char('\n')) : error);
     for (QAbstractButton *b : m_buttons->buttons())
         if (m_buttons->buttonRole(b) == QDialogButtonBox::AcceptRole) {

@@ -5,6 +5,12 @@
 // the layer model can hold, in graph order, with its real weights; every
 // convolution it cannot hold in `skipped`, with the reason.
 //
+// Shapes, not weights (docs/design/onnx-import.md): a layer needs only the
+// weights' shape, so weights of any storage are imported (FLOAT16 or integer
+// initializers, Constant nodes, external data, tensors computed at run time
+// whose shape inference knows); their values are read only when they are
+// plain float32 data, for the functional check against ONNX's own outputs.
+//
 // Values: ONNX weights are float, the simulator's functional check runs on
 // int32 tensors with exact 64-bit sums. Weights and inputs are therefore
 // quantised with power-of-two scales (quantise), simulated exactly, and the
@@ -37,8 +43,13 @@ struct ImportedConv {
     std::vector<float> weights; // [n][c_in][h_k][w_k], as the initializer holds them
     std::vector<float> bias; // [n], empty when the node has no bias
     Quantised kernels; // the weights quantised with quantisationBits(layer)
+    /// Why the weights' values were not read, empty when they were: e.g.
+    /// "FLOAT16 initializer", "external data", "computed at run time". Then
+    /// weights, bias and kernels are empty and the functional check takes the
+    /// seeded values of DataSpec's default seed, as a network project does.
+    std::string values_not_read;
     /// The kernels as the functional simulation takes them (input left empty).
-    TensorData kernelData() const { return TensorData{{}, kernels.values}; }
+    TensorData kernelData() const;
 };
 
 struct SkippedNode {
@@ -51,6 +62,9 @@ struct NetworkImport {
     std::vector<ImportedConv> layers; // graph order
     std::vector<SkippedNode> skipped; // graph order
     std::vector<std::string> warnings; // e.g. shape inference failed
+    /// What the import assumed, not an error: weights whose values were not
+    /// read, a symbolic batch dimension taken as 1.
+    std::vector<std::string> notes;
 };
 
 /// An ONNX TensorProto file (the conformance tests' input_0.pb, output_0.pb).

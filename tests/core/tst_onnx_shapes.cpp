@@ -1,0 +1,230 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
+// The ONNX import takes shapes, not weights (docs/design/onnx-import.md):
+// weights of any storage, a symbolic batch, quantised convolutions and
+// convolutions inside subgraphs are imported, each layer's shape checked
+// against ONNX's own shape inference (onnx::shape_inference::InferShapes)
+// run on the same model, never against the import's earlier output.
+
+#include "convoffload/io/FormatError.h"
+#include "convoffload/onnx/OnnxImport.h"
+#include "convoffload/onnx/OnnxNetwork.h"
+
+#include "TestOnnxModels.h"
+#include "TestPrinting.h"
+
+#include <QTest>
+
+#include <string>
+
+using namespace convoffload;
+using namespace onnxmodels;
+
+Q_DECLARE_METATYPE(std::string)
+Q_DECLARE_METATYPE(onnx::ModelProto)
+Q_DECLARE_METATYPE(onnxmodels::Dim)
+
+namespace {
+
+NetworkImport importModel(const onnx::ModelProto &m) { return importOnnxBytes(m.SerializeAsString(), "hand-built.onnx"); }
+
+bool contains(const std::string &text, const std::string &part) { return text.find(part) != std::string::npos; }
+
+// The layer agrees with ONNX's inferred shapes of its input X and output Y
+// (batch, channels, height, width), field by field.
+void compareWithInference(const onnx::ModelProto &m, const ImportedConv &c)
+{
+    const std::optional<std::vector<std::int64_t>> x = inferredShape(m, c.input);
+    const std::optional<std::vector<std::int64_t>> y = inferredShape(m, c.output);
+    QVERIFY2(x && y, "ONNX's shape inference gives no shape");
+    const Layer &l = c.layer;
+    QCOMPARE(*x, (std::vector<std::int64_t>{c.batch, l.c_in, l.h_in, l.w_in}));
+    QCOMPARE(*y, (std::vector<std::int64_t>{c.batch, l.n, l.hOut(), l.wOut()}));
+}
+
+// x [1, 3, 10, 12] → Conv "c" (4 kernels 3×3, stride 2, pads 1 0 1 2) → y.
+// With `bias`, the bias "b".
+onnx::ModelProto oneConv(const std::vector<Dim> &x = {{1}, {3}, {10}, {12}}, bool bias = false)
+{
+    onnx::ModelProto m = emptyModel(x);
+    onnx::NodeProto &c = bias ? addNode(*m.mutable_graph(), "Conv", "c", {"x", "w", "b"}, {"y"}) : addConv(m, "c", "x", "w", "y");
+    setInts(c, "strides", {2, 2});
+    setInts(c, "pads", {1, 0, 1, 2});
+    return m;
+}
+
+} // namespace
+
+class TestOnnxShapes : public QObject {
+    Q_OBJECT
+
+private slots:
+    void weightStorage_data();
+    void weightStorage();
+    void symbolicBatch_data();
+    void symbolicBatch();
+    void otherSymbolicDimension();
+};
+
+void TestOnnxShapes::weightStorage_data()
+{
+    QTest::addColumn<onnx::ModelProto>("model");
+    QTest::addColumn<std::string>("notRead"); // empty: the values are read
+    const std::vector<std::int64_t> dims = {4, 3, 3, 3};
+    const std::size_t count = 4 * 3 * 3 * 3;
+
+    onnx::ModelProto m = oneConv();
+    addWeights(m, "w", dims);
+    QTest::newRow("float32 initializer") << m << std::string();
+
+    m = oneConv();
+    addRawWeights(m, "w", dims, onnx::TensorProto::FLOAT16, 2 * count);
+    QTest::newRow("FLOAT16 initializer") << m << std::string("FLOAT16 initializer");
+
+    m = oneConv(); // a damaged file: the byte count is not read either
+    addRawWeights(m, "w", dims, onnx::TensorProto::FLOAT16, 5);
+    QTest::newRow("FLOAT16 of the wrong byte count") << m << std::string("FLOAT16 initializer");
+
+    m = oneConv();
+    addRawWeights(m, "w", dims, onnx::TensorProto::INT8, count);
+    QTest::newRow("INT8 initializer") << m << std::string("INT8 initializer");
+
+    m = oneConv();
+    addRawWeights(m, "w", dims, onnx::TensorProto::DOUBLE, 8 * count);
+    QTest::newRow("DOUBLE initializer") << m << std::string("DOUBLE initializer");
+
+    m = oneConv();
+    addWeights(m, "w", dims).set_data_location(onnx::TensorProto::EXTERNAL);
+    m.mutable_graph()->mutable_initializer(0)->clear_float_data();
+    {
+        auto *e = m.mutable_graph()->mutable_initializer(0)->add_external_data();
+        e->set_key("location");
+        e->set_value("weights.bin"); // no such file: it is never opened
+    }
+    QTest::newRow("external data") << m << std::string("initializer with external data");
+
+    // paddle2onnx's way: the weights are a Constant node's value.
+    m = oneConv();
+    addConstant(*m.mutable_graph(), "w", dims);
+    m.mutable_graph()->mutable_node()->SwapElements(0, 1); // the Constant first
+    QTest::newRow("float32 Constant node") << m << std::string();
+
+    m = oneConv();
+    {
+        onnx::NodeProto &k = addConstant(*m.mutable_graph(), "w", dims);
+        onnx::TensorProto &t = *k.mutable_attribute(0)->mutable_t();
+        t.clear_float_data();
+        t.set_data_type(onnx::TensorProto::FLOAT16);
+        t.set_raw_data(std::string(2 * count, '\0'));
+    }
+    m.mutable_graph()->mutable_node()->SwapElements(0, 1);
+    QTest::newRow("FLOAT16 Constant node") << m << std::string("FLOAT16 Constant node");
+
+    // Weights computed from a FLOAT16 initializer at run time (Cast): shape
+    // inference knows their shape.
+    m = oneConv();
+    addRawWeights(m, "w16", dims, onnx::TensorProto::FLOAT16, 2 * count);
+    {
+        onnx::NodeProto &cast = addNode(*m.mutable_graph(), "Cast", "cast", {"w16"}, {"w"});
+        auto *a = cast.add_attribute();
+        a->set_name("to");
+        a->set_type(onnx::AttributeProto::INT);
+        a->set_i(onnx::TensorProto::FLOAT);
+    }
+    m.mutable_graph()->mutable_node()->SwapElements(0, 1);
+    QTest::newRow("computed at run time, shape known") << m << std::string("computed at run time");
+
+    // A bias of another type: the weights' values are read, but a functional
+    // check needs both, so neither is.
+    m = oneConv({{1}, {3}, {10}, {12}}, true);
+    addWeights(m, "w", dims);
+    addRawWeights(m, "b", {4}, onnx::TensorProto::FLOAT16, 8);
+    QTest::newRow("FLOAT16 bias") << m << std::string("bias FLOAT16 initializer");
+}
+
+// Every storage gives the layer of ONNX's shape inference: 3×10×12, 4
+// kernels 3×3, stride 2, pads top 1 left 0 bottom 1 right 2: output
+// (10 + 2 − 3)/2 + 1 = 5 by (12 + 2 − 3)/2 + 1 = 6.
+void TestOnnxShapes::weightStorage()
+{
+    QFETCH(onnx::ModelProto, model);
+    QFETCH(std::string, notRead);
+    const NetworkImport net = importModel(model);
+    QVERIFY2(net.skipped.empty(), net.skipped.empty() ? "" : net.skipped.front().reason.c_str());
+    QCOMPARE(net.layers.size(), std::size_t(1));
+    const ImportedConv &c = net.layers.front();
+    compareWithInference(model, c);
+    QCOMPARE(c.layer.hOut(), 5);
+    QCOMPARE(c.layer.wOut(), 6);
+    QCOMPARE(c.values_not_read, notRead);
+    const std::size_t kernels = std::size_t(c.layer.n * c.layer.kernelElements());
+    QCOMPARE(c.kernelData().kernels.size(), kernels);
+    if (notRead.empty()) {
+        QCOMPARE(c.weights.size(), kernels);
+        QVERIFY(net.notes.empty());
+    } else {
+        QVERIFY(c.weights.empty());
+        QCOMPARE(net.notes.size(), std::size_t(1));
+        QVERIFY2(contains(net.notes[0], "weights not read (" + notRead + ") for 1 layer (c)"), net.notes[0].c_str());
+    }
+}
+
+void TestOnnxShapes::symbolicBatch_data()
+{
+    QTest::addColumn<Dim>("batch");
+    QTest::addColumn<std::string>("named");
+    QTest::newRow("N") << Dim{0, "N"} << std::string("'N'");
+    QTest::newRow("batch_size") << Dim{0, "batch_size"} << std::string("'batch_size'");
+    QTest::newRow("paddle2onnx") << Dim{0, "p2o.DynamicDimension.0"} << std::string("'p2o.DynamicDimension.0'");
+    QTest::newRow("neither value nor symbol") << Dim{} << std::string("unknown");
+}
+
+// x [batch, 3, 10, 12] → Relu → Conv c → Conv d: the batch counts as 1 for
+// every convolution, said once in a note; the shapes are ONNX's with the
+// batch set to 1 by hand.
+void TestOnnxShapes::symbolicBatch()
+{
+    QFETCH(Dim, batch);
+    QFETCH(std::string, named);
+    onnx::ModelProto m = emptyModel({batch, {3}, {10}, {12}});
+    addNode(*m.mutable_graph(), "Relu", "relu", {"x"}, {"r"});
+    addWeights(m, "w", {4, 3, 3, 3});
+    addWeights(m, "v", {2, 4, 1, 1});
+    setInts(addConv(m, "c", "r", "w", "y"), "strides", {2, 2});
+    addConv(m, "d", "y", "v", "z");
+    const NetworkImport net = importModel(m);
+    QVERIFY2(net.skipped.empty(), net.skipped.empty() ? "" : net.skipped.front().reason.c_str());
+    QCOMPARE(net.layers.size(), std::size_t(2));
+    QCOMPARE(net.notes, std::vector<std::string>{"input 'x': dimension 0 (" + named + ") is symbolic, taken as batch 1"});
+    onnx::ModelProto fixed = m;
+    fixed.mutable_graph()
+        ->mutable_input(0)
+        ->mutable_type()
+        ->mutable_tensor_type()
+        ->mutable_shape()
+        ->mutable_dim(0)
+        ->set_dim_value(1);
+    for (const ImportedConv &c : net.layers)
+        compareWithInference(fixed, c);
+    QCOMPARE(net.layers[1].layer.c_in, 4);
+    QCOMPARE(net.layers[1].layer.h_in, 4); // (10 − 3)/2 + 1
+    QCOMPARE(net.layers[1].layer.w_in, 5); // (12 − 3)/2 + 1
+}
+
+// Another symbolic dimension stays unknown: the convolution is skipped with
+// the graph input, the dimension and the remedy named.
+void TestOnnxShapes::otherSymbolicDimension()
+{
+    onnx::ModelProto m = emptyModel({{0, "N"}, {3}, {0, "H"}, {0, "W"}});
+    addWeights(m, "w", {4, 3, 3, 3});
+    addConv(m, "c", "x", "w", "y");
+    const NetworkImport net = importModel(m);
+    QCOMPARE(net.layers.size(), std::size_t(0));
+    QCOMPARE(net.skipped.size(), std::size_t(1));
+    QCOMPARE(net.skipped[0].reason,
+        std::string("dimension 2 of input 'x' is dynamic (symbolic or unknown after shape inference); graph input 'x' has "
+                    "symbolic dimensions 2 ('H'), 3 ('W'): give it a size with --input-shape x=1,3,<H>,<W>"));
+}
+
+QTEST_GUILESS_MAIN(TestOnnxShapes)
+#include "tst_onnx_shapes.moc"
