@@ -76,6 +76,8 @@ private slots:
     void conformance();
     void refused_data();
     void refused();
+    void quantisedConformance_data();
+    void quantisedConformance();
     void autoPadSame();
     void autoPad_data();
     void autoPad();
@@ -200,8 +202,6 @@ void TestOnnx::refused_data()
         {"pytorch-converted/test_Conv3d_groups", "3-D convolution"},
         {"pytorch-converted/test_ConvTranspose2d", "transposed convolution"},
         {"node/test_convtranspose", "transposed convolution"},
-        {"node/test_basic_convinteger", "quantised convolution (ConvInteger)"},
-        {"node/test_qlinearconv", "quantised convolution (QLinearConv)"},
     };
     for (const auto &[dir, reason] : cases)
         QTest::newRow(dir) << std::string(dir) << std::string(reason);
@@ -219,6 +219,43 @@ void TestOnnx::refused()
     QCOMPARE(net.skipped.size(), std::size_t(1));
     QVERIFY(!net.skipped.front().node.empty());
     QVERIFY2(net.skipped.front().reason.find(reason) != std::string::npos, net.skipped.front().reason.c_str());
+}
+
+void TestOnnx::quantisedConformance_data()
+{
+    QTest::addColumn<std::string>("dir");
+    QTest::addColumn<std::string>("op");
+    QTest::newRow("ConvInteger") << std::string("node/test_basic_convinteger") << std::string("ConvInteger");
+    QTest::newRow("ConvInteger with padding") << std::string("node/test_convinteger_with_padding") << std::string("ConvInteger");
+    QTest::newRow("QLinearConv") << std::string("node/test_qlinearconv") << std::string("QLinearConv");
+}
+
+// Quantised convolutions are imported like Conv, their values not read: the
+// layer's input and output shapes are those of ONNX's own input_0.pb and
+// output_0.pb (integer tensors, so only their dims are read here).
+void TestOnnx::quantisedConformance()
+{
+    QFETCH(std::string, dir);
+    QFETCH(std::string, op);
+    const std::string path = kTestData + "/" + dir;
+    if (!exists(path))
+        QSKIP("this case is not in this version of libonnx-testdata");
+    const auto dims = [](const std::string &file) {
+        onnx::TensorProto t;
+        const std::string bytes = readFile(file);
+        return t.ParseFromArray(bytes.data(), int(bytes.size())) ? std::vector<std::int64_t>(t.dims().begin(), t.dims().end())
+                                                                 : std::vector<std::int64_t>{};
+    };
+    const NetworkImport net = importOnnx(path + "/model.onnx");
+    QVERIFY2(net.skipped.empty(), net.skipped.empty() ? "" : net.skipped.front().reason.c_str());
+    QCOMPARE(net.layers.size(), std::size_t(1));
+    const ImportedConv &c = net.layers.front();
+    const Layer &l = c.layer;
+    QCOMPARE(c.values_not_read, "quantised convolution (" + op + ")");
+    QVERIFY(c.weights.empty());
+    QCOMPARE(dims(path + "/test_data_set_0/input_0.pb"), (std::vector<std::int64_t>{c.batch, l.c_in, l.h_in, l.w_in}));
+    QCOMPARE(dims(path + "/test_data_set_0/output_0.pb"), (std::vector<std::int64_t>{c.batch, l.n, l.hOut(), l.wOut()}));
+    QCOMPARE(net.notes.size(), std::size_t(1));
 }
 
 // auto_pad as the ONNX operator spec defines it: total padding

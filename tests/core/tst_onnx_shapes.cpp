@@ -64,6 +64,8 @@ private slots:
     void symbolicBatch_data();
     void symbolicBatch();
     void otherSymbolicDimension();
+    void quantised_data();
+    void quantised();
 };
 
 void TestOnnxShapes::weightStorage_data()
@@ -224,6 +226,70 @@ void TestOnnxShapes::otherSymbolicDimension()
     QCOMPARE(net.skipped[0].reason,
         std::string("dimension 2 of input 'x' is dynamic (symbolic or unknown after shape inference); graph input 'x' has "
                     "symbolic dimensions 2 ('H'), 3 ('W'): give it a size with --input-shape x=1,3,<H>,<W>"));
+}
+
+void TestOnnxShapes::quantised_data()
+{
+    QTest::addColumn<onnx::ModelProto>("model");
+    QTest::addColumn<std::string>("op");
+    const auto scalar = [](onnx::ModelProto &m, const std::string &name, int type) {
+        addRawWeights(m, name, {}, type, type == onnx::TensorProto::FLOAT ? 4 : 1);
+    };
+    // ConvInteger: x, w, x_zero_point, w_zero_point.
+    onnx::ModelProto m = emptyModel({{1}, {3}, {10}, {12}}, onnx::TensorProto::UINT8);
+    addRawWeights(m, "w", {4, 3, 3, 3}, onnx::TensorProto::UINT8, 108);
+    scalar(m, "xz", onnx::TensorProto::UINT8);
+    {
+        onnx::NodeProto &c = addNode(*m.mutable_graph(), "ConvInteger", "c", {"x", "w", "xz"}, {"y"});
+        setInts(c, "strides", {2, 2});
+        setInts(c, "pads", {1, 0, 1, 2});
+    }
+    QTest::newRow("ConvInteger") << m << std::string("ConvInteger");
+
+    // QLinearConv: x, x_scale, x_zero_point, w, w_scale, w_zero_point,
+    // y_scale, y_zero_point, B; the weights are input 3, of INT8.
+    m = emptyModel({{0, "batch"}, {3}, {10}, {12}}, onnx::TensorProto::UINT8);
+    scalar(m, "xs", onnx::TensorProto::FLOAT);
+    scalar(m, "xz", onnx::TensorProto::UINT8);
+    addRawWeights(m, "w", {4, 3, 3, 3}, onnx::TensorProto::INT8, 108);
+    scalar(m, "ws", onnx::TensorProto::FLOAT);
+    scalar(m, "wz", onnx::TensorProto::INT8);
+    scalar(m, "ys", onnx::TensorProto::FLOAT);
+    scalar(m, "yz", onnx::TensorProto::UINT8);
+    addRawWeights(m, "b", {4}, onnx::TensorProto::INT32, 16);
+    {
+        onnx::NodeProto &c
+            = addNode(*m.mutable_graph(), "QLinearConv", "c", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz", "b"}, {"y"});
+        setInts(c, "strides", {2, 2});
+        setInts(c, "pads", {1, 0, 1, 2});
+    }
+    QTest::newRow("QLinearConv") << m << std::string("QLinearConv");
+}
+
+// The same layer as weightStorage's, as ConvInteger and QLinearConv.
+void TestOnnxShapes::quantised()
+{
+    QFETCH(onnx::ModelProto, model);
+    QFETCH(std::string, op);
+    const NetworkImport net = importModel(model);
+    QVERIFY2(net.skipped.empty(), net.skipped.empty() ? "" : net.skipped.front().reason.c_str());
+    QCOMPARE(net.layers.size(), std::size_t(1));
+    const ImportedConv &c = net.layers.front();
+    onnx::ModelProto fixed = model; // the batch as the import takes it
+    fixed.mutable_graph()
+        ->mutable_input(0)
+        ->mutable_type()
+        ->mutable_tensor_type()
+        ->mutable_shape()
+        ->mutable_dim(0)
+        ->set_dim_value(1);
+    compareWithInference(fixed, c);
+    QCOMPARE(c.layer.n, 4);
+    QCOMPARE(c.layer.hOut(), 5);
+    QCOMPARE(c.layer.wOut(), 6);
+    QCOMPARE(c.values_not_read, "quantised convolution (" + op + ")");
+    QVERIFY(c.weights.empty() && c.bias.empty());
+    QCOMPARE(c.kernelData().kernels.size(), std::size_t(4 * 3 * 3 * 3));
 }
 
 QTEST_GUILESS_MAIN(TestOnnxShapes)

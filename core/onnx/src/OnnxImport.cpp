@@ -517,7 +517,9 @@ NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where
         const onnx::NodeProto &node = nodes[i];
         const std::string &op = node.op_type();
         const std::string name = node.name().empty() ? "conv" + std::to_string(i) : node.name();
-        if (op == "Conv") {
+        // Quantised convolutions have the shapes of a Conv; only their
+        // values (not read) differ.
+        if (op == "Conv" || op == "ConvInteger" || op == "QLinearConv") {
             try {
                 result.layers.push_back(importer.conv(node, op, name));
             } catch (const Skip &skip) {
@@ -525,8 +527,6 @@ NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where
             }
         } else if (op == "ConvTranspose") {
             result.skipped.push_back({name, "transposed convolution (ConvTranspose); the model holds Conv only"});
-        } else if (op == "ConvInteger" || op == "QLinearConv") {
-            result.skipped.push_back({name, "quantised convolution (" + op + "); the model holds float Conv only"});
         }
     }
     if (result.layers.empty() && result.skipped.empty())
