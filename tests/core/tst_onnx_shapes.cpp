@@ -15,6 +15,7 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <string>
 
 using namespace convoffload;
@@ -66,6 +67,8 @@ private slots:
     void otherSymbolicDimension();
     void quantised_data();
     void quantised();
+    void convInsideIf();
+    void convInsideLoop();
 };
 
 void TestOnnxShapes::weightStorage_data()
@@ -290,6 +293,106 @@ void TestOnnxShapes::quantised()
     QCOMPARE(c.values_not_read, "quantised convolution (" + op + ")");
     QVERIFY(c.weights.empty() && c.bias.empty());
     QCOMPARE(c.kernelData().kernels.size(), std::size_t(4 * 3 * 3 * 3));
+}
+
+// x [1, 3, 10, 12] → If: then Conv "tc" (4 kernels 3×3 of the branch's own
+// initializer), else an unnamed Conv (2 kernels 1×1 of the outer graph's
+// initializer). Both become layers, in graph order, and agree with ONNX's
+// shape inference of the branches.
+void TestOnnxShapes::convInsideIf()
+{
+    onnx::ModelProto m = emptyModel({{1}, {3}, {10}, {12}});
+    setShape(*m.mutable_graph()->add_input(), "cond", {}, onnx::TensorProto::BOOL);
+    addWeights(m, "we", {2, 3, 1, 1});
+    onnx::NodeProto &node = addNode(*m.mutable_graph(), "If", "if", {"cond"}, {"y"});
+    const auto branch = [&](const char *attr, const char *out) -> onnx::GraphProto & {
+        auto *a = node.add_attribute();
+        a->set_name(attr);
+        a->set_type(onnx::AttributeProto::GRAPH);
+        onnx::GraphProto &g = *a->mutable_g();
+        g.set_name(attr);
+        auto *o = g.add_output();
+        o->set_name(out);
+        o->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+        return g;
+    };
+    onnx::GraphProto &then = branch("then_branch", "ty");
+    fillTensor(*then.add_initializer(), "wt", {4, 3, 3, 3});
+    addNode(then, "Conv", "tc", {"x", "wt"}, {"ty"});
+    onnx::GraphProto &otherwise = branch("else_branch", "ey");
+    addNode(otherwise, "Conv", "", {"x", "we"}, {"ey"});
+
+    const NetworkImport net = importModel(m);
+    QVERIFY2(net.skipped.empty(), net.skipped.empty() ? "" : net.skipped.front().reason.c_str());
+    QCOMPARE(net.layers.size(), std::size_t(2));
+    QCOMPARE(net.layers[0].name, std::string("tc"));
+    QCOMPARE(net.layers[1].name, std::string("if/else_branch/conv0"));
+    for (const ImportedConv &c : net.layers)
+        compareWithInference(m, c);
+    QCOMPARE(net.layers[0].layer.n, 4);
+    QCOMPARE(net.layers[0].layer.hOut(), 8); // 10 − 3 + 1
+    QCOMPARE(net.layers[1].layer.n, 2);
+    QCOMPARE(net.layers[1].layer.wOut(), 12);
+    QVERIFY2(contains(net.notes.back(), "2 layers come from subgraphs"), net.notes.back().c_str());
+}
+
+// x [1, 3, 8, 8] carried through a Loop whose body convolves it (4 → 3
+// channels back, so the carried value keeps its type), then a grouped Conv in
+// the body: the first is imported where ONNX's inference knows its input,
+// otherwise skipped saying where it is; the grouped one is skipped, inside
+// the body of Loop 'loop'.
+void TestOnnxShapes::convInsideLoop()
+{
+    onnx::ModelProto m = emptyModel({{1}, {3}, {8}, {8}});
+    setShape(*m.mutable_graph()->add_input(), "trips", {}, onnx::TensorProto::INT64);
+    addWeights(m, "w", {3, 3, 3, 3});
+    addWeights(m, "wg", {3, 1, 3, 3});
+    onnx::NodeProto &node = addNode(*m.mutable_graph(), "Loop", "loop", {"trips", "", "x"}, {"xs"});
+    auto *a = node.add_attribute();
+    a->set_name("body");
+    a->set_type(onnx::AttributeProto::GRAPH);
+    onnx::GraphProto &body = *a->mutable_g();
+    body.set_name("body");
+    setShape(*body.add_input(), "i", {}, onnx::TensorProto::INT64);
+    setShape(*body.add_input(), "c", {}, onnx::TensorProto::BOOL);
+    onnx::ValueInfoProto &v = *body.add_input();
+    v.set_name("v");
+    v.mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+    addNode(body, "Identity", "", {"c"}, {"c_out"});
+    onnx::NodeProto &conv = addNode(body, "Conv", "bc", {"v", "w"}, {"v1"});
+    setInts(conv, "pads", {1, 1, 1, 1});
+    onnx::NodeProto &grouped = addNode(body, "Conv", "", {"v1", "wg"}, {"v_out"});
+    setInts(grouped, "pads", {1, 1, 1, 1});
+    setInts(grouped, "group", {});
+    grouped.mutable_attribute(1)->set_type(onnx::AttributeProto::INT);
+    grouped.mutable_attribute(1)->set_i(3);
+    for (const char *out : {"c_out", "v_out"}) {
+        auto *o = body.add_output();
+        o->set_name(out);
+        o->mutable_type()->mutable_tensor_type()->set_elem_type(
+            std::string(out) == "c_out" ? onnx::TensorProto::BOOL : onnx::TensorProto::FLOAT);
+    }
+
+    const NetworkImport net = importModel(m);
+    const std::optional<std::vector<std::int64_t>> known = inferredShape(m, "v1");
+    const std::string inside = " (inside the body of Loop 'loop')";
+    if (known && std::find(known->begin(), known->end(), -1) == known->end()) {
+        QCOMPARE(net.layers.size(), std::size_t(1));
+        QCOMPARE(net.layers[0].name, std::string("bc"));
+        compareWithInference(m, net.layers[0]);
+        QCOMPARE(net.skipped.size(), std::size_t(1));
+    } else {
+        QCOMPARE(net.layers.size(), std::size_t(0));
+        QCOMPARE(net.skipped.size(), std::size_t(2));
+        QCOMPARE(net.skipped[0].node, std::string("bc"));
+        QVERIFY2(contains(net.skipped[0].reason, inside), net.skipped[0].reason.c_str());
+        qInfo("ONNX's inference does not know the Loop body's input: %s", net.skipped[0].reason.c_str());
+    }
+    const SkippedNode &g = net.skipped.back();
+    QCOMPARE(g.node, std::string("loop/body/conv2"));
+    QVERIFY2(g.reason.find("depthwise convolution (group = 3)") == 0 || g.reason.find("grouped convolution (group = 3)") == 0,
+        g.reason.c_str());
+    QVERIFY2(contains(g.reason, inside), g.reason.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestOnnxShapes)

@@ -42,6 +42,10 @@ std::string typeName(int type)
                                                     : "type " + std::to_string(type);
 }
 
+// Subgraphs are searched this deep; protobuf's own recursion limit (100
+// messages, about 3 per level of subgraph) stops a file long before.
+constexpr int kMaxSubgraphDepth = 40;
+
 // Why a node is skipped: thrown inside the node's import, caught per node.
 struct Skip {
     std::string reason;
@@ -369,7 +373,7 @@ public:
 private:
     // Names are unique across a graph and its subgraphs (ONNX's IR), so one
     // map each serves every scope.
-    void addGraph(const onnx::GraphProto &g)
+    void addGraph(const onnx::GraphProto &g, int depth = 0)
     {
         for (const auto &t : g.initializer())
             m_initializers.emplace(t.name(), &t);
@@ -381,6 +385,13 @@ private:
                 if (const onnx::AttributeProto *value = attribute(node, "value");
                     value && value->type() == onnx::AttributeProto::TENSOR)
                     m_constants.emplace(node.output(0), &value->t());
+            for (const onnx::AttributeProto &a : node.attribute())
+                if (depth < kMaxSubgraphDepth) {
+                    if (a.has_g())
+                        addGraph(a.g(), depth + 1);
+                    for (const auto &g : a.graphs())
+                        addGraph(g, depth + 1);
+                }
         }
     }
 
@@ -484,6 +495,54 @@ std::string fixSymbolicBatch(onnx::GraphProto &graph, std::vector<std::string> &
     return remedy;
 }
 
+// Imports the convolutions of `graph` and, depth first, of its nodes'
+// subgraphs (If's branches, Loop's and Scan's bodies: attributes of type
+// GRAPH or GRAPHS), in graph order. `prefix` names a subgraph's unnamed
+// nodes, `inside` is added to its skipped reasons. Returns how many layers
+// came from subgraphs.
+int importNodes(const Importer &importer, const onnx::GraphProto &graph, const std::string &prefix, const std::string &inside,
+    int depth, NetworkImport &result)
+{
+    int fromSubgraphs = 0;
+    const auto &nodes = graph.node();
+    for (int i = 0; i < nodes.size(); ++i) {
+        const onnx::NodeProto &node = nodes[i];
+        const std::string &op = node.op_type();
+        const std::string name = node.name().empty() ? prefix + "conv" + std::to_string(i) : node.name();
+        // Quantised convolutions have the shapes of a Conv; only their
+        // values (not read) differ.
+        if (op == "Conv" || op == "ConvInteger" || op == "QLinearConv") {
+            try {
+                result.layers.push_back(importer.conv(node, op, name));
+                fromSubgraphs += depth > 0;
+            } catch (const Skip &skip) {
+                result.skipped.push_back({name, skip.reason + inside});
+            }
+        } else if (op == "ConvTranspose") {
+            result.skipped.push_back({name, "transposed convolution (ConvTranspose); the model holds Conv only" + inside});
+        }
+        for (const onnx::AttributeProto &a : node.attribute()) {
+            if (!a.has_g() && a.graphs_size() == 0)
+                continue;
+            const std::string parent = node.name().empty() ? op + std::to_string(i) : node.name();
+            if (depth >= kMaxSubgraphDepth) {
+                result.warnings.push_back("subgraphs nested deeper than " + std::to_string(kMaxSubgraphDepth) + " levels ("
+                    + prefix + parent + ") are not searched for convolutions");
+                continue;
+            }
+            const auto visit = [&](const onnx::GraphProto &g, const std::string &attr) {
+                fromSubgraphs += importNodes(importer, g, prefix + parent + "/" + attr + "/",
+                    " (inside the " + attr + " of " + op + " '" + parent + "')", depth + 1, result);
+            };
+            if (a.has_g())
+                visit(a.g(), a.name());
+            for (int k = 0; k < a.graphs_size(); ++k)
+                visit(a.graphs(k), a.name() + std::to_string(k));
+        }
+    }
+    return fromSubgraphs;
+}
+
 } // namespace
 
 NetworkImport importOnnx(const std::string &path, const std::vector<OnnxTensor> &bound)
@@ -512,23 +571,12 @@ NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where
     result.graph_name = model.graph().name();
     Importer importer(model, bound);
     importer.setDynamicRemedy(remedy);
+    const int subgraphLayers = importNodes(importer, model.graph(), "", "", 0, result);
+    if (subgraphLayers > 0)
+        result.notes.push_back(std::to_string(subgraphLayers) + " layer" + (subgraphLayers == 1 ? " comes" : "s come")
+            + " from subgraphs (If, Loop, Scan), each imported once: both branches of an If, a Loop's body once whatever "
+              "its trip count");
     const auto &nodes = model.graph().node();
-    for (int i = 0; i < nodes.size(); ++i) {
-        const onnx::NodeProto &node = nodes[i];
-        const std::string &op = node.op_type();
-        const std::string name = node.name().empty() ? "conv" + std::to_string(i) : node.name();
-        // Quantised convolutions have the shapes of a Conv; only their
-        // values (not read) differ.
-        if (op == "Conv" || op == "ConvInteger" || op == "QLinearConv") {
-            try {
-                result.layers.push_back(importer.conv(node, op, name));
-            } catch (const Skip &skip) {
-                result.skipped.push_back({name, skip.reason});
-            }
-        } else if (op == "ConvTranspose") {
-            result.skipped.push_back({name, "transposed convolution (ConvTranspose); the model holds Conv only"});
-        }
-    }
     if (result.layers.empty() && result.skipped.empty())
         throw FormatError(
             where, "the model has no Conv node (graph '" + result.graph_name + "', " + std::to_string(nodes.size()) + " nodes)");
