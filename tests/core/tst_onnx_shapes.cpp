@@ -69,6 +69,9 @@ private slots:
     void quantised();
     void convInsideIf();
     void convInsideLoop();
+    void skippedCategory_data();
+    void skippedCategory();
+    void everyConvolutionSkipped();
 };
 
 void TestOnnxShapes::weightStorage_data()
@@ -393,6 +396,86 @@ void TestOnnxShapes::convInsideLoop()
     QVERIFY2(g.reason.find("depthwise convolution (group = 3)") == 0 || g.reason.find("grouped convolution (group = 3)") == 0,
         g.reason.c_str());
     QVERIFY2(contains(g.reason, inside), g.reason.c_str());
+}
+
+void TestOnnxShapes::skippedCategory_data()
+{
+    QTest::addColumn<std::string>("reason");
+    QTest::addColumn<std::string>("category");
+    // Every reason of docs/design/onnx-import.md "Skipped reasons", as the
+    // import writes them.
+    const std::pair<const char *, const char *> rows[] = {
+        {"depthwise convolution (group = 32); the model holds group = 1 only", "depthwise convolution"},
+        {"grouped convolution (group = 2); the model holds group = 1 only", "grouped convolution"},
+        {"dilated convolution (dilations = [2, 2]); the model holds dilation 1 only", "dilated convolution"},
+        {"1-D convolution (weights of rank 3); the model holds 2-D convolutions only", "1-D convolution"},
+        {"3-D convolution (weights of rank 5); the model holds 2-D convolutions only", "3-D convolution"},
+        {"weights of rank 2; the model holds 2-D convolutions (rank 4) only", "weights of another rank"},
+        {"transposed convolution (ConvTranspose); the model holds Conv only", "transposed convolution"},
+        {"dimension 2 of input 'x' is dynamic (symbolic or unknown after shape inference)", "dynamic input dimension"},
+        {"the shape of input 'v' is unknown after shape inference (inside the body of Loop 'loop')", "input shape unknown"},
+        {"the input 'x' has rank 2, the weights rank 4", "input of another rank"},
+        {"the input has 2 channels, the weights 3", "channels disagree"},
+        {"the weights 'v' are neither an initializer nor a bound input (computed at run time), and shape inference does "
+         "not know their shape",
+            "weights computed at run time"},
+        {"the weights 'w' have dims [0, 3, 3, 3], not sizes of at least 1", "unreadable weights"},
+        {"the weights 'w' holds 53 values, its dims [3, 2, 3, 3] need 54", "unreadable weights"},
+        {"the weights 'w' hold a value that is not finite", "unreadable weights"},
+        {"the bias has 3 values for 4 kernels", "unreadable bias"},
+        {"the bias 'b' holds 7 bytes of data, its dims [4] need 16", "unreadable bias"},
+        {"kernel_shape [5, 5] disagrees with the weights' [4, 3, 3, 3]", "kernel_shape"},
+        {"strides [0, 2] are not 2 values of at least 1", "strides"},
+        {"pads [1, 1] do not have 4 values", "pads"},
+        {"auto_pad 'X' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID", "auto_pad"},
+        {"C_in 4294967296 is out of range", "out of range"},
+        {"the layer is outside what the model holds: h_k: kernel height 5 exceeds the padded input height 3",
+            "the layer is outside what the model holds"},
+        {"Conv of domain 'com.microsoft', not the standard operator", "Conv of domain"},
+        {"QLinearConv without input X or weights W", "QLinearConv without input X or weights W"},
+    };
+    for (const auto &[reason, category] : rows)
+        QTest::newRow(category) << std::string(reason) << std::string(category);
+}
+
+void TestOnnxShapes::skippedCategory()
+{
+    QFETCH(std::string, reason);
+    QFETCH(std::string, category);
+    QCOMPARE(convoffload::skippedCategory(reason), category);
+}
+
+// x [1, 4, 8, 8]: three dilated convolutions, two grouped ones and one on an
+// input of unknown height: the error counts them per category.
+void TestOnnxShapes::everyConvolutionSkipped()
+{
+    onnx::ModelProto m = emptyModel({{1}, {4}, {8}, {8}});
+    setShape(*m.mutable_graph()->add_input(), "z", {{1}, {4}, {0, "H"}, {8}});
+    addWeights(m, "w", {4, 4, 3, 3});
+    addWeights(m, "wg", {4, 2, 3, 3});
+    setInts(addConv(m, "d1", "x", "w", "y1"), "dilations", {2, 2});
+    onnx::NodeProto &g1 = addConv(m, "g1", "x", "wg", "y2");
+    setInts(addConv(m, "d2", "x", "w", "y3"), "dilations", {2, 1});
+    addConv(m, "h", "z", "w", "y4");
+    onnx::NodeProto &g2 = addConv(m, "g2", "x", "wg", "y5");
+    setInts(addConv(m, "d3", "x", "w", "y6"), "dilations", {1, 3});
+    for (onnx::NodeProto *g : {&g1, &g2}) {
+        auto *a = g->add_attribute();
+        a->set_name("group");
+        a->set_type(onnx::AttributeProto::INT);
+        a->set_i(2);
+    }
+    const NetworkImport net = importModel(m);
+    QCOMPARE(net.skipped.size(), std::size_t(6));
+    try {
+        networkFromImport(net, Accelerator{}, false, "m.onnx");
+        QFAIL("accepted");
+    } catch (const FormatError &e) {
+        QCOMPARE(e.where, std::string("m.onnx"));
+        const std::string want = "no convolution the layer model can hold: 6 skipped (3 dilated convolution, 2 grouped "
+                                 "convolution, 1 dynamic input dimension; first: d1, dilated convolution (dilations = [2, 2])";
+        QVERIFY2(e.reason.find(want) == 0, e.what());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestOnnxShapes)

@@ -162,7 +162,8 @@ QString NetworkImportDialog::setModel(const QString &path)
             new QTreeWidgetItem(skipped, {QString::fromStdString(s.node), QString::fromStdString(s.reason), tr("skipped")});
         m_preview->expandAll();
         if (m_import->layers.empty())
-            error = tr("No convolution the layer model can hold: every one is skipped.");
+            error = tr("No convolution the layer model can hold: every one is skipped (%1).")
+                        .arg(QString::fromStdString(skippedCounts(m_import->skipped)));
     }
     QStringList warnings;
     if (m_import) {
