@@ -24,6 +24,7 @@ using namespace onnxmodels;
 Q_DECLARE_METATYPE(std::string)
 Q_DECLARE_METATYPE(onnx::ModelProto)
 Q_DECLARE_METATYPE(onnxmodels::Dim)
+Q_DECLARE_METATYPE(std::vector<std::int64_t>)
 
 namespace {
 
@@ -69,6 +70,9 @@ private slots:
     void quantised();
     void convInsideIf();
     void convInsideLoop();
+    void inputShape();
+    void inputShapeRefused_data();
+    void inputShapeRefused();
     void skippedCategory_data();
     void skippedCategory();
     void everyConvolutionSkipped();
@@ -396,6 +400,62 @@ void TestOnnxShapes::convInsideLoop()
     QVERIFY2(g.reason.find("depthwise convolution (group = 3)") == 0 || g.reason.find("grouped convolution (group = 3)") == 0,
         g.reason.c_str());
     QVERIFY2(contains(g.reason, inside), g.reason.c_str());
+}
+
+// --input-shape fixes the symbolic dimensions: the convolution that was
+// skipped (otherSymbolicDimension) is imported with ONNX's shapes for them.
+void TestOnnxShapes::inputShape()
+{
+    onnx::ModelProto m = emptyModel({{0, "N"}, {3}, {0, "H"}, {0, "W"}});
+    addWeights(m, "w", {4, 3, 3, 3});
+    setInts(addConv(m, "c", "x", "w", "y"), "strides", {2, 2});
+    const NetworkImport net = importOnnxBytes(m.SerializeAsString(), "m.onnx", {}, {{"x", {2, 3, 64, 48}}});
+    QVERIFY2(net.skipped.empty(), net.skipped.empty() ? "" : net.skipped.front().reason.c_str());
+    QCOMPARE(net.layers.size(), std::size_t(1));
+    QCOMPARE(net.notes, std::vector<std::string>{"input 'x': shape [2, 3, 64, 48] as given"});
+    onnx::ModelProto fixed = m;
+    auto &shape = *fixed.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape();
+    const std::int64_t sizes[] = {2, 3, 64, 48};
+    for (int i = 0; i < 4; ++i)
+        shape.mutable_dim(i)->set_dim_value(sizes[i]);
+    compareWithInference(fixed, net.layers[0]);
+    QCOMPARE(net.layers[0].batch, std::int64_t(2));
+    QCOMPARE(net.layers[0].layer.hOut(), 31); // (64 − 3)/2 + 1
+}
+
+void TestOnnxShapes::inputShapeRefused_data()
+{
+    QTest::addColumn<std::string>("name");
+    QTest::addColumn<std::vector<std::int64_t>>("dims");
+    QTest::addColumn<std::string>("message");
+    QTest::newRow("no such input") << std::string("images") << std::vector<std::int64_t>{1, 3, 8, 8}
+                                   << std::string("the model has no graph input 'images' (its inputs: 'x')");
+    QTest::newRow("an initializer") << std::string("w") << std::vector<std::int64_t>{4, 3, 3, 3}
+                                    << std::string("the model has no graph input 'w'");
+    QTest::newRow("wrong rank") << std::string("x") << std::vector<std::int64_t>{1, 3, 8}
+                                << std::string("the graph input 'x' has rank 4, [1, 3, 8] gives 3 sizes");
+    QTest::newRow("fixed size differs") << std::string("x") << std::vector<std::int64_t>{1, 4, 8, 8}
+                                        << std::string("dimension 1 of the graph input 'x' is 3 in the model, not 4");
+    QTest::newRow("zero") << std::string("x") << std::vector<std::int64_t>{1, 3, 0, 8}
+                          << std::string("'x': the sizes must be at least 1, got [1, 3, 0, 8]");
+}
+
+void TestOnnxShapes::inputShapeRefused()
+{
+    QFETCH(std::string, name);
+    QFETCH(std::vector<std::int64_t>, dims);
+    QFETCH(std::string, message);
+    onnx::ModelProto m = emptyModel({{0, "N"}, {3}, {0, "H"}, {0, "W"}});
+    addWeights(m, "w", {4, 3, 3, 3});
+    m.mutable_graph()->add_input()->set_name("w"); // an initializer listed as an input (IR < 4 did)
+    *m.mutable_graph()->mutable_input(1)->mutable_type() = m.graph().input(0).type();
+    addConv(m, "c", "x", "w", "y");
+    try {
+        importOnnxBytes(m.SerializeAsString(), "m.onnx", {}, {{name, dims}});
+        QFAIL("accepted");
+    } catch (const InputShapeError &e) {
+        QVERIFY2(std::string(e.what()).find(message) == 0, e.what());
+    }
 }
 
 void TestOnnxShapes::skippedCategory_data()

@@ -454,6 +454,55 @@ void noteValuesNotRead(NetworkImport &result)
     }
 }
 
+// --input-shape: each named graph input (not an initializer) gets these
+// sizes, one per dimension; a dimension the model fixes must keep its size.
+void setInputShapes(onnx::GraphProto &graph, const InputShapes &shapes, std::vector<std::string> &notes)
+{
+    std::map<std::string, int> initializers;
+    for (const auto &t : graph.initializer())
+        initializers.emplace(t.name(), 0);
+    std::map<std::string, int> seen;
+    for (const auto &[name, dims] : shapes) {
+        if (seen[name]++)
+            throw InputShapeError("'" + name + "' is given twice");
+        for (std::int64_t d : dims)
+            if (d < 1)
+                throw InputShapeError("'" + name + "': the sizes must be at least 1, got " + listText(dims));
+        onnx::ValueInfoProto *input = nullptr;
+        std::string names;
+        for (auto &v : *graph.mutable_input()) {
+            if (initializers.count(v.name()))
+                continue;
+            names += (names.empty() ? "'" : ", '") + v.name() + "'";
+            if (v.name() == name)
+                input = &v;
+        }
+        if (!input)
+            throw InputShapeError(
+                "the model has no graph input '" + name + "' (its inputs: " + (names.empty() ? "none" : names) + ")");
+        auto &type = *input->mutable_type();
+        if (!type.has_tensor_type())
+            throw InputShapeError("the graph input '" + name + "' is not a tensor");
+        auto &shape = *type.mutable_tensor_type()->mutable_shape();
+        const bool ranked = type.tensor_type().has_shape();
+        if (ranked && shape.dim_size() != int(dims.size()))
+            throw InputShapeError("the graph input '" + name + "' has rank " + std::to_string(shape.dim_size()) + ", "
+                + listText(dims) + " gives " + std::to_string(dims.size()) + " sizes");
+        if (!ranked)
+            for (std::size_t i = 0; i < dims.size(); ++i)
+                shape.add_dim();
+        for (int i = 0; i < shape.dim_size(); ++i) {
+            const auto &d = shape.dim(i);
+            if (d.has_dim_value() && d.dim_value() > 0 && d.dim_value() != dims[std::size_t(i)])
+                throw InputShapeError("dimension " + std::to_string(i) + " of the graph input '" + name + "' is "
+                    + std::to_string(d.dim_value()) + " in the model, not " + std::to_string(dims[std::size_t(i)]));
+        }
+        for (int i = 0; i < shape.dim_size(); ++i)
+            shape.mutable_dim(i)->set_dim_value(dims[std::size_t(i)]);
+        notes.push_back("input '" + name + "': shape " + listText(dims) + " as given");
+    }
+}
+
 // A symbolic or missing dimension 0 of a graph input is the batch: it counts
 // as 1 (the layer is one image), with a note. Returns the remedy to name when
 // a convolution's input still has a dynamic dimension: the graph inputs with
@@ -545,12 +594,13 @@ int importNodes(const Importer &importer, const onnx::GraphProto &graph, const s
 
 } // namespace
 
-NetworkImport importOnnx(const std::string &path, const std::vector<OnnxTensor> &bound)
+NetworkImport importOnnx(const std::string &path, const std::vector<OnnxTensor> &bound, const InputShapes &shapes)
 {
-    return importOnnxBytes(readTextFile(path, kMaxOnnxFileBytes), path, bound);
+    return importOnnxBytes(readTextFile(path, kMaxOnnxFileBytes), path, bound, shapes);
 }
 
-NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where, const std::vector<OnnxTensor> &bound)
+NetworkImport importOnnxBytes(
+    const std::string &bytes, const std::string &where, const std::vector<OnnxTensor> &bound, const InputShapes &shapes)
 {
     if (std::int64_t(bytes.size()) > kMaxOnnxFileBytes)
         throw FormatError(where, "not parsed: " + std::to_string(bytes.size()) + " bytes, more than an ONNX model may have here");
@@ -561,6 +611,7 @@ NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where
         throw FormatError(where, "not an ONNX model: it has no graph or no ir_version");
 
     NetworkImport result;
+    setInputShapes(*model.mutable_graph(), shapes, result.notes);
     const std::string remedy = fixSymbolicBatch(*model.mutable_graph(), result.notes);
     try {
         static GuardedSchemas schemas;

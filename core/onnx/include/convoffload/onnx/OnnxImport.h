@@ -20,7 +20,9 @@
 #include "convoffload/model/TensorData.h"
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace convoffload {
@@ -76,15 +78,30 @@ struct OnnxTensor {
 /// whose data matches its dims.
 OnnxTensor loadOnnxTensor(const std::string &path);
 
+/// Sizes for graph inputs' dimensions, by input name (`--input-shape
+/// NAME=1,3,640,640`): every dimension of the input, all ≥ 1, fixed before
+/// shape inference.
+using InputShapes = std::vector<std::pair<std::string, std::vector<std::int64_t>>>;
+
+/// A shape given for a graph input that the model cannot take: no such
+/// input, another rank, a size the model fixes otherwise, a size < 1, or the
+/// input named twice. The message names the input and the reason.
+struct InputShapeError : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
 /// Reads, parses and shape-infers an ONNX model. Throws FormatError (where =
 /// `path`) when the file cannot be read, is larger than kMaxOnnxFileBytes, is
 /// not an ONNX model, or holds no convolution at all. `bound` gives values to
 /// the graph's inputs that are not initializers, in order (as a conformance
 /// case's input_<i>.pb files): a Conv whose weights or bias are such an input
-/// takes them from there; without one it is skipped.
-NetworkImport importOnnx(const std::string &path, const std::vector<OnnxTensor> &bound = {});
+/// takes them from there; without one only their shape is used. `shapes`
+/// fixes the dimensions of graph inputs (throws InputShapeError when it
+/// does not fit the model); a symbolic batch left counts as 1.
+NetworkImport importOnnx(const std::string &path, const std::vector<OnnxTensor> &bound = {}, const InputShapes &shapes = {});
 /// The same for bytes already in memory; `where` names them in errors.
-NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where, const std::vector<OnnxTensor> &bound = {});
+NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where, const std::vector<OnnxTensor> &bound = {},
+    const InputShapes &shapes = {});
 
 /// Magnitude bits for the quantised values of this layer: min(24, (62 −
 /// ceil(log2 K)) / 2) with K = C_in·H_K·W_K, so every dot product of a
