@@ -488,9 +488,11 @@ void TestOnnx::damagedModelsNeverCrash()
     setInts(conv, "strides", {2, 2});
     setInts(conv, "kernel_shape", {3, 3});
     seeds.push_back(m.SerializeAsString());
+    for (const onnx::ModelProto &seed : shapeSeedModels())
+        seeds.push_back(seed.SerializeAsString());
 
-    // 3000 take well under a second; 200 000 with two seeds passed once by hand.
-    constexpr int kModels = 3000;
+    // 6000 take well under a second; 200 000 with two seeds passed once by hand.
+    constexpr int kModels = 6000;
     std::mt19937 random(20261123);
     int imported = 0, refused = 0, skipped = 0;
     for (int i = 0; i < kModels; ++i) {

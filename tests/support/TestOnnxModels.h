@@ -131,6 +131,58 @@ inline void setString(onnx::NodeProto &n, const std::string &name, const std::st
     a->set_s(value);
 }
 
+/// Models of what the import takes beyond plain Conv, as seeds for damaged
+/// copies (tst_onnx) and the fuzz corpus: a symbolic batch with FLOAT16
+/// weights in a Constant node, a QLinearConv, a Conv inside each branch of
+/// an If.
+inline std::vector<onnx::ModelProto> shapeSeedModels()
+{
+    std::vector<onnx::ModelProto> models;
+    onnx::ModelProto m = emptyModel({{0, "N"}, {3}, {0, "H"}, {12}});
+    onnx::TensorProto &t = *addConstant(*m.mutable_graph(), "w", {4, 3, 3, 3}).mutable_attribute(0)->mutable_t();
+    t.clear_float_data();
+    t.set_data_type(onnx::TensorProto::FLOAT16);
+    t.set_raw_data(std::string(2 * 108, '\0'));
+    setInts(addConv(m, "c", "x", "w", "y"), "strides", {2, 2});
+    models.push_back(m);
+
+    m = emptyModel({{1}, {3}, {10}, {12}}, onnx::TensorProto::UINT8);
+    for (const char *name : {"xs", "ws", "ys"})
+        addWeights(m, name, {});
+    for (const char *name : {"xz", "wz", "yz"}) {
+        onnx::TensorProto &z = addWeights(m, name, {});
+        z.clear_float_data();
+        z.set_data_type(name[0] == 'w' ? onnx::TensorProto::INT8 : onnx::TensorProto::UINT8);
+        z.set_raw_data(std::string(1, '\0'));
+    }
+    onnx::TensorProto &q = addWeights(m, "w", {4, 3, 3, 3});
+    q.clear_float_data();
+    q.set_data_type(onnx::TensorProto::INT8);
+    q.set_raw_data(std::string(108, '\1'));
+    setInts(addNode(*m.mutable_graph(), "QLinearConv", "q", {"x", "xs", "xz", "w", "ws", "wz", "ys", "yz"}, {"y"}), "pads",
+        {1, 1, 1, 1});
+    models.push_back(m);
+
+    m = emptyModel({{1}, {3}, {10}, {12}});
+    setShape(*m.mutable_graph()->add_input(), "cond", {}, onnx::TensorProto::BOOL);
+    addWeights(m, "w", {2, 3, 3, 3});
+    onnx::NodeProto &node = addNode(*m.mutable_graph(), "If", "if", {"cond"}, {"y"});
+    for (const char *branch : {"then_branch", "else_branch"}) {
+        auto *a = node.add_attribute();
+        a->set_name(branch);
+        a->set_type(onnx::AttributeProto::GRAPH);
+        onnx::GraphProto &g = *a->mutable_g();
+        g.set_name(branch);
+        const std::string out = std::string(branch) + "_y";
+        addNode(g, "Conv", "", {"x", "w"}, {out});
+        auto *o = g.add_output();
+        o->set_name(out);
+        o->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
+    }
+    models.push_back(m);
+    return models;
+}
+
 /// The shape ONNX's own shape inference gives `tensor` (graph inputs,
 /// outputs and value_info, subgraphs included), nullopt when it gives none;
 /// an unknown dimension is -1.
