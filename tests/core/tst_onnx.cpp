@@ -376,8 +376,8 @@ void TestOnnx::dynamicShapeSkipped()
     QVERIFY2(net.skipped[0].reason.find("--input-shape x=1,2,<height>,8") != std::string::npos, net.skipped[0].reason.c_str());
 }
 
-// Weights computed at run time: imported when shape inference knows their
-// shape (values not read), skipped when it does not.
+// Weights fed at run time (an unbound graph input): imported when their
+// shape is known (values not read), skipped when it is not.
 void TestOnnx::weightsNotConstantSkipped()
 {
     onnx::ModelProto m = emptyModel({{1}, {2}, {8}, {8}});
@@ -387,7 +387,7 @@ void TestOnnx::weightsNotConstantSkipped()
     addConv(m, "d", "x", "v", "z");
     const NetworkImport net = importModel(m);
     QCOMPARE(net.layers.size(), std::size_t(1));
-    QCOMPARE(net.layers[0].values_not_read, std::string("computed at run time"));
+    QCOMPARE(net.layers[0].values_not_read, std::string("graph input"));
     QVERIFY(net.layers[0].weights.empty());
     QCOMPARE(net.layers[0].kernelData().kernels.size(), std::size_t(3 * 2 * 3 * 3));
     QCOMPARE(net.skipped.size(), std::size_t(1));

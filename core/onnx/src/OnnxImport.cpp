@@ -207,7 +207,7 @@ private:
 struct TensorSource {
     std::vector<std::int64_t> dims;
     const onnx::TensorProto *tensor = nullptr; // stored values, when there are
-    std::string storage; // "initializer", "Constant node", "computed at run time"
+    std::string storage; // "initializer", "Constant node", "graph input", "computed at run time"
 };
 
 class Importer {
@@ -411,7 +411,9 @@ private:
         TensorSource t;
         for (const auto &d : s->second)
             t.dims.push_back(*d);
-        t.storage = "computed at run time";
+        const bool input = std::any_of(
+            m_graph.input().begin(), m_graph.input().end(), [&](const onnx::ValueInfoProto &v) { return v.name() == name; });
+        t.storage = input ? "graph input" : "computed at run time";
         return t;
     }
 
