@@ -67,6 +67,34 @@ bool withStrategies(const QCommandLineParser &parser)
     return value == QLatin1String("default");
 }
 
+/// --input-shape NAME=D1,D2,… (repeatable): sizes ≥ 1 for every dimension
+/// of a graph input; whether the model has that input is the import's check.
+InputShapes inputShapes(const QCommandLineParser &parser)
+{
+    InputShapes shapes;
+    for (const QString &value : parser.values(opt("input-shape"))) {
+        const qsizetype equals = value.indexOf(QLatin1Char('='));
+        const QString name = value.left(equals);
+        const QStringList sizes = value.mid(equals + 1).split(QLatin1Char(','));
+        std::vector<std::int64_t> dims;
+        for (const QString &size : sizes) {
+            bool ok = false;
+            const qlonglong d = size.trimmed().toLongLong(&ok);
+            if (!ok || d < 1 || d > std::numeric_limits<int>::max()) {
+                dims.clear();
+                break;
+            }
+            dims.push_back(d);
+        }
+        if (equals < 1 || dims.empty())
+            throw UsageError("--input-shape: expected NAME=D1,D2,... (the graph input and its sizes, each ≥ 1, e.g. "
+                             "images=1,3,640,640), got '"
+                + str(value) + "'");
+        shapes.emplace_back(str(name), dims);
+    }
+    return shapes;
+}
+
 std::string shape(const Layer &l)
 {
     char text[160];
@@ -84,6 +112,8 @@ std::string importSummary(const NetworkImport &imported, const Network &network,
     text += "Skipped " + std::to_string(network.skipped.size()) + " convolutions" + (network.skipped.empty() ? "." : ":") + "\n";
     for (const SkippedConv &s : network.skipped)
         text += "  " + s.node + ": " + s.reason + "\n";
+    for (const std::string &n : imported.notes)
+        text += "Note: " + n + "\n";
     for (const std::string &w : imported.warnings)
         text += "Warning: " + w + "\n";
     text += "Wrote " + out + "\n";
@@ -158,6 +188,8 @@ void addNetworkOptions(QCommandLineParser &parser)
         {opt("max-loads"), opt("import-onnx: max_loads_per_element, the reload bound."), opt("n")},
         {opt("strategies"), opt("import-onnx: default (heuristics stored with every layer) or none."), opt("which"),
             opt("default")},
+        {opt("input-shape"), opt("import-onnx: sizes of a graph input's symbolic dimensions, NAME=1,3,640,640 (repeatable)."),
+            opt("name=sizes")},
         {opt("optimize"), opt("network: also run the search optimiser on every layer (--time-limit for the whole network).")},
         {opt("own-only"), opt("network: only the strategies the project holds, none generated.")},
     });
@@ -172,7 +204,13 @@ int importOnnxCommand(const QCommandLineParser &parser, const QString &modelPath
         throw UsageError("--out: the folder of '" + str(out) + "' does not exist");
     const Accelerator accelerator = acceleratorFrom(parser);
     const bool strategies = withStrategies(parser);
-    const NetworkImport imported = importOnnx(str(modelPath));
+    const InputShapes shapes = inputShapes(parser);
+    NetworkImport imported;
+    try {
+        imported = importOnnx(str(modelPath), {}, shapes);
+    } catch (const InputShapeError &e) {
+        throw UsageError("--input-shape: " + std::string(e.what()));
+    }
     const Network network = networkFromImport(imported, accelerator, strategies, str(QFileInfo(modelPath).fileName()));
     saveNetwork(network, str(out));
     print(importSummary(imported, network, str(out)));

@@ -179,7 +179,8 @@ const Command kCommands[] = {
         .help = "a solver's solution, validated; a step,patch,kernel CSV (header or --kernel-steps) as a steps strategy",
         .run = [](const CommandInput &in) { return importSolutionCommand(in.parser, *in.loaded, in.projectPath); }},
     {.name = "import-onnx",
-        .usage = "MODEL.onnx (--hardware HW.json | --mem-size N --nbop-pe N ...) [--strategies default|none] --out NETWORK.json",
+        .usage = "MODEL.onnx (--hardware HW.json | --mem-size N --nbop-pe N ...) [--input-shape NAME=D1,D2,...] "
+                 "[--strategies default|none] --out NETWORK.json",
         .help = "every convolution of an ONNX model as a network project; lists the ones skipped and why",
         .run = [](const CommandInput &in) { return importOnnxCommand(in.parser, in.projectPath); },
         .readsOwnFile = true},

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
 // SPDX-License-Identifier: Apache-2.0
 // Fuzz target: the ONNX import (core/onnx). Any bytes either import (every
-// layer sound, weights and quantised kernels of the layer's size, every
+// layer sound, weights and quantised kernels of the layer's size (or none
+// when their values are not read), every
 // refusal with a node and a reason) or throw FormatError. The seed corpus is
 // a few of ONNX's conformance models (Apache-2.0, Debian's libonnx-testdata);
 // crashes/onnx holds the two damaged Conv nodes that crashed ONNX 1.12's own
@@ -26,7 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
         return 0;
     }
     for (const ImportedConv &c : net.layers) {
-        const std::size_t weights = std::size_t(c.layer.n * c.layer.kernelElements());
+        // Values are read (float32 data) or not at all (any other storage).
+        const std::size_t weights = c.values_not_read.empty() ? std::size_t(c.layer.n * c.layer.kernelElements()) : 0;
         if (!c.layer.problems().empty() || c.name.empty() || c.batch < 1 || c.weights.size() != weights
             || c.kernels.values.size() != weights || (!c.bias.empty() && c.bias.size() != std::size_t(c.layer.n)))
             std::abort(); // imported a layer the model cannot hold

@@ -16,6 +16,7 @@
 #include <QTest>
 
 #include "TestCli.h"
+#include "TestOnnxModels.h"
 
 namespace {
 
@@ -155,6 +156,75 @@ private slots:
         QCOMPARE(relu.exitCode, 1);
         QVERIFY2(relu.err.contains("test_relu/model.onnx: the model has no Conv node"), relu.err.constData());
         QVERIFY(!QFile::exists(out));
+    }
+
+    // paddle2onnx's way: a symbolic batch and the weights in a Constant
+    // node of FLOAT16 values. x [N, 3, 10, 12], 4 kernels 3×3, stride 2:
+    // 3x10x12 -> (10 − 3)/2 + 1 = 4 by (12 − 3)/2 + 1 = 5.
+    void importSymbolicBatch()
+    {
+        using namespace onnxmodels;
+        onnx::ModelProto m = emptyModel({{0, "N"}, {3}, {10}, {12}});
+        onnx::TensorProto &w = *addConstant(*m.mutable_graph(), "w", {4, 3, 3, 3}).mutable_attribute(0)->mutable_t();
+        w.clear_float_data();
+        w.set_data_type(onnx::TensorProto::FLOAT16);
+        w.set_raw_data(std::string(2 * 4 * 3 * 3 * 3, '\0'));
+        setInts(addConv(m, "c", "x", "w", "y"), "strides", {2, 2});
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("paddle.onnx"));
+        write(path, QByteArray::fromStdString(m.SerializeAsString()));
+        const QString out = dir.filePath(QStringLiteral("n.json"));
+        const Run r = cli({QStringLiteral("import-onnx"), path, QStringLiteral("--mem-size"), QStringLiteral("1000"),
+            QStringLiteral("--nbop-pe"), QStringLiteral("100"), QStringLiteral("--out"), out});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("  c: 3x10x12, 4 kernels 3x3, stride 2,2, pads 0 0 0 0 -> 4x5"), r.out.constData());
+        QVERIFY2(r.out.contains("Note: input 'x': dimension 0 ('N') is symbolic, taken as batch 1\n"), r.out.constData());
+        QVERIFY2(r.out.contains("Note: weights not read (FLOAT16 Constant node) for 1 layer (c)"), r.out.constData());
+        QVERIFY(r.err.isEmpty());
+        const QJsonObject layer
+            = QJsonDocument::fromJson(contents(out)).object()[QStringLiteral("layers")].toArray()[0].toObject();
+        QCOMPARE(layer[QStringLiteral("layer")].toObject()[QStringLiteral("c_in")].toInt(), 3);
+        QCOMPARE(layer[QStringLiteral("layer")].toObject()[QStringLiteral("n")].toInt(), 4);
+    }
+
+    // --input-shape fixes a symbolic image size; bad values are refused
+    // naming the flag and the reason.
+    void importInputShape_data()
+    {
+        QTest::addColumn<QStringList>("shapes");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("message");
+        const auto flag = [](const char *v) { return QStringList{QStringLiteral("--input-shape"), QString::fromLatin1(v)}; };
+        QTest::newRow("fixed") << flag("x=1,3,64,48") << 0 << "  c: 3x64x48, 4 kernels 3x3, stride 1,1, pads 0 0 0 0 -> 62x46";
+        QTest::newRow("missing") << QStringList{} << 1 << "no convolution the layer model can hold: 1 skipped (1 dynamic input";
+        QTest::newRow("no such input") << flag("images=1,3,64,48") << 1
+                                       << "--input-shape: the model has no graph input 'images' (its inputs: 'x')";
+        QTest::newRow("wrong rank") << flag("x=3,64,48") << 1 << "--input-shape: the graph input 'x' has rank 4";
+        QTest::newRow("zero") << flag("x=1,3,0,48") << 1 << "--input-shape: expected NAME=D1,D2,...";
+        QTest::newRow("negative") << flag("x=1,3,-64,48") << 1 << "--input-shape: expected NAME=D1,D2,...";
+        QTest::newRow("no name") << flag("1,3,64,48") << 1 << "--input-shape: expected NAME=D1,D2,...";
+        QTest::newRow("twice") << (flag("x=1,3,64,48") + flag("x=1,3,64,48")) << 1 << "--input-shape: 'x' is given twice";
+    }
+
+    void importInputShape()
+    {
+        QFETCH(QStringList, shapes);
+        QFETCH(int, exitCode);
+        QFETCH(QString, message);
+        using namespace onnxmodels;
+        onnx::ModelProto m = emptyModel({{0, "N"}, {3}, {0, "H"}, {0, "W"}});
+        addWeights(m, "w", {4, 3, 3, 3});
+        addConv(m, "c", "x", "w", "y");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("m.onnx"));
+        write(path, QByteArray::fromStdString(m.SerializeAsString()));
+        const QString out = dir.filePath(QStringLiteral("n.json"));
+        const Run r = cli(QStringList{QStringLiteral("import-onnx"), path, QStringLiteral("--mem-size"), QStringLiteral("1000"),
+                              QStringLiteral("--nbop-pe"), QStringLiteral("100"), QStringLiteral("--out"), out}
+            + shapes);
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2(QString::fromUtf8(exitCode ? r.err : r.out).contains(message), (r.out + r.err).constData());
+        QCOMPARE(QFile::exists(out), exitCode == 0);
     }
 
     void networkJson()

@@ -162,12 +162,16 @@ QString NetworkImportDialog::setModel(const QString &path)
             new QTreeWidgetItem(skipped, {QString::fromStdString(s.node), QString::fromStdString(s.reason), tr("skipped")});
         m_preview->expandAll();
         if (m_import->layers.empty())
-            error = tr("No convolution the layer model can hold: every one is skipped.");
+            error = tr("No convolution the layer model can hold: every one is skipped (%1).")
+                        .arg(QString::fromStdString(skippedCounts(m_import->skipped)));
     }
     QStringList warnings;
-    if (m_import)
+    if (m_import) {
+        for (const std::string &n : m_import->notes)
+            warnings << tr("Note: %1").arg(QString::fromStdString(n));
         for (const std::string &w : m_import->warnings)
             warnings << QString::fromStdString(w);
+    }
     m_message->setText(error.isEmpty() ? warnings.join(QLatin1Char('\n')) : error);
     for (QAbstractButton *b : m_buttons->buttons())
         if (m_buttons->buttonRole(b) == QDialogButtonBox::AcceptRole) {

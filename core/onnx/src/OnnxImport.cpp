@@ -4,6 +4,7 @@
 
 #include "convoffload/io/FormatError.h"
 #include "convoffload/io/TextFile.h"
+#include "convoffload/model/Project.h"
 
 #include <onnx/defs/schema.h>
 #include <onnx/defs/shape_inference.h>
@@ -40,6 +41,10 @@ std::string typeName(int type)
     return onnx::TensorProto_DataType_IsValid(type) ? onnx::TensorProto_DataType_Name(onnx::TensorProto_DataType(type))
                                                     : "type " + std::to_string(type);
 }
+
+// Subgraphs are searched this deep; protobuf's own recursion limit (100
+// messages, about 3 per level of subgraph) stops a file long before.
+constexpr int kMaxSubgraphDepth = 40;
 
 // Why a node is skipped: thrown inside the node's import, caught per node.
 struct Skip {
@@ -196,6 +201,15 @@ private:
     mutable std::map<std::pair<std::string, int>, std::unique_ptr<onnx::OpSchema>> m_guarded;
 };
 
+// Where a Conv's weights (or bias) come from: a stored tensor (initializer,
+// bound input, Constant node) or a tensor computed at run time whose shape
+// inference knows the shape. Only the shape is needed for the layer.
+struct TensorSource {
+    std::vector<std::int64_t> dims;
+    const onnx::TensorProto *tensor = nullptr; // stored values, when there are
+    std::string storage; // "initializer", "Constant node", "graph input", "computed at run time"
+};
+
 class Importer {
 public:
     Importer(const onnx::ModelProto &model, const std::vector<OnnxTensor> &bound)
@@ -221,29 +235,38 @@ public:
         }
         for (const auto &t : m_bound)
             m_initializers.emplace(t.name(), &t);
-        for (const auto *list : {&m_graph.input(), &m_graph.value_info(), &m_graph.output()})
-            for (const auto &v : *list)
-                m_shapes.emplace(v.name(), shapeOf(v));
+        addGraph(m_graph);
     }
 
-    ImportedConv conv(const onnx::NodeProto &node, const std::string &name) const
+    // The convolution `node` of type `op` (Conv, ConvInteger, QLinearConv).
+    ImportedConv conv(const onnx::NodeProto &node, const std::string &op, const std::string &name) const
     {
         if (!node.domain().empty() && node.domain() != "ai.onnx")
-            throw Skip{"Conv of domain '" + node.domain() + "', not the standard operator"};
-        if (node.input_size() < 2 || node.input(0).empty() || node.input(1).empty())
-            throw Skip{"Conv without input X or weights W"};
-        const auto w = m_initializers.find(node.input(1));
-        if (w == m_initializers.end())
-            throw Skip{"the weights '" + node.input(1) + "' are neither an initializer nor a bound input (computed at run time)"};
-        const onnx::TensorProto &weights = *w->second;
-        const int rank = weights.dims_size();
+            throw Skip{op + " of domain '" + node.domain() + "', not the standard operator"};
+        // QLinearConv: x, x_scale, x_zero_point, w, w_scale, w_zero_point,
+        // y_scale, y_zero_point, B (the ONNX operator docs); Conv and
+        // ConvInteger: x, w, then B or the zero points.
+        const int weightsAt = op == "QLinearConv" ? 3 : 1;
+        const int biasAt = op == "QLinearConv" ? 8 : op == "Conv" ? 2 : -1;
+        if (node.input_size() <= weightsAt || node.input(0).empty() || node.input(weightsAt).empty())
+            throw Skip{op + " without input X or weights W"};
+        const std::string &wName = node.input(weightsAt);
+        const std::optional<TensorSource> w = source(wName);
+        if (!w)
+            throw Skip{"the weights '" + wName
+                + "' are neither an initializer nor a bound input (computed at run time), and shape inference does not "
+                  "know their shape"};
+        const int rank = int(w->dims.size());
         if (rank == 3)
             throw Skip{"1-D convolution (weights of rank 3); the model holds 2-D convolutions only"};
         if (rank == 5)
             throw Skip{"3-D convolution (weights of rank 5); the model holds 2-D convolutions only"};
         if (rank != 4)
             throw Skip{"weights of rank " + std::to_string(rank) + "; the model holds 2-D convolutions (rank 4) only"};
-        const std::vector<std::int64_t> wDims(weights.dims().begin(), weights.dims().end());
+        const std::vector<std::int64_t> &wDims = w->dims;
+        for (std::int64_t d : wDims)
+            if (d < 1 || d > INT_MAX)
+                throw Skip{"the weights '" + wName + "' have dims " + listText(wDims) + ", not sizes of at least 1"};
 
         const onnx::AttributeProto *groupAttr = attribute(node, "group");
         const std::int64_t group = groupAttr ? groupAttr->i() : 1;
@@ -267,7 +290,7 @@ public:
         for (std::size_t i = 0; i < x.size(); ++i)
             if (!x[i])
                 throw Skip{"dimension " + std::to_string(i) + " of input '" + node.input(0)
-                    + "' is dynamic (symbolic or unknown after shape inference)"};
+                    + "' is dynamic (symbolic or unknown after shape inference)" + m_dynamicRemedy};
         if (*x[1] != wDims[1])
             throw Skip{"the input has " + std::to_string(*x[1]) + " channels, the weights " + std::to_string(wDims[1])};
         const std::vector<std::int64_t> kernelShape = intsAttribute(node, "kernel_shape", {wDims[2], wDims[3]});
@@ -318,14 +341,25 @@ public:
         if (!problems.empty())
             throw Skip{"the layer is outside what the model holds: " + problems.front()};
 
-        c.weights = initializerValues(weights, "the weights '" + node.input(1) + "'");
+        const bool hasBias = biasAt > 0 && node.input_size() > biasAt && !node.input(biasAt).empty();
+        const std::optional<TensorSource> b = hasBias ? source(node.input(biasAt)) : std::nullopt;
+        if (b && !unreadable(*b).empty() && !(b->dims.size() == 1 && b->dims[0] == l.n))
+            throw Skip{"the bias has dims " + listText(b->dims) + " for " + std::to_string(l.n) + " kernels"};
+        // Values: read as before from float32 data (the conformance cases'
+        // functional check); any other storage gives only the shape.
+        c.values_not_read = op != "Conv" ? "quantised convolution (" + op + ")" : unreadable(*w);
+        if (c.values_not_read.empty() && hasBias) {
+            const std::string why = b ? unreadable(*b) : "computed at run time";
+            if (!why.empty())
+                c.values_not_read = "bias " + why;
+        }
+        if (!c.values_not_read.empty())
+            return c;
+        c.weights = initializerValues(*w->tensor, "the weights '" + wName + "'");
         if (!std::all_of(c.weights.begin(), c.weights.end(), [](float v) { return std::isfinite(v); }))
-            throw Skip{"the weights '" + node.input(1) + "' hold a value that is not finite"};
-        if (node.input_size() > 2 && !node.input(2).empty()) {
-            const auto b = m_initializers.find(node.input(2));
-            if (b == m_initializers.end())
-                throw Skip{"the bias '" + node.input(2) + "' is neither an initializer nor a bound input (computed at run time)"};
-            c.bias = initializerValues(*b->second, "the bias '" + node.input(2) + "'");
+            throw Skip{"the weights '" + wName + "' hold a value that is not finite"};
+        if (hasBias) {
+            c.bias = initializerValues(*b->tensor, "the bias '" + node.input(biasAt) + "'");
             if (std::int64_t(c.bias.size()) != l.n)
                 throw Skip{"the bias has " + std::to_string(c.bias.size()) + " values for " + std::to_string(l.n) + " kernels"};
         }
@@ -333,21 +367,242 @@ public:
         return c;
     }
 
+    /// Said after "is dynamic" when a graph input has a symbolic dimension.
+    void setDynamicRemedy(std::string remedy) { m_dynamicRemedy = std::move(remedy); }
+
 private:
+    // Names are unique across a graph and its subgraphs (ONNX's IR), so one
+    // map each serves every scope.
+    void addGraph(const onnx::GraphProto &g, int depth = 0)
+    {
+        for (const auto &t : g.initializer())
+            m_initializers.emplace(t.name(), &t);
+        for (const auto *list : {&g.input(), &g.value_info(), &g.output()})
+            for (const auto &v : *list)
+                m_shapes.emplace(v.name(), shapeOf(v));
+        for (const auto &node : g.node()) {
+            if (node.op_type() == "Constant" && (node.domain().empty() || node.domain() == "ai.onnx") && node.output_size() == 1)
+                if (const onnx::AttributeProto *value = attribute(node, "value");
+                    value && value->type() == onnx::AttributeProto::TENSOR)
+                    m_constants.emplace(node.output(0), &value->t());
+            for (const onnx::AttributeProto &a : node.attribute())
+                if (depth < kMaxSubgraphDepth) {
+                    if (a.has_g())
+                        addGraph(a.g(), depth + 1);
+                    for (const auto &g : a.graphs())
+                        addGraph(g, depth + 1);
+                }
+        }
+    }
+
+    std::optional<TensorSource> source(const std::string &name) const
+    {
+        const auto stored = [](const onnx::TensorProto &t, const std::string &storage) {
+            return TensorSource{{t.dims().begin(), t.dims().end()}, &t, storage};
+        };
+        if (const auto i = m_initializers.find(name); i != m_initializers.end())
+            return stored(*i->second, "initializer");
+        if (const auto c = m_constants.find(name); c != m_constants.end())
+            return stored(*c->second, "Constant node");
+        const auto s = m_shapes.find(name);
+        if (s == m_shapes.end() || s->second.empty()
+            || std::any_of(s->second.begin(), s->second.end(), [](const auto &d) { return !d; }))
+            return std::nullopt;
+        TensorSource t;
+        for (const auto &d : s->second)
+            t.dims.push_back(*d);
+        const bool input = std::any_of(
+            m_graph.input().begin(), m_graph.input().end(), [&](const onnx::ValueInfoProto &v) { return v.name() == name; });
+        t.storage = input ? "graph input" : "computed at run time";
+        return t;
+    }
+
+    // Why a tensor's values are not read: empty for plain float32 data.
+    static std::string unreadable(const TensorSource &s)
+    {
+        if (!s.tensor)
+            return s.storage;
+        if (s.tensor->data_type() != onnx::TensorProto::FLOAT)
+            return typeName(s.tensor->data_type()) + " " + s.storage;
+        if (s.tensor->data_location() == onnx::TensorProto::EXTERNAL)
+            return s.storage + " with external data";
+        return {};
+    }
+
     const onnx::GraphProto &m_graph;
     std::deque<onnx::TensorProto> m_bound;
     std::map<std::string, const onnx::TensorProto *> m_initializers;
+    std::map<std::string, const onnx::TensorProto *> m_constants; // Constant nodes' outputs
     std::map<std::string, Shape> m_shapes;
+    std::string m_dynamicRemedy;
 };
+
+// The layers whose weights' values were not read, one note per reason.
+void noteValuesNotRead(NetworkImport &result)
+{
+    std::map<std::string, std::vector<std::string>> byReason;
+    for (const ImportedConv &c : result.layers)
+        if (!c.values_not_read.empty())
+            byReason[c.values_not_read].push_back(c.name);
+    for (const auto &[why, names] : byReason) {
+        std::string list;
+        for (std::size_t i = 0; i < names.size() && i < 3; ++i)
+            list += (i ? ", " : "") + names[i];
+        if (names.size() > 3)
+            list += ", …";
+        result.notes.push_back("weights not read (" + why + ") for " + std::to_string(names.size()) + " layer"
+            + (names.size() == 1 ? "" : "s") + " (" + list
+            + "): their shapes are imported; a functional check uses seeded values");
+    }
+}
+
+// --input-shape: each named graph input (not an initializer) gets these
+// sizes, one per dimension; a dimension the model fixes must keep its size.
+void setInputShapes(onnx::GraphProto &graph, const InputShapes &shapes, std::vector<std::string> &notes)
+{
+    std::map<std::string, int> initializers;
+    for (const auto &t : graph.initializer())
+        initializers.emplace(t.name(), 0);
+    std::map<std::string, int> seen;
+    for (const auto &[name, dims] : shapes) {
+        if (seen[name]++)
+            throw InputShapeError("'" + name + "' is given twice");
+        for (std::int64_t d : dims)
+            if (d < 1)
+                throw InputShapeError("'" + name + "': the sizes must be at least 1, got " + listText(dims));
+        onnx::ValueInfoProto *input = nullptr;
+        std::string names;
+        for (auto &v : *graph.mutable_input()) {
+            if (initializers.count(v.name()))
+                continue;
+            names += (names.empty() ? "'" : ", '") + v.name() + "'";
+            if (v.name() == name)
+                input = &v;
+        }
+        if (!input)
+            throw InputShapeError(
+                "the model has no graph input '" + name + "' (its inputs: " + (names.empty() ? "none" : names) + ")");
+        auto &type = *input->mutable_type();
+        if (!type.has_tensor_type())
+            throw InputShapeError("the graph input '" + name + "' is not a tensor");
+        auto &shape = *type.mutable_tensor_type()->mutable_shape();
+        const bool ranked = type.tensor_type().has_shape();
+        if (ranked && shape.dim_size() != int(dims.size()))
+            throw InputShapeError("the graph input '" + name + "' has rank " + std::to_string(shape.dim_size()) + ", "
+                + listText(dims) + " gives " + std::to_string(dims.size()) + " sizes");
+        if (!ranked)
+            for (std::size_t i = 0; i < dims.size(); ++i)
+                shape.add_dim();
+        for (int i = 0; i < shape.dim_size(); ++i) {
+            const auto &d = shape.dim(i);
+            if (d.has_dim_value() && d.dim_value() > 0 && d.dim_value() != dims[std::size_t(i)])
+                throw InputShapeError("dimension " + std::to_string(i) + " of the graph input '" + name + "' is "
+                    + std::to_string(d.dim_value()) + " in the model, not " + std::to_string(dims[std::size_t(i)]));
+        }
+        for (int i = 0; i < shape.dim_size(); ++i)
+            shape.mutable_dim(i)->set_dim_value(dims[std::size_t(i)]);
+        notes.push_back("input '" + name + "': shape " + listText(dims) + " as given");
+    }
+}
+
+// A symbolic or missing dimension 0 of a graph input is the batch: it counts
+// as 1 (the layer is one image), with a note. Returns the remedy to name when
+// a convolution's input still has a dynamic dimension: the graph inputs with
+// other symbolic dimensions, empty when there are none.
+std::string fixSymbolicBatch(onnx::GraphProto &graph, std::vector<std::string> &notes)
+{
+    std::map<std::string, int> initializers;
+    for (const auto &t : graph.initializer())
+        initializers.emplace(t.name(), 0);
+    std::string remedy;
+    for (auto &v : *graph.mutable_input()) {
+        if (initializers.count(v.name()) || !v.type().has_tensor_type() || !v.type().tensor_type().has_shape())
+            continue;
+        auto &shape = *v.mutable_type()->mutable_tensor_type()->mutable_shape();
+        const auto symbol = [](const onnx::TensorShapeProto_Dimension &d) {
+            return d.has_dim_param() && !d.dim_param().empty() ? "'" + d.dim_param() + "'" : std::string("unknown");
+        };
+        if (shape.dim_size() > 0 && !(shape.dim(0).has_dim_value() && shape.dim(0).dim_value() > 0)) {
+            notes.push_back("input '" + v.name() + "': dimension 0 (" + symbol(shape.dim(0)) + ") is symbolic, taken as batch 1");
+            shape.mutable_dim(0)->set_dim_value(1);
+        }
+        std::string example, dims;
+        int unknown = 0;
+        for (int i = 0; i < shape.dim_size(); ++i) {
+            const auto &d = shape.dim(i);
+            const bool fixed = d.has_dim_value() && d.dim_value() > 0;
+            example += (i ? "," : "")
+                + (fixed ? std::to_string(d.dim_value())
+                         : "<" + (d.has_dim_param() ? d.dim_param() : "d" + std::to_string(i)) + ">");
+            if (!fixed) {
+                dims += std::string(dims.empty() ? "" : ", ") + std::to_string(i) + " (" + symbol(d) + ")";
+                ++unknown;
+            }
+        }
+        if (!dims.empty() && remedy.size() < 1000)
+            remedy += "; graph input '" + v.name() + "' has symbolic dimension" + (unknown > 1 ? "s " : " ") + dims
+                + ": give it a size with --input-shape " + v.name() + "=" + example;
+    }
+    return remedy;
+}
+
+// Imports the convolutions of `graph` and, depth first, of its nodes'
+// subgraphs (If's branches, Loop's and Scan's bodies: attributes of type
+// GRAPH or GRAPHS), in graph order. `prefix` names a subgraph's unnamed
+// nodes, `inside` is added to its skipped reasons. Returns how many layers
+// came from subgraphs.
+int importNodes(const Importer &importer, const onnx::GraphProto &graph, const std::string &prefix, const std::string &inside,
+    int depth, NetworkImport &result)
+{
+    int fromSubgraphs = 0;
+    const auto &nodes = graph.node();
+    for (int i = 0; i < nodes.size(); ++i) {
+        const onnx::NodeProto &node = nodes[i];
+        const std::string &op = node.op_type();
+        const std::string name = node.name().empty() ? prefix + "conv" + std::to_string(i) : node.name();
+        // Quantised convolutions have the shapes of a Conv; only their
+        // values (not read) differ.
+        if (op == "Conv" || op == "ConvInteger" || op == "QLinearConv") {
+            try {
+                result.layers.push_back(importer.conv(node, op, name));
+                fromSubgraphs += depth > 0;
+            } catch (const Skip &skip) {
+                result.skipped.push_back({name, skip.reason + inside});
+            }
+        } else if (op == "ConvTranspose") {
+            result.skipped.push_back({name, "transposed convolution (ConvTranspose); the model holds Conv only" + inside});
+        }
+        for (const onnx::AttributeProto &a : node.attribute()) {
+            if (!a.has_g() && a.graphs_size() == 0)
+                continue;
+            const std::string parent = node.name().empty() ? op + std::to_string(i) : node.name();
+            if (depth >= kMaxSubgraphDepth) {
+                result.warnings.push_back("subgraphs nested deeper than " + std::to_string(kMaxSubgraphDepth) + " levels ("
+                    + prefix + parent + ") are not searched for convolutions");
+                continue;
+            }
+            const auto visit = [&](const onnx::GraphProto &g, const std::string &attr) {
+                fromSubgraphs += importNodes(importer, g, prefix + parent + "/" + attr + "/",
+                    " (inside the " + attr + " of " + op + " '" + parent + "')", depth + 1, result);
+            };
+            if (a.has_g())
+                visit(a.g(), a.name());
+            for (int k = 0; k < a.graphs_size(); ++k)
+                visit(a.graphs(k), a.name() + std::to_string(k));
+        }
+    }
+    return fromSubgraphs;
+}
 
 } // namespace
 
-NetworkImport importOnnx(const std::string &path, const std::vector<OnnxTensor> &bound)
+NetworkImport importOnnx(const std::string &path, const std::vector<OnnxTensor> &bound, const InputShapes &shapes)
 {
-    return importOnnxBytes(readTextFile(path, kMaxOnnxFileBytes), path, bound);
+    return importOnnxBytes(readTextFile(path, kMaxOnnxFileBytes), path, bound, shapes);
 }
 
-NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where, const std::vector<OnnxTensor> &bound)
+NetworkImport importOnnxBytes(
+    const std::string &bytes, const std::string &where, const std::vector<OnnxTensor> &bound, const InputShapes &shapes)
 {
     if (std::int64_t(bytes.size()) > kMaxOnnxFileBytes)
         throw FormatError(where, "not parsed: " + std::to_string(bytes.size()) + " bytes, more than an ONNX model may have here");
@@ -358,6 +613,8 @@ NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where
         throw FormatError(where, "not an ONNX model: it has no graph or no ir_version");
 
     NetworkImport result;
+    setInputShapes(*model.mutable_graph(), shapes, result.notes);
+    const std::string remedy = fixSymbolicBatch(*model.mutable_graph(), result.notes);
     try {
         static GuardedSchemas schemas;
         onnx::shape_inference::InferShapes(model, &schemas);
@@ -365,27 +622,18 @@ NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where
         result.warnings.push_back(std::string("shape inference failed: ") + e.what());
     }
     result.graph_name = model.graph().name();
-    const Importer importer(model, bound);
+    Importer importer(model, bound);
+    importer.setDynamicRemedy(remedy);
+    const int subgraphLayers = importNodes(importer, model.graph(), "", "", 0, result);
+    if (subgraphLayers > 0)
+        result.notes.push_back(std::to_string(subgraphLayers) + " layer" + (subgraphLayers == 1 ? " comes" : "s come")
+            + " from subgraphs (If, Loop, Scan), each imported once: both branches of an If, a Loop's body once whatever "
+              "its trip count");
     const auto &nodes = model.graph().node();
-    for (int i = 0; i < nodes.size(); ++i) {
-        const onnx::NodeProto &node = nodes[i];
-        const std::string &op = node.op_type();
-        const std::string name = node.name().empty() ? "conv" + std::to_string(i) : node.name();
-        if (op == "Conv") {
-            try {
-                result.layers.push_back(importer.conv(node, name));
-            } catch (const Skip &skip) {
-                result.skipped.push_back({name, skip.reason});
-            }
-        } else if (op == "ConvTranspose") {
-            result.skipped.push_back({name, "transposed convolution (ConvTranspose); the model holds Conv only"});
-        } else if (op == "ConvInteger" || op == "QLinearConv") {
-            result.skipped.push_back({name, "quantised convolution (" + op + "); the model holds float Conv only"});
-        }
-    }
     if (result.layers.empty() && result.skipped.empty())
         throw FormatError(
             where, "the model has no Conv node (graph '" + result.graph_name + "', " + std::to_string(nodes.size()) + " nodes)");
+    noteValuesNotRead(result);
     return result;
 }
 
@@ -426,11 +674,20 @@ Quantised quantise(const std::vector<float> &values, int bits)
     return q;
 }
 
+TensorData ImportedConv::kernelData() const
+{
+    if (values_not_read.empty())
+        return TensorData{{}, kernels.values};
+    TensorData seeded = seededTensors(layer, DataSpec{}.seed);
+    seeded.input.clear();
+    return seeded;
+}
+
 TensorData functionalTensors(const ImportedConv &conv, const std::vector<float> &image, int &exponent)
 {
     const Quantised input = quantise(image, quantisationBits(conv.layer));
     exponent = input.exponent + conv.kernels.exponent;
-    return TensorData{input.values, conv.kernels.values};
+    return TensorData{input.values, conv.kernelData().kernels};
 }
 
 std::vector<float> dequantiseOutputs(const ImportedConv &conv, int exponent, const std::vector<std::int64_t> &outputs)

@@ -5,6 +5,12 @@
 // the layer model can hold, in graph order, with its real weights; every
 // convolution it cannot hold in `skipped`, with the reason.
 //
+// Shapes, not weights (docs/design/onnx-import.md): a layer needs only the
+// weights' shape, so weights of any storage are imported (FLOAT16 or integer
+// initializers, Constant nodes, external data, tensors computed at run time
+// whose shape inference knows); their values are read only when they are
+// plain float32 data, for the functional check against ONNX's own outputs.
+//
 // Values: ONNX weights are float, the simulator's functional check runs on
 // int32 tensors with exact 64-bit sums. Weights and inputs are therefore
 // quantised with power-of-two scales (quantise), simulated exactly, and the
@@ -14,7 +20,9 @@
 #include "convoffload/model/TensorData.h"
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace convoffload {
@@ -37,8 +45,13 @@ struct ImportedConv {
     std::vector<float> weights; // [n][c_in][h_k][w_k], as the initializer holds them
     std::vector<float> bias; // [n], empty when the node has no bias
     Quantised kernels; // the weights quantised with quantisationBits(layer)
+    /// Why the weights' values were not read, empty when they were: e.g.
+    /// "FLOAT16 initializer", "external data", "computed at run time". Then
+    /// weights, bias and kernels are empty and the functional check takes the
+    /// seeded values of DataSpec's default seed, as a network project does.
+    std::string values_not_read;
     /// The kernels as the functional simulation takes them (input left empty).
-    TensorData kernelData() const { return TensorData{{}, kernels.values}; }
+    TensorData kernelData() const;
 };
 
 struct SkippedNode {
@@ -51,6 +64,9 @@ struct NetworkImport {
     std::vector<ImportedConv> layers; // graph order
     std::vector<SkippedNode> skipped; // graph order
     std::vector<std::string> warnings; // e.g. shape inference failed
+    /// What the import assumed, not an error: weights whose values were not
+    /// read, a symbolic batch dimension taken as 1.
+    std::vector<std::string> notes;
 };
 
 /// An ONNX TensorProto file (the conformance tests' input_0.pb, output_0.pb).
@@ -62,15 +78,30 @@ struct OnnxTensor {
 /// whose data matches its dims.
 OnnxTensor loadOnnxTensor(const std::string &path);
 
+/// Sizes for graph inputs' dimensions, by input name (`--input-shape
+/// NAME=1,3,640,640`): every dimension of the input, all ≥ 1, fixed before
+/// shape inference.
+using InputShapes = std::vector<std::pair<std::string, std::vector<std::int64_t>>>;
+
+/// A shape given for a graph input that the model cannot take: no such
+/// input, another rank, a size the model fixes otherwise, a size < 1, or the
+/// input named twice. The message names the input and the reason.
+struct InputShapeError : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
 /// Reads, parses and shape-infers an ONNX model. Throws FormatError (where =
 /// `path`) when the file cannot be read, is larger than kMaxOnnxFileBytes, is
 /// not an ONNX model, or holds no convolution at all. `bound` gives values to
 /// the graph's inputs that are not initializers, in order (as a conformance
 /// case's input_<i>.pb files): a Conv whose weights or bias are such an input
-/// takes them from there; without one it is skipped.
-NetworkImport importOnnx(const std::string &path, const std::vector<OnnxTensor> &bound = {});
+/// takes them from there; without one only their shape is used. `shapes`
+/// fixes the dimensions of graph inputs (throws InputShapeError when it
+/// does not fit the model); a symbolic batch left counts as 1.
+NetworkImport importOnnx(const std::string &path, const std::vector<OnnxTensor> &bound = {}, const InputShapes &shapes = {});
 /// The same for bytes already in memory; `where` names them in errors.
-NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where, const std::vector<OnnxTensor> &bound = {});
+NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where, const std::vector<OnnxTensor> &bound = {},
+    const InputShapes &shapes = {});
 
 /// Magnitude bits for the quantised values of this layer: min(24, (62 −
 /// ceil(log2 K)) / 2) with K = C_in·H_K·W_K, so every dot product of a

@@ -6,14 +6,24 @@
 #include "convoffload/onnx/OnnxImport.h"
 
 #include <string>
+#include <vector>
 
 namespace convoffload {
+
+/// The category of a skipped convolution's reason (docs/design/onnx-import.md
+/// "Skipped reasons"): its first words without names or numbers, e.g.
+/// "depthwise convolution", "dynamic input dimension", "weights computed at
+/// run time".
+std::string skippedCategory(const std::string &reason);
+/// How many skipped convolutions per category, the most frequent first (then
+/// in order of first appearance): "3 dilated convolution, 1 strides".
+std::string skippedCounts(const std::vector<SkippedNode> &skipped);
 
 /// Every imported convolution becomes a layer (graph order, the node's name;
 /// a name used twice gets "#2", "#3", … ), with the default strategies of
 /// defaultLayerStrategies when `withStrategies`; the skipped ones are listed
 /// with their reasons. Throws FormatError (where = `source`) when no
-/// convolution could be imported. `source` is stored as the network's source.
+/// convolution could be imported, with the count per category. `source` is stored as the network's source.
 Network networkFromImport(
     const NetworkImport &imported, const Accelerator &accelerator, bool withStrategies, const std::string &source);
 
