@@ -28,6 +28,14 @@ struct SkippedConv {
     bool operator==(const SkippedConv &) const = default;
 };
 
+/// A skipped convolution's reason as a short stable category, the keys of
+/// `network --json`'s `skipped_by_reason` (docs/reference/cli.md#network):
+/// "depthwise", "grouped", "dilated", "transposed", "1-D", "3-D",
+/// "quantised", or "other" for any other reason. Read from the start of the
+/// reasons the ONNX import writes, so an old network file's reasons sort the
+/// same way.
+std::string skippedCategory(const std::string &reason);
+
 /// The accelerator a network runs on: what a hardware description file holds.
 struct Accelerator {
     Hardware hardware;
