@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // convoffload-bench-network: import a ResNet-18-shaped ONNX model (224×224
 // input, 20 convolutions, 11.7 M weights, made by tools/onnx-networks) and
-// compare the heuristics on every layer, as `convoffload-cli import-onnx` and
-// `network` do. Target: import + analysis under 5 s on the 2-core machine.
+// analyse every layer (the S1 heuristics and the kernel-blocked family), as
+// `convoffload-cli import-onnx` and `network` do. Target: import + analysis
+// under 5 s on the 2-core machine.
 //
 // Prints, per phase, the best of --runs runs (default 3): model generation
 // (not counted), file import (read, parse, shape inference, quantisation),

@@ -253,19 +253,32 @@ private slots:
         QCOMPARE(o[QStringLiteral("total_duration")].toDouble(), 32.0);
         QCOMPARE(o[QStringLiteral("skipped")].toArray()[0].toObject()[QStringLiteral("reason")].toString(),
             QStringLiteral("depthwise"));
+        // Three convolutions in the model, two imported, one skipped
+        // ("depthwise"): the total of both layers' bests is not the model's.
+        QCOMPARE(o[QStringLiteral("convolutions")].toInt(), 3);
+        QCOMPARE(o[QStringLiteral("imported")].toInt(), 2);
+        QCOMPARE(o[QStringLiteral("skipped_by_reason")].toObject(), (QJsonObject{{QStringLiteral("depthwise"), 1}}));
+        QCOMPARE(o[QStringLiteral("layers_without_valid")].toInt(), 0);
+        QCOMPARE(o[QStringLiteral("complete")].toBool(), false);
         QCOMPARE(o[QStringLiteral("dominating")].toArray().size(), 1);
         QCOMPARE(o[QStringLiteral("dominating")].toArray()[0].toObject()[QStringLiteral("name")].toString(), QStringLiteral("b"));
 
         const Run csv = cli({QStringLiteral("network"), path, QStringLiteral("--csv")});
         QCOMPARE(csv.exitCode, 0);
         const QList<QByteArray> lines = csv.out.trimmed().split('\n');
-        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines.size(), 5); // header, a, b, the skipped dw, the total
         QVERIFY(lines[0].startsWith("layer,c_in,"));
         QVERIFY(lines[2].startsWith("b,1,3,3,1,2,2,1,1,0,0,0,0,yes,ZigZag,zigzag,1,,,yes,22,10,4,4,"));
+        QCOMPARE(lines[3], QByteArray("dw,,,,,,,,,,,,,,depthwise,skipped,,,,no,,,,,,"));
+        QCOMPARE(lines[4], QByteArray("(total),,,,,,,,,,,,,,2 of 3 convolutions,,,,,no,32,,,,,1"));
+        QCOMPARE(lines[4].count(','), lines[0].count(','));
+        QCOMPARE(lines[3].count(','), lines[0].count(','));
 
         const Run text = cli({QStringLiteral("network"), path});
         QCOMPARE(text.exitCode, 0);
-        QVERIFY(text.out.contains("total duration: 32"));
+        QVERIFY2(text.out.contains("total duration: 32 (incomplete: 1 of 3 convolutions skipped by the import)\n"
+                                   "2 of 3 convolutions; skipped: 1 depthwise\n"),
+            text.out.constData());
         QVERIFY(text.out.contains("skipped dw: depthwise"));
     }
 
@@ -302,6 +315,12 @@ private slots:
         QCOMPARE(layers[0].toObject()[QStringLiteral("name")].toString(), QStringLiteral("paper-example"));
         // docs/user/samples.md's table: Row-by-Row 117 is the best of the project's strategies.
         QCOMPARE(layers[0].toObject()[QStringLiteral("best")].toObject()[QStringLiteral("total_duration")].toDouble(), 117.0);
+        // A version-1 project is a model of one convolution, imported whole.
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o[QStringLiteral("convolutions")].toInt(), 1);
+        QCOMPARE(o[QStringLiteral("imported")].toInt(), 1);
+        QCOMPARE(o[QStringLiteral("skipped_by_reason")].toObject(), QJsonObject());
+        QCOMPARE(o[QStringLiteral("complete")].toBool(), true);
     }
 
     void networkRefusals()

@@ -7,6 +7,8 @@
 #include "convoffload/io/FormatError.h"
 #include "convoffload/io/NetworkReport.h"
 #include "convoffload/io/ProjectFile.h"
+#include "convoffload/model/KernelStreaming.h"
+#include "convoffload/onnx/OnnxImport.h"
 #include "convoffload/onnx/OnnxNetwork.h"
 #include "convoffload/optimise/NetworkOptimisation.h"
 #include "convoffload/simulate/NetworkAnalysis.h"
@@ -18,6 +20,7 @@
 #include <QTest>
 
 #include <fstream>
+#include <random>
 #include <sstream>
 
 using namespace convoffload;
@@ -363,6 +366,186 @@ private slots:
         const Problem none{l, Hardware{1, 2, 1, 1, 1, 1000, 2}, Options{}};
         QCOMPARE(largestKernelBlock(none), std::int64_t(0));
         QCOMPARE(generatedStrategies(none).empty(), true);
+    }
+
+    // The layer of issue 38 (docs/reference/cli.md#network): a 96×14×4
+    // input, 96 kernels 3×1, stride 1, no padding, on resnet8's accelerator
+    // (nbop_pe 73728, t_l = t_w = t_acc = 1). K = 96·3 = 288, so the kernels
+    // fit from 96·288 + 288 + 96 = 28032 elements: not at 20 000, at 1 Mi.
+    // Kernel-blocked, kernels outer, B = 4: G = 73728 / (288·4) = 64 ≥ the
+    // 12·4 = 48 patches, one group and 24 blocks, so 24 steps that keep the
+    // input: 96·14·4 = 5376 input loads, 96·288 = 27648 kernel loads, 48·96 =
+    // 4608 writes, 24 computes: 37656. B = 4 is at most B_max at 20 000
+    // (min(73728/288, (20000-288)/289, 96) = 68) and at 1 Mi (96): both bests
+    // are at most 37656, and the one with more memory is no slower. No
+    // strategy is under the lower bound 5376 + 27648 + 4608 + 1 = 37633.
+    void moreMemoryNeverSlowerOnTheIssueLayer()
+    {
+        Layer l;
+        l.c_in = 96, l.h_in = 14, l.w_in = 4, l.n = 96, l.h_k = 3, l.w_k = 1;
+        const Hardware small{20000, 73728, 1, 1, 1, 100000000, 2};
+        Hardware large = small;
+        large.mem_size = 1 << 20;
+        const Problem atSmall{l, small, Options{}}, atLarge{l, large, Options{}};
+        QCOMPARE(kernelsFitOnChip(atSmall), false);
+        QCOMPARE(kernelsFitOnChip(atLarge), true);
+        const StrategySpec b4 = kernelBlockedSpec({KernelLoop::KernelsOuter, PatchOrder::ZigZag, 4, 64}, "B=4");
+        const SimulationResult r = simulateStrategy(atLarge, b4, {});
+        QVERIFY(r.valid());
+        QCOMPARE(r.totalDuration(), 37656.0);
+        const LayerAnalysis a = analyseLayer("issue", atSmall, {}), b = analyseLayer("issue", atLarge, {});
+        QVERIFY(a.bestCandidate() && b.bestCandidate());
+        QVERIFY2(a.duration() <= 37656.0, std::to_string(a.duration()).c_str());
+        QVERIFY2(b.duration() <= a.duration(), (std::to_string(b.duration()) + " > " + std::to_string(a.duration())).c_str());
+        QVERIFY(b.duration() >= 37633.0);
+        QCOMPARE(durationLowerBound(atLarge, 1), 37633.0);
+        // With the kernels on chip, the kernel-blocked family is still tried.
+        QVERIFY(b.bestOf(StrategyFamily::KernelBlocked));
+        QVERIFY(b.bestOf(StrategyFamily::Heuristic));
+    }
+
+    void moreMemoryNeverSlower_data()
+    {
+        QTest::addColumn<unsigned>("seed");
+        for (unsigned seed = 1; seed <= 6; ++seed)
+            QTest::newRow(("seed " + std::to_string(seed)).c_str()) << seed;
+    }
+
+    // Random small layers and accelerators: at twice the memory a layer's
+    // best is never slower (nor missing). Independently of the analysis's
+    // pruning: its best is the shortest valid strategy of every generated
+    // spec at every group size of its chain (the op limit's G, G/4, G/16, …
+    // and 1), each simulated here, and no valid candidate is under
+    // durationLowerBound.
+    void moreMemoryNeverSlower()
+    {
+        QFETCH(unsigned, seed);
+        std::mt19937 rng(seed);
+        const auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+        int checked = 0;
+        while (checked < 25) {
+            Layer l;
+            l.c_in = pick(1, 3), l.h_in = pick(2, 6), l.w_in = pick(2, 6), l.n = pick(1, 8);
+            l.h_k = pick(1, std::min(3, l.h_in)), l.w_k = pick(1, std::min(3, l.w_in));
+            l.stride_h = pick(1, 2), l.stride_w = pick(1, 2);
+            l.pad_top = pick(0, 1), l.pad_bottom = pick(0, 1), l.pad_left = pick(0, 1), l.pad_right = pick(0, 1);
+            if (!l.problems().empty())
+                continue;
+            const std::int64_t k = l.kernelElements();
+            Hardware hw;
+            hw.nbop_pe = k * pick(1, 3 * l.n);
+            // Mostly below the kernels' N·K + K + N, so that twice as much
+            // often makes them fit and brings the S1 heuristics in.
+            hw.mem_size = pick(int(k) + 2, int(l.n * k + k + l.n + l.c_in * l.h_in * l.w_in));
+            hw.t_l = 1, hw.t_w = pick(0, 1), hw.t_acc = pick(1, 3);
+            hw.max_loads_per_element = 2;
+            const Options options{
+                pick(0, 1) == 1, pick(0, 1) ? WritePolicy::AsLateAsPossible : WritePolicy::NextStep, pick(0, 1) == 1};
+            const Problem p{l, hw, options};
+            if (!hw.problems().empty())
+                continue;
+            Hardware twice = hw;
+            twice.mem_size = 2 * hw.mem_size;
+            const Problem p2{l, twice, options};
+            const LayerAnalysis a = analyseLayer("l", p, {}), b = analyseLayer("l", p2, {});
+            const std::string what = "layer " + std::to_string(checked) + " mem " + std::to_string(hw.mem_size);
+            if (a.bestCandidate()) {
+                QVERIFY2(b.bestCandidate(), what.c_str());
+                QVERIFY2(b.duration() <= a.duration(), what.c_str());
+            }
+            for (const LayerAnalysis *x : {&a, &b}) {
+                double shortest = -1;
+                for (const StrategySpec &spec : generatedStrategies(x->problem)) {
+                    const std::int64_t head = spec.kind == StrategyKind::S1Baseline ? 1
+                        : spec.kind == StrategyKind::KernelBlocked ? kernelBlockedGroupSize(x->problem, *spec.kernel_block)
+                                                                   : x->problem.nbPatchesMax();
+                    for (std::int64_t g = head; g >= 1; g = g > 1 && g < 4 ? 1 : g / 4) {
+                        StrategySpec s = spec;
+                        if (spec.kind != StrategyKind::S1Baseline)
+                            s.group_size = g;
+                        SimulationOptions o;
+                        o.functional = false;
+                        try {
+                            const SimulationResult r = simulateStrategy(x->problem, s, o);
+                            if (r.valid() && (shortest < 0 || r.totalDuration() < shortest))
+                                shortest = r.totalDuration();
+                        } catch (const StrategyError &) { // not a strategy of this layer: no candidate either
+                        }
+                    }
+                }
+                QCOMPARE(x->bestCandidate() ? x->duration() : -1.0, shortest);
+                for (const LayerCandidate &c : x->candidates)
+                    if (c.row.valid && c.row.failure.empty())
+                        QVERIFY2(durationLowerBound(x->problem, c.row.steps) <= c.row.total_duration, what.c_str());
+            }
+            ++checked;
+        }
+    }
+
+    // The reasons the ONNX import writes for ONNX's conformance models
+    // (the cases of tst_onnx's `refused`), each in its category.
+    void skippedCategories_data()
+    {
+        QTest::addColumn<std::string>("dir");
+        QTest::addColumn<std::string>("category");
+        QTest::newRow("depthwise") << std::string("pytorch-converted/test_Conv2d_depthwise")
+                                   << std::string("depthwise convolution");
+        QTest::newRow("grouped") << std::string("pytorch-converted/test_Conv2d_groups") << std::string("grouped convolution");
+        QTest::newRow("dilated") << std::string("pytorch-converted/test_Conv2d_dilated") << std::string("dilated convolution");
+        QTest::newRow("1-D") << std::string("pytorch-converted/test_Conv1d") << std::string("1-D convolution");
+        QTest::newRow("3-D") << std::string("pytorch-converted/test_Conv3d") << std::string("3-D convolution");
+        QTest::newRow("transposed") << std::string("node/test_convtranspose") << std::string("transposed convolution");
+    }
+
+    void skippedCategories()
+    {
+        QFETCH(std::string, dir);
+        QFETCH(std::string, category);
+        if (std::string(CONVOFFLOAD_ONNX_TESTDATA).empty())
+            QSKIP("ONNX's test data is not installed");
+        const NetworkImport net = importOnnx(std::string(CONVOFFLOAD_ONNX_TESTDATA) + "/" + dir + "/model.onnx");
+        QCOMPARE(net.skipped.size(), std::size_t(1));
+        QCOMPARE(skippedCategory(net.skipped[0].reason), category);
+        QCOMPARE(skippedCategory("the weights 'w' are neither an initializer nor a bound input"),
+            std::string("weights computed at run time"));
+    }
+
+    // The toy (toyNetworkByHand: 10 + 22 = 32) with four convolutions the
+    // import skipped, two depthwise, one grouped, one 3-D: 6 convolutions, 2
+    // imported, not complete, though both layers have a valid best.
+    void skippedConvolutionsInTheReport()
+    {
+        if (std::string(CONVOFFLOAD_ONNX_TESTDATA).empty())
+            QSKIP("ONNX's test data is not installed");
+        Network n = networkFromJson(kNetworkText);
+        for (const char *dir : {"pytorch-converted/test_Conv2d_depthwise", "pytorch-converted/test_Conv2d_groups",
+                 "pytorch-converted/test_Conv2d_depthwise_padded", "pytorch-converted/test_Conv3d"})
+            for (const SkippedNode &s : importOnnx(std::string(CONVOFFLOAD_ONNX_TESTDATA) + "/" + dir + "/model.onnx").skipped)
+                n.skipped.push_back(SkippedConv{s.node, s.reason});
+        const NetworkAnalysis a = analyseNetwork(n);
+        QCOMPARE(a.layers_without_valid, std::int64_t(0));
+        QCOMPARE(a.convolutions(), std::int64_t(6));
+        QCOMPARE(a.complete(), false);
+        const nlohmann::ordered_json j = networkToReportJson(a);
+        QCOMPARE(j["convolutions"].get<std::int64_t>(), std::int64_t(6));
+        QCOMPARE(j["imported"].get<std::int64_t>(), std::int64_t(2));
+        QCOMPARE(j["complete"].get<bool>(), false);
+        QCOMPARE(j["skipped_by_reason"].dump(),
+            std::string(R"({"depthwise convolution":2,"grouped convolution":1,"3-D convolution":1})"));
+        QCOMPARE(j["total_duration"].get<double>(), 32.0);
+        const std::string text = networkToReportText(a);
+        QVERIFY2(text.find("total duration: 32 (incomplete: 4 of 6 convolutions skipped by the import)\n"
+                           "2 of 6 convolutions; skipped: 2 depthwise convolution, 1 grouped convolution, 1 3-D convolution\n")
+                != std::string::npos,
+            text.c_str());
+        const std::string csv = networkToReportCsv(a);
+        QVERIFY2(csv.find("\n(total),,,,,,,,,,,,,,2 of 6 convolutions,,,,,no,32,,,,,1\n") != std::string::npos, csv.c_str());
+        // Without them: complete, 2 of 2.
+        n.skipped.clear();
+        const NetworkAnalysis whole = analyseNetwork(n);
+        QCOMPARE(whole.complete(), true);
+        QCOMPARE(networkToReportJson(whole)["skipped_by_reason"].dump(), std::string("{}"));
+        QVERIFY(networkToReportText(whole).find("total duration: 32\n2 of 2 convolutions\n") != std::string::npos);
     }
 
     void samplesAreWhatTheGeneratorMakes()

@@ -69,6 +69,11 @@ QString writeToy(const QTemporaryDir &dir, const QByteArray &text = kToy)
     return path;
 }
 
+// The toy with two convolutions the import skipped: 4 in the model.
+const QByteArray kToyWithSkipped = QByteArray(kToy).replace("}}]}",
+    R"x(}}], "skipped": [{"node": "dw", "reason": "depthwise convolution (group = 2)"},
+                     {"node": "up", "reason": "transposed convolution (ConvTranspose)"}]})x");
+
 // The toy with layer b's own explicit groups G, one patch each in
 // row-major order: the optimised family (tst_network: 23).
 const QByteArray kToyWithGroups = R"({"format": "convoffload-project", "version": 2,
@@ -307,6 +312,7 @@ private slots:
         QCOMPARE(plot->layerLabel(0), QStringLiteral("a"));
         QCOMPARE(plot->layerLabel(1), QStringLiteral("★ b"));
         QVERIFY(plot->title().contains(QStringLiteral("total 32 cycles")));
+        QVERIFY(!plot->title().contains(QStringLiteral("convolutions"))); // nothing skipped
 
         // Clicking b's bar selects its row and opens it, as a double-click.
         panel.tabs()->setCurrentIndex(1);
@@ -372,6 +378,27 @@ private slots:
         QVERIFY(incomplete);
     }
 
+    // Convolutions the import skipped are not in the total (32, a and b):
+    // the title says how many of the model's 4 it covers, the line under it
+    // how many it leaves out, and so does the dock's summary.
+    void networkChartSaysSkippedConvolutions()
+    {
+        QTemporaryDir dir;
+        NetworkPanel panel;
+        QSignalSpy analysed(&panel, &NetworkPanel::analysed);
+        QCOMPARE(panel.openNetwork(writeToy(dir, kToyWithSkipped)), QString());
+        QVERIFY(analysed.wait(10000));
+        const NetworkPlot *plot = panel.plotView()->plot();
+        QVERIFY(plot);
+        QCOMPARE(plot->title(), QStringLiteral("Network: total 32 cycles over 2 layers (2 of 4 convolutions)"));
+        bool says = false;
+        for (const PlacedText &t : plot->texts(QRectF(0, 0, 800, 600), panel.font()))
+            says = says || t.text.contains(QStringLiteral("2 of 4 convolutions: 2 skipped by the import, not in the total"));
+        QVERIFY(says);
+        QVERIFY2(panel.summary()->text().contains(QStringLiteral("2 of 4 convolutions: 2 skipped by the import")),
+            qPrintable(panel.summary()->text()));
+    }
+
     // No text is cut: ResNet-8 (a streamed layer, long strategy names) at
     // a dock's width, the export's and a paper column's with its 7 pt font.
     void networkChartTextsFit()
@@ -382,7 +409,13 @@ private slots:
         QVERIFY(analysed.wait(120000));
         const NetworkPlot *plot = panel.plotView()->plot();
         QVERIFY(plot);
-        QCOMPARE(plot->rows().size(), std::size_t(9));
+        // A row per family with a valid candidate: the 9 layers, each with
+        // one best (kernel-blocked rows too where a block below N fits).
+        std::vector<std::size_t> bests;
+        for (const NetworkPlotRow &r : plot->rows())
+            if (r.best)
+                bests.push_back(r.layer);
+        QCOMPARE(bests, (std::vector<std::size_t>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
         checkTextsFit(*plot, 600, panel.font());
         checkTextsFit(*plot, 1000, panel.font());
         const ExportPreset column = *exportPresetFromName(QStringLiteral("paper-column"));

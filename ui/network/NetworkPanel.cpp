@@ -319,7 +319,9 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
         text += tr("; dominated by %1").arg(names.join(QStringLiteral(", ")));
     }
     if (!analysis.skipped.empty())
-        text += tr("; %n convolutions skipped by the import", nullptr, int(analysis.skipped.size()));
+        text += tr("; %1 of %2 convolutions: %n skipped by the import, not in the total", nullptr, int(analysis.skipped.size()))
+                    .arg(analysis.layers.size())
+                    .arg(analysis.convolutions());
     m_summary->setText(text + QLatin1Char('.'));
     m_plotView->setPlot(NetworkPlot(analysis));
     // The chart scrolls; its minimum is a few rows, not the whole chart: the

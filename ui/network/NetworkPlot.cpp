@@ -71,6 +71,7 @@ NetworkPlot::NetworkPlot(const NetworkAnalysis &analysis)
     : m_dominating(analysis.layers.size(), false)
     , m_total(analysis.total_duration)
     , m_withoutValid(analysis.layers_without_valid)
+    , m_convolutions(analysis.convolutions())
 {
     for (const std::size_t i : analysis.dominating)
         if (i < m_dominating.size())
@@ -101,7 +102,11 @@ QString NetworkPlot::layerLabel(std::size_t layer) const
 
 QString NetworkPlot::title() const
 {
-    return QStringLiteral("Network: total %1 cycles over %2 layers").arg(plotNumber(m_total)).arg(m_names.size());
+    QString t = QStringLiteral("Network: total %1 cycles over %2 layers").arg(plotNumber(m_total)).arg(m_names.size());
+    // Skipped convolutions are not in the total: say how many the model has.
+    if (m_convolutions > std::int64_t(m_names.size()))
+        t += QStringLiteral(" (%1 of %2 convolutions)").arg(m_names.size()).arg(m_convolutions);
+    return t;
 }
 
 double NetworkPlot::heightFor(double width, const QFont &font) const
@@ -148,6 +153,11 @@ NetworkPlot::Layout NetworkPlot::layOut(QPainter *painter, const QRectF &rect, c
     QString detail = QStringLiteral("total %1 cycles (each layer's best, in bold)").arg(plotNumber(m_total));
     if (std::find(m_dominating.begin(), m_dominating.end(), true) != m_dominating.end())
         detail += QStringLiteral(" · ★ dominating");
+    if (m_convolutions > std::int64_t(m_names.size()))
+        detail += QStringLiteral(" · %1 of %2 convolutions: %3 skipped by the import, not in the total")
+                      .arg(m_names.size())
+                      .arg(m_convolutions)
+                      .arg(m_convolutions - std::int64_t(m_names.size()));
     if (m_withoutValid > 0)
         detail += QStringLiteral(" · ✖ no valid strategy: the total is incomplete");
     for (const QString &t : {QStringLiteral("Network — duration per layer, best strategy of each family"), detail}) {

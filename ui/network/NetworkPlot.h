@@ -85,6 +85,7 @@ private:
     std::vector<NetworkPlotRow> m_rows;
     double m_total = 0;
     std::int64_t m_withoutValid = 0;
+    std::int64_t m_convolutions = 0; // of the model: the layers and the skipped ones
 };
 
 /// The network chart as an exportable figure at `width` (its height is what

@@ -4,6 +4,7 @@
 
 #include "convoffload/io/Report.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -84,6 +85,21 @@ std::string shapeText(const Layer &l)
     return out.str();
 }
 
+/// The reasons of the skipped convolutions, in graph order.
+std::vector<std::string> skippedReasons(const NetworkAnalysis &a)
+{
+    std::vector<std::string> reasons;
+    for (const SkippedConv &s : a.skipped)
+        reasons.push_back(s.reason);
+    return reasons;
+}
+
+/// "35 of 52 convolutions": the layers analysed of the model's convolutions.
+std::string convolutionsText(const NetworkAnalysis &a)
+{
+    return std::to_string(a.layers.size()) + " of " + std::to_string(a.convolutions()) + " convolutions";
+}
+
 } // namespace
 
 nlohmann::ordered_json networkToReportJson(const NetworkAnalysis &a)
@@ -117,8 +133,12 @@ nlohmann::ordered_json networkToReportJson(const NetworkAnalysis &a)
     for (const std::size_t i : a.dominating)
         dominating.push_back(Json{
             {"name", a.layers[i].name}, {"total_duration", number(a.layers[i].duration())}, {"share", share(a, a.layers[i])}});
+    Json byReason = Json::object();
+    for (const auto &[category, count] : skippedCategoryCounts(skippedReasons(a)))
+        byReason[category] = count;
     return Json{{"layers", layers}, {"skipped", skipped}, {"total_duration", number(a.total_duration)},
-        {"complete", a.layers_without_valid == 0}, {"layers_without_valid", a.layers_without_valid}, {"dominating", dominating}};
+        {"complete", a.complete()}, {"layers_without_valid", a.layers_without_valid}, {"dominating", dominating},
+        {"convolutions", a.convolutions()}, {"imported", a.layers.size()}, {"skipped_by_reason", byReason}};
 }
 
 std::string networkToReportCsv(const NetworkAnalysis &a)
@@ -142,6 +162,12 @@ std::string networkToReportCsv(const NetworkAnalysis &a)
         }
         out << ',' << numberText(share(a, l)) << '\n';
     }
+    // A row per skipped convolution (kind "skipped", its category as best),
+    // then the total over "N of M convolutions".
+    for (const SkippedConv &s : a.skipped)
+        out << csvField(s.node) << ",,,,,,,,,,,,,," << csvField(skippedCategory(s.reason)) << ",skipped,,,,no,,,,,,\n";
+    out << csvField("(total)") << ",,,,,,,,,,,,,," << csvField(convolutionsText(a)) << ",,,,," << (a.complete() ? "yes" : "no")
+        << ',' << numberText(a.total_duration) << ",,,,," << numberText(a.total_duration > 0 ? 1.0 : 0.0) << '\n';
     return out.str();
 }
 
@@ -173,9 +199,19 @@ std::string networkToReportText(const NetworkAnalysis &a)
         }
     }
     out << "total duration: " << numberText(a.total_duration);
-    if (a.layers_without_valid > 0)
-        out << " (incomplete: " << a.layers_without_valid << (a.layers_without_valid == 1 ? " layer has" : " layers have")
-            << " no valid strategy)";
+    if (!a.complete()) {
+        out << " (incomplete: ";
+        if (!a.skipped.empty())
+            out << a.skipped.size() << " of " << a.convolutions() << " convolutions skipped by the import"
+                << (a.layers_without_valid > 0 ? ", " : "");
+        if (a.layers_without_valid > 0)
+            out << a.layers_without_valid << (a.layers_without_valid == 1 ? " layer has" : " layers have")
+                << " no valid strategy";
+        out << ")";
+    }
+    out << "\n" << convolutionsText(a);
+    if (!a.skipped.empty())
+        out << "; skipped: " << skippedCountsText(skippedReasons(a));
     out << "\n";
     if (!a.dominating.empty()) {
         out << "dominated by:";

@@ -10,50 +10,12 @@
 
 namespace convoffload {
 
-std::string skippedCategory(const std::string &reason)
-{
-    const auto startsWith = [&](const char *start) { return reason.rfind(start, 0) == 0; };
-    // Reasons whose first words hold a name or a number.
-    static const std::pair<const char *, const char *> kByStart[] = {
-        {"dimension ", "dynamic input dimension"},
-        {"the shape of input", "input shape unknown"},
-        {"the input '", "input of another rank"},
-        {"the input has", "channels disagree"},
-        {"weights of rank", "weights of another rank"},
-        {"the bias", "unreadable bias"},
-    };
-    if (startsWith("the weights '"))
-        return reason.find("neither an initializer") != std::string::npos ? "weights computed at run time" : "unreadable weights";
-    for (const auto &[start, category] : kByStart)
-        if (startsWith(start))
-            return category;
-    if (reason.find(" is out of range") != std::string::npos && reason.find(" (") == std::string::npos)
-        return "out of range";
-    // Otherwise the words before the first detail: "depthwise convolution
-    // (group = 32)…", "strides [0, 2]…", "auto_pad 'X'…", "the layer is
-    // outside what the model holds: …".
-    std::size_t end = reason.size();
-    for (const char *cut : {" (", ";", ":", " [", " '"})
-        end = std::min(end, reason.find(cut));
-    return reason.substr(0, end);
-}
-
 std::string skippedCounts(const std::vector<SkippedNode> &skipped)
 {
-    std::vector<std::pair<std::string, int>> counts; // order of first appearance
-    for (const SkippedNode &s : skipped) {
-        const std::string category = skippedCategory(s.reason);
-        const auto at = std::find_if(counts.begin(), counts.end(), [&](const auto &c) { return c.first == category; });
-        if (at == counts.end())
-            counts.emplace_back(category, 1);
-        else
-            ++at->second;
-    }
-    std::stable_sort(counts.begin(), counts.end(), [](const auto &a, const auto &b) { return a.second > b.second; });
-    std::string text;
-    for (const auto &[category, count] : counts)
-        text += (text.empty() ? "" : ", ") + std::to_string(count) + " " + category;
-    return text;
+    std::vector<std::string> reasons;
+    for (const SkippedNode &s : skipped)
+        reasons.push_back(s.reason);
+    return skippedCountsText(reasons);
 }
 
 Network networkFromImport(

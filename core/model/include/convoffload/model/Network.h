@@ -8,7 +8,9 @@
 #include "convoffload/model/Project.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace convoffload {
@@ -27,6 +29,20 @@ struct SkippedConv {
     std::string reason;
     bool operator==(const SkippedConv &) const = default;
 };
+
+/// A skipped convolution's reason as a short stable category, the keys of
+/// `network --json`'s `skipped_by_reason` (docs/reference/cli.md#network) and
+/// the words of the import's counts (docs/design/onnx-import.md, "Skipped
+/// reasons"): the reason's first words without names or numbers, e.g.
+/// "depthwise convolution", "dynamic input dimension", "weights computed at
+/// run time". Read from the reason alone, so an old network file's reasons
+/// sort the same way.
+std::string skippedCategory(const std::string &reason);
+/// How many reasons per category, the most frequent first (then in order of
+/// first appearance).
+std::vector<std::pair<std::string, std::int64_t>> skippedCategoryCounts(const std::vector<std::string> &reasons);
+/// The same as text: "3 dilated convolution, 1 strides".
+std::string skippedCountsText(const std::vector<std::string> &reasons);
 
 /// The accelerator a network runs on: what a hardware description file holds.
 struct Accelerator {

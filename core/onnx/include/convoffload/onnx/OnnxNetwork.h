@@ -10,13 +10,8 @@
 
 namespace convoffload {
 
-/// The category of a skipped convolution's reason (docs/design/onnx-import.md
-/// "Skipped reasons"): its first words without names or numbers, e.g.
-/// "depthwise convolution", "dynamic input dimension", "weights computed at
-/// run time".
-std::string skippedCategory(const std::string &reason);
-/// How many skipped convolutions per category, the most frequent first (then
-/// in order of first appearance): "3 dilated convolution, 1 strides".
+/// How many skipped convolutions per category (skippedCategory, core/model
+/// Network.h), the most frequent first: "3 dilated convolution, 1 strides".
 std::string skippedCounts(const std::vector<SkippedNode> &skipped);
 
 /// Every imported convolution becomes a layer (graph order, the node's name;

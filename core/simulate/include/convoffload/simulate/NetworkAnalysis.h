@@ -27,11 +27,23 @@ namespace convoffload {
 /// patch with all N kernels stays within nbop_pe.)
 bool kernelsFitOnChip(const Problem &problem);
 
-/// The heuristics `network` generates for a layer: S1-baseline, Row-by-Row
-/// and ZigZag (G = nb_patches_max) when nb_patches_max ≥ 1 and the kernels
-/// fit; otherwise kernel-blocked in both orders and both loops for the block
-/// sizes B_max, B_max/2, B_max/4, … 1 (B_max = largestKernelBlock).
+/// The strategies `network` generates for a layer, each the head of a chain
+/// of group sizes (analyseLayer): S1-baseline, Row-by-Row and ZigZag when
+/// nb_patches_max ≥ 1 and the kernels fit; and, whether or not they fit,
+/// kernel-blocked in both orders and both loops for every power of two
+/// B < N up to largestKernelBlock, largest first (B = N is an S1 heuristic,
+/// and fits only where they are generated). The blocks do not depend on mem_size and each condition
+/// only turns true with more memory, so more memory only adds candidates.
 std::vector<StrategySpec> generatedStrategies(const Problem &problem);
+
+/// A lower bound on the duration of any strategy of the layer that makes
+/// `computeSteps` compute steps: every output written once, t_acc per
+/// compute step, and every input element some patch reads and (unless
+/// kernels are preloaded) every kernel element loaded once, again in each of
+/// `inputPasses` (`kernelPasses`) runs of steps that each need them all, but
+/// for the mem_size elements that can be on chip when a run begins.
+double durationLowerBound(
+    const Problem &problem, std::int64_t computeSteps, std::int64_t inputPasses = 1, std::int64_t kernelPasses = 1);
 
 /// The strategies an import stores with a layer (`--strategies default`):
 /// S1-baseline, Row-by-Row and ZigZag when the kernels fit and
@@ -73,6 +85,14 @@ struct NetworkAnalysis {
     /// Layer indices by decreasing duration: the fewest whose durations make
     /// at least half of the total.
     std::vector<std::size_t> dominating;
+
+    /// The convolutions of the model: the layers and the skipped ones (1 for
+    /// a version-1 project).
+    std::int64_t convolutions() const { return std::int64_t(layers.size() + skipped.size()); }
+    /// Every convolution of the model imported, every layer with a valid
+    /// best: only then is total_duration the network's
+    /// (docs/reference/cli.md#network `complete`).
+    bool complete() const { return skipped.empty() && layers_without_valid == 0; }
 };
 
 struct NetworkAnalysisOptions {
@@ -83,10 +103,12 @@ struct NetworkAnalysisOptions {
     std::function<void(std::size_t, std::size_t)> progress;
 };
 
-/// Simulates (no trace, no functional check) every candidate of one layer.
-/// Halves a generated heuristic's group size while it overflows the memory.
-/// A candidate whose simulation the work estimate puts over the budget is
-/// not run (its failure says so).
+/// Simulates (no trace, no functional check) the candidates of one layer:
+/// the project's own, then the grid of every generated strategy at its own
+/// group size G (the op limit's), G/4, G/16, … and 1: the heuristics at their own group size
+/// first, then by increasing durationLowerBound, stopping at the first that
+/// cannot beat the best so far (so the best is the whole grid's). A candidate whose simulation the work estimate puts over the
+/// budget is not run (its failure says so).
 LayerAnalysis analyseLayer(const std::string &name, const Problem &problem, const std::vector<StrategySpec> &own,
     const NetworkAnalysisOptions &options = {});
 
