@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
 // SPDX-License-Identifier: Apache-2.0
-// Fuzz target: the ONNX import (core/onnx). Any bytes either import (every
+// Fuzz target: the ONNX import (core/onnx) and its list of graph inputs.
+// Any bytes either import (every
 // layer sound, weights and quantised kernels of the layer's size (or none
 // when their values are not read), every
 // refusal with a node and a reason) or throw FormatError. The seed corpus is
@@ -10,6 +11,7 @@
 #include "FuzzTarget.h"
 
 #include "convoffload/io/FormatError.h"
+#include "convoffload/onnx/GraphInput.h"
 #include "convoffload/onnx/OnnxImport.h"
 
 #include <cstdlib>
@@ -20,6 +22,13 @@ using namespace convoffload;
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size)
 {
     const std::string bytes(reinterpret_cast<const char *>(data), size);
+    // The Import Network dialog lists the graph inputs from the same bytes first.
+    try {
+        for (const GraphInput &input : graphInputsOfBytes(bytes, "fuzz.onnx"))
+            if ((!input.ranked && !input.dims.empty()) || (!input.tensor && input.ranked))
+                std::abort(); // dimensions of an input that declares no shape
+    } catch (const FormatError &) {
+    }
     NetworkImport net;
     try {
         net = importOnnxBytes(bytes, "fuzz.onnx");

@@ -7,6 +7,7 @@
 // run on the same model, never against the import's earlier output.
 
 #include "convoffload/io/FormatError.h"
+#include "convoffload/onnx/GraphInput.h"
 #include "convoffload/onnx/OnnxImport.h"
 #include "convoffload/onnx/OnnxNetwork.h"
 
@@ -16,6 +17,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <random>
 #include <string>
 
 using namespace convoffload;
@@ -73,6 +75,8 @@ private slots:
     void inputShape();
     void inputShapeRefused_data();
     void inputShapeRefused();
+    void graphInputsListed();
+    void graphInputsOfDamagedFiles();
     void skippedCategory_data();
     void skippedCategory();
     void everyConvolutionSkipped();
@@ -455,6 +459,96 @@ void TestOnnxShapes::inputShapeRefused()
         QFAIL("accepted");
     } catch (const InputShapeError &e) {
         QVERIFY2(std::string(e.what()).find(message) == 0, e.what());
+    }
+}
+
+// The inputs a run feeds, as the model declares them: initializers listed
+// as inputs (IR < 4) left out, symbolic dimensions by name, -1 and an
+// unnamed dimension unknown, an input without shape unranked, a sequence no
+// tensor. Written by hand from the model built here.
+void TestOnnxShapes::graphInputsListed()
+{
+    onnx::ModelProto m = emptyModel({{0, "N"}, {3}, {0, "p2o.DynamicDimension.1"}, {0, nullptr}});
+    addWeights(m, "w", {4, 3, 3, 3});
+    *m.mutable_graph()->add_input() = m.graph().input(0);
+    m.mutable_graph()->mutable_input(1)->set_name("w");
+    m.mutable_graph()->add_input()->set_name("mask");
+    m.mutable_graph()->mutable_input(2)->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::BOOL);
+    onnx::ValueInfoProto &seq = *m.mutable_graph()->add_input();
+    seq.set_name("seq");
+    seq.mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(1);
+    setShape(*m.mutable_graph()->add_input(), "scale", {{2}, {0, "K"}});
+    m.mutable_graph()->mutable_input(4)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)->set_dim_value(
+        -1);
+    addConv(m, "c", "x", "w", "y");
+
+    const std::vector<GraphInput> inputs = graphInputsOfBytes(m.SerializeAsString(), "m.onnx");
+    const std::vector<GraphInput> want = {
+        {"x", true, true, {{std::nullopt, "N"}, {3, ""}, {std::nullopt, "p2o.DynamicDimension.1"}, {std::nullopt, ""}}},
+        {"mask", true, false, {}},
+        {"seq", false, false, {}},
+        {"scale", true, true, {{std::nullopt, ""}, {std::nullopt, "K"}}},
+    };
+    QCOMPARE(inputs.size(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i)
+        QVERIFY2(inputs[i] == want[i], inputs[i].name.c_str());
+
+    // checkInputShape says what the import says for the same shapes.
+    checkInputShape(inputs[0], {1, 3, 64, 48});
+    checkInputShape(inputs[1], {2, 7}); // unranked: any rank
+    for (const auto &[index, dims] : std::vector<std::pair<std::size_t, std::vector<std::int64_t>>>{
+             {0, {1, 3, 64}}, {0, {1, 4, 64, 48}}, {0, {1, 3, 0, 48}}, {2, {1}}}) {
+        std::string fromCheck, fromImport;
+        try {
+            checkInputShape(inputs[index], dims);
+        } catch (const InputShapeError &e) {
+            fromCheck = e.what();
+        }
+        try {
+            importOnnxBytes(m.SerializeAsString(), "m.onnx", {}, {{inputs[index].name, dims}});
+        } catch (const InputShapeError &e) {
+            fromImport = e.what();
+        }
+        QVERIFY(!fromCheck.empty());
+        QCOMPARE(fromCheck, fromImport);
+    }
+}
+
+// The inputs are read as the import reads the file: what is no ONNX model is
+// a FormatError naming where, a damaged model never crashes.
+void TestOnnxShapes::graphInputsOfDamagedFiles()
+{
+    for (const std::string &bytes :
+        {std::string(), std::string("{\"format\": \"convoffload-project\"}"), std::string(3, '\xff')}) {
+        try {
+            graphInputsOfBytes(bytes, "bad.onnx");
+            QFAIL("accepted");
+        } catch (const FormatError &e) {
+            QCOMPARE(e.where, std::string("bad.onnx"));
+            QVERIFY2(contains(e.reason, "not an ONNX model"), e.what());
+        }
+    }
+    try {
+        graphInputs("/nonexistent/model.onnx");
+        QFAIL("accepted");
+    } catch (const FormatError &e) {
+        QCOMPARE(e.where, std::string("/nonexistent/model.onnx"));
+    }
+    // Damaged copies of the shape seeds: each lists its inputs or is refused, and an input listed is whole.
+    std::mt19937 random(20261202);
+    for (const onnx::ModelProto &seed : shapeSeedModels()) {
+        const std::string clean = seed.SerializeAsString();
+        for (int i = 0; i < 500; ++i) {
+            std::string bytes = clean;
+            for (int f = 1 + int(random() % 8); f > 0; --f)
+                bytes[random() % bytes.size()] = char(random());
+            try {
+                for (const GraphInput &input : graphInputsOfBytes(bytes, "damaged.onnx"))
+                    QVERIFY(input.ranked || input.dims.empty());
+            } catch (const FormatError &e) {
+                QCOMPARE(e.where, std::string("damaged.onnx"));
+            }
+        }
     }
 }
 

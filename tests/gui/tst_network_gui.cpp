@@ -17,6 +17,8 @@
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/simulate/StrategySimulation.h"
 
+#include "TestOnnxModels.h"
+
 #include <QAbstractButton>
 #include <QAction>
 #include <QDir>
@@ -268,6 +270,117 @@ private slots:
             QCOMPARE(skipped->childCount(), 1);
             QVERIFY(skipped->child(0)->text(1).contains(QStringLiteral("dilation")));
         }
+    }
+
+    // A model whose input x is [N, 3, height, ?] (a symbolic batch, a named
+    // and an unnamed size, as paddle2onnx exports) into a Conv of 8 kernels
+    // 3×3, stride 2, pads 1: its row shows the model's shape, a size typed
+    // imports the convolution, a wrong one is refused beside the field.
+    void importDialogInputShapes()
+    {
+        QTemporaryDir dir;
+        onnx::ModelProto m = onnxmodels::emptyModel({{0, "N"}, {3}, {0, "height"}, {0, nullptr}});
+        onnxmodels::addWeights(m, "w", {8, 3, 3, 3});
+        onnx::NodeProto &conv = onnxmodels::addConv(m, "c", "x", "w", "y");
+        onnxmodels::setInts(conv, "strides", {2, 2});
+        onnxmodels::setInts(conv, "pads", {1, 1, 1, 1});
+        const QString path = dir.filePath(QStringLiteral("symbolic.onnx"));
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(QByteArray::fromStdString(m.SerializeAsString()));
+        }
+        NetworkImportDialog dialog;
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QCOMPARE(dialog.setModel(path),
+            QStringLiteral("No convolution the layer model can hold: every one is skipped (1 dynamic input dimension)."));
+        QLineEdit *field = dialog.inputShapeField(QStringLiteral("x"));
+        QVERIFY(field);
+        QCOMPARE(field->text(), QStringLiteral("1, 3, height, ?")); // the batch as the import takes it
+        QApplication::processEvents();
+        if (qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT_SHAPES_START"))
+            dialog.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_SHAPES_START"));
+        QVERIFY(field->toolTip().contains(QStringLiteral("--input-shape")));
+        QCOMPARE(dialog.focusWidget(), field); // the sizes are what is left to give
+        QAbstractButton *importButton = nullptr;
+        for (QAbstractButton *b : dialog.findChildren<QAbstractButton *>())
+            if (b->text().startsWith(QStringLiteral("Import")))
+                importButton = b;
+        QVERIFY(importButton && !importButton->isEnabled());
+        // Keyboard: the field comes right after the model's path.
+        QLineEdit *model = nullptr;
+        for (QLineEdit *f : dialog.findChildren<QLineEdit *>())
+            if (f->placeholderText().contains(QStringLiteral("ONNX model")))
+                model = f;
+        QVERIFY(model);
+        QCOMPARE(model->nextInFocusChain(), field);
+
+        // 64×48 by hand: h_out = (64 + 1 + 1 − 3)/2 + 1 = 32, w_out = (48 + 2 − 3)/2 + 1 = 24.
+        const auto type = [&](const QString &text) {
+            field->setFocus();
+            field->selectAll();
+            QTest::keyClicks(field, text);
+        };
+        type(QStringLiteral("1, 3, 64, 48"));
+        QTRY_COMPARE(
+            dialog.preview()->topLevelItem(0)->text(0), QStringLiteral("Layers found (1)")); // a moment after the last key
+        QCOMPARE(dialog.preview()->topLevelItem(0)->child(0)->text(0), QStringLiteral("c"));
+        QCOMPARE(
+            dialog.preview()->topLevelItem(0)->child(0)->text(1), QStringLiteral("3×64×48 · 8×3×3, stride 2×2, pads 1 1 1 1"));
+        QCOMPARE(dialog.preview()->topLevelItem(1)->childCount(), 0);
+        QVERIFY(importButton->isEnabled());
+        QCOMPARE(dialog.inputShapeError(QStringLiteral("x")), QString());
+        QApplication::processEvents(); // the layout follows the message shown
+        if (qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT_SHAPES"))
+            dialog.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_SHAPES"));
+
+        // Refused at once, beside the field: the import's own words, or why the text is no shape.
+        const std::vector<std::pair<QString, QString>> refused = {
+            {QStringLiteral("1, 3, 64"), QStringLiteral("the graph input 'x' has rank 4, [1, 3, 64] gives 3 sizes")},
+            {QStringLiteral("1, 4, 64, 48"), QStringLiteral("dimension 1 of the graph input 'x' is 3 in the model, not 4")},
+            {QStringLiteral("1, 3, 0, 48"), QStringLiteral("'x': the sizes must be at least 1, got [1, 3, 0, 48]")},
+            {QStringLiteral("1, 3, 64, wide"), QStringLiteral("'wide' is not a size: write whole numbers separated by commas")},
+            {QStringLiteral("1, 3, height, 48"),
+                QStringLiteral("dimension 2 (height) has no size yet: give every dimension a size")},
+        };
+        for (const auto &[text, message] : refused) {
+            type(text);
+            QCOMPARE(dialog.inputShapeError(QStringLiteral("x")), message);
+            QVERIFY(!importButton->isEnabled());
+            QVERIFY(!dialog.network());
+            QTest::keyClick(field, Qt::Key_Tab); // leaving the field imports nothing new
+            QVERIFY(!importButton->isEnabled());
+            QCOMPARE(dialog.inputShapeError(QStringLiteral("x")), message);
+        }
+        const auto shown = [&](const QString &message) {
+            for (QLabel *label : dialog.findChildren<QLabel *>())
+                if (label->isVisible() && label->text() == message)
+                    return true;
+            return false;
+        };
+        QVERIFY(shown(QStringLiteral("dimension 2 (height) has no size yet: give every dimension a size")));
+        QApplication::processEvents(); // the layout follows the message shown
+        if (qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT_SHAPES_ERROR"))
+            dialog.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_SHAPES_ERROR"));
+        // The dialog fits a 1280×720 screen.
+        QVERIFY(dialog.minimumSizeHint().width() <= 1280 && dialog.minimumSizeHint().height() <= 720);
+        QVERIFY(dialog.width() <= 1280 && dialog.height() <= 720);
+
+        // Leaving the field imports at once; the network saved has that layer.
+        type(QStringLiteral("1,3,64,48"));
+        QTest::keyClick(field, Qt::Key_Tab);
+        QVERIFY(importButton->isEnabled());
+        QCOMPARE(dialog.importedShapes(), (InputShapes{{"x", {1, 3, 64, 48}}}));
+        const QString out = dir.filePath(QStringLiteral("symbolic.json"));
+        QCOMPARE(dialog.saveTo(out), QString());
+        const Network saved = loadNetwork(out.toStdString());
+        QCOMPARE(saved.layers.size(), std::size_t(1));
+        QCOMPARE(saved.layers[0].layer.h_in, 64);
+        QCOMPARE(saved.layers[0].layer.w_in, 48);
+        QCOMPARE(saved.layers[0].layer.hOut(), 32);
+        QCOMPARE(saved.layers[0].layer.wOut(), 24);
+        QVERIFY(saved.skipped.empty());
     }
 
     void networkDock()

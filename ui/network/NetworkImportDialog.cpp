@@ -2,10 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "network/NetworkImportDialog.h"
 
+#include "network/InputShapeText.h"
 #include "network/LayerShapeText.h"
 #include "network/OpenFileAndApply.h"
 
 #include "convoffload/io/ProjectFile.h"
+#include "convoffload/io/TextFile.h"
 #include "convoffload/onnx/OnnxNetwork.h"
 
 #include <QCheckBox>
@@ -15,16 +17,20 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <climits>
 
 namespace convoffload::ui {
@@ -50,6 +56,13 @@ QDoubleSpinBox *timeBox(QWidget *parent)
     return box;
 }
 
+// The words of the shape fields' messages: dark vermillion, as the problem editor's errors.
+const QColor kErrorText(0xA8, 0x3A, 0x00);
+
+// Shape fields shown before the area scrolls: a model has one or two inputs
+// (PaddleOCR's one image), a few have more.
+constexpr int kShapeRowsShown = 3;
+
 } // namespace
 
 NetworkImportDialog::NetworkImportDialog(QWidget *parent)
@@ -62,6 +75,9 @@ NetworkImportDialog::NetworkImportDialog(QWidget *parent)
     , m_tw(timeBox(this))
     , m_tacc(timeBox(this))
     , m_strategies(new QCheckBox(tr("Store the default heuristics with every layer"), this))
+    , m_form(new QFormLayout)
+    , m_shapeArea(new QScrollArea(this))
+    , m_shapeTimer(new QTimer(this))
     , m_preview(new QTreeWidget(this))
     , m_message(new QLabel(this))
     , m_buttons(new QDialogButtonBox(QDialogButtonBox::Cancel, this))
@@ -94,8 +110,23 @@ NetworkImportDialog::NetworkImportDialog(QWidget *parent)
     auto *browseHardware = new QPushButton(tr("Browse…"), this);
     connect(browseHardware, &QPushButton::clicked, this, &NetworkImportDialog::browseHardware);
 
-    auto *form = new QFormLayout;
+    auto *form = m_form;
     form->addRow(tr("Model:"), withBrowse(m_modelPath, browseModel));
+    // The graph inputs' shapes, filled by setModel (fillShapeRows).
+    m_shapeArea->setFrameShape(QFrame::NoFrame);
+    m_shapeArea->setWidgetResizable(true);
+    m_shapeArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto *shapeRows = new QWidget;
+    auto *shapeGrid = new QGridLayout(shapeRows);
+    shapeGrid->setContentsMargins(0, 0, 0, 0);
+    shapeGrid->setColumnStretch(1, 1);
+    shapeGrid->setRowStretch(1000, 1); // the rows at the top however few
+    m_shapeArea->setWidget(shapeRows);
+    form->addRow(tr("Input shapes:"), m_shapeArea);
+    form->setRowVisible(m_shapeArea, false);
+    m_shapeTimer->setSingleShot(true);
+    m_shapeTimer->setInterval(400);
+    connect(m_shapeTimer, &QTimer::timeout, this, &NetworkImportDialog::shapesEdited);
     form->addRow(tr("Hardware file:"), withBrowse(m_hardwarePath, browseHardware));
     form->addRow(tr("mem_size:"), m_memSize);
     form->addRow(tr("nbop_pe:"), m_nbopPe);
@@ -145,21 +176,209 @@ QString NetworkImportDialog::setModel(const QString &path)
 {
     m_preview->clear();
     m_import.reset();
+    m_importedShapes.clear();
+    m_modelBytes.clear();
+    m_shapeTimer->stop();
     m_modelPath->setText(QDir::toNativeSeparators(path));
     m_readModel = m_modelPath->text();
+    std::vector<GraphInput> inputs;
+    try {
+        std::string bytes = readTextFile(path.toStdString(), kMaxOnnxFileBytes);
+        inputs = graphInputsOfBytes(bytes, path.toStdString());
+        m_modelBytes = std::move(bytes);
+    } catch (const std::exception &e) {
+        fillShapeRows({});
+        const QString error = QString::fromStdString(e.what());
+        m_message->setText(error);
+        updateImportButton(false);
+        return error;
+    }
+    fillShapeRows(inputs);
+    const QString error = runImport({});
+    // Sizes to give come next: the first field with a symbolic dimension.
+    if (!network())
+        for (const ShapeRow &row : m_shapeRows)
+            if (row.edit->isEnabled()
+                && std::any_of(row.input.dims.begin() + (row.input.dims.empty() ? 0 : 1), row.input.dims.end(),
+                    [](const GraphInputDim &d) { return !d.size; })) {
+                row.edit->setFocus();
+                break;
+            }
+    return error;
+}
+
+QLineEdit *NetworkImportDialog::inputShapeField(const QString &name) const
+{
+    for (const ShapeRow &row : m_shapeRows)
+        if (QString::fromStdString(row.input.name) == name)
+            return row.edit;
+    return nullptr;
+}
+
+QString NetworkImportDialog::inputShapeError(const QString &name) const
+{
+    for (const ShapeRow &row : m_shapeRows)
+        if (QString::fromStdString(row.input.name) == name)
+            return row.error->text();
+    return {};
+}
+
+void NetworkImportDialog::fillShapeRows(const std::vector<GraphInput> &inputs)
+{
+    // The fields are kept and reused, never deleted here: a path read on
+    // Tab (editingFinished) is read while the focus moves to the first
+    // field, which must outlive the read.
+    auto *grid = static_cast<QGridLayout *>(m_shapeArea->widget()->layout());
+    while (m_shapeWidgets.size() < inputs.size()) {
+        QWidget *rows = m_shapeArea->widget();
+        ShapeWidgets w{new QLabel(rows), new QLineEdit(rows), new QLabel(rows)};
+        w.label->setBuddy(w.edit);
+        w.error->setWordWrap(true);
+        QPalette palette = w.error->palette();
+        palette.setColor(QPalette::WindowText, kErrorText);
+        w.error->setPalette(palette);
+        const int at = int(2 * m_shapeWidgets.size());
+        grid->addWidget(w.label, at, 0);
+        grid->addWidget(w.edit, at, 1);
+        grid->addWidget(w.error, at + 1, 1);
+        connect(w.edit, &QLineEdit::textEdited, this, [this] {
+            showShapeErrors(readShapeFields()); // at once: the message and the button follow each key
+            updateImportButton(false);
+            m_shapeTimer->start();
+        });
+        connect(w.edit, &QLineEdit::editingFinished, this, [this] {
+            if (m_shapeTimer->isActive()) {
+                m_shapeTimer->stop();
+                shapesEdited();
+            }
+        });
+        m_shapeWidgets.push_back(w);
+    }
+    m_shapeRows.clear();
+    for (std::size_t i = 0; i < m_shapeWidgets.size(); ++i) {
+        const ShapeWidgets &w = m_shapeWidgets[i];
+        const bool used = i < inputs.size();
+        w.label->setVisible(used);
+        w.edit->setVisible(used);
+        w.error->setVisible(false);
+        if (!used) {
+            w.edit->setObjectName(QString());
+            continue;
+        }
+        const GraphInput &input = inputs[i];
+        const QString name = QString::fromStdString(input.name);
+        const ShapeRow row{input, inputShapeText(input), w.edit, w.error};
+        w.label->setText(name + QLatin1Char(':'));
+        w.edit->setObjectName(QStringLiteral("inputShape:") + name);
+        w.edit->setText(row.modelText);
+        w.edit->setEnabled(input.tensor);
+        w.edit->setPlaceholderText(input.tensor ? tr("the model gives no shape: sizes separated by commas, e.g. 1, 3, 640, 640")
+                                                : tr("not a tensor: it takes no shape"));
+        w.edit->setToolTip(input.tensor
+                ? tr("The sizes of the graph input '%1', separated by commas, as the CLI's --input-shape %1=… takes them. "
+                     "A symbolic dimension, shown by its name, needs a size for the convolutions after it to be imported; "
+                     "left as shown, the model's own shape is used (a symbolic batch counts as 1). The preview follows "
+                     "what you type.")
+                      .arg(name)
+                : QString());
+        m_shapeRows.push_back(row);
+    }
+    // The fields come right after the model's path in the tab order.
+    QWidget *previous = m_modelPath;
+    for (const ShapeRow &row : m_shapeRows) {
+        setTabOrder(previous, row.edit);
+        previous = row.edit;
+    }
+    m_form->setRowVisible(m_shapeArea, !m_shapeRows.empty());
+    showShapeErrors(readShapeFields());
+    // A Tab that was moving to a field now hidden lands on the next visible widget.
+    QTimer::singleShot(0, this, [this] {
+        if (QWidget *f = focusWidget(); f && !f->isVisible())
+            focusNextChild();
+    });
+}
+
+bool NetworkImportDialog::FieldShapes::valid() const
+{
+    return std::all_of(errors.begin(), errors.end(), [](const QString &e) { return e.isEmpty(); });
+}
+
+NetworkImportDialog::FieldShapes NetworkImportDialog::readShapeFields() const
+{
+    FieldShapes fields;
+    for (const ShapeRow &row : m_shapeRows) {
+        QString error;
+        const auto compact = [](QString text) { return text.remove(QLatin1Char(' ')); };
+        const QString text = compact(row.edit->text().simplified());
+        // Left as the model has it (or emptied): no shape given, the model's own is imported.
+        const bool asModel = text.isEmpty() || text == compact(row.modelText);
+        if (row.edit->isEnabled() && !asModel) {
+            const InputShapeParse parse = parseInputShape(row.edit->text(), row.input);
+            error = parse.error;
+            if (error.isEmpty()) {
+                try {
+                    checkInputShape(row.input, parse.dims); // the import's own rules and words
+                    fields.shapes.emplace_back(row.input.name, parse.dims);
+                } catch (const InputShapeError &e) {
+                    error = QString::fromStdString(e.what());
+                }
+            }
+        }
+        fields.errors.push_back(error);
+    }
+    return fields;
+}
+
+void NetworkImportDialog::showShapeErrors(const FieldShapes &fields)
+{
+    for (std::size_t i = 0; i < m_shapeRows.size(); ++i) {
+        const ShapeRow &row = m_shapeRows[i];
+        row.error->setText(fields.errors[i]);
+        row.error->setVisible(!fields.errors[i].isEmpty());
+        // A field's message is also read by a screen reader with the field.
+        row.edit->setAccessibleDescription(fields.errors[i]);
+    }
+    // While a field is invalid the preview is of the last valid shapes: greyed.
+    m_preview->setEnabled(fields.valid());
+    // As tall as the rows, messages included, up to kShapeRowsShown rows with a message each; then it scrolls.
+    QLayout *grid = m_shapeArea->widget()->layout();
+    grid->invalidate(); // a message shown or hidden changes the rows' heights
+    const int width = std::max(m_shapeArea->viewport()->width(), 400);
+    const int content = grid->hasHeightForWidth() ? grid->totalHeightForWidth(width) : grid->totalSizeHint().height();
+    const int rowHeight = m_modelPath->sizeHint().height() + 2 * std::max(0, grid->spacing());
+    m_shapeArea->setFixedHeight(std::clamp(content, 1, 2 * kShapeRowsShown * rowHeight));
+}
+
+void NetworkImportDialog::shapesEdited()
+{
+    const FieldShapes fields = readShapeFields();
+    showShapeErrors(fields);
+    if (fields.valid() && !m_modelBytes.empty() && fields.shapes != m_importedShapes)
+        runImport(fields.shapes);
+    updateImportButton(false);
+}
+
+QString NetworkImportDialog::runImport(const InputShapes &shapes)
+{
+    m_preview->clear();
+    m_import.reset();
+    m_importedShapes = shapes;
     QString error;
     try {
-        m_import = importOnnx(path.toStdString());
+        m_import = importOnnxBytes(m_modelBytes, m_readModel.toStdString(), {}, shapes);
     } catch (const std::exception &e) {
         error = QString::fromStdString(e.what());
     }
+    bool dynamic = false;
     if (m_import) {
         auto *found = new QTreeWidgetItem(m_preview, {tr("Layers found (%1)").arg(m_import->layers.size())});
         for (const ImportedConv &c : m_import->layers)
             new QTreeWidgetItem(found, {QString::fromStdString(c.name), layerShapeText(c.layer), tr("imported")});
         auto *skipped = new QTreeWidgetItem(m_preview, {tr("Skipped (%1)").arg(m_import->skipped.size())});
-        for (const SkippedNode &s : m_import->skipped)
+        for (const SkippedNode &s : m_import->skipped) {
             new QTreeWidgetItem(skipped, {QString::fromStdString(s.node), QString::fromStdString(s.reason), tr("skipped")});
+            dynamic = dynamic || skippedCategory(s.reason) == "dynamic input dimension";
+        }
         m_preview->expandAll();
         if (m_import->layers.empty())
             error = tr("No convolution the layer model can hold: every one is skipped (%1).")
@@ -172,14 +391,32 @@ QString NetworkImportDialog::setModel(const QString &path)
         for (const std::string &w : m_import->warnings)
             warnings << QString::fromStdString(w);
     }
-    m_message->setText(error.isEmpty() ? warnings.join(QLatin1Char('\n')) : error);
-    for (QAbstractButton *b : m_buttons->buttons())
-        if (m_buttons->buttonRole(b) == QDialogButtonBox::AcceptRole) {
-            b->setEnabled(network().has_value());
-            if (b->isEnabled())
-                b->setFocus(); // the model is read: saving is what is left (Enter)
-        }
+    // The skipped reasons name the CLI's flag; here the sizes go in the fields.
+    const QString remedy = dynamic && !m_shapeRows.empty()
+        ? tr("Convolutions with a symbolic input size are skipped: give the sizes in Input shapes above.")
+        : QString();
+    QStringList lines = error.isEmpty() ? warnings : QStringList{error};
+    if (!remedy.isEmpty())
+        lines.prepend(remedy);
+    m_message->setText(lines.join(QLatin1Char('\n')));
+    updateImportButton(true);
     return error;
+}
+
+QAbstractButton *NetworkImportDialog::importButton() const
+{
+    for (QAbstractButton *b : m_buttons->buttons())
+        if (m_buttons->buttonRole(b) == QDialogButtonBox::AcceptRole)
+            return b;
+    return nullptr;
+}
+
+void NetworkImportDialog::updateImportButton(bool focus)
+{
+    QAbstractButton *b = importButton();
+    b->setEnabled(network().has_value());
+    if (focus && b->isEnabled() && !qobject_cast<QLineEdit *>(focusWidget()))
+        b->setFocus(); // the model is read: saving is what is left (Enter)
 }
 
 QString NetworkImportDialog::setHardwareFile(const QString &path)
@@ -216,7 +453,12 @@ Accelerator NetworkImportDialog::accelerator() const
 
 std::optional<Network> NetworkImportDialog::network() const
 {
+    // Only the import of the shapes the fields say now: none while a field
+    // is invalid or its edit not yet imported.
     if (!m_import || m_import->layers.empty())
+        return std::nullopt;
+    const FieldShapes fields = readShapeFields();
+    if (!fields.valid() || fields.shapes != m_importedShapes)
         return std::nullopt;
     return networkFromImport(
         *m_import, accelerator(), m_strategies->isChecked(), QFileInfo(m_modelPath->text()).fileName().toStdString());
@@ -238,6 +480,12 @@ QString NetworkImportDialog::saveTo(const QString &path)
 
 void NetworkImportDialog::saveAndAccept()
 {
+    if (m_shapeTimer->isActive()) { // an edit not yet imported: import it, save what it shows
+        m_shapeTimer->stop();
+        shapesEdited();
+    }
+    if (!network())
+        return;
     // Beside the model, under a name no file has yet: the model's own
     // project (resnet8.json beside resnet8.onnx) is not offered for overwriting.
     const QFileInfo model(m_modelPath->text());

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "convoffload/onnx/OnnxImport.h"
 
+#include "OnnxProto.h"
+
 #include "convoffload/io/FormatError.h"
 #include "convoffload/io/TextFile.h"
 #include "convoffload/model/Project.h"
@@ -467,9 +469,6 @@ void setInputShapes(onnx::GraphProto &graph, const InputShapes &shapes, std::vec
     for (const auto &[name, dims] : shapes) {
         if (seen[name]++)
             throw InputShapeError("'" + name + "' is given twice");
-        for (std::int64_t d : dims)
-            if (d < 1)
-                throw InputShapeError("'" + name + "': the sizes must be at least 1, got " + listText(dims));
         onnx::ValueInfoProto *input = nullptr;
         std::string names;
         for (auto &v : *graph.mutable_input()) {
@@ -482,23 +481,11 @@ void setInputShapes(onnx::GraphProto &graph, const InputShapes &shapes, std::vec
         if (!input)
             throw InputShapeError(
                 "the model has no graph input '" + name + "' (its inputs: " + (names.empty() ? "none" : names) + ")");
-        auto &type = *input->mutable_type();
-        if (!type.has_tensor_type())
-            throw InputShapeError("the graph input '" + name + "' is not a tensor");
-        auto &shape = *type.mutable_tensor_type()->mutable_shape();
-        const bool ranked = type.tensor_type().has_shape();
-        if (ranked && shape.dim_size() != int(dims.size()))
-            throw InputShapeError("the graph input '" + name + "' has rank " + std::to_string(shape.dim_size()) + ", "
-                + listText(dims) + " gives " + std::to_string(dims.size()) + " sizes");
-        if (!ranked)
+        checkInputShape(graphInputOf(*input), dims);
+        auto &shape = *input->mutable_type()->mutable_tensor_type()->mutable_shape();
+        if (shape.dim_size() == 0) // unranked: the dimensions given
             for (std::size_t i = 0; i < dims.size(); ++i)
                 shape.add_dim();
-        for (int i = 0; i < shape.dim_size(); ++i) {
-            const auto &d = shape.dim(i);
-            if (d.has_dim_value() && d.dim_value() > 0 && d.dim_value() != dims[std::size_t(i)])
-                throw InputShapeError("dimension " + std::to_string(i) + " of the graph input '" + name + "' is "
-                    + std::to_string(d.dim_value()) + " in the model, not " + std::to_string(dims[std::size_t(i)]));
-        }
         for (int i = 0; i < shape.dim_size(); ++i)
             shape.mutable_dim(i)->set_dim_value(dims[std::size_t(i)]);
         notes.push_back("input '" + name + "': shape " + listText(dims) + " as given");
@@ -604,13 +591,7 @@ NetworkImport importOnnx(const std::string &path, const std::vector<OnnxTensor> 
 NetworkImport importOnnxBytes(
     const std::string &bytes, const std::string &where, const std::vector<OnnxTensor> &bound, const InputShapes &shapes)
 {
-    if (std::int64_t(bytes.size()) > kMaxOnnxFileBytes)
-        throw FormatError(where, "not parsed: " + std::to_string(bytes.size()) + " bytes, more than an ONNX model may have here");
-    onnx::ModelProto model;
-    if (bytes.empty() || !model.ParseFromArray(bytes.data(), int(bytes.size())))
-        throw FormatError(where, "not an ONNX model: the protobuf does not parse (truncated, damaged or another kind of file)");
-    if (!model.has_graph() || model.ir_version() <= 0)
-        throw FormatError(where, "not an ONNX model: it has no graph or no ir_version");
+    onnx::ModelProto model = parseOnnxModel(bytes, where);
 
     NetworkImport result;
     setInputShapes(*model.mutable_graph(), shapes, result.notes);

@@ -18,6 +18,7 @@
 // the rounding of the quantisation, at most K·max|x|·max|w|·2^-bits.
 #include "convoffload/model/Layer.h"
 #include "convoffload/model/TensorData.h"
+#include "convoffload/onnx/GraphInput.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -77,18 +78,6 @@ struct OnnxTensor {
 /// Throws FormatError (where = `path`) unless the file is a float tensor
 /// whose data matches its dims.
 OnnxTensor loadOnnxTensor(const std::string &path);
-
-/// Sizes for graph inputs' dimensions, by input name (`--input-shape
-/// NAME=1,3,640,640`): every dimension of the input, all ≥ 1, fixed before
-/// shape inference.
-using InputShapes = std::vector<std::pair<std::string, std::vector<std::int64_t>>>;
-
-/// A shape given for a graph input that the model cannot take: no such
-/// input, another rank, a size the model fixes otherwise, a size < 1, or the
-/// input named twice. The message names the input and the reason.
-struct InputShapeError : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
-};
 
 /// Reads, parses and shape-infers an ONNX model. Throws FormatError (where =
 /// `path`) when the file cannot be read, is larger than kMaxOnnxFileBytes, is
