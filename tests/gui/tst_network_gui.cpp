@@ -512,6 +512,28 @@ private slots:
             qPrintable(panel.summary()->text()));
     }
 
+    // Eight equal layers (1×2×2, one 1×1 kernel): the fewest that make half
+    // of the total are four, so four dominate. The summary names three and
+    // counts the fourth; its tooltip names all four.
+    void networkSummaryCapsTheDominatingLayers()
+    {
+        QByteArray text = "{\"format\": \"convoffload-project\", \"version\": 2, \"hardware\": {\"mem_size\": 100, "
+                          "\"nbop_pe\": 4}, \"layers\": [";
+        for (int i = 0; i < 8; ++i)
+            text += QByteArray(i ? "," : "") + "{\"name\": \"l" + QByteArray::number(i)
+                + "\", \"layer\": {\"c_in\": 1, \"h_in\": 2, \"w_in\": 2, \"h_k\": 1, \"w_k\": 1, \"n\": 1}}";
+        text += "]}";
+        QTemporaryDir dir;
+        NetworkPanel panel;
+        QSignalSpy analysed(&panel, &NetworkPanel::analysed);
+        QCOMPARE(panel.openNetwork(writeToy(dir, text)), QString());
+        QVERIFY(analysed.wait(10000));
+        const QString summary = panel.summary()->text();
+        QVERIFY2(summary.contains(QStringLiteral("; dominated by l0, l1, l2 and 1 more.")), qPrintable(summary));
+        QVERIFY2(!summary.contains(QStringLiteral("l3")), qPrintable(summary));
+        QVERIFY2(panel.summary()->toolTip().endsWith(QStringLiteral("l0, l1, l2, l3")), qPrintable(panel.summary()->toolTip()));
+    }
+
     // No text is cut: ResNet-8 (a streamed layer, long strategy names) at
     // a dock's width, the export's and a paper column's with its 7 pt font.
     void networkChartTextsFit()

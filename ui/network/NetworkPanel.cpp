@@ -312,16 +312,25 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
         = tr("Total duration %1 over %n layers", nullptr, int(analysis.layers.size())).arg(cycles(analysis.total_duration));
     if (analysis.layers_without_valid > 0)
         text += tr(" (incomplete: %1 without a valid strategy)").arg(analysis.layers_without_valid);
-    if (!analysis.dominating.empty()) {
-        QStringList names;
-        for (const std::size_t i : analysis.dominating)
-            names << QString::fromStdString(analysis.layers[i].name);
-        text += tr("; dominated by %1").arg(names.join(QStringLiteral(", ")));
-    }
+    // What the total leaves out comes before which layers dominate it; the
+    // dominating names are capped (the tooltip has them all) so that the
+    // summary stays two or three lines and the table above keeps its rows
+    // (PP-OCR's classifier has nine dominating layers).
     if (!analysis.skipped.empty())
         text += tr("; %1 of %2 convolutions: %n skipped by the import, not in the total", nullptr, int(analysis.skipped.size()))
                     .arg(analysis.layers.size())
                     .arg(analysis.convolutions());
+    QStringList names;
+    for (const std::size_t i : analysis.dominating)
+        names << QString::fromStdString(analysis.layers[i].name);
+    constexpr qsizetype kShownNames = 3;
+    if (names.size() > kShownNames)
+        text += tr("; dominated by %1 and %n more", nullptr, int(names.size() - kShownNames))
+                    .arg(names.mid(0, kShownNames).join(QStringLiteral(", ")));
+    else if (!names.isEmpty())
+        text += tr("; dominated by %1").arg(names.join(QStringLiteral(", ")));
+    m_summary->setToolTip(
+        names.isEmpty() ? QString() : tr("Dominated by (at least half of the total): %1").arg(names.join(QStringLiteral(", "))));
     m_summary->setText(text + QLatin1Char('.'));
     m_plotView->setPlot(NetworkPlot(analysis));
     // The chart scrolls; its minimum is a few rows, not the whole chart: the
