@@ -508,6 +508,9 @@ private slots:
         QCOMPARE(skippedCategory(net.skipped[0].reason), category);
         QCOMPARE(skippedCategory("the weights 'w' are neither an initializer nor a bound input"),
             std::string("weights computed at run time"));
+        // A hand-written network file's reason may say nothing.
+        QCOMPARE(skippedCategory(""), std::string("no reason given"));
+        QCOMPARE(skippedCategory(" (group = 2)"), std::string("no reason given"));
     }
 
     // The toy (toyNetworkByHand: 10 + 22 = 32) with four convolutions the

@@ -58,7 +58,9 @@ std::string skippedCategory(const std::string &reason)
     std::size_t end = reason.size();
     for (const char *cut : {" (", ";", ":", " [", " '"})
         end = std::min(end, reason.find(cut));
-    return reason.substr(0, end);
+    // A reason written by hand may be empty or start with its detail: its
+    // category must still be a word a report can print.
+    return end == 0 ? std::string("no reason given") : reason.substr(0, end);
 }
 
 std::vector<std::pair<std::string, std::int64_t>> skippedCategoryCounts(const std::vector<std::string> &reasons)
