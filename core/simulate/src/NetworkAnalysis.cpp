@@ -18,6 +18,29 @@ bool kernelsFitOnChip(const Problem &problem)
     return std::int64_t(l.n) * k + k + l.n <= problem.hardware.mem_size;
 }
 
+namespace {
+
+/// The S1 heuristics at their own group size: the candidates where every
+/// kernel fits beside a patch.
+std::vector<StrategySpec> heuristicSpecs()
+{
+    return {{"S1-baseline", StrategyKind::S1Baseline, std::nullopt, {}}, {"Row-by-Row", StrategyKind::RowByRow, std::nullopt, {}},
+        {"ZigZag", StrategyKind::ZigZag, std::nullopt, {}}};
+}
+
+StrategySpec kernelBlockedSpec(std::int64_t block, PatchOrder order, KernelLoop loop)
+{
+    StrategySpec s;
+    s.name = "Kernel-blocked " + patchOrderName(order) + " " + kernelLoopName(loop) + " B=" + std::to_string(block);
+    s.kind = StrategyKind::KernelBlocked;
+    s.kernel_block = block;
+    s.order = order;
+    s.loop = loop;
+    return s;
+}
+
+} // namespace
+
 std::vector<StrategySpec> generatedStrategies(const Problem &problem)
 {
     // Every family that applies, whether or not the kernels fit, from block
@@ -25,11 +48,8 @@ std::vector<StrategySpec> generatedStrategies(const Problem &problem)
     // candidates, so a layer's best never gets slower with more memory
     // (docs/reference/cli.md#network).
     std::vector<StrategySpec> specs;
-    if (kernelsFitOnChip(problem) && problem.nbPatchesMax() >= 1) {
-        specs.push_back({"S1-baseline", StrategyKind::S1Baseline, std::nullopt, {}});
-        specs.push_back({"Row-by-Row", StrategyKind::RowByRow, std::nullopt, {}});
-        specs.push_back({"ZigZag", StrategyKind::ZigZag, std::nullopt, {}});
-    }
+    if (kernelsFitOnChip(problem) && problem.nbPatchesMax() >= 1)
+        specs = heuristicSpecs();
     // The powers of two below N, largest first (kernels reloaded least).
     // B = N only fits where the kernels do (B_max = N needs N·K + K + N ≤
     // mem_size and nb_patches_max ≥ 1): one block, the S1 heuristics.
@@ -41,15 +61,8 @@ std::vector<StrategySpec> generatedStrategies(const Problem &problem)
         if (b > largest)
             continue;
         for (const PatchOrder order : {PatchOrder::RowByRow, PatchOrder::ZigZag})
-            for (const KernelLoop loop : {KernelLoop::KernelsOuter, KernelLoop::PatchesOuter}) {
-                StrategySpec s;
-                s.name = "Kernel-blocked " + patchOrderName(order) + " " + kernelLoopName(loop) + " B=" + std::to_string(b);
-                s.kind = StrategyKind::KernelBlocked;
-                s.kernel_block = b;
-                s.order = order;
-                s.loop = loop;
-                specs.push_back(s);
-            }
+            for (const KernelLoop loop : {KernelLoop::KernelsOuter, KernelLoop::PatchesOuter})
+                specs.push_back(kernelBlockedSpec(b, order, loop));
     }
     return specs;
 }
@@ -123,23 +136,12 @@ template <class Tried> StrategySpec shrinkUntilItFits(const Problem &problem, co
 std::vector<StrategySpec> defaultLayerStrategies(const Problem &problem)
 {
     std::vector<StrategySpec> specs;
-    if (kernelsFitOnChip(problem) && problem.nbPatchesMax() >= 1) {
-        specs.push_back({"S1-baseline", StrategyKind::S1Baseline, std::nullopt, {}});
-        specs.push_back({"Row-by-Row", StrategyKind::RowByRow, std::nullopt, {}});
-        specs.push_back({"ZigZag", StrategyKind::ZigZag, std::nullopt, {}});
-    } else if (const std::int64_t b = largestKernelBlock(problem); b >= 1) {
+    if (kernelsFitOnChip(problem) && problem.nbPatchesMax() >= 1)
+        specs = heuristicSpecs();
+    else if (const std::int64_t b = largestKernelBlock(problem); b >= 1)
         // The largest block, where the kernels are reloaded least.
-        for (const KernelLoop loop : {KernelLoop::KernelsOuter, KernelLoop::PatchesOuter}) {
-            StrategySpec s;
-            s.name
-                = "Kernel-blocked " + patchOrderName(PatchOrder::ZigZag) + " " + kernelLoopName(loop) + " B=" + std::to_string(b);
-            s.kind = StrategyKind::KernelBlocked;
-            s.kernel_block = b;
-            s.order = PatchOrder::ZigZag;
-            s.loop = loop;
-            specs.push_back(s);
-        }
-    }
+        for (const KernelLoop loop : {KernelLoop::KernelsOuter, KernelLoop::PatchesOuter})
+            specs.push_back(kernelBlockedSpec(b, PatchOrder::ZigZag, loop));
     // The op limit's group size can overflow the memory next to the
     // kernels (resnet8's stage3_conv2: 3 patches beside 33 kernels reach
     // 20067 of 20000 elements): a stored default must be able to run.
