@@ -368,7 +368,8 @@ std::int64_t checkFormatTag(const Json &root)
 Layer readLayer(const Json &v, const std::string &path)
 {
     const ObjectReader r(v, path,
-        {"c_in", "h_in", "w_in", "h_k", "w_k", "n", "stride_h", "stride_w", "pad_top", "pad_bottom", "pad_left", "pad_right"});
+        {"c_in", "h_in", "w_in", "h_k", "w_k", "n", "stride_h", "stride_w", "pad_top", "pad_bottom", "pad_left", "pad_right",
+            "group", "dilation_h", "dilation_w"});
     Layer l;
     l.c_in = requiredField(r, "c_in", intAtLeast(1));
     l.h_in = requiredField(r, "h_in", intAtLeast(1));
@@ -382,6 +383,9 @@ Layer readLayer(const Json &v, const std::string &path)
     l.pad_bottom = optionalField(r, "pad_bottom", 0, intAtLeast(0));
     l.pad_left = optionalField(r, "pad_left", 0, intAtLeast(0));
     l.pad_right = optionalField(r, "pad_right", 0, intAtLeast(0));
+    l.group = optionalField(r, "group", 1, intAtLeast(1));
+    l.dilation_h = optionalField(r, "dilation_h", 1, intAtLeast(1));
+    l.dilation_w = optionalField(r, "dilation_w", 1, intAtLeast(1));
     return l;
 }
 
@@ -603,9 +607,17 @@ void checkStrategyRanges(const Layer &layer, const std::vector<StrategySpec> &st
 
 Json layerJson(const Layer &l)
 {
-    return Json{{"c_in", l.c_in}, {"h_in", l.h_in}, {"w_in", l.w_in}, {"h_k", l.h_k}, {"w_k", l.w_k}, {"n", l.n},
+    Json j{{"c_in", l.c_in}, {"h_in", l.h_in}, {"w_in", l.w_in}, {"h_k", l.h_k}, {"w_k", l.w_k}, {"n", l.n},
         {"stride_h", l.stride_h}, {"stride_w", l.stride_w}, {"pad_top", l.pad_top}, {"pad_bottom", l.pad_bottom},
         {"pad_left", l.pad_left}, {"pad_right", l.pad_right}};
+    // Written only when they differ from 1, so a dense layer's file is as before.
+    if (l.group != 1)
+        j["group"] = l.group;
+    if (l.dilation_h != 1)
+        j["dilation_h"] = l.dilation_h;
+    if (l.dilation_w != 1)
+        j["dilation_w"] = l.dilation_w;
+    return j;
 }
 
 Json hardwareJson(const Hardware &h)

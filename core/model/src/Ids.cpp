@@ -11,6 +11,13 @@ std::string pixelName(const Layer &l, PixelId p)
     return "pixel (" + std::to_string(g.row) + "," + std::to_string(g.col) + ")";
 }
 
+std::string sliceName(const Layer &l, SliceId s)
+{
+    if (!l.isGrouped())
+        return pixelName(l, s);
+    return pixelName(l, pixelOfSlice(l, s)) + " group " + std::to_string(groupOfSlice(l, s));
+}
+
 std::string patchName(const Layer &l, PatchId p)
 {
     const Grid g = patchPosition(l, p);

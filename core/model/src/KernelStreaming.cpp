@@ -140,9 +140,13 @@ StepList expandSteps(const Problem &problem, const ComputeSteps &plan)
 
     // M_inp after step i is exactly U_i and M_ker exactly K_i, so an element
     // is on chip before step i+1 iff step i marked it: one mark array per
-    // kind of element, no set operations (as in expandS1).
-    std::vector<std::uint32_t> pixelMark(std::size_t(layer.pixelCount()), 0), kernelMark(std::size_t(layer.n), 0);
-    std::vector<PixelId> previous, current;
+    // kind of element, no set operations (as in expandS1). Input is marked
+    // per slice: U_i holds the slices (pixel, γ(k)) of the step's patches
+    // for the groups of its kernels (slice = pixel when g = 1).
+    std::vector<std::uint32_t> pixelMark(std::size_t(layer.sliceCount()), 0), kernelMark(std::size_t(layer.n), 0);
+    std::vector<SliceId> previous, current;
+    std::vector<int> groups; // the groups of the step's kernels, ascending
+    std::vector<std::uint8_t> hasGroup(std::size_t(layer.group), 0);
     std::vector<KernelId> previousKernels, currentKernels;
     std::vector<PatchId> sortedPatches;
     std::vector<KernelId> sortedKernels;
@@ -155,16 +159,26 @@ StepList expandSteps(const Problem &problem, const ComputeSteps &plan)
         const std::uint32_t stamp = std::uint32_t(i + 2); // 0 = never marked, so step 1 keeps nothing
         Step step;
         current.clear();
+        std::fill(hasGroup.begin(), hasGroup.end(), 0);
+        for (KernelId k : planned.kernels)
+            hasGroup[std::size_t(layer.groupOfKernel(k))] = 1;
+        groups.clear();
+        for (int group = 0; group < layer.group; ++group)
+            if (hasGroup[std::size_t(group)])
+                groups.push_back(group);
         for (PatchId patch : planned.patches)
-            forEachPatchPixel(layer, paddingInDram, patch, [&](PixelId p) {
-                if (pixelMark[p] == stamp)
-                    return;
-                if (pixelMark[p] != stamp - 1)
-                    step.load_input.push_back(p);
-                pixelMark[p] = stamp;
-                current.push_back(p);
+            forEachPatchPixel(layer, paddingInDram, patch, [&](PixelId pixel) {
+                for (int group : groups) {
+                    const SliceId p = sliceId(layer, pixel, group);
+                    if (pixelMark[p] == stamp)
+                        continue;
+                    if (pixelMark[p] != stamp - 1)
+                        step.load_input.push_back(p);
+                    pixelMark[p] = stamp;
+                    current.push_back(p);
+                }
             });
-        for (PixelId p : previous)
+        for (SliceId p : previous)
             if (pixelMark[p] != stamp)
                 step.free_input.push_back(p);
 
@@ -198,7 +212,7 @@ StepList expandSteps(const Problem &problem, const ComputeSteps &plan)
                 step.compute.push_back(outputId(layer, patch, k));
 
         const std::int64_t resident
-            = std::int64_t(current.size()) * layer.c_in + std::int64_t(currentKernels.size()) * layer.kernelElements();
+            = std::int64_t(current.size()) * layer.sliceChannels() + std::int64_t(currentKernels.size()) * layer.kernelElements();
         step.write = writes.writesBefore(resident, step.compute);
         detail::sortIds(step.write);
         writes.computed(step.compute);

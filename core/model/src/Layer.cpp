@@ -40,13 +40,25 @@ std::vector<std::string> Layer::problems() const
     atLeast("pad_bottom", pad_bottom, 0);
     atLeast("pad_left", pad_left, 0);
     atLeast("pad_right", pad_right, 0);
+    atLeast("group", group, 1);
+    atLeast("dilation_h", dilation_h, 1);
+    atLeast("dilation_w", dilation_w, 1);
     if (!out.empty())
         return out;
 
-    if (h_k > paddedHeight())
-        out.push_back("h_k: kernel height " + str(h_k) + " exceeds the padded input height " + str(paddedHeight()));
-    if (w_k > paddedWidth())
-        out.push_back("w_k: kernel width " + str(w_k) + " exceeds the padded input width " + str(paddedWidth()));
+    if (c_in % group != 0)
+        out.push_back("group: " + str(group) + " does not divide c_in = " + str(c_in));
+    else if (n % group != 0)
+        out.push_back("group: " + str(group) + " does not divide n = " + str(n));
+    const std::int64_t spanH = std::int64_t(dilation_h) * (h_k - 1) + 1, spanW = std::int64_t(dilation_w) * (w_k - 1) + 1;
+    if (spanH > paddedHeight())
+        out.push_back(dilation_h == 1
+                ? "h_k: kernel height " + str(h_k) + " exceeds the padded input height " + str(paddedHeight())
+                : "dilation_h: the dilated kernel spans " + str(spanH) + " rows (dilation_h·(h_k − 1) + 1), more than the padded input height " + str(paddedHeight()));
+    if (spanW > paddedWidth())
+        out.push_back(dilation_w == 1
+                ? "w_k: kernel width " + str(w_k) + " exceeds the padded input width " + str(paddedWidth())
+                : "dilation_w: the dilated kernel spans " + str(spanW) + " columns (dilation_w·(w_k − 1) + 1), more than the padded input width " + str(paddedWidth()));
     if (!out.empty())
         return out;
 

@@ -27,7 +27,7 @@ std::size_t S1Expander::idBound() const
     std::size_t patches = 0;
     for (std::size_t g = 0; g < m_count; ++g)
         patches += m_group(g).size();
-    const std::size_t visits = patches * std::size_t(layer.h_k) * std::size_t(layer.w_k);
+    const std::size_t visits = patches * std::size_t(layer.h_k) * std::size_t(layer.w_k) * std::size_t(layer.group);
     return 2 * visits + 2 * patches * std::size_t(layer.n) + 2 * std::size_t(layer.n);
 }
 
@@ -62,9 +62,9 @@ void S1Expander::expandGroup(std::size_t g, Step &step)
     for (PatchId patch : group) {
         const Grid o = patchPosition(layer, patch);
         top = std::min(top, o.row * layer.stride_h);
-        bottom = std::max(bottom, o.row * layer.stride_h + layer.h_k - 1);
+        bottom = std::max(bottom, o.row * layer.stride_h + layer.spanH() - 1);
         left = std::min(left, o.col * layer.stride_w);
-        right = std::max(right, o.col * layer.stride_w + layer.w_k - 1);
+        right = std::max(right, o.col * layer.stride_w + layer.spanW() - 1);
     }
     const std::int64_t box = std::int64_t(bottom - top + 1) * (right - left + 1);
     const bool scanBox = box <= 2 * patchArea * std::int64_t(group.size());
@@ -89,12 +89,18 @@ void S1Expander::expandGroup(std::size_t g, Step &step)
     } else {
         std::sort(m_current.begin(), m_current.end());
     }
+    // A group needs every slice of its pixels (all kernels are on chip):
+    // slice ids p·g .. p·g + g − 1, ascending as the pixels are.
+    const auto slices = [&](std::vector<SliceId> &into, PixelId p) {
+        for (int group = 0; group < layer.group; ++group)
+            into.push_back(sliceId(layer, p, group));
+    };
     for (PixelId p : m_current)
         if (m_mark[p] & 1u)
-            step.load_input.push_back(p);
+            slices(step.load_input, p);
     for (PixelId p : m_previous) // ascending, so F_inp is too
         if (m_mark[p] >> 1 != here)
-            step.free_input.push_back(p);
+            slices(step.free_input, p);
     if (g == 0)
         for (int k = 0; k < layer.n; ++k)
             step.load_kernels.push_back(KernelId(k));
@@ -128,7 +134,9 @@ void S1Expander::drain(Step &step)
 {
     step.write = m_writes->rest();
     std::sort(step.write.begin(), step.write.end());
-    step.free_input = m_previous; // ascending
+    for (PixelId p : m_previous) // ascending
+        for (int group = 0; group < m_problem.layer.group; ++group)
+            step.free_input.push_back(sliceId(m_problem.layer, p, group));
     if (m_count > 0)
         for (int k = 0; k < m_problem.layer.n; ++k)
             step.free_kernels.push_back(KernelId(k));

@@ -63,7 +63,8 @@ std::int64_t paddedInputValue(const Layer &layer, const TensorData &data, int ch
 std::vector<std::int64_t> referenceConvolution(const Layer &layer, const TensorData &data)
 {
     // The padded input is materialised once so the inner loops are plain
-    // array reads; O[l][i][j] = sum_c,h,w I[c][i·s_h+h][j·s_w+w] · K^l[c][h][w].
+    // array reads; O[l][i][j] = sum_c,h,w I[γ·C_in/g + c][i·s_h + h·d_h][j·s_w + w·d_w] · K^l[c][h][w],
+    // γ = l's group, c < C_in/g.
     const int height = layer.paddedHeight(), width = layer.paddedWidth();
     std::vector<std::int32_t> padded(std::size_t(layer.c_in) * height * width, 0);
     for (int c = 0; c < layer.c_in; ++c)
@@ -76,18 +77,21 @@ std::vector<std::int64_t> referenceConvolution(const Layer &layer, const TensorD
     const std::size_t kernelSize = std::size_t(layer.kernelElements());
     std::vector<std::int32_t> patch(kernelSize);
     std::vector<std::int64_t> out(std::size_t(layer.outputCount()));
+    const int perGroup = layer.n / layer.group, channels = layer.sliceChannels();
     for (int i = 0; i < layer.hOut(); ++i)
-        for (int j = 0; j < layer.wOut(); ++j) {
-            std::size_t e = 0;
-            for (int c = 0; c < layer.c_in; ++c)
-                for (int h = 0; h < layer.h_k; ++h)
-                    for (int w = 0; w < layer.w_k; ++w)
-                        patch[e++] = padded[(std::size_t(c) * height + i * layer.stride_h + h) * width + j * layer.stride_w + w];
-            for (int l = 0; l < layer.n; ++l) {
-                const std::int32_t *weights = data.kernels.data() + std::size_t(l) * kernelSize;
-                out[std::size_t(i * layer.wOut() + j) * layer.n + l] = dotProduct(patch.data(), weights, kernelSize, narrow);
+        for (int j = 0; j < layer.wOut(); ++j)
+            for (int group = 0; group < layer.group; ++group) {
+                std::size_t e = 0;
+                for (int c = group * channels; c < (group + 1) * channels; ++c)
+                    for (int h = 0; h < layer.h_k; ++h)
+                        for (int w = 0; w < layer.w_k; ++w)
+                            patch[e++] = padded[(std::size_t(c) * height + i * layer.stride_h + h * layer.dilation_h) * width
+                                + j * layer.stride_w + w * layer.dilation_w];
+                for (int l = group * perGroup; l < (group + 1) * perGroup; ++l) {
+                    const std::int32_t *weights = data.kernels.data() + std::size_t(l) * kernelSize;
+                    out[std::size_t(i * layer.wOut() + j) * layer.n + l] = dotProduct(patch.data(), weights, kernelSize, narrow);
+                }
             }
-        }
     return out;
 }
 

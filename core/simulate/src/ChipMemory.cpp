@@ -112,10 +112,11 @@ ChipMemory::ChipMemory(const Problem &problem, const TensorData &data)
     , m_data(data)
     , m_kernelSize(std::size_t(m_layer.kernelElements()))
     , m_channels(std::size_t(m_layer.c_in))
+    , m_sliceChannels(std::size_t(m_layer.sliceChannels()))
 {
     for (int h = 0; h < m_layer.h_k; ++h)
         for (int w = 0; w < m_layer.w_k; ++w)
-            m_offsets.push_back(std::size_t(pixelId(m_layer, h, w)));
+            m_offsets.push_back(std::size_t(pixelId(m_layer, h * m_layer.dilation_h, w * m_layer.dilation_w)));
     if (m_data.input.size() != std::size_t(m_layer.c_in) * m_layer.h_in * m_layer.w_in
         || m_data.kernels.size() != std::size_t(m_layer.n) * m_kernelSize)
         throw std::invalid_argument("the tensor data does not match the layer's shape");
@@ -192,9 +193,9 @@ void ChipMemory::setKernelExact(KernelId k, bool exact)
     if (!exact || !m_narrow16)
         return;
     const std::size_t at = std::size_t(k) * m_kernelSize, plane = m_offsets.size();
-    for (std::size_t c = 0; c < m_channels; ++c)
+    for (std::size_t c = 0; c < m_sliceChannels; ++c)
         for (std::size_t e = 0; e < plane; ++e)
-            m_chipKernels16[at + e * m_channels + c] = std::int16_t(m_data.kernels[at + c * plane + e]); // m_narrow16: fits
+            m_chipKernels16[at + e * m_sliceChannels + c] = std::int16_t(m_data.kernels[at + c * plane + e]); // m_narrow16: fits
 }
 
 void ChipMemory::loadPixels(std::span<const PixelId> pixels)
@@ -229,17 +230,19 @@ void ChipMemory::freeKernel(KernelId k)
 /// Copies the patch's on-chip values (synthesised padding reads as zero) and
 /// notes whether they equal DRAM's: in 16 bits in [h][w][c] order when they
 /// are exact and fit, else in 32 bits in kernel layout [c][h][w].
-void ChipMemory::gather(int step, PatchId patch)
+void ChipMemory::gather(int step, PatchId patch, int group)
 {
     m_gathered.step = step;
     m_gathered.patch = patch;
+    m_gathered.group = group;
     const Grid out = patchPosition(m_layer, patch);
     const int top = out.row * m_layer.stride_h, left = out.col * m_layer.stride_w;
     const std::size_t first = std::size_t(pixelId(m_layer, top, left));
     const std::size_t plane = m_offsets.size();
+    const std::size_t channels = m_sliceChannels, channel0 = std::size_t(group) * m_sliceChannels;
     const bool interior = !m_synthesised
-        || (top >= m_layer.pad_top && top + m_layer.h_k <= m_layer.pad_top + m_layer.h_in && left >= m_layer.pad_left
-            && left + m_layer.w_k <= m_layer.pad_left + m_layer.w_in);
+        || (top >= m_layer.pad_top && top + m_layer.spanH() <= m_layer.pad_top + m_layer.h_in && left >= m_layer.pad_left
+            && left + m_layer.spanW() <= m_layer.pad_left + m_layer.w_in);
 
     // The common case first: no synthesised padding in the patch, every value
     // in 16 bits. The chip only ever holds a DRAM copy of a pixel or the
@@ -254,18 +257,18 @@ void ChipMemory::gather(int step, PatchId patch)
         std::uint32_t outside = 0; // nonzero when some value does not fit in 16 bits
         const auto outside16 = [](std::int32_t x) { return std::uint32_t(std::uint32_t(x) + 0x8000u > 0xFFFFu); };
         for (std::size_t e = 0; e < plane; ++e) {
-            const std::size_t at = (first + m_offsets[e]) * m_channels;
-            std::int16_t *to = values + e * m_channels;
+            const std::size_t at = (first + m_offsets[e]) * m_channels + channel0;
+            std::int16_t *to = values + e * channels;
             if (m_chip16) {
                 const std::int16_t *chip = m_chipInput16.data() + at;
-                for (std::size_t c = 0; c < m_channels; ++c) {
+                for (std::size_t c = 0; c < channels; ++c) {
                     to[c] = chip[c];
                     outside |= std::uint32_t(chip[c] == m_poison16);
                 }
                 continue;
             }
             const std::int32_t *chip = m_chipInput.data() + at;
-            for (std::size_t c = 0; c < m_channels; ++c) {
+            for (std::size_t c = 0; c < channels; ++c) {
                 to[c] = std::int16_t(chip[c]);
                 outside |= outside16(chip[c]);
             }
@@ -282,13 +285,15 @@ void ChipMemory::gather(int step, PatchId patch)
     std::int32_t *values = m_gathered.values.data();
     bool exact = true;
     for (std::size_t e = 0; e < plane; ++e) {
-        const std::size_t at = (first + m_offsets[e]) * m_channels;
-        if (!interior && m_layer.isPadding(top + int(e) / m_layer.w_k, left + int(e) % m_layer.w_k)) {
-            for (std::size_t c = 0; c < m_channels; ++c)
+        const std::size_t at = (first + m_offsets[e]) * m_channels + channel0;
+        if (!interior
+            && m_layer.isPadding(
+                top + int(e) / m_layer.w_k * m_layer.dilation_h, left + int(e) % m_layer.w_k * m_layer.dilation_w)) {
+            for (std::size_t c = 0; c < channels; ++c)
                 values[c * plane + e] = 0;
             continue;
         }
-        for (std::size_t c = 0; c < m_channels; ++c) {
+        for (std::size_t c = 0; c < channels; ++c) {
             values[c * plane + e] = chipValue(at + c);
             exact &= values[c * plane + e] == m_dram[at + c];
         }
@@ -297,9 +302,9 @@ void ChipMemory::gather(int step, PatchId patch)
     m_gathered.has32 = true;
     if (exact && m_narrow16) {
         m_gathered.values16.resize(m_kernelSize);
-        for (std::size_t c = 0; c < m_channels; ++c)
+        for (std::size_t c = 0; c < channels; ++c)
             for (std::size_t e = 0; e < plane; ++e)
-                m_gathered.values16[e * m_channels + c] = std::int16_t(values[c * plane + e]); // == DRAM: fits
+                m_gathered.values16[e * channels + c] = std::int16_t(values[c * plane + e]); // == DRAM: fits
     }
 }
 
@@ -312,9 +317,9 @@ std::int64_t ChipMemory::value(KernelId k, bool &exact)
     if (!m_gathered.has32) { // exact patch, inexact kernel: the patch in 32 bits, kernel layout
         const std::size_t plane = m_offsets.size();
         m_gathered.values.resize(m_kernelSize);
-        for (std::size_t c = 0; c < m_channels; ++c)
+        for (std::size_t c = 0; c < m_sliceChannels; ++c)
             for (std::size_t e = 0; e < plane; ++e)
-                m_gathered.values[c * plane + e] = m_gathered.values16[e * m_channels + c];
+                m_gathered.values[c * plane + e] = m_gathered.values16[e * m_sliceChannels + c];
         m_gathered.has32 = true;
     }
     return dotProduct(m_gathered.values.data(), m_chipKernels.data() + at, m_kernelSize, m_narrow32);
@@ -323,34 +328,40 @@ std::int64_t ChipMemory::value(KernelId k, bool &exact)
 void ChipMemory::compute(int step, OutputId o)
 {
     const PatchId patch = patchOfOutput(m_layer, o);
-    if (m_gathered.step != step || m_gathered.patch != patch)
-        gather(step, patch);
+    const KernelId k = kernelOfOutput(m_layer, o);
+    const int group = m_layer.groupOfKernel(k);
+    if (m_gathered.step != step || m_gathered.patch != patch || m_gathered.group != group)
+        gather(step, patch, group);
     bool exact = false;
-    setChipOutput(o, value(kernelOfOutput(m_layer, o), exact));
+    setChipOutput(o, value(k, exact));
     m_chipState.set(o, exact ? OutputStates::Exact : OutputStates::Inexact);
 }
 
 void ChipMemory::computePatch(int step, PatchId patch)
 {
-    gather(step, patch);
     const OutputId first = outputId(m_layer, patch, 0);
-    int k = 0;
-    if (m_gathered.exact && m_narrow16 && m_exactKernels == m_layer.n) // four kernels at a time
-        for (; k + 4 <= m_layer.n; k += 4) {
-            dot16x4(m_gathered.values16.data(), m_chipKernels16.data() + std::size_t(k) * m_kernelSize, m_kernelSize,
-                m_chipOutput32.get() + first + OutputId(k)); // narrow16 implies narrow32
-            m_chipState.setExact(first + OutputId(k), 4);
+    const int perGroup = m_layer.n / m_layer.group;
+    for (int group = 0; group < m_layer.group; ++group) {
+        gather(step, patch, group);
+        int k = group * perGroup;
+        const int end = k + perGroup;
+        if (m_gathered.exact && m_narrow16 && m_exactKernels == m_layer.n) // four kernels at a time
+            for (; k + 4 <= end; k += 4) {
+                dot16x4(m_gathered.values16.data(), m_chipKernels16.data() + std::size_t(k) * m_kernelSize, m_kernelSize,
+                    m_chipOutput32.get() + first + OutputId(k)); // narrow16 implies narrow32
+                m_chipState.setExact(first + OutputId(k), 4);
+            }
+        for (; k < end; ++k) {
+            bool exact = false;
+            setChipOutput(first + OutputId(k), value(KernelId(k), exact));
+            m_chipState.set(first + OutputId(k), exact ? OutputStates::Exact : OutputStates::Inexact);
         }
-    for (; k < m_layer.n; ++k) {
-        bool exact = false;
-        setChipOutput(first + OutputId(k), value(KernelId(k), exact));
-        m_chipState.set(first + OutputId(k), exact ? OutputStates::Exact : OutputStates::Inexact);
     }
 }
 
 void ChipMemory::computePatches(int step, std::span<const PatchId> patches)
 {
-    if (m_channels != 1 || !m_narrow16 || m_exactKernels != m_layer.n) {
+    if (m_channels != 1 || !m_narrow16 || m_exactKernels != m_layer.n || m_layer.isDilated()) {
         for (PatchId p : patches)
             computePatch(step, p);
         return;
@@ -480,13 +491,15 @@ std::int64_t ChipMemory::reference(OutputId o) const
 {
     const Grid out = patchPosition(m_layer, patchOfOutput(m_layer, o));
     const std::size_t plane = std::size_t(m_layer.h_k) * std::size_t(m_layer.w_k);
+    const std::size_t channel0 = std::size_t(m_layer.groupOfKernel(kernelOfOutput(m_layer, o))) * m_sliceChannels;
     std::vector<std::int32_t> patch(m_kernelSize);
     std::size_t e = 0;
     for (int h = 0; h < m_layer.h_k; ++h)
         for (int w = 0; w < m_layer.w_k; ++w, ++e) {
-            const int row = out.row * m_layer.stride_h + h, col = out.col * m_layer.stride_w + w;
-            for (int c = 0; c < m_layer.c_in; ++c)
-                patch[std::size_t(c) * plane + e] = m_dram[std::size_t(pixelId(m_layer, row, col)) * m_channels + std::size_t(c)];
+            const int row = out.row * m_layer.stride_h + h * m_layer.dilation_h;
+            const int col = out.col * m_layer.stride_w + w * m_layer.dilation_w;
+            for (std::size_t c = 0; c < m_sliceChannels; ++c)
+                patch[c * plane + e] = m_dram[std::size_t(pixelId(m_layer, row, col)) * m_channels + channel0 + c];
         }
     const std::int32_t *weights = m_data.kernels.data() + std::size_t(kernelOfOutput(m_layer, o)) * m_kernelSize;
     return dotProduct(patch.data(), weights, m_kernelSize, m_narrow32);

@@ -16,6 +16,12 @@
 // 32, exact operands are multiplied as int16 with int32 sums (a loop the
 // compiler turns into pmaddwd); anything else takes the 32/64-bit route.
 //
+// Grouped and dilated layers (docs/reference/model.md#grouped-and-dilated):
+// a slice (pixel, group) is channels [group·C_in/g, (group+1)·C_in/g) of
+// its pixel, contiguous on chip at slice · C_in/g; a patch is gathered per
+// group, at the dilated kernel positions; row sweeps are for undilated
+// layers only.
+//
 // Fast paths, each giving exactly the per-patch route's values and flags:
 // - memory sized to the data: the chip's input is 16-bit when every input
 //   fits and some 16-bit value is left for the poison; an unpadded
@@ -76,6 +82,27 @@ public:
     }
     /// loadPixel of each.
     void loadPixels(std::span<const PixelId> pixels);
+    /// One slice (pixel, group): its C_in/g channels. loadPixel when g = 1.
+    void loadSlice(SliceId s)
+    {
+        if (m_sliceChannels == m_channels)
+            return loadPixel(s);
+        const std::size_t at = std::size_t(s) * m_sliceChannels;
+        if (m_chip16)
+            std::copy_n(m_dram + at, m_sliceChannels, m_chipInput16.data() + at);
+        else
+            std::copy_n(m_dram + at, m_sliceChannels, m_chipInput.data() + at);
+    }
+    void freeSlice(SliceId s)
+    {
+        if (m_sliceChannels == m_channels)
+            return freePixel(s);
+        const std::size_t at = std::size_t(s) * m_sliceChannels;
+        if (m_chip16)
+            std::fill_n(m_chipInput16.data() + at, m_sliceChannels, m_poison16);
+        else
+            std::fill_n(m_chipInput.data() + at, m_sliceChannels, kPoisonInput);
+    }
     /// On one narrow channel, what loadPixel(p) does is chip[p] = dram[p]:
     /// the fused pass does it inside its walk. Null pointers otherwise.
     struct NarrowLoader {
@@ -149,7 +176,8 @@ public:
     FunctionalResult check(bool keepOutput);
 
 private:
-    void gather(int step, PatchId patch);
+    /// The patch's values of `group`'s channels (every channel when g = 1).
+    void gather(int step, PatchId patch, int group);
     std::int64_t value(KernelId k, bool &exact);
     std::int64_t reference(OutputId o) const;
     /// Outputs of patches (row, col0 .. col0 + count - 1), one channel.
@@ -161,8 +189,9 @@ private:
     bool m_synthesised; // padding is not in DRAM: it reads as zero
     const TensorData &m_data; // the kernels (and the input, read through m_dram)
     std::size_t m_kernelSize;
-    std::size_t m_channels;
-    std::vector<std::size_t> m_offsets; // pixel of each kernel position (h, w), relative to the patch's first
+    std::size_t m_channels; // of a pixel (C_in)
+    std::size_t m_sliceChannels; // of a slice and of a kernel (C_in / g)
+    std::vector<std::size_t> m_offsets; // pixel of each kernel position (h, w), relative to the patch's first (dilated)
     bool m_narrow32; // outputs fit in 32 bits
     bool m_narrow16; // ... and every value in 16 bits
     std::vector<std::int32_t> m_paddedDram; // padded input [pixel][c], unless m_data.input is that
@@ -207,9 +236,10 @@ private:
     struct {
         int step = -1;
         PatchId patch = 0;
+        int group = 0;
         bool exact = false;
         bool has32 = false; // `values` holds the patch
-        std::vector<std::int32_t> values; // [c][h][w], unless exact and m_narrow16
+        std::vector<std::int32_t> values; // [c][h][w] (the group's channels), unless exact and m_narrow16
         std::vector<std::int16_t> values16; // [h][w][c] in 16 bits, when exact and m_narrow16
     } m_gathered;
 };

@@ -22,6 +22,7 @@ Executor::Executor(const Problem &problem, const SimulationOptions &options)
     , m_options(options)
     , m_reporter(m_result, m_layer, options.max_diagnostics_per_rule)
     , m_reload(m_layer, problem.options.padding_in_dram, problem.hardware.max_loads_per_element)
+    , m_inputUnitElements(m_layer.sliceChannels())
 {
     if (!options.functional)
         return;

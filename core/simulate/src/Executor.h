@@ -34,7 +34,7 @@ protected:
     void poll(std::size_t done, std::size_t total) const;
     Footprint footprint() const
     {
-        return {m_pixelsOnChip * m_layer.c_in, m_kernelsOnChip * m_layer.kernelElements(), m_outputsOnChip};
+        return {m_pixelsOnChip * m_inputUnitElements, m_kernelsOnChip * m_layer.kernelElements(), m_outputsOnChip};
     }
     /// After an action: the footprint, into the step's peak and final
     /// footprint, and the finding when it exceeds the memory; returns it.
@@ -65,7 +65,10 @@ protected:
     ReloadTally m_reload; // the reload assumption, tallied in full
     TensorData m_seeded; // the functional simulation's tensors when none are given
     std::optional<ChipMemory> m_chip; // the functional simulation, when asked
+    // Input units on chip and their size: slices of C_in/g elements in the
+    // general executor, whole pixels (every slice) in the fused S1 pass.
     std::int64_t m_pixelsOnChip = 0, m_kernelsOnChip = 0, m_outputsOnChip = 0;
+    std::int64_t m_inputUnitElements;
 };
 
 } // namespace convoffload::detail

@@ -57,7 +57,8 @@ public:
     PatchWalk(const Layer &layer, bool paddingInDram)
         : m_layer(layer)
         , m_paddingInDram(paddingInDram)
-        , m_plain(paddingInDram || (layer.pad_top == 0 && layer.pad_bottom == 0 && layer.pad_left == 0 && layer.pad_right == 0))
+        , m_plain(!layer.isDilated()
+              && (paddingInDram || (layer.pad_top == 0 && layer.pad_bottom == 0 && layer.pad_left == 0 && layer.pad_right == 0)))
         , m_outWidth(PatchId(layer.wOut()))
         , m_width(PixelId(layer.paddedWidth()))
         , m_rowMagic(m_outWidth > 1 ? ~std::uint64_t(0) / m_outWidth + 1 : 0)
@@ -65,7 +66,7 @@ public:
     }
 
     /// True when the pixels of a patch are a plain K×K square of the stored
-    /// input (no padding to skip): forEach<K> walks them fully unrolled.
+    /// input (no padding to skip, no dilation): forEach<K> walks them fully unrolled.
     bool plainSquare(int k) const { return m_plain && m_layer.h_k == k && m_layer.w_k == k; }
 
     /// f(pixel) for every pixel of `patch`; with Square = K > 0, only when
@@ -169,6 +170,9 @@ public:
         , m_walk(m_layer, problem.options.padding_in_dram)
         , m_warnAt(std::uint32_t(problem.hardware.max_loads_per_element) + 1)
     {
+        // S1 plans only on a grouped layer (runFused): every step needs all
+        // of a pixel's slices, so the pass walks whole pixels.
+        m_inputUnitElements = m_layer.c_in;
     }
 
     SimulationResult run()
@@ -199,10 +203,23 @@ public:
 
         const int lastStep = int(stepCount);
         m_coverage.forEachNever(m_layer, [&](OutputId o) { m_reporter.neverComputed(lastStep, o); });
-        return finish(std::move(m_loads), std::move(m_kernelLoads));
+        return finish(sliceLoads(), std::move(m_kernelLoads));
     }
 
 private:
+    /// The load counts per slice, as the general executor counts them: a
+    /// pixel's g slices are loaded together.
+    std::vector<std::uint32_t> sliceLoads()
+    {
+        if (!m_layer.isGrouped())
+            return std::move(m_loads);
+        const std::size_t g = std::size_t(m_layer.group);
+        std::vector<std::uint32_t> slices(m_loads.size() * g);
+        for (std::size_t p = 0; p < m_loads.size(); ++p)
+            std::fill_n(slices.begin() + std::ptrdiff_t(p * g), g, m_loads[p]);
+        return slices;
+    }
+
     /// Without step stats, the step just run goes into the totals.
     void foldStep()
     {
@@ -280,12 +297,15 @@ private:
             m_chip->loadPixels(std::span<const PixelId>(m_loading.data(), std::size_t(walked.loaded)));
         m_pixelsOnChip += walked.loaded;
         stats.loaded_input = walked.loaded * m_layer.c_in;
+        // A grouped layer's pixel is g slices, each warned about.
         if (!listWarnings) {
-            m_reporter.countUnlisted(Severity::Warning, walked.warned);
+            m_reporter.countUnlisted(Severity::Warning, walked.warned * m_layer.group);
         } else {
             std::sort(m_warned.begin(), m_warned.end());
             for (PixelId p : m_warned)
-                m_reporter.reloadBound(step, Action::LoadInput, ElementKind::Pixel, p, hw.max_loads_per_element);
+                for (int group = 0; group < m_layer.group; ++group)
+                    m_reporter.reloadBound(
+                        step, Action::LoadInput, ElementKind::Pixel, sliceId(m_layer, p, group), hw.max_loads_per_element);
         }
         endAction(step, Action::LoadInput);
 
@@ -526,6 +546,9 @@ template <typename Plan>
 std::optional<SimulationResult> runFused(const Problem &problem, const Plan &plan, const SimulationOptions &options)
 {
     if (options.trace || plan.size() >= std::numeric_limits<std::uint32_t>::max() / 2 - 2) // a pixel stamp is (group + 2) << 1
+        return std::nullopt;
+    // Kernel subsets on a grouped layer need slices, which the pass does not walk.
+    if (!Plan::kEveryKernel && problem.layer.isGrouped())
         return std::nullopt;
     detail::requireSound(problem);
     std::optional<Coverage> coverage = coverageOf(problem.layer, plan);

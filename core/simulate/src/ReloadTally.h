@@ -29,13 +29,13 @@ public:
     {
     }
 
-    /// A pixel loaded at `step`, `loads` times in all now.
-    void pixelLoaded(int step, PixelId p, std::uint32_t loads)
+    /// An input slice (a pixel when g = 1) loaded at `step`, `loads` times in all now.
+    void pixelLoaded(int step, SliceId p, std::uint32_t loads)
     {
         if (loads <= m_bound) [[likely]]
             return;
         if (m_pixelStep.empty())
-            m_pixelStep.assign(std::size_t(m_layer.pixelCount()), 0);
+            m_pixelStep.assign(std::size_t(m_layer.sliceCount()), 0);
         m_pixelStep[p] = step;
         m_pixelsBreak = step;
     }
@@ -93,7 +93,9 @@ public:
         if (m_pixelsBreak != step || isFlagged(patch))
             return;
         bool reads = false;
-        forEachPatchPixel(m_layer, m_paddingInDram, patch, [&](PixelId p) { reads = reads || m_pixelStep[p] == step; });
+        const int group = m_layer.groupOfKernel(k);
+        forEachPatchPixel(m_layer, m_paddingInDram, patch,
+            [&](PixelId p) { reads = reads || m_pixelStep[sliceId(m_layer, p, group)] == step; });
         if (reads)
             flag(patch);
     }

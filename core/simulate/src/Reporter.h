@@ -34,7 +34,9 @@ public:
     {
     }
 
-    Element pixel(PixelId p) const { return {pixelName(m_layer, p), ElementKind::Pixel, p}; }
+    /// An input slice, named with its group when the layer is grouped; the
+    /// element id is its pixel (what views highlight).
+    Element pixel(SliceId s) const { return {sliceName(m_layer, s), ElementKind::Pixel, pixelOfSlice(m_layer, s)}; }
     Element kernel(KernelId k) const { return {kernelName(k), ElementKind::Kernel, k}; }
     Element output(OutputId o) const { return {outputName(m_layer, o), ElementKind::Output, o}; }
     Element patch(PatchId p) const { return {patchName(m_layer, p), ElementKind::Patch, p}; }

@@ -23,12 +23,12 @@ class Engine : detail::Executor {
 public:
     Engine(const Problem &problem, const SimulationOptions &options)
         : Executor(problem, options)
-        , m_inputPresent(std::size_t(m_layer.pixelCount()), 0)
-        , m_inputLoads(std::size_t(m_layer.pixelCount()), 0)
+        , m_inputPresent(std::size_t(m_layer.sliceCount()), 0)
+        , m_inputLoads(std::size_t(m_layer.sliceCount()), 0)
         , m_kernelPresent(std::size_t(m_layer.n), 0)
         , m_kernelLoads(std::size_t(m_layer.n), 0)
         , m_outputState(std::size_t(m_layer.outputCount()), OutputState::Pending)
-        , m_patchCheckedAt(std::size_t(m_layer.patchCount()), 0)
+        , m_patchCheckedAt(std::size_t(m_layer.patchCount() * m_layer.group), 0)
     {
     }
 
@@ -140,10 +140,12 @@ private:
         stats.compute_duration = s.compute.empty() ? 0.0 : hw.t_acc;
     }
 
-    void freeInput(int step, const std::vector<PixelId> &pixels)
+    // Input ids are slice ids (pixel ids when g = 1), named "pixel" in
+    // messages as users know them.
+    void freeInput(int step, const std::vector<SliceId> &pixels)
     {
-        for (PixelId p : pixels) {
-            if (!inRange(step, Action::FreeInput, p, m_layer.pixelCount(), "pixel"))
+        for (SliceId p : pixels) {
+            if (!inRange(step, Action::FreeInput, p, m_layer.sliceCount(), inputKind()))
                 continue;
             trace(p);
             if (!m_inputPresent[p]) {
@@ -154,9 +156,9 @@ private:
             }
             m_inputPresent[p] = 0;
             --m_pixelsOnChip;
-            m_result.steps.back().freed_input += m_layer.c_in;
+            m_result.steps.back().freed_input += m_inputUnitElements;
             if (m_chip)
-                m_chip->freePixel(p);
+                m_chip->freeSlice(p);
         }
     }
 
@@ -208,14 +210,14 @@ private:
         }
     }
 
-    void loadInput(int step, const std::vector<PixelId> &pixels)
+    void loadInput(int step, const std::vector<SliceId> &pixels)
     {
         const int maxLoads = m_problem.hardware.max_loads_per_element;
-        for (PixelId p : pixels) {
-            if (!inRange(step, Action::LoadInput, p, m_layer.pixelCount(), "pixel"))
+        for (SliceId p : pixels) {
+            if (!inRange(step, Action::LoadInput, p, m_layer.sliceCount(), inputKind()))
                 continue;
             trace(p);
-            const Grid g = pixelPosition(m_layer, p);
+            const Grid g = pixelPosition(m_layer, pixelOfSlice(m_layer, p));
             if (!m_problem.options.padding_in_dram && m_layer.isPadding(g.row, g.col)) {
                 report(Severity::Error, Rule::PaddingLoaded, step, Action::LoadInput, [&] {
                     return Finding{pixelElement(p),
@@ -223,7 +225,7 @@ private:
                 });
                 continue;
             }
-            m_result.steps.back().loaded_input += m_layer.c_in;
+            m_result.steps.back().loaded_input += m_inputUnitElements;
             if (++m_inputLoads[p] == std::uint32_t(maxLoads) + 1)
                 m_reporter.reloadBound(step, Action::LoadInput, ElementKind::Pixel, p, maxLoads);
             m_reload.pixelLoaded(step, p, m_inputLoads[p]);
@@ -236,7 +238,7 @@ private:
             m_inputPresent[p] = 1;
             ++m_pixelsOnChip;
             if (m_chip)
-                m_chip->loadPixel(p);
+                m_chip->loadSlice(p);
         }
     }
 
@@ -274,6 +276,7 @@ private:
         // run, not per output (which matters when a step has few kernels).
         const OutputId n = OutputId(m_layer.n);
         OutputId runFirst = 1, runEnd = 0; // empty: the first output starts a run
+        int runGroup = -1; // the group of the run's last kernel: a patch is checked once per group
         for (OutputId o : outputs) {
             if (!inRange(step, Action::Compute, o, m_layer.outputCount(), "output"))
                 continue;
@@ -282,9 +285,13 @@ private:
                 const PatchId patch = o / n;
                 runFirst = patch * n;
                 runEnd = runFirst + n;
-                checkPatchOnChip(step, patch);
+                runGroup = -1;
             }
             const KernelId k = o - runFirst;
+            if (const int group = m_layer.groupOfKernel(k); group != runGroup) {
+                runGroup = group;
+                checkPatchOnChip(step, PatchId(o / n), group);
+            }
             if (m_reload.breaks(step)) [[unlikely]]
                 m_reload.computed(step, PatchId(o / n), k);
             if (!m_kernelPresent[k])
@@ -361,22 +368,27 @@ private:
         return step;
     }
 
-    /// Once per patch and step: every (non-synthesised) pixel must be on chip.
-    void checkPatchOnChip(int step, PatchId patch)
+    const char *inputKind() const { return m_layer.isGrouped() ? "pixel slice" : "pixel"; }
+
+    /// Once per patch, group and step: the (non-synthesised) pixels' slices
+    /// of that group must be on chip.
+    void checkPatchOnChip(int step, PatchId patch, int group)
     {
-        if (m_patchCheckedAt[patch] == std::uint32_t(step))
+        std::uint32_t &checked = m_patchCheckedAt[std::size_t(patch) * std::size_t(m_layer.group) + std::size_t(group)];
+        if (checked == std::uint32_t(step))
             return;
-        m_patchCheckedAt[patch] = std::uint32_t(step);
+        checked = std::uint32_t(step);
         std::int64_t missing = 0;
-        PixelId first = 0;
+        SliceId first = 0;
         forEachPatchPixel(m_layer, m_problem.options.padding_in_dram, patch, [&](PixelId p) {
-            if (!m_inputPresent[p] && missing++ == 0)
-                first = p;
+            const SliceId s = sliceId(m_layer, p, group);
+            if (!m_inputPresent[s] && missing++ == 0)
+                first = s;
         });
         if (missing > 0)
             report(Severity::Error, Rule::PatchNotOnChip, step, Action::Compute, [&] {
                 return Finding{patchElement(patch),
-                    "needs " + pixelName(m_layer, first)
+                    "needs " + sliceName(m_layer, first)
                         + (missing > 1 ? " and " + std::to_string(missing - 1) + " more pixel(s)" : std::string())
                         + ", not on chip"};
             });

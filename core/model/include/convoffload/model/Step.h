@@ -26,10 +26,10 @@ std::string actionName(Action a); // "a1 free input", ...
 std::string actionIdentifier(Action a);
 
 struct Step {
-    std::vector<PixelId> free_input; // F_inp
+    std::vector<SliceId> free_input; // F_inp: input slices (pixels when g = 1)
     std::vector<KernelId> free_kernels; // F_ker
     std::vector<OutputId> write; // W
-    std::vector<PixelId> load_input; // I_slice
+    std::vector<SliceId> load_input; // I_slice: input slices (pixels when g = 1)
     std::vector<KernelId> load_kernels; // K_sub
     std::vector<OutputId> compute; // Out
 

@@ -101,7 +101,7 @@ struct SimulationResult {
     std::optional<StepTotals> totals;
     Trace trace; // empty unless requested
     FunctionalResult functional;
-    std::vector<std::uint32_t> input_load_counts; // per pixel: times loaded
+    std::vector<std::uint32_t> input_load_counts; // per input slice (per pixel when g = 1): times loaded
     std::vector<std::uint32_t> kernel_load_counts; // per kernel: times loaded (kernel streaming reloads them)
     ReloadCheck reload;
 
