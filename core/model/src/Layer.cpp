@@ -54,11 +54,12 @@ std::vector<std::string> Layer::problems() const
     if (spanH > paddedHeight())
         out.push_back(dilation_h == 1
                 ? "h_k: kernel height " + str(h_k) + " exceeds the padded input height " + str(paddedHeight())
-                : "dilation_h: the dilated kernel spans " + str(spanH) + " rows (dilation_h·(h_k − 1) + 1), more than the padded input height " + str(paddedHeight()));
+                : "dilation_h: the dilated kernel spans " + str(spanH)
+                    + " rows (dilation_h·(h_k − 1) + 1), more than the padded input height " + str(paddedHeight()));
     if (spanW > paddedWidth())
-        out.push_back(dilation_w == 1
-                ? "w_k: kernel width " + str(w_k) + " exceeds the padded input width " + str(paddedWidth())
-                : "dilation_w: the dilated kernel spans " + str(spanW) + " columns (dilation_w·(w_k − 1) + 1), more than the padded input width " + str(paddedWidth()));
+        out.push_back(dilation_w == 1 ? "w_k: kernel width " + str(w_k) + " exceeds the padded input width " + str(paddedWidth())
+                                      : "dilation_w: the dilated kernel spans " + str(spanW)
+                    + " columns (dilation_w·(w_k − 1) + 1), more than the padded input width " + str(paddedWidth()));
     if (!out.empty())
         return out;
 
