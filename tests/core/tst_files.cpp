@@ -211,6 +211,27 @@ private slots:
         QVERIFY(text.ends_with("}\n"));
     }
 
+    // group and dilations are written only when they are not 1, so a dense
+    // layer's file is unchanged; read back, they round-trip.
+    void groupedLayerRoundTrip()
+    {
+        Project p = specExampleProject();
+        QVERIFY(projectToJson(p).find("\"group\"") == std::string::npos);
+        QVERIFY(projectToJson(p).find("dilation") == std::string::npos);
+        p.problem.layer.group = 2;
+        p.problem.layer.dilation_h = 2; // spans 5 rows: padded to 7, the 3 output rows the strategies name stay
+        p.problem.layer.pad_top = p.problem.layer.pad_bottom = 1;
+        const std::string text = projectToJson(p);
+        QVERIFY2(text.find("\"group\": 2") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("\"dilation_h\": 2") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("dilation_w") == std::string::npos, text.c_str());
+        const Project back = projectFromJson(text);
+        QCOMPARE(back.problem.layer.group, 2);
+        QCOMPARE(back.problem.layer.dilation_h, 2);
+        QCOMPARE(back.problem.layer.dilation_w, 1);
+        QVERIFY(back == p);
+    }
+
     void defaultsWhenOmitted()
     {
         const Project p = projectFromJson(R"({"format": "convoffload-project", "version": 1,
@@ -356,6 +377,17 @@ private slots:
         addErrorRow("layer: kernel wider than padded input", with(with(s, "/layer/w_k", "8"), "/layer/pad_left", "2"),
             "layer.w_k", "exceeds the padded input width 7");
         addErrorRow("layer: input too large", with(s, "/layer/h_in", "2000000"), "layer.h_in", "too large");
+        // Grouped and dilated layers (the example has c_in = n = 2, 5×5, 3×3 kernels).
+        addErrorRow("range: group 0", with(s, "/layer/group", "0"), "layer.group", "must be an integer ≥ 1, got 0");
+        addErrorRow(
+            "range: dilation_h -1", with(s, "/layer/dilation_h", "-1"), "layer.dilation_h", "must be an integer ≥ 1, got -1");
+        addErrorRow("type: dilation_w string", with(s, "/layer/dilation_w", "\"2\""), "layer.dilation_w",
+            "expected an integer, got string");
+        addErrorRow("layer: group not dividing c_in", with(s, "/layer/group", "3"), "layer.group", "3 does not divide c_in = 2");
+        addErrorRow("layer: group not dividing n", with(with(s, "/layer/group", "2"), "/layer/n", "3"), "layer.group",
+            "2 does not divide n = 3");
+        addErrorRow("layer: dilated kernel wider than the input", with(s, "/layer/dilation_w", "3"), "layer.dilation_w",
+            "spans 7 columns");
 
         // Options and strategies.
         addErrorRow("write_policy: unknown", with(s, "/options/write_policy", "\"later\""), "options.write_policy",

@@ -18,6 +18,7 @@
 #include "convoffload/model/TensorData.h"
 #include "convoffload/simulate/FusedSimulation.h"
 #include "convoffload/simulate/Simulator.h"
+#include "convoffload/simulate/StrategySimulation.h"
 
 #include "TestPrinting.h"
 
@@ -187,6 +188,74 @@ private slots:
             QVERIFY2(general.functional.status == FunctionalStatus::Pass, general.functional.message.c_str());
             QVERIFY(general.functional.dram_output == reference);
         }
+    }
+
+    // A depthwise layer with a dilated kernel, every figure by hand
+    // (docs/reference/model.md#grouped-and-dilated): input 2×1×3, two 1×2
+    // kernels, g = 2, dilation_w = 2. One patch, pixels (0,0) and (0,2); kernel
+    // 0 reads channel 0, kernel 1 channel 1; a kernel holds 2 elements.
+    // I = [[1,2,3],[4,5,6]], K0 = [10,100], K1 = [1000,10000]:
+    // O[0] = 1·10 + 3·100 = 310, O[1] = 4·1000 + 6·10000 = 64000.
+    void depthwiseDilatedByHand_data()
+    {
+        QTest::addColumn<bool>("streamed");
+        QTest::addColumn<QList<qint64>>("loadedInput"); // per step, elements
+        QTest::addColumn<QList<qint64>>("peak"); // per step
+        QTest::addColumn<qint64>("duration");
+        // S1: step 1 loads both slices of both pixels (4 elements) and both
+        // kernels (4): peak 4 + 4 + 2 outputs; the drain frees the input
+        // first (kernels 4 + outputs 2 = 6 after a1), then writes 2. 8 + 1 + 2.
+        QTest::newRow("s1") << false << QList<qint64>{4, 0} << QList<qint64>{10, 6} << qint64(11);
+        // Kernel-blocked B = 1: step 1 loads group 0's slices (2) and kernel 0
+        // (2), computes O[0]: peak 5; step 2 frees them, writes O[0], loads
+        // group 1's slices and kernel 1: peak 5 (output 0 leaves at a3
+        // before the loads); the drain's peak is after a1 (kernel 1's 2 and
+        // O[1]). Loads 8, writes 2, two computes: 12.
+        QTest::newRow("kernel-blocked") << true << QList<qint64>{2, 2, 0} << QList<qint64>{5, 5, 3} << qint64(12);
+    }
+    void depthwiseDilatedByHand()
+    {
+        QFETCH(bool, streamed);
+        QFETCH(QList<qint64>, loadedInput);
+        QFETCH(QList<qint64>, peak);
+        QFETCH(qint64, duration);
+        Problem p;
+        p.layer.c_in = 2;
+        p.layer.h_in = 1;
+        p.layer.w_in = 3;
+        p.layer.h_k = 1;
+        p.layer.w_k = 2;
+        p.layer.n = 2;
+        p.layer.group = 2;
+        p.layer.dilation_w = 2;
+        p.hardware.mem_size = 100;
+        p.hardware.nbop_pe = 4;
+        QVERIFY(p.layer.problems().empty());
+        QCOMPARE(p.layer.wOut(), 1);
+        QCOMPARE(p.layer.kernelElements(), 2);
+        const TensorData data{{1, 2, 3, 4, 5, 6}, {10, 100, 1000, 10000}};
+        StrategySpec spec;
+        spec.name = "s";
+        if (streamed) {
+            spec.kind = StrategyKind::KernelBlocked;
+            spec.kernel_block = 1;
+        }
+        for (bool traced : {true, false}) {
+            SimulationOptions o = checkOptions(data);
+            o.trace = traced; // the general executor (with a trace), else the fused pass where it applies
+            const SimulationResult r = simulateStrategy(p, spec, o);
+            QVERIFY2(r.valid(), r.diagnostics.empty() ? "" : r.diagnostics.front().message.c_str());
+            QVERIFY2(r.functional.status == FunctionalStatus::Pass, r.functional.message.c_str());
+            QCOMPARE(r.functional.dram_output, (std::vector<std::int64_t>{310, 64000}));
+            QCOMPARE(r.totalDuration(), double(duration));
+            QCOMPARE(qsizetype(r.steps.size()), loadedInput.size());
+            for (qsizetype i = 0; i < loadedInput.size(); ++i) {
+                QCOMPARE(r.steps[std::size_t(i)].loaded_input, loadedInput[i]);
+                QCOMPARE(r.steps[std::size_t(i)].peak_footprint, peak[i]);
+            }
+            QCOMPARE(r.input_load_counts, (std::vector<std::uint32_t>{1, 1, 0, 0, 1, 1}));
+        }
+        QCOMPARE(referenceConvolution(p.layer, data), (std::vector<std::int64_t>{310, 64000}));
     }
 
     void namesFirstWrongOutput_data()

@@ -5,6 +5,7 @@
 #include "WriteScheduler.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 namespace convoffload {
@@ -135,6 +136,8 @@ ComputeSteps computeStepsOf(const Problem &problem, const StrategySpec &spec)
 StepList expandSteps(const Problem &problem, const ComputeSteps &plan)
 {
     const Layer &layer = problem.layer;
+    if (const std::vector<std::string> problems = layer.problems(); !problems.empty())
+        throw std::invalid_argument(problems.front()); // as the simulator does: the ids below assume a sound layer
     checkExpandable(layer, plan, {});
     const bool paddingInDram = problem.options.padding_in_dram;
 

@@ -33,13 +33,18 @@ bool synthesised(const Problem &p, const InputElement &e)
     return !p.options.padding_in_dram && inPadding(p.layer, e.row, e.col);
 }
 
-std::set<InputElement> pixelElements(const Layer &l, int row, int col)
+/// The elements of one input slice: channels [γ·C_in/g, (γ+1)·C_in/g) of a pixel.
+std::set<InputElement> sliceElements(const Layer &l, int row, int col, int group)
 {
     std::set<InputElement> elements;
-    for (int c = 0; c < l.c_in; ++c)
+    const int channels = l.c_in / l.group;
+    for (int c = group * channels; c < (group + 1) * channels; ++c)
         elements.insert({c, row, col});
     return elements;
 }
+
+/// Kernel k reads the channels of group floor(k / (N/g)).
+int kernelGroup(const Layer &l, int kernel) { return kernel / (l.n / l.group); }
 
 OutputElement outputOfId(const Layer &l, OutputId id)
 {
@@ -109,10 +114,13 @@ std::int64_t paddedValue(const Layer &l, const TensorData &data, const InputElem
     return data.input[(std::size_t(e.c) * l.h_in + r) * l.w_in + c];
 }
 
+/// Weight K^kernel[c][h][w], c counted within the kernel's group (c < C_in/g).
 std::int64_t weight(const Layer &l, const TensorData &data, int kernel, int c, int h, int w)
 {
-    return data.kernels[((std::size_t(kernel) * l.c_in + c) * l.h_k + h) * l.w_k + w];
+    return data.kernels[((std::size_t(kernel) * (l.c_in / l.group) + c) * l.h_k + h) * l.w_k + w];
 }
+
+std::int64_t kernelSizeOf(const Layer &l) { return std::int64_t(l.c_in / l.group) * l.h_k * l.w_k; }
 
 std::string pixelText(int row, int col) { return "pixel (" + std::to_string(row) + "," + std::to_string(col) + ")"; }
 
@@ -138,7 +146,7 @@ public:
     void runStep(int step, const NaiveStep &s)
     {
         NaiveStepReport r;
-        const std::int64_t kernelSize = std::int64_t(p.layer.c_in) * p.layer.h_k * p.layer.w_k;
+        const std::int64_t kernelSize = kernelSizeOf(p.layer);
         // Counts are of data that really moved: a free or write of something
         // absent moves nothing, a load of something present is still a
         // transfer, padding synthesised on chip is never transferred.
@@ -196,7 +204,7 @@ private:
 
     NaiveFootprint footprint() const
     {
-        const std::int64_t kernelSize = std::int64_t(p.layer.c_in) * p.layer.h_k * p.layer.w_k;
+        const std::int64_t kernelSize = kernelSizeOf(p.layer);
         return {std::int64_t(mInp.size()), std::int64_t(mKer.size()) * kernelSize, std::int64_t(mOut.size())};
     }
 
@@ -277,7 +285,7 @@ private:
         if (std::int64_t(out.size()) * kernelSize > p.hardware.nbop_pe)
             error(step, Rule::TooManyOps, std::to_string(out.size()) + " outputs exceed nbop_pe");
         for (const OutputElement &o : out) {
-            for (const InputElement &e : patchElements(p, o.i, o.j))
+            for (const InputElement &e : patchElements(p, o.i, o.j, o.kernel))
                 if (!mInp.count(e)) {
                     error(step, Rule::PatchNotOnChip, outputText(o) + " needs " + pixelText(e.row, e.col));
                     break;
@@ -297,11 +305,12 @@ private:
     {
         const Layer &l = p.layer;
         const bool kernelHere = mKer.count(o.kernel) > 0;
+        const int channels = l.c_in / l.group, first = kernelGroup(l, o.kernel) * channels;
         std::int64_t sum = 0;
-        for (int c = 0; c < l.c_in; ++c)
+        for (int c = 0; c < channels; ++c)
             for (int h = 0; h < l.h_k; ++h)
                 for (int w = 0; w < l.w_k; ++w) {
-                    const InputElement e{c, o.i * l.stride_h + h, o.j * l.stride_w + w};
+                    const InputElement e{first + c, o.i * l.stride_h + h * l.dilation_h, o.j * l.stride_w + w * l.dilation_w};
                     const bool inputHere = synthesised(p, e) || mInp.count(e) > 0;
                     const std::int64_t x = inputHere ? paddedValue(l, data, e) : kPoison;
                     const std::int64_t k = kernelHere ? weight(l, data, o.kernel, c, h, w) : kPoison;
@@ -356,14 +365,16 @@ NaiveStep fromStep(const Problem &p, int step, const Step &s, NaiveReport &rep)
         if (rep.messages.size() < kMaxMessages)
             rep.messages.push_back("step " + std::to_string(step) + ": id-out-of-range: " + what);
     };
+    // Input ids are slice ids: pixel · g + group (the pixel when g = 1).
     auto pixels = [&](const std::vector<PixelId> &ids) {
         std::set<InputElement> elements;
         for (PixelId id : ids) {
-            if (std::int64_t(id) >= l.pixelCount()) {
+            if (std::int64_t(id) >= l.pixelCount() * l.group) {
                 outOfRange("pixel " + std::to_string(id));
                 continue;
             }
-            const std::set<InputElement> px = pixelElements(l, int(id) / l.paddedWidth(), int(id) % l.paddedWidth());
+            const int pixel = int(id) / l.group, group = int(id) % l.group;
+            const std::set<InputElement> px = sliceElements(l, pixel / l.paddedWidth(), pixel % l.paddedWidth(), group);
             elements.insert(px.begin(), px.end());
         }
         return elements;
@@ -405,15 +416,20 @@ OutputId naiveOutputId(const Layer &layer, const OutputElement &o)
     return OutputId((o.i * layer.wOut() + o.j) * layer.n + o.kernel);
 }
 
-std::set<InputElement> patchElements(const Problem &problem, int i, int j)
+std::set<InputElement> patchElements(const Problem &problem, int i, int j, int kernel)
 {
     const Layer &l = problem.layer;
+    const int channels = l.c_in / l.group;
+    const int firstChannel = kernel < 0 ? 0 : kernelGroup(l, kernel) * channels;
+    const int endChannel = kernel < 0 ? l.c_in : firstChannel + channels;
     std::set<InputElement> patch;
-    for (int c = 0; c < l.c_in; ++c)
-        for (int row = l.stride_h * i; row < l.stride_h * i + l.h_k; ++row)
-            for (int col = l.stride_w * j; col < l.stride_w * j + l.w_k; ++col)
+    for (int c = firstChannel; c < endChannel; ++c)
+        for (int h = 0; h < l.h_k; ++h)
+            for (int w = 0; w < l.w_k; ++w) {
+                const int row = l.stride_h * i + h * l.dilation_h, col = l.stride_w * j + w * l.dilation_w;
                 if (problem.options.padding_in_dram || !inPadding(l, row, col))
                     patch.insert({c, row, col});
+            }
     return patch;
 }
 
@@ -462,7 +478,7 @@ NaiveSteps naiveExpandS1Sets(const Problem &problem, const Groups &groups)
             s.write = previousOut;
             previousOut = s.compute;
         } else {
-            const std::int64_t kernelElements = std::int64_t(l.n) * l.c_in * l.h_k * l.w_k;
+            const std::int64_t kernelElements = std::int64_t(l.n) * kernelSizeOf(l);
             s.write = lateWrites(problem, pending, std::int64_t(needed.size()), kernelElements, s.compute);
             addPending(l, pending, s.compute);
         }
@@ -477,7 +493,7 @@ NaiveSteps naiveExpandS1Sets(const Problem &problem, const Groups &groups)
 NaiveSteps naiveExpandStepsSets(const Problem &problem, const ComputeSteps &plan)
 {
     const Layer &l = problem.layer;
-    const std::int64_t kernelSize = std::int64_t(l.c_in) * l.h_k * l.w_k;
+    const std::int64_t kernelSize = kernelSizeOf(l);
     NaiveSteps steps;
     std::set<InputElement> inputOnChip; // M_inp after each step
     std::set<KernelIndex> kernelsOnChip; // M_ker after each step
@@ -490,10 +506,11 @@ NaiveSteps naiveExpandStepsSets(const Problem &problem, const ComputeSteps &plan
         const std::set<KernelIndex> kernels(planned.kernels.begin(), planned.kernels.end()); // K_i
         for (PatchId patch : planned.patches) {
             const int i = int(patch) / l.wOut(), j = int(patch) % l.wOut();
-            const std::set<InputElement> elements = patchElements(problem, i, j);
-            needed.insert(elements.begin(), elements.end());
-            for (KernelIndex k : kernels)
+            for (KernelIndex k : kernels) {
+                const std::set<InputElement> elements = patchElements(problem, i, j, k);
+                needed.insert(elements.begin(), elements.end());
                 s.compute.insert({k, i, j});
+            }
         }
         s.free_input = minus(inputOnChip, needed);
         s.free_kernels = minus(kernelsOnChip, kernels);
@@ -519,9 +536,10 @@ NaiveSteps naiveExpandStepsSets(const Problem &problem, const ComputeSteps &plan
 StepList toStepList(const Layer &layer, const NaiveSteps &steps)
 {
     auto pixels = [&](const std::set<InputElement> &elements) {
-        std::set<PixelId> ids;
+        std::set<PixelId> ids; // slice ids: pixel · g + the element's channel group
         for (const InputElement &e : elements)
-            ids.insert(PixelId(e.row) * PixelId(layer.paddedWidth()) + PixelId(e.col));
+            ids.insert((PixelId(e.row) * PixelId(layer.paddedWidth()) + PixelId(e.col)) * PixelId(layer.group)
+                + PixelId(e.c / (layer.c_in / layer.group)));
         return std::vector<PixelId>(ids.begin(), ids.end());
     };
     auto kernels = [](const std::set<KernelIndex> &ks) { return std::vector<KernelId>(ks.begin(), ks.end()); };
@@ -556,10 +574,12 @@ std::map<OutputElement, std::int64_t> naiveConvolution(const Layer &l, const Ten
         for (int i = 0; i < l.hOut(); ++i)
             for (int j = 0; j < l.wOut(); ++j) {
                 std::int64_t sum = 0;
-                for (int c = 0; c < l.c_in; ++c)
+                const int channels = l.c_in / l.group, first = kernelGroup(l, k) * channels;
+                for (int c = 0; c < channels; ++c)
                     for (int h = 0; h < l.h_k; ++h)
                         for (int w = 0; w < l.w_k; ++w)
-                            sum += paddedValue(l, data, {c, i * l.stride_h + h, j * l.stride_w + w})
+                            sum += paddedValue(
+                                       l, data, {first + c, i * l.stride_h + h * l.dilation_h, j * l.stride_w + w * l.dilation_w})
                                 * weight(l, data, k, c, h, w);
                 out[{k, i, j}] = sum;
             }

@@ -7,7 +7,8 @@
 //
 // It deliberately shares no logic with the fast engine: memory is a plain
 // std::set of element tuples, patches are rebuilt from the paper's formula
-// P(i,j) = [0,C_in) x [s_h.i, s_h.i+H_K) x [s_w.j, s_w.j+W_K), and every rule
+// P(i,j) = [0,C_in) x [s_h.i, s_h.i+H_K) x [s_w.j, s_w.j+W_K) (channels of
+// the kernel's group, rows and columns spaced by the dilation), and every rule
 // is checked by looking elements up one by one. Only the Layer / Hardware /
 // Options / Step structs, the Rule enum and the id conventions of Ids.h
 // (pixel = row*paddedWidth+col, patch = i*W_out+j, output = patch*N+kernel)
@@ -57,9 +58,11 @@ struct NaiveStep {
 };
 using NaiveSteps = std::vector<NaiveStep>;
 
-/// P(i,j) as a set of input elements; padding elements are left out when the
-/// padding is synthesised on chip (options.padding_in_dram false).
-std::set<InputElement> patchElements(const Problem &problem, int i, int j);
+/// P(i,j) as a set of input elements: the pixels (i·s_h + a·d_h, j·s_w + b·d_w),
+/// every channel, or with `kernel` ≥ 0 only the channels of that kernel's
+/// group (docs/reference/model.md#grouped-and-dilated); padding elements are
+/// left out when the padding is synthesised on chip (options.padding_in_dram false).
+std::set<InputElement> patchElements(const Problem &problem, int i, int j, int kernel = -1);
 
 /// S1 expansion from the definitions (docs/reference/strategies.md#s1-strategies), as set-based steps.
 NaiveSteps naiveExpandS1Sets(const Problem &problem, const Groups &groups);
