@@ -83,6 +83,25 @@ std::vector<std::pair<const char *, Problem>> variedProblems()
     paddedDram.options.padding_in_dram = true;
     paddedDram.options.kernels_preloaded = false;
     out.push_back({"padding in DRAM", paddedDram});
+    // Grouped and dilated (docs/reference/model.md#grouped-and-dilated): S1
+    // loads every slice of a pixel, so the instance's pixel is C_in
+    // elements; a dilated patch's pixels are spaced.
+    Problem grouped = paperExample();
+    grouped.layer = {4, 9, 8, 3, 3, 4, 1, 1, 1, 1, 1, 1};
+    grouped.layer.group = 2;
+    grouped.layer.dilation_h = 2;
+    grouped.hardware.nbop_pe = 2 * 9 * 4 * 3; // 3 patches a step
+    grouped.hardware.mem_size = 250;
+    grouped.hardware.max_loads_per_element = 1;
+    grouped.options.padding_in_dram = false;
+    out.push_back({"grouped, dilated", grouped});
+    Problem depthwise = paperExample();
+    depthwise.layer = {3, 7, 7, 3, 3, 3, 1, 2, 0, 0, 0, 0};
+    depthwise.layer.group = 3;
+    depthwise.layer.dilation_w = 2;
+    depthwise.hardware.nbop_pe = 9 * 3 * 2;
+    depthwise.hardware.mem_size = 120;
+    out.push_back({"depthwise, dilated", depthwise});
     return out;
 }
 

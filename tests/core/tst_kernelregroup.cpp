@@ -164,6 +164,31 @@ private slots:
         QVERIFY(feasible > 0 && feasible < int(all.size()));
     }
 
+    // A depthwise layer (2×5×5, g = 2, two 3×3 kernels of 9 elements) with
+    // blocks of one group (B = N/g = 1), kernels-outer: each pass loads only
+    // its group's slice of a pixel (1 element), and the turn between passes
+    // keeps nothing (the next pass needs the other group's slices), so the
+    // block instance is exact on every grouping of its 9 patches into 3
+    // groups of at most 3: a pixel load costs 2 (one slice in each pass).
+    void groupedBlockInstanceMatchesSimulation()
+    {
+        Problem p = tightExample();
+        p.layer.group = 2;
+        p.hardware.nbop_pe = 27; // three patches with one kernel
+        p.hardware.mem_size = 1000;
+        const KernelBlockedParams params{KernelLoop::KernelsOuter, PatchOrder::ZigZag, 1, 3};
+        const S1Instance in = blockInstance(p, params);
+        QCOMPARE(in.cost_per_pixel_load, 2.0);
+        QCOMPARE(in.elements_per_pixel, std::int64_t(1));
+        const std::vector<KernelBlock> blocks = kernelBlocks(2, 1);
+        for (const Groups &groups : orderedPartitions(9, 3, 3)) {
+            const S1Evaluation ev = evaluate(in, groups);
+            const SimulationResult sim = simulateStrategy(p, stepsSpec(kernelBlockedSteps(groups, blocks, params.loop)), quick());
+            QVERIFY(ev.feasible && sim.valid());
+            QCOMPARE(ev.duration, sim.totalDuration());
+        }
+    }
+
     // The regrouped strategy against a brute force over every ordered
     // partition (3 groups of at most G, in the member's loop), simulated:
     // patches-outer, whose block instance is exact, reaches the optimum;

@@ -429,6 +429,14 @@ private slots:
             l.h_k = pick(1, std::min(3, l.h_in)), l.w_k = pick(1, std::min(3, l.w_in));
             l.stride_h = pick(1, 2), l.stride_w = pick(1, 2);
             l.pad_top = pick(0, 1), l.pad_bottom = pick(0, 1), l.pad_left = pick(0, 1), l.pad_right = pick(0, 1);
+            // A third grouped (the divisors make some depthwise), some dilated.
+            if (pick(0, 2) == 0) {
+                l.group = pick(2, 3);
+                l.c_in *= l.group;
+                l.n = l.group * pick(1, 3);
+            }
+            l.dilation_h = pick(0, 3) == 0 ? 2 : 1;
+            l.dilation_w = pick(0, 3) == 0 ? 2 : 1;
             if (!l.problems().empty())
                 continue;
             const std::int64_t k = l.kernelElements();

@@ -57,6 +57,14 @@ std::vector<StrategySpec> generatedStrategies(const Problem &problem)
     std::vector<std::int64_t> blocks;
     for (std::int64_t b = 1; b < problem.layer.n; b *= 2)
         blocks.insert(blocks.begin(), b);
+    // A grouped layer's block of one group, N/g kernels: kernels-outer walks
+    // the groups one after another, loading only each group's slices
+    // (docs/reference/model.md#grouped-and-dilated).
+    if (const std::int64_t perGroup = problem.layer.n / problem.layer.group;
+        problem.layer.isGrouped() && std::find(blocks.begin(), blocks.end(), perGroup) == blocks.end()) {
+        blocks.push_back(perGroup);
+        std::sort(blocks.begin(), blocks.end(), std::greater<>());
+    }
     for (const std::int64_t b : blocks) {
         if (b > largest)
             continue;
@@ -67,32 +75,47 @@ std::vector<StrategySpec> generatedStrategies(const Problem &problem)
     return specs;
 }
 
-double durationLowerBound(const Problem &problem, std::int64_t computeSteps, std::int64_t inputPasses, std::int64_t kernelPasses)
+double durationLowerBound(const Problem &problem, std::int64_t computeSteps, std::int64_t inputPasses, std::int64_t kernelPasses,
+    std::int64_t kernelBlock)
 {
     const Layer &l = problem.layer;
     const Hardware &h = problem.hardware;
     // The input elements some patch reads: the patches form a grid, so the
     // pixels they cover are the covered rows times the covered columns.
-    const auto covered = [](int size, int outputs, int stride, int pad, int kernel) {
+    const auto covered = [](int size, int outputs, int stride, int pad, int kernel, int dilation) {
         std::vector<bool> used(std::size_t(std::max(size, 0)), false);
         for (int o = 0; o < outputs; ++o)
             for (int k = 0; k < kernel; ++k)
-                if (const std::int64_t i = std::int64_t(o) * stride - pad + k; i >= 0 && i < size)
+                if (const std::int64_t i = std::int64_t(o) * stride - pad + std::int64_t(k) * dilation; i >= 0 && i < size)
                     used[std::size_t(i)] = true;
         return std::int64_t(std::count(used.begin(), used.end(), true));
     };
-    const std::int64_t inputs = std::int64_t(l.c_in) * covered(l.h_in, l.hOut(), l.stride_h, l.pad_top, l.h_k)
-        * covered(l.w_in, l.wOut(), l.stride_w, l.pad_left, l.w_k);
+    const std::int64_t pixels = covered(l.h_in, l.hOut(), l.stride_h, l.pad_top, l.h_k, l.dilation_h)
+        * covered(l.w_in, l.wOut(), l.stride_w, l.pad_left, l.w_k, l.dilation_w);
+    const std::int64_t inputs = std::int64_t(l.c_in) * pixels;
     // Elements needed in each of `passes` runs of steps: at most mem_size of
     // them are on chip when a run begins, the rest are loaded in it.
     const auto loads = [&](std::int64_t needed, std::int64_t passes) {
         return needed + std::max<std::int64_t>(passes - 1, 0) * std::max<std::int64_t>(needed - h.mem_size, 0);
     };
+    std::int64_t inputLoads = loads(inputs, inputPasses);
+    if (l.isGrouped() && kernelBlock > 0 && inputPasses > 1) {
+        // Pass b needs the slices of its block's groups; every slice is
+        // loaded at least once.
+        std::int64_t passLoads = 0;
+        bool first = true;
+        for (std::int64_t k0 = 0; k0 < l.n; k0 += kernelBlock) {
+            const std::int64_t k1 = std::min<std::int64_t>(l.n, k0 + kernelBlock) - 1;
+            const std::int64_t needed = pixels * l.sliceChannels() * (l.groupOfKernel(k1) - l.groupOfKernel(k0) + 1);
+            passLoads += first ? needed : std::max<std::int64_t>(needed - h.mem_size, 0);
+            first = false;
+        }
+        inputLoads = std::max(inputs, passLoads);
+    }
     // Each output is written at least once, each compute step costs t_acc.
     const std::int64_t kernels
         = problem.options.kernels_preloaded ? 0 : loads(std::int64_t(l.n) * l.kernelElements(), kernelPasses);
-    return double(loads(inputs, inputPasses) + kernels) * h.t_l + double(l.outputCount()) * h.t_w
-        + double(computeSteps) * h.t_acc;
+    return double(inputLoads + kernels) * h.t_l + double(l.outputCount()) * h.t_w + double(computeSteps) * h.t_acc;
 }
 
 namespace {
@@ -284,7 +307,8 @@ std::vector<GridMember> candidateGrid(const Problem &problem, const std::vector<
             // Kernels outer: every input again in each block's pass; patches
             // outer: every kernel again for each group.
             const bool kernelsOuter = spec.kind != StrategyKind::KernelBlocked || spec.loop == KernelLoop::KernelsOuter;
-            m.bound = durationLowerBound(problem, groups * blocks, kernelsOuter ? blocks : 1, kernelsOuter ? 1 : groups);
+            m.bound = durationLowerBound(problem, groups * blocks, kernelsOuter ? blocks : 1, kernelsOuter ? 1 : groups,
+                spec.kind == StrategyKind::KernelBlocked ? spec.kernel_block.value_or(l.n) : 0);
             grid.push_back(std::move(m));
             if (!isGenerator(spec.kind))
                 break; // S1-baseline: one patch per step already

@@ -38,18 +38,19 @@ WorkEstimate estimateSimulation(const Problem &problem, bool functional, bool tr
     const double pixels = double(l.paddedHeight()) * double(l.paddedWidth());
     WorkEstimate w;
     w.pixel_visits = patches * window;
-    w.macs = functional ? outputs * double(l.c_in) * window : 0.0;
+    w.macs = functional ? outputs * double(l.kernelElements()) : 0.0;
     w.seconds = w.pixel_visits * kSecondsPerPixelVisit + w.macs * kSecondsPerMac;
 
-    // Step lists and trace hold 4-byte ids: at most every patch pixel loaded
-    // and freed once per visit, every output computed and written once.
-    const double ids = 2.0 * w.pixel_visits + 2.0 * outputs;
+    // Step lists and trace hold 4-byte ids: at most every patch pixel's
+    // slices (g of them) loaded and freed once per visit, every output
+    // computed and written once.
+    const double ids = 2.0 * w.pixel_visits * double(l.group) + 2.0 * outputs;
     w.bytes = 4.0 * ids * (trace ? 2.0 : 1.0) // the expanded steps, and their trace
-        + 16.0 * pixels // per-pixel state and load counts
+        + 16.0 * pixels * double(l.group) // per-slice state and load counts
         + 8.0 * outputs; // per-output state
     if (functional)
         w.bytes += 4.0 * pixels * double(l.c_in) * 3.0 // input tensor, its padded DRAM copy, the on-chip copy
-            + 4.0 * double(l.n) * double(l.c_in) * window * 3.0 // kernels, likewise (and 16-bit)
+            + 4.0 * double(l.n) * double(l.kernelElements()) * 3.0 // kernels, likewise (and 16-bit)
             + 9.0 * outputs * 2.0; // outputs on chip and in DRAM, with their exactness flags
     return w;
 }
@@ -67,20 +68,20 @@ WorkEstimate estimateStrategy(const Problem &problem, const StrategySpec &spec, 
             ? 1.0
             : double(std::max<std::int64_t>(1, spec.group_size.value_or(problem.nbPatchesMax())));
         const double run = std::min(perStep, double(l.wOut()));
-        loads = std::min(window, double(l.h_k) * (run * l.stride_w + l.w_k - l.stride_w) / run);
+        loads = std::min(window, double(l.h_k) * (run * l.stride_w + l.spanW() - l.stride_w) / run);
     } else if (spec.kind == StrategyKind::Groups && !spec.groups.empty()) {
         perStep = patches / double(spec.groups.size());
     }
     const double steps = patches / perStep + 1;
     // Trace: 4-byte ids (each load and free, each output computed and
     // written) and 40-byte action records; step stats 120 bytes a step.
-    w.bytes = (trace ? 4.0 * patches * (2.0 * loads + 2.0 * double(l.n)) + 40.0 * kActionCount * steps : 0.0) + 120.0 * steps
-        + 9.0 * pixels // on chip, load count, the expander's mark
+    w.bytes = (trace ? 4.0 * patches * (2.0 * loads * double(l.group) + 2.0 * double(l.n)) + 40.0 * kActionCount * steps : 0.0)
+        + 120.0 * steps + 9.0 * pixels * double(l.group) // on chip, load count, the expander's mark (per slice)
         + 8.0 * patches // patch order, compute check
         + 6.0 * outputs // output state, the write scheduler's
         + 24.0 * pixels; // what the terms above miss (allocator slack, the check's reference), measured on 4096²
     if (functional) // DRAM and chip copies of inputs (32-bit) and outputs, with state bytes
-        w.bytes += 9.0 * pixels * double(l.c_in) + 4.0 * double(l.n) * double(l.c_in) * window * 3.0 + 9.0 * outputs;
+        w.bytes += 9.0 * pixels * double(l.c_in) + 4.0 * double(l.n) * double(l.kernelElements()) * 3.0 + 9.0 * outputs;
     return w;
 }
 

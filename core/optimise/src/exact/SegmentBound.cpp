@@ -59,7 +59,9 @@ std::int64_t largestGroupUnion(const S1Instance &in)
 std::optional<std::int64_t> segmentLoadBound(const S1Instance &in)
 {
     const Layer &layer = in.layer;
-    if (in.group_count != GroupCount::ExactlyKMin || layer.stride_h != 1 || layer.stride_w != 1 || in.patches == 0)
+    // The widening argument is about whole, undilated windows of stride 1.
+    if (in.group_count != GroupCount::ExactlyKMin || layer.stride_h != 1 || layer.stride_w != 1 || layer.isDilated()
+        || in.patches == 0)
         return std::nullopt;
     const std::int64_t window = std::int64_t(layer.h_k) * layer.w_k;
     for (const auto &pixels : in.patch_pixels)

@@ -61,6 +61,33 @@ std::vector<KernelBlockedParams> chosenMembers(const Problem &problem, const Fam
     return members;
 }
 
+namespace {
+
+/// What a pixel costs under kernel blocks of B on a grouped layer
+/// (docs/reference/model.md#grouped-and-dilated): a block's step needs the
+/// slices of its kernels' groups, C_in/g elements each.
+struct BlockSlices {
+    std::int64_t most = 0; // the most slices of a pixel one block's step holds
+    std::int64_t perPass = 0; // slices of a pixel loaded walking every block once, kernels-outer
+    std::int64_t perWalk = 0; // ... walking the blocks in a row, patches-outer (consecutive blocks share groups)
+};
+
+BlockSlices blockSlices(const Layer &layer, std::int64_t b)
+{
+    BlockSlices s;
+    std::int64_t previousLast = -1;
+    for (const KernelBlock &block : kernelBlocks(layer.n, b)) {
+        const std::int64_t first = layer.groupOfKernel(block.front()), last = layer.groupOfKernel(block.back());
+        s.most = std::max(s.most, last - first + 1);
+        s.perPass += last - first + 1;
+        s.perWalk += last - std::max(first, previousLast + 1) + 1;
+        previousLast = last;
+    }
+    return s;
+}
+
+} // namespace
+
 S1Instance blockInstance(const Problem &problem, const KernelBlockedParams &member, const OptimiseSettings &settings)
 {
     const Layer &layer = problem.layer;
@@ -69,6 +96,10 @@ S1Instance blockInstance(const Problem &problem, const KernelBlockedParams &memb
         throw InstanceError("kernel block " + std::to_string(b) + " outside 1..N = " + std::to_string(layer.n));
     Problem block = problem;
     block.layer.n = int(b);
+    // One block's kernels as a dense layer of C_in/g channels: the same
+    // kernel size and MACs; the pixel's elements are set below.
+    block.layer.c_in = layer.sliceChannels();
+    block.layer.group = 1;
     block.hardware.max_loads_per_element = 1 << 30; // no bound
     OptimiseSettings blockSettings = settings;
     blockSettings.group_size = member.group_size;
@@ -77,10 +108,19 @@ S1Instance blockInstance(const Problem &problem, const KernelBlockedParams &memb
     const Hardware &hw = problem.hardware;
     const double blocks = double(ceilDiv(std::int64_t(layer.n), b));
     const double kernelLoad = problem.options.kernels_preloaded ? 0.0 : hw.t_l;
+    // With g = 1 a block holds the pixel's one slice: C_in elements, each
+    // pass loading them again (kernels-outer) or once (patches-outer). A
+    // grouped layer's patches-outer walk reloads the slices of each group it
+    // moves to, which the instance prices per pixel loaded (an estimate: the
+    // regrouping keeps a result only when the simulator confirms it is faster).
+    const BlockSlices slices = blockSlices(layer, b);
+    const double channels = double(layer.sliceChannels());
+    in.elements_per_pixel = slices.most * layer.sliceChannels();
     if (member.loop == KernelLoop::KernelsOuter) {
-        in.cost_per_pixel_load = blocks * hw.t_l * double(layer.c_in);
+        in.cost_per_pixel_load = hw.t_l * channels * double(slices.perPass);
         in.cost_per_group = blocks * hw.t_acc;
     } else {
+        in.cost_per_pixel_load = hw.t_l * channels * double(slices.perWalk);
         in.cost_per_group = blocks * hw.t_acc + kernelLoad * double((layer.n - b) * layer.kernelElements());
     }
     // Every kernel loaded once, every output written once; patches-outer's

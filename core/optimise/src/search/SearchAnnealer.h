@@ -38,8 +38,8 @@ public:
     {
         const Layer &l = instance.layer;
         // Patches closer than a kernel share pixels: the partners worth trying.
-        m_reachRows = std::max(1, (l.h_k - 1) / l.stride_h);
-        m_reachCols = std::max(1, (l.w_k - 1) / l.stride_w);
+        m_reachRows = std::max(1, (l.spanH() - 1) / l.stride_h);
+        m_reachCols = std::max(1, (l.spanW() - 1) / l.stride_w);
         m_unit = instance.cost_per_pixel_load > 0 ? instance.cost_per_pixel_load
                                                   : (instance.cost_per_group > 0 ? instance.cost_per_group : 1.0);
     }

@@ -55,7 +55,8 @@ inline std::vector<std::vector<std::int64_t>> sweepRanks(const S1Instance &in)
 }
 
 /// At least how many windows hold `pixels`: pixels pairwise too far apart to
-/// lie in one window (h_k rows or w_k columns apart) each need their own;
+/// lie in one window (a patch's span apart: h_k rows or w_k columns, more
+/// when dilated) each need their own;
 /// these are picked greedily, and the count stops once above `enough`.
 inline std::int64_t windowsNeeded(const Layer &layer, const std::vector<PixelId> &pixels, std::int64_t enough)
 {
@@ -64,7 +65,7 @@ inline std::int64_t windowsNeeded(const Layer &layer, const std::vector<PixelId>
         const Grid g = pixelPosition(layer, px);
         bool alone = true;
         for (const Grid &a : apart)
-            if (std::abs(a.row - g.row) < layer.h_k && std::abs(a.col - g.col) < layer.w_k) {
+            if (std::abs(a.row - g.row) < layer.spanH() && std::abs(a.col - g.col) < layer.spanW()) {
                 alone = false;
                 break;
             }

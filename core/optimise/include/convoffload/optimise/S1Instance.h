@@ -79,7 +79,8 @@ struct S1Evaluation {
     bool feasible = false;
     std::string violation; // the first broken constraint, in words; empty when feasible
     std::string rule_violation; // the first broken constraint other than the reload bound
-    std::int64_t reload_pixels = 0; // pixels loaded more than max_loads_per_pixel times (the paper's assumption)
+    std::int64_t reload_pixels
+        = 0; // pixel slices (pixels when g = 1) loaded more than max_loads_per_pixel times (the paper's assumption)
     std::int64_t loaded_pixels = 0; // Σ|I_slice| counted in pixels
     std::int64_t groups = 0;
     double duration = 0; // meaningful when every patch is placed once

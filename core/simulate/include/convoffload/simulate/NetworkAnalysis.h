@@ -41,9 +41,11 @@ std::vector<StrategySpec> generatedStrategies(const Problem &problem);
 /// compute step, and every input element some patch reads and (unless
 /// kernels are preloaded) every kernel element loaded once, again in each of
 /// `inputPasses` (`kernelPasses`) runs of steps that each need them all, but
-/// for the mem_size elements that can be on chip when a run begins.
-double durationLowerBound(
-    const Problem &problem, std::int64_t computeSteps, std::int64_t inputPasses = 1, std::int64_t kernelPasses = 1);
+/// for the mem_size elements that can be on chip when a run begins. On a
+/// grouped layer, input passes of kernel blocks of `kernelBlock` (> 0) need
+/// only their blocks' groups' slices (docs/reference/model.md#grouped-and-dilated).
+double durationLowerBound(const Problem &problem, std::int64_t computeSteps, std::int64_t inputPasses = 1,
+    std::int64_t kernelPasses = 1, std::int64_t kernelBlock = 0);
 
 /// The strategies an import stores with a layer (`--strategies default`):
 /// S1-baseline, Row-by-Row and ZigZag when the kernels fit and
