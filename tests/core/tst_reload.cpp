@@ -195,6 +195,44 @@ private slots:
         QVERIFY(broken > 10); // the check saw the assumption broken often
     }
 
+    // A depthwise layer (c_in = n = g = 2, input 1×4, 1×2 kernels: patches
+    // {0,1}, {1,2}, {2,3}) grouped [0], [2], [1]: step 3 loads pixel 1 again
+    // (pixel 2 is kept), both its slices; with the bound at 1 that is one
+    // pixel beyond it, two slices, two warnings and no other warning.
+    void groupedLayerCountsPixels()
+    {
+        Problem p;
+        p.layer.c_in = p.layer.n = p.layer.group = 2;
+        p.layer.h_in = 1;
+        p.layer.w_in = 4;
+        p.layer.h_k = 1;
+        p.layer.w_k = 2;
+        p.hardware.mem_size = 100;
+        p.hardware.nbop_pe = 4;
+        p.hardware.max_loads_per_element = 1;
+        StrategySpec spec;
+        spec.name = "g";
+        spec.kind = StrategyKind::Groups;
+        spec.groups = {{0}, {2}, {1}};
+        for (bool trace : {true, false}) { // the general executor, the fused pass
+            SimulationOptions o;
+            o.trace = trace;
+            const SimulationResult r = simulateStrategy(p, spec, o);
+            QCOMPARE(r.input_load_counts, (std::vector<std::uint32_t>{1, 1, 2, 2, 1, 1, 1, 1}));
+            QCOMPARE(r.reload.pixels, std::int64_t(1));
+            QCOMPARE(r.reload.slices, std::int64_t(2));
+            QCOMPARE(r.warning_count, std::int64_t(2));
+            QCOMPARE(r.plainWarningCount(), std::int64_t(0));
+            const Verdict v = verdictOf(r);
+            QCOMPARE(v.plain_warnings, std::int64_t(0));
+            QCOMPARE(verdictText(v), std::string("runs correctly, breaks the reload assumption on 1 pixel"));
+            CompareRow row;
+            setRowFigures(row, r);
+            QCOMPARE(verdictText(verdictOf(row)), verdictText(v));
+            QCOMPARE(verdictOf(row).plain_warnings, std::int64_t(0));
+        }
+    }
+
     void words_data()
     {
         QTest::addColumn<qint64>("errors");

@@ -151,7 +151,7 @@ S1Evaluation evaluate(const S1Instance &in, const Groups &groups)
                 if (lastGroup[px] != gk - 1) {
                     ++ev.loaded_pixels;
                     if (++loads[px] == in.max_loads_per_pixel + 1) {
-                        ev.reload_pixels += in.layer.group; // counted per slice, as the simulator does: all g are loaded
+                        ++ev.reload_pixels;
                         if (ev.violation.empty())
                             ev.violation = pixelName(in.layer, px) + " is loaded " + std::to_string(loads[px]) + " times (group "
                                 + std::to_string(k + 1) + "), more than the reload bound of "

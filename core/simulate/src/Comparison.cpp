@@ -24,6 +24,7 @@ void setRowFigures(CompareRow &row, const SimulationResult &r)
     row.errors = r.error_count;
     row.warnings = r.warning_count;
     row.reload_pixels = r.reload.pixels;
+    row.reload_slices = r.reload.slices;
     row.reload_kernels = r.reload.kernels;
     row.reload_bound = r.reload.bound;
     row.functional = r.functional.status;
@@ -31,7 +32,8 @@ void setRowFigures(CompareRow &row, const SimulationResult &r)
 
 Verdict verdictOf(const CompareRow &row)
 {
-    return verdictOf(row.errors, row.warnings, row.reload_pixels, row.reload_kernels, row.reload_bound, row.functional);
+    return verdictOf(
+        row.errors, row.warnings, row.reload_pixels, row.reload_kernels, row.reload_bound, row.functional, row.reload_slices);
 }
 
 namespace {

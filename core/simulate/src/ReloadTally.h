@@ -106,7 +106,14 @@ public:
         ReloadCheck &check = result.reload;
         check.bound = int(m_bound);
         const auto beyond = [&](std::uint32_t loads) { return loads > m_bound; };
-        check.pixels = std::count_if(result.input_load_counts.begin(), result.input_load_counts.end(), beyond);
+        // Pixels, as users count them: a grouped layer's pixel breaks the
+        // bound when one of its g slices does.
+        const std::size_t g = std::size_t(m_layer.group);
+        check.pixels = 0;
+        check.slices = std::count_if(result.input_load_counts.begin(), result.input_load_counts.end(), beyond);
+        for (std::size_t at = 0; at + g <= result.input_load_counts.size(); at += g)
+            check.pixels += std::any_of(result.input_load_counts.begin() + std::ptrdiff_t(at),
+                result.input_load_counts.begin() + std::ptrdiff_t(at + g), beyond);
         check.kernels = std::count_if(result.kernel_load_counts.begin(), result.kernel_load_counts.end(), beyond);
         // Flagged patches in ascending order, read off the per-patch flags: a
         // scan, where sorting the flags in compute order cost more (ZigZag's

@@ -34,13 +34,13 @@ std::optional<StrategyStatus> strategyStatusFromName(const std::string &name)
 }
 
 Verdict verdictOf(std::int64_t errors, std::int64_t warnings, std::int64_t reloadPixels, std::int64_t reloadKernels, int bound,
-    FunctionalStatus functional)
+    FunctionalStatus functional, std::int64_t reloadSlices)
 {
     Verdict v;
     v.errors = errors;
     v.reload_pixels = reloadPixels;
     v.reload_kernels = reloadKernels;
-    v.plain_warnings = std::max<std::int64_t>(0, warnings - reloadPixels - reloadKernels);
+    v.plain_warnings = std::max<std::int64_t>(0, warnings - (reloadSlices < 0 ? reloadPixels : reloadSlices) - reloadKernels);
     v.bound = bound;
     v.functional = functional;
     v.status = errors > 0                       ? StrategyStatus::Invalid
@@ -52,7 +52,7 @@ Verdict verdictOf(std::int64_t errors, std::int64_t warnings, std::int64_t reloa
 Verdict verdictOf(const SimulationResult &result)
 {
     return verdictOf(result.error_count, result.warning_count, result.reload.pixels, result.reload.kernels, result.reload.bound,
-        result.functional.status);
+        result.functional.status, result.reload.slices);
 }
 
 std::string reloadAssumptionText(std::int64_t pixels, std::int64_t kernels)

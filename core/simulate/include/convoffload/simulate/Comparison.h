@@ -26,6 +26,7 @@ struct CompareRow {
     std::int64_t loaded_input = 0, loaded_kernels = 0, written = 0, peak_footprint = 0;
     std::int64_t errors = 0, warnings = 0; // warnings include the reload bound's (one per element beyond it)
     std::int64_t reload_pixels = 0, reload_kernels = 0; // elements loaded more than the bound allows
+    std::int64_t reload_slices = 0; // input slices beyond it (= reload_pixels when g = 1), one warning each
     int reload_bound = 0; // max_loads_per_element
     FunctionalStatus functional = FunctionalStatus::Skipped;
     bool operator==(const CompareRow &) const = default;

@@ -81,7 +81,8 @@ struct FunctionalResult {
 /// correctly (docs/reference/model.md#validity lists these as warnings).
 struct ReloadCheck {
     int bound = 0; // max_loads_per_element
-    std::int64_t pixels = 0; // distinct pixels loaded more than `bound` times
+    std::int64_t pixels = 0; // distinct pixels loaded more than `bound` times (grouped: one of its slices)
+    std::int64_t slices = 0; // distinct input slices beyond it, each warned about once (= pixels when g = 1)
     std::int64_t kernels = 0; // distinct kernels loaded more than `bound` times
     /// Ascending: every patch computed at a step that loads one of its pixels,
     /// or one of the kernels it is computed with, beyond the bound.
@@ -115,7 +116,7 @@ struct SimulationResult {
     std::vector<const Diagnostic *> errors() const;
     std::vector<const Diagnostic *> warnings() const;
     /// Warnings other than the reload bound's (one per element beyond it).
-    std::int64_t plainWarningCount() const { return warning_count - reload.pixels - reload.kernels; }
+    std::int64_t plainWarningCount() const { return warning_count - reload.slices - reload.kernels; }
 };
 
 } // namespace convoffload

@@ -35,8 +35,10 @@ struct Verdict {
 
 Verdict verdictOf(const SimulationResult &result);
 /// A verdict from the figures alone (a comparison row keeps no result).
+/// `reloadSlices`: the reload warnings on input (one per slice beyond the
+/// bound; a grouped layer's pixel has g slices), reloadPixels when negative.
 Verdict verdictOf(std::int64_t errors, std::int64_t warnings, std::int64_t reloadPixels, std::int64_t reloadKernels, int bound,
-    FunctionalStatus functional);
+    FunctionalStatus functional, std::int64_t reloadSlices = -1);
 
 /// "breaks the reload assumption on 840 pixels", "… on 840 pixels and 3
 /// kernels", "… on 2 kernels"; empty when nothing breaks it.
