@@ -252,6 +252,26 @@ private slots:
         QCOMPARE(GridRenderer::patchCells(l, 1), std::vector<QRect>{QRect(1, 0, 3, 3)});
     }
 
+    // The output tooltip names the rows and columns a dilated patch reads:
+    // 8×8 input, 3×3 taps 2 apart span 5, so patch 0 reads rows and columns
+    // 0, 2, 4; patch 5 (row 1, col 1 of the 4×4 output) rows and columns 1, 3, 5.
+    void dilatedPatchToolTip()
+    {
+        Problem p = groupedProblem(1);
+        p.layer.h_in = p.layer.w_in = 8;
+        p.layer.dilation_h = p.layer.dilation_w = 2;
+        const SimulationResult r = simulate(p, expandSteps(p, {{{0, 5}, {0, 1, 2, 3}}}));
+        StepCursor cursor(p, r);
+        GridView view(GridKind::Output);
+        view.resize(500, 500);
+        view.setSource(&p, &cursor);
+        view.refresh();
+        QString tip = view.toolTipAt(view.geometry().cellRect(0, 0).center());
+        QVERIFY2(tip.contains(QStringLiteral("rows 0–4 every 2, cols 0–4 every 2")), qPrintable(tip));
+        tip = view.toolTipAt(view.geometry().cellRect(1, 1).center());
+        QVERIFY2(tip.contains(QStringLiteral("rows 1–5 every 2, cols 1–5 every 2")), qPrintable(tip));
+    }
+
     // The editor's group and dilation fields: the core's messages at the
     // field they name, derived figures from (c_in/g)·h_k·w_k, undo.
     // The paper's Example: c_in 2, 5×5 input, two 3×3 kernels, mem_size 80.
