@@ -5,6 +5,7 @@
 #include "grid/GridEditController.h"
 #include "models/DropPreview.h"
 #include "models/GroupListModel.h"
+#include "render/ChannelGroupText.h"
 #include "render/KernelStrip.h"
 #include "render/Palette.h"
 
@@ -50,6 +51,12 @@ QColor bandFill()
 QString range(int first, int last)
 {
     return first == last ? QString::number(first) : QStringLiteral("%1–%2").arg(first).arg(last);
+}
+
+// A dilated patch reads every d-th row (column) of its span.
+QString range(int first, int last, int every)
+{
+    return every == 1 || first == last ? range(first, last) : QStringLiteral("%1 every %2").arg(range(first, last)).arg(every);
 }
 
 } // namespace
@@ -586,10 +593,17 @@ QString GridView::inputToolTip(int row, int col) const
     else
         lines
             << QStringLiteral("input pixel (%1,%2) of %3×%4").arg(row - l.pad_top).arg(col - l.pad_left).arg(l.h_in).arg(l.w_in);
-    lines << (l.c_in == 1 ? QStringLiteral("1 element: channel 0")
-                          : QStringLiteral("%1 elements: channels 0–%2").arg(l.c_in).arg(l.c_in - 1));
+    if (!l.isGrouped())
+        lines << (l.c_in == 1 ? QStringLiteral("1 element: channel 0")
+                              : QStringLiteral("%1 elements: channels 0–%2").arg(l.c_in).arg(l.c_in - 1));
+    else // held per channel group (docs/reference/model.md#grouped-and-dilated)
+        lines << QStringLiteral("%1 elements in %2 channel groups of %3").arg(l.c_in).arg(l.group).arg(l.sliceChannels());
     lines << QStringLiteral("now: %1 (%2)").arg(Palette::pixelLabel(m_cursor->pixel(p)), GridRenderer::momentText(*m_cursor));
-    lines << QStringLiteral("loads so far: %1").arg(m_cursor->loadsSoFar(p));
+    if (l.isGrouped())
+        lines << groupsOnChipText(m_cursor->groupsOnChip(p), l.group);
+    lines << (l.isGrouped() ? QStringLiteral("loads so far: %1 (its most loaded channel group)")
+                            : QStringLiteral("loads so far: %1"))
+                 .arg(m_cursor->loadsSoFar(p));
     const std::vector<int> steps = m_cursor->stepsLoading(p);
     if (steps.empty()) {
         lines << QStringLiteral("never loaded");
@@ -614,7 +628,8 @@ QString GridView::outputToolTip(int row, int col) const
     lines
         << QStringLiteral("now: %1 (%2)").arg(Palette::outputLabel(m_cursor->patch(patch)), GridRenderer::momentText(*m_cursor));
     const QRect px = GridRenderer::patchPixels(l, patch);
-    lines << QStringLiteral("reads pixels rows %1, cols %2").arg(range(px.top(), px.bottom()), range(px.left(), px.right()));
+    lines << QStringLiteral("reads pixels rows %1, cols %2")
+                 .arg(range(px.top(), px.bottom(), l.dilation_h), range(px.left(), px.right(), l.dilation_w));
     lines << QStringLiteral("%1 of %2 output%3 computed:")
                  .arg(GridRenderer::outputsComputed(*m_problem, *m_cursor, patch))
                  .arg(l.n)

@@ -34,6 +34,8 @@ QString DropPreview::target(int group) { return group >= 0 ? tr("group %1").arg(
 
 QString DropPreview::describe(const Problem &problem, int group, const FieldPreview &field)
 {
+    // Patch groups are S1 groups: every kernel, hence every channel group's
+    // slice of each pixel, so a pixel counts c_in elements whatever g.
     const qint64 pixels = qint64(field.pixels());
     return tr("%1 would need %2 pixels (+%3), %4 elements of %5")
         .arg(target(group))

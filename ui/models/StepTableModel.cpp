@@ -204,7 +204,8 @@ QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, in
             QT_TR_NOOP("Duration\n(cycles)"), QT_TR_NOOP("Cumulative\n(cycles)")};
     static const char *const tips[ColumnCount] = {
         QT_TR_NOOP("Step number (1-based); the drain writes what is left and frees everything"),
-        QT_TR_NOOP("Input elements loaded (I_slice), a pixel counts c_in elements"),
+        QT_TR_NOOP("Input elements loaded (I_slice): a pixel counts c_in elements, a slice of one of its g channel groups "
+                   "c_in/g"),
         QT_TR_NOOP("Kernel weights loaded (K_sub), in elements"), QT_TR_NOOP("Input elements freed (F_inp) that were on chip"),
         QT_TR_NOOP("Output elements written back to DRAM (W)"), QT_TR_NOOP("Output elements computed (Out)"),
         QT_TR_NOOP("Largest on-chip footprint after any of the step's actions, in elements"),

@@ -85,7 +85,8 @@ std::span<const ProblemEditor::FieldSpec> ProblemEditor::fieldTable()
             .kind = EditorKind::Int,
             .min = 1,
             .max = kDim,
-            .tip = QT_TR_NOOP("c_in: input channels. A pixel carries c_in elements (one per channel)."),
+            .tip = QT_TR_NOOP("c_in: input channels. A pixel carries c_in elements (one per channel); on a grouped layer they "
+                              "are held as g slices of c_in/g."),
             .get = getValue<L, &Layer::c_in>,
             .set = setValue<L, &Layer::c_in>},
         {.section = Section::Layer,
@@ -106,8 +107,8 @@ std::span<const ProblemEditor::FieldSpec> ProblemEditor::fieldTable()
             .set = setValue<L, &Layer::w_in>},
         {.section = Section::Layer,
             .rowLabel = QT_TR_NOOP("Kernels n × h_k × w_k"),
-            .rowTip
-            = QT_TR_NOOP("n kernels (= output channels) of h_k × w_k pixels; each kernel has c_in·h_k·w_k weights (elements)."),
+            .rowTip = QT_TR_NOOP("n kernels (= output channels) of h_k × w_k pixels; each kernel has (c_in/g)·h_k·w_k weights "
+                                 "(elements): c_in·h_k·w_k when g = 1."),
             .key = "layer.n",
             .kind = EditorKind::Int,
             .min = 1,
@@ -185,6 +186,38 @@ std::span<const ProblemEditor::FieldSpec> ProblemEditor::fieldTable()
             .tip = QT_TR_NOOP("pad_right: columns of zero pixels added right of the input."),
             .get = getValue<L, &Layer::pad_right>,
             .set = setValue<L, &Layer::pad_right>},
+        // Grouped and dilated layers: docs/reference/model.md#grouped-and-dilated.
+        {.section = Section::Layer,
+            .rowLabel = QT_TR_NOOP("Channel groups g"),
+            .key = "layer.group",
+            .kind = EditorKind::Int,
+            .min = 1,
+            .max = kDim,
+            .tip = QT_TR_NOOP("group: g, the channel groups. Channels and kernels are cut into g groups; a kernel reads only "
+                              "the c_in/g channels of its group, and a pixel is held as g slices of c_in/g elements. g must "
+                              "divide c_in and n; 1 is an ordinary convolution, g = c_in a depthwise one."),
+            .get = getValue<L, &Layer::group>,
+            .set = setValue<L, &Layer::group>},
+        {.section = Section::Layer,
+            .rowLabel = QT_TR_NOOP("Dilation dilation_h × dilation_w"),
+            .rowTip = QT_TR_NOOP("Spacing of a kernel's taps: a patch reads every d-th pixel and spans d·(k − 1) + 1."),
+            .key = "layer.dilation_h",
+            .kind = EditorKind::Int,
+            .min = 1,
+            .max = kDim,
+            .tip = QT_TR_NOOP("dilation_h: rows from one kernel tap to the next (1: adjacent). A patch spans "
+                              "dilation_h·(h_k − 1) + 1 rows, at most the padded input height."),
+            .get = getValue<L, &Layer::dilation_h>,
+            .set = setValue<L, &Layer::dilation_h>},
+        {.section = Section::Layer,
+            .key = "layer.dilation_w",
+            .kind = EditorKind::Int,
+            .min = 1,
+            .max = kDim,
+            .tip = QT_TR_NOOP("dilation_w: columns from one kernel tap to the next (1: adjacent). A patch spans "
+                              "dilation_w·(w_k − 1) + 1 columns, at most the padded input width."),
+            .get = getValue<L, &Layer::dilation_w>,
+            .set = setValue<L, &Layer::dilation_w>},
 
         // ---- hardware -------------------------------------------------------
         {.section = Section::Hardware,
@@ -205,7 +238,7 @@ std::span<const ProblemEditor::FieldSpec> ProblemEditor::fieldTable()
             .min = 1,
             .max = kMaxInt64Edit,
             .tip = QT_TR_NOOP("nbop_pe: multiply-accumulates one compute can do. A step computing |Out| outputs needs "
-                              "|Out|·c_in·h_k·w_k ≤ nbop_pe; nb_patches_max = ⌊nbop_pe / (c_in·h_k·w_k·n)⌋."),
+                              "|Out|·(c_in/g)·h_k·w_k ≤ nbop_pe; nb_patches_max = ⌊nbop_pe / ((c_in/g)·h_k·w_k·n)⌋."),
             .get = getValue<H, &Hardware::nbop_pe>,
             .set = setValue<H, &Hardware::nbop_pe>},
         {.section = Section::Hardware,
@@ -367,10 +400,13 @@ void ProblemEditor::addDerivedFigures(QVBoxLayout *column)
         return value;
     };
     m_output = derived(tr("Output n × h_out × w_out"),
-        tr("h_out = (h_in + pad_top + pad_bottom − h_k) / stride_h + 1, likewise w_out; n·h_out·w_out output elements."));
-    m_patches = derived(tr("Patches"), tr("One patch per output position (h_out × w_out), ids row-major."));
+        tr("h_out = (h_in + pad_top + pad_bottom − dilation_h·(h_k − 1) − 1) / stride_h + 1, likewise w_out; n·h_out·w_out "
+           "output elements."));
+    m_patches = derived(tr("Patches"),
+        tr("One patch per output position (h_out × w_out), ids row-major; n·(c_in/g)·h_k·w_k MACs each. A dilated patch "
+           "reads h_k × w_k pixels spread over its span."));
     m_nbPatchesMax = derived(tr("nb_patches_max"),
-        tr("⌊nbop_pe / (c_in·h_k·w_k·n)⌋: the most patches one step can compute (the default group size G)."));
+        tr("⌊nbop_pe / ((c_in/g)·h_k·w_k·n)⌋: the most patches one step can compute (the default group size G)."));
     m_kRange = derived(tr("Steps K_min … K_max"),
         tr("K_min = ⌈patches / nb_patches_max⌉ steps at least; K_max = patches (one patch per step)."));
     m_layerSize = derived(
@@ -566,11 +602,14 @@ void ProblemEditor::showMessages()
         const Layer &l = p.layer;
         const std::int64_t perPatch = l.kernelElements() * l.n;
         if (p.nbPatchesMax() == 0 && p.hardware.nbop_pe >= 1)
-            place(tr("nbop_pe: one patch needs c_in·h_k·w_k·n = %1 MACs, more than nbop_pe, so nb_patches_max is 0: "
+            place(tr("nbop_pe: one patch needs (c_in/g)·h_k·w_k·n = %1 MACs, more than nbop_pe, so nb_patches_max is 0: "
                      "no S1 strategy can compute")
                       .arg(number(perPatch)),
                 false);
-        const std::int64_t minimum = l.kernelElements() + l.kernelElements() * l.n + l.n;
+        // An S1 step holds all kernels, hence every slice of its patch's
+        // h_k·w_k pixels: c_in elements each, whatever g.
+        const std::int64_t patchInput = std::int64_t(l.c_in) * l.h_k * l.w_k;
+        const std::int64_t minimum = patchInput + l.kernelElements() * l.n + l.n;
         if (p.hardware.mem_size >= 1 && minimum > p.hardware.mem_size)
             place(tr("mem_size: a step needs at least %1 elements on chip (one patch, all kernels, its outputs): "
                      "every S1 strategy overflows")
@@ -625,8 +664,14 @@ void ProblemEditor::updateDerived()
     }
     m_output->setText(
         tr("%1 × %2 × %3 = %4 elements").arg(number(l.n), number(l.hOut()), number(l.wOut()), number(l.outputCount())));
-    m_patches->setText(tr("%1 (%2 × %3), %4 MACs each")
-                           .arg(number(l.patchCount()), number(l.hOut()), number(l.wOut()), number(l.kernelElements() * l.n)));
+    QString patches = tr("%1 (%2 × %3), %4 MACs each")
+                          .arg(number(l.patchCount()), number(l.hOut()), number(l.wOut()), number(l.kernelElements() * l.n));
+    if (l.isDilated())
+        patches += tr(", each spanning %1 × %2 pixels").arg(number(l.spanH()), number(l.spanW()));
+    if (l.isGrouped())
+        patches += tr("; %1 channel groups of %2 channels and %3 kernels")
+                       .arg(number(l.group), number(l.sliceChannels()), number(l.n / l.group));
+    m_patches->setText(patches);
     const std::int64_t g = p.nbPatchesMax();
     m_nbPatchesMax->setText(g > 0 ? number(g) : tr("0: nbop_pe is too small for one patch"));
     m_kRange->setText(g > 0 ? tr("%1 … %2").arg(number(p.kMin()), number(p.kMax())) : tr("— … %1").arg(number(p.kMax())));

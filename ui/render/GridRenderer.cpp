@@ -186,6 +186,9 @@ std::vector<LegendRow> GridRenderer::inputLegend(
             problem.options.padding_in_dram ? QStringLiteral("padding (zeros in DRAM)")
                                             : QStringLiteral("padding (made on chip)"),
             {}, {}});
+    if (l.isGrouped() && !style.heatMap)
+        row.items.push_back({K::PartialFill, Palette::pixel(PixelState::Kept),
+            QStringLiteral("filled: share of the %1 channel groups on chip").arg(l.group), {}, {}});
     if (style.outlineGroup)
         row.items.push_back({K::Outline, Palette::cursor(), QStringLiteral("patches of the current group"), {}, {}});
     return {row};
@@ -348,7 +351,29 @@ double GridRenderer::kernelStripBand(const QFontMetricsF &metrics, GridKind kind
 QRect GridRenderer::patchPixels(const Layer &layer, PatchId patch)
 {
     const Grid g = patchPosition(layer, patch);
-    return QRect(g.col * layer.stride_w, g.row * layer.stride_h, layer.w_k, layer.h_k);
+    return QRect(g.col * layer.stride_w, g.row * layer.stride_h, layer.spanW(), layer.spanH());
+}
+
+std::vector<QRect> GridRenderer::patchCells(const Layer &layer, PatchId patch)
+{
+    if (!layer.isDilated())
+        return {patchPixels(layer, patch)};
+    std::vector<QRect> cells;
+    cells.reserve(std::size_t(layer.h_k) * std::size_t(layer.w_k));
+    forEachPatchPixel(layer, true, patch, [&](PixelId p) {
+        const Grid g = pixelPosition(layer, p);
+        cells.emplace_back(g.col, g.row, 1, 1);
+    });
+    return cells;
+}
+
+double GridRenderer::partialFillHeight(double cellHeight, int part, int whole)
+{
+    // In proportion, but neither part thinner than kMinFillShare of the cell
+    // (at most kMinFillUnits): 1 of 16 is under a pixel of a 12-px cell, and
+    // the step's work would not show.
+    const double least = std::min(cellHeight * kMinFillShare, kMinFillUnits);
+    return std::clamp(cellHeight * double(part) / whole, least, cellHeight - least);
 }
 
 GridFigureLayout GridRenderer::layout(GridKind kind, const QFontMetricsF &metrics, const QRectF &target, const Problem &problem,
@@ -472,12 +497,34 @@ void GridRenderer::paintPartialPatches(
             if (done == 0 || done == n)
                 continue;
             const QRectF cell = geometry.cellRect(r, c);
-            // In proportion, but neither part thinner than kMinFillShare of
-            // the cell (at most kMinFillUnits): 1 of 16 outputs is under a
-            // pixel of a 12-px cell, and the step's work would not show.
-            const double least = std::min(cell.height() * kMinFillShare, kMinFillUnits);
-            const double missing = std::clamp(cell.height() * double(n - done) / n, least, cell.height() - least);
+            const double missing = cell.height() - partialFillHeight(cell.height(), done, n);
             painter.fillRect(QRectF(cell.left(), cell.top(), cell.width(), missing), pending);
+        }
+}
+
+void GridRenderer::paintPartialPixels(
+    QPainter &painter, const GridGeometry &geometry, const Problem &problem, const StepCursor &cursor, QRect cells)
+{
+    const Layer &l = problem.layer;
+    const int g = l.group;
+    if (g <= 1 || geometry.cellSize < 3) // no room to show a fraction
+        return;
+    const QColor off = Palette::pixel(PixelState::Off), freed = Palette::pixel(PixelState::Freed);
+    for (int r = cells.top(); r <= cells.bottom(); ++r)
+        for (int c = cells.left(); c <= cells.right(); ++c) {
+            const PixelId p = pixelId(l, r, c);
+            const int onChip = cursor.slicesOnChip(p);
+            if (onChip == 0 || onChip == g)
+                continue;
+            // The cell's colour is the state of what is on chip (kept or
+            // loaded now); the part not on chip says whether the step just
+            // freed it, as a whole pixel's cell would.
+            bool freedNow = false;
+            for (int group = 0; group < g && !freedNow; ++group)
+                freedNow = cursor.slice(sliceId(l, p, group)) == PixelState::Freed;
+            const QRectF cell = geometry.cellRect(r, c);
+            const double missing = cell.height() - partialFillHeight(cell.height(), onChip, g);
+            painter.fillRect(QRectF(cell.left(), cell.top(), cell.width(), missing), freedNow ? freed : off);
         }
 }
 
@@ -579,6 +626,8 @@ void GridRenderer::paintInputCells(QPainter &painter, const GridGeometry &geomet
     painter.setRenderHint(QPainter::Antialiasing, false);
     painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
     paintCellColours(painter, geometry, cells, GridKind::Input, problem, cursor, style);
+    if (!style.heatMap)
+        paintPartialPixels(painter, geometry, problem, cursor, cells);
 
     // Padding: hatched, and the real input framed with a dashed line.
     const QRect inner(l.pad_left, l.pad_top, l.w_in, l.h_in);
@@ -618,7 +667,8 @@ void GridRenderer::paintInputCells(QPainter &painter, const GridGeometry &geomet
     if (style.outlineGroup) {
         std::vector<QRect> parts;
         for (PatchId p : cursor.currentPatches())
-            parts.push_back(patchPixels(l, p));
+            for (const QRect &part : patchCells(l, p))
+                parts.push_back(part);
         paintUnionOutline(painter, geometry, parts, Palette::cursor());
     }
     painter.restore();

@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // Headless renderer of the input and output grids: one cell per padded input
-// pixel (coloured by its state at the cursor's moment, or by its reload count)
-// and one cell per patch of the output. Paints with any QPainter, so the grid
+// pixel (coloured by its state at the cursor's moment, or by its reload count;
+// on a grouped layer a pixel holding some of its channel groups is filled in
+// proportion) and one cell per patch of the output. Paints with any QPainter, so the grid
 // views, the export dialog and the tests draw the same picture.
 
 #include "convoffload/model/GroupEdit.h"
@@ -174,8 +175,16 @@ public:
     static int outputsComputed(const Problem &problem, const StepCursor &cursor, PatchId patch);
     /// Height of the band under an input grid that holds the kernel strip (0 when off).
     static double kernelStripBand(const QFontMetricsF &metrics, GridKind kind, const GridStyle &style);
-    /// Range of patches' pixels in the padded input (cell units).
+    /// Range of patches' pixels in the padded input (cell units): the span
+    /// of the patch, which a dilated patch reads only every d-th of.
     static QRect patchPixels(const Layer &layer, PatchId patch);
+    /// The cells a patch reads, padding included: its span as one rectangle,
+    /// or one cell per position when the layer is dilated.
+    static std::vector<QRect> patchCells(const Layer &layer, PatchId patch);
+    /// The height of the part of a cell that shows `part` of `whole` (0 <
+    /// part < whole), from its bottom; neither it nor the rest thinner than a
+    /// quarter of the cell (at most 4 units), so that one of many still shows.
+    static double partialFillHeight(double cellHeight, int part, int whole);
 
 private:
     void paintCellColours(QPainter &painter, const GridGeometry &geometry, QRect cells, GridKind kind, const Problem &problem,
@@ -183,6 +192,11 @@ private:
     /// Output cells whose patch has only part of its N outputs computed:
     /// the missing fraction, from the top, in the pending colour.
     static void paintPartialPatches(
+        QPainter &painter, const GridGeometry &geometry, const Problem &problem, const StepCursor &cursor, QRect cells);
+    /// Input cells of a grouped layer with only some of their g slices on
+    /// chip: the missing fraction, from the top, in the not-on-chip colour
+    /// (freed-now when the step freed one of those slices).
+    static void paintPartialPixels(
         QPainter &painter, const GridGeometry &geometry, const Problem &problem, const StepCursor &cursor, QRect cells);
     static void paintGridLines(QPainter &painter, const GridGeometry &geometry, QRect cells);
     static void paintUnionOutline(

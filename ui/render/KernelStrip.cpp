@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "render/KernelStrip.h"
 
+#include "render/ChannelGroupText.h"
 #include "render/Palette.h"
 
 #include <QPainter>
@@ -56,7 +57,7 @@ int KernelStrip::kernelsPerCell(int n, int maxCells)
     return perCell;
 }
 
-KernelStripLayout KernelStrip::layout(const QFontMetricsF &metrics, const QRectF &rect, int n, bool labels)
+KernelStripLayout KernelStrip::layout(const QFontMetricsF &metrics, const QRectF &rect, int n, bool labels, int groups)
 {
     KernelStripLayout l;
     if (n <= 0 || rect.isEmpty())
@@ -76,7 +77,7 @@ KernelStripLayout KernelStrip::layout(const QFontMetricsF &metrics, const QRectF
     const double blockW = (labels ? captionW + gap : 0.0) + cellsW;
     const double x0 = std::round(rect.left() + std::max(0.0, (rect.width() - blockW) / 2));
     if (labels) {
-        const double realW = std::ceil(metrics.horizontalAdvance(caption(l)));
+        const double realW = std::ceil(metrics.horizontalAdvance(caption(l, groups)));
         l.caption = QRectF(x0 + captionW - realW, rect.top(), realW, side);
     }
     l.cells = QRectF(x0 + (labels ? captionW + gap : 0.0), rect.top(), cellsW, side);
@@ -94,27 +95,48 @@ PixelState KernelStrip::cellState(const StepCursor &cursor, int first, int count
     return best;
 }
 
-QString KernelStrip::caption(const KernelStripLayout &layout)
+QString KernelStrip::caption(const KernelStripLayout &layout, int groups)
 {
-    return layout.kernelsPerCell == 1 ? QStringLiteral("Kernels")
-                                      : QStringLiteral("Kernels (%1 per cell)").arg(layout.kernelsPerCell);
+    if (layout.kernelsPerCell > 1)
+        return QStringLiteral("Kernels (%1 per cell)").arg(layout.kernelsPerCell);
+    return groups > 1 ? QStringLiteral("Kernels (g = %1)").arg(groups) : QStringLiteral("Kernels");
 }
+
+// Neutral greys, apart from every state colour, differing in lightness.
+QColor KernelStrip::groupTint(int group) { return group % 2 == 0 ? QColor(0x44, 0x44, 0x44) : QColor(0xB8, 0xB8, 0xB8); }
+
+double KernelStrip::groupBandHeight(double cellHeight) { return std::max(3.0, std::round(cellHeight * 0.22)); }
 
 void KernelStrip::paint(QPainter &painter, const QRectF &rect, const Problem &problem, const StepCursor &cursor, bool labels)
 {
     const int n = problem.layer.n;
-    const KernelStripLayout l = layout(QFontMetricsF(painter.font(), painter.device()), rect, n, labels);
+    const KernelStripLayout l = layout(QFontMetricsF(painter.font(), painter.device()), rect, n, labels, problem.layer.group);
     if (l.cellCount == 0)
         return;
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, false);
     if (labels) {
         painter.setPen(QColor(0x22, 0x22, 0x22));
-        painter.drawText(l.caption, Qt::AlignRight | Qt::AlignVCenter, caption(l));
+        painter.drawText(l.caption, Qt::AlignRight | Qt::AlignVCenter, caption(l, problem.layer.group));
     }
     for (int c = 0; c < l.cellCount; ++c) {
         const int first = l.firstKernel(c);
         painter.fillRect(l.cellRect(c), Palette::pixel(cellState(cursor, first, std::min(l.kernelsPerCell, n - first))));
+    }
+    if (problem.layer.isGrouped()) {
+        // The band under each kernel, in its group's tint: a cell of several
+        // kernels shows each run of one group in its share of the width.
+        const double band = groupBandHeight(l.cells.height());
+        const double perKernel = l.cellWidth / l.kernelsPerCell;
+        for (int k = 0; k < n;) {
+            const int group = problem.layer.groupOfKernel(k);
+            int end = k + 1;
+            while (end < n && problem.layer.groupOfKernel(end) == group)
+                ++end;
+            painter.fillRect(
+                QRectF(l.cells.left() + k * perKernel, l.cells.bottom() - band, (end - k) * perKernel, band), groupTint(group));
+            k = end;
+        }
     }
     if (l.cellWidth >= 4) {
         painter.setPen(QPen(QColor(0, 0, 0, 40), 0));
@@ -150,13 +172,23 @@ QString KernelStrip::toolTipAt(const QFontMetricsF &metrics, const QRectF &rect,
     bool labels, const QPointF &pos)
 {
     const int n = problem.layer.n;
-    const KernelStripLayout l = layout(metrics, rect, n, labels);
+    const KernelStripLayout l = layout(metrics, rect, n, labels, problem.layer.group);
     const std::optional<int> cell = l.cellAt(pos);
     if (!cell)
         return {};
     const int first = l.firstKernel(*cell), last = std::min(first + l.kernelsPerCell, n) - 1;
+    const Layer &layer = problem.layer;
+    QString groups;
+    if (layer.isGrouped()) {
+        std::vector<int> of;
+        for (int k = first; k <= last; ++k)
+            if (of.empty() || of.back() != layer.groupOfKernel(k))
+                of.push_back(layer.groupOfKernel(k));
+        groups = QStringLiteral(" (%1 %2)")
+                     .arg(of.size() == 1 ? QStringLiteral("channel group") : QStringLiteral("channel groups"), groupRuns(of));
+    }
     if (first == last)
-        return QStringLiteral("kernel %1: %2").arg(first).arg(Palette::pixelLabel(cursor.kernel(KernelId(first))));
+        return QStringLiteral("kernel %1%2: %3").arg(first).arg(groups, Palette::pixelLabel(cursor.kernel(KernelId(first))));
     int counts[4] = {};
     for (int k = first; k <= last; ++k)
         ++counts[int(cursor.kernel(KernelId(k)))];
@@ -164,7 +196,7 @@ QString KernelStrip::toolTipAt(const QFontMetricsF &metrics, const QRectF &rect,
     for (PixelState s : {PixelState::Loaded, PixelState::Kept, PixelState::Freed, PixelState::Off})
         if (counts[int(s)])
             parts << QStringLiteral("%1 %2").arg(counts[int(s)]).arg(Palette::pixelLabel(s));
-    return QStringLiteral("kernels %1–%2: %3").arg(first).arg(last).arg(parts.join(QStringLiteral(", ")));
+    return QStringLiteral("kernels %1–%2%3: %4").arg(first).arg(last).arg(groups, parts.join(QStringLiteral(", ")));
 }
 
 } // namespace convoffload::ui

@@ -18,9 +18,11 @@ int position(Moment m) { return m.step * kActionCount + int(m.action); }
 StepCursor::StepCursor(const Problem &problem, const SimulationResult &result, std::size_t checkpointBudget)
     : m_problem(&problem)
     , m_result(&result)
-    , m_input(std::size_t(problem.layer.pixelCount()), 0)
+    , m_group(std::max(problem.layer.group, 1))
+    , m_input(std::size_t(problem.layer.sliceCount()), 0)
     , m_output(std::size_t(problem.layer.outputCount()), 0)
-    , m_loads(std::size_t(problem.layer.pixelCount()), 0)
+    , m_loads(std::size_t(problem.layer.sliceCount()), 0)
+    , m_slicesOn(m_group > 1 ? std::size_t(problem.layer.pixelCount()) : 0, 0)
     , m_pixelMark(m_input.size(), None)
     , m_outputMark(m_output.size(), None)
     , m_kernels(std::size_t(std::max(problem.layer.n, 0)), 0)
@@ -73,6 +75,7 @@ void StepCursor::resetTo(int checkpointStep)
         std::fill(m_input.begin(), m_input.end(), 0);
         std::fill(m_output.begin(), m_output.end(), 0);
         std::fill(m_loads.begin(), m_loads.end(), 0);
+        std::fill(m_slicesOn.begin(), m_slicesOn.end(), 0);
         std::fill(m_kernels.begin(), m_kernels.end(), 0);
         m_moment = {-1, Action::Compute};
         return;
@@ -86,6 +89,7 @@ void StepCursor::resetTo(int checkpointStep)
             else
                 m_loads = state.loads32;
             m_kernels = state.kernels;
+            countSlicesOnChip();
             m_moment = {step, Action::Compute};
             return;
         }
@@ -111,8 +115,8 @@ std::size_t StepCursor::checkpointBytes() const
 
 std::size_t StepCursor::memoryBytes() const
 {
-    return checkpointBytes() + m_input.size() + m_output.size() + m_loads.size() * sizeof(std::uint32_t) + m_pixelMark.size()
-        + m_outputMark.size() + m_kernels.size() + m_kernelMark.size()
+    return checkpointBytes() + m_input.size() + m_output.size() + (m_loads.size() + m_slicesOn.size()) * sizeof(std::uint32_t)
+        + m_pixelMark.size() + m_outputMark.size() + m_kernels.size() + m_kernelMark.size()
         + (m_markedPixels.capacity() + m_markedOutputs.capacity() + m_markedKernels.capacity()) * sizeof(std::uint32_t);
 }
 
@@ -130,6 +134,8 @@ void StepCursor::applyStep(int step, int lastAction)
             const std::uint32_t id = m_result->trace.ids[i];
             switch (Action(a)) {
             case Action::FreeInput:
+                if (m_input[id] && !m_slicesOn.empty())
+                    --m_slicesOn[pixelOfSlice(layer, id)];
                 m_input[id] = 0;
                 break;
             case Action::Write:
@@ -137,10 +143,12 @@ void StepCursor::applyStep(int step, int lastAction)
                     m_output[id] = 2;
                 break;
             case Action::LoadInput: {
-                const Grid g = pixelPosition(layer, id);
+                const Grid g = pixelPosition(layer, pixelOfSlice(layer, id));
                 if (!paddingInDram && layer.isPadding(g.row, g.col))
                     break;
                 ++m_loads[id];
+                if (!m_input[id] && !m_slicesOn.empty())
+                    ++m_slicesOn[pixelOfSlice(layer, id)];
                 m_input[id] = 1;
                 break;
             }
@@ -197,8 +205,8 @@ void StepCursor::markStep(int step, int lastAction)
 
 void StepCursor::clearMarks()
 {
-    for (PixelId p : m_markedPixels)
-        m_pixelMark[p] = None;
+    for (SliceId s : m_markedPixels)
+        m_pixelMark[s] = None;
     for (OutputId o : m_markedOutputs)
         m_outputMark[o] = None;
     for (KernelId k : m_markedKernels)
@@ -208,14 +216,60 @@ void StepCursor::clearMarks()
     m_markedKernels.clear();
 }
 
-PixelState StepCursor::pixel(PixelId p) const
+PixelState StepCursor::slice(SliceId s) const
 {
-    const bool onChip = m_input[p] != 0;
-    if (m_pixelMark[p] == MarkLoaded && onChip)
+    const bool onChip = m_input[s] != 0;
+    if (m_pixelMark[s] == MarkLoaded && onChip)
         return PixelState::Loaded;
-    if (m_pixelMark[p] == MarkFreed && !onChip)
+    if (m_pixelMark[s] == MarkFreed && !onChip)
         return PixelState::Freed;
     return onChip ? PixelState::Kept : PixelState::Off;
+}
+
+PixelState StepCursor::pixel(PixelId p) const
+{
+    const SliceId first = SliceId(p) * SliceId(m_group);
+    if (m_group == 1)
+        return slice(first);
+    bool freed = false, onChip = false;
+    for (SliceId s = first; s < first + SliceId(m_group); ++s) {
+        const PixelState state = slice(s);
+        if (state == PixelState::Loaded)
+            return state; // the step's news first, as with one slice
+        freed = freed || state == PixelState::Freed;
+        onChip = onChip || state == PixelState::Kept;
+    }
+    if (onChip)
+        return PixelState::Kept;
+    return freed ? PixelState::Freed : PixelState::Off;
+}
+
+int StepCursor::slicesOnChip(PixelId p) const { return m_slicesOn.empty() ? int(m_input[p]) : int(m_slicesOn[p]); }
+
+void StepCursor::countSlicesOnChip()
+{
+    if (m_slicesOn.empty())
+        return;
+    // Checkpoints hold the slices only: the counts are derived, in one pass.
+    for (std::size_t p = 0; p < m_slicesOn.size(); ++p)
+        m_slicesOn[p] = std::uint32_t(std::count(
+            m_input.begin() + std::ptrdiff_t(p * m_group), m_input.begin() + std::ptrdiff_t((p + 1) * m_group), std::uint8_t(1)));
+}
+
+std::vector<int> StepCursor::groupsOnChip(PixelId p) const
+{
+    std::vector<int> groups;
+    const SliceId first = SliceId(p) * SliceId(m_group);
+    for (int g = 0; g < m_group; ++g)
+        if (m_input[first + SliceId(g)])
+            groups.push_back(g);
+    return groups;
+}
+
+std::uint32_t StepCursor::loadsSoFar(PixelId p) const
+{
+    const auto first = m_loads.begin() + std::ptrdiff_t(p) * m_group;
+    return *std::max_element(first, first + m_group);
 }
 
 PixelState StepCursor::kernel(KernelId k) const
@@ -310,11 +364,13 @@ std::vector<KernelId> StepCursor::currentKernels() const
 
 std::vector<int> StepCursor::stepsLoading(PixelId p) const
 {
+    // The trace names slices; a pixel's are the ids p·g .. p·g + g − 1.
+    const SliceId first = SliceId(p) * SliceId(m_group), last = first + SliceId(m_group);
     std::vector<int> steps;
     for (int s = 0; s < stepCount(); ++s) {
         const ActionRecord &r = m_result->trace.record(s, Action::LoadInput);
-        if (std::find(m_result->trace.ids.begin() + r.begin, m_result->trace.ids.begin() + r.end, p)
-            != m_result->trace.ids.begin() + r.end)
+        const auto begin = m_result->trace.ids.begin() + r.begin, end = m_result->trace.ids.begin() + r.end;
+        if (std::any_of(begin, end, [&](std::uint32_t id) { return id >= first && id < last; }))
             steps.push_back(s);
     }
     return steps;

@@ -2,10 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // The state of every pixel and output at one moment of a simulated strategy:
-// what the visualiser colours. A moment is "after action a of step k"; the
+// what the visualiser colours. Input is tracked per pixel slice (pixel,
+// group) as the trace names it (docs/reference/model.md#grouped-and-dilated)
+// and answered per pixel: with g = 1 a slice is its pixel. A moment is "after action a of step k"; the
 // cursor replays the action-level trace to get there, forward incrementally,
 // backward from the nearest checkpoint, so stepping stays cheap on big layers.
-// Checkpoints hold a compact copy of the state (a byte per pixel and output,
+// Checkpoints hold a compact copy of the state (a byte per slice and output,
 // load counts in a byte while they fit) and are few: at most
 // kMaxCheckpoints, fewer when they would exceed the memory budget, evenly
 // spaced over the strategy. The cursor's memory is thus a fixed multiple of
@@ -58,7 +60,17 @@ public:
     /// or from the nearest checkpoint when going back.
     void seek(Moment moment);
 
+    /// A pixel's state over its slices: Loaded when the moment's step loaded
+    /// one that is on chip, else Freed when it freed one and none is on
+    /// chip, else Kept when one is on chip, else Off (g = 1: its one slice).
     PixelState pixel(PixelId p) const;
+    /// One slice's state, in the same terms.
+    PixelState slice(SliceId s) const;
+    /// How many of the pixel's g slices are on chip at the moment (0..g):
+    /// a kernel-streaming step holds only the groups of its kernels.
+    int slicesOnChip(PixelId p) const;
+    /// The groups whose slice of the pixel is on chip, ascending.
+    std::vector<int> groupsOnChip(PixelId p) const;
     /// A kernel's state at the moment, in the pixels' terms: loaded or freed
     /// by the moment's step, kept from an earlier one, or not on chip.
     PixelState kernel(KernelId k) const;
@@ -66,8 +78,10 @@ public:
     /// Patch state for an output grid that shows one cell per patch: the most
     /// advanced state over its N outputs (Written > Computed > OnChip > Done > Pending).
     OutputState patch(PatchId p) const;
-    /// Times each pixel has been loaded up to the moment (reload heat map).
-    std::uint32_t loadsSoFar(PixelId p) const { return m_loads[p]; }
+    /// Times a pixel has been loaded up to the moment (reload heat map): the
+    /// most of its slices', as the reload bound is per element.
+    std::uint32_t loadsSoFar(PixelId p) const;
+    std::uint32_t sliceLoadsSoFar(SliceId s) const { return m_loads[s]; }
     std::uint32_t maxLoadsSoFar() const;
     /// Footprint after the moment's action.
     Footprint footprint() const;
@@ -75,7 +89,7 @@ public:
     std::vector<PatchId> currentPatches() const;
     /// Kernels the moment's step computes with, ascending.
     std::vector<KernelId> currentKernels() const;
-    /// 0-based steps at which a pixel is loaded, over the whole strategy.
+    /// 0-based steps that load a pixel (any of its slices), over the whole strategy.
     std::vector<int> stepsLoading(PixelId p) const;
 
     /// Steps between checkpoints (0: none, seeking back replays from the start).
@@ -86,7 +100,7 @@ public:
 
 private:
     struct State {
-        std::vector<std::uint8_t> input; // on chip
+        std::vector<std::uint8_t> input; // per slice: on chip
         std::vector<std::uint8_t> output; // 0 pending, 1 on chip, 2 written
         std::vector<std::uint8_t> loads8; // load counts when all fit in a byte...
         std::vector<std::uint32_t> loads32; // ... else these
@@ -98,14 +112,17 @@ private:
     void applyStep(int step, int lastAction); // actions 0..lastAction of `step`
     void markStep(int step, int lastAction); // what the moment's step did
     void clearMarks();
+    void countSlicesOnChip(); // m_slicesOn from m_input
 
     const Problem *m_problem;
     const SimulationResult *m_result;
     Moment m_moment{-1, Action::Compute}; // -1: nothing applied yet
-    std::vector<std::uint8_t> m_input, m_output;
-    std::vector<std::uint32_t> m_loads;
-    std::vector<std::uint8_t> m_pixelMark, m_outputMark; // this step's loads/frees, computes/writes
-    std::vector<PixelId> m_markedPixels;
+    int m_group = 1; // slices per pixel
+    std::vector<std::uint8_t> m_input, m_output; // per slice; per output
+    std::vector<std::uint32_t> m_loads; // per slice
+    std::vector<std::uint32_t> m_slicesOn; // per pixel when g > 1: its slices on chip (kept with m_input)
+    std::vector<std::uint8_t> m_pixelMark, m_outputMark; // this step's loads/frees (per slice), computes/writes
+    std::vector<SliceId> m_markedPixels;
     std::vector<OutputId> m_markedOutputs;
     std::vector<std::uint8_t> m_kernels, m_kernelMark; // on chip; this step's loads/frees
     std::vector<KernelId> m_markedKernels;
