@@ -271,7 +271,7 @@ public:
                 "weights of rank " + std::to_string(rank) + "; the model holds 1-D and 2-D convolutions (rank 3 or 4) only"};
         // A 1-D convolution (X [batch, C, W], weights [M, C/group, kW]) is a
         // layer of height 1: H_in = H_K = 1, stride and dilation 1 and no
-        // padding on H (docs/design/onnx-import.md#1-d-convolutions).
+        // padding on H (docs/design/onnx-import.md, 1-D convolutions).
         const bool oneD = rank == 3;
         const std::size_t spatial = std::size_t(rank - 2);
         const std::string values = spatial == 1 ? "1 value" : std::to_string(spatial) + " values";
