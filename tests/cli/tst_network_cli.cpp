@@ -200,10 +200,7 @@ private slots:
         addWeights(m, "w", {4, 1, 3, 3});
         addWeights(m, "v", {2, 4, 1, 1});
         onnx::NodeProto &dw = addConv(m, "dw", "x", "w", "y");
-        auto *group = dw.add_attribute();
-        group->set_name("group");
-        group->set_type(onnx::AttributeProto::INT);
-        group->set_i(4);
+        setInt(dw, "group", 4);
         setInts(dw, "dilations", {2, 3});
         setInts(dw, "pads", {1, 1, 1, 1});
         addConv(m, "pw", "y", "v", "z");

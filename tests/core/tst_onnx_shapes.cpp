@@ -54,14 +54,6 @@ void compareWithInference(const onnx::ModelProto &m, const ImportedConv &c)
     }
 }
 
-void setInt(onnx::NodeProto &n, const std::string &name, std::int64_t value)
-{
-    auto *a = n.add_attribute();
-    a->set_name(name);
-    a->set_type(onnx::AttributeProto::INT);
-    a->set_i(value);
-}
-
 // A Conv "c" of x (these dims) and weights w (these dims) with a group and
 // the given INTS attributes (an empty list leaves one out).
 onnx::ModelProto groupedConv(const std::vector<Dim> &x, const std::vector<std::int64_t> &w, std::int64_t group,
