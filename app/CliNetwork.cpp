@@ -97,9 +97,18 @@ InputShapes inputShapes(const QCommandLineParser &parser)
 
 std::string shape(const Layer &l)
 {
-    char text[160];
-    std::snprintf(text, sizeof text, "%dx%dx%d, %d kernels %dx%d, stride %d,%d, pads %d %d %d %d -> %dx%d", l.c_in, l.h_in,
-        l.w_in, l.n, l.h_k, l.w_k, l.stride_h, l.stride_w, l.pad_top, l.pad_bottom, l.pad_left, l.pad_right, l.hOut(), l.wOut());
+    // Group and dilation only when not 1, so a dense layer's line is as before.
+    char variant[64] = "";
+    if (l.group != 1 && l.isDilated())
+        std::snprintf(variant, sizeof variant, ", g=%d, d=%dx%d", l.group, l.dilation_h, l.dilation_w);
+    else if (l.group != 1)
+        std::snprintf(variant, sizeof variant, ", g=%d", l.group);
+    else if (l.isDilated())
+        std::snprintf(variant, sizeof variant, ", d=%dx%d", l.dilation_h, l.dilation_w);
+    char text[224];
+    std::snprintf(text, sizeof text, "%dx%dx%d, %d kernels %dx%d, stride %d,%d, pads %d %d %d %d%s -> %dx%d", l.c_in, l.h_in,
+        l.w_in, l.n, l.h_k, l.w_k, l.stride_h, l.stride_w, l.pad_top, l.pad_bottom, l.pad_left, l.pad_right, variant, l.hOut(),
+        l.wOut());
     return text;
 }
 

@@ -138,7 +138,7 @@ private slots:
 
     void importOnlyUnsupported()
     {
-        const QString model = QStringLiteral(CONVOFFLOAD_ONNX_TESTDATA "/pytorch-converted/test_Conv2d_dilated/model.onnx");
+        const QString model = QStringLiteral(CONVOFFLOAD_ONNX_TESTDATA "/pytorch-converted/test_Conv3d/model.onnx");
         if (!QFile::exists(model))
             QSKIP("libonnx-testdata is not installed");
         QTemporaryDir dir;
@@ -146,7 +146,7 @@ private slots:
         const Run r = cli({QStringLiteral("import-onnx"), model, QStringLiteral("--mem-size"), QStringLiteral("100"),
             QStringLiteral("--nbop-pe"), QStringLiteral("100"), QStringLiteral("--out"), out});
         QCOMPARE(r.exitCode, 1);
-        QVERIFY2(r.err.contains("no convolution the layer model can hold: 1 skipped") && r.err.contains("dilation"),
+        QVERIFY2(r.err.contains("no convolution the layer model can hold: 1 skipped") && r.err.contains("3-D convolution"),
             r.err.constData());
         QVERIFY(!QFile::exists(out));
         // A model without any convolution.
@@ -185,6 +185,55 @@ private slots:
             = QJsonDocument::fromJson(contents(out)).object()[QStringLiteral("layers")].toArray()[0].toObject();
         QCOMPARE(layer[QStringLiteral("layer")].toObject()[QStringLiteral("c_in")].toInt(), 3);
         QCOMPARE(layer[QStringLiteral("layer")].toObject()[QStringLiteral("n")].toInt(), 4);
+    }
+
+    // A depthwise dilated Conv and a dense one: import-onnx shows the group
+    // and dilation of the first only, the network file keeps them, and
+    // `network` prints them (--json: keys only when not 1, as the file).
+    // x [1, 4, 12, 12], weights [4, 1, 3, 3], group 4, dilations (2, 3),
+    // pads 1: (12 + 2 − 5)/1 + 1 = 10 by (12 + 2 − 7)/1 + 1 = 8; then 2
+    // kernels 1×1 on that.
+    void importGroupedDilated()
+    {
+        using namespace onnxmodels;
+        onnx::ModelProto m = emptyModel({{1}, {4}, {12}, {12}});
+        addWeights(m, "w", {4, 1, 3, 3});
+        addWeights(m, "v", {2, 4, 1, 1});
+        onnx::NodeProto &dw = addConv(m, "dw", "x", "w", "y");
+        setInt(dw, "group", 4);
+        setInts(dw, "dilations", {2, 3});
+        setInts(dw, "pads", {1, 1, 1, 1});
+        addConv(m, "pw", "y", "v", "z");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("dw.onnx"));
+        write(path, QByteArray::fromStdString(m.SerializeAsString()));
+        const QString out = dir.filePath(QStringLiteral("n.json"));
+        const Run r = cli({QStringLiteral("import-onnx"), path, QStringLiteral("--mem-size"), QStringLiteral("1000"),
+            QStringLiteral("--nbop-pe"), QStringLiteral("100"), QStringLiteral("--out"), out});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("  dw: 4x12x12, 4 kernels 3x3, stride 1,1, pads 1 1 1 1, g=4, d=2x3 -> 10x8"), r.out.constData());
+        QVERIFY2(r.out.contains("  pw: 4x10x8, 2 kernels 1x1, stride 1,1, pads 0 0 0 0 -> 10x8"), r.out.constData());
+        QVERIFY2(r.out.contains("Skipped 0 convolutions."), r.out.constData());
+        const QJsonObject file
+            = QJsonDocument::fromJson(contents(out)).object()[QStringLiteral("layers")].toArray()[0].toObject();
+        QCOMPARE(file[QStringLiteral("layer")].toObject()[QStringLiteral("group")].toInt(), 4);
+
+        const Run json = cli({QStringLiteral("network"), out, QStringLiteral("--json")});
+        QCOMPARE(json.exitCode, 0);
+        const QJsonArray layers = QJsonDocument::fromJson(json.out).object()[QStringLiteral("layers")].toArray();
+        QCOMPARE(layers.size(), 2);
+        const QJsonObject a = layers[0].toObject(), b = layers[1].toObject();
+        QCOMPARE(a[QStringLiteral("group")].toInt(), 4);
+        QCOMPARE(a[QStringLiteral("dilation_h")].toInt(), 2);
+        QCOMPARE(a[QStringLiteral("dilation_w")].toInt(), 3);
+        QCOMPARE(a[QStringLiteral("h_out")].toInt(), 10);
+        QCOMPARE(a[QStringLiteral("w_out")].toInt(), 8);
+        for (const char *key : {"group", "dilation_h", "dilation_w"})
+            QVERIFY2(!b.contains(QLatin1String(key)), key);
+        const Run text = cli({QStringLiteral("network"), out});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("4x12x12 * 4x3x3 s1 p1111 g=4 d=2x3"), text.out.constData());
+        QVERIFY2(text.out.contains("4x10x8 * 2x1x1 s1 p0000 "), text.out.constData());
     }
 
     // --input-shape fixes a symbolic image size; bad values are refused

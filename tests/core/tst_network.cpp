@@ -496,12 +496,9 @@ private slots:
     {
         QTest::addColumn<std::string>("dir");
         QTest::addColumn<std::string>("category");
-        QTest::newRow("depthwise") << std::string("pytorch-converted/test_Conv2d_depthwise")
-                                   << std::string("depthwise convolution");
-        QTest::newRow("grouped") << std::string("pytorch-converted/test_Conv2d_groups") << std::string("grouped convolution");
-        QTest::newRow("dilated") << std::string("pytorch-converted/test_Conv2d_dilated") << std::string("dilated convolution");
-        QTest::newRow("1-D") << std::string("pytorch-converted/test_Conv1d") << std::string("1-D convolution");
         QTest::newRow("3-D") << std::string("pytorch-converted/test_Conv3d") << std::string("3-D convolution");
+        QTest::newRow("3-D grouped") << std::string("pytorch-converted/test_Conv3d_groups") << std::string("3-D convolution");
+        QTest::newRow("3-D dilated") << std::string("pytorch-converted/test_Conv3d_dilated") << std::string("3-D convolution");
         QTest::newRow("transposed") << std::string("node/test_convtranspose") << std::string("transposed convolution");
     }
 
@@ -522,15 +519,15 @@ private slots:
     }
 
     // The toy (toyNetworkByHand: 10 + 22 = 32) with four convolutions the
-    // import skipped, two depthwise, one grouped, one 3-D: 6 convolutions, 2
+    // import skipped, three 3-D and one transposed: 6 convolutions, 2
     // imported, not complete, though both layers have a valid best.
     void skippedConvolutionsInTheReport()
     {
         if (std::string(CONVOFFLOAD_ONNX_TESTDATA).empty())
             QSKIP("ONNX's test data is not installed");
         Network n = networkFromJson(kNetworkText);
-        for (const char *dir : {"pytorch-converted/test_Conv2d_depthwise", "pytorch-converted/test_Conv2d_groups",
-                 "pytorch-converted/test_Conv2d_depthwise_padded", "pytorch-converted/test_Conv3d"})
+        for (const char *dir : {"pytorch-converted/test_Conv3d", "pytorch-converted/test_ConvTranspose2d",
+                 "pytorch-converted/test_Conv3d_groups", "pytorch-converted/test_Conv3d_dilated"})
             for (const SkippedNode &s : importOnnx(std::string(CONVOFFLOAD_ONNX_TESTDATA) + "/" + dir + "/model.onnx").skipped)
                 n.skipped.push_back(SkippedConv{s.node, s.reason});
         const NetworkAnalysis a = analyseNetwork(n);
@@ -541,12 +538,11 @@ private slots:
         QCOMPARE(j["convolutions"].get<std::int64_t>(), std::int64_t(6));
         QCOMPARE(j["imported"].get<std::int64_t>(), std::int64_t(2));
         QCOMPARE(j["complete"].get<bool>(), false);
-        QCOMPARE(j["skipped_by_reason"].dump(),
-            std::string(R"({"depthwise convolution":2,"grouped convolution":1,"3-D convolution":1})"));
+        QCOMPARE(j["skipped_by_reason"].dump(), std::string(R"({"3-D convolution":3,"transposed convolution":1})"));
         QCOMPARE(j["total_duration"].get<double>(), 32.0);
         const std::string text = networkToReportText(a);
         QVERIFY2(text.find("total duration: 32 (incomplete: 4 of 6 convolutions skipped by the import)\n"
-                           "2 of 6 convolutions; skipped: 2 depthwise convolution, 1 grouped convolution, 1 3-D convolution\n")
+                           "2 of 6 convolutions; skipped: 3 3-D convolution, 1 transposed convolution\n")
                 != std::string::npos,
             text.c_str());
         const std::string csv = networkToReportCsv(a);

@@ -60,6 +60,15 @@ std::vector<OnnxTensor> caseInputs(const std::string &dir)
 
 NetworkImport importModel(const onnx::ModelProto &m) { return importOnnxBytes(m.SerializeAsString(), "hand-built.onnx"); }
 
+// ONNX's shape of a convolution's X or Y: [batch, channels, H, W], or
+// [batch, channels, W] for a 1-D convolution (a layer of height 1).
+std::vector<std::int64_t> onnxDims(const ImportedConv &c, std::int64_t channels, std::int64_t h, std::int64_t w)
+{
+    if (c.spatial_dims == 1)
+        return {c.batch, channels, w};
+    return {c.batch, channels, h, w};
+}
+
 } // namespace
 
 class TestOnnx : public QObject {
@@ -101,7 +110,16 @@ void TestOnnx::conformance_data()
         {"node/test_basic_conv_with_padding", "node/test_basic_conv_without_padding", "node/test_conv_with_strides_padding",
             "node/test_conv_with_strides_no_padding", "node/test_conv_with_strides_and_asymmetric_padding",
             "node/test_conv_with_autopad_same", "pytorch-converted/test_Conv2d", "pytorch-converted/test_Conv2d_no_bias",
-            "pytorch-converted/test_Conv2d_padding", "pytorch-converted/test_Conv2d_strided"})
+            "pytorch-converted/test_Conv2d_padding", "pytorch-converted/test_Conv2d_strided",
+            // Grouped and dilated (docs/reference/model.md#layer).
+            "pytorch-converted/test_Conv2d_depthwise", "pytorch-converted/test_Conv2d_depthwise_padded",
+            "pytorch-converted/test_Conv2d_depthwise_strided", "pytorch-converted/test_Conv2d_depthwise_with_multiplier",
+            "pytorch-converted/test_Conv2d_dilated", "pytorch-converted/test_Conv2d_groups",
+            "pytorch-converted/test_Conv2d_groups_thnn",
+            // 1-D, imported as layers of height 1.
+            "pytorch-converted/test_Conv1d", "pytorch-converted/test_Conv1d_dilated", "pytorch-converted/test_Conv1d_groups",
+            "pytorch-converted/test_Conv1d_pad1", "pytorch-converted/test_Conv1d_pad1size1", "pytorch-converted/test_Conv1d_pad2",
+            "pytorch-converted/test_Conv1d_pad2size1", "pytorch-converted/test_Conv1d_stride"})
         QTest::newRow(name) << std::string(name);
 }
 
@@ -123,9 +141,11 @@ void TestOnnx::conformance()
     QCOMPARE(std::int64_t(conv.weights.size()), l.n * l.kernelElements());
 
     const OnnxTensor expected = loadOnnxTensor(path + "/test_data_set_0/output_0.pb");
-    QCOMPARE(expected.dims, (std::vector<std::int64_t>{conv.batch, l.n, l.hOut(), l.wOut()}));
+    QCOMPARE(expected.dims, onnxDims(conv, l.n, l.hOut(), l.wOut()));
     const OnnxTensor &x = inputs.front();
-    QCOMPARE(x.dims, (std::vector<std::int64_t>{conv.batch, l.c_in, l.h_in, l.w_in}));
+    QCOMPARE(x.dims, onnxDims(conv, l.c_in, l.h_in, l.w_in));
+    if (conv.spatial_dims == 1)
+        QVERIFY(l.h_in == 1 && l.h_k == 1 && l.stride_h == 1 && l.dilation_h == 1 && l.pad_top == 0 && l.pad_bottom == 0);
 
     Problem problem;
     problem.layer = l;
@@ -176,9 +196,10 @@ void TestOnnx::conformance()
             }
         }
     }
-    qInfo("%s: batch %lld, C_in %d, %dx%d, N %d, kernel %dx%d, stride %d/%d, pads t%d b%d l%d r%d; largest error %.3g",
+    qInfo("%s: batch %lld, C_in %d, %dx%d, N %d, kernel %dx%d, stride %d/%d, pads t%d b%d l%d r%d, group %d, dilation "
+          "%d/%d; largest error %.3g",
         dir.c_str(), (long long)conv.batch, l.c_in, l.h_in, l.w_in, l.n, l.h_k, l.w_k, l.stride_h, l.stride_w, l.pad_top,
-        l.pad_bottom, l.pad_left, l.pad_right, worst);
+        l.pad_bottom, l.pad_left, l.pad_right, l.group, l.dilation_h, l.dilation_w, worst);
 }
 
 void TestOnnx::refused_data()
@@ -186,17 +207,6 @@ void TestOnnx::refused_data()
     QTest::addColumn<std::string>("dir");
     QTest::addColumn<std::string>("reason");
     const std::pair<const char *, const char *> cases[] = {
-        {"pytorch-converted/test_Conv2d_dilated", "dilated convolution"},
-        {"pytorch-converted/test_Conv2d_groups", "grouped convolution (group = 2)"},
-        {"pytorch-converted/test_Conv2d_groups_thnn", "grouped convolution"},
-        {"pytorch-converted/test_Conv2d_depthwise", "depthwise convolution"},
-        {"pytorch-converted/test_Conv2d_depthwise_padded", "depthwise convolution"},
-        {"pytorch-converted/test_Conv2d_depthwise_strided", "depthwise convolution"},
-        {"pytorch-converted/test_Conv2d_depthwise_with_multiplier", "depthwise convolution"},
-        {"pytorch-converted/test_Conv1d", "1-D convolution"},
-        {"pytorch-converted/test_Conv1d_dilated", "1-D convolution"},
-        {"pytorch-converted/test_Conv1d_groups", "1-D convolution"},
-        {"pytorch-converted/test_Conv1d_stride", "1-D convolution"},
         {"pytorch-converted/test_Conv3d", "3-D convolution"},
         {"pytorch-converted/test_Conv3d_dilated", "3-D convolution"},
         {"pytorch-converted/test_Conv3d_groups", "3-D convolution"},
@@ -281,17 +291,25 @@ void TestOnnx::autoPad_data()
     QTest::addColumn<int>("in");
     QTest::addColumn<int>("kernel");
     QTest::addColumn<int>("stride");
+    QTest::addColumn<int>("dilation");
     QTest::addColumn<int>("begin");
     QTest::addColumn<int>("end");
-    // total = max(0, (ceil(in/s) − 1)·s + k − in); SAME_UPPER: floor(total/2) first.
-    QTest::newRow("upper even kernel") << "SAME_UPPER" << 6 << 2 << 1 << 0 << 1;
-    QTest::newRow("lower even kernel") << "SAME_LOWER" << 6 << 2 << 1 << 1 << 0;
-    QTest::newRow("upper stride 2 odd total") << "SAME_UPPER" << 6 << 3 << 2 << 0 << 1;
-    QTest::newRow("lower stride 2 odd total") << "SAME_LOWER" << 6 << 3 << 2 << 1 << 0;
-    QTest::newRow("upper stride 2 even total") << "SAME_UPPER" << 7 << 3 << 2 << 1 << 1;
-    QTest::newRow("upper kernel 5") << "SAME_UPPER" << 8 << 5 << 1 << 2 << 2;
-    QTest::newRow("upper negative total clamps") << "SAME_UPPER" << 6 << 1 << 4 << 0 << 0;
-    QTest::newRow("valid") << "VALID" << 7 << 3 << 2 << 0 << 0;
+    // total = max(0, (ceil(in/s) − 1)·s + d·(k − 1) + 1 − in); SAME_UPPER:
+    // floor(total/2) first.
+    QTest::newRow("upper even kernel") << "SAME_UPPER" << 6 << 2 << 1 << 1 << 0 << 1;
+    QTest::newRow("lower even kernel") << "SAME_LOWER" << 6 << 2 << 1 << 1 << 1 << 0;
+    QTest::newRow("upper stride 2 odd total") << "SAME_UPPER" << 6 << 3 << 2 << 1 << 0 << 1;
+    QTest::newRow("lower stride 2 odd total") << "SAME_LOWER" << 6 << 3 << 2 << 1 << 1 << 0;
+    QTest::newRow("upper stride 2 even total") << "SAME_UPPER" << 7 << 3 << 2 << 1 << 1 << 1;
+    QTest::newRow("upper kernel 5") << "SAME_UPPER" << 8 << 5 << 1 << 1 << 2 << 2;
+    QTest::newRow("upper negative total clamps") << "SAME_UPPER" << 6 << 1 << 4 << 1 << 0 << 0;
+    QTest::newRow("valid") << "VALID" << 7 << 3 << 2 << 1 << 0 << 0;
+    // Dilated: the span d·(k − 1) + 1 takes the kernel's place.
+    QTest::newRow("upper dilation 2") << "SAME_UPPER" << 7 << 3 << 1 << 2 << 2 << 2; // span 5: total 4
+    QTest::newRow("lower dilation 3 stride 2") << "SAME_LOWER" << 8 << 3 << 2 << 3 << 3 << 2; // span 7: 3·2 + 7 − 8 = 5
+    QTest::newRow("upper dilation 2 stride 3") << "SAME_UPPER" << 9 << 2 << 3 << 2 << 0 << 0; // span 3: 2·3 + 3 − 9 = 0
+    QTest::newRow("upper span beyond the input") << "SAME_UPPER" << 3 << 3 << 1 << 4 << 4 << 4; // span 9: total 8
+    QTest::newRow("valid dilation 2") << "VALID" << 9 << 3 << 2 << 2 << 0 << 0;
 }
 
 // auto_pad on hand-built graphs, both axes alike; with SAME_* the output is
@@ -302,6 +320,7 @@ void TestOnnx::autoPad()
     QFETCH(int, in);
     QFETCH(int, kernel);
     QFETCH(int, stride);
+    QFETCH(int, dilation);
     QFETCH(int, begin);
     QFETCH(int, end);
     onnx::ModelProto m = emptyModel({{1}, {2}, {in}, {in}});
@@ -309,21 +328,28 @@ void TestOnnx::autoPad()
     onnx::NodeProto &conv = addConv(m, "c", "x", "w", "y");
     setString(conv, "auto_pad", mode.toStdString());
     setInts(conv, "strides", {stride, stride});
+    if (dilation != 1)
+        setInts(conv, "dilations", {dilation, dilation});
     const NetworkImport net = importModel(m);
     QCOMPARE(net.skipped.size(), std::size_t(0));
     QCOMPARE(net.layers.size(), std::size_t(1));
     const Layer &l = net.layers.front().layer;
+    QCOMPARE(l.dilation_h, dilation);
+    QCOMPARE(l.dilation_w, dilation);
     QCOMPARE(l.pad_top, begin);
     QCOMPARE(l.pad_left, begin);
     QCOMPARE(l.pad_bottom, end);
     QCOMPARE(l.pad_right, end);
     if (mode != QStringLiteral("VALID"))
         QCOMPARE(l.hOut(), (in + stride - 1) / stride);
+    else // ceil((in − span + 1) / s), the ONNX spec's VALID output
+        QCOMPARE(l.hOut(), (in - (dilation * (kernel - 1) + 1) + 1 + stride - 1) / stride);
 }
 
-// x → Relu → Conv a → Conv b (dilated, skipped) → Conv (no name): no
+// x → Relu → Conv a → Conv b (dilated) → Conv (no name), and a
+// ConvTranspose (skipped) off a's output between b and the last: no
 // intermediate shape is stored, shape inference finds every input, and the
-// result keeps graph order with the skipped node in between.
+// result keeps graph order, the skipped node listed apart.
 void TestOnnx::shapeInferenceThroughAChain()
 {
     onnx::ModelProto m = emptyModel({{1}, {2}, {9}, {9}});
@@ -334,8 +360,10 @@ void TestOnnx::shapeInferenceThroughAChain()
     addWeights(m, "wa", {4, 2, 3, 3});
     addWeights(m, "wb", {4, 4, 3, 3});
     addWeights(m, "wc", {5, 4, 2, 2});
+    addWeights(m, "wt", {4, 1, 2, 2});
     setInts(addConv(m, "a", "r", "wa", "ya"), "pads", {1, 1, 1, 1});
     setInts(addConv(m, "b", "ya", "wb", "yb"), "dilations", {2, 2});
+    addNode(*m.mutable_graph(), "ConvTranspose", "t", {"ya", "wt"}, {"yt"});
     onnx::NodeProto &c = addConv(m, "", "yb", "wc", "yc");
     setInts(c, "strides", {2, 1});
     setInts(c, "pads", {0, 1, 1, 0}); // top, left, bottom, right
@@ -343,12 +371,16 @@ void TestOnnx::shapeInferenceThroughAChain()
 
     const NetworkImport net = importModel(m);
     QCOMPARE(net.graph_name, std::string("hand-built"));
-    QCOMPARE(net.layers.size(), std::size_t(2));
+    QCOMPARE(net.layers.size(), std::size_t(3));
     QCOMPARE(net.layers[0].name, std::string("a"));
     QCOMPARE(net.layers[0].layer.h_in, 9);
     QCOMPARE(net.layers[0].layer.hOut(), 9);
-    QCOMPARE(net.layers[1].name, std::string("conv3")); // no name: its node index
-    const Layer &l = net.layers[1].layer;
+    QCOMPARE(net.layers[1].name, std::string("b"));
+    QCOMPARE(net.layers[1].layer.dilation_h, 2);
+    QCOMPARE(net.layers[1].layer.dilation_w, 2);
+    QCOMPARE(net.layers[1].layer.hOut(), 5); // 9 − 2·(3 − 1), by hand
+    QCOMPARE(net.layers[2].name, std::string("conv4")); // no name: its node index
+    const Layer &l = net.layers[2].layer;
     QCOMPARE(l.c_in, 4);
     QCOMPARE(l.h_in, 5); // 9 − 2·(3 − 1)
     QCOMPARE(l.w_in, 5);
@@ -359,8 +391,8 @@ void TestOnnx::shapeInferenceThroughAChain()
     QCOMPARE(l.pad_bottom, 1);
     QCOMPARE(l.pad_right, 0);
     QCOMPARE(net.skipped.size(), std::size_t(1));
-    QCOMPARE(net.skipped[0].node, std::string("b"));
-    QVERIFY2(net.skipped[0].reason.find("dilations = [2, 2]") != std::string::npos, net.skipped[0].reason.c_str());
+    QCOMPARE(net.skipped[0].node, std::string("t"));
+    QVERIFY2(net.skipped[0].reason.find("transposed convolution") == 0, net.skipped[0].reason.c_str());
 }
 
 // A symbolic batch counts as 1 (tst_onnx_shapes); any other symbolic

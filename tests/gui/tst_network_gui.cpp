@@ -9,6 +9,7 @@
 #include "export/ExportPreset.h"
 #include "grid/GridView.h"
 #include "mainwindow/MainWindow.h"
+#include "network/LayerShapeText.h"
 #include "network/NetworkImportDialog.h"
 #include "network/NetworkPanel.h"
 #include "network/NetworkPlot.h"
@@ -254,21 +255,38 @@ private slots:
         QCOMPARE(*panel.network() == before, true);
     }
 
+    // The shape text the dock and the import preview show: group and
+    // dilation only when not 1, so a dense layer's text is as before.
+    void layerShapeTextShowsGroupAndDilation()
+    {
+        Layer l;
+        l.c_in = 32, l.h_in = 16, l.w_in = 16, l.n = 32, l.h_k = 3, l.w_k = 3;
+        l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = 1;
+        QCOMPARE(ui::layerShapeText(l), QStringLiteral("32×16×16 · 32×3×3, stride 1×1, pads 1 1 1 1"));
+        l.group = 32;
+        QCOMPARE(ui::layerShapeText(l), QStringLiteral("32×16×16 · 32×3×3, stride 1×1, pads 1 1 1 1, g=32"));
+        l.dilation_h = 2;
+        l.dilation_w = 3;
+        QCOMPARE(ui::layerShapeText(l), QStringLiteral("32×16×16 · 32×3×3, stride 1×1, pads 1 1 1 1, g=32, d=2×3"));
+        l.group = 1;
+        QCOMPARE(ui::layerShapeText(l), QStringLiteral("32×16×16 · 32×3×3, stride 1×1, pads 1 1 1 1, d=2×3"));
+    }
+
     void importDialogRefusals()
     {
         NetworkImportDialog dialog;
         QVERIFY(dialog.setModel(sample("networks/lenet5-hardware.json")).contains(QStringLiteral("not an ONNX model")));
         QVERIFY(!dialog.network());
         QVERIFY(dialog.setHardwareFile(sample("networks/lenet5.onnx")).contains(QStringLiteral("line 1")));
-        const QString dilated = QStringLiteral(CONVOFFLOAD_ONNX_TESTDATA "/pytorch-converted/test_Conv2d_dilated/model.onnx");
-        if (QFile::exists(dilated)) {
+        const QString conv3d = QStringLiteral(CONVOFFLOAD_ONNX_TESTDATA "/pytorch-converted/test_Conv3d/model.onnx");
+        if (QFile::exists(conv3d)) {
             // Every convolution skipped: the message counts them per category.
-            QCOMPARE(dialog.setModel(dilated),
-                QStringLiteral("No convolution the layer model can hold: every one is skipped (1 dilated convolution)."));
+            QCOMPARE(dialog.setModel(conv3d),
+                QStringLiteral("No convolution the layer model can hold: every one is skipped (1 3-D convolution)."));
             QVERIFY(!dialog.network());
             const QTreeWidgetItem *skipped = dialog.preview()->topLevelItem(1);
             QCOMPARE(skipped->childCount(), 1);
-            QVERIFY(skipped->child(0)->text(1).contains(QStringLiteral("dilation")));
+            QVERIFY(skipped->child(0)->text(1).contains(QStringLiteral("3-D convolution")));
         }
     }
 

@@ -123,6 +123,14 @@ inline void setInts(onnx::NodeProto &n, const std::string &name, const std::vect
         a->add_ints(v);
 }
 
+inline void setInt(onnx::NodeProto &n, const std::string &name, std::int64_t value)
+{
+    auto *a = n.add_attribute();
+    a->set_name(name);
+    a->set_type(onnx::AttributeProto::INT);
+    a->set_i(value);
+}
+
 inline void setString(onnx::NodeProto &n, const std::string &name, const std::string &value)
 {
     auto *a = n.add_attribute();
@@ -134,7 +142,8 @@ inline void setString(onnx::NodeProto &n, const std::string &name, const std::st
 /// Models of what the import takes beyond plain Conv, as seeds for damaged
 /// copies (tst_onnx) and the fuzz corpus: a symbolic batch with FLOAT16
 /// weights in a Constant node, a QLinearConv, a Conv inside each branch of
-/// an If.
+/// an If, a depthwise dilated Conv with auto_pad and a grouped dilated 1-D
+/// Conv.
 inline std::vector<onnx::ModelProto> shapeSeedModels()
 {
     std::vector<onnx::ModelProto> models;
@@ -179,6 +188,23 @@ inline std::vector<onnx::ModelProto> shapeSeedModels()
         o->set_name(out);
         o->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
     }
+    models.push_back(m);
+
+    m = emptyModel({{1}, {4}, {9}, {11}});
+    addWeights(m, "w", {8, 1, 3, 3});
+    onnx::NodeProto &dw = addConv(m, "dw", "x", "w", "y");
+    setInt(dw, "group", 4);
+    setInts(dw, "dilations", {2, 3});
+    setInts(dw, "strides", {2, 2});
+    setString(dw, "auto_pad", "SAME_UPPER");
+    models.push_back(m);
+
+    m = emptyModel({{1}, {6}, {20}});
+    addWeights(m, "w", {4, 3, 3});
+    onnx::NodeProto &c1 = addConv(m, "c1", "x", "w", "y");
+    setInt(c1, "group", 2);
+    setInts(c1, "dilations", {2});
+    setInts(c1, "pads", {1, 2});
     models.push_back(m);
     return models;
 }

@@ -82,6 +82,11 @@ std::string shapeText(const Layer &l)
     if (l.stride_w != l.stride_h)
         out << ',' << l.stride_w;
     out << " p" << l.pad_top << l.pad_bottom << l.pad_left << l.pad_right;
+    // Only when not 1, as the project file writes them: a dense layer reads as before.
+    if (l.group != 1)
+        out << " g=" << l.group;
+    if (l.dilation_h != 1 || l.dilation_w != 1)
+        out << " d=" << l.dilation_h << 'x' << l.dilation_w;
     return out.str();
 }
 
@@ -109,8 +114,18 @@ nlohmann::ordered_json networkToReportJson(const NetworkAnalysis &a)
         const Layer &s = l.problem.layer;
         Json j{{"name", l.name}, {"c_in", s.c_in}, {"h_in", s.h_in}, {"w_in", s.w_in}, {"n", s.n}, {"h_k", s.h_k}, {"w_k", s.w_k},
             {"stride_h", s.stride_h}, {"stride_w", s.stride_w}, {"pad_top", s.pad_top}, {"pad_bottom", s.pad_bottom},
-            {"pad_left", s.pad_left}, {"pad_right", s.pad_right}, {"h_out", s.hOut()}, {"w_out", s.wOut()},
-            {"kernels_fit", l.kernels_fit}, {"nb_patches_max", l.nb_patches_max}};
+            {"pad_left", s.pad_left}, {"pad_right", s.pad_right}};
+        // Written only when not 1, as the project file's layer (layerJson) does.
+        if (s.group != 1)
+            j["group"] = s.group;
+        if (s.dilation_h != 1)
+            j["dilation_h"] = s.dilation_h;
+        if (s.dilation_w != 1)
+            j["dilation_w"] = s.dilation_w;
+        j["h_out"] = s.hOut();
+        j["w_out"] = s.wOut();
+        j["kernels_fit"] = l.kernels_fit;
+        j["nb_patches_max"] = l.nb_patches_max;
         if (const LayerCandidate *best = l.bestCandidate()) {
             j["best"] = bestToJson(*best);
         } else {

@@ -126,12 +126,13 @@ int checkedInt(std::int64_t value, const std::string &what)
 }
 
 // auto_pad SAME_*: the ONNX operator spec's total padding, (ceil(in / s) − 1)·s
-// + k − in, clamped at 0 as ONNX's shape inference does; SAME_UPPER puts the
-// odd element at the end, SAME_LOWER at the beginning.
-std::pair<std::int64_t, std::int64_t> samePads(std::int64_t in, std::int64_t k, std::int64_t s, bool upper)
+// + span − in, clamped at 0 as ONNX's shape inference does, where span is the
+// dilated kernel's extent d·(k − 1) + 1; SAME_UPPER puts the odd element at
+// the end, SAME_LOWER at the beginning.
+std::pair<std::int64_t, std::int64_t> samePads(std::int64_t in, std::int64_t span, std::int64_t s, bool upper)
 {
     const std::int64_t out = (in + s - 1) / s;
-    const std::int64_t total = std::max<std::int64_t>(0, (out - 1) * s + k - in);
+    const std::int64_t total = std::max<std::int64_t>(0, (out - 1) * s + span - in);
     const std::int64_t small = total / 2, large = total - small;
     return upper ? std::pair{small, large} : std::pair{large, small};
 }
@@ -141,7 +142,7 @@ std::pair<std::int64_t, std::int64_t> samePads(std::int64_t in, std::int64_t k, 
 // (onnx/onnx#6180, #8036; fixed upstream in 1.17 by PR #6195), which a
 // damaged file triggers. This registry hands out the standard schemas, with
 // the inference of the convolutions and poolings wrapped in a check (ranks,
-// attribute lengths, strides >= 1, ...) that fails the node's inference (an InferenceError, which
+// attribute lengths, strides, dilations and group >= 1, ...) that fails the node's inference (an InferenceError, which
 // InferShapes records and skips) instead.
 class GuardedSchemas : public onnx::ISchemaRegistry {
 public:
@@ -185,6 +186,10 @@ private:
             fail_shape_inference("input of rank ", x);
         if (spatial < 1)
             return;
+        // A group below 1 divides (by zero, or the sign wrong) in the
+        // convolutions' inference; the import skips such a node anyway.
+        if (const onnx::AttributeProto *group = ctx.getAttribute("group"); group && group->i() < 1)
+            fail_shape_inference("attribute group holds ", group->i());
         for (const char *name : {"kernel_shape", "strides", "dilations", "pads", "output_padding", "output_shape"}) {
             const onnx::AttributeProto *a = ctx.getAttribute(name);
             const int wanted = std::string(name) == "pads" ? 2 * spatial : spatial;
@@ -259,32 +264,42 @@ public:
                 + "' are neither an initializer nor a bound input (computed at run time), and shape inference does not "
                   "know their shape"};
         const int rank = int(w->dims.size());
-        if (rank == 3)
-            throw Skip{"1-D convolution (weights of rank 3); the model holds 2-D convolutions only"};
         if (rank == 5)
-            throw Skip{"3-D convolution (weights of rank 5); the model holds 2-D convolutions only"};
-        if (rank != 4)
-            throw Skip{"weights of rank " + std::to_string(rank) + "; the model holds 2-D convolutions (rank 4) only"};
+            throw Skip{"3-D convolution (weights of rank 5); the model holds 1-D and 2-D convolutions only"};
+        if (rank != 3 && rank != 4)
+            throw Skip{
+                "weights of rank " + std::to_string(rank) + "; the model holds 1-D and 2-D convolutions (rank 3 or 4) only"};
+        // A 1-D convolution (X [batch, C, W], weights [M, C/group, kW]) is a
+        // layer of height 1: H_in = H_K = 1, stride and dilation 1 and no
+        // padding on H (docs/design/onnx-import.md, 1-D convolutions).
+        const bool oneD = rank == 3;
+        const std::size_t spatial = std::size_t(rank - 2);
+        const std::string values = spatial == 1 ? "1 value" : std::to_string(spatial) + " values";
         const std::vector<std::int64_t> &wDims = w->dims;
         for (std::int64_t d : wDims)
             if (d < 1 || d > INT_MAX)
                 throw Skip{"the weights '" + wName + "' have dims " + listText(wDims) + ", not sizes of at least 1"};
+        const auto xShape = m_shapes.find(node.input(0));
+        const bool known = xShape != m_shapes.end() && xShape->second.size() == std::size_t(rank);
+        if (xShape != m_shapes.end() && !xShape->second.empty() && !known)
+            throw Skip{"the input '" + node.input(0) + "' has rank " + std::to_string(xShape->second.size())
+                + ", the weights rank " + std::to_string(rank)};
 
+        // group and dilations (the ONNX operator docs): the weights hold
+        // N = wDims[0] kernels of C/group channels each, kernel k reading the
+        // channels of group floor(k / (N/group)) — the model's own layout
+        // [n][c_in/g][h_k][w_k] (docs/reference/model.md#layer).
         const onnx::AttributeProto *groupAttr = attribute(node, "group");
         const std::int64_t group = groupAttr ? groupAttr->i() : 1;
-        const auto xShape = m_shapes.find(node.input(0));
-        const bool known = xShape != m_shapes.end() && xShape->second.size() == 4;
-        if (xShape != m_shapes.end() && !xShape->second.empty() && !known)
-            throw Skip{
-                "the input '" + node.input(0) + "' has rank " + std::to_string(xShape->second.size()) + ", the weights rank 4"};
-        if (group != 1) {
-            const bool depthwise = known && xShape->second[1] && *xShape->second[1] == group;
-            throw Skip{std::string(depthwise ? "depthwise" : "grouped") + " convolution (group = " + std::to_string(group)
-                + "); the model holds group = 1 only"};
-        }
-        const std::vector<std::int64_t> dilations = intsAttribute(node, "dilations", {1, 1});
-        if (std::any_of(dilations.begin(), dilations.end(), [](std::int64_t d) { return d != 1; }))
-            throw Skip{"dilated convolution (dilations = " + listText(dilations) + "); the model holds dilation 1 only"};
+        if (group < 1 || group > INT_MAX)
+            throw Skip{"group must be at least 1: got " + std::to_string(group)};
+        if (wDims[0] % group != 0)
+            throw Skip{"group does not divide the kernels: group " + std::to_string(group) + ", " + std::to_string(wDims[0])
+                + " kernels (weights " + listText(wDims) + ")"};
+        const std::vector<std::int64_t> dilations = intsAttribute(node, "dilations", std::vector<std::int64_t>(spatial, 1));
+        if (dilations.size() != spatial
+            || std::any_of(dilations.begin(), dilations.end(), [](std::int64_t d) { return d < 1 || d > INT_MAX; }))
+            throw Skip{"dilations " + listText(dilations) + " are not " + values + " of at least 1"};
 
         if (!known)
             throw Skip{"the shape of input '" + node.input(0) + "' is unknown after shape inference"};
@@ -293,45 +308,61 @@ public:
             if (!x[i])
                 throw Skip{"dimension " + std::to_string(i) + " of input '" + node.input(0)
                     + "' is dynamic (symbolic or unknown after shape inference)" + m_dynamicRemedy};
-        if (*x[1] != wDims[1])
+        if (group == 1 && *x[1] != wDims[1])
             throw Skip{"the input has " + std::to_string(*x[1]) + " channels, the weights " + std::to_string(wDims[1])};
-        const std::vector<std::int64_t> kernelShape = intsAttribute(node, "kernel_shape", {wDims[2], wDims[3]});
-        if (kernelShape != std::vector<std::int64_t>{wDims[2], wDims[3]})
+        if (*x[1] % group != 0)
+            throw Skip{"group does not divide the input channels: group " + std::to_string(group) + ", the input has "
+                + std::to_string(*x[1]) + " channels"};
+        if (*x[1] != wDims[1] * group)
+            throw Skip{"group disagrees with the weights: group " + std::to_string(group) + ", the input has "
+                + std::to_string(*x[1]) + " channels, the weights " + std::to_string(wDims[1]) + " per group ("
+                + std::to_string(group) + " · " + std::to_string(wDims[1]) + " = " + std::to_string(group * wDims[1]) + ")"};
+        const std::vector<std::int64_t> kernel(wDims.begin() + 2, wDims.end());
+        const std::vector<std::int64_t> kernelShape = intsAttribute(node, "kernel_shape", kernel);
+        if (kernelShape != kernel)
             throw Skip{"kernel_shape " + listText(kernelShape) + " disagrees with the weights' " + listText(wDims)};
-        const std::vector<std::int64_t> strides = intsAttribute(node, "strides", {1, 1});
-        if (strides.size() != 2 || strides[0] < 1 || strides[1] < 1)
-            throw Skip{"strides " + listText(strides) + " are not 2 values of at least 1"};
+        const std::vector<std::int64_t> strides = intsAttribute(node, "strides", std::vector<std::int64_t>(spatial, 1));
+        if (strides.size() != spatial || std::any_of(strides.begin(), strides.end(), [](std::int64_t s) { return s < 1; }))
+            throw Skip{"strides " + listText(strides) + " are not " + values + " of at least 1"};
 
         ImportedConv c;
         c.name = name;
         c.input = node.input(0);
         c.output = node.output_size() ? node.output(0) : std::string();
         c.batch = *x[0];
+        c.spatial_dims = int(spatial);
         Layer &l = c.layer;
         l.c_in = checkedInt(*x[1], "C_in");
-        l.h_in = checkedInt(*x[2], "H_in");
-        l.w_in = checkedInt(*x[3], "W_in");
+        l.h_in = oneD ? 1 : checkedInt(*x[2], "H_in");
+        l.w_in = checkedInt(*x.back(), "W_in");
         l.n = checkedInt(wDims[0], "N");
-        l.h_k = checkedInt(wDims[2], "H_K");
-        l.w_k = checkedInt(wDims[3], "W_K");
-        l.stride_h = checkedInt(strides[0], "stride");
-        l.stride_w = checkedInt(strides[1], "stride");
+        l.h_k = oneD ? 1 : checkedInt(wDims[2], "H_K");
+        l.w_k = checkedInt(wDims.back(), "W_K");
+        l.stride_h = oneD ? 1 : checkedInt(strides[0], "stride");
+        l.stride_w = checkedInt(strides.back(), "stride");
+        l.group = int(group);
+        l.dilation_h = oneD ? 1 : int(dilations[0]);
+        l.dilation_w = int(dilations.back());
 
         const onnx::AttributeProto *autoPad = attribute(node, "auto_pad");
         const std::string mode = autoPad ? autoPad->s() : "NOTSET";
         if (mode == "NOTSET") {
-            const std::vector<std::int64_t> pads = intsAttribute(node, "pads", {0, 0, 0, 0});
-            if (pads.size() != 4)
-                throw Skip{"pads " + listText(pads) + " do not have 4 values"};
-            // ONNX order: [x1_begin, x2_begin, x1_end, x2_end].
-            l.pad_top = checkedInt(pads[0], "pad");
-            l.pad_left = checkedInt(pads[1], "pad");
-            l.pad_bottom = checkedInt(pads[2], "pad");
-            l.pad_right = checkedInt(pads[3], "pad");
+            const std::vector<std::int64_t> pads = intsAttribute(node, "pads", std::vector<std::int64_t>(2 * spatial, 0));
+            if (pads.size() != 2 * spatial)
+                throw Skip{"pads " + listText(pads) + " do not have " + std::to_string(2 * spatial) + " values"};
+            // ONNX order: [x1_begin, x2_begin, x1_end, x2_end]; 1-D: [begin, end].
+            l.pad_top = oneD ? 0 : checkedInt(pads[0], "pad");
+            l.pad_left = checkedInt(pads[spatial - 1], "pad");
+            l.pad_bottom = oneD ? 0 : checkedInt(pads[2], "pad");
+            l.pad_right = checkedInt(pads[2 * spatial - 1], "pad");
         } else if (mode == "SAME_UPPER" || mode == "SAME_LOWER") {
+            // The dilated kernel's extent, as ONNX's spec and shape inference
+            // take it; H of a 1-D layer (1, kernel 1, stride 1) gets none.
             const bool upper = mode == "SAME_UPPER";
-            const auto [top, bottom] = samePads(l.h_in, l.h_k, l.stride_h, upper);
-            const auto [left, right] = samePads(l.w_in, l.w_k, l.stride_w, upper);
+            const std::int64_t spanH = std::int64_t(l.dilation_h) * (l.h_k - 1) + 1; // no int overflow: a
+            const std::int64_t spanW = std::int64_t(l.dilation_w) * (l.w_k - 1) + 1; // damaged file's huge d
+            const auto [top, bottom] = samePads(l.h_in, spanH, l.stride_h, upper);
+            const auto [left, right] = samePads(l.w_in, spanW, l.stride_w, upper);
             l.pad_top = checkedInt(top, "pad");
             l.pad_bottom = checkedInt(bottom, "pad");
             l.pad_left = checkedInt(left, "pad");
@@ -358,6 +389,12 @@ public:
         if (!c.values_not_read.empty())
             return c;
         c.weights = initializerValues(*w->tensor, "the weights '" + wName + "'");
+        // floatValues matched the data to the dims, and the checks above the
+        // dims to the layer; this keeps the kernels' size tied to the layer
+        // (n·(C_in/g)·H_K·W_K) should either change.
+        if (std::int64_t(c.weights.size()) != l.n * l.kernelElements())
+            throw Skip{"the weights '" + wName + "' hold " + std::to_string(c.weights.size()) + " values, the layer needs "
+                + std::to_string(l.n * l.kernelElements())};
         if (!std::all_of(c.weights.begin(), c.weights.end(), [](float v) { return std::isfinite(v); }))
             throw Skip{"the weights '" + wName + "' hold a value that is not finite"};
         if (hasBias) {

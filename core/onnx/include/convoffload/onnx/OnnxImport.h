@@ -43,7 +43,10 @@ struct ImportedConv {
     std::string input, output; // tensor names in the graph
     std::int64_t batch = 1; // images per run; the layer is one image, a run repeats it
     Layer layer;
-    std::vector<float> weights; // [n][c_in][h_k][w_k], as the initializer holds them
+    /// 2, or 1 for a 1-D convolution: X [batch, C, W] and Y [batch, N, W_out],
+    /// imported as a layer of height 1.
+    int spatial_dims = 2;
+    std::vector<float> weights; // [n][c_in/g][h_k][w_k], as the initializer holds them
     std::vector<float> bias; // [n], empty when the node has no bias
     Quantised kernels; // the weights quantised with quantisationBits(layer)
     /// Why the weights' values were not read, empty when they were: e.g.
@@ -93,7 +96,7 @@ NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where
     const InputShapes &shapes = {});
 
 /// Magnitude bits for the quantised values of this layer: min(24, (62 −
-/// ceil(log2 K)) / 2) with K = C_in·H_K·W_K, so every dot product of a
+/// ceil(log2 K)) / 2) with K = (C_in/g)·H_K·W_K, so every dot product of a
 /// quantised input and kernel is exact in 64 bits; 24 is float's precision.
 int quantisationBits(const Layer &layer);
 /// Rounds values · 2^exponent to integers, with the largest exponent that
@@ -101,7 +104,7 @@ int quantisationBits(const Layer &layer);
 Quantised quantise(const std::vector<float> &values, int bits);
 
 /// The tensors for a functional simulation of `conv` on one image
-/// ([c_in][h_in][w_in] float values); `exponent` receives the output's
+/// ([c_in][h_in][w_in] float values; a 1-D convolution's [c_in][w_in] is the same); `exponent` receives the output's
 /// exponent (input's + kernels').
 TensorData functionalTensors(const ImportedConv &conv, const std::vector<float> &image, int &exponent);
 /// The simulated outputs (by output id, patch · N + kernel) back in float, in
