@@ -1271,8 +1271,7 @@ void TestReference::fusedStreamingAgreement()
             if (!fused) {
                 const bool twice = std::any_of(general.diagnostics.begin(), general.diagnostics.end(),
                     [](const Diagnostic &d) { return d.rule == Rule::ComputedTwice; });
-                // A grouped layer's steps need slices, which the fused pass does not walk.
-                if (!twice && !p.layer.isGrouped())
+                if (!twice)
                     return where + ": the fused pass declined steps that compute no pair twice";
                 ++declined;
                 continue;

@@ -31,7 +31,8 @@ bool kernelsFit(const Problem &problem)
 {
     const Layer &layer = problem.layer;
     const std::int64_t kernels = layer.kernelElements() * layer.n;
-    return problem.nbPatchesMax() >= 1 && kernels + layer.kernelElements() + layer.n <= problem.hardware.mem_size;
+    const std::int64_t patch = std::int64_t(layer.c_in) * layer.h_k * layer.w_k; // every slice of a patch's pixels
+    return problem.nbPatchesMax() >= 1 && kernels + patch + layer.n <= problem.hardware.mem_size;
 }
 
 std::vector<std::int64_t> familyKernelBlocks(int n)

@@ -288,7 +288,7 @@ public:
         // group and dilations (the ONNX operator docs): the weights hold
         // N = wDims[0] kernels of C/group channels each, kernel k reading the
         // channels of group floor(k / (N/group)) — the model's own layout
-        // [n][c_in/g][h_k][w_k] (docs/reference/model.md#layer).
+        // [n][c_in/g][h_k][w_k] (docs/reference/model.md#grouped-and-dilated).
         const onnx::AttributeProto *groupAttr = attribute(node, "group");
         const std::int64_t group = groupAttr ? groupAttr->i() : 1;
         if (group < 1 || group > INT_MAX)

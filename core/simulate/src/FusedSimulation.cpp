@@ -170,9 +170,10 @@ public:
         , m_walk(m_layer, problem.options.padding_in_dram)
         , m_warnAt(std::uint32_t(problem.hardware.max_loads_per_element) + 1)
     {
-        // S1 plans only on a grouped layer (runFused): every step needs all
-        // of a pixel's slices, so the pass walks whole pixels.
-        m_inputUnitElements = m_layer.c_in;
+        // S1 plans need every slice of a pixel, so they walk whole pixels; a
+        // steps plan on a grouped layer walks the slices of its kernels'
+        // groups (docs/reference/model.md#grouped-and-dilated).
+        m_inputUnitElements = m_slices ? m_layer.sliceChannels() : m_layer.c_in;
     }
 
     SimulationResult run()
@@ -183,8 +184,10 @@ public:
             m_result.steps.reserve(stepCount);
         else
             m_result.totals.emplace();
-        m_stamp.assign(std::size_t(m_layer.pixelCount()), 0);
-        m_loads.assign(std::size_t(m_layer.pixelCount()), 0);
+        const std::size_t units = std::size_t(m_slices ? m_layer.sliceCount() : m_layer.pixelCount());
+        m_stamp.assign(units, 0);
+        m_loads.assign(units, 0);
+        m_hasGroup.assign(std::size_t(m_layer.group), 0);
         m_kernelLoads.assign(std::size_t(m_layer.n), 0);
         m_kernelStamp.assign(std::size_t(m_layer.n), 0);
         m_patchFlags = m_reload.patchFlags();
@@ -211,7 +214,7 @@ private:
     /// pixel's g slices are loaded together.
     std::vector<std::uint32_t> sliceLoads()
     {
-        if (!m_layer.isGrouped())
+        if (!m_layer.isGrouped() || m_slices)
             return std::move(m_loads);
         const std::size_t g = std::size_t(m_layer.group);
         std::vector<std::uint32_t> slices(m_loads.size() * g);
@@ -246,15 +249,22 @@ private:
         // Reload warnings are listed at a4 only while their rule is under
         // the cap; nothing reports them between here and there.
         const bool listWarnings = m_reporter.listing(Rule::ReloadBound);
+        if (m_slices)
+            noteGroups(kernels);
         const WalkCounts walked = walk(group, pixelStamp, listWarnings);
         const std::int64_t inGroup = walked.kept + walked.loaded;
 
         // a1: F_inp = U(g-1) \ U(g).
         const std::int64_t freed = m_previousCount - walked.kept;
-        if (m_chip)
+        if (m_chip && m_slices) {
+            for (SliceId p : previousPixels())
+                if ((m_stamp[p] | 1) != (pixelStamp | 1))
+                    m_chip->freeSlice(p);
+        } else if (m_chip) {
             m_chip->freePixelsExcept(previousPixels(), [&](PixelId p) { return (m_stamp[p] | 1) == (pixelStamp | 1); });
+        }
         m_pixelsOnChip -= freed;
-        stats.freed_input = freed * m_layer.c_in;
+        stats.freed_input = freed * m_inputUnitElements;
         endAction(step, Action::FreeInput);
 
         // K_i, and a2: F_ker = K_{i-1} \ K_i.
@@ -283,7 +293,7 @@ private:
         std::int64_t writes = m_pending;
         if (m_problem.options.write_policy == WritePolicy::AsLateAsPossible) {
             const std::int64_t resident
-                = inGroup * m_layer.c_in + m_layer.kernelElements() * std::int64_t(m_currentKernels.size());
+                = inGroup * m_inputUnitElements + m_layer.kernelElements() * std::int64_t(m_currentKernels.size());
             writes = std::clamp<std::int64_t>(resident + m_pending + outputs - hw.mem_size, 0, m_pending);
         }
         m_pending -= writes;
@@ -293,19 +303,24 @@ private:
 
         // a4: I_slice = U(g) \ U(g-1), counted and listed in the walk;
         // reload warnings in ascending pixel order.
-        if (m_chip && !m_narrowLoad) // else loaded in the walk
+        if (m_chip && m_slices) {
+            for (SliceId p : std::span<const SliceId>(m_loading.data(), std::size_t(walked.loaded)))
+                m_chip->loadSlice(p);
+        } else if (m_chip && !m_narrowLoad) { // else loaded in the walk
             m_chip->loadPixels(std::span<const PixelId>(m_loading.data(), std::size_t(walked.loaded)));
+        }
         m_pixelsOnChip += walked.loaded;
-        stats.loaded_input = walked.loaded * m_layer.c_in;
-        // A grouped layer's pixel is g slices, each warned about.
+        stats.loaded_input = walked.loaded * m_inputUnitElements;
+        // A whole pixel of a grouped layer is g slices, each warned about.
+        const int perUnit = m_slices ? 1 : m_layer.group;
         if (!listWarnings) {
-            m_reporter.countUnlisted(Severity::Warning, walked.warned * m_layer.group);
+            m_reporter.countUnlisted(Severity::Warning, walked.warned * perUnit);
         } else {
             std::sort(m_warned.begin(), m_warned.end());
-            for (PixelId p : m_warned)
-                for (int group = 0; group < m_layer.group; ++group)
-                    m_reporter.reloadBound(
-                        step, Action::LoadInput, ElementKind::Pixel, sliceId(m_layer, p, group), hw.max_loads_per_element);
+            for (std::uint32_t p : m_warned)
+                for (int group = 0; group < perUnit; ++group)
+                    m_reporter.reloadBound(step, Action::LoadInput, ElementKind::Pixel, m_slices ? p : sliceId(m_layer, p, group),
+                        hw.max_loads_per_element);
         }
         endAction(step, Action::LoadInput);
 
@@ -356,6 +371,9 @@ private:
     /// them, unrolled for the common 3×3 kernel.
     template <typename Patches> auto walk(const Patches &group, std::uint32_t stamp, bool listWarnings)
     {
+        if (m_slices)
+            return m_chip ? walkGroup<true, 0, true>(group, stamp, listWarnings)
+                          : walkGroup<false, 0, true>(group, stamp, listWarnings);
         const bool square = m_walk.plainSquare(3);
         if (m_chip)
             return square ? walkGroup<true, 3>(group, stamp, listWarnings) : walkGroup<true>(group, stamp, listWarnings);
@@ -376,7 +394,9 @@ private:
     /// so every patch of the group that reads it is flagged in this walk
     /// without a second array. Pixels reaching the warning are counted, and
     /// listed in m_warned when `listWarnings`.
-    template <bool Lists, int Square = 0, typename Patches>
+    /// With `Slices`, the units stamped are the slices (pixel, γ) of the
+    /// step's groups (noteGroups), not whole pixels.
+    template <bool Lists, int Square = 0, bool Slices = false, typename Patches>
     WalkCounts walkGroup(const Patches &group, std::uint32_t stamp, bool listWarnings)
     {
         m_warned.clear();
@@ -386,7 +406,8 @@ private:
         const detail::ChipMemory::NarrowLoader load = m_narrowLoad;
         PixelId *current = nullptr, *loading = nullptr;
         if constexpr (Lists) {
-            const std::size_t most = group.size() * std::size_t(m_layer.h_k) * std::size_t(m_layer.w_k);
+            const std::size_t most = group.size() * std::size_t(m_layer.h_k) * std::size_t(m_layer.w_k)
+                * (Slices ? m_stepGroups.size() : std::size_t(1));
             if (m_current.size() < most)
                 m_current.resize(most);
             if (!load && m_loading.size() < most)
@@ -409,7 +430,7 @@ private:
             // step: one flag write per patch, not a tally call per pixel (on
             // a layer the strategy reloads a lot, a third of the loads are such).
             std::uint32_t breaks = 0;
-            m_walk.forEach<Square>(patch, [&](PixelId p) {
+            const auto unit = [&](std::uint32_t p) { // a pixel, or a slice with Slices
                 const std::uint32_t was = stamps[p];
                 if ((was | 1) == inGroup) { // read by an earlier patch of the group
                     if (was & 1)
@@ -438,10 +459,18 @@ private:
                 }
                 stamps[p] = mark;
                 if constexpr (Lists) {
-                    if (load) // a4 at once: no pixel loaded now is in U(g-1), which a1 frees
+                    if (!Slices && load) // a4 at once: no pixel loaded now is in U(g-1), which a1 frees
                         load(p);
                     else
                         *loading++ = p;
+                }
+            };
+            m_walk.forEach<Square>(patch, [&](PixelId pixel) {
+                if constexpr (Slices) {
+                    for (const int g : m_stepGroups)
+                        unit(sliceId(m_layer, pixel, g));
+                } else {
+                    unit(pixel);
                 }
             });
             patchFlags[patch] |= std::uint8_t(breaks);
@@ -456,9 +485,13 @@ private:
         StepStats &stats = m_result.steps.emplace_back();
         stats.drain = true;
         if (m_chip)
-            for (PixelId p : previousPixels())
-                m_chip->freePixel(p);
-        stats.freed_input = m_previousCount * m_layer.c_in;
+            for (std::uint32_t p : previousPixels()) {
+                if (m_slices)
+                    m_chip->freeSlice(p);
+                else
+                    m_chip->freePixel(p);
+            }
+        stats.freed_input = m_previousCount * m_inputUnitElements;
         m_pixelsOnChip = 0;
         endAction(step, Action::FreeInput);
         for (KernelId k : m_previousKernels) {
@@ -486,6 +519,21 @@ private:
     Coverage &m_coverage;
 
     PatchWalk m_walk;
+    // A steps plan on a grouped layer: stamps, load counts and lists are per
+    // slice, over the groups of each step's kernels (m_stepGroups, ascending).
+    const bool m_slices = !Plan::kEveryKernel && m_layer.isGrouped();
+    std::vector<int> m_stepGroups;
+    std::vector<std::uint8_t> m_hasGroup;
+    void noteGroups(const std::vector<KernelId> &kernels)
+    {
+        std::fill(m_hasGroup.begin(), m_hasGroup.end(), 0);
+        for (KernelId k : kernels)
+            m_hasGroup[std::size_t(m_layer.groupOfKernel(k))] = 1;
+        m_stepGroups.clear();
+        for (int g = 0; g < m_layer.group; ++g)
+            if (m_hasGroup[std::size_t(g)])
+                m_stepGroups.push_back(g);
+    }
     // Per pixel: (2 + the last group that needed it) << 1, | 1 when that
     // group loaded it beyond the reload bound.
     std::vector<std::uint32_t> m_stamp;
@@ -546,9 +594,6 @@ template <typename Plan>
 std::optional<SimulationResult> runFused(const Problem &problem, const Plan &plan, const SimulationOptions &options)
 {
     if (options.trace || plan.size() >= std::numeric_limits<std::uint32_t>::max() / 2 - 2) // a pixel stamp is (group + 2) << 1
-        return std::nullopt;
-    // Kernel subsets on a grouped layer need slices, which the pass does not walk.
-    if (!Plan::kEveryKernel && problem.layer.isGrouped())
         return std::nullopt;
     detail::requireSound(problem);
     std::optional<Coverage> coverage = coverageOf(problem.layer, plan);

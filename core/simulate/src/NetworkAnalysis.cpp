@@ -14,8 +14,10 @@ namespace convoffload {
 bool kernelsFitOnChip(const Problem &problem)
 {
     const Layer &l = problem.layer;
-    const std::int64_t k = l.kernelElements();
-    return std::int64_t(l.n) * k + k + l.n <= problem.hardware.mem_size;
+    // Every kernel, one patch's input (all C_in channels: an S1 step needs
+    // every slice) and its N outputs.
+    const std::int64_t k = l.kernelElements(), patch = std::int64_t(l.c_in) * l.h_k * l.w_k;
+    return std::int64_t(l.n) * k + patch + l.n <= problem.hardware.mem_size;
 }
 
 namespace {

@@ -39,12 +39,18 @@ WorkEstimate estimateSimulation(const Problem &problem, bool functional, bool tr
     WorkEstimate w;
     w.pixel_visits = patches * window;
     w.macs = functional ? outputs * double(l.kernelElements()) : 0.0;
-    w.seconds = w.pixel_visits * kSecondsPerPixelVisit + w.macs * kSecondsPerMac;
+    // A grouped layer's patch needs each of its g slices in some visit:
+    // max(visits, g) slice visits a pixel (a visit of a block within one
+    // group touches one slice, an S1 visit all g). The fused pass walks an
+    // S1 strategy's whole pixels, a kernel-streaming one's slices.
+    const double sliceVisits
+        = double(l.patchCount()) * window * std::max(double(std::max<std::int64_t>(1, visitsPerPatch)), double(l.group));
+    w.seconds = (visitsPerPatch > 1 ? sliceVisits : w.pixel_visits) * kSecondsPerPixelVisit + w.macs * kSecondsPerMac;
 
     // Step lists and trace hold 4-byte ids: at most every patch pixel's
-    // slices (g of them) loaded and freed once per visit, every output
-    // computed and written once.
-    const double ids = 2.0 * w.pixel_visits * double(l.group) + 2.0 * outputs;
+    // slices loaded and freed once per visit, every output computed and
+    // written once.
+    const double ids = 2.0 * sliceVisits + 2.0 * outputs;
     w.bytes = 4.0 * ids * (trace ? 2.0 : 1.0) // the expanded steps, and their trace
         + 16.0 * pixels * double(l.group) // per-slice state and load counts
         + 8.0 * outputs; // per-output state

@@ -21,7 +21,7 @@
 namespace convoffload {
 
 /// All N kernels fit on chip next to one patch and its N outputs:
-/// N·K + K + N ≤ mem_size with K = C_in·H_K·W_K. When they do not, an S1
+/// N·K + C_in·H_K·W_K + N ≤ mem_size with K = (C_in/g)·H_K·W_K. When they do not, an S1
 /// strategy (every kernel kept on chip) cannot be valid.
 /// (Memory only; `kernelsFit` of KernelBlockedFamily.h also asks that one
 /// patch with all N kernels stays within nbop_pe.)
