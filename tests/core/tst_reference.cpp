@@ -711,6 +711,7 @@ private slots:
     void fusedAgreement();
     void fusedDeclinesRepeatedPatches();
     void fusedStreamingAgreement();
+    void fusedKernelBlockedGroupedAgreement();
 };
 
 // The two direct convolutions must agree before either can judge a strategy.
@@ -1307,4 +1308,55 @@ void TestReference::fusedStreamingAgreement()
 }
 
 QTEST_GUILESS_MAIN(TestReference)
+// Kernel-blocked strategies on grouped layers, fused pass vs general
+// executor: blocks whose groups partition the layer's (B a multiple of N/g,
+// or dividing it) are walked by the fused pass chunk by chunk, blocks that
+// straddle a group boundary slice by slice; both must be the general
+// executor's result, functional check included.
+void TestReference::fusedKernelBlockedGroupedAgreement()
+{
+    int runs = 0;
+    forSeeds(150, 960000, [&](std::uint64_t seed) -> std::string {
+        std::mt19937 rng{std::uint32_t(seed * 7 + 3)};
+        Problem p;
+        p.layer = randomLayer(rng);
+        p.layer.group = uniform(rng, 2, 4);
+        p.layer.c_in = p.layer.group * uniform(rng, 1, 2);
+        p.layer.n = p.layer.group * uniform(rng, 1, 3);
+        if (!p.layer.problems().empty())
+            return {};
+        p.options = randomOptions(rng);
+        const std::int64_t b = uniform(rng, 1, p.layer.n);
+        const std::int64_t g = uniform(rng, 1, int(std::min<std::int64_t>(p.layer.patchCount(), 6)));
+        p.hardware.nbop_pe = g * b * p.layer.kernelElements();
+        p.hardware.mem_size = coin(rng) ? 1000000 : uniform(rng, 20, 200);
+        p.hardware.max_loads_per_element = uniform(rng, 1, 3);
+        const TensorData data = randomTensors(rng, p.layer, 40000);
+        StrategySpec spec;
+        spec.name = "kb";
+        spec.kind = StrategyKind::KernelBlocked;
+        spec.kernel_block = b;
+        spec.group_size = g;
+        spec.order = coin(rng) ? PatchOrder::ZigZag : PatchOrder::RowByRow;
+        spec.loop = coin(rng) ? KernelLoop::KernelsOuter : KernelLoop::PatchesOuter;
+        SimulationOptions so;
+        so.trace = false;
+        so.functional = true;
+        so.data = &data;
+        so.keep_output = true;
+        so.max_diagnostics_per_rule = 1 << 30;
+        const std::optional<SimulationResult> fused = simulateStepsFused(p, computeStepsOf(p, spec), so);
+        if (!fused)
+            return "seed " + std::to_string(seed) + ": the fused pass declined a kernel-blocked strategy";
+        ++runs;
+        const SimulationResult general = simulate(p, expandStrategy(p, spec), so);
+        const std::string where = "seed " + std::to_string(seed) + " g=" + std::to_string(p.layer.group)
+            + " n=" + std::to_string(p.layer.n) + " B=" + std::to_string(b) + " G=" + std::to_string(g);
+        if (const std::string diff = compareResults(*fused, general); !diff.empty())
+            return where + ": fused vs general: " + diff;
+        return {};
+    });
+    QVERIFY(runs > 100);
+}
+
 #include "tst_reference.moc"

@@ -188,6 +188,7 @@ public:
         m_stamp.assign(units, 0);
         m_loads.assign(units, 0);
         m_hasGroup.assign(std::size_t(m_layer.group), 0);
+        m_chunked = m_slices && chunkedGroups();
         m_kernelLoads.assign(std::size_t(m_layer.n), 0);
         m_kernelStamp.assign(std::size_t(m_layer.n), 0);
         m_patchFlags = m_reload.patchFlags();
@@ -465,10 +466,50 @@ private:
                         *loading++ = p;
                 }
             };
+            // A chunk of slices with one history (chunkedGroups): one
+            // decision, then the chunk's stamps and counts written at once.
+            const auto chunk = [&](std::uint32_t p, std::uint32_t width) {
+                const std::uint32_t was = stamps[p];
+                if ((was | 1) == inGroup) {
+                    if (was & 1)
+                        breaks = 1;
+                    return;
+                }
+                if constexpr (Lists)
+                    for (std::uint32_t w = 0; w < width; ++w)
+                        *current++ = p + w;
+                if ((was | 1) == inPrevious) {
+                    std::fill_n(stamps + p, width, stamp);
+                    counts.kept += width;
+                    return;
+                }
+                counts.loaded += width;
+                const std::uint32_t n = loads[p] + 1;
+                std::fill_n(loads + p, width, n);
+                std::uint32_t mark = stamp;
+                if (n > ordinary) {
+                    const bool warn = n == warnAt;
+                    counts.warned += warn ? width : 0;
+                    if (warn && listWarnings)
+                        for (std::uint32_t w = 0; w < width; ++w)
+                            m_warned.push_back(p + w);
+                    if (n > bound) {
+                        mark |= 1;
+                        breaks = 1;
+                    }
+                }
+                std::fill_n(stamps + p, width, mark);
+                if constexpr (Lists)
+                    for (std::uint32_t w = 0; w < width; ++w)
+                        *loading++ = p + w;
+            };
             m_walk.forEach<Square>(patch, [&](PixelId pixel) {
                 if constexpr (Slices) {
-                    for (const int g : m_stepGroups)
-                        unit(sliceId(m_layer, pixel, g));
+                    if (m_chunked)
+                        chunk(sliceId(m_layer, pixel, m_stepGroups.front()), std::uint32_t(m_stepGroups.size()));
+                    else
+                        for (const int g : m_stepGroups)
+                            unit(sliceId(m_layer, pixel, g));
                 } else {
                     unit(pixel);
                 }
@@ -524,6 +565,35 @@ private:
     const bool m_slices = !Plan::kEveryKernel && m_layer.isGrouped();
     std::vector<int> m_stepGroups;
     std::vector<std::uint8_t> m_hasGroup;
+    // Whether every step's groups are a range of consecutive groups, and
+    // any two steps' ranges are equal or disjoint (kernel-blocked blocks
+    // are): then the slices of a range at one pixel are needed by the same
+    // steps, share their stamps and load counts, and are walked as one chunk.
+    bool m_chunked = false;
+    bool chunkedGroups() const
+    {
+        std::vector<std::pair<int, int>> owner(std::size_t(m_layer.group), {-1, -1});
+        std::vector<std::uint8_t> seen(std::size_t(m_layer.group), 0);
+        for (std::size_t i = 0; i < m_groups.size(); ++i) {
+            int lo = m_layer.group, hi = -1;
+            for (KernelId k : m_groups.kernels(i)) {
+                const int g = m_layer.groupOfKernel(k);
+                seen[std::size_t(g)] = 1;
+                lo = std::min(lo, g);
+                hi = std::max(hi, g);
+            }
+            if (hi < lo)
+                return false;
+            for (int g = lo; g <= hi; ++g) {
+                std::pair<int, int> &o = owner[std::size_t(g)];
+                if (!seen[std::size_t(g)] || (o.first >= 0 && o != std::pair{lo, hi}))
+                    return false;
+                o = {lo, hi};
+            }
+            std::fill(seen.begin() + lo, seen.begin() + hi + 1, std::uint8_t(0));
+        }
+        return true;
+    }
     void noteGroups(const std::vector<KernelId> &kernels)
     {
         std::fill(m_hasGroup.begin(), m_hasGroup.end(), 0);
