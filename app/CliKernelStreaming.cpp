@@ -64,8 +64,8 @@ void addKernelStreamingOptions(QCommandLineParser &parser)
 {
     parser.addOptions({
         {opt("kernel-blocked"),
-            opt("compare: add the best kernel-blocked strategy (every loop, order, B and G tried): auto (default: only when "
-                "the kernels do not fit), always or never."),
+            opt("compare: add the best kernel-blocked strategy (every loop, order, B and G tried): auto (default: when "
+                "the kernels do not fit or the layer is grouped), always or never."),
             opt("mode"), opt("auto")},
         {opt("kernel-blocks"), opt("sweep: kernel block sizes B to sweep, A..B (both loops; best G and order per B)."),
             opt("range")},
@@ -107,7 +107,10 @@ std::optional<FamilySearch> compareFamily(
     if (!mode)
         throw UsageError("--kernel-blocked: expected auto, always or never, got '" + text + "'");
     const Problem &problem = loaded.project.problem;
-    if (*mode == FamilyMode::Never || (*mode == FamilyMode::Auto && kernelsFit(problem)))
+    // A grouped layer's natural schedule walks its groups one after another
+    // (blocks of N/g kernels), which no S1 strategy does: tried as when the
+    // kernels do not fit.
+    if (*mode == FamilyMode::Never || (*mode == FamilyMode::Auto && kernelsFit(problem) && !problem.layer.isGrouped()))
         return std::nullopt;
     const std::vector<KernelBlockedParams> members = kernelBlockedFamily(problem);
     checkFamilyBudget(parser, problem, members);

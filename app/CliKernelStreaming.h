@@ -22,7 +22,7 @@ namespace convoffload::cli {
 void addKernelStreamingOptions(QCommandLineParser &parser);
 
 /// The family search `compare` adds (--kernel-blocked auto|always|never;
-/// auto: only when the kernels do not fit); nullopt when not asked for.
+/// auto: when the kernels do not fit or the layer is grouped); nullopt when not asked for.
 /// Refuses (UsageError) a search over the work budget unless --no-work-limit.
 std::optional<FamilySearch> compareFamily(
     const QCommandLineParser &parser, const Loaded &loaded, const SimulationOptions &options);

@@ -61,6 +61,31 @@ private slots:
                 QVERIFY(family <= row[QStringLiteral("total_duration")].toDouble());
     }
 
+    // A depthwise layer (c_in = n = g = 4, 6×6 padded to 8×8, 3×3) whose
+    // kernels fit: compare's auto still searches the family, as walking the
+    // groups one after another is a kernel-blocked strategy. The project's
+    // B = 1 kernels-outer strategy with G = 36 (every patch in one step)
+    // loads each of the 4·64 slices once: 256 elements.
+    void groupedLayerSearchesTheFamily()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("dw.json"));
+        write(path,
+            "{\"format\": \"convoffload-project\", \"version\": 1, \"layer\": {\"c_in\": 4, \"h_in\": 6, \"w_in\": 6, "
+            "\"h_k\": 3, \"w_k\": 3, \"n\": 4, \"group\": 4, \"pad_top\": 1, \"pad_bottom\": 1, \"pad_left\": 1, "
+            "\"pad_right\": 1}, \"hardware\": {\"mem_size\": 200, \"nbop_pe\": 324}, \"strategies\": [{\"name\": \"Z\", "
+            "\"kind\": \"zigzag\"}, {\"name\": \"Per group\", \"kind\": \"kernel-blocked\", \"kernel_block\": 1, "
+            "\"loop\": \"kernels-outer\"}]}");
+        const Run r = cli({QStringLiteral("compare"), path, QStringLiteral("--json")});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject j = json(r);
+        QVERIFY(j.contains(QStringLiteral("kernel_blocked")));
+        const QJsonArray rows = j[QStringLiteral("strategies")].toArray();
+        QCOMPARE(rows[1][QStringLiteral("strategy")].toString(), QStringLiteral("Per group"));
+        QCOMPARE(rows[1][QStringLiteral("loaded_input")].toInt(), 256);
+        QCOMPARE(rows[1][QStringLiteral("valid")].toBool(), true);
+    }
+
     void streamingSampleCompare()
     {
         const Run r
