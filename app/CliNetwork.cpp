@@ -232,10 +232,12 @@ NetworkAnalysis analyseNetworkForCli(const QCommandLineParser &parser, const Net
     options.generate = !parser.isSet(opt("own-only"));
     checkNetworkBudget(parser, network, options.generate);
     options.cancel = interruptFlag();
+    if (parser.isSet(opt("threads")))
+        options.threads = int(parseInteger(parser, opt("threads"), 1, 256));
     const bool terminal = !parser.isSet(opt("quiet")) && isatty(fileno(stderr));
     if (terminal)
-        options.progress = [&network](std::size_t i, std::size_t n) {
-            std::fprintf(stderr, "\rlayer %zu of %zu: %s   ", i + 1, n, network.layers[i].name.c_str());
+        options.progress = [](std::size_t done, std::size_t n) { // layers run on several threads: a count, not a name
+            std::fprintf(stderr, "\ranalysed %zu of %zu layers   ", done, n);
             std::fflush(stderr);
         };
     NetworkAnalysis analysis = analyseNetwork(network, options);

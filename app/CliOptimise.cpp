@@ -180,8 +180,8 @@ void addOptimiseOptions(QCommandLineParser &parser)
             opt("n")},
         {opt("prove-time-limit"), opt("Time limit of --prove in seconds, after the search's (default 60)."), opt("seconds")},
         {opt("threads"),
-            opt("Search threads, one annealing chain each, and threads of the proof's dynamic programming (default: one per "
-                "hardware thread)."),
+            opt("Search threads, one annealing chain each, and threads of the proof's dynamic programming; network: layers "
+                "analysed at once (default: one per hardware thread)."),
             opt("n")},
         {opt("group-size"), opt("G, the largest group (default nb_patches_max)."), opt("g")},
         {opt("groups"), opt("kmin: exactly K_min groups (the paper's choice, default); any: up to --max-groups."), opt("rule"),

@@ -204,6 +204,44 @@ private slots:
     //     writes, 4 computes: Row-by-Row 11+4+4+4 = 23, ZigZag 10+4+4+4 = 22,
     //     the project's own one-patch groups (row-major) = 23.
     //  total 32; b alone is over half of it.
+    // Layers on several threads: the same analysis as on one (every
+    // candidate of every layer, in order), progress from 0 to every layer
+    // done, counts only rising; a raised cancel flag stops it with Cancelled.
+    void threadsGiveTheSameAnalysis()
+    {
+        const Network resnet = loadNetwork(sample("networks/resnet8.json"));
+        NetworkAnalysisOptions one;
+        one.threads = 1;
+        const NetworkAnalysis a = analyseNetwork(resnet, one);
+        for (int threads : {2, 3, 8}) {
+            NetworkAnalysisOptions many;
+            many.threads = threads;
+            std::vector<std::size_t> seen;
+            many.progress = [&seen](std::size_t done, std::size_t count) {
+                QCOMPARE(count, std::size_t(9));
+                seen.push_back(done);
+            };
+            const NetworkAnalysis b = analyseNetwork(resnet, many);
+            QCOMPARE(b.layers.size(), a.layers.size());
+            for (std::size_t i = 0; i < a.layers.size(); ++i) {
+                QCOMPARE(b.layers[i].name, a.layers[i].name);
+                QCOMPARE(b.layers[i].best, a.layers[i].best);
+                QCOMPARE(b.layers[i].candidates.size(), a.layers[i].candidates.size());
+                for (std::size_t c = 0; c < a.layers[i].candidates.size(); ++c)
+                    QVERIFY(b.layers[i].candidates[c].row == a.layers[i].candidates[c].row);
+            }
+            QCOMPARE(b.total_duration, a.total_duration);
+            QCOMPARE(seen.front(), std::size_t(0));
+            QCOMPARE(seen.back(), a.layers.size());
+            QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+        }
+        std::atomic<bool> cancel{true};
+        NetworkAnalysisOptions cancelled;
+        cancelled.threads = 3;
+        cancelled.cancel = &cancel;
+        QVERIFY_THROWS_EXCEPTION(Cancelled, analyseNetwork(resnet, cancelled));
+    }
+
     void toyNetworkByHand()
     {
         const Network n = networkFromJson(kNetworkText);

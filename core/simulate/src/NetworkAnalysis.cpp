@@ -7,7 +7,12 @@
 #include "convoffload/simulate/WorkEstimate.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
 #include <numeric>
+#include <optional>
+#include <thread>
 
 namespace convoffload {
 
@@ -405,14 +410,52 @@ void summariseNetwork(NetworkAnalysis &analysis)
 
 NetworkAnalysis analyseNetwork(const Network &network, const NetworkAnalysisOptions &options)
 {
+    // Layers are independent: workers take the next one until none is left
+    // (or one fails, a cancel included: the others stop at their next
+    // layer, and the first failure is rethrown). Each result has its slot,
+    // so the analysis is the same whatever the number of threads.
+    const std::size_t count = network.layers.size();
+    std::vector<std::optional<LayerAnalysis>> layers(count);
+    std::atomic<std::size_t> next{0};
+    std::atomic<bool> failed{false};
+    std::mutex lock; // progress calls and the first failure
+    std::size_t done = 0;
+    std::exception_ptr failure;
+    if (options.progress)
+        options.progress(0, count);
+    const auto work = [&] {
+        for (std::size_t i; !failed.load() && (i = next.fetch_add(1)) < count;) {
+            try {
+                layers[i] = analyseLayer(network.layers[i].name, network.problemOf(i), network.layers[i].strategies, options);
+            } catch (...) {
+                const std::lock_guard guard(lock);
+                if (!failure)
+                    failure = std::current_exception();
+                failed = true;
+                return;
+            }
+            const std::lock_guard guard(lock);
+            ++done;
+            if (options.progress)
+                options.progress(done, count);
+        }
+    };
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t threads
+        = std::min<std::size_t>(count, options.threads > 0 ? std::size_t(options.threads) : std::size_t(cores));
+    std::vector<std::thread> workers;
+    for (std::size_t t = 1; t < threads; ++t)
+        workers.emplace_back(work);
+    work();
+    for (std::thread &w : workers)
+        w.join();
+    if (failure)
+        std::rethrow_exception(failure);
+
     NetworkAnalysis analysis;
     analysis.skipped = network.skipped;
-    for (std::size_t i = 0; i < network.layers.size(); ++i) {
-        if (options.progress)
-            options.progress(i, network.layers.size());
-        analysis.layers.push_back(
-            analyseLayer(network.layers[i].name, network.problemOf(i), network.layers[i].strategies, options));
-    }
+    for (std::optional<LayerAnalysis> &layer : layers)
+        analysis.layers.push_back(std::move(*layer));
     summariseNetwork(analysis);
     return analysis;
 }

@@ -101,8 +101,12 @@ struct NetworkAnalysisOptions {
     bool generate = true; // false: only the project's own strategies
     /// Polled between simulations; raising it throws Cancelled.
     const std::atomic<bool> *cancel = nullptr;
-    /// Called before each layer with (layer index, layers).
+    /// Called with (layers done, layers), from one thread at a time, before
+    /// the first layer and after each.
     std::function<void(std::size_t, std::size_t)> progress;
+    /// Layers analysed at once, each on its own thread; 0: as many as the
+    /// machine has cores. The result does not depend on it.
+    int threads = 0;
 };
 
 /// Simulates (no trace, no functional check) the candidates of one layer:
