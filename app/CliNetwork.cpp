@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <iostream>
 #include <limits>
+#include <thread>
 #include <unistd.h>
 
 namespace convoffload::cli {
@@ -150,6 +151,10 @@ void checkNetworkBudget(const QCommandLineParser &parser, const Network &network
             total.bytes = std::max(total.bytes, w.bytes);
         }
     }
+    // Layers run on threads at once (analyseNetwork): as many layers' state.
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const std::size_t threads = parser.isSet(opt("threads")) ? std::size_t(parseInteger(parser, opt("threads"), 1, 256)) : cores;
+    total.bytes *= double(std::min(threads, std::max<std::size_t>(network.layers.size(), 1)));
     if (const std::optional<std::string> why = exceedsBudget(total))
         throw UsageError("refused: simulating every candidate strategy of every layer, " + *why
             + "; try --own-only, or pass --no-work-limit to run it anyway");
