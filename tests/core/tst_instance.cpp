@@ -122,6 +122,8 @@ private slots:
         QFETCH(QString, path);
         const Project project = loadProject(path.toStdString());
         for (const StrategySpec &spec : project.strategies) {
+            if (!isS1Kind(spec.kind)) // kernel-blocked (mobilenetv2-depthwise-conv): no S1 instance
+                continue;
             const Groups groups = groupsOf(project.problem, spec);
             std::int64_t widest = 1;
             for (const Group &g : groups)

@@ -362,9 +362,11 @@ private slots:
         QCOMPARE(expandStrategy(p, blocked), expandS1(p, groupsOf(p, {"s", s1, std::nullopt, {}})));
     }
 
-    // Every strategy of every sample, as steps with all kernels, expands to
+    // Every S1 strategy of every sample, as steps with all kernels, expands to
     // exactly its S1 steps, under every option combination; and simulateStrategy
-    // gives the same figures through either route.
+    // gives the same figures through either route. (A sample's kernel-blocked
+    // strategies, mobilenetv2-depthwise-conv's, have no S1 groups: tst_samples
+    // runs them against the naive executor.)
     void samplesAsStepsAreS1_data()
     {
         QTest::addColumn<QString>("path");
@@ -380,6 +382,8 @@ private slots:
         QFETCH(QString, path);
         const Project project = loadProject(path.toStdString());
         for (const StrategySpec &spec : project.strategies) {
+            if (!isS1Kind(spec.kind))
+                continue;
             const QByteArray name = QByteArray::fromStdString(spec.name);
             for (bool preloaded : {false, true})
                 for (WritePolicy w : {WritePolicy::NextStep, WritePolicy::AsLateAsPossible})
@@ -776,13 +780,17 @@ private slots:
     }
 
     // Version-1 projects without the new kinds load as before: every sample
-    // and tests/core/data/spec-example.json hold only S1 kinds with the new fields unset.
+    // without a kernel-streaming strategy (all but mobilenetv2-depthwise-conv)
+    // and tests/core/data/spec-example.json hold only S1 kinds with the new
+    // fields unset.
     void versionOneUnchanged()
     {
         const QDir dir(QStringLiteral(CONVOFFLOAD_SAMPLES));
         QStringList files;
         for (const QString &f : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
-            files << dir.filePath(f);
+            if (f != QLatin1String("mobilenetv2-depthwise-conv.json"))
+                files << dir.filePath(f);
+        QVERIFY(files.size() >= 9);
         files << QString::fromStdString(kDataDir + "/spec-example.json");
         for (const QString &f : files) {
             const Project p = loadProject(f.toStdString());

@@ -597,6 +597,25 @@ private slots:
     {
         QCOMPARE(readBytes(sample("networks/lenet5.onnx")) == samples::lenet5Model(), true);
         QCOMPARE(readBytes(sample("networks/resnet8.onnx")) == samples::resnet8Model(), true);
+        QCOMPARE(readBytes(sample("networks/mobilenet-tiny.onnx")) == samples::mobileNetModel(), true);
+    }
+
+    // The committed network projects are what the import makes of the
+    // committed models with the hardware next to them (as import-onnx does).
+    void sampleNetworksAreTheirImport_data()
+    {
+        QTest::addColumn<std::string>("network");
+        for (const char *name : {"lenet5", "resnet8", "mobilenet-tiny"})
+            QTest::newRow(name) << std::string(name);
+    }
+
+    void sampleNetworksAreTheirImport()
+    {
+        QFETCH(std::string, network);
+        const std::string base = sample("networks/" + network);
+        const Network imported
+            = networkFromImport(importOnnx(base + ".onnx"), loadAccelerator(base + "-hardware.json"), true, network + ".onnx");
+        QCOMPARE(loadNetwork(base + ".json") == imported, true);
     }
 
     // The imported networks' layers are the single-layer samples' layers.
@@ -655,7 +674,7 @@ private slots:
     // 3x4x64 = 768 and 66 outputs: 19842, so G = 2.
     void importedStrategiesFitTheMemory()
     {
-        for (const std::string name : {"lenet5", "resnet8"}) {
+        for (const std::string name : {"lenet5", "resnet8", "mobilenet-tiny"}) {
             const std::string base = sample("networks/" + name);
             const Network n = networkFromImport(importOnnx(base + ".onnx"), loadAccelerator(base + "-hardware.json"), true, "m");
             for (std::size_t i = 0; i < n.layers.size(); ++i)
@@ -689,6 +708,48 @@ private slots:
         const std::ptrdiff_t s3 = resnet.findLayer("stage3_conv2");
         QCOMPARE(kernelsFitOnChip(resnet.problemOf(std::size_t(s3))), false);
         QCOMPARE(resnet.layers[std::size_t(s3)].strategies.front().kind, StrategyKind::KernelBlocked);
+    }
+
+    // mobilenet-tiny's eight convolutions, their shapes worked out by hand
+    // from the model (tools/onnx-networks: 3x64x64, stem 16@3x3 s2 p1 ->
+    // 16x32x32; block1 depthwise 16 + pointwise 16->24 at 32x32; block2
+    // depthwise 24 s2 p1 -> 24x16x16 + pointwise 24->32; dilated 32@3x3 d2 p2
+    // keeps 16x16; block3 depthwise 32 + pointwise 32->64): every Conv
+    // imported, the groups and dilations kept.
+    void mobileNetHasEveryConvolution()
+    {
+        const Network net = loadNetwork(sample("networks/mobilenet-tiny.json"));
+        QCOMPARE(net.skipped.empty(), true);
+        const auto layer = [](int c, int hw, int n, int k, int stride, int pad, int group, int dilation) {
+            Layer l;
+            l.c_in = c, l.h_in = hw, l.w_in = hw, l.h_k = k, l.w_k = k, l.n = n;
+            l.stride_h = l.stride_w = stride;
+            l.pad_top = l.pad_bottom = l.pad_left = l.pad_right = pad;
+            l.group = group;
+            l.dilation_h = l.dilation_w = dilation;
+            return l;
+        };
+        const std::vector<std::pair<std::string, Layer>> expected{
+            {"stem", layer(3, 64, 16, 3, 2, 1, 1, 1)},
+            {"block1_dw", layer(16, 32, 16, 3, 1, 1, 16, 1)},
+            {"block1_pw", layer(16, 32, 24, 1, 1, 0, 1, 1)},
+            {"block2_dw", layer(24, 32, 24, 3, 2, 1, 24, 1)},
+            {"block2_pw", layer(24, 16, 32, 1, 1, 0, 1, 1)},
+            {"dilated", layer(32, 16, 32, 3, 1, 2, 1, 2)},
+            {"block3_dw", layer(32, 16, 32, 3, 1, 1, 32, 1)},
+            {"block3_pw", layer(32, 16, 64, 1, 1, 0, 1, 1)},
+        };
+        QCOMPARE(net.layers.size(), expected.size());
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            QCOMPARE(net.layers[i].name, expected[i].first);
+            QVERIFY2(net.layers[i].layer == expected[i].second, expected[i].first.c_str());
+        }
+        // The depthwise layers' outputs keep their size: 32x32 after the
+        // stem and block1, 16x16 after block2's stride 2 and the dilated
+        // 3x3 (its 5x5 reach with pads 2).
+        QCOMPARE(net.layers[1].layer.outputCount(), std::int64_t(16 * 32 * 32));
+        QCOMPARE(net.layers[3].layer.outputCount(), std::int64_t(24 * 16 * 16));
+        QCOMPARE(net.layers[5].layer.outputCount(), std::int64_t(32 * 16 * 16));
     }
 
     void importWithoutStrategies()

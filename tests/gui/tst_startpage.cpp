@@ -92,7 +92,7 @@ private slots:
             QVERIFY(window.startPageShown());
             StartPage *page = window.startPage();
             QVERIFY(page->isVisible());
-            QCOMPARE(page->sampleList()->count(), 8);
+            QCOMPARE(page->sampleList()->count(), 10);
             QListWidgetItem *paper = itemStarting(page->sampleList(), QStringLiteral("paper-example"));
             QVERIFY(paper);
             emit page->sampleList()->itemActivated(paper);

@@ -27,13 +27,18 @@ public:
         valueInfo(*graph().add_input(), "input", {1, c, h, w});
     }
 
-    /// A Conv with weights [n][c_in][k][k] and a bias; pads as [top, left,
-    /// bottom, right], or auto_pad when `autoPad` is not empty.
+    /// A Conv with weights [n][c_in/group][k][k] and a bias; pads as [top,
+    /// left, bottom, right], or auto_pad when `autoPad` is not empty. The
+    /// `group` and `dilations` attributes are written only when not 1, so the
+    /// dense models' bytes do not change (docs/reference/model.md, "Grouped
+    /// and dilated").
     std::string conv(const std::string &name, const std::string &in, std::int64_t cIn, std::int64_t n, std::int64_t k,
-        std::int64_t stride, std::vector<std::int64_t> pads, const std::string &autoPad = {})
+        std::int64_t stride, std::vector<std::int64_t> pads, const std::string &autoPad = {}, std::int64_t group = 1,
+        std::int64_t dilation = 1)
     {
         const std::string w = name + ".weight", b = name + ".bias";
-        weights(w, {n, cIn, k, k}, std::sqrt(2.0 / double(cIn * k * k)));
+        const std::int64_t perGroup = cIn / group;
+        weights(w, {n, perGroup, k, k}, std::sqrt(2.0 / double(perGroup * k * k)));
         weights(b, {n}, 0.05);
         onnx::NodeProto &node = addNode("Conv", name, {in, w, b});
         ints(node, "kernel_shape", {k, k});
@@ -42,6 +47,10 @@ public:
             ints(node, "pads", pads);
         else
             text(node, "auto_pad", autoPad);
+        if (group != 1)
+            integer(node, "group", group);
+        if (dilation != 1)
+            ints(node, "dilations", {dilation, dilation});
         return node.output(0);
     }
 
@@ -132,6 +141,14 @@ private:
             a->add_ints(v);
     }
 
+    static void integer(onnx::NodeProto &node, const std::string &name, std::int64_t value)
+    {
+        onnx::AttributeProto *a = node.add_attribute();
+        a->set_name(name);
+        a->set_type(onnx::AttributeProto::INT);
+        a->set_i(value);
+    }
+
     static void text(onnx::NodeProto &node, const std::string &name, const std::string &value)
     {
         onnx::AttributeProto *a = node.add_attribute();
@@ -181,6 +198,16 @@ std::string basicBlock(GraphBuilder &g, const std::string &name, const std::stri
     return g.unary("Relu", name + "_relu2", g.add(name + "_add", b, shortcut));
 }
 
+/// A depthwise-separable block: a depthwise 3x3 (group = channels, pad 1)
+/// and a pointwise 1x1, each followed by a ReLU.
+std::string separableBlock(
+    GraphBuilder &g, const std::string &name, const std::string &in, std::int64_t cIn, std::int64_t c, std::int64_t stride)
+{
+    const std::string dw = g.conv(name + "_dw", in, cIn, cIn, 3, stride, {1, 1, 1, 1}, {}, cIn);
+    const std::string pw = g.conv(name + "_pw", g.unary("Relu", name + "_relu1", dw), cIn, c, 1, 1, {0, 0, 0, 0});
+    return g.unary("Relu", name + "_relu2", pw);
+}
+
 } // namespace
 
 std::string lenet5Model()
@@ -203,6 +230,18 @@ std::string resnet8Model()
     x = basicBlock(g, "stage1", x, 16, 16, 1, true);
     x = basicBlock(g, "stage2", x, 16, 32, 2, true);
     x = basicBlock(g, "stage3", x, 32, 64, 2, true);
+    x = g.flatten("flatten", g.unary("GlobalAveragePool", "pool", x));
+    return g.finish(g.gemm("fc", x, 64, 10), 10);
+}
+
+std::string mobileNetModel()
+{
+    GraphBuilder g("mobilenet-tiny", 3, 64, 64);
+    std::string x = g.unary("Relu", "stem_relu", g.conv("stem", "input", 3, 16, 3, 2, {1, 1, 1, 1}));
+    x = separableBlock(g, "block1", x, 16, 24, 1);
+    x = separableBlock(g, "block2", x, 24, 32, 2);
+    x = g.unary("Relu", "dilated_relu", g.conv("dilated", x, 32, 32, 3, 1, {2, 2, 2, 2}, {}, 1, 2));
+    x = separableBlock(g, "block3", x, 32, 64, 1);
     x = g.flatten("flatten", g.unary("GlobalAveragePool", "pool", x));
     return g.finish(g.gemm("fc", x, 64, 10), 10);
 }

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
 // SPDX-License-Identifier: Apache-2.0
 // Writes the sample ONNX models: `convoffload-generate-networks DIR` makes
-// DIR/lenet5.onnx and DIR/resnet8.onnx (samples/networks/ holds the committed
+// DIR/lenet5.onnx, DIR/resnet8.onnx and DIR/mobilenet-tiny.onnx (samples/networks/ holds the committed
 // ones; the test tst_network checks they are byte for byte what this makes).
 #include "NetworkModels.h"
 
@@ -16,7 +16,8 @@ int main(int argc, char *argv[])
     }
     const std::string dir = argv[1];
     for (const auto &[name, bytes] : {std::pair{"lenet5.onnx", convoffload::samples::lenet5Model()},
-             std::pair{"resnet8.onnx", convoffload::samples::resnet8Model()}}) {
+             std::pair{"resnet8.onnx", convoffload::samples::resnet8Model()},
+             std::pair{"mobilenet-tiny.onnx", convoffload::samples::mobileNetModel()}}) {
         const std::string path = dir + "/" + name;
         std::ofstream out(path, std::ios::binary);
         out.write(bytes.data(), std::streamsize(bytes.size()));
