@@ -232,6 +232,20 @@ private slots:
         QVERIFY(back == p);
     }
 
+    // The transfer model is written only when set, and round-trips.
+    void transferRoundTrip()
+    {
+        Project p = specExampleProject();
+        QVERIFY(projectToJson(p).find("transfer") == std::string::npos);
+        p.problem.hardware.transfer = Transfer{Layout::Nhwc, 16, 40};
+        const std::string text = projectToJson(p);
+        QVERIFY2(text.find("\"transfer\": {") != std::string::npos, text.c_str());
+        QVERIFY(projectFromJson(text) == p);
+        // Keys left out take the linear model's values.
+        const Project partial = projectFromJson(with(specExample(), "/hardware/transfer", R"({"burst": 8})"));
+        QVERIFY(partial.problem.hardware.transfer == (Transfer{Layout::Nchw, 8, 0}));
+    }
+
     void defaultsWhenOmitted()
     {
         const Project p = projectFromJson(R"({"format": "convoffload-project", "version": 1,
@@ -377,6 +391,17 @@ private slots:
         addErrorRow("layer: kernel wider than padded input", with(with(s, "/layer/w_k", "8"), "/layer/pad_left", "2"),
             "layer.w_k", "exceeds the padded input width 7");
         addErrorRow("layer: input too large", with(s, "/layer/h_in", "2000000"), "layer.h_in", "too large");
+        // The transfer model (docs/reference/model.md#transfer-cost).
+        addErrorRow("transfer: unknown layout", with(s, "/hardware/transfer", R"({"layout": "nwhc"})"),
+            "hardware.transfer.layout", "must be \"nchw\" or \"nhwc\", got \"nwhc\"");
+        addErrorRow(
+            "transfer: burst 0", with(s, "/hardware/transfer", R"({"burst": 0})"), "hardware.transfer.burst", "≥ 1, got 0");
+        addErrorRow("transfer: negative set-up", with(s, "/hardware/transfer", R"({"t_setup": -5})"), "hardware.transfer.t_setup",
+            "must be a number ≥ 0, got -5");
+        addErrorRow("transfer: unknown key", with(s, "/hardware/transfer", R"({"bursts": 4})"), "hardware.transfer.bursts",
+            "unknown key 'bursts'");
+        addErrorRow("transfer: not an object", with(s, "/hardware/transfer", "16"), "hardware.transfer",
+            "expected an object, got number");
         // Grouped and dilated layers (the example has c_in = n = 2, 5×5, 3×3 kernels).
         addErrorRow("range: group 0", with(s, "/layer/group", "0"), "layer.group", "must be an integer ≥ 1, got 0");
         addErrorRow(

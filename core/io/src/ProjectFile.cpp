@@ -389,9 +389,25 @@ Layer readLayer(const Json &v, const std::string &path)
     return l;
 }
 
+Transfer readTransfer(const Json &v, const std::string &path)
+{
+    const ObjectReader r(v, path, {"layout", "burst", "t_setup"});
+    Transfer t;
+    t.layout = optionalField(r, "layout", t.layout, [](const Json &value, const std::string &where) {
+        const std::string s = stringAt(value, where);
+        if (const std::optional<Layout> layout = layoutFromName(s))
+            return *layout;
+        throw FormatError(where, "must be \"nchw\" or \"nhwc\", got " + jsonQuoted(s));
+    });
+    t.burst = optionalField(r, "burst", t.burst, int64AtLeast(1));
+    t.t_setup = optionalField(r, "t_setup", t.t_setup, numberAtLeast(0));
+    return t;
+}
+
 Hardware readHardware(const Json &v, const std::string &path)
 {
-    const ObjectReader r(v, path, {"mem_size", "nbop_pe", "t_l", "t_w", "t_acc", "dram_size", "max_loads_per_element"});
+    const ObjectReader r(
+        v, path, {"mem_size", "nbop_pe", "t_l", "t_w", "t_acc", "dram_size", "max_loads_per_element", "transfer"});
     const Hardware defaults;
     Hardware h;
     h.mem_size = requiredField(r, "mem_size", int64AtLeast(1));
@@ -401,6 +417,8 @@ Hardware readHardware(const Json &v, const std::string &path)
     h.t_acc = optionalField(r, "t_acc", defaults.t_acc, numberAtLeast(0));
     h.dram_size = optionalField(r, "dram_size", defaults.dram_size, int64AtLeast(1));
     h.max_loads_per_element = optionalField(r, "max_loads_per_element", defaults.max_loads_per_element, intAtLeast(1));
+    if (const Json *t = r.find("transfer"))
+        h.transfer = readTransfer(*t, r.pathOf("transfer"));
     return h;
 }
 
@@ -622,8 +640,12 @@ Json layerJson(const Layer &l)
 
 Json hardwareJson(const Hardware &h)
 {
-    return Json{{"mem_size", h.mem_size}, {"nbop_pe", h.nbop_pe}, {"t_l", h.t_l}, {"t_w", h.t_w}, {"t_acc", h.t_acc},
+    Json j{{"mem_size", h.mem_size}, {"nbop_pe", h.nbop_pe}, {"t_l", h.t_l}, {"t_w", h.t_w}, {"t_acc", h.t_acc},
         {"dram_size", h.dram_size}, {"max_loads_per_element", h.max_loads_per_element}};
+    if (h.transfer) // written only when set: a file without it is as before
+        j["transfer"]
+            = Json{{"layout", layoutName(h.transfer->layout)}, {"burst", h.transfer->burst}, {"t_setup", h.transfer->t_setup}};
+    return j;
 }
 
 Json optionsJson(const Options &o)

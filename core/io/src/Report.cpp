@@ -120,16 +120,29 @@ std::pair<nlohmann::ordered_json, nlohmann::ordered_json> simulationJsonParts(
                            perStep = nlohmann::ordered_json::array();
     for (const Diagnostic &d : result.diagnostics)
         (d.severity == Severity::Error ? errors : warnings).push_back(diagnosticToJson(d));
-    for (const StepStats &s : result.steps)
+    for (const StepStats &s : result.steps) {
         perStep.push_back({{"loaded_input", s.loaded_input}, {"loaded_kernels", s.loaded_kernels}, {"freed_input", s.freed_input},
             {"written", s.written}, {"computed", s.computed}, {"footprint", s.peak_footprint}, {"duration", number(s.duration())},
             {"drain", s.drain}});
+        if (result.transfer_model) { // docs/reference/model.md#transfer-cost
+            nlohmann::ordered_json &row = perStep.back();
+            row["load_runs"] = s.load_runs;
+            row["load_bursts"] = s.load_bursts;
+            row["write_runs"] = s.write_runs;
+            row["write_bursts"] = s.write_bursts;
+            row["setup_duration"] = number(s.setup_duration);
+        }
+    }
     nlohmann::ordered_json head{{"strategy", name}, {"valid", result.valid()}, {"errors", errors}, {"warnings", warnings},
         {"error_count", result.error_count}, {"warning_count", result.warning_count}, {"steps", result.computeSteps()},
         {"total_duration", number(result.totalDuration())}, {"loaded_input", result.loadedInput()},
         {"loaded_kernels", result.loadedKernels()}, {"written", result.written()}, {"peak_footprint", result.peakFootprint()},
         {"functional_check", functionalStatusName(result.functional.status)}, {"layer", problemSummary(problem)},
         {"per_step", perStep}};
+    if (result.transfer_model) {
+        head["transfer_runs"] = result.transferRuns();
+        head["setup_duration"] = number(result.setupDuration());
+    }
     const Verdict verdict = verdictOf(result);
     head["status"] = strategyStatusName(verdict.status);
     head["verdict"] = verdictText(verdict);
@@ -215,6 +228,10 @@ nlohmann::ordered_json rowToJson(const CompareRow &r)
         {"steps", r.steps}, {"total_duration", number(r.total_duration)}, {"loaded_input", r.loaded_input},
         {"loaded_kernels", r.loaded_kernels}, {"written", r.written}, {"peak_footprint", r.peak_footprint}, {"errors", r.errors},
         {"warnings", r.warnings}, {"functional_check", functionalStatusName(r.functional)}};
+    if (r.transfer_model && r.failure.empty()) {
+        j["transfer_runs"] = r.transfer_runs;
+        j["setup_share"] = number(r.total_duration > 0 ? r.setup_duration / r.total_duration : 0.0);
+    }
     if (!r.failure.empty()) {
         j["failure"] = r.failure;
     } else {
@@ -257,16 +274,24 @@ std::string csvField(const std::string &text)
 std::string compareToCsv(const std::vector<CompareRow> &rows)
 {
     std::ostringstream out;
+    // With a transfer model, two more columns (docs/reference/cli.md#compare).
+    const bool transfer = std::any_of(rows.begin(), rows.end(), [](const CompareRow &r) { return r.transfer_model; });
     out << "strategy,kind,group_size,valid,steps,total_duration,loaded_input,loaded_kernels,written,peak_footprint,errors,"
            "warnings,"
-           "functional_check,status,reload_pixels,reload_kernels\n";
-    for (const CompareRow &r : rows)
+           "functional_check,status,reload_pixels,reload_kernels"
+        << (transfer ? ",transfer_runs,setup_share" : "") << '\n';
+    for (const CompareRow &r : rows) {
         out << csvField(r.name) << ',' << r.kind << ',' << (r.group_size > 0 ? std::to_string(r.group_size) : std::string())
             << ',' << (r.failure.empty() ? (r.valid ? "yes" : "no") : "failed") << ',' << r.steps << ','
             << formatNumber(r.total_duration) << ',' << r.loaded_input << ',' << r.loaded_kernels << ',' << r.written << ','
             << r.peak_footprint << ',' << r.errors << ',' << r.warnings << ',' << functionalStatusName(r.functional) << ','
             << (r.failure.empty() ? strategyStatusName(verdictOf(r).status) : std::string("failed")) << ',' << r.reload_pixels
-            << ',' << r.reload_kernels << '\n';
+            << ',' << r.reload_kernels;
+        if (transfer)
+            out << ',' << r.transfer_runs << ','
+                << formatNumber(r.total_duration > 0 ? r.setup_duration / r.total_duration : 0.0);
+        out << '\n';
+    }
     return out.str();
 }
 

@@ -46,7 +46,27 @@ std::vector<std::string> Hardware::problems() const
     duration("t_acc", t_acc);
     positive("dram_size", dram_size);
     positive("max_loads_per_element", max_loads_per_element);
+    if (transfer) {
+        // A burst beyond 2^30 elements is no DMA engine's; it also keeps
+        // block counts and products far from overflow.
+        if (transfer->burst < 1)
+            out.push_back("transfer.burst: must be at least 1, got " + str(transfer->burst));
+        else if (transfer->burst > (std::int64_t(1) << 30))
+            out.push_back("transfer.burst: " + str(transfer->burst) + " is too large (at most 1073741824)");
+        duration("transfer.t_setup", transfer->t_setup);
+    }
     return out;
+}
+
+std::string layoutName(Layout layout) { return layout == Layout::Nhwc ? "nhwc" : "nchw"; }
+
+std::optional<Layout> layoutFromName(const std::string &name)
+{
+    if (name == "nchw")
+        return Layout::Nchw;
+    if (name == "nhwc")
+        return Layout::Nhwc;
+    return std::nullopt;
 }
 
 } // namespace convoffload

@@ -27,6 +27,9 @@ void setRowFigures(CompareRow &row, const SimulationResult &r)
     row.reload_slices = r.reload.slices;
     row.reload_kernels = r.reload.kernels;
     row.reload_bound = r.reload.bound;
+    row.transfer_model = r.transfer_model;
+    row.transfer_runs = r.transferRuns();
+    row.setup_duration = r.setupDuration();
     row.functional = r.functional.status;
 }
 

@@ -24,6 +24,7 @@ Executor::Executor(const Problem &problem, const SimulationOptions &options)
     , m_reload(m_layer, problem.options.padding_in_dram, problem.hardware.max_loads_per_element)
     , m_inputUnitElements(m_layer.sliceChannels())
 {
+    m_result.transfer_model = problem.hardware.transfer.has_value();
     if (!options.functional)
         return;
     if (!options.data)

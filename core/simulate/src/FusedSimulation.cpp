@@ -665,6 +665,9 @@ std::optional<SimulationResult> runFused(const Problem &problem, const Plan &pla
 {
     if (options.trace || plan.size() >= std::numeric_limits<std::uint32_t>::max() / 2 - 2) // a pixel stamp is (group + 2) << 1
         return std::nullopt;
+    // The transfer model's runs need each action's elements: the general executor's.
+    if (problem.hardware.transfer)
+        return std::nullopt;
     detail::requireSound(problem);
     std::optional<Coverage> coverage = coverageOf(problem.layer, plan);
     if (!coverage)

@@ -33,6 +33,8 @@ void StepTotals::add(const StepStats &s)
     loaded_kernels += s.loaded_kernels;
     written += s.written;
     peak_footprint = std::max(peak_footprint, s.peak_footprint);
+    runs += s.load_runs + s.write_runs;
+    setup_duration += s.setup_duration;
 }
 
 bool SimulationResult::valid() const { return error_count == 0; }
@@ -74,6 +76,19 @@ std::int64_t SimulationResult::loadedKernels() const
 std::int64_t SimulationResult::written() const
 {
     return totals ? totals->written : sumOf(steps, [](const StepStats &s) { return s.written; });
+}
+std::int64_t SimulationResult::transferRuns() const
+{
+    return totals ? totals->runs : sumOf(steps, [](const StepStats &s) { return s.load_runs + s.write_runs; });
+}
+double SimulationResult::setupDuration() const
+{
+    if (totals)
+        return totals->setup_duration;
+    double sum = 0;
+    for (const StepStats &s : steps)
+        sum += s.setup_duration;
+    return sum;
 }
 std::int64_t SimulationResult::peakFootprint() const
 {

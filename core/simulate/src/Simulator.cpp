@@ -3,6 +3,7 @@
 #include "convoffload/simulate/Simulator.h"
 
 #include "Executor.h"
+#include "TransferCounter.h"
 
 #include <algorithm>
 #include <optional>
@@ -30,6 +31,8 @@ public:
         , m_outputState(std::size_t(m_layer.outputCount()), OutputState::Pending)
         , m_patchCheckedAt(std::size_t(m_layer.patchCount() * m_layer.group), 0)
     {
+        if (problem.hardware.transfer)
+            m_transfer.emplace(m_layer, problem.options.padding_in_dram, *problem.hardware.transfer);
     }
 
     SimulationResult run(const StepList &steps)
@@ -138,6 +141,39 @@ private:
         stats.load_duration = double(stats.loaded_input + paidKernels) * hw.t_l;
         stats.write_duration = double(stats.written) * hw.t_w;
         stats.compute_duration = s.compute.empty() ? 0.0 : hw.t_acc;
+        if (m_transfer)
+            transferCosts(stats);
+    }
+
+    /// The transfer model's costs of the step's loads and writes, from what
+    /// they moved (docs/reference/model.md#transfer-cost): per run t_setup,
+    /// per aligned block burst·t. Kernel loads cost nothing when preloaded.
+    void transferCosts(StepStats &stats)
+    {
+        const Transfer &t = *m_problem.hardware.transfer;
+        const Hardware &hw = m_problem.hardware;
+        const auto ascending = [](auto &ids) {
+            if (!std::is_sorted(ids.begin(), ids.end())) // a hand-made step list
+                std::sort(ids.begin(), ids.end());
+        };
+        ascending(m_movedInput);
+        ascending(m_movedKernels);
+        ascending(m_movedOutputs);
+        detail::TransferCounts load = m_transfer->input(m_movedInput);
+        if (!m_problem.options.kernels_preloaded)
+            load += m_transfer->kernels(m_movedKernels);
+        const detail::TransferCounts write = m_transfer->outputs(m_movedOutputs);
+        const double burst = double(t.burst);
+        stats.load_runs = load.runs;
+        stats.load_bursts = load.blocks;
+        stats.write_runs = write.runs;
+        stats.write_bursts = write.blocks;
+        stats.load_duration = double(load.runs) * t.t_setup + double(load.blocks) * burst * hw.t_l;
+        stats.write_duration = double(write.runs) * t.t_setup + double(write.blocks) * burst * hw.t_w;
+        stats.setup_duration = double(load.runs + write.runs) * t.t_setup;
+        m_movedInput.clear();
+        m_movedKernels.clear();
+        m_movedOutputs.clear();
     }
 
     // Input ids are slice ids (pixel ids when g = 1), named "pixel" in
@@ -205,6 +241,8 @@ private:
             m_outputState[o] = OutputState::Written;
             --m_outputsOnChip;
             ++m_result.steps.back().written;
+            if (m_transfer)
+                m_movedOutputs.push_back(o);
             if (m_chip)
                 m_chip->write(o);
         }
@@ -226,6 +264,8 @@ private:
                 continue;
             }
             m_result.steps.back().loaded_input += m_inputUnitElements;
+            if (m_transfer)
+                m_movedInput.push_back(p);
             if (++m_inputLoads[p] == std::uint32_t(maxLoads) + 1)
                 m_reporter.reloadBound(step, Action::LoadInput, ElementKind::Pixel, p, maxLoads);
             m_reload.pixelLoaded(step, p, m_inputLoads[p]);
@@ -250,6 +290,8 @@ private:
                 continue;
             trace(k);
             m_result.steps.back().loaded_kernels += m_layer.kernelElements();
+            if (m_transfer)
+                m_movedKernels.push_back(k);
             if (++m_kernelLoads[k] == std::uint32_t(maxLoads) + 1)
                 m_reporter.reloadBound(step, Action::LoadKernels, ElementKind::Kernel, k, maxLoads);
             m_reload.kernelLoaded(step, k, m_kernelLoads[k]);
@@ -421,6 +463,11 @@ private:
     const StepList *m_steps = nullptr; // the run's steps: where a repeated output was first computed
     std::vector<std::uint32_t> m_patchCheckedAt;
     std::vector<PatchId> m_wholePatches; // compute: the step's patches, when it computes whole ones
+    // The transfer model, when the hardware has one, and what the step moved.
+    std::optional<detail::TransferCounter> m_transfer;
+    std::vector<SliceId> m_movedInput;
+    std::vector<KernelId> m_movedKernels;
+    std::vector<OutputId> m_movedOutputs;
 };
 
 } // namespace

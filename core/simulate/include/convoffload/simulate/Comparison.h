@@ -29,6 +29,9 @@ struct CompareRow {
     std::int64_t reload_slices = 0; // input slices beyond it (= reload_pixels when g = 1), one warning each
     int reload_bound = 0; // max_loads_per_element
     FunctionalStatus functional = FunctionalStatus::Skipped;
+    bool transfer_model = false; // the runs and set-up time below are counted
+    std::int64_t transfer_runs = 0; // DMA runs of every load and write
+    double setup_duration = 0; // their set-up time, part of total_duration
     bool operator==(const CompareRow &) const = default;
 };
 

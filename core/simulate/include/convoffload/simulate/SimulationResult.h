@@ -48,6 +48,12 @@ struct StepStats {
     double load_duration = 0, write_duration = 0, compute_duration = 0;
     double duration() const { return load_duration + write_duration + compute_duration; }
     bool drain = false;
+    // The transfer model (docs/reference/model.md#transfer-cost), counted
+    // only when the hardware has one: DMA runs and aligned bursts of the
+    // loads (input and paid kernel loads) and of the writes, and the set-up
+    // part of load_duration + write_duration.
+    std::int64_t load_runs = 0, load_bursts = 0, write_runs = 0, write_bursts = 0;
+    double setup_duration = 0;
     bool operator==(const StepStats &) const = default;
 };
 
@@ -57,6 +63,8 @@ struct StepTotals {
     double duration = 0; // sum of the steps' durations, in step order
     std::int64_t loaded_input = 0, loaded_kernels = 0, written = 0; // elements
     std::int64_t peak_footprint = 0; // max over the steps
+    std::int64_t runs = 0; // transfer model: DMA runs of loads and writes
+    double setup_duration = 0; // ... and their set-up time
     void add(const StepStats &s);
 };
 
@@ -105,6 +113,7 @@ struct SimulationResult {
     std::vector<std::uint32_t> input_load_counts; // per input slice (per pixel when g = 1): times loaded
     std::vector<std::uint32_t> kernel_load_counts; // per kernel: times loaded (kernel streaming reloads them)
     ReloadCheck reload;
+    bool transfer_model = false; // the hardware had a transfer model: the runs below are counted
 
     bool valid() const;
     int computeSteps() const; // steps that compute (the paper's n)
@@ -113,6 +122,8 @@ struct SimulationResult {
     std::int64_t loadedKernels() const; // elements
     std::int64_t written() const; // elements
     std::int64_t peakFootprint() const;
+    std::int64_t transferRuns() const; // DMA runs of every load and write (transfer model)
+    double setupDuration() const; // their set-up time, part of totalDuration()
     std::vector<const Diagnostic *> errors() const;
     std::vector<const Diagnostic *> warnings() const;
     /// Warnings other than the reload bound's (one per element beyond it).
