@@ -11,6 +11,9 @@
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/Report.h"
 #include "convoffload/io/StrategyCsv.h"
+#include "convoffload/io/TextFile.h"
+#include "convoffload/io/TraceExport.h"
+#include "convoffload/model/KernelStreaming.h"
 #include "convoffload/Version.h"
 #include "convoffload/simulate/StrategySimulation.h"
 
@@ -42,6 +45,38 @@ SimulationOptions simulationOptions(const QCommandLineParser &parser, const Load
     return options;
 }
 
+/// The project's strategy `name`; an unknown name lists those it has.
+const StrategySpec &strategyNamed(const Project &project, const std::string &name)
+{
+    if (const StrategySpec *found = project.findStrategy(name))
+        return *found;
+    std::string names;
+    for (const StrategySpec &s : project.strategies)
+        names += (names.empty() ? "" : ", ") + ("'" + s.name + "'");
+    throw UsageError("no strategy named '" + name + "' in the project (it has " + (names.empty() ? "none" : names) + ")");
+}
+
+/// `export PROJECT --strategy NAME --figure trace --out FILE.json`: the
+/// schedule as a Chrome Trace Event file (docs/reference/trace.md).
+int traceCommand(const QCommandLineParser &parser, const Loaded &loaded)
+{
+    const std::string name = str(parser.value(QStringLiteral("strategy")));
+    if (name.empty())
+        throw UsageError("--figure trace needs --strategy NAME");
+    const QString out = parser.value(QStringLiteral("out"));
+    if (out.isEmpty() || !out.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+        throw UsageError("--figure trace writes a Chrome Trace Event file: --out FILE.json, got '" + str(out) + "'");
+    const Project &project = loaded.project;
+    const StrategySpec &spec = strategyNamed(project, name);
+    SimulationOptions options = simulationOptions(parser, loaded, false);
+    options.functional = false; // a timeline of the schedule: the values are not needed
+    const SimulationResult result = simulateStrategy(project.problem, spec, options);
+    endProgressLine(parser);
+    writeTextFileAtomically(str(out), traceToJson(project.problem, spec, computeStepsOf(project.problem, spec), result));
+    std::cout << "Wrote " << str(out) << " (" << result.steps.size() << " steps, duration " << result.totalDuration() << ")\n";
+    return 0;
+}
+
 int simulateCommand(const QCommandLineParser &parser, const Loaded &loaded)
 {
     const Project &project = loaded.project;
@@ -54,14 +89,7 @@ int simulateCommand(const QCommandLineParser &parser, const Loaded &loaded)
         const std::string name = str(parser.value(QStringLiteral("strategy")));
         if (name.empty())
             throw UsageError("simulate needs --strategy NAME or --strategy-csv FILE");
-        const StrategySpec *found = project.findStrategy(name);
-        if (!found) {
-            std::string names;
-            for (const StrategySpec &s : project.strategies)
-                names += (names.empty() ? "" : ", ") + ("'" + s.name + "'");
-            throw UsageError("no strategy named '" + name + "' in the project (it has " + (names.empty() ? "none" : names) + ")");
-        }
-        spec = *found;
+        spec = strategyNamed(project, name);
     }
     const SimulationResult result = simulateStrategy(project.problem, spec, simulationOptions(parser, loaded, false));
     endProgressLine(parser);
@@ -155,11 +183,14 @@ const Command kCommands[] = {
                  "          --out FILE.{png,svg,pdf}  P: paper-column, paper-wide, slide\n"
                  "          F: grid, input-grid, output-grid, memory, memory-actions, durations, cumulative,\n"
                  "             compare, sweep [--group-sizes A..B], storyboard [--versus NAME] [--steps N]\n"
+                 "          --figure trace --strategy NAME --out FILE.json  (a Chrome Trace Event timeline for Perfetto)\n"
                  "          NETWORK --figure network [--optimize [--time-limit S]] [--own-only] [--preset P | --size WxH]\n"
                  "          --out FILE.{png,svg,pdf}",
         .help = "a figure of the project; the network chart of a network project",
         .run =
             [](const CommandInput &in) {
+                if (in.loaded && in.parser.value(QStringLiteral("figure")) == QLatin1String("trace"))
+                    return traceCommand(in.parser, *in.loaded);
                 return in.loaded ? exportCommand(in.parser, *in.loaded, in.projectPath)
                                  : exportNetworkCommand(in.parser, in.projectPath);
             },

@@ -361,6 +361,7 @@ private:
 
         const std::int64_t paidKernels = m_problem.options.kernels_preloaded ? 0 : stats.loaded_kernels;
         stats.load_duration = double(stats.loaded_input + paidKernels) * hw.t_l;
+        stats.kernel_load_duration = double(paidKernels) * hw.t_l;
         stats.write_duration = double(stats.written) * hw.t_w;
         stats.compute_duration = hw.t_acc;
         std::swap(m_previous, m_current);

@@ -139,6 +139,7 @@ private:
         const Hardware &hw = m_problem.hardware;
         const std::int64_t paidKernels = m_problem.options.kernels_preloaded ? 0 : stats.loaded_kernels;
         stats.load_duration = double(stats.loaded_input + paidKernels) * hw.t_l;
+        stats.kernel_load_duration = double(paidKernels) * hw.t_l;
         stats.write_duration = double(stats.written) * hw.t_w;
         stats.compute_duration = s.compute.empty() ? 0.0 : hw.t_acc;
         if (m_transfer)
@@ -160,8 +161,12 @@ private:
         ascending(m_movedKernels);
         ascending(m_movedOutputs);
         detail::TransferCounts load = m_transfer->input(m_movedInput);
-        if (!m_problem.options.kernels_preloaded)
-            load += m_transfer->kernels(m_movedKernels);
+        stats.kernel_load_duration = 0;
+        if (!m_problem.options.kernels_preloaded) {
+            const detail::TransferCounts kernels = m_transfer->kernels(m_movedKernels);
+            stats.kernel_load_duration = double(kernels.runs) * t.t_setup + double(kernels.blocks) * double(t.burst) * hw.t_l;
+            load += kernels;
+        }
         const detail::TransferCounts write = m_transfer->outputs(m_movedOutputs);
         const double burst = double(t.burst);
         stats.load_runs = load.runs;

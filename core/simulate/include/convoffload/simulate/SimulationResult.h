@@ -46,6 +46,7 @@ struct StepStats {
     std::int64_t peak_footprint = 0; // max over the step's actions
     Footprint after; // after the step's last action
     double load_duration = 0, write_duration = 0, compute_duration = 0;
+    double kernel_load_duration = 0; // the kernel loads' part of load_duration (0 when preloaded)
     double duration() const { return load_duration + write_duration + compute_duration; }
     bool drain = false;
     // The transfer model (docs/reference/model.md#transfer-cost), counted
