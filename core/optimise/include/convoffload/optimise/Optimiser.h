@@ -73,6 +73,11 @@ struct OptimiseReport {
     /// search; `result` holds its groups and exact duration.
     std::optional<RegroupResult> regrouped;
     std::optional<BoundProof> proof; // with request.prove
+    /// With a transfer model (docs/reference/model.md#transfer-cost) on an
+    /// S1 layer: the S1 optimisers and their bounds use the paper's linear
+    /// cost, so the result and the heuristics are simulated again under the
+    /// real cost here (durations by name, the result's first).
+    std::vector<std::pair<std::string, double>> transfer_durations;
 
     /// (best heuristic - result) / best heuristic; nullopt when either is missing.
     std::optional<double> gainOverHeuristic() const;
