@@ -7,6 +7,7 @@
 // definition: every address an action moves, sorted, cut into runs.
 
 #include "convoffload/model/KernelStreaming.h"
+#include "convoffload/simulate/FusedSimulation.h"
 #include "convoffload/simulate/Simulator.h"
 #include "convoffload/simulate/StrategySimulation.h"
 
@@ -246,6 +247,42 @@ private slots:
             }
         }
         QVERIFY(checked > 150);
+    }
+
+    // The fused pass counts runs itself for S1 strategies whose outputs are
+    // written at the next step: the same steps, figures and durations as the
+    // general executor, on random layers and transfer settings.
+    void fusedPassAgrees()
+    {
+        std::mt19937 rng(23);
+        int fused = 0;
+        for (int trial = 0; trial < 120; ++trial) {
+            Problem p = randomProblem(rng);
+            p.options.write_policy = WritePolicy::NextStep;
+            p.hardware.transfer = Transfer{std::uniform_int_distribution<int>(0, 1)(rng) ? Layout::Nhwc : Layout::Nchw,
+                std::uniform_int_distribution<std::int64_t>(1, 9)(rng), double(std::uniform_int_distribution<int>(0, 20)(rng))};
+            p.hardware.mem_size = std::uniform_int_distribution<int>(0, 1)(rng) ? 100000 : 60; // overflows too
+            for (const StrategySpec &spec : randomSpecs(p, rng)) {
+                if (!isS1Kind(spec.kind))
+                    continue;
+                SimulationOptions o = steppedOptions();
+                o.trace = false; // the fused pass takes no trace
+                o.functional = trial % 2 == 0; // with the chip memory's own loads (one channel: loaded in the walk)
+                const std::optional<SimulationResult> f = simulateS1Fused(p, groupsOf(p, spec), o);
+                QVERIFY(f);
+                const SimulationResult g = simulate(p, expandStrategy(p, spec), o);
+                QCOMPARE(f->steps.size(), g.steps.size());
+                for (std::size_t i = 0; i < g.steps.size(); ++i) {
+                    const std::string where
+                        = "trial " + std::to_string(trial) + " " + spec.name + " step " + std::to_string(i + 1);
+                    QVERIFY2(f->steps[i] == g.steps[i], where.c_str());
+                }
+                QCOMPARE(f->totalDuration(), g.totalDuration());
+                QCOMPARE(f->functional.status, g.functional.status);
+                ++fused;
+            }
+        }
+        QVERIFY(fused > 300);
     }
 
 private:

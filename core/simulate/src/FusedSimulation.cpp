@@ -3,9 +3,11 @@
 #include "convoffload/simulate/FusedSimulation.h"
 
 #include "Executor.h"
+#include "TransferCounter.h"
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <type_traits>
@@ -174,6 +176,11 @@ public:
         // steps plan on a grouped layer walks the slices of its kernels'
         // groups (docs/reference/model.md#grouped-and-dilated).
         m_inputUnitElements = m_slices ? m_layer.sliceChannels() : m_layer.c_in;
+        // The transfer model (S1 plans, writes at the next step: runFused):
+        // each action's ids are listed and counted as the general executor
+        // counts them (docs/reference/model.md#transfer-cost).
+        if (problem.hardware.transfer)
+            m_transfer.emplace(m_layer, problem.options.padding_in_dram, *problem.hardware.transfer);
     }
 
     SimulationResult run()
@@ -193,7 +200,8 @@ public:
         m_kernelStamp.assign(std::size_t(m_layer.n), 0);
         m_patchFlags = m_reload.patchFlags();
         if (m_chip)
-            m_narrowLoad = m_chip->narrowLoader();
+            m_narrowLoad = m_transfer ? detail::ChipMemory::NarrowLoader{}
+                                      : m_chip->narrowLoader(); // the transfer model needs the loads listed
         for (std::size_t g = 0; g < m_groups.size(); ++g) {
             if (g % kPollEvery == 0)
                 poll(g, stepCount);
@@ -364,6 +372,13 @@ private:
         stats.kernel_load_duration = double(paidKernels) * hw.t_l;
         stats.write_duration = double(stats.written) * hw.t_w;
         stats.compute_duration = hw.t_acc;
+        if (m_transfer) {
+            // Next-step writes: the previous group's outputs, all of them.
+            transferCosts(stats, std::span<const PixelId>(m_loading.data(), std::size_t(walked.loaded)),
+                stats.written > 0 ? m_previousPatches : std::span<const PatchId>());
+            m_previousPatches.assign(group.begin(), group.end());
+            std::sort(m_previousPatches.begin(), m_previousPatches.end());
+        }
         std::swap(m_previous, m_current);
         m_previousCount = inGroup;
         std::swap(m_previousKernels, m_currentKernels);
@@ -377,7 +392,7 @@ private:
             return m_chip ? walkGroup<true, 0, true>(group, stamp, listWarnings)
                           : walkGroup<false, 0, true>(group, stamp, listWarnings);
         const bool square = m_walk.plainSquare(3);
-        if (m_chip)
+        if (m_chip || m_transfer)
             return square ? walkGroup<true, 3>(group, stamp, listWarnings) : walkGroup<true>(group, stamp, listWarnings);
         return square ? walkGroup<false, 3>(group, stamp, listWarnings) : walkGroup<false>(group, stamp, listWarnings);
     }
@@ -555,7 +570,49 @@ private:
         endAction(step, Action::LoadKernels);
         endAction(step, Action::Compute);
         stats.write_duration = double(stats.written) * m_problem.hardware.t_w;
+        if (m_transfer)
+            transferCosts(stats, {}, stats.written > 0 ? m_previousPatches : std::span<const PatchId>());
     }
+
+    /// The transfer model's counts and costs of a step: the pixels it loaded
+    /// (in walk order), the kernels it loaded (m_loadingKernels, ascending;
+    /// empty at the drain) and the outputs it wrote (every kernel of
+    /// `written`'s patches, ascending).
+    void transferCosts(StepStats &stats, std::span<const PixelId> loaded, std::span<const PatchId> written)
+    {
+        const Transfer &t = *m_problem.hardware.transfer;
+        const Hardware &hw = m_problem.hardware;
+        // The loads in ascending order, as slice ids (a whole pixel is its g slices).
+        m_sortedLoads.clear();
+        for (const PixelId p : loaded)
+            for (int g = 0; g < m_layer.group; ++g)
+                m_sortedLoads.push_back(sliceId(m_layer, p, g));
+        std::sort(m_sortedLoads.begin(), m_sortedLoads.end());
+        detail::TransferCounts load = m_transfer->input(m_sortedLoads);
+        stats.kernel_load_duration = 0;
+        if (!m_problem.options.kernels_preloaded && !stats.drain) {
+            const detail::TransferCounts kernels = m_transfer->kernels(m_loadingKernels);
+            stats.kernel_load_duration = double(kernels.runs) * t.t_setup + double(kernels.blocks) * double(t.burst) * hw.t_l;
+            load += kernels;
+        }
+        m_writeIds.clear();
+        for (const PatchId p : written)
+            for (int k = 0; k < m_layer.n; ++k)
+                m_writeIds.push_back(outputId(m_layer, p, KernelId(k)));
+        const detail::TransferCounts write = m_transfer->outputs(m_writeIds);
+        stats.load_runs = load.runs;
+        stats.load_bursts = load.blocks;
+        stats.write_runs = write.runs;
+        stats.write_bursts = write.blocks;
+        stats.load_duration = double(load.runs) * t.t_setup + double(load.blocks) * double(t.burst) * hw.t_l;
+        stats.write_duration = double(write.runs) * t.t_setup + double(write.blocks) * double(t.burst) * hw.t_w;
+        stats.setup_duration = double(load.runs + write.runs) * t.t_setup;
+    }
+
+    std::optional<detail::TransferCounter> m_transfer;
+    std::vector<PatchId> m_previousPatches; // the last group's patches, ascending (its outputs are written next)
+    std::vector<SliceId> m_sortedLoads;
+    std::vector<OutputId> m_writeIds;
 
     const Plan &m_groups;
     Coverage &m_coverage;
@@ -666,8 +723,10 @@ std::optional<SimulationResult> runFused(const Problem &problem, const Plan &pla
 {
     if (options.trace || plan.size() >= std::numeric_limits<std::uint32_t>::max() / 2 - 2) // a pixel stamp is (group + 2) << 1
         return std::nullopt;
-    // The transfer model's runs need each action's elements: the general executor's.
-    if (problem.hardware.transfer)
+    // The transfer model's runs need each action's elements: the fused pass
+    // lists them for S1 plans whose outputs are written at the next step;
+    // anything else runs on the general executor.
+    if (problem.hardware.transfer && (!Plan::kEveryKernel || problem.options.write_policy != WritePolicy::NextStep))
         return std::nullopt;
     detail::requireSound(problem);
     std::optional<Coverage> coverage = coverageOf(problem.layer, plan);
