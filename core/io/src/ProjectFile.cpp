@@ -28,6 +28,31 @@
 
 namespace convoffload {
 
+nlohmann::ordered_json layerToJsonValue(const Layer &l)
+{
+    nlohmann::ordered_json j{{"c_in", l.c_in}, {"h_in", l.h_in}, {"w_in", l.w_in}, {"h_k", l.h_k}, {"w_k", l.w_k}, {"n", l.n},
+        {"stride_h", l.stride_h}, {"stride_w", l.stride_w}, {"pad_top", l.pad_top}, {"pad_bottom", l.pad_bottom},
+        {"pad_left", l.pad_left}, {"pad_right", l.pad_right}};
+    // Written only when they differ from 1, so a dense layer's file is as before.
+    if (l.group != 1)
+        j["group"] = l.group;
+    if (l.dilation_h != 1)
+        j["dilation_h"] = l.dilation_h;
+    if (l.dilation_w != 1)
+        j["dilation_w"] = l.dilation_w;
+    return j;
+}
+
+nlohmann::ordered_json hardwareToJsonValue(const Hardware &h)
+{
+    nlohmann::ordered_json j{{"mem_size", h.mem_size}, {"nbop_pe", h.nbop_pe}, {"t_l", h.t_l}, {"t_w", h.t_w}, {"t_acc", h.t_acc},
+        {"dram_size", h.dram_size}, {"max_loads_per_element", h.max_loads_per_element}};
+    if (h.transfer) // written only when set: a file without it is as before
+        j["transfer"] = nlohmann::ordered_json{
+            {"layout", layoutName(h.transfer->layout)}, {"burst", h.transfer->burst}, {"t_setup", h.transfer->t_setup}};
+    return j;
+}
+
 namespace {
 
 // ordered_json keeps keys in file order: files we write read like the
@@ -623,31 +648,6 @@ void checkStrategyRanges(const Layer &layer, const std::vector<StrategySpec> &st
 
 // ---------------------------------------------------------------- writing
 
-Json layerJson(const Layer &l)
-{
-    Json j{{"c_in", l.c_in}, {"h_in", l.h_in}, {"w_in", l.w_in}, {"h_k", l.h_k}, {"w_k", l.w_k}, {"n", l.n},
-        {"stride_h", l.stride_h}, {"stride_w", l.stride_w}, {"pad_top", l.pad_top}, {"pad_bottom", l.pad_bottom},
-        {"pad_left", l.pad_left}, {"pad_right", l.pad_right}};
-    // Written only when they differ from 1, so a dense layer's file is as before.
-    if (l.group != 1)
-        j["group"] = l.group;
-    if (l.dilation_h != 1)
-        j["dilation_h"] = l.dilation_h;
-    if (l.dilation_w != 1)
-        j["dilation_w"] = l.dilation_w;
-    return j;
-}
-
-Json hardwareJson(const Hardware &h)
-{
-    Json j{{"mem_size", h.mem_size}, {"nbop_pe", h.nbop_pe}, {"t_l", h.t_l}, {"t_w", h.t_w}, {"t_acc", h.t_acc},
-        {"dram_size", h.dram_size}, {"max_loads_per_element", h.max_loads_per_element}};
-    if (h.transfer) // written only when set: a file without it is as before
-        j["transfer"]
-            = Json{{"layout", layoutName(h.transfer->layout)}, {"burst", h.transfer->burst}, {"t_setup", h.transfer->t_setup}};
-    return j;
-}
-
 Json optionsJson(const Options &o)
 {
     return Json{{"kernels_preloaded", o.kernels_preloaded}, {"write_policy", writePolicyName(o.write_policy)},
@@ -804,9 +804,9 @@ std::string projectToJson(const Project &p)
     Json strategies = Json::array();
     for (const StrategySpec &s : p.strategies)
         strategies.push_back(strategyJson(s));
-    const Json root{{"format", std::string(kFormatTag)}, {"version", kFormatVersion}, {"layer", layerJson(p.problem.layer)},
-        {"hardware", hardwareJson(p.problem.hardware)}, {"options", optionsJson(p.problem.options)}, {"data", dataJson(p.data)},
-        {"strategies", strategies}};
+    const Json root{{"format", std::string(kFormatTag)}, {"version", kFormatVersion},
+        {"layer", layerToJsonValue(p.problem.layer)}, {"hardware", hardwareToJsonValue(p.problem.hardware)},
+        {"options", optionsJson(p.problem.options)}, {"data", dataJson(p.data)}, {"strategies", strategies}};
     std::string out;
     writePretty(root, 0, out);
     out += '\n';
@@ -935,7 +935,7 @@ std::string networkToJson(const Network &n)
         for (const StrategySpec &s : l.strategies)
             strategies.push_back(strategyJson(s));
         layers.push_back(
-            Json{{"name", l.name}, {"layer", layerJson(l.layer)}, {"data", dataJson(l.data)}, {"strategies", strategies}});
+            Json{{"name", l.name}, {"layer", layerToJsonValue(l.layer)}, {"data", dataJson(l.data)}, {"strategies", strategies}});
     }
     Json skipped = Json::array();
     for (const SkippedConv &s : n.skipped)
@@ -945,7 +945,7 @@ std::string networkToJson(const Network &n)
         root["name"] = n.name;
     if (!n.source.empty())
         root["source"] = n.source;
-    root["hardware"] = hardwareJson(n.hardware);
+    root["hardware"] = hardwareToJsonValue(n.hardware);
     root["options"] = optionsJson(n.options);
     root["layers"] = layers;
     root["skipped"] = skipped;

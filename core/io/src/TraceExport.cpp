@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "convoffload/io/TraceExport.h"
 
+#include "convoffload/io/ProjectFile.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -41,29 +43,6 @@ template <typename Ids> Json listed(const Ids &ids)
 Json span(int tid, const std::string &name, double ts, double dur, Json args = Json::object())
 {
     return Json{{"ph", "X"}, {"pid", kPid}, {"tid", tid}, {"name", name}, {"ts", ts}, {"dur", dur}, {"args", std::move(args)}};
-}
-
-Json layerJson(const Layer &l)
-{
-    Json j{{"c_in", l.c_in}, {"h_in", l.h_in}, {"w_in", l.w_in}, {"h_k", l.h_k}, {"w_k", l.w_k}, {"n", l.n},
-        {"stride_h", l.stride_h}, {"stride_w", l.stride_w}, {"pad_top", l.pad_top}, {"pad_bottom", l.pad_bottom},
-        {"pad_left", l.pad_left}, {"pad_right", l.pad_right}};
-    if (l.group != 1)
-        j["group"] = l.group;
-    if (l.dilation_h != 1 || l.dilation_w != 1) {
-        j["dilation_h"] = l.dilation_h;
-        j["dilation_w"] = l.dilation_w;
-    }
-    return j;
-}
-
-Json hardwareJson(const Hardware &h)
-{
-    Json j{{"mem_size", h.mem_size}, {"nbop_pe", h.nbop_pe}, {"t_l", h.t_l}, {"t_w", h.t_w}, {"t_acc", h.t_acc}};
-    if (h.transfer)
-        j["transfer"]
-            = {{"layout", layoutName(h.transfer->layout)}, {"burst", h.transfer->burst}, {"t_setup", h.transfer->t_setup}};
-    return j;
 }
 
 } // namespace
@@ -124,9 +103,10 @@ std::string traceToJson(
     events.push_back(Json{{"ph", "C"}, {"pid", kPid}, {"tid", kCounters}, {"name", "capacity"}, {"ts", t},
         {"args", {{"mem_size", problem.hardware.mem_size}}}});
 
-    const Json other{{"generator", "convoffload"}, {"time_unit", "one cost unit = 1 us"}, {"layer", layerJson(problem.layer)},
-        {"hardware", hardwareJson(problem.hardware)}, {"strategy", {{"name", spec.name}, {"kind", strategyKindName(spec.kind)}}},
-        {"total_duration", result.totalDuration()}, {"valid", result.valid()}};
+    const Json other{{"generator", "convoffload"}, {"time_unit", "one cost unit = 1 us"},
+        {"layer", layerToJsonValue(problem.layer)}, {"hardware", hardwareToJsonValue(problem.hardware)},
+        {"strategy", {{"name", spec.name}, {"kind", strategyKindName(spec.kind)}}}, {"total_duration", result.totalDuration()},
+        {"valid", result.valid()}};
     // One event a line: a long trace stays readable and diffable.
     std::ostringstream out;
     out << "{\"displayTimeUnit\": \"ms\",\n\"otherData\": " << other.dump() << ",\n\"traceEvents\": [\n";

@@ -9,6 +9,8 @@
 #include "convoffload/model/Project.h"
 #include "convoffload/model/TensorData.h"
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 
 namespace convoffload {
@@ -16,6 +18,10 @@ namespace convoffload {
 /// Parses project JSON text; throws FormatError.
 Project projectFromJson(const std::string &text);
 std::string projectToJson(const Project &project);
+/// A layer's and a hardware's objects as the project file writes them (the
+/// timeline's otherData too).
+nlohmann::ordered_json layerToJsonValue(const Layer &layer);
+nlohmann::ordered_json hardwareToJsonValue(const Hardware &hardware);
 
 /// File versions; errors also name the file. saveProject writes atomically
 /// (temporary file then rename).
