@@ -661,6 +661,14 @@ private slots:
         addErrorRow("matrix too few lines", "1,0,0,0\n1,0,0,0\n1,0,0,0\n1,0,0,0\n1,0,0,0\n1,0,0,0\n1,0,0,0\n1,0,0,0\n",
             "end of file", "patch 8 is missing");
         addErrorRow("duplicate after all", all + "4,1\n", "line 10", "patch 4 appears again (first on line 5)");
+        // A first line of numbers is data, not a header: its wrong value is named.
+        addErrorRow("fraction on the first line", "0.5,1\n", "line 1", "field 1 is not an integer: '0.5'");
+        addErrorRow("23 digits on the first line", "12345678901234567890123,1\n", "line 1", "field 1 is too large");
+        addErrorRow("exponent on the first line", "1e3,0\n", "line 1", "field 1 is not an integer: '1e3'");
+        // Control characters in a value are shown escaped, never raw (a NUL
+        // would cut the message short, an ESC drive the terminal).
+        addErrorRow("NUL in a value", std::string("patch,group\n0,1\0\n", 17), "line 2", "field 2 is not an integer: '1\\0'");
+        addErrorRow("ESC in a value", "patch,group\n0,\x1b[2J\n", "line 2", "field 2 is not an integer: '\\x1b[2J'");
     }
 
     void csvErrors()

@@ -420,6 +420,10 @@ void TestIlp::importsOtherSolutionShapes_data()
                                                  "      0 x_p0_g0     0.99999999   0\n** 1 x_p1_g0  1  0\n"
                                                  "2 x_p3_g1 1 0\r\n3 x_p2_g1 1.0000001 0\n")
                                            << qs("0 1|2 3") << 18.0;
+    // An editor's UTF-8 byte order mark is no part of the first name.
+    QTest::newRow("byte order mark") << QString::fromUtf8(
+        "\xEF\xBB\xBFx_p0_g0 1\nx_p1_g0 1\nx_p2_g1 1\nx_p3_g1 1\n# Objective value = 18\n")
+                                     << qs("0 1|2 3") << 18.0;
 }
 
 void TestIlp::importsOtherSolutionShapes()
@@ -458,6 +462,8 @@ void TestIlp::malformedSolutions_data()
     QTest::newRow("fractional") << qs("x_p0_g0 0.5\n") << qs("line 1: x_p0_g0 = 0.5 is neither 0 nor 1");
     QTest::newRow("no value") << qs("\n\nx_p0_g0\n") << qs("line 3: expected 'name value', got 'x_p0_g0'");
     QTest::newRow("bad objective") << qs("Objective many\n") << qs("line 1: objective 'many' is not a number");
+    // A name with an ESC is shown escaped, never sent raw to the terminal.
+    QTest::newRow("escape in a name") << qs("x_p0_g0 1\n\x1b[2Jfoo 1\n") << qs("line 2: unknown variable '\\x1b[2Jfoo'");
 }
 
 void TestIlp::malformedSolutions()

@@ -14,8 +14,9 @@
 //   the text, as an editor shows it.
 // - The separator is ';' when the first non-blank line contains one, ','
 //   otherwise. A field may be wrapped in double quotes, which are removed.
-// - The first non-blank line is a header when any of its fields is not an
-//   integer.
+// - The first non-blank line is a header when any of its fields is not a
+//   number (a line of numbers, 0.5 among them, is data: its wrong values are
+//   named where they are).
 // - The header decides the shape: `patch,group`, `row,col,group` or
 //   `patch,row,col,group` (case-insensitive; `column` is accepted for `col`;
 //   with four columns the patch id must agree with its row and column). Any
@@ -44,6 +45,7 @@
 #include "convoffload/model/Ids.h"
 
 #include <algorithm>
+#include <regex>
 #include <cctype>
 #include <charconv>
 #include <functional>
@@ -140,10 +142,18 @@ Layout headerLayout(const CsvLine &header)
     return {Shape::Matrix, columns, true};
 }
 
+/// A field that reads as a number, integer or not (0.5, 1e3, -7, 23 digits):
+/// a line of such fields is data whose wrong values are named, not a header.
+bool looksNumeric(const std::string &f)
+{
+    static const std::regex number(R"([+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)");
+    return std::regex_match(f, number);
+}
+
 Layout layoutOf(const CsvLine &first)
 {
-    const auto notInteger = [](const std::string &f) { return !toInteger(f); };
-    if (std::any_of(first.fields.begin(), first.fields.end(), notInteger))
+    const auto notNumber = [](const std::string &f) { return !looksNumeric(f); };
+    if (std::any_of(first.fields.begin(), first.fields.end(), notNumber))
         return headerLayout(first);
     const std::size_t columns = first.fields.size();
     const Shape shape = columns == 2 ? Shape::PatchGroup : columns == 3 ? Shape::RowColGroup : Shape::Matrix;

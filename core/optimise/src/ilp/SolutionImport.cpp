@@ -272,8 +272,13 @@ ImportedSolution readSolution(
     const S1Instance &instance, const std::function<void(const std::function<void(std::string_view)> &)> &source)
 {
     SolutionReader reader(instance);
-    LineSplitter lines(
-        kMaxSolutionLineBytes, [&reader](std::string_view line, std::int64_t number) { reader.line(line, number); });
+    LineSplitter lines(kMaxSolutionLineBytes, [&reader](std::string_view line, std::int64_t number) {
+        // A UTF-8 byte order mark (an editor's) is no part of the first name.
+        constexpr std::string_view bom = "\xEF\xBB\xBF";
+        if (number == 1 && line.starts_with(bom))
+            line.remove_prefix(bom.size());
+        reader.line(line, number);
+    });
     source([&lines](std::string_view chunk) { lines.feed(chunk); });
     lines.finish();
     return reader.finish();

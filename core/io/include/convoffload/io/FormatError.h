@@ -4,14 +4,22 @@
 // The one error every file format throws: where (key path, line, file) and why.
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace convoffload {
 
 /// A load failure: `where` is a key path ("layer.h_k"), "line 3" or a file.
+/// The message and `reason` show control characters escaped (printable): a
+/// name or value read from a file may hold an ESC, a newline or a NUL, which
+/// must neither drive the terminal nor cut the message short.
 struct FormatError : std::runtime_error {
     FormatError(std::string where, const std::string &reason);
-    std::string where;
+    std::string where; // as given (a path compares equal to itself)
     std::string reason;
 };
+
+/// `text` with control characters written as \n, \r, \t, \0 or \xHH (DEL
+/// too); every other byte, UTF-8 included, as it is.
+std::string printable(std::string_view text);
 
 } // namespace convoffload
