@@ -394,6 +394,7 @@ private slots:
         QVERIFY(editor.messageAt(QStringLiteral("hardware.transfer.t_setup")).startsWith(QStringLiteral("transfer.t_setup: ")));
         QVERIFY(editor.messageAt(QStringLiteral("hardware.t_l")).isEmpty());
         QVERIFY(editor.generalMessage().isEmpty());
+        QTest::qWait(20); // the form lays out the messages' rows from the event loop
         saveShot(editor, "problem-editor-transfer-error.png");
         doc.undoStack()->undo();
         QVERIFY(editor.messageAt(QStringLiteral("hardware.transfer.burst")).isEmpty());
@@ -472,6 +473,8 @@ private slots:
         }
         QVERIFY(runs > 0);
         QCOMPARE(at(5, StepTableModel::CumulativeColumn), 121 + 20 * runs);
+        table.resize(1100, 240);
+        table.show();
         saveShot(table, "step-table-transfer.png");
 
         doc.undoStack()->undo(); // the linear model: its table as before
