@@ -335,6 +335,71 @@ private slots:
         QCOMPARE(stepAt(chart.get(), 5.6), -1);
     }
 
+    // docs/reference/model.md#transfer-cost: with a transfer model the load
+    // and write bars hold their data only and a "DMA set-up" set stacks on
+    // them. With burst 1 the data is the linear model's (elements·t), and
+    // every run costs t_setup on top.
+    void durationsSplitTheSetUp()
+    {
+        Problem p = paperExample();
+        p.hardware.transfer = Transfer{Layout::Nhwc, 1, 20.0};
+        const SimulationResult r = rowByRowG2(p);
+        QVERIFY(r.transfer_model);
+        QVERIFY(r.transferRuns() > 0);
+        QCOMPARE(r.totalDuration(), 117.0 + 20.0 * double(r.transferRuns())); // 117: durations() by hand
+        for (int withProblem = 0; withProblem < 2; ++withProblem) {
+            std::unique_ptr<QChart> chart(withProblem ? durationChart(p, r, -1) : durationChart(r, -1));
+            const QList<QStackedBarSeries *> bars = seriesOfType<QStackedBarSeries>(chart.get());
+            QCOMPARE(bars.size(), 1);
+            QStringList names;
+            for (QBarSet *set : bars[0]->barSets())
+                names << set->label();
+            QCOMPARE(names,
+                (QStringList{QStringLiteral("load data"), QStringLiteral("write data"), QStringLiteral("DMA set-up"),
+                    QStringLiteral("compute")}));
+            const QList<QBarSet *> sets = bars[0]->barSets();
+            QBarSet *load = sets[0], *write = sets[1], *setup = sets[2];
+            QVERIFY(setup->color() != load->color() && setup->color() != write->color() && setup->color() != sets[3]->color());
+            double setupSum = 0;
+            for (int k = 0; k < int(r.steps.size()); ++k) {
+                const StepStats &s = r.steps[std::size_t(k)];
+                QCOMPARE(load->at(k), double(s.loaded_input + s.loaded_kernels));
+                QCOMPARE(write->at(k), double(s.written));
+                QCOMPARE(setup->at(k), 20.0 * double(s.load_runs + s.write_runs));
+                double step = 0;
+                for (QBarSet *set : sets)
+                    step += set->at(k);
+                QCOMPARE(step, s.duration());
+                setupSum += setup->at(k);
+            }
+            QCOMPARE(setupSum, r.setupDuration());
+            QCOMPARE(setupSum, 20.0 * double(r.transferRuns()));
+            QVERIFY(chart->title().contains(QStringLiteral("set-up")));
+        }
+
+        // Aligned bursts of 8: the set-up still sums to the result's, the stacks to the steps.
+        p.hardware.transfer = Transfer{Layout::Nchw, 8, 5.0};
+        const SimulationResult bursts = rowByRowG2(p);
+        std::unique_ptr<QChart> chart(durationChart(p, bursts, 2));
+        QBarSet *setup = seriesOfType<QStackedBarSeries>(chart.get()).value(0)->barSets().value(2);
+        QVERIFY(setup);
+        double setupSum = 0;
+        for (int k = 0; k < setup->count(); ++k)
+            setupSum += setup->at(k);
+        QCOMPARE(setupSum, bursts.setupDuration());
+        QCOMPARE(setupSum, 5.0 * double(bursts.transferRuns()));
+
+        // Without one, unchanged: input and kernel loads, write back, compute.
+        const SimulationResult linear = rowByRowG2(paperExample());
+        std::unique_ptr<QChart> plain(durationChart(paperExample(), linear, -1));
+        QStringList names;
+        for (QBarSet *set : seriesOfType<QStackedBarSeries>(plain.get()).value(0)->barSets())
+            names << set->label();
+        QCOMPARE(names,
+            (QStringList{QStringLiteral("load input"), QStringLiteral("load kernels"), QStringLiteral("write back"),
+                QStringLiteral("compute")}));
+    }
+
     void cumulative()
     {
         const Problem p = paperExample();

@@ -14,6 +14,7 @@
 #include "document/ProjectDocument.h"
 #include "charts/ChartFactory.h"
 #include "export/Figures.h"
+#include "export/TimelineExport.h"
 #include "export/HeadlessReport.h"
 #include "models/DropPreview.h"
 #include "grid/GridView.h"
@@ -24,6 +25,11 @@
 #include "render/GridRenderer.h"
 
 #include <QChart>
+#include <QAction>
+#include <QStatusBar>
+#include <QJsonObject>
+#include <QJsonDocument>
+#include <QJsonArray>
 #include <QDir>
 #include <QLineSeries>
 #include <QDragEnterEvent>
@@ -436,6 +442,75 @@ private slots:
     // The dialog's presets are the CLI's --preset: "paper column" lays the
     // figure out at 85 × 65 mm (at 96 px per inch) and writes the PNG at
     // 300 dpi; "Custom" gives the pixel size back to the user.
+    // File › Export Timeline (docs/reference/trace.md): the current
+    // strategy's Steps spans follow one another and add up to its duration.
+    void exportTimelineWritesTheSchedule()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openFile(sample("paper-example.json")));
+        ProjectDocument *doc = window.document();
+        doc->setCurrentStrategy(2); // ZigZag: 5 steps and the drain, 121 cycles
+        const auto ready = [doc] {
+            const auto sim = doc->simulation();
+            return !doc->busy() && sim && sim->spec.name == "ZigZag" && sim->problem == doc->problem();
+        };
+        QTRY_VERIFY(ready());
+        QAction *action = window.findChild<QAction *>(QStringLiteral("exportTimeline"));
+        QVERIFY(action);
+        QVERIFY(action->statusTip().contains(QStringLiteral("ui.perfetto.dev")));
+        QVERIFY(defaultTimelineFileName(*doc).endsWith(QStringLiteral("/paper-example-ZigZag.json")));
+
+        QTemporaryDir dir;
+        // The Steps track (tid 1): its spans' count, their sum, and no gap or overlap.
+        const auto readSteps = [](const QString &path, int &count, double &sum) {
+            QFile file(path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QJsonDocument json = QJsonDocument::fromJson(file.readAll());
+            QVERIFY(json.isObject());
+            count = 0;
+            sum = 0;
+            for (const QJsonValue &v : json.object().value(QStringLiteral("traceEvents")).toArray()) {
+                const QJsonObject e = v.toObject();
+                if (e.value(QStringLiteral("ph")).toString() != QStringLiteral("X")
+                    || e.value(QStringLiteral("tid")).toInt() != 1)
+                    continue;
+                QCOMPARE(e.value(QStringLiteral("ts")).toDouble(), sum); // each starts where the last ended
+                sum += e.value(QStringLiteral("dur")).toDouble();
+                ++count;
+            }
+        };
+        const QString linear = dir.filePath(QStringLiteral("zigzag.json"));
+        QVERIFY(window.exportTimelineTo(linear));
+        QCOMPARE(
+            window.statusBar()->currentMessage(), QStringLiteral("Wrote %1 (6 steps)").arg(QDir::toNativeSeparators(linear)));
+        int count = 0;
+        double sum = 0;
+        readSteps(linear, count, sum);
+        QCOMPARE(count, 6);
+        QCOMPARE(sum, 121.0); // 62 input + 36 kernel elements loaded, 18 written, 5 computes
+
+        // With a transfer model of burst 1 each DMA run adds its t_setup.
+        Problem p = doc->problem();
+        p.hardware.transfer = Transfer{Layout::Nhwc, 1, 20.0};
+        doc->undoStack()->push(new EditProblemCommand(doc, p, QStringLiteral("hardware.transfer")));
+        QTRY_VERIFY(ready());
+        const SimulationResult &r = doc->simulation()->result;
+        QVERIFY(r.transferRuns() > 0);
+        const QString transfer = dir.filePath(QStringLiteral("zigzag-transfer.json"));
+        QVERIFY(window.exportTimelineTo(transfer));
+        readSteps(transfer, count, sum);
+        QCOMPARE(count, 6);
+        QCOMPARE(sum, 121.0 + 20.0 * double(r.transferRuns()));
+        QCOMPARE(sum, r.totalDuration());
+
+        // Nothing simulated: refused, nothing written.
+        ProjectDocument empty;
+        const QString none = dir.filePath(QStringLiteral("none.json"));
+        QVERIFY(!exportTimeline(empty, none).error.isEmpty());
+        QVERIFY(!QFile::exists(none));
+    }
+
     void exportDialogPreset()
     {
         QTemporaryDir dir;

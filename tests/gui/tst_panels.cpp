@@ -22,6 +22,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialog>
 #include <QDir>
@@ -161,7 +162,7 @@ private slots:
         QCOMPARE(doc.simulation()->spec.name, std::string("ZigZag"));
         StepTableModel *m = steps.stepModel();
         QCOMPARE(m->rowCount(), 6); // 5 steps + drain
-        QCOMPARE(m->columnCount(), int(StepTableModel::ColumnCount));
+        QCOMPARE(m->columnCount(), int(StepTableModel::LinearColumnCount)); // no transfer model: no run columns
         // Step 2 loads 12 input elements, writes 4, computes once: 12 + 4 + 1.
         QCOMPARE(m->index(1, StepTableModel::LoadedInputColumn).data(StepTableModel::ValueRole).toLongLong(), 12);
         QCOMPARE(m->index(1, StepTableModel::WrittenColumn).data(StepTableModel::ValueRole).toLongLong(), 4);
@@ -179,7 +180,7 @@ private slots:
             const QLocale before;
             QLocale::setDefault(QLocale(QLocale::German, QLocale::Germany));
             for (int row = 0; row < m->rowCount(); ++row)
-                for (int column = StepTableModel::LoadedInputColumn; column < StepTableModel::ColumnCount; ++column) {
+                for (int column = StepTableModel::LoadedInputColumn; column < m->columnCount(); ++column) {
                     const QModelIndex i = m->index(row, column);
                     QCOMPARE(i.data().toString(), QLocale().toString(qlonglong(i.data(StepTableModel::ValueRole).toDouble())));
                 }
@@ -346,6 +347,140 @@ private slots:
         QCOMPARE(doc.load(kPaperExample), QString());
         QTRY_VERIFY2(settled(doc), describe(doc).constData());
         saveShot(editor, "problem-editor.png");
+    }
+
+    // The transfer model (docs/reference/model.md#transfer-cost) in the
+    // hardware form: a check box makes it (the core's defaults) or drops it,
+    // its fields are disabled without it, each edit is one undo step.
+    void problemEditorEditsTheTransferModel()
+    {
+        ProjectDocument doc;
+        LOAD_PAPER(doc);
+        ProblemEditor editor(&doc);
+        editor.resize(460, 900);
+        editor.show();
+        auto *on = qobject_cast<QCheckBox *>(editor.editorFor(QStringLiteral("hardware.transfer")));
+        auto *layout = qobject_cast<QComboBox *>(editor.editorFor(QStringLiteral("hardware.transfer.layout")));
+        auto *burst = qobject_cast<QSpinBox *>(editor.editorFor(QStringLiteral("hardware.transfer.burst")));
+        auto *setup = qobject_cast<QDoubleSpinBox *>(editor.editorFor(QStringLiteral("hardware.transfer.t_setup")));
+        QVERIFY(on && layout && burst && setup);
+        QVERIFY(!on->isChecked()); // the sample has none: the linear model
+        for (QWidget *w : {static_cast<QWidget *>(layout), static_cast<QWidget *>(burst), static_cast<QWidget *>(setup)})
+            QVERIFY(!w->isEnabled());
+        QCOMPARE(burst->maximum(), 1 << 30);
+        QCOMPARE(burst->minimum(), 1);
+        QCOMPARE(setup->minimum(), 0.0);
+        QVERIFY(on->toolTip().contains(QStringLiteral("DMA descriptor")));
+        QVERIFY(burst->toolTip().contains(QStringLiteral("aligned block")));
+
+        on->setChecked(true);
+        QVERIFY(doc.problem().hardware.transfer.has_value());
+        QVERIFY(*doc.problem().hardware.transfer == Transfer{}); // nchw, burst 1, no set-up
+        QVERIFY(layout->isEnabled() && burst->isEnabled() && setup->isEnabled());
+        layout->setCurrentIndex(1);
+        burst->setValue(8);
+        setup->setValue(20);
+        QCOMPARE(doc.undoStack()->count(), 4); // four fields, four steps
+        const Transfer edited{Layout::Nhwc, 8, 20.0};
+        QVERIFY(*doc.problem().hardware.transfer == edited);
+
+        // Values the spin boxes cannot hold (a file, a script) are named at their field.
+        Problem bad = doc.problem();
+        bad.hardware.transfer->burst = 0;
+        bad.hardware.transfer->t_setup = -1;
+        doc.undoStack()->push(new EditProblemCommand(&doc, bad, QStringLiteral("hardware.transfer")));
+        QVERIFY2(editor.messageAt(QStringLiteral("hardware.transfer.burst")).startsWith(QStringLiteral("transfer.burst: ")),
+            qPrintable(editor.messageAt(QStringLiteral("hardware.transfer.burst"))));
+        QVERIFY(editor.messageAt(QStringLiteral("hardware.transfer.t_setup")).startsWith(QStringLiteral("transfer.t_setup: ")));
+        QVERIFY(editor.messageAt(QStringLiteral("hardware.t_l")).isEmpty());
+        QVERIFY(editor.generalMessage().isEmpty());
+        QTest::qWait(20); // the form lays out the messages' rows from the event loop
+        saveShot(editor, "problem-editor-transfer-error.png");
+        doc.undoStack()->undo();
+        QVERIFY(editor.messageAt(QStringLiteral("hardware.transfer.burst")).isEmpty());
+        QVERIFY(editor.messageAt(QStringLiteral("hardware.transfer.t_setup")).isEmpty());
+
+        // Undo walks back field by field, the form following.
+        doc.undoStack()->undo();
+        QCOMPARE(doc.problem().hardware.transfer->t_setup, 0.0);
+        QCOMPARE(setup->value(), 0.0);
+        doc.undoStack()->undo();
+        QCOMPARE(burst->value(), 1);
+        doc.undoStack()->undo();
+        QCOMPARE(layout->currentIndex(), 0);
+        doc.undoStack()->undo();
+        QVERIFY(!doc.problem().hardware.transfer.has_value());
+        QVERIFY(!on->isChecked());
+        QVERIFY(!burst->isEnabled());
+        for (int i = 0; i < 4; ++i)
+            doc.undoStack()->redo();
+        QVERIFY(*doc.problem().hardware.transfer == edited);
+        QVERIFY(on->isChecked());
+        QCOMPARE(layout->currentIndex(), 1);
+        QCOMPARE(burst->value(), 8);
+        QCOMPARE(setup->value(), 20.0);
+        // Unchecking drops the whole model: the linear model again.
+        on->setChecked(false);
+        QVERIFY(!doc.problem().hardware.transfer.has_value());
+        QVERIFY(!setup->isEnabled());
+        doc.undoStack()->undo();
+        QVERIFY(*doc.problem().hardware.transfer == edited);
+    }
+
+    // The run columns only with a transfer model. With burst 1 every element
+    // is its own aligned block, so the bursts are the elements moved, and
+    // each run adds t_setup to the linear model's duration.
+    void stepTableShowsTransferColumns()
+    {
+        ProjectDocument doc;
+        LOAD_PAPER(doc);
+        doc.setCurrentStrategy(2); // ZigZag, 121 cycles without a transfer model
+        QTRY_VERIFY2(settled(doc), describe(doc).constData());
+        StepTable table(&doc);
+        StepTableModel *m = table.stepModel();
+        QAbstractItemModelTester tester(m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(m->columnCount(), int(StepTableModel::LinearColumnCount));
+
+        Problem p = doc.problem();
+        p.hardware.transfer = Transfer{Layout::Nhwc, 1, 20.0};
+        doc.undoStack()->push(new EditProblemCommand(&doc, p, QStringLiteral("hardware.transfer")));
+        QTRY_VERIFY2(settled(doc) && doc.simulation()->problem == p, describe(doc).constData());
+        QVERIFY(doc.simulation()->result.transfer_model);
+        QCOMPARE(m->columnCount(), int(StepTableModel::ColumnCount));
+        QCOMPARE(m->rowCount(), 6);
+        for (int c = StepTableModel::LoadRunsColumn; c < StepTableModel::ColumnCount; ++c)
+            QVERIFY(!m->headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString().isEmpty());
+        QCOMPARE(m->headerData(StepTableModel::LoadRunsColumn, Qt::Horizontal).toString(), QStringLiteral("Load\nruns"));
+        const auto at = [&](int row, int column) { return m->index(row, column).data(StepTableModel::ValueRole).toDouble(); };
+        const std::vector<StepStats> &stats = doc.simulation()->result.steps;
+        double runs = 0;
+        for (int row = 0; row < m->rowCount(); ++row) {
+            const StepStats &s = stats[std::size_t(row)];
+            QCOMPARE(at(row, StepTableModel::LoadRunsColumn), double(s.load_runs));
+            QCOMPARE(at(row, StepTableModel::LoadBurstsColumn), double(s.load_bursts));
+            QCOMPARE(at(row, StepTableModel::WriteRunsColumn), double(s.write_runs));
+            QCOMPARE(at(row, StepTableModel::WriteBurstsColumn), double(s.write_bursts));
+            QCOMPARE(at(row, StepTableModel::SetupColumn), s.setup_duration);
+            // By the model: one block per element with burst 1, t_setup per run.
+            QCOMPARE(at(row, StepTableModel::LoadBurstsColumn),
+                at(row, StepTableModel::LoadedInputColumn) + at(row, StepTableModel::LoadedKernelsColumn));
+            QCOMPARE(at(row, StepTableModel::WriteBurstsColumn), at(row, StepTableModel::WrittenColumn));
+            const double stepRuns = at(row, StepTableModel::LoadRunsColumn) + at(row, StepTableModel::WriteRunsColumn);
+            QCOMPARE(at(row, StepTableModel::SetupColumn), 20 * stepRuns);
+            QVERIFY(at(row, StepTableModel::LoadRunsColumn) <= at(row, StepTableModel::LoadBurstsColumn));
+            QVERIFY((at(row, StepTableModel::LoadRunsColumn) > 0) == (at(row, StepTableModel::LoadBurstsColumn) > 0));
+            runs += stepRuns;
+        }
+        QVERIFY(runs > 0);
+        QCOMPARE(at(5, StepTableModel::CumulativeColumn), 121 + 20 * runs);
+        table.resize(1100, 240);
+        table.show();
+        saveShot(table, "step-table-transfer.png");
+
+        doc.undoStack()->undo(); // the linear model: its table as before
+        QTRY_VERIFY2(settled(doc) && !doc.simulation()->result.transfer_model, describe(doc).constData());
+        QCOMPARE(m->columnCount(), int(StepTableModel::LinearColumnCount));
+        QCOMPARE(at(5, StepTableModel::CumulativeColumn), 121.0);
     }
 
     void strategyActionsAndUndo()

@@ -541,32 +541,55 @@ QChart *footprintChart(
 namespace {
 
 // Bars of every step; with a problem, the load is split into input and kernels.
+// With a transfer model the load and the write are split instead into their
+// data and their DMA set-up (docs/reference/model.md#transfer-cost): the step
+// stats give the set-up of both together and the runs of each, every run
+// paying the same t_setup, so the load's share is set-up · load runs / runs.
+// The kernels' share of that set-up is not known, hence no kernel split then.
 QChart *durationBars(const Problem *problem, const SimulationResult &result, int cursorStep, const QString &strategy)
 {
     const std::vector<StepStats> &steps = result.steps;
     const int count = int(steps.size());
-    QChart *chart = newChart(titled(
-        strategy, QStringLiteral("duration per step"), QStringLiteral("total %1 cycles").arg(number(result.totalDuration()))));
+    const bool transfer = result.transfer_model;
+    QString summary = QStringLiteral("total %1 cycles").arg(number(result.totalDuration()));
+    if (transfer)
+        summary += QStringLiteral(", DMA set-up %1").arg(number(result.setupDuration()));
+    QChart *chart = newChart(titled(strategy, QStringLiteral("duration per step"), summary));
 
     // Short labels for a narrow figure: the title says these are durations.
-    QBarSet *load = withShortLabel(
-        barSet(problem ? QStringLiteral("load input") : QStringLiteral("load (input + kernels)"), Palette::load()),
-        problem ? QStringLiteral("input") : QStringLiteral("load"));
-    QBarSet *loadKernels = problem
+    const bool kernelSplit = problem && !transfer;
+    QBarSet *load = transfer
+        ? withShortLabel(barSet(QStringLiteral("load data"), Palette::load()), QStringLiteral("load"))
+        : withShortLabel(
+            barSet(problem ? QStringLiteral("load input") : QStringLiteral("load (input + kernels)"), Palette::load()),
+            problem ? QStringLiteral("input") : QStringLiteral("load"));
+    QBarSet *loadKernels = kernelSplit
         ? withShortLabel(barSet(QStringLiteral("load kernels"), Palette::kernels()), QStringLiteral("kernels"))
         : nullptr;
-    QBarSet *write = withShortLabel(barSet(QStringLiteral("write back"), Palette::write()), QStringLiteral("write"));
+    QBarSet *write
+        = withShortLabel(barSet(transfer ? QStringLiteral("write data") : QStringLiteral("write back"), Palette::write()),
+            QStringLiteral("write"));
+    QBarSet *setup
+        = transfer ? withShortLabel(barSet(QStringLiteral("DMA set-up"), Palette::setup()), QStringLiteral("set-up")) : nullptr;
     QBarSet *compute = barSet(QStringLiteral("compute"), Palette::compute());
     double top = 0;
     for (const StepStats &s : steps) {
-        if (problem) {
-            const LoadSplit split = loadSplit(*problem, s);
-            load->append(split.input);
-            loadKernels->append(split.kernels);
+        if (transfer) {
+            const std::int64_t runs = s.load_runs + s.write_runs;
+            const double loadSetup = runs > 0 ? s.setup_duration * double(s.load_runs) / double(runs) : 0.0;
+            load->append(s.load_duration - loadSetup);
+            write->append(s.write_duration - (s.setup_duration - loadSetup));
+            setup->append(s.setup_duration);
         } else {
-            load->append(s.load_duration);
+            if (kernelSplit) {
+                const LoadSplit split = loadSplit(*problem, s);
+                load->append(split.input);
+                loadKernels->append(split.kernels);
+            } else {
+                load->append(s.load_duration);
+            }
+            write->append(s.write_duration);
         }
-        write->append(s.write_duration);
         compute->append(s.compute_duration);
         top = std::max(top, s.duration());
     }
@@ -574,7 +597,10 @@ QChart *durationBars(const Problem *problem, const SimulationResult &result, int
     bars->append(load);
     if (loadKernels)
         bars->append(loadKernels);
-    bars->append({write, compute});
+    bars->append(write);
+    if (setup)
+        bars->append(setup);
+    bars->append(compute);
     bars->setBarWidth(count > 40 ? 0.9 : 0.7);
 
     QCategoryAxis *x = stepAxis(steps, -0.5, std::max(0.5, count - 0.5), false, QStringLiteral("step"));
@@ -595,6 +621,9 @@ QChart *durationBars(const Problem *problem, const SimulationResult &result, int
 
 LoadSplit loadSplit(const Problem &problem, const StepStats &step)
 {
+    // A transfer model's cost is not elements·t_l: the simulator's own split.
+    if (problem.hardware.transfer)
+        return {step.load_duration - step.kernel_load_duration, step.kernel_load_duration};
     const double tl = problem.hardware.t_l;
     return {double(step.loaded_input) * tl, problem.options.kernels_preloaded ? 0.0 : double(step.loaded_kernels) * tl};
 }

@@ -70,14 +70,20 @@ QString plainChartTitle(const QChart *chart);
 QChart *footprintChart(
     const Problem &problem, const SimulationResult &result, int cursorStep, bool perAction, const QString &strategy = {});
 
-/// Stacked load / write / compute duration (cycles) of every step.
+/// Stacked load / write / compute duration (cycles) of every step. With a
+/// transfer model (result.transfer_model) the load and the write show their
+/// data only and a "DMA set-up" set (StepStats::setup_duration) stacks on
+/// them, so the set-up set sums to result.setupDuration().
 QChart *durationChart(const SimulationResult &result, int cursorStep, const QString &strategy = {});
 /// The same with the load split into input loads and kernel loads
-/// (loadSplit), so a kernel-streaming strategy shows what its kernels cost.
+/// (loadSplit), so a kernel-streaming strategy shows what its kernels cost;
+/// under a transfer model the set-up split instead, as above.
 QChart *durationChart(const Problem &problem, const SimulationResult &result, int cursorStep, const QString &strategy = {});
 
 /// A step's load cycles split by what was loaded: input elements·t_l and
 /// kernel elements·t_l (0 with kernels_preloaded); they sum to load_duration.
+/// With a transfer model: load_duration − kernel_load_duration and
+/// kernel_load_duration, set-up included.
 struct LoadSplit {
     double input = 0, kernels = 0;
 };

@@ -56,6 +56,10 @@ void copyBarSet(QBarSet *to, QBarSet *from)
     to->setColor(from->color());
     to->setBorderColor(from->borderColor());
     to->setLabelColor(from->labelColor());
+    // A set may change meaning with the same shape (the load's input part
+    // becomes the load's data under a transfer model): its short label too.
+    for (const QByteArray &name : from->dynamicPropertyNames())
+        to->setProperty(name.constData(), from->property(name.constData()));
     const int common = std::min(to->count(), from->count());
     for (int i = 0; i < common; ++i)
         if (to->at(i) != from->at(i))

@@ -33,6 +33,9 @@ QString stepHoverText(const SimulationResult &result, int step, StepChartKind ki
     case StepChartKind::Durations:
         text += tr("%1 cycles: load %2, compute %3, write back %4")
                     .arg(number(s.duration()), number(s.load_duration), number(s.compute_duration), number(s.write_duration));
+        if (result.transfer_model) // docs/reference/model.md#transfer-cost
+            text += tr("<br>DMA set-up %1 of it: %2 load runs, %3 write runs")
+                        .arg(number(s.setup_duration), number(double(s.load_runs)), number(double(s.write_runs)));
         break;
     case StepChartKind::Cumulative: {
         double upTo = 0;

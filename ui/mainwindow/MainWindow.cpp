@@ -3,6 +3,7 @@
 #include "mainwindow/MainWindow.h"
 
 #include "mainwindow/ExportDialog.h"
+#include "export/TimelineExport.h"
 #include "mainwindow/WindowLayout.h"
 #include "start/BundledSamples.h"
 #include "start/HelpMenu.h"
@@ -245,6 +246,11 @@ void MainWindow::createMenus()
         networkChart->setEnabled(panel && panel->canSaveChart());
     });
     networkChart->setEnabled(false);
+    QAction *timeline = file->addAction(tr("Export &Timeline…"), this, &MainWindow::chooseTimelineFile);
+    timeline->setObjectName(QStringLiteral("exportTimeline"));
+    const QString timelineTip = tr("Save the schedule as a Chrome Trace Event file for Perfetto (ui.perfetto.dev)");
+    timeline->setToolTip(timelineTip);
+    timeline->setStatusTip(timelineTip);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -478,6 +484,26 @@ void MainWindow::exportFigure()
 {
     ExportDialog dialog(m_document, this);
     dialog.exec();
+}
+
+// docs/reference/trace.md: the CLI's `export --figure trace` from the menu.
+void MainWindow::chooseTimelineFile()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export timeline"), defaultTimelineFileName(*m_document), tr("Chrome Trace Event (*.json)"));
+    if (!path.isEmpty())
+        exportTimelineTo(path);
+}
+
+bool MainWindow::exportTimelineTo(const QString &path)
+{
+    const TimelineExportResult result = exportTimeline(*m_document, path);
+    if (!result) {
+        QMessageBox::warning(this, tr("Cannot export timeline"), result.error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Wrote %1 (%2 steps)").arg(QDir::toNativeSeparators(path)).arg(result.steps), 5000);
+    return true;
 }
 
 void MainWindow::updateTitle()

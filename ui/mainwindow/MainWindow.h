@@ -58,6 +58,9 @@ public:
     ChartsPanel *charts() const { return m_charts; }
     StepControls *stepControls() const { return m_stepControls; }
     DiagnosticsPanel *diagnostics() const { return m_diagnostics; }
+    /// File › Export Timeline once the file is chosen: writes it, then says
+    /// so in the status bar, or shows why not in a message box; true when written.
+    bool exportTimelineTo(const QString &path);
     GroupsPanel *groups() const { return m_groups; }
 
 protected:
@@ -71,6 +74,7 @@ private:
     bool saveAs();
     bool maybeSave();
     void exportFigure();
+    void chooseTimelineFile();
     void optimiseStrategy();
     void showExperiments();
     void updateTitle();

@@ -54,7 +54,9 @@ void StepTableModel::follow()
     if (next == m_snapshot)
         return;
     const auto steps = [](const SimulationSnapshot *s) { return s ? s->result.steps.size() : std::size_t(0); };
-    if (steps(next.get()) == steps(m_snapshot.get())) {
+    // The transfer columns come and go with the transfer model: a reset.
+    const auto transfer = [](const SimulationSnapshot *s) { return s && s->result.transfer_model; };
+    if (steps(next.get()) == steps(m_snapshot.get()) && transfer(next.get()) == transfer(m_snapshot.get())) {
         const std::shared_ptr<const SimulationSnapshot> before = std::exchange(m_snapshot, next);
         std::vector<double> sums = cumulative(m_snapshot.get());
         // The rows that read differently: another step, cumulative duration or
@@ -72,7 +74,7 @@ void StepTableModel::follow()
             --last;
         m_cumulative = std::move(sums);
         if (first < rows)
-            emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
+            emit dataChanged(index(first, 0), index(last, columnCount() - 1));
         return;
     }
     beginResetModel();
@@ -86,7 +88,12 @@ int StepTableModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() || !m_snapshot ? 0 : int(m_snapshot->result.steps.size());
 }
 
-int StepTableModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
+bool StepTableModel::transferModel() const { return m_snapshot && m_snapshot->result.transfer_model; }
+
+int StepTableModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : transferModel() ? ColumnCount : LinearColumnCount;
+}
 
 QVariant StepTableModel::value(int row, int column) const
 {
@@ -110,6 +117,16 @@ QVariant StepTableModel::value(int row, int column) const
         return s.duration();
     case CumulativeColumn:
         return m_cumulative[std::size_t(row)];
+    case LoadRunsColumn:
+        return qint64(s.load_runs);
+    case LoadBurstsColumn:
+        return qint64(s.load_bursts);
+    case WriteRunsColumn:
+        return qint64(s.write_runs);
+    case WriteBurstsColumn:
+        return qint64(s.write_bursts);
+    case SetupColumn:
+        return s.setup_duration;
     case ColumnCount:
         break;
     }
@@ -144,9 +161,15 @@ QVariant StepTableModel::data(const QModelIndex &index, int role) const
                 .arg(s.after.input)
                 .arg(s.after.kernels)
                 .arg(s.after.output);
-        if (column == DurationColumn)
-            return tr("load %1 + write %2 + compute %3 cycles")
-                .arg(formatNumber(s.load_duration), formatNumber(s.write_duration), formatNumber(s.compute_duration));
+        if (column == DurationColumn) {
+            QString text
+                = tr("load %1 + write %2 + compute %3 cycles")
+                      .arg(formatNumber(s.load_duration), formatNumber(s.write_duration), formatNumber(s.compute_duration));
+            if (transferModel())
+                text += tr("; set-up of %1 DMA runs: %2 cycles of the load and write")
+                            .arg(formatNumber(double(s.load_runs + s.write_runs)), formatNumber(s.setup_duration));
+            return text;
+        }
         if (column == StepColumn && s.drain)
             return tr("The drain: writes what is left on chip and frees everything (no compute, no t_acc)");
         return {};
@@ -165,7 +188,7 @@ QVariant StepTableModel::data(const QModelIndex &index, int role) const
 std::vector<int> StepTableModel::widestRows(int column) const
 {
     const int rows = rowCount();
-    if (rows == 0 || column < 0 || column >= ColumnCount)
+    if (rows == 0 || column < 0 || column >= columnCount())
         return {};
     if (column == StepColumn) // the largest step number, or "drain"
         return rows == 1 ? std::vector<int>{0} : std::vector<int>{rows - 2, rows - 1};
@@ -195,13 +218,14 @@ std::vector<int> StepTableModel::widestRows(int column) const
 
 QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+    if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
         return QAbstractTableModel::headerData(section, orientation, role);
     // Two lines keep the numeric columns narrow enough for a dock.
     static const char *const titles[ColumnCount]
         = {QT_TR_NOOP("Step"), QT_TR_NOOP("Loaded\ninput"), QT_TR_NOOP("Loaded\nkernels"), QT_TR_NOOP("Freed\ninput"),
             QT_TR_NOOP("Written\noutputs"), QT_TR_NOOP("Computed\noutputs"), QT_TR_NOOP("Footprint\n(peak)"),
-            QT_TR_NOOP("Duration\n(cycles)"), QT_TR_NOOP("Cumulative\n(cycles)")};
+            QT_TR_NOOP("Duration\n(cycles)"), QT_TR_NOOP("Cumulative\n(cycles)"), QT_TR_NOOP("Load\nruns"),
+            QT_TR_NOOP("Load\nbursts"), QT_TR_NOOP("Write\nruns"), QT_TR_NOOP("Write\nbursts"), QT_TR_NOOP("Set-up\n(cycles)")};
     static const char *const tips[ColumnCount] = {
         QT_TR_NOOP("Step number (1-based); the drain writes what is left and frees everything"),
         QT_TR_NOOP("Input elements loaded (I_slice): a pixel counts c_in elements, a slice of one of its g channel groups "
@@ -210,11 +234,20 @@ QVariant StepTableModel::headerData(int section, Qt::Orientation orientation, in
         QT_TR_NOOP("Output elements written back to DRAM (W)"), QT_TR_NOOP("Output elements computed (Out)"),
         QT_TR_NOOP("Largest on-chip footprint after any of the step's actions, in elements"),
         QT_TR_NOOP("Loads·t_l + writes·t_w + t_acc (no t_acc at the drain), in cycles"),
-        QT_TR_NOOP("Duration of the strategy up to the end of this step, in cycles")};
+        QT_TR_NOOP("Duration of the strategy up to the end of this step, in cycles"),
+        QT_TR_NOOP("DMA descriptors of the step's loads (input and paid kernel loads): one per run of consecutive DRAM "
+                   "addresses"),
+        QT_TR_NOOP("Aligned bursts of burst elements the step's load runs touch; each costs burst·t_l"),
+        QT_TR_NOOP("DMA descriptors of the step's writes: one per run of consecutive DRAM addresses"),
+        QT_TR_NOOP("Aligned bursts of burst elements the step's write runs touch; each costs burst·t_w"),
+        QT_TR_NOOP("t_setup paid by every load and write run of the step, in cycles (part of its duration)")};
     switch (role) {
     case Qt::DisplayRole:
         return tr(titles[section]);
     case Qt::ToolTipRole:
+        if (section == DurationColumn && transferModel())
+            return tr("Load and write runs' t_setup + aligned bursts·burst·(t_l or t_w), + t_acc (no t_acc at the drain), "
+                      "in cycles");
         return tr(tips[section]);
     case Qt::TextAlignmentRole:
         return int(Qt::AlignRight | Qt::AlignVCenter);

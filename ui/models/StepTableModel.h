@@ -2,7 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #pragma once
 // One row per step of the current simulation (the drain last): element
-// counts, peak footprint, duration and cumulative duration. Follows the
+// counts, peak footprint, duration and cumulative duration; with a transfer
+// model (docs/reference/model.md#transfer-cost) also the DMA runs and bursts
+// of the loads and writes and their set-up time, columns a linear project's
+// table does not have. Follows the
 // document's simulation: reset when a snapshot with other steps arrives,
 // updated in place when the new one has as many steps (one dataChanged over
 // the rows that differ, none when no row does).
@@ -30,6 +33,12 @@ public:
         FootprintColumn,
         DurationColumn,
         CumulativeColumn,
+        LinearColumnCount, // the columns without a transfer model
+        LoadRunsColumn = LinearColumnCount,
+        LoadBurstsColumn,
+        WriteRunsColumn,
+        WriteBurstsColumn,
+        SetupColumn,
         ColumnCount
     };
     enum Role {
@@ -52,6 +61,7 @@ public:
 
 private:
     void follow();
+    bool transferModel() const;
     static std::vector<double> cumulative(const SimulationSnapshot *snapshot);
     QVariant value(int row, int column) const;
 

@@ -68,6 +68,44 @@ void setWritePolicy(Problem &p, double v)
     p.options.write_policy = v != 0 ? WritePolicy::AsLateAsPossible : WritePolicy::NextStep;
 }
 
+// The transfer model (docs/reference/model.md#transfer-cost) is optional: the
+// check box creates it with the core's defaults or drops it (the linear
+// model); its fields read as those defaults and are disabled while it is off.
+bool hasTransfer(const Problem &p) { return p.hardware.transfer.has_value(); }
+
+double getHasTransfer(const Problem &p) { return hasTransfer(p) ? 1.0 : 0.0; }
+
+void setHasTransfer(Problem &p, double v)
+{
+    if (v == 0)
+        p.hardware.transfer.reset();
+    else if (!p.hardware.transfer)
+        p.hardware.transfer = Transfer{};
+}
+
+template <auto Member> double getTransfer(const Problem &p)
+{
+    const Transfer t = p.hardware.transfer.value_or(Transfer{});
+    if constexpr (std::is_same_v<std::remove_cvref_t<decltype(t.*Member)>, Layout>)
+        return t.*Member == Layout::Nhwc ? 1.0 : 0.0;
+    else
+        return double(t.*Member);
+}
+
+template <auto Member> void setTransfer(Problem &p, double v)
+{
+    if (!p.hardware.transfer)
+        return; // the editors are disabled without a transfer model
+    auto &value = (*p.hardware.transfer).*Member;
+    using T = std::remove_cvref_t<decltype(value)>;
+    if constexpr (std::is_same_v<T, Layout>)
+        value = v != 0 ? Layout::Nhwc : Layout::Nchw;
+    else if constexpr (std::is_integral_v<T>)
+        value = T(std::llround(v));
+    else
+        value = v;
+}
+
 } // namespace
 
 std::span<const ProblemEditor::FieldSpec> ProblemEditor::fieldTable()
@@ -289,6 +327,49 @@ std::span<const ProblemEditor::FieldSpec> ProblemEditor::fieldTable()
                          "often still runs correctly, but breaks the reload assumption (the heuristics routinely do)."),
             .get = getValue<H, &Hardware::max_loads_per_element>,
             .set = setValue<H, &Hardware::max_loads_per_element>},
+        // The transfer model: docs/reference/model.md#transfer-cost.
+        {.section = Section::Hardware,
+            .rowLabel = QT_TR_NOOP("Transfer model"),
+            .key = "hardware.transfer",
+            .kind = EditorKind::Check,
+            .text = QT_TR_NOOP("DMA runs and bursts"),
+            .tip = QT_TR_NOOP("Unchecked: the linear model, every element costs t_l or t_w. Checked: a load or write costs, "
+                              "for each run of consecutive DRAM addresses (one DMA descriptor), t_setup plus its aligned bursts "
+                              "of burst elements."),
+            .get = getHasTransfer,
+            .set = setHasTransfer},
+        {.section = Section::Hardware,
+            .rowLabel = QT_TR_NOOP("layout (in DRAM)"),
+            .key = "hardware.transfer.layout",
+            .kind = EditorKind::Layout,
+            .tip = QT_TR_NOOP("layout: how the input and output lie in DRAM, NCHW (one plane per channel) or NHWC (a pixel's "
+                              "channels side by side); it decides which elements are consecutive, hence how many runs an "
+                              "action needs."),
+            .get = getTransfer<&Transfer::layout>,
+            .set = setTransfer<&Transfer::layout>,
+            .enabled = hasTransfer},
+        {.section = Section::Hardware,
+            .rowLabel = QT_TR_NOOP("burst (elements)"),
+            .key = "hardware.transfer.burst",
+            .kind = EditorKind::Int,
+            .min = 1,
+            .max = 1 << 30,
+            .tip = QT_TR_NOOP("burst: DMA burst size in elements; a run pays for every aligned block of burst elements it "
+                              "touches, so a short run still costs a whole burst (1: only the elements moved)."),
+            .get = getTransfer<&Transfer::burst>,
+            .set = setTransfer<&Transfer::burst>,
+            .enabled = hasTransfer},
+        {.section = Section::Hardware,
+            .rowLabel = QT_TR_NOOP("t_setup (cycles per run)"),
+            .key = "hardware.transfer.t_setup",
+            .kind = EditorKind::Real,
+            .min = 0,
+            .max = 1e15,
+            .tip = QT_TR_NOOP("t_setup: cycles to set up one DMA descriptor, paid once by every run of consecutive DRAM "
+                              "addresses a load or write moves."),
+            .get = getTransfer<&Transfer::t_setup>,
+            .set = setTransfer<&Transfer::t_setup>,
+            .enabled = hasTransfer},
 
         // ---- options --------------------------------------------------------
         {.section = Section::Options,
@@ -500,10 +581,16 @@ QWidget *ProblemEditor::makeEditor(Field &field)
         field.editor = check;
         break;
     }
-    case EditorKind::Policy: {
+    case EditorKind::Policy:
+    case EditorKind::Layout: {
         auto *combo = new QComboBox;
-        combo->addItem(tr("next-step (paper)"));
-        combo->addItem(tr("as-late-as-possible"));
+        if (field.spec->kind == EditorKind::Policy) {
+            combo->addItem(tr("next-step (paper)"));
+            combo->addItem(tr("as-late-as-possible"));
+        } else {
+            combo->addItem(tr("NCHW"));
+            combo->addItem(tr("NHWC"));
+        }
         connect(combo, &QComboBox::currentIndexChanged, this, [this, index] { onEdited(index); });
         field.editor = combo;
         break;
@@ -525,6 +612,7 @@ double ProblemEditor::editorValue(const Field &field) const
     case EditorKind::Check:
         return static_cast<QCheckBox *>(field.editor)->isChecked() ? 1 : 0;
     case EditorKind::Policy:
+    case EditorKind::Layout:
         return static_cast<QComboBox *>(field.editor)->currentIndex();
     }
     return 0;
@@ -547,6 +635,7 @@ void ProblemEditor::setEditorValue(Field &field, double value)
         static_cast<QCheckBox *>(field.editor)->setChecked(value != 0);
         break;
     case EditorKind::Policy:
+    case EditorKind::Layout:
         static_cast<QComboBox *>(field.editor)->setCurrentIndex(int(value));
         break;
     }
@@ -566,8 +655,11 @@ void ProblemEditor::onEdited(int fieldIndex)
 void ProblemEditor::refresh()
 {
     const Problem &p = m_document->problem();
-    for (Field &f : m_fields)
+    for (Field &f : m_fields) {
         setEditorValue(f, f.spec->get(p));
+        if (f.spec->enabled)
+            f.editor->setEnabled(f.spec->enabled(p));
+    }
     showMessages();
     updateDerived();
 }

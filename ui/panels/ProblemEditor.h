@@ -39,7 +39,7 @@ public:
     QString generalMessage() const;
 
 private:
-    enum class EditorKind { Int, Int64, Real, Check, Policy };
+    enum class EditorKind { Int, Int64, Real, Check, Policy, Layout };
     enum class Section { Layer, Hardware, Options }; // a group box each
     /// One editable field of the form; fieldTable() lists them in form order.
     struct FieldSpec {
@@ -53,6 +53,7 @@ private:
         const char *tip = nullptr; // the editor's tooltip
         double (*get)(const Problem &) = nullptr; // the field's value, as the editor holds it
         void (*set)(Problem &, double) = nullptr;
+        bool (*enabled)(const Problem &) = nullptr; // null: always editable (the transfer fields need a transfer model)
     };
     struct Field {
         const FieldSpec *spec;

@@ -81,6 +81,9 @@ struct Palette {
     static QColor load() { return QColor(0xE6, 0x9F, 0x00); }
     static QColor write() { return QColor(0xCC, 0x79, 0xA7); }
     static QColor compute() { return QColor(0x00, 0x9E, 0x73); }
+    /// DMA set-up time of the transfer model: a neutral grey, apart in hue
+    /// from the data it moves (load, write) and the compute.
+    static QColor setup() { return QColor(0x99, 0x99, 0x99); }
     static QColor cursor() { return QColor(0x00, 0x00, 0x00); }
     // Editing feedback. The receptive-field preview marks the pixels the
     // target group reads already in blue and those a drop adds in yellow
