@@ -12,6 +12,7 @@
 #include "export/HeadlessReport.h"
 
 #include "convoffload/Version.h"
+#include "convoffload/io/ProjectFile.h"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -106,6 +107,21 @@ int main(int argc, char *argv[])
             "(convoffload-cli import-onnx) and give the network project\n",
             qPrintable(project));
         return 1;
+    }
+    // Nor may an unreadable project (a FIFO, /dev/zero, a directory, bad
+    // JSON): the window would say so in a dialog that waits for a user.
+    // It is read here first, and what is wrong goes to stderr, as --report does.
+    if (parser.isSet(screenshot) && !project.isEmpty()) {
+        try {
+            const std::string path = project.toStdString();
+            if (convoffload::isNetworkProjectFile(path))
+                convoffload::loadNetwork(path);
+            else
+                convoffload::loadProject(path);
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "convoffload: --screenshot: %s\n", e.what());
+            return 1;
+        }
     }
     window.show();
     if (!project.isEmpty() && !window.openFile(project) && parser.isSet(screenshot))

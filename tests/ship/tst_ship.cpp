@@ -10,6 +10,8 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QIcon>
 #include <QMenuBar>
@@ -18,6 +20,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
+
+#include <sys/stat.h>
 
 namespace {
 
@@ -168,6 +172,45 @@ private slots:
         const Run report = gui({model, QStringLiteral("--report"), dir.filePath(QStringLiteral("report"))});
         QCOMPARE(report.exitCode, 1);
         QVERIFY2(report.err.contains(QStringLiteral("a binary file, not JSON text")), qPrintable(report.err));
+    }
+
+    // An unreadable project given to --screenshot is refused on stderr, as
+    // --report refuses it, never in a dialog that waits for nobody.
+    void screenshotRefusesAnUnreadableProject_data()
+    {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("fifo") << QStringLiteral("fifo") << QStringLiteral("a FIFO (named pipe), not a file");
+        QTest::newRow("device") << QStringLiteral("/dev/zero") << QStringLiteral("a character device, not a file");
+        QTest::newRow("directory") << QStringLiteral("dir") << QStringLiteral("a directory, not a file");
+        QTest::newRow("duplicate key") << QStringLiteral("dup") << QStringLiteral("duplicate key");
+        QTest::newRow("deep nesting") << QStringLiteral("deep") << QStringLiteral("top level: expected an object, got array");
+    }
+    void screenshotRefusesAnUnreadableProject()
+    {
+        QFETCH(QString, kind);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QString path = kind;
+        if (kind == QLatin1String("fifo")) {
+            path = dir.filePath(QStringLiteral("p.json"));
+            QVERIFY(::mkfifo(path.toLocal8Bit().constData(), 0600) == 0);
+        } else if (kind == QLatin1String("dir")) {
+            path = dir.filePath(QStringLiteral("d.json"));
+            QVERIFY(QDir().mkdir(path));
+        } else if (kind == QLatin1String("dup") || kind == QLatin1String("deep")) {
+            path = dir.filePath(QStringLiteral("bad.json"));
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(kind == QLatin1String("dup")
+                    ? QByteArray("{\"format\": \"convoffload-project\", \"version\": 1, \"version\": 1}")
+                    : QByteArray(100000, '[') + QByteArray(100000, ']'));
+        }
+        const QString shot = dir.filePath(QStringLiteral("shot.png"));
+        const Run r = gui({path, QStringLiteral("--screenshot"), shot});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains(message), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(shot));
     }
 
     // A dock named in any case, without its mnemonic, is found and the
