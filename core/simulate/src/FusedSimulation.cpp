@@ -580,33 +580,19 @@ private:
     /// `written`'s patches, ascending).
     void transferCosts(StepStats &stats, std::span<const PixelId> loaded, std::span<const PatchId> written)
     {
-        const Transfer &t = *m_problem.hardware.transfer;
-        const Hardware &hw = m_problem.hardware;
         // The loads in ascending order, as slice ids (a whole pixel is its g slices).
         m_sortedLoads.clear();
         for (const PixelId p : loaded)
             for (int g = 0; g < m_layer.group; ++g)
                 m_sortedLoads.push_back(sliceId(m_layer, p, g));
         std::sort(m_sortedLoads.begin(), m_sortedLoads.end());
-        detail::TransferCounts load = m_transfer->input(m_sortedLoads);
-        stats.kernel_load_duration = 0;
-        if (!m_problem.options.kernels_preloaded && !stats.drain) {
-            const detail::TransferCounts kernels = m_transfer->kernels(m_loadingKernels);
-            stats.kernel_load_duration = double(kernels.runs) * t.t_setup + double(kernels.blocks) * double(t.burst) * hw.t_l;
-            load += kernels;
-        }
         m_writeIds.clear();
         for (const PatchId p : written)
             for (int k = 0; k < m_layer.n; ++k)
                 m_writeIds.push_back(outputId(m_layer, p, KernelId(k)));
-        const detail::TransferCounts write = m_transfer->outputs(m_writeIds);
-        stats.load_runs = load.runs;
-        stats.load_bursts = load.blocks;
-        stats.write_runs = write.runs;
-        stats.write_bursts = write.blocks;
-        stats.load_duration = double(load.runs) * t.t_setup + double(load.blocks) * double(t.burst) * hw.t_l;
-        stats.write_duration = double(write.runs) * t.t_setup + double(write.blocks) * double(t.burst) * hw.t_w;
-        stats.setup_duration = double(load.runs + write.runs) * t.t_setup;
+        const bool freeKernels = m_problem.options.kernels_preloaded || stats.drain;
+        m_transfer->costStep(stats, m_problem.hardware, m_sortedLoads,
+            freeKernels ? std::span<const KernelId>() : std::span<const KernelId>(m_loadingKernels), m_writeIds);
     }
 
     std::optional<detail::TransferCounter> m_transfer;

@@ -151,8 +151,6 @@ private:
     /// per aligned block burst·t. Kernel loads cost nothing when preloaded.
     void transferCosts(StepStats &stats)
     {
-        const Transfer &t = *m_problem.hardware.transfer;
-        const Hardware &hw = m_problem.hardware;
         const auto ascending = [](auto &ids) {
             if (!std::is_sorted(ids.begin(), ids.end())) // a hand-made step list
                 std::sort(ids.begin(), ids.end());
@@ -160,22 +158,9 @@ private:
         ascending(m_movedInput);
         ascending(m_movedKernels);
         ascending(m_movedOutputs);
-        detail::TransferCounts load = m_transfer->input(m_movedInput);
-        stats.kernel_load_duration = 0;
-        if (!m_problem.options.kernels_preloaded) {
-            const detail::TransferCounts kernels = m_transfer->kernels(m_movedKernels);
-            stats.kernel_load_duration = double(kernels.runs) * t.t_setup + double(kernels.blocks) * double(t.burst) * hw.t_l;
-            load += kernels;
-        }
-        const detail::TransferCounts write = m_transfer->outputs(m_movedOutputs);
-        const double burst = double(t.burst);
-        stats.load_runs = load.runs;
-        stats.load_bursts = load.blocks;
-        stats.write_runs = write.runs;
-        stats.write_bursts = write.blocks;
-        stats.load_duration = double(load.runs) * t.t_setup + double(load.blocks) * burst * hw.t_l;
-        stats.write_duration = double(write.runs) * t.t_setup + double(write.blocks) * burst * hw.t_w;
-        stats.setup_duration = double(load.runs + write.runs) * t.t_setup;
+        if (m_problem.options.kernels_preloaded)
+            m_movedKernels.clear(); // free: no run, no cost
+        m_transfer->costStep(stats, m_problem.hardware, m_movedInput, m_movedKernels, m_movedOutputs);
         m_movedInput.clear();
         m_movedKernels.clear();
         m_movedOutputs.clear();

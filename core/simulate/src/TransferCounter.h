@@ -17,6 +17,7 @@
 // first run can continue the previous lane's last one (end() joins them).
 
 #include "convoffload/model/Ids.h"
+#include "convoffload/simulate/SimulationResult.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -37,6 +38,30 @@ struct TransferCounts {
 
 class TransferCounter {
 public:
+    /// A step's transfer figures and load, kernel-load, write and set-up
+    /// durations from its moved ids, each list ascending; `kernels` empty
+    /// when kernel loads are free (preloaded).
+    void costStep(StepStats &stats, const Hardware &hw, std::span<const SliceId> input, std::span<const KernelId> kernels,
+        std::span<const OutputId> outputs)
+    {
+        const Transfer &t = *hw.transfer;
+        const auto cost = [&](const TransferCounts &c, double perElement) {
+            return double(c.runs) * t.t_setup + double(c.blocks) * double(t.burst) * perElement;
+        };
+        TransferCounts load = this->input(input);
+        const TransferCounts kernelLoads = this->kernels(kernels);
+        load += kernelLoads;
+        const TransferCounts write = this->outputs(outputs);
+        stats.load_runs = load.runs;
+        stats.load_bursts = load.blocks;
+        stats.write_runs = write.runs;
+        stats.write_bursts = write.blocks;
+        stats.kernel_load_duration = cost(kernelLoads, hw.t_l);
+        stats.load_duration = cost(load, hw.t_l);
+        stats.write_duration = cost(write, hw.t_w);
+        stats.setup_duration = double(load.runs + write.runs) * t.t_setup;
+    }
+
     TransferCounter(const Layer &layer, bool paddingInDram, const Transfer &transfer)
         : m_layer(layer)
         , m_padded(paddingInDram)
