@@ -19,7 +19,8 @@ PACKAGES=(cmake ninja-build g++ pkg-config
           libonnx-dev libprotobuf-dev libonnx-testdata  # ONNX import; its headers need protobuf's; conformance cases
           appstream desktop-file-utils dpkg-dev file  # the ship tests: metainfo, .desktop, .deb
           clang-format  # the format test
-          poppler-utils)  # tst_exportpresets reads exported PDFs back (pdftotext, pdftocairo)
+          poppler-utils  # tst_exportpresets reads exported PDFs back (pdftotext, pdftocairo)
+          parallel slurm-wlm munge)  # tst_explore_engines runs explore's shards on GNU Parallel and a local Slurm
 BUILD_DIR=${BUILD_DIR:-build}
 
 install_missing() {

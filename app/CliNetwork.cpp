@@ -136,25 +136,10 @@ void checkNetworkBudget(const QCommandLineParser &parser, const Network &network
 {
     if (parser.isSet(opt("no-work-limit")))
         return;
-    WorkEstimate total;
-    for (std::size_t i = 0; i < network.layers.size(); ++i) {
-        const Problem problem = network.problemOf(i);
-        std::vector<StrategySpec> specs = network.layers[i].strategies;
-        if (generate)
-            for (const StrategySpec &s : generatedStrategies(problem))
-                specs.push_back(s);
-        for (const StrategySpec &s : specs) {
-            const std::int64_t block = std::max<std::int64_t>(1, s.kernel_block.value_or(problem.layer.n));
-            const std::int64_t visits = s.kind == StrategyKind::KernelBlocked ? (problem.layer.n + block - 1) / block : 1;
-            const WorkEstimate w = estimateSimulation(problem, false, false, visits);
-            total.seconds += w.seconds;
-            total.bytes = std::max(total.bytes, w.bytes);
-        }
-    }
     // Layers run on threads at once (analyseNetwork): as many layers' state.
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const std::size_t threads = parser.isSet(opt("threads")) ? std::size_t(parseInteger(parser, opt("threads"), 1, 256)) : cores;
-    total.bytes *= double(std::min(threads, std::max<std::size_t>(network.layers.size(), 1)));
+    const WorkEstimate total = estimateNetworkAnalysis(network, generate, threads);
     if (const std::optional<std::string> why = exceedsBudget(total))
         throw UsageError("refused: simulating every candidate strategy of every layer, " + *why
             + "; try --own-only, or pass --no-work-limit to run it anyway");
@@ -193,9 +178,12 @@ void addNetworkOptions(QCommandLineParser &parser)
     parser.addOptions({
         {opt("hardware"), opt("import-onnx: hardware description ({\"hardware\": ..., \"options\": ...} or a project)."),
             opt("file")},
-        {opt("mem-size"), opt("import-onnx: on-chip memory in elements (overrides --hardware)."), opt("n")},
-        {opt("nbop-pe"), opt("import-onnx: MACs per compute (overrides --hardware)."), opt("n")},
-        {opt("t-l"), opt("import-onnx: load time per element."), opt("t")},
+        {opt("mem-size"),
+            opt("import-onnx: on-chip memory in elements (overrides --hardware); explore: the list to try, e.g. 16k..256k*2."),
+            opt("n")},
+        {opt("nbop-pe"), opt("import-onnx: MACs per compute (overrides --hardware); explore: the list to try, e.g. 256,1024."),
+            opt("n")},
+        {opt("t-l"), opt("import-onnx: load time per element; explore: the list to try, e.g. 0.5,1,2."), opt("t")},
         {opt("t-w"), opt("import-onnx: write time per element."), opt("t")},
         {opt("t-acc"), opt("import-onnx: time per compute."), opt("t")},
         {opt("dram-size"), opt("import-onnx: DRAM size in elements."), opt("n")},

@@ -4,6 +4,7 @@
 // Exit 0 on success, 1 on bad input with one precise message on stderr.
 
 #include "CliCommon.h"
+#include "CliExplore.h"
 #include "CliFigures.h"
 #include "CliNetwork.h"
 #include "CliKernelStreaming.h"
@@ -161,6 +162,7 @@ struct Command {
     bool readsOwnFile = false; // takes a file but reads it itself (not as a single-layer project)
     bool drawsFigures = false; // runs on a QApplication (fonts, Qt Charts)
     bool needsFigures = false; // refused by a build without the GUI
+    bool takesFiles = false; // one file or more, each read by the command (merge)
 };
 
 const Command kCommands[] = {
@@ -220,6 +222,19 @@ const Command kCommands[] = {
         .help = "every layer of a network project: kernels on chip, best strategy, duration, loads; the total",
         .run = [](const CommandInput &in) { return networkCommand(in.parser, in.projectPath); },
         .readsOwnFile = true},
+    {.name = "explore",
+        .usage = "TARGET --mem-size LIST --nbop-pe LIST [--t-l LIST] [--layout LIST] [--burst LIST] [--t-setup LIST]\n"
+                 "          [--optimize [--time-limit S] [--moves N] [--seed N]] [--own-only] [--shard I/N] [--max-points N]\n"
+                 "          --out FILE.jsonl  LIST: a,b,c or a..b*2 (doublings) or a..b+S; k = x1024, M = x1024^2",
+        .help = "a network (or layer) at every design point of the lists: each layer's best strategy, one JSON line per point",
+        .run = [](const CommandInput &in) { return exploreCommand(in.parser, in.projectPath); },
+        .readsOwnFile = true},
+    {.name = "merge",
+        .usage = "FILE.jsonl... --out ALL.jsonl",
+        .help = "the shards of one exploration as one file, points in order; names missing points, refuses mixed runs",
+        .run = [](const CommandInput &in) { return mergeCommand(in.parser, in.parser.positionalArguments().mid(1)); },
+        .readsOwnFile = true,
+        .takesFiles = true},
     {.name = "experiments",
         .usage
         = "[--sizes 4..12] [--group-sizes 2..10] [--method search|exact] [--time-limit S] [--threads N]\n"
@@ -352,6 +367,7 @@ int main(int argc, char *argv[])
     addOptimiseOptions(parser);
     addNetworkOptions(parser);
     addKernelStreamingOptions(parser);
+    addExploreOptions(parser);
     if (!parser.parse(QCoreApplication::arguments())) {
         std::cerr << "convoffload-cli: " << str(parser.errorText()) << "\n";
         return 1;
@@ -375,6 +391,9 @@ int main(int argc, char *argv[])
         if (command && !command->takesProject) {
             if (args.size() != 1)
                 throw UsageError(std::string(command->name) + " takes no project file (it builds the paper's layers itself)");
+        } else if (command && command->takesFiles) {
+            if (args.size() < 2)
+                throw UsageError(std::string(command->name) + " expects one file or more (see " + command->name + " --help)");
         } else if (args.size() != 2) {
             throw UsageError("expected a command and a project file (see --help)");
         }

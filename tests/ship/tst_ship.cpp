@@ -113,14 +113,15 @@ private slots:
         QCOMPARE(unknown.exitCode, 1);
         const QStringList commands{QStringLiteral("simulate"), QStringLiteral("compare"), QStringLiteral("sweep"),
             QStringLiteral("export"), QStringLiteral("optimize"), QStringLiteral("model"), QStringLiteral("import-solution"),
-            QStringLiteral("import-onnx"), QStringLiteral("network"), QStringLiteral("experiments")};
+            QStringLiteral("import-onnx"), QStringLiteral("network"), QStringLiteral("explore"), QStringLiteral("merge"),
+            QStringLiteral("experiments")};
         for (const QString &c : commands) {
             QVERIFY2(help.out.contains(QStringLiteral("\n  ") + c + QLatin1Char(' ')), qPrintable(c));
             QVERIFY2(unknown.err.contains(c), qPrintable(c));
         }
         QVERIFY(unknown.err.contains(QStringLiteral(
-            "(expected simulate, compare, sweep, export, optimize, model, import-solution, import-onnx, network or "
-            "experiments)")));
+            "(expected simulate, compare, sweep, export, optimize, model, import-solution, import-onnx, network, explore, "
+            "merge or experiments)")));
         QVERIFY(help.out.contains(QStringLiteral("Commands:\n  simulate PROJECT")));
         QVERIFY(!help.out.contains(QStringLiteral("built without the GUI")));
         // Option texts are read as Latin-1, so a character outside ASCII in

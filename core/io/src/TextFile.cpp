@@ -162,17 +162,16 @@ std::string readTextFile(const std::string &path, std::int64_t maxBytes)
     return text;
 }
 
-void writeTextFileAtomically(const std::string &path, const std::string &text)
+AtomicFileWriter::AtomicFileWriter(const std::string &path)
+    : m_path(path)
+    , m_target(saveTarget(path))
 {
-    const std::string target = saveTarget(path);
-    const std::filesystem::path folder = std::filesystem::path(target).parent_path();
-
     // The replaced file's permissions are kept; a new file gets the usual
     // 0666 less the umask, as any editor would create it.
     mode_t mode = 0666;
     bool keepMode = false;
     struct stat st { };
-    if (::stat(target.c_str(), &st) == 0) {
+    if (::stat(m_target.c_str(), &st) == 0) {
         if (!S_ISREG(st.st_mode))
             throw FormatError(path, "cannot replace it: it is " + kindOf(st.st_mode) + ", not a file");
         mode = st.st_mode & 07777;
@@ -182,44 +181,82 @@ void writeTextFileAtomically(const std::string &path, const std::string &text)
     // A random suffix and exclusive creation: two saves never share a
     // temporary file, and an existing file is never clobbered by it.
     std::random_device random;
-    std::string temporary;
-    int raw = -1;
     int error = 0;
-    for (int attempt = 0; attempt < 16 && raw < 0; ++attempt) {
+    for (int attempt = 0; attempt < 16 && m_fd < 0; ++attempt) {
         char suffix[16];
         std::snprintf(suffix, sizeof suffix, ".tmp-%08x", unsigned(random()));
-        temporary = target + suffix;
-        raw = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, keepMode ? 0600 : mode);
-        error = raw < 0 ? errno : 0;
-        if (raw < 0 && error != EEXIST)
+        m_temporary = m_target + suffix;
+        m_fd = ::open(m_temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, keepMode ? 0600 : mode);
+        error = m_fd < 0 ? errno : 0;
+        if (m_fd < 0 && error != EEXIST)
             break;
     }
-    if (raw < 0)
+    if (m_fd < 0)
         throw FormatError(path, "cannot create a temporary file next to it: " + systemReason(error));
-    Descriptor fd(raw);
-
-    // Every failure from here on removes the temporary file.
-    const auto fail = [&](const std::string &reason) {
+    if (keepMode && ::fchmod(m_fd, mode) != 0) {
+        // A constructor that throws runs no destructor: clean up here.
+        const int chmodError = errno;
+        ::close(m_fd);
         std::error_code ignored;
-        std::filesystem::remove(temporary, ignored);
-        throw FormatError(path, reason);
-    };
-    if (keepMode && ::fchmod(fd.get(), mode) != 0)
-        fail("cannot give the new file the old one's permissions: " + systemReason(errno));
-    if ((error = writeAll(fd.get(), text)) != 0)
+        std::filesystem::remove(m_temporary, ignored);
+        throw FormatError(path, "cannot give the new file the old one's permissions: " + systemReason(chmodError));
+    }
+}
+
+AtomicFileWriter::~AtomicFileWriter()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+    if (!m_committed) {
+        std::error_code ignored;
+        std::filesystem::remove(m_temporary, ignored);
+    }
+}
+
+void AtomicFileWriter::fail(const std::string &reason)
+{
+    // Every failure removes the temporary file (the destructor does).
+    if (m_fd >= 0)
+        ::close(m_fd);
+    m_fd = -1;
+    throw FormatError(m_path, reason);
+}
+
+void AtomicFileWriter::append(const std::string &text)
+{
+    if (m_fd < 0 || m_committed)
+        throw FormatError(m_path, "written after it was saved or failed");
+    if (const int error = writeAll(m_fd, text); error != 0)
         fail("cannot write: " + systemReason(error));
-    if (::fsync(fd.get()) != 0)
+}
+
+void AtomicFileWriter::commit()
+{
+    if (m_fd < 0 || m_committed)
+        throw FormatError(m_path, "saved twice, or after a failure");
+    if (::fsync(m_fd) != 0)
         fail("cannot write to disk: " + systemReason(errno));
-    if ((error = fd.close()) != 0)
-        fail("cannot write: " + systemReason(error));
-    if (::rename(temporary.c_str(), target.c_str()) != 0)
+    const int fd = m_fd;
+    m_fd = -1;
+    if (::close(fd) != 0)
+        fail("cannot write: " + systemReason(errno));
+    if (::rename(m_temporary.c_str(), m_target.c_str()) != 0)
         fail("cannot replace the file: " + systemReason(errno));
+    m_committed = true;
 
     // The rename is durable only once the folder is on disk too. The file is
     // already saved when this fails, so a failure here is not reported.
+    const std::filesystem::path folder = std::filesystem::path(m_target).parent_path();
     Descriptor dir(::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (dir.get() >= 0)
         ::fsync(dir.get());
+}
+
+void writeTextFileAtomically(const std::string &path, const std::string &text)
+{
+    AtomicFileWriter file(path);
+    file.append(text);
+    file.commit();
 }
 
 } // namespace convoffload

@@ -460,4 +460,26 @@ NetworkAnalysis analyseNetwork(const Network &network, const NetworkAnalysisOpti
     return analysis;
 }
 
+WorkEstimate estimateNetworkAnalysis(const Network &network, bool generate, std::size_t threads)
+{
+    WorkEstimate total;
+    for (std::size_t i = 0; i < network.layers.size(); ++i) {
+        const Problem problem = network.problemOf(i);
+        std::vector<StrategySpec> specs = network.layers[i].strategies;
+        if (generate)
+            for (const StrategySpec &s : generatedStrategies(problem))
+                specs.push_back(s);
+        for (const StrategySpec &s : specs) {
+            const std::int64_t block = std::max<std::int64_t>(1, s.kernel_block.value_or(problem.layer.n));
+            const std::int64_t visits = s.kind == StrategyKind::KernelBlocked ? (problem.layer.n + block - 1) / block : 1;
+            const WorkEstimate w = estimateSimulation(problem, false, false, visits);
+            total.seconds += w.seconds;
+            total.pixel_visits += w.pixel_visits;
+            total.bytes = std::max(total.bytes, w.bytes);
+        }
+    }
+    total.bytes *= double(std::min(std::max<std::size_t>(threads, 1), std::max<std::size_t>(network.layers.size(), 1)));
+    return total;
+}
+
 } // namespace convoffload

@@ -36,4 +36,28 @@ void readFileInChunks(const std::string &path, std::int64_t maxBytes, const std:
 /// file's permission bits are kept.
 void writeTextFileAtomically(const std::string &path, const std::string &text);
 
+/// The same save for a file written in pieces (an exploration writes a line
+/// per design point): the pieces go to the temporary file as they come, and
+/// commit() puts it in place. Destroyed without a commit (an error, an
+/// exception), it removes the temporary file and leaves the target as it
+/// was. Errors are FormatError naming `path`.
+class AtomicFileWriter {
+public:
+    explicit AtomicFileWriter(const std::string &path);
+    ~AtomicFileWriter();
+    AtomicFileWriter(const AtomicFileWriter &) = delete;
+    AtomicFileWriter &operator=(const AtomicFileWriter &) = delete;
+
+    void append(const std::string &text);
+    /// Flushes to disk and renames over the target; at most once.
+    void commit();
+
+private:
+    [[noreturn]] void fail(const std::string &reason);
+
+    std::string m_path, m_target, m_temporary;
+    int m_fd = -1;
+    bool m_committed = false;
+};
+
 } // namespace convoffload

@@ -10,6 +10,7 @@
 #include "convoffload/model/Network.h"
 #include "convoffload/model/StrategyFamily.h"
 #include "convoffload/simulate/Comparison.h"
+#include "convoffload/simulate/WorkEstimate.h"
 
 #include <atomic>
 #include <cstddef>
@@ -123,6 +124,12 @@ LayerAnalysis analyseLayer(const std::string &name, const Problem &problem, cons
 void considerCandidate(LayerAnalysis &layer, const StrategySpec &spec);
 
 NetworkAnalysis analyseNetwork(const Network &network, const NetworkAnalysisOptions &options = {});
+
+/// What analyseNetwork will cost before it starts: the work estimate of
+/// every candidate of every layer (the project's own, and the generated ones
+/// unless `generate` is false) simulated one after the other; the memory of
+/// `threads` layers held at once (at most the number of layers).
+WorkEstimate estimateNetworkAnalysis(const Network &network, bool generate, std::size_t threads);
 
 /// Recomputes the total, the count of layers without a valid strategy and
 /// the dominating layers (after considerCandidate).
