@@ -197,12 +197,12 @@ std::vector<OnnxCase> shapeInferenceCrashes()
         cases.push_back(b.done(name, op, n));
     }
     {
-        // EyeLike with its input named "" (absent): ONNX 1.12 throws here
-        // rather than crash, which the import reports as a warning.
-        Builder b("eyelike-absent-input");
+        // EyeLike without its input: ONNX 1.12 throws here rather than
+        // crash, which the import reports as a warning.
+        Builder b("eyelike-no-input");
         b.conv();
-        const int n = b.node("EyeLike", {""}, {"Y"});
-        cases.push_back(b.done("eyelike-absent-input", "EyeLike", n));
+        const int n = b.node("EyeLike", {}, {"Y"});
+        cases.push_back(b.done("eyelike-no-input", "EyeLike", n));
     }
     return cases;
 }
