@@ -603,6 +603,46 @@ private slots:
             "the model is malformed before shape inference reached a node (no node can be named): shape inference needed "
             "more than 48 MB of memory");
     }
+
+    // Issue 42, part B: a 60 MB project of nested arrays made the loader use
+    // ~5 GB; 400 000 empty objects took minutes (quadratic). Both are
+    // refused, or loaded, at once (docs/user/bad-input.md, "JSON limits").
+    void jsonNestingBombIsRefusedAtItsLimit()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("nested.json")).toStdString();
+        writeRepeated(path, "{\"layer\": ", "[", 60 << 20);
+        std::string where = "layer";
+        for (int i = 0; i < 63; ++i) // the object, then 63 arrays: 64 levels
+            where += "[0]";
+        QElapsedTimer clock;
+        clock.start();
+        VERIFY_FORMAT_ERROR(loadProject(path), path + ": " + where, "refused: arrays and objects nested more than 64 deep");
+        QVERIFY2(clock.elapsed() < 5000, "the nesting bomb was not refused at once");
+    }
+    void manyEmptyObjectsLoadLinearly()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("objects.json")).toStdString();
+        std::string text = "{\"layer\": [{}";
+        for (int i = 1; i < 400000; ++i)
+            text += ",{}";
+        writeFile(path, text + "]}");
+        QElapsedTimer clock;
+        clock.start();
+        VERIFY_FORMAT_ERROR(loadProject(path), path + ": format", "missing required key"); // parsed whole, then checked
+        QVERIFY2(clock.elapsed() < 5000, "400 000 empty objects took seconds");
+    }
+    void tooManyMembersAreRefused()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("members.json")).toStdString();
+        std::string text = "{\"layer\": {";
+        for (int i = 0; i <= 4096; ++i)
+            text += (i ? ",\"k" : "\"k") + std::to_string(i) + "\": 0";
+        writeFile(path, text + "}}");
+        VERIFY_FORMAT_ERROR(loadProject(path), path + ": layer.k4095", "refused: more than 4096 members in one object");
+    }
 };
 
 QTEST_GUILESS_MAIN(TestHostile)
