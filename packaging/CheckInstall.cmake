@@ -98,6 +98,7 @@ expect("${out}" "Method: +ilp \\((optimal|feasible)" "optimize --method ilp with
 # command fails with "cannot start the ONNX shape inference worker".
 set(ENV{CONVOFFLOAD_ONNX_WORKER} "")
 set(networks "${STAGE}/${DATADIR}/convoffload/samples/networks")
-run_checked(out "${cli}" import-onnx "${networks}/lenet5.onnx" --hardware "${networks}/lenet5-hardware.json")
+run_checked(out "${cli}" import-onnx "${networks}/lenet5.onnx" --hardware "${networks}/lenet5-hardware.json"
+  --out "${STAGE}/lenet5-network.json")
 expect("${out}" "conv1" "import-onnx with the installed worker")
 message(STATUS "installed into ${STAGE}: programs, workers, samples, desktop files and docs work from there")
