@@ -28,6 +28,7 @@ foreach(file
     ${BINDIR}/convoffload
     ${BINDIR}/convoffload-cli
     ${LIBEXECDIR}/convoffload/convoffload-cbc-worker
+    ${LIBEXECDIR}/convoffload/convoffload-onnx-worker
     ${DATADIR}/convoffload/samples/paper-example.json
     ${DATADIR}/convoffload/samples/lenet5-conv1.json
     ${DATADIR}/applications/${APP_ID}.desktop
@@ -66,9 +67,11 @@ foreach(page ${pages})
     endif()
   endforeach()
 endforeach()
-if(EXISTS "${STAGE}/${BINDIR}/convoffload-cbc-worker")
-  message(FATAL_ERROR "the CBC worker is a helper: it belongs in ${LIBEXECDIR}/convoffload, not ${BINDIR}")
-endif()
+foreach(worker convoffload-cbc-worker convoffload-onnx-worker)
+  if(EXISTS "${STAGE}/${BINDIR}/${worker}")
+    message(FATAL_ERROR "${worker} is a helper: it belongs in ${LIBEXECDIR}/convoffload, not ${BINDIR}")
+  endif()
+endforeach()
 
 set(cli "${STAGE}/${BINDIR}/convoffload-cli")
 set(sample "${STAGE}/${DATADIR}/convoffload/samples/paper-example.json")
@@ -90,4 +93,12 @@ expect("${out}" "ZigZag" "compare on the installed sample")
 # command fails with "cannot start the CBC worker".
 run_checked(out "${cli}" optimize "${sample}" --method ilp --time-limit 2)
 expect("${out}" "Method: +ilp \\((optimal|feasible)" "optimize --method ilp with the installed worker")
-message(STATUS "installed into ${STAGE}: programs, worker, samples, desktop files and docs work from there")
+
+# An ONNX import through the installed shape inference worker; without it the
+# command fails with "cannot start the ONNX shape inference worker".
+set(ENV{CONVOFFLOAD_ONNX_WORKER} "")
+set(networks "${STAGE}/${DATADIR}/convoffload/samples/networks")
+run_checked(out "${cli}" import-onnx "${networks}/lenet5.onnx" --hardware "${networks}/lenet5-hardware.json"
+  --out "${STAGE}/lenet5-network.json")
+expect("${out}" "conv1" "import-onnx with the installed worker")
+message(STATUS "installed into ${STAGE}: programs, workers, samples, desktop files and docs work from there")

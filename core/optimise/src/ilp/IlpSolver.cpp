@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "convoffload/optimise/IlpSolver.h"
 
-#include "ChildProcess.h"
+#include "convoffload/io/ChildProcess.h"
+#include "convoffload/io/TempDir.h"
 #include "convoffload/optimise/IlpFiles.h"
 #include "convoffload/optimise/IlpModel.h"
 #include "convoffload/optimise/IlpModelSize.h"
@@ -36,33 +37,6 @@ constexpr const char *kGreeting = "convoffload-cbc-worker 1";
 #define CONVOFFLOAD_WORKER_FROM_BIN "../libexec/convoffload"
 #endif
 constexpr const char *kWorkerFromBin = CONVOFFLOAD_WORKER_FROM_BIN;
-
-/// A private directory removed with everything in it when it goes out of scope.
-class TempDir {
-public:
-    explicit TempDir(const std::string &parent)
-    {
-        std::error_code ec;
-        const fs::path base = parent.empty() ? fs::temp_directory_path(ec) : fs::path(parent);
-        std::string pattern = (base / "convoffload-ilp-XXXXXX").string();
-        if (mkdtemp(pattern.data()))
-            m_path = pattern;
-        else
-            m_error = base.string() + ": " + std::strerror(errno);
-    }
-    ~TempDir()
-    {
-        std::error_code ec;
-        if (!m_path.empty())
-            fs::remove_all(m_path, ec);
-    }
-    const fs::path &path() const { return m_path; }
-    const std::string &error() const { return m_error; }
-
-private:
-    fs::path m_path;
-    std::string m_error;
-};
 
 /// The MIP start as CBC's -mipstart reader wants it: a solution file.
 void writeStartFile(const IlpModel &model, const std::vector<double> &values, const fs::path &path)
@@ -311,7 +285,7 @@ private:
         if (stoppedBeforeCbc(limit, "while the model was made"))
             return;
 
-        const TempDir dir(m_options.temp_dir);
+        const TempDir dir(m_options.temp_dir, "convoffload-ilp-");
         if (dir.path().empty())
             return fail("cannot create a temporary directory for the model: " + dir.error());
         const fs::path mps = dir.path() / "model.mps", startFile = dir.path() / "start.sol";
