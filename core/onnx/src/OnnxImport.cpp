@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "convoffload/onnx/OnnxImport.h"
 
+#include "GuardedSchemas.h"
+
 #include "OnnxProto.h"
 #include "ShapeInferenceProcess.h"
 
@@ -10,6 +12,7 @@
 #include "convoffload/model/Project.h"
 
 #include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
 
 #include <algorithm>
 #include <climits>
@@ -544,6 +547,22 @@ int importNodes(const Importer &importer, const onnx::GraphProto &graph, const s
     return fromSubgraphs;
 }
 
+/// Every node of the model is a Conv of the default domain, with no graph
+/// attribute, and the model has no function: what may be inferred in process.
+bool onlyGuardedConvolutions(const onnx::ModelProto &model)
+{
+    if (model.functions_size() > 0)
+        return false;
+    for (const onnx::NodeProto &node : model.graph().node()) {
+        if (node.op_type() != "Conv" || !(node.domain().empty() || node.domain() == "ai.onnx"))
+            return false;
+        for (const onnx::AttributeProto &a : node.attribute())
+            if (a.has_g() || a.graphs_size() > 0)
+                return false;
+    }
+    return true;
+}
+
 } // namespace
 
 NetworkImport importOnnx(
@@ -562,8 +581,21 @@ NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where
     const std::string remedy = fixSymbolicBatch(*model.mutable_graph(), result.notes);
     // In a worker process: ONNX's shape inference trusts its input and a
     // malformed node can crash it (docs/user/bad-input.md, "ONNX models").
-    if (std::optional<std::string> failed = inferShapesInWorker(model, where, limits))
+    // A graph of Conv nodes alone is inferred here: the convolution's
+    // inference is the one our guard checks first (GuardedSchemas), and a
+    // process per import would cost more than the import itself.
+    if (onlyGuardedConvolutions(model)) {
+        try {
+            static GuardedSchemas schemas;
+            onnx::shape_inference::InferShapes(model, &schemas);
+        } catch (const std::bad_alloc &) {
+            throw;
+        } catch (const std::exception &e) {
+            result.warnings.push_back(std::string("shape inference failed: ") + e.what());
+        }
+    } else if (std::optional<std::string> failed = inferShapesInWorker(model, where, limits)) {
         result.warnings.push_back("shape inference failed: " + *failed);
+    }
     result.graph_name = model.graph().name();
     Importer importer(model, bound);
     importer.setDynamicRemedy(remedy);
