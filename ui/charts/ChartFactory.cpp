@@ -723,8 +723,9 @@ QChart *durationBars(const Problem *problem, const SimulationResult &result, int
     QValueAxis *y = zeroBasedAxis(bins.aggregated() ? QStringLiteral("cycles per step") : QStringLiteral("cycles"), top);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    const std::vector<QAbstractSeries *> series
-        = count <= kMostStepBars ? std::vector<QAbstractSeries *>{stepBars(parts, count)} : binnedBars(chart, parts, bins);
+    const std::vector<QAbstractSeries *> series = !bins.aggregated() && count <= kMostStepBars
+        ? std::vector<QAbstractSeries *>{stepBars(parts, count)}
+        : binnedBars(chart, parts, bins);
     for (QAbstractSeries *s : series) {
         chart->addSeries(s);
         s->attachAxis(x);
