@@ -645,8 +645,10 @@ std::vector<QAbstractSeries *> binnedBars(QChart *chart, const std::vector<Durat
             longest.append({double(bins.first(b)) - 0.5, top});
             longest.append({double(bins.end(b)) - 0.5, top});
         }
-        QLineSeries *line = withShortLabel(
-            lineSeries(QStringLiteral("longest step of a bar"), QColor(0, 0, 0, 130), 1.0), QStringLiteral("longest"));
+        // No legend entry: the step axis says what it is ("line: longest"),
+        // and a fifth entry would not fit a dock's legend row.
+        QLineSeries *line = lineSeries(QStringLiteral("longest"), QColor(0, 0, 0, 130), 1.0);
+        line->setProperty(kNoLegendProperty, true);
         line->replace(longest);
         series.push_back(line);
     }
@@ -730,6 +732,8 @@ QChart *durationBars(const Problem *problem, const SimulationResult &result, int
         chart->addSeries(s);
         s->attachAxis(x);
         s->attachAxis(y);
+        if (s->property(kNoLegendProperty).toBool())
+            hideLegendMarkers(chart, s);
     }
 
     markStepChart(chart, count, false, -0.5, 0.5);
