@@ -14,6 +14,7 @@
 #include "charts/ComparisonView.h"
 #include "charts/ChartsPanel.h"
 #include "charts/NiceScale.h"
+#include "charts/StepBins.h"
 #include "charts/StepHoverText.h"
 #include "export/FigureExport.h"
 #include "export/Figures.h"
@@ -398,6 +399,89 @@ private slots:
         QCOMPARE(names,
             (QStringList{QStringLiteral("load input"), QStringLiteral("load kernels"), QStringLiteral("write back"),
                 QStringLiteral("compute")}));
+    }
+
+    // More steps than bins (docs/user/visualiser.md, "Charts"): ten steps
+    // made up by hand into bins of 3 ([0, 3), [3, 6), [6, 9), [9]).
+    void binnedCharts()
+    {
+        SimulationResult r;
+        const int input[] = {5, 9, 1, 3, 3, 2, 7, 0, 8, 4};
+        for (int k = 0; k < 10; ++k) {
+            StepStats s;
+            s.load_duration = 10.0 * (k + 1);
+            s.write_duration = 1;
+            s.compute_duration = 5;
+            s.after = Footprint{input[k], 2, 0};
+            r.steps.push_back(s);
+        }
+        const int maxBins = 4;
+
+        // Durations: each bin's mean step, stacked, as a stair over its steps.
+        std::unique_ptr<QChart> durations(durationChart(r, 4, QString(), maxBins));
+        QVERIFY(seriesOfType<QStackedBarSeries>(durations.get()).isEmpty());
+        const QList<QPointF> load{{-0.5, 20}, {2.5, 20}, {2.5, 50}, {5.5, 50}, {5.5, 80}, {8.5, 80}, {8.5, 100}, {9.5, 100}};
+        QCOMPARE(
+            seriesNamed<QAreaSeries>(durations.get(), QStringLiteral("load (input + kernels)"))->upperSeries()->points(), load);
+        QList<QPointF> top = load; // + write 1 + compute 5
+        for (QPointF &p : top)
+            p.setY(p.y() + 6);
+        const QAreaSeries *compute = seriesNamed<QAreaSeries>(durations.get(), QStringLiteral("compute"));
+        QCOMPARE(compute->upperSeries()->points(), top);
+        QCOMPARE(compute->lowerSeries()->points().value(0).y(), 21.0);
+        // The longest step of each bin: its last, 10(k+1) + 6.
+        QCOMPARE(seriesNamed<QLineSeries>(durations.get(), QStringLiteral("longest"))->points(),
+            (QList<QPointF>{{-0.5, 36}, {2.5, 36}, {2.5, 66}, {5.5, 66}, {5.5, 96}, {8.5, 96}, {8.5, 106}, {9.5, 106}}));
+        const auto *x = qobject_cast<QCategoryAxis *>(durations->axes(Qt::Horizontal).value(0));
+        QVERIFY(x->titleText().contains(QStringLiteral("10 steps, 3 per bar")));
+        // Steps keep their x: the cursor and clicks are the steps'.
+        QCOMPARE(cursorX(durations.get()), 4.0);
+        QCOMPARE(stepAt(durations.get(), 6.6), 7);
+
+        // Footprint per step: each bin at its highest step (the first on ties).
+        std::unique_ptr<QChart> footprint(footprintChart(paperExample(), r, -1, false, QString(), maxBins));
+        QCOMPARE(seriesNamed<QAreaSeries>(footprint.get(), QStringLiteral("input"))->upperSeries()->points(),
+            (QList<QPointF>{{1, 9}, {3, 3}, {8, 8}, {9, 4}}));
+        QCOMPARE(seriesNamed<QAreaSeries>(footprint.get(), QStringLiteral("kernels"))->upperSeries()->points(),
+            (QList<QPointF>{{1, 11}, {3, 5}, {8, 10}, {9, 6}}));
+        QVERIFY(qobject_cast<QCategoryAxis *>(footprint->axes(Qt::Horizontal).value(0))
+                    ->titleText()
+                    .contains(QStringLiteral("10 steps, highest of each 3")));
+
+        // Per action: 60 actions in bins of 15, each a stair at its highest
+        // action (input = the action's index, but 100 at action 20).
+        r.trace.actions.resize(60);
+        for (int a = 0; a < 60; ++a)
+            r.trace.actions[std::size_t(a)].after = Footprint{a == 20 ? 100 : a, 0, 0};
+        std::unique_ptr<QChart> perAction(footprintChart(paperExample(), r, -1, true, QString(), maxBins));
+        QCOMPARE(seriesNamed<QAreaSeries>(perAction.get(), QStringLiteral("input"))->upperSeries()->points(),
+            (QList<QPointF>{{-1, 14}, {1.5, 14}, {1.5, 100}, {4, 100}, {4, 44}, {6.5, 44}, {6.5, 59}, {9, 59}}));
+
+        // Cumulative: the running total at the first step and at each bin's last.
+        std::unique_ptr<QChart> cumulative(cumulativeDurationChart(r, -1, QString(), maxBins));
+        QLineSeries *line = seriesNamed<QLineSeries>(cumulative.get(), QStringLiteral("duration so far"));
+        QCOMPARE(line->points(), (QList<QPointF>{{0, 16}, {2, 78}, {5, 246}, {8, 504}, {9, 610}}));
+
+        // As many bins as steps: nothing binned, bars as before.
+        std::unique_ptr<QChart> whole(durationChart(r, -1, QString(), 10));
+        QCOMPARE(seriesOfType<QStackedBarSeries>(whole.get()).size(), 1);
+        QVERIFY(!seriesNamed<QLineSeries>(whole.get(), QStringLiteral("longest")));
+    }
+
+    // The bins of a chart: at least 160, so tens of steps are never binned;
+    // one per 3 pixels of plot (the width less about 90 px of axis).
+    void stepBins()
+    {
+        QCOMPARE(stepChartBins(0), 160);
+        QCOMPARE(stepChartBins(300), 160);
+        QCOMPARE(stepChartBins(900), 270);
+        const StepBins bins(3137, 270);
+        QCOMPARE(bins.perBin(), 12); // ceil(3137 / 270)
+        QCOMPARE(bins.binCount(), 262); // ceil(3137 / 12)
+        QCOMPARE(bins.first(261), 3132);
+        QCOMPARE(bins.end(261), 3137);
+        QVERIFY(!StepBins(160, 160).aggregated());
+        QCOMPARE(StepBins(0, 10).binCount(), 0);
     }
 
     void cumulative()

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "charts/ChartFactory.h"
 
+#include "charts/StepBins.h"
 #include "render/Palette.h"
 
 #include <QAreaSeries>
@@ -451,7 +452,7 @@ int stepAt(const QChart *chart, double x)
 }
 
 QChart *footprintChart(
-    const Problem &problem, const SimulationResult &result, int cursorStep, bool perAction, const QString &strategy)
+    const Problem &problem, const SimulationResult &result, int cursorStep, bool perAction, const QString &strategy, int maxBins)
 {
     const std::vector<StepStats> &steps = result.steps;
     const int count = int(steps.size());
@@ -481,20 +482,40 @@ QChart *footprintChart(
         ker.append({x, double(f.input + f.kernels)});
         out.append({x, double(f.total())});
     };
+    // More steps (or actions) than `maxBins`: each bin is drawn at its
+    // highest footprint, with that step's (or action's) input / kernels /
+    // output, so a peak is never hidden nor a stack made up
+    // (docs/user/visualiser.md, "Charts").
+    const StepBins bins(perAction ? qint64(count) * kActionCount : count, maxBins);
+    const auto highest = [](qint64 first, qint64 end, const auto &footprintOf) {
+        qint64 best = first;
+        for (qint64 i = first + 1; i < end; ++i)
+            if (footprintOf(i).total() > footprintOf(best).total())
+                best = i;
+        return best;
+    };
+    in.reserve(bins.binCount() * 2);
+    ker.reserve(bins.binCount() * 2);
+    out.reserve(bins.binCount() * 2);
     double xMin = 0;
     if (perAction) {
         // Action a of step k is the slot [k-1 + a/6, k-1 + (a+1)/6], level at
         // the footprint after it: a staircase, not a slope between actions.
+        // A bin of slots is one stair at the highest of its actions.
         xMin = -1;
-        for (int k = 0; k < count; ++k)
-            for (int a = 0; a < kActionCount; ++a) {
-                const Footprint &after = result.trace.record(k, Action(a)).after;
-                add(k - 1 + a / double(kActionCount), after);
-                add(k - 1 + (a + 1) / double(kActionCount), after);
-            }
+        const auto after = [&](qint64 slot) -> const Footprint & { return result.trace.actions[std::size_t(slot)].after; };
+        const auto slotX = [](qint64 slot) { return double(slot) / kActionCount - 1; };
+        for (qint64 b = 0; b < bins.binCount(); ++b) {
+            const Footprint &level = after(highest(bins.first(b), bins.end(b), after));
+            add(slotX(bins.first(b)), level);
+            add(slotX(bins.end(b)), level);
+        }
     } else {
-        for (int k = 0; k < count; ++k)
-            add(k, steps[std::size_t(k)].after);
+        const auto after = [&](qint64 k) -> const Footprint & { return steps[std::size_t(k)].after; };
+        for (qint64 b = 0; b < bins.binCount(); ++b) {
+            const qint64 k = highest(bins.first(b), bins.end(b), after);
+            add(double(k), after(k));
+        }
     }
     input->replace(in);
     kernels->replace(ker);
@@ -511,8 +532,12 @@ QChart *footprintChart(
     // Per step, a quarter step of room at each end for the first and the
     // "drain" labels, as on the cumulative chart.
     const double margin = perAction ? 0.0 : 0.25;
-    QCategoryAxis *x = stepAxis(steps, xMin - margin, xMax + margin, perAction,
-        perAction ? QStringLiteral("step (actions a1–a6)") : QStringLiteral("step"));
+    // Binned, the axis says how, in few words: a narrow figure cuts its title.
+    QString xTitle = perAction ? QStringLiteral("step (actions a1–a6)") : QStringLiteral("step");
+    if (bins.aggregated())
+        xTitle = perAction ? QStringLiteral("%1 actions (a1–a6), highest of each %2").arg(bins.itemCount()).arg(bins.perBin())
+                           : QStringLiteral("%1 steps, highest of each %2").arg(bins.itemCount()).arg(bins.perBin());
+    QCategoryAxis *x = stepAxis(steps, xMin - margin, xMax + margin, perAction, xTitle);
     QValueAxis *y = zeroBasedAxis(QStringLiteral("elements on chip"), std::max(capacity, double(peak)));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
@@ -546,7 +571,101 @@ namespace {
 // stats give the set-up of both together and the runs of each, every run
 // paying the same t_setup, so the load's share is set-up · load runs / runs.
 // The kernels' share of that set-up is not known, hence no kernel split then.
-QChart *durationBars(const Problem *problem, const SimulationResult &result, int cursorStep, const QString &strategy)
+/// One part of the stacked duration: its legend, colour and cycles per step.
+struct DurationPart {
+    QString name, shortLabel;
+    QColor colour;
+    QList<qreal> cycles;
+};
+
+/// One bar per step, stacked: the steps of a small layer, each bar its own
+/// graphics item (Qt Charts), filled in one append per set.
+QAbstractSeries *stepBars(const std::vector<DurationPart> &parts, int count)
+{
+    auto *bars = new QStackedBarSeries;
+    for (const DurationPart &part : parts) {
+        QBarSet *set = barSet(part.name, part.colour);
+        if (!part.shortLabel.isEmpty())
+            withShortLabel(set, part.shortLabel);
+        set->append(part.cycles);
+        bars->append(set);
+    }
+    bars->setBarWidth(count > 40 ? 0.9 : 0.7);
+    return bars;
+}
+
+/// The bars of many steps as stacked areas, a flat stair over the steps of
+/// each bin [first - 0.5, end - 0.5] (a bar's span): one path per part
+/// however many steps. A bin of several steps stands at their mean (the
+/// stack then sums to the mean step), and a line marks its longest step, so
+/// that averaging hides no spike (docs/user/visualiser.md, "Charts").
+std::vector<QAbstractSeries *> binnedBars(QChart *chart, const std::vector<DurationPart> &parts, const StepBins &bins)
+{
+    std::vector<QAbstractSeries *> series;
+    QList<QPointF> below, longest;
+    for (const DurationPart &part : parts) {
+        QList<QPointF> upper;
+        upper.reserve(bins.binCount() * 2);
+        for (qint64 b = 0; b < bins.binCount(); ++b) {
+            double sum = 0;
+            for (qint64 k = bins.first(b); k < bins.end(b); ++k)
+                sum += part.cycles[k];
+            const double base = below.isEmpty() ? 0.0 : below[b * 2].y();
+            const double top = base + sum / double(bins.end(b) - bins.first(b));
+            upper.append({double(bins.first(b)) - 0.5, top});
+            upper.append({double(bins.end(b)) - 0.5, top});
+        }
+        QLineSeries *upperLine = lineSeries(QString(), part.colour);
+        upperLine->setParent(chart);
+        upperLine->replace(upper);
+        QLineSeries *lowerLine = nullptr;
+        if (!below.isEmpty()) {
+            lowerLine = lineSeries(QString(), part.colour);
+            lowerLine->setParent(chart);
+            lowerLine->replace(below);
+        }
+        QAreaSeries *area = areaSeries(part.name, upperLine, lowerLine, part.colour);
+        if (!part.shortLabel.isEmpty())
+            withShortLabel(area, part.shortLabel);
+        if (upper.size() > 400) // dense: outlines would paint over the fills
+            area->setPen(Qt::NoPen);
+        series.push_back(area);
+        below = std::move(upper);
+    }
+    if (bins.aggregated()) {
+        longest.reserve(bins.binCount() * 2);
+        for (qint64 b = 0; b < bins.binCount(); ++b) {
+            double top = 0;
+            for (qint64 k = bins.first(b); k < bins.end(b); ++k) {
+                double step = 0;
+                for (const DurationPart &part : parts)
+                    step += part.cycles[k];
+                top = std::max(top, step);
+            }
+            longest.append({double(bins.first(b)) - 0.5, top});
+            longest.append({double(bins.end(b)) - 0.5, top});
+        }
+        // No legend entry: the step axis says what it is ("line: longest"),
+        // and a fifth entry would not fit a dock's legend row.
+        QLineSeries *line = lineSeries(QStringLiteral("longest"), QColor(0, 0, 0, 130), 1.0);
+        line->setProperty(kNoLegendProperty, true);
+        line->replace(longest);
+        series.push_back(line);
+    }
+    return series;
+}
+
+/// Steps drawn as bars, one graphics item per bar and part, up to this many;
+/// more are drawn as stacked areas (binnedBars), which cost one path per part.
+constexpr int kMostStepBars = 150;
+
+// Bars of every step; with a problem, the load is split into input and kernels.
+// With a transfer model the load and the write are split instead into their
+// data and their DMA set-up (docs/reference/model.md#transfer-cost): the step
+// stats give the set-up of both together and the runs of each, every run
+// paying the same t_setup, so the load's share is set-up · load runs / runs.
+// The kernels' share of that set-up is not known, hence no kernel split then.
+QChart *durationBars(const Problem *problem, const SimulationResult &result, int cursorStep, const QString &strategy, int maxBins)
 {
     const std::vector<StepStats> &steps = result.steps;
     const int count = int(steps.size());
@@ -558,58 +677,64 @@ QChart *durationBars(const Problem *problem, const SimulationResult &result, int
 
     // Short labels for a narrow figure: the title says these are durations.
     const bool kernelSplit = problem && !transfer;
-    QBarSet *load = transfer
-        ? withShortLabel(barSet(QStringLiteral("load data"), Palette::load()), QStringLiteral("load"))
-        : withShortLabel(
-            barSet(problem ? QStringLiteral("load input") : QStringLiteral("load (input + kernels)"), Palette::load()),
-            problem ? QStringLiteral("input") : QStringLiteral("load"));
-    QBarSet *loadKernels = kernelSplit
-        ? withShortLabel(barSet(QStringLiteral("load kernels"), Palette::kernels()), QStringLiteral("kernels"))
-        : nullptr;
-    QBarSet *write
-        = withShortLabel(barSet(transfer ? QStringLiteral("write data") : QStringLiteral("write back"), Palette::write()),
-            QStringLiteral("write"));
-    QBarSet *setup
-        = transfer ? withShortLabel(barSet(QStringLiteral("DMA set-up"), Palette::setup()), QStringLiteral("set-up")) : nullptr;
-    QBarSet *compute = barSet(QStringLiteral("compute"), Palette::compute());
+    DurationPart load = transfer ? DurationPart{QStringLiteral("load data"), QStringLiteral("load"), Palette::load(), {}}
+        : problem                ? DurationPart{QStringLiteral("load input"), QStringLiteral("input"), Palette::load(), {}}
+                  : DurationPart{QStringLiteral("load (input + kernels)"), QStringLiteral("load"), Palette::load(), {}};
+    DurationPart loadKernels{QStringLiteral("load kernels"), QStringLiteral("kernels"), Palette::kernels(), {}};
+    DurationPart write{
+        transfer ? QStringLiteral("write data") : QStringLiteral("write back"), QStringLiteral("write"), Palette::write(), {}};
+    DurationPart setup{QStringLiteral("DMA set-up"), QStringLiteral("set-up"), Palette::setup(), {}};
+    DurationPart compute{QStringLiteral("compute"), QString(), Palette::compute(), {}};
+    for (DurationPart *part : {&load, &loadKernels, &write, &setup, &compute})
+        part->cycles.reserve(count);
     double top = 0;
     for (const StepStats &s : steps) {
         if (transfer) {
             const std::int64_t runs = s.load_runs + s.write_runs;
             const double loadSetup = runs > 0 ? s.setup_duration * double(s.load_runs) / double(runs) : 0.0;
-            load->append(s.load_duration - loadSetup);
-            write->append(s.write_duration - (s.setup_duration - loadSetup));
-            setup->append(s.setup_duration);
+            load.cycles.append(s.load_duration - loadSetup);
+            write.cycles.append(s.write_duration - (s.setup_duration - loadSetup));
+            setup.cycles.append(s.setup_duration);
         } else {
             if (kernelSplit) {
                 const LoadSplit split = loadSplit(*problem, s);
-                load->append(split.input);
-                loadKernels->append(split.kernels);
+                load.cycles.append(split.input);
+                loadKernels.cycles.append(split.kernels);
             } else {
-                load->append(s.load_duration);
+                load.cycles.append(s.load_duration);
             }
-            write->append(s.write_duration);
+            write.cycles.append(s.write_duration);
         }
-        compute->append(s.compute_duration);
+        compute.cycles.append(s.compute_duration);
         top = std::max(top, s.duration());
     }
-    auto *bars = new QStackedBarSeries;
-    bars->append(load);
-    if (loadKernels)
-        bars->append(loadKernels);
-    bars->append(write);
-    if (setup)
-        bars->append(setup);
-    bars->append(compute);
-    bars->setBarWidth(count > 40 ? 0.9 : 0.7);
+    std::vector<DurationPart> parts;
+    parts.push_back(std::move(load));
+    if (kernelSplit)
+        parts.push_back(std::move(loadKernels));
+    parts.push_back(std::move(write));
+    if (transfer)
+        parts.push_back(std::move(setup));
+    parts.push_back(std::move(compute));
 
-    QCategoryAxis *x = stepAxis(steps, -0.5, std::max(0.5, count - 0.5), false, QStringLiteral("step"));
-    QValueAxis *y = zeroBasedAxis(QStringLiteral("cycles"), top);
+    const StepBins bins(count, maxBins);
+    QString xTitle = QStringLiteral("step");
+    if (bins.aggregated())
+        xTitle = QStringLiteral("%1 steps, %2 per bar: mean, line: longest").arg(count).arg(bins.perBin());
+    QCategoryAxis *x = stepAxis(steps, -0.5, std::max(0.5, count - 0.5), false, xTitle);
+    QValueAxis *y = zeroBasedAxis(bins.aggregated() ? QStringLiteral("cycles per step") : QStringLiteral("cycles"), top);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    chart->addSeries(bars);
-    bars->attachAxis(x);
-    bars->attachAxis(y);
+    const std::vector<QAbstractSeries *> series = !bins.aggregated() && count <= kMostStepBars
+        ? std::vector<QAbstractSeries *>{stepBars(parts, count)}
+        : binnedBars(chart, parts, bins);
+    for (QAbstractSeries *s : series) {
+        chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+        if (s->property(kNoLegendProperty).toBool())
+            hideLegendMarkers(chart, s);
+    }
 
     markStepChart(chart, count, false, -0.5, 0.5);
     addCursor(chart, x, y, cursorStep);
@@ -628,17 +753,18 @@ LoadSplit loadSplit(const Problem &problem, const StepStats &step)
     return {double(step.loaded_input) * tl, problem.options.kernels_preloaded ? 0.0 : double(step.loaded_kernels) * tl};
 }
 
-QChart *durationChart(const SimulationResult &result, int cursorStep, const QString &strategy)
+QChart *durationChart(const SimulationResult &result, int cursorStep, const QString &strategy, int maxBins)
 {
-    return durationBars(nullptr, result, cursorStep, strategy);
+    return durationBars(nullptr, result, cursorStep, strategy, maxBins);
 }
 
-QChart *durationChart(const Problem &problem, const SimulationResult &result, int cursorStep, const QString &strategy)
+QChart *durationChart(
+    const Problem &problem, const SimulationResult &result, int cursorStep, const QString &strategy, int maxBins)
 {
-    return durationBars(&problem, result, cursorStep, strategy);
+    return durationBars(&problem, result, cursorStep, strategy, maxBins);
 }
 
-QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, const QString &strategy)
+QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, const QString &strategy, int maxBins)
 {
     const std::vector<StepStats> &steps = result.steps;
     const int count = int(steps.size());
@@ -646,16 +772,25 @@ QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, 
         strategy, QStringLiteral("cumulative duration"), QStringLiteral("total %1 cycles").arg(number(result.totalDuration()))));
 
     QLineSeries *total = lineSeries(QStringLiteral("duration so far"), Palette::kernels(), 2.5);
+    // More steps than `maxBins`: the total at the first step and at the
+    // last step of every bin, exact there; the curve never falls, so it stays
+    // between the points around it (docs/user/visualiser.md, "Charts").
+    const StepBins bins(count, maxBins);
     QList<QPointF> points;
+    points.reserve(bins.binCount() + 1);
     double sum = 0;
     for (int k = 0; k < count; ++k) {
         sum += steps[std::size_t(k)].duration();
-        points.append({double(k), sum});
+        if (k == 0 || (k + 1) % bins.perBin() == 0 || k == count - 1)
+            points.append({double(k), sum});
     }
     total->replace(points);
     total->setPointsVisible(count <= 60);
 
-    QCategoryAxis *x = stepAxis(steps, -0.25, std::max(0.25, count - 0.75), false, QStringLiteral("step"));
+    QString xTitle = QStringLiteral("step");
+    if (bins.aggregated())
+        xTitle = QStringLiteral("%1 steps, a point every %2").arg(count).arg(bins.perBin());
+    QCategoryAxis *x = stepAxis(steps, -0.25, std::max(0.25, count - 0.75), false, xTitle);
     QValueAxis *y = zeroBasedAxis(QStringLiteral("cycles"), sum);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);

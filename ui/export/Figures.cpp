@@ -4,6 +4,7 @@
 
 #include "charts/ChartFactory.h"
 #include "charts/ComparisonPlot.h"
+#include "charts/StepBins.h"
 #include "render/GridRenderer.h"
 #include "render/StoryboardRenderer.h"
 
@@ -54,6 +55,10 @@ struct CursorFigureState {
     std::unique_ptr<StepCursor> cursor;
     GridRenderer renderer;
 };
+
+/// The bins of a step chart at the export size (the preferred 1400 pixels
+/// wide when not known): more steps than that are binned.
+int exportBins(const FigureRequest &request) { return stepChartBins(request.size.isValid() ? request.size.width() : 1400); }
 
 /// Steps are 0-based inside, 1-based in every message.
 void checkStep(const SimulationResult &r, const std::string &strategy, int step)
@@ -237,7 +242,8 @@ Figure makeFigure(FigureSource &source, const FigureRequest &request)
     case FigureKind::MemoryPerAction: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
-        return chartFigure(footprintChart(problem, r, cursorStep(request), request.kind == FigureKind::MemoryPerAction, strategy),
+        return chartFigure(footprintChart(problem, r, cursorStep(request), request.kind == FigureKind::MemoryPerAction, strategy,
+                               exportBins(request)),
             QStringLiteral("On-chip footprint — %1").arg(strategy),
             QStringLiteral("Input, kernel and output elements on chip per step, with the capacity line."), QSize(1400, 700),
             request);
@@ -245,14 +251,14 @@ Figure makeFigure(FigureSource &source, const FigureRequest &request)
     case FigureKind::Durations: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
-        return chartFigure(durationChart(problem, r, cursorStep(request), strategy),
+        return chartFigure(durationChart(problem, r, cursorStep(request), strategy, exportBins(request)),
             QStringLiteral("Step durations — %1").arg(strategy),
             QStringLiteral("Input load, kernel load, write and compute cycles of every step."), QSize(1400, 700), request);
     }
     case FigureKind::Cumulative: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
-        return chartFigure(cumulativeDurationChart(r, cursorStep(request), strategy),
+        return chartFigure(cumulativeDurationChart(r, cursorStep(request), strategy, exportBins(request)),
             QStringLiteral("Cumulative duration — %1").arg(strategy), QStringLiteral("Running total of the step durations."),
             QSize(1400, 700), request);
     }
