@@ -5,6 +5,7 @@
 
 #include "CliCommon.h"
 #include "CliExplore.h"
+#include "CliForward.h"
 #include "CliFigures.h"
 #include "CliNetwork.h"
 #include "CliKernelStreaming.h"
@@ -163,7 +164,11 @@ struct Command {
     bool drawsFigures = false; // runs on a QApplication (fonts, Qt Charts)
     bool needsFigures = false; // refused by a build without the GUI
     bool takesFiles = false; // one file or more, each read by the command (merge)
+    bool readsOnnx = false; // reads an ONNX model (the full program links ONNX)
 };
+
+/// Run by convoffload-cli-full: the front hands these over (CliForward.h).
+[[maybe_unused]] bool needsFullProgram(const Command &c) { return c.drawsFigures || c.needsFigures || c.readsOnnx; }
 
 const Command kCommands[] = {
     {.name = "simulate",
@@ -216,7 +221,8 @@ const Command kCommands[] = {
                  "[--strategies default|none] --out NETWORK.json",
         .help = "every convolution of an ONNX model as a network project; lists the ones skipped and why",
         .run = [](const CommandInput &in) { return importOnnxCommand(in.parser, in.projectPath); },
-        .readsOwnFile = true},
+        .readsOwnFile = true,
+        .readsOnnx = true},
     {.name = "network",
         .usage = "PROJECT [--json|--csv] [--optimize [--time-limit S]] [--own-only]",
         .help = "every layer of a network project: kernels on chip, best strategy, duration, loads; the total",
@@ -324,6 +330,10 @@ int main(int argc, char *argv[])
     // Figures need a GUI application (fonts, Qt Charts); everything else runs
     // on a bare core application. Without a display figures render offscreen.
     const Command *named = argc > 1 ? findCommand(QString::fromLocal8Bit(argv[1])) : nullptr;
+#ifdef CONVOFFLOAD_CLI_FRONT
+    if (named && needsFullProgram(*named))
+        return runFullProgram(argc, argv);
+#endif
     const std::unique_ptr<QCoreApplication> app = makeApplication(argc, argv, named && named->drawsFigures);
     QCoreApplication::setApplicationName(QStringLiteral("convoffload-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(CONVOFFLOAD_VERSION));

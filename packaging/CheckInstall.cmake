@@ -29,6 +29,7 @@ foreach(file
     ${BINDIR}/convoffload-cli
     ${LIBEXECDIR}/convoffload/convoffload-cbc-worker
     ${LIBEXECDIR}/convoffload/convoffload-onnx-worker
+    ${LIBEXECDIR}/convoffload/convoffload-cli-full
     ${DATADIR}/convoffload/samples/paper-example.json
     ${DATADIR}/convoffload/samples/lenet5-conv1.json
     ${DATADIR}/applications/${APP_ID}.desktop
@@ -67,7 +68,7 @@ foreach(page ${pages})
     endif()
   endforeach()
 endforeach()
-foreach(worker convoffload-cbc-worker convoffload-onnx-worker)
+foreach(worker convoffload-cbc-worker convoffload-onnx-worker convoffload-cli-full)
   if(EXISTS "${STAGE}/${BINDIR}/${worker}")
     message(FATAL_ERROR "${worker} is a helper: it belongs in ${LIBEXECDIR}/convoffload, not ${BINDIR}")
   endif()
@@ -101,4 +102,9 @@ set(networks "${STAGE}/${DATADIR}/convoffload/samples/networks")
 run_checked(out "${cli}" import-onnx "${networks}/lenet5.onnx" --hardware "${networks}/lenet5-hardware.json"
   --out "${STAGE}/lenet5-network.json")
 expect("${out}" "conv1" "import-onnx with the installed worker")
+
+# A figure: the installed front convoffload-cli hands export to the installed
+# convoffload-cli-full (app/CliForward.h).
+run_checked(out "${cli}" export "${sample}" --figure compare --out "${STAGE}/compare.svg")
+expect("${out}" "Wrote" "export through the installed convoffload-cli-full")
 message(STATUS "installed into ${STAGE}: programs, workers, samples, desktop files and docs work from there")

@@ -4,6 +4,7 @@
 
 #include "convoffload/io/ChildProcess.h"
 #include "convoffload/io/FormatError.h"
+#include "convoffload/io/HelperProgram.h"
 #include "convoffload/io/TempDir.h"
 #include "convoffload/io/TextFile.h"
 #include "convoffload/onnx/ShapeInferenceWorker.h"
@@ -154,22 +155,8 @@ std::string place(const onnx::ModelProto &model, const Answer &answer)
 
 std::string defaultOnnxWorkerPath()
 {
-    if (const char *path = std::getenv("CONVOFFLOAD_ONNX_WORKER"); path && *path)
-        return path;
-    // Next to the running program (the build tree's CLI and GUI), then where
-    // an installed bin/ program finds the installed worker, then the build
-    // tree's (the test suites, which sit in folders of their own).
-    char self[PATH_MAX];
-    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        const fs::path dir = fs::path(std::string(self, std::size_t(n))).parent_path();
-        for (const fs::path &candidate : {dir / kOnnxWorkerName, dir / CONVOFFLOAD_WORKER_FROM_BIN / kOnnxWorkerName})
-            if (access(candidate.c_str(), X_OK) == 0)
-                return candidate.lexically_normal().string();
-    }
-    if (const std::string built = CONVOFFLOAD_ONNX_WORKER_BUILD_PATH; !built.empty() && access(built.c_str(), X_OK) == 0)
-        return built;
-    return kOnnxWorkerName;
+    return helperProgramPath(
+        kOnnxWorkerName, "CONVOFFLOAD_ONNX_WORKER", CONVOFFLOAD_WORKER_FROM_BIN, CONVOFFLOAD_ONNX_WORKER_BUILD_PATH);
 }
 
 std::optional<std::string> inferShapesInWorker(

@@ -3,6 +3,7 @@
 #include "convoffload/optimise/IlpSolver.h"
 
 #include "convoffload/io/ChildProcess.h"
+#include "convoffload/io/HelperProgram.h"
 #include "convoffload/io/TempDir.h"
 #include "convoffload/optimise/IlpFiles.h"
 #include "convoffload/optimise/IlpModel.h"
@@ -465,15 +466,7 @@ std::string defaultCbcWorkerPath()
     // Next to the running program (the build tree), then where an installed
     // bin/ program finds the installed worker (CMake passes the relative path
     // from bin/ to libexec/convoffload/).
-    char self[PATH_MAX];
-    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        const fs::path dir = fs::path(std::string(self, std::size_t(n))).parent_path();
-        for (const fs::path &candidate : {dir / kWorkerName, dir / kWorkerFromBin / kWorkerName})
-            if (access(candidate.c_str(), X_OK) == 0)
-                return candidate.lexically_normal().string();
-    }
-    return kWorkerName;
+    return helperProgramPath(kWorkerName, nullptr, kWorkerFromBin);
 }
 
 OptimiseResult solveIlp(const S1Instance &instance, const IlpSolveOptions &options, const OptimiseControl &control)
