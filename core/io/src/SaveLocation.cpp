@@ -143,7 +143,11 @@ SaveLocation locateSave(const std::string &path)
                 throw FormatError(path, "cannot follow the symbolic link " + here + ": " + systemReason(errno));
             const std::string target(buffer.data(), std::size_t(n));
             if (!kernelWouldFollow(folderStat, st)) {
-                const std::string pointsTo = target.starts_with('/') ? target : inFolder(joined(folderNames), target);
+                // Lexically: the rest of the chain is not followed to tell.
+                const std::string pointsTo
+                    = std::filesystem::path(target.starts_with('/') ? target : inFolder(joined(folderNames), target))
+                          .lexically_normal()
+                          .string();
                 throw FormatError(path,
                     "not saved: " + here + " is a symbolic link to " + pointsTo + " owned by " + userName(st.st_uid) + ", in "
                         + joined(folderNames) + ", a sticky folder anyone may write to and that belongs to "
