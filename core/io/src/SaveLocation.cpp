@@ -4,6 +4,7 @@
 
 #include "convoffload/io/FormatError.h"
 
+#include <algorithm>
 #include <deque>
 #include <filesystem>
 #include <system_error>
@@ -141,6 +142,8 @@ SaveLocation locateSave(const std::string &path)
             const ssize_t n = ::readlinkat(folder.get(), next.c_str(), buffer.data(), buffer.size());
             if (n < 0)
                 throw FormatError(path, "cannot follow the symbolic link " + here + ": " + systemReason(errno));
+            if (std::size_t(n) >= buffer.size()) // replaced by a longer one since fstatat
+                throw FormatError(path, "cannot replace it: " + here + " changed while being saved");
             const std::string target(buffer.data(), std::size_t(n));
             if (!kernelWouldFollow(folderStat, st)) {
                 // Lexically: the rest of the chain is not followed to tell.
