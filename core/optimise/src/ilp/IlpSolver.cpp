@@ -39,7 +39,11 @@ constexpr const char *kGreeting = "convoffload-cbc-worker 1";
 #endif
 constexpr const char *kWorkerFromBin = CONVOFFLOAD_WORKER_FROM_BIN;
 
-/// The MIP start as CBC's -mipstart reader wants it: a solution file.
+/// The MIP start as CBC's -mipstart reader wants it: a solution file. A
+/// scratch file in the run's own 0700 folder (TempDir), read once by the
+/// worker and removed with the folder: no user's file is replaced and no
+/// other user can plant a link there, so it is written directly, without the
+/// atomic save's fsync (docs/user/bad-input.md, "Saves never damage a file").
 void writeStartFile(const IlpModel &model, const std::vector<double> &values, const fs::path &path)
 {
     std::ofstream out(path);
