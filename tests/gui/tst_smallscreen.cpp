@@ -1,0 +1,114 @@
+// SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
+// SPDX-License-Identifier: Apache-2.0
+// On a 1024×600 screen (an offscreen screen of that size, a netbook's): the
+// Optimise dialog keeps its buttons on the screen, and a window saved on a
+// larger screen reopens within this one (issue 41, item 8).
+
+#include "mainwindow/MainWindow.h"
+#include "optimise/OptimiseDialog.h"
+
+#include "convoffload/io/ProjectFile.h"
+
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
+#include <QGuiApplication>
+#include <QPushButton>
+#include <QScreen>
+#include <QSettings>
+#include <QStatusBar>
+#include <QTest>
+
+#include <fstream>
+
+using namespace convoffload;
+using namespace convoffload::ui;
+
+namespace {
+
+QString sample(const char *name) { return QStringLiteral(CONVOFFLOAD_SAMPLES "/") + QLatin1String(name); }
+
+const QRect kScreen(0, 0, 1024, 600);
+
+} // namespace
+
+class TestSmallScreen : public QObject {
+    Q_OBJECT
+private slots:
+    void init()
+    {
+        QCoreApplication::setOrganizationName(QStringLiteral("ConvOffloadSmallScreenTests"));
+        QSettings().clear();
+        QCOMPARE(QGuiApplication::primaryScreen()->availableGeometry(), kScreen);
+    }
+
+    // The dialog fits the screen and every button lies inside it, whole; the
+    // form, the chart and the summary scroll instead (they ask for more
+    // height than the screen has).
+    void optimiseDialogButtonsOnScreen()
+    {
+        const Project project = loadProject(sample("lenet5-conv1.json").toStdString());
+        OptimiseDialog dialog(project.problem, {});
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QVERIFY2(dialog.height() <= kScreen.height() && dialog.width() <= kScreen.width(),
+            qPrintable(QStringLiteral("%1×%2").arg(dialog.width()).arg(dialog.height())));
+        QVERIFY2(dialog.minimumSizeHint().height() <= kScreen.height() - 40, // a title bar's room
+            qPrintable(QString::number(dialog.minimumSizeHint().height())));
+        auto *buttons = dialog.findChild<QDialogButtonBox *>();
+        QVERIFY(buttons);
+        QCOMPARE(buttons->buttons().size(), 4); // Optimise, Stop, Add to project, Close
+        for (QAbstractButton *button : buttons->buttons()) {
+            if (!button->isVisible())
+                continue;
+            const QRect onScreen(button->mapToGlobal(QPoint(0, 0)), button->size());
+            QVERIFY2(kScreen.contains(onScreen),
+                qPrintable(QStringLiteral("%1 at %2,%3 %4×%5")
+                               .arg(button->text())
+                               .arg(onScreen.x())
+                               .arg(onScreen.y())
+                               .arg(onScreen.width())
+                               .arg(onScreen.height())));
+            QVERIFY(dialog.rect().contains(QRect(button->mapTo(&dialog, QPoint(0, 0)), button->size())));
+        }
+    }
+
+    // A window saved at 1280×720 (on a larger screen) reopens within this
+    // one, its status bar on the screen.
+    void savedGeometryFitsTheScreen()
+    {
+        {
+            MainWindow window;
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.setGeometry(0, 0, 1280, 720); // as it was on the larger screen
+            QTest::qWait(20);
+            QCOMPARE(window.size(), QSize(1280, 720));
+            QVERIFY(window.close()); // saves the geometry
+        }
+        QVERIFY(QSettings().allKeys().size() > 0);
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTest::qWait(20);
+        const QRect frame = window.frameGeometry();
+        QVERIFY2(kScreen.contains(frame),
+            qPrintable(QStringLiteral("%1,%2 %3×%4").arg(frame.x()).arg(frame.y()).arg(frame.width()).arg(frame.height())));
+        const QRect status(window.statusBar()->mapToGlobal(QPoint(0, 0)), window.statusBar()->size());
+        QVERIFY(kScreen.contains(status));
+    }
+};
+
+// The offscreen platform with one 1024×600 screen.
+int main(int argc, char *argv[])
+{
+    const QString config = QDir::temp().filePath(QStringLiteral("convoffload-screen-1024x600.json"));
+    std::ofstream(config.toStdString())
+        << R"({"screens": [{"name": "test", "x": 0, "y": 0, "width": 1024, "height": 600, "logicalDpi": 96}]})";
+    qputenv("QT_QPA_PLATFORM", QByteArray("offscreen:configfile=") + QFile::encodeName(config));
+    QApplication app(argc, argv);
+    TestSmallScreen test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_smallscreen.moc"
