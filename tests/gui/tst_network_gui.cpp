@@ -508,6 +508,19 @@ private slots:
         QCOMPARE(panel.saveChart(png), QString());
         QCOMPARE(QImage(png).size(), QSize(1000, int(plot->heightFor(1000, panel.font()))));
         QVERIFY(!panel.saveChart(dir.filePath(QStringLiteral("chart.txt"))).isEmpty());
+        // At a preset (issue 41, item 4): its width, at least its height, its
+        // dpi; 85 mm at 300 dpi is 1004 px (85 / 25.4 × 300 = 1003.9).
+        const ExportPreset column = *exportPresetFromName(QStringLiteral("paper-column"));
+        const QString columnPng = dir.filePath(QStringLiteral("chart-column.png"));
+        QCOMPARE(panel.saveChart(columnPng, column), QString());
+        const QImage columnImage(columnPng);
+        QVERIFY2(std::abs(columnImage.width() - 1004) <= 1, qPrintable(QString::number(columnImage.width())));
+        QVERIFY(columnImage.height() >= 65 / 25.4 * 300 - 2); // the preset's 65 mm at least
+        QCOMPARE(qRound(columnImage.dotsPerMeterX() * 0.0254), 300);
+        // Without its heading, the chart is shorter by it.
+        const Figure titled = networkFigure(*panel.analysis(), presetFont(column), 321);
+        const Figure untitled = networkFigure(*panel.analysis(), presetFont(column), 321, false);
+        QVERIFY(untitled.preferredSize.height() < titled.preferredSize.height());
 
         // A new network clears the chart until its analysis ends.
         QCOMPARE(panel.openNetwork(writeToy(dir)), QString());

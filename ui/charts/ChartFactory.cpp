@@ -593,9 +593,16 @@ QChart *footprintChart(
     }
 
     // Short: "mem_size", the title gives the number.
-    QLineSeries *capacityLine = withShortLabel(
-        lineSeries(QStringLiteral("mem_size = %1").arg(problem.hardware.mem_size), Palette::capacity(), 2.5, Qt::DashDotLine),
-        QStringLiteral("mem_size"));
+    QLineSeries *capacityLine
+        = withShortLabel(lineSeries(QStringLiteral("mem_size = %1").arg(problem.hardware.mem_size), Palette::capacity()),
+            QStringLiteral("mem_size"));
+    // Dash-dot short enough for the legend's swatch to show it (Qt's
+    // DashDotLine at 2.5 px drew one dash there, a solid line).
+    QPen capacityPen(Palette::capacity());
+    capacityPen.setWidthF(2.0);
+    capacityPen.setCapStyle(Qt::FlatCap);
+    capacityPen.setDashPattern({2.0, 1.25, 0.75, 1.25});
+    capacityLine->setPen(capacityPen);
     capacityLine->append(xMin, capacity);
     capacityLine->append(xMax, capacity);
     chart->addSeries(capacityLine);
@@ -957,6 +964,18 @@ void attachSweepSeries(QChart *chart, const SweepAxes &axes, QAbstractSeries *se
     series->attachAxis(axes.y);
 }
 
+/// The dashes of an invalid run and of its legend entry: short enough that
+/// the legend's swatch (about a line of text long) shows a gap, where Qt's
+/// DashLine (4 + 2 pen widths) drew one dash there, a solid line.
+QPen invalidRunPen(const QColor &colour)
+{
+    QPen pen(colour);
+    pen.setWidthF(2.0);
+    pen.setCapStyle(Qt::FlatCap); // dashes as long as the pattern says
+    pen.setDashPattern({2.0, 1.5});
+    return pen;
+}
+
 /// One strategy's curve of a sweep.
 struct SweepCurve {
     QString name;
@@ -985,7 +1004,9 @@ bool addSweepRuns(QChart *chart, const SweepAxes &axes, const std::vector<SweepR
         const QPointF p(double(r.group_size), c.total_duration);
         if (!run || runValid != c.valid) {
             run = c.valid ? lineSeries(curve.name, curve.colour, 2.5)
-                          : lineSeries(curve.name + QStringLiteral(", invalid"), curve.colour, 2.0, Qt::DashLine);
+                          : lineSeries(curve.name + QStringLiteral(", invalid"), curve.colour);
+            if (!c.valid)
+                run->setPen(invalidRunPen(curve.colour));
             runValid = c.valid;
             if (previous)
                 run->append(*previous);
@@ -1042,10 +1063,11 @@ void addCrossoverMarks(QChart *chart, const SweepAxes &axes, const std::vector<d
     }
 }
 
-/// One legend entry for the dashed runs of both curves.
+/// One legend entry for the dashed runs (and hollow markers) of both curves.
 void addInvalidLegend(QChart *chart, const SweepAxes &axes)
 {
-    QLineSeries *entry = lineSeries(QStringLiteral("invalid (dashed)"), QColor(0x55, 0x55, 0x55), 2.0, Qt::DashLine);
+    QLineSeries *entry = lineSeries(QStringLiteral("invalid (dashed, hollow)"), QColor(0x55, 0x55, 0x55));
+    entry->setPen(invalidRunPen(QColor(0x55, 0x55, 0x55)));
     attachSweepSeries(chart, axes, entry);
 }
 

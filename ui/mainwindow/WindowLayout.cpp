@@ -195,12 +195,30 @@ void WindowLayout::reset()
 void WindowLayout::applyState()
 {
     const bool restored = !m_pendingState.isEmpty() && m_window->restoreState(m_pendingState, kStateVersion);
+    if (restored)
+        fitOnScreen();
     if (!restored) {
         sizeDocks();
         queueSizeDocks(); // again once the layout has its final geometry
     }
     m_followSize = !restored;
     m_pendingState.clear();
+}
+
+void WindowLayout::fitOnScreen()
+{
+    // Docks saved at a larger screen's sizes grow the window past this one
+    // (by a few pixels at 1024×600): it is fitted again, the docks give way.
+    const QScreen *screen = m_window->screen();
+    if (!screen || m_window->isMaximized() || m_window->isFullScreen())
+        return;
+    const QRect available = screen->availableGeometry();
+    const QRect frame = m_window->frameGeometry();
+    if (available.contains(frame))
+        return;
+    const QMargins margins(m_window->geometry().left() - frame.left(), m_window->geometry().top() - frame.top(),
+        frame.right() - m_window->geometry().right(), frame.bottom() - m_window->geometry().bottom());
+    m_window->setGeometry(initialWindowRect(available.marginsRemoved(margins), m_window->size()));
 }
 
 void WindowLayout::fitFrameOnScreen()
