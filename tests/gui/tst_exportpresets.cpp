@@ -497,8 +497,13 @@ private slots:
         // Half a pixel for antialiased edges on the canvas's border.
         const QRectF canvas = probe.rect().adjusted(-0.5, -0.5, 0.5, 0.5);
         QStringList outside;
+        // By its edges: QRectF::contains() is false for a line's empty box.
+        const auto inside = [&](const QRectF &box) {
+            return box.left() >= canvas.left() && box.right() <= canvas.right() && box.top() >= canvas.top()
+                && box.bottom() <= canvas.bottom();
+        };
         for (const DrawnItem &item : probe.items())
-            if (!canvas.contains(item.box))
+            if (!inside(item.box))
                 outside << QStringLiteral("%1 at %2,%3 %4×%5")
                                .arg(item.what)
                                .arg(item.box.x())

@@ -55,6 +55,8 @@ private slots:
             qPrintable(QStringLiteral("%1×%2").arg(dialog.width()).arg(dialog.height())));
         QVERIFY2(dialog.minimumSizeHint().height() <= kScreen.height() - 40, // a title bar's room
             qPrintable(QString::number(dialog.minimumSizeHint().height())));
+        if (qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT_OPTIMISE")) // a look at it as a user would
+            dialog.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_OPTIMISE"));
         auto *buttons = dialog.findChild<QDialogButtonBox *>();
         QVERIFY(buttons);
         QCOMPARE(buttons->buttons().size(), 4); // Optimise, Stop, Add to project, Close

@@ -1066,7 +1066,7 @@ void addCrossoverMarks(QChart *chart, const SweepAxes &axes, const std::vector<d
 /// One legend entry for the dashed runs (and hollow markers) of both curves.
 void addInvalidLegend(QChart *chart, const SweepAxes &axes)
 {
-    QLineSeries *entry = lineSeries(QStringLiteral("invalid (dashed, hollow)"), QColor(0x55, 0x55, 0x55));
+    QLineSeries *entry = lineSeries(QStringLiteral("invalid (dashed)"), QColor(0x55, 0x55, 0x55));
     entry->setPen(invalidRunPen(QColor(0x55, 0x55, 0x55)));
     attachSweepSeries(chart, axes, entry);
 }
