@@ -207,18 +207,20 @@ void WindowLayout::applyState()
 
 void WindowLayout::fitOnScreen()
 {
-    // Docks saved at a larger screen's sizes grow the window past this one
-    // (by a few pixels at 1024×600): it is fitted again, the docks give way.
+    // Docks saved at a larger screen's sizes can grow the window past this
+    // one: it is fitted again and the docks give way. The client area is
+    // fitted, as on a first run; its frame is fitted once the window manager
+    // has put one on (fitFrameOnScreen).
     const QScreen *screen = m_window->screen();
     if (!screen || m_window->isMaximized() || m_window->isFullScreen())
         return;
     const QRect available = screen->availableGeometry();
-    const QRect frame = m_window->frameGeometry();
-    if (available.contains(frame))
+    const QSize size = m_window->size();
+    if (size.width() <= available.width() && size.height() <= available.height())
         return;
-    const QMargins margins(m_window->geometry().left() - frame.left(), m_window->geometry().top() - frame.top(),
-        frame.right() - m_window->geometry().right(), frame.bottom() - m_window->geometry().bottom());
-    m_window->setGeometry(initialWindowRect(available.marginsRemoved(margins), m_window->size()));
+    m_placed = initialWindowRect(available, size);
+    m_window->setGeometry(m_placed);
+    m_fitFrame = true;
 }
 
 void WindowLayout::fitFrameOnScreen()
