@@ -550,16 +550,16 @@ private slots:
         scene.addItem(const_cast<QChart *>(chart));
         const_cast<QChart *>(chart)->setGeometry(QRectF(QPointF(0, 0), QSizeF(size)));
         const_cast<QChart *>(chart)->layout()->activate();
+        QStringList problems;
         for (const Qt::Orientation o : {Qt::Horizontal, Qt::Vertical})
-            for (const QAbstractAxis *axis : chart->axes(o)) {
-                const int labels = tickLabelCount(chart, o, axis);
-                QVERIFY2(labels >= 2,
-                    qPrintable(QStringLiteral("%1 axis \"%2\": %3 tick labels")
-                                   .arg(o == Qt::Horizontal ? QStringLiteral("horizontal") : QStringLiteral("vertical"))
-                                   .arg(axis->titleText())
-                                   .arg(labels)));
-            }
-        scene.removeItem(const_cast<QChart *>(chart));
+            for (const QAbstractAxis *axis : chart->axes(o))
+                if (const int labels = tickLabelCount(chart, o, axis); labels < 2)
+                    problems << QStringLiteral("%1 axis \"%2\": %3 tick labels")
+                                    .arg(o == Qt::Horizontal ? QStringLiteral("horizontal") : QStringLiteral("vertical"))
+                                    .arg(axis->titleText())
+                                    .arg(labels);
+        scene.removeItem(const_cast<QChart *>(chart)); // before any check: the figure owns the chart, not the scene
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));
     }
 
     // A legend's line swatch is drawn with its series' pen and is long
