@@ -116,6 +116,7 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
         throw UsageError("--steps: expected a number of steps, got '" + str(parser.value(QStringLiteral("steps"))) + "'");
     request.heatMap = parser.isSet(QStringLiteral("heat-map"));
     request.cursor = parser.isSet(QStringLiteral("cursor"));
+    request.title = !parser.isSet(QStringLiteral("no-title"));
     if (parser.isSet(QStringLiteral("group-sizes"))) {
         const auto range
             = parseGroupSizes(parser.value(QStringLiteral("group-sizes")), loaded.project.problem.layer.patchCount());
@@ -159,7 +160,7 @@ int exportNetworkCommand(const QCommandLineParser &parser, const QString &projec
     const ExportTarget target = exportTarget(parser);
     const NetworkAnalysis analysis = analyseNetworkForCli(parser, network);
     const int width = target.size ? target.size->width() : 1000;
-    const ui::Figure figure = ui::networkFigure(analysis, target.font, width);
+    const ui::Figure figure = ui::networkFigure(analysis, target.font, width, !parser.isSet(QStringLiteral("no-title")));
     QSize size = figure.preferredSize;
     if (parser.isSet(QStringLiteral("size"))) {
         if (target.size->height() < size.height())

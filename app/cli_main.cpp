@@ -186,12 +186,13 @@ const Command kCommands[] = {
         .run = [](const CommandInput &in) { return sweepCommand(in.parser, *in.loaded); },
         .drawsFigures = true},
     {.name = "export",
-        .usage = "PROJECT --figure F [--strategy NAME] [--step K [--cursor]] [--preset P | --size WxH]\n"
+        .usage = "PROJECT --figure F [--strategy NAME] [--step K [--cursor]] [--preset P | --size WxH] [--no-title]\n"
                  "          --out FILE.{png,svg,pdf}  P: paper-column, paper-wide, slide\n"
                  "          F: grid, input-grid, output-grid, memory, memory-actions, durations, cumulative,\n"
                  "             compare, sweep [--group-sizes A..B], storyboard [--versus NAME] [--steps N]\n"
                  "          --figure trace --strategy NAME --out FILE.json  (a Chrome Trace Event timeline for Perfetto)\n"
                  "          NETWORK --figure network [--optimize [--time-limit S]] [--own-only] [--preset P | --size WxH]\n"
+                 "          [--no-title]\n"
                  "          --out FILE.{png,svg,pdf}",
         .help = "a figure of the project; the network chart of a network project",
         .run =
@@ -370,6 +371,8 @@ int main(int argc, char *argv[])
         {QStringLiteral("heat-map"), QStringLiteral("Colour input pixels by their load count.")},
         {QStringLiteral("cursor"),
             QStringLiteral("Mark --step on the step charts with the interactive cursor (off by default).")},
+        {QStringLiteral("no-title"),
+            QStringLiteral("Leave the figure's built-in title out (a paper's caption gives it); the file's metadata keep it.")},
         {QStringLiteral("quiet"), QStringLiteral("No progress line on a terminal.")},
         {QStringLiteral("no-work-limit"),
             QStringLiteral("Run even what the work estimate puts over 10 minutes or 3/4 of the memory.")},

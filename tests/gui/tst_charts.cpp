@@ -619,6 +619,53 @@ private slots:
         QCOMPARE(inFour(plotNumber(double(streaming[1].loaded_kernels))), 1);
     }
 
+    // Thinned for a narrow chart, the step labels stay evenly spaced: the
+    // first, then consecutive multiples of one stride of 1, 2 or 5 × 10^k,
+    // then "drain" (every other one removed gave "1, 100, 300, 500, drain",
+    // issue 41 item 4). 700 compute steps and the drain, made up by hand.
+    void stepLabelsThinEvenly_data()
+    {
+        QTest::addColumn<int>("width");
+        for (const int width : {200, 300, 450, 700})
+            QTest::newRow(qPrintable(QString::number(width))) << width;
+    }
+    void stepLabelsThinEvenly()
+    {
+        QFETCH(int, width);
+        SimulationResult r;
+        r.steps.resize(701);
+        for (StepStats &s : r.steps)
+            s.compute_duration = 1;
+        r.steps.back().drain = true;
+        std::unique_ptr<QChart> chart(cumulativeDurationChart(r, -1));
+        auto *x = qobject_cast<QCategoryAxis *>(chart->axes(Qt::Horizontal).value(0));
+        QVERIFY(x);
+        // 700 steps: a label every 100 (at most 8), 700 left out by "drain".
+        QCOMPARE(x->categoriesLabels(),
+            (QStringList{QStringLiteral("1"), QStringLiteral("100"), QStringLiteral("200"), QStringLiteral("300"),
+                QStringLiteral("400"), QStringLiteral("500"), QStringLiteral("600"), QStringLiteral("drain")}));
+        thinStepLabels(chart.get(), width);
+        const QStringList labels = x->categoriesLabels();
+        QVERIFY2(labels.size() >= 2, qPrintable(labels.join(QStringLiteral(", ")))); // 200 px: "1" and "drain" alone
+        QCOMPARE(labels.first(), QStringLiteral("1"));
+        QCOMPARE(labels.last(), QStringLiteral("drain"));
+        QCOMPARE(x->endValue(QStringLiteral("1")), 0.0); // step n at x = n - 1
+        QCOMPARE(x->endValue(QStringLiteral("drain")), 700.0);
+        const QStringList numbers = labels.mid(1, labels.size() - 2);
+        if (!numbers.isEmpty()) {
+            const int stride = numbers.first().toInt();
+            QVERIFY2(QList<int>({1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}).contains(stride),
+                qPrintable(labels.join(QStringLiteral(", "))));
+            for (int i = 0; i < numbers.size(); ++i) {
+                QCOMPARE(numbers[i].toInt(), stride * (i + 1));
+                QCOMPARE(x->endValue(numbers[i]), double(stride * (i + 1) - 1));
+            }
+            QVERIFY(700 + 1 - numbers.last().toInt() >= stride); // a stride clear of "drain"
+        }
+        if (width == 300) // thinned at all
+            QVERIFY(labels.size() < 8);
+    }
+
     // "drain" is centred on the last step: with the plot ending there, its
     // end fell outside a step chart exported at its own size ("drai" at the
     // figure's right edge). No text may touch the right edge of the figure.
@@ -667,7 +714,7 @@ private slots:
         QLineSeries *rbrInvalid = seriesNamed<QLineSeries>(chart.get(), QStringLiteral("Row-by-Row, invalid"));
         QVERIFY(rbr && rbrInvalid);
         QCOMPARE(rbr->pen().style(), Qt::SolidLine);
-        QCOMPARE(rbrInvalid->pen().style(), Qt::DashLine);
+        QCOMPARE(rbrInvalid->pen().style(), Qt::CustomDashLine); // short dashes, as its legend entry's
         QCOMPARE(rbr->at(0), QPointF(1, 10118)); // docs/user/samples.md sweep table
         QCOMPARE(rbrInvalid->at(0), QPointF(8, 9432)); // continues from the last valid size
         QCOMPARE(rbrInvalid->at(rbrInvalid->count() - 1), QPointF(32, 5903));

@@ -38,6 +38,7 @@ constexpr char kStepCountProperty[] = "convoffloadStepCount";
 constexpr char kPerActionProperty[] = "convoffloadPerAction";
 constexpr char kCursorSpanProperty[] = "convoffloadCursorSpan"; // x offsets of the cursor's sides from the step
 constexpr char kCursorObjectName[] = "convoffload-cursor";
+constexpr char kStepAxisProperty[] = "convoffloadStepAxis"; // steps 1..n and "drain" (thinStepLabels)
 
 QString number(double v)
 {
@@ -115,6 +116,16 @@ int labelStride(int computeSteps)
         }
 }
 
+/// The 1, 2, 5 × 10^k after `stride`.
+int nextStride(int stride)
+{
+    int magnitude = 1;
+    while (magnitude * 10 <= stride)
+        magnitude *= 10;
+    const int m = stride / magnitude;
+    return m < 2 ? 2 * magnitude : m < 5 ? 5 * magnitude : 10 * magnitude;
+}
+
 /// The step axis: steps 1..n and "drain". A step is a point at x = k, or,
 /// with `spans`, the interval (k-1, k] of its actions: with few steps each
 /// interval is a category labelled at its middle, with many the labels sit
@@ -122,6 +133,7 @@ int labelStride(int computeSteps)
 QCategoryAxis *stepAxis(const std::vector<StepStats> &steps, double min, double max, bool spans, const QString &title)
 {
     auto *axis = new QCategoryAxis;
+    axis->setProperty(kStepAxisProperty, true);
     axis->setTitleText(title);
     axis->setStartValue(min);
     axis->setRange(min, max);
@@ -257,18 +269,51 @@ void thinStepLabels(QChart *chart, qreal width)
     if (!chart || width <= 0)
         return;
     for (QAbstractAxis *axis : chart->axes(Qt::Horizontal))
-        if (auto *steps = qobject_cast<QCategoryAxis *>(axis);
-            steps && steps->labelsPosition() == QCategoryAxis::AxisLabelsPositionOnValue) {
+        if (auto *steps = qobject_cast<QCategoryAxis *>(axis); steps && steps->property(kStepAxisProperty).toBool()
+            && steps->labelsPosition() == QCategoryAxis::AxisLabelsPositionOnValue) {
             // Qt gives every label of an axis the same width (axis over
-            // count): thin the step labels so that "drain" fits, keeping the
-            // first and the last.
+            // count): fewer step labels so that "drain" fits. Every other
+            // one removed gave uneven ticks ("1, 100, 300, 500, drain"):
+            // the labels are laid out again at a larger stride of 1, 2 or
+            // 5 × 10^k, keeping the first and "drain", as stepAxis does.
             const QFontMetricsF fm(steps->labelsFont());
             const int maxLabels = std::max(3, int(width * 0.8 / (fm.horizontalAdvance(QStringLiteral("drain")) * 1.8)));
-            while (steps->count() > maxLabels) {
-                const QStringList labels = steps->categoriesLabels();
-                for (qsizetype i = labels.size() - 2; i >= 1; i -= 2)
-                    steps->remove(labels[i]);
+            if (steps->count() <= maxLabels)
+                continue;
+            // Step n sits at x = n - 1 + offset (-0.5 on a span axis).
+            const QStringList labels = steps->categoriesLabels();
+            double offset = 0;
+            int last = 0;
+            std::optional<double> drainAt;
+            for (const QString &label : labels) {
+                bool number = false;
+                const int n = label.toInt(&number);
+                if (number) {
+                    offset = steps->endValue(label) - (n - 1);
+                    last = std::max(last, n);
+                } else {
+                    drainAt = steps->endValue(label);
+                }
             }
+            const int computeSteps = drainAt ? int(std::lround(*drainAt - offset)) : last;
+            QList<QPair<QString, double>> kept;
+            for (int stride = labelStride(computeSteps);; stride = nextStride(stride)) {
+                kept.clear();
+                kept.append({QStringLiteral("1"), offset});
+                for (int n = stride; n <= computeSteps; n += stride)
+                    if (n != 1 && !(drainAt && computeSteps + 1 - n < stride)) // would crowd "drain" (as stepAxis)
+                        kept.append({QString::number(n), n - 1 + offset});
+                if (drainAt)
+                    kept.append({QStringLiteral("drain"), *drainAt});
+                if (kept.size() <= maxLabels || stride > computeSteps)
+                    break;
+            }
+            const double min = steps->min(), max = steps->max();
+            for (const QString &label : labels)
+                steps->remove(label);
+            for (const auto &[label, x] : kept)
+                steps->append(label, x);
+            steps->setRange(min, max);
         }
 }
 
@@ -548,9 +593,16 @@ QChart *footprintChart(
     }
 
     // Short: "mem_size", the title gives the number.
-    QLineSeries *capacityLine = withShortLabel(
-        lineSeries(QStringLiteral("mem_size = %1").arg(problem.hardware.mem_size), Palette::capacity(), 2.5, Qt::DashDotLine),
-        QStringLiteral("mem_size"));
+    QLineSeries *capacityLine
+        = withShortLabel(lineSeries(QStringLiteral("mem_size = %1").arg(problem.hardware.mem_size), Palette::capacity()),
+            QStringLiteral("mem_size"));
+    // Dash-dot short enough for the legend's swatch to show it (Qt's
+    // DashDotLine at 2.5 px drew one dash there, a solid line).
+    QPen capacityPen(Palette::capacity());
+    capacityPen.setWidthF(2.0);
+    capacityPen.setCapStyle(Qt::FlatCap);
+    capacityPen.setDashPattern({2.0, 1.25, 0.75, 1.25});
+    capacityLine->setPen(capacityPen);
     capacityLine->append(xMin, capacity);
     capacityLine->append(xMax, capacity);
     chart->addSeries(capacityLine);
@@ -867,13 +919,12 @@ SweepExtent sweepExtent(const std::vector<SweepRow> &rows)
 /// The sweep chart's axes: group sizes along x (one tick per size, or fewer),
 /// durations along y with a margin around the points.
 struct SweepAxes {
-    QValueAxis *x;
+    QCategoryAxis *x;
     QValueAxis *y;
 };
 
 SweepAxes addSweepAxes(QChart *chart, const std::vector<SweepRow> &rows)
 {
-    QValueAxis *x = valueAxis(QStringLiteral("group size G"), QStringLiteral("%d"));
     QValueAxis *y = valueAxis(QStringLiteral("cycles"));
     SweepExtent e = sweepExtent(rows);
     const double pad = std::max(1.0, (e.hi - e.lo) * 0.06);
@@ -881,10 +932,26 @@ SweepAxes addSweepAxes(QChart *chart, const std::vector<SweepRow> &rows)
     y->applyNiceNumbers();
     if (e.gMax <= e.gMin)
         e.gMax = e.gMin + 1;
+    // A label at every multiple of a round stride, placed where it belongs.
+    // Dynamic ticks of a QValueAxis (anchor 0, interval 5) drew the grid
+    // lines but not one label in Qt 6.4, at any size.
+    auto *x = new QCategoryAxis;
+    x->setTitleText(QStringLiteral("group size G"));
+    x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    x->setStartValue(e.gMin - 0.5);
     x->setRange(e.gMin - 0.5, e.gMax + 0.5);
-    x->setTickType(QValueAxis::TicksDynamic);
-    x->setTickAnchor(0);
-    x->setTickInterval(labelStride(int(e.gMax - e.gMin + 1)));
+    const int from = int(e.gMin), to = int(e.gMax);
+    const int stride = labelStride(to - from + 1);
+    for (int g = (from + stride - 1) / stride * stride; g <= to; g += stride)
+        x->append(QString::number(g), g);
+    if (x->count() < 2) { // a short range between two multiples: its ends
+        for (const QString &label : x->categoriesLabels())
+            x->remove(label);
+        x->append(QString::number(from), from);
+        if (to > from)
+            x->append(QString::number(to), to);
+        x->setRange(e.gMin - 0.5, e.gMax + 0.5);
+    }
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     return {x, y};
@@ -895,6 +962,18 @@ void attachSweepSeries(QChart *chart, const SweepAxes &axes, QAbstractSeries *se
     chart->addSeries(series);
     series->attachAxis(axes.x);
     series->attachAxis(axes.y);
+}
+
+/// The dashes of an invalid run and of its legend entry: short enough that
+/// the legend's swatch (about a line of text long) shows a gap, where Qt's
+/// DashLine (4 + 2 pen widths) drew one dash there, a solid line.
+QPen invalidRunPen(const QColor &colour)
+{
+    QPen pen(colour);
+    pen.setWidthF(2.0);
+    pen.setCapStyle(Qt::FlatCap); // dashes as long as the pattern says
+    pen.setDashPattern({2.0, 1.5});
+    return pen;
 }
 
 /// One strategy's curve of a sweep.
@@ -925,7 +1004,9 @@ bool addSweepRuns(QChart *chart, const SweepAxes &axes, const std::vector<SweepR
         const QPointF p(double(r.group_size), c.total_duration);
         if (!run || runValid != c.valid) {
             run = c.valid ? lineSeries(curve.name, curve.colour, 2.5)
-                          : lineSeries(curve.name + QStringLiteral(", invalid"), curve.colour, 2.0, Qt::DashLine);
+                          : lineSeries(curve.name + QStringLiteral(", invalid"), curve.colour);
+            if (!c.valid)
+                run->setPen(invalidRunPen(curve.colour));
             runValid = c.valid;
             if (previous)
                 run->append(*previous);
@@ -982,10 +1063,11 @@ void addCrossoverMarks(QChart *chart, const SweepAxes &axes, const std::vector<d
     }
 }
 
-/// One legend entry for the dashed runs of both curves.
+/// One legend entry for the dashed runs (and hollow markers) of both curves.
 void addInvalidLegend(QChart *chart, const SweepAxes &axes)
 {
-    QLineSeries *entry = lineSeries(QStringLiteral("invalid (dashed)"), QColor(0x55, 0x55, 0x55), 2.0, Qt::DashLine);
+    QLineSeries *entry = lineSeries(QStringLiteral("invalid (dashed)"), QColor(0x55, 0x55, 0x55));
+    entry->setPen(invalidRunPen(QColor(0x55, 0x55, 0x55)));
     attachSweepSeries(chart, axes, entry);
 }
 

@@ -44,9 +44,12 @@ int cursorStep(const FigureRequest &request) { return request.cursor ? request.m
 
 Figure chartFigure(QChart *chart, const QString &title, const QString &description, QSize size, const FigureRequest &request)
 {
+    if (!request.title)
+        chart->setTitle(QString()); // before the fonts: the legend's room is worked out without it
     if (request.font)
         setChartFont(chart, *request.font, request.size.isValid() ? request.size.width() : size.width());
-    fitChartTitle(chart, request.size.isValid() ? request.size.width() : size.width());
+    if (request.title)
+        fitChartTitle(chart, request.size.isValid() ? request.size.width() : size.width());
     std::shared_ptr<QChart> owned(chart);
     return {chartPainter(owned.get()), title, description, size, owned};
 }
@@ -81,6 +84,7 @@ Figure gridFigure(FigureSource &source, const FigureRequest &request)
     style.heatMap = request.heatMap;
     style.font = request.font;
     style.strategy = qstr(request.strategy);
+    style.title = request.title;
     const FigureKind kind = request.kind;
     const QString what = kind == FigureKind::InputGrid ? QStringLiteral("Input")
         : kind == FigureKind::OutputGrid               ? QStringLiteral("Output")
@@ -267,6 +271,7 @@ Figure makeFigure(FigureSource &source, const FigureRequest &request)
         if (rows.empty())
             throw FigureError("the project has no strategy to compare");
         auto plot = std::make_shared<ComparisonPlot>(rows);
+        plot->setTitleShown(request.title);
         const QFont font = request.font.value_or(QFont());
         return {[plot, font](QPainter &painter, const QRectF &target) { plot->paint(painter, target, font); },
             QStringLiteral("Strategy comparison"),
