@@ -72,8 +72,10 @@ ExploreOptions exploreOptions(const QCommandLineParser &parser)
     return options;
 }
 
-/// Refuses a shard whose points the work estimate puts over the budget,
-/// before the first point runs; --no-work-limit skips it.
+/// Refuses a shard with a point whose analysis the work estimate puts over
+/// the budget, as `network` refuses that network, before the first point
+/// runs; --no-work-limit skips it. A sweep's total is not bounded: many
+/// points are what a shard on a cluster is for.
 void checkExploreBudget(const QCommandLineParser &parser, const Network &target, const DesignSpace &space, std::int64_t points,
     const Shard &shard, const ExploreOptions &options)
 {
@@ -81,19 +83,16 @@ void checkExploreBudget(const QCommandLineParser &parser, const Network &target,
         return;
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const std::size_t threads = options.threads > 0 ? std::size_t(options.threads) : cores;
-    WorkEstimate total;
     for (std::int64_t k = shard.index; k < points; k += shard.count) {
         Network network = target;
         network.hardware = space.hardwareAt(target.hardware, k);
-        const WorkEstimate w = estimateNetworkAnalysis(network, options.generate, threads);
-        total.seconds += w.seconds + options.optimise_s;
-        total.bytes = std::max(total.bytes, w.bytes);
+        WorkEstimate work = estimateNetworkAnalysis(network, options.generate, threads);
+        work.seconds += options.optimise_s;
+        if (const std::optional<std::string> why = exceedsBudget(work))
+            throw UsageError("refused: design point " + std::to_string(k)
+                + ", simulating every candidate strategy of every layer, " + *why
+                + "; try --own-only, or pass --no-work-limit to run it anyway");
     }
-    // Days are what a sweep on a cluster is for: the budget is the shard's
-    // time on one machine, and each point's memory.
-    if (const std::optional<std::string> why = exceedsBudget(total))
-        throw UsageError("refused: " + std::to_string(shard.pointsOf(points)) + " design points of " + std::to_string(points)
-            + ", " + *why + "; split the run with --shard I/N (docs/user/explore.md), or pass --no-work-limit to run it anyway");
 }
 
 std::string shardText(const Shard &shard)
