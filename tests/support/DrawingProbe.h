@@ -9,6 +9,8 @@
 // panel below it), which its texts alone do not say.
 
 #include <QList>
+#include "ProbeDevice.h"
+
 #include <QPaintDevice>
 #include <QPaintEngine>
 #include <QPainter>
@@ -24,46 +26,15 @@ struct DrawnItem {
     QRectF box; // device coordinates
 };
 
-class DrawingProbe : public QPaintDevice {
+class DrawingProbe : public ProbeDevice {
 public:
     explicit DrawingProbe(QSize size, int dpi = 96)
-        : m_size(size)
-        , m_dpi(dpi)
+        : ProbeDevice(size, dpi)
         , m_engine(this)
     {
     }
     QPaintEngine *paintEngine() const override { return const_cast<Engine *>(&m_engine); }
     const QList<DrawnItem> &items() const { return m_items; }
-    QRectF rect() const { return QRectF(QPointF(0, 0), QSizeF(m_size)); }
-
-protected:
-    int metric(PaintDeviceMetric m) const override
-    {
-        switch (m) {
-        case PdmWidth:
-            return m_size.width();
-        case PdmHeight:
-            return m_size.height();
-        case PdmWidthMM:
-            return qRound(m_size.width() * 25.4 / m_dpi);
-        case PdmHeightMM:
-            return qRound(m_size.height() * 25.4 / m_dpi);
-        case PdmNumColors:
-            return INT_MAX;
-        case PdmDepth:
-            return 32;
-        case PdmDpiX:
-        case PdmDpiY:
-        case PdmPhysicalDpiX:
-        case PdmPhysicalDpiY:
-            return m_dpi;
-        case PdmDevicePixelRatio:
-            return 1;
-        case PdmDevicePixelRatioScaled:
-            return int(devicePixelRatioFScale());
-        }
-        return 0;
-    }
 
 private:
     class Engine : public QPaintEngine {
@@ -111,8 +82,6 @@ private:
         DrawingProbe *m_probe;
     };
 
-    QSize m_size;
-    int m_dpi;
     Engine m_engine;
     QList<DrawnItem> m_items;
 };

@@ -9,6 +9,8 @@
 
 #include <QFontMetricsF>
 #include <QList>
+#include "ProbeDevice.h"
+
 #include <QPaintDevice>
 #include <QPaintEngine>
 #include <QRectF>
@@ -24,48 +26,17 @@ struct ProbedText {
     QRectF box; // device coordinates: advance × (ascent + descent)
 };
 
-class TextProbe : public QPaintDevice {
+class TextProbe : public ProbeDevice {
 public:
     /// A device of `size` pixels at `dpi` (the resolution fonts in points are
     /// converted at: 96 for the figure writers).
     TextProbe(QSize size, int dpi = 96)
-        : m_size(size)
-        , m_dpi(dpi)
+        : ProbeDevice(size, dpi)
         , m_engine(this)
     {
     }
     QPaintEngine *paintEngine() const override { return const_cast<Engine *>(&m_engine); }
     const QList<ProbedText> &texts() const { return m_texts; }
-    QRectF rect() const { return QRectF(QPointF(0, 0), QSizeF(m_size)); }
-
-protected:
-    int metric(PaintDeviceMetric m) const override
-    {
-        switch (m) {
-        case PdmWidth:
-            return m_size.width();
-        case PdmHeight:
-            return m_size.height();
-        case PdmWidthMM:
-            return qRound(m_size.width() * 25.4 / m_dpi);
-        case PdmHeightMM:
-            return qRound(m_size.height() * 25.4 / m_dpi);
-        case PdmNumColors:
-            return INT_MAX;
-        case PdmDepth:
-            return 32;
-        case PdmDpiX:
-        case PdmDpiY:
-        case PdmPhysicalDpiX:
-        case PdmPhysicalDpiY:
-            return m_dpi;
-        case PdmDevicePixelRatio:
-            return 1;
-        case PdmDevicePixelRatioScaled:
-            return int(devicePixelRatioFScale());
-        }
-        return 0;
-    }
 
 private:
     class Engine : public QPaintEngine {
@@ -89,7 +60,7 @@ private:
             const QFont font = item.font();
             // Qt draws a font at whole pixels of the device (QFontPrivate
             // rounds a size in points to the nearest pixel).
-            const double size = font.pixelSize() > 0 ? font.pixelSize() : std::round(font.pointSizeF() * m_probe->m_dpi / 72.0);
+            const double size = font.pixelSize() > 0 ? font.pixelSize() : std::round(font.pointSizeF() * m_probe->dpi() / 72.0);
             const QRectF local(p.x(), p.y() - item.ascent(), item.width(), item.ascent() + item.descent());
             m_probe->m_texts.append({item.text(), size * scale, t.mapRect(local)});
         }
@@ -99,8 +70,6 @@ private:
         TextProbe *m_probe;
     };
 
-    QSize m_size;
-    int m_dpi;
     Engine m_engine;
     QList<ProbedText> m_texts;
 };

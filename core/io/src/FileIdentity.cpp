@@ -18,16 +18,6 @@ namespace {
 
 std::string systemReason(int error) { return std::generic_category().message(error); }
 
-std::string userName(uid_t uid)
-{
-    struct passwd entry {
-    }, *found = nullptr;
-    std::vector<char> buffer(4096);
-    if (::getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 && found)
-        return std::string(found->pw_name) + " (uid " + std::to_string(uid) + ")";
-    return "uid " + std::to_string(uid);
-}
-
 std::string groupName(gid_t gid)
 {
     struct group entry {
@@ -164,6 +154,16 @@ std::optional<std::string> copyFileIdentity(const FileIdentitySource &original, 
     if (::fchmod(copy, want.st_mode & 07777) != 0)
         return "its permissions: " + systemReason(errno);
     return std::nullopt;
+}
+
+std::string userName(uid_t uid)
+{
+    struct passwd entry {
+    }, *found = nullptr;
+    std::vector<char> buffer(4096);
+    if (::getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 && found)
+        return std::string(found->pw_name) + " (uid " + std::to_string(uid) + ")";
+    return "uid " + std::to_string(uid);
 }
 
 } // namespace convoffload

@@ -30,4 +30,8 @@ struct FileIdentitySource {
 /// permitted"): the caller must then not rename the copy over the original.
 std::optional<std::string> copyFileIdentity(const FileIdentitySource &original, int copy);
 
+/// "alice (uid 1000)", or "uid 1000" for a user without a name: how messages
+/// about saves name an owner.
+std::string userName(uid_t uid);
+
 } // namespace convoffload

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "SaveLocation.h"
 
+#include "FileIdentity.h"
+
 #include "convoffload/io/FormatError.h"
 
 #include <algorithm>
@@ -11,7 +13,6 @@
 #include <vector>
 
 #include <fcntl.h>
-#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,16 +49,6 @@ std::string joined(const std::vector<std::string> &names)
 std::string inFolder(const std::string &folder, const std::string &name)
 {
     return folder == "/" ? "/" + name : folder + "/" + name;
-}
-
-std::string userName(uid_t uid)
-{
-    struct passwd entry {
-    }, *found = nullptr;
-    std::vector<char> buffer(4096);
-    if (::getpwuid_r(uid, &entry, buffer.data(), buffer.size(), &found) == 0 && found)
-        return std::string(found->pw_name) + " (uid " + std::to_string(uid) + ")";
-    return "uid " + std::to_string(uid);
 }
 
 Descriptor openFolder(int at, const char *name)
