@@ -6,10 +6,13 @@
 
 #include "CliNetwork.h"
 
+#include "convoffload/explore/ExploreFile.h"
+
 #include "export/FigureExport.h"
 #include "export/ExportPreset.h"
 #include "export/Figures.h"
 #include "export/HeadlessPlatform.h"
+#include "explore/ParetoPlot.h"
 #include "network/NetworkPlot.h"
 #include "optimise/ExperimentCharts.h"
 #include "optimise/GainHeatMap.h"
@@ -26,6 +29,7 @@ namespace convoffload::cli {
 namespace {
 
 constexpr char kNetworkFigure[] = "network";
+constexpr char kParetoFigure[] = "pareto";
 
 Action parseAction(const QString &text)
 {
@@ -98,7 +102,8 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
     const std::optional<ui::FigureKind> kind = ui::figureKindFromName(figureText);
     if (!kind)
         throw UsageError("--figure: expected one of " + str(ui::figureNames().join(QStringLiteral(", "))) + " or "
-            + kNetworkFigure + ", got '" + str(figureText) + "'");
+            + kNetworkFigure + " (a network project) or " + kParetoFigure + " (an explore file, .jsonl), got '" + str(figureText)
+            + "'");
     ui::FigureRequest request;
     request.kind = *kind;
     request.strategy = str(parser.value(QStringLiteral("strategy")));
@@ -144,6 +149,34 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
 bool exportsNetworkFigure(const QCommandLineParser &parser)
 {
     return parser.value(QStringLiteral("figure")) == QLatin1String(kNetworkFigure);
+}
+
+bool exportsParetoFigure(const QCommandLineParser &parser)
+{
+    return parser.value(QStringLiteral("figure")) == QLatin1String(kParetoFigure);
+}
+
+int exportParetoCommand(const QCommandLineParser &parser, const QString &explorePath)
+{
+    const std::string path = str(explorePath);
+    if (!explorePath.endsWith(QLatin1String(".jsonl"), Qt::CaseInsensitive))
+        throw UsageError("--figure pareto draws an explore file (FILE.jsonl, as explore or merge writes it), got '" + path + "'");
+    for (const char *name : {"strategy", "versus", "action", "heat-map", "cursor", "group-sizes", "optimize"})
+        if (parser.isSet(QLatin1String(name)))
+            throw UsageError(std::string("--") + name + " does not apply to --figure pareto (it draws the points of the file)");
+    const ExportTarget target = exportTarget(parser);
+    // An incomplete file (a shard, a stopped run) is drawn, its title saying
+    // how many points of the run it holds (docs/user/explore.md#the-pareto-figure).
+    auto plot = std::make_shared<const ui::ParetoPlot>(readExploreFile(path));
+    const QSize size = target.size.value_or(QSize(900, 600));
+    const ui::Figure figure = ui::paretoFigure(plot, target.font, size);
+    const ui::ExportResult result
+        = ui::exportFigure(figure.paint, size, target.out, figure.title, figure.description, target.png_scale);
+    if (!result)
+        throw std::runtime_error(str(result.error));
+    std::cout << "Wrote " << str(target.out) << " (" << size.width() << "x" << size.height() << ", " << plot->points().size()
+              << " of " << plot->runPoints() << " points, " << plot->front().size() << " on the Pareto front)\n";
+    return 0;
 }
 
 int exportNetworkCommand(const QCommandLineParser &parser, const QString &projectPath)
