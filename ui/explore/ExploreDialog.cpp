@@ -79,10 +79,6 @@ ExploreDialog::ExploreDialog(ExploreTarget target, QWidget *parent)
         form->addWidget(m_errors[f], 2 * f + 1, 1);
         connect(m_fields[f], &QLineEdit::textChanged, this, &ExploreDialog::updateCount);
     }
-    // A first sweep that answers the usual question: memory in doublings,
-    // two compute sizes (docs/user/explore.md#a-first-sweep).
-    m_fields[MemSize]->setText(QStringLiteral("4k..256k*2"));
-    m_fields[NbopPe]->setText(QStringLiteral("256,1024"));
 
     m_count = new QLabel(this);
     m_count->setObjectName(QStringLiteral("pointCount"));
@@ -141,6 +137,10 @@ ExploreDialog::ExploreDialog(ExploreTarget target, QWidget *parent)
     m_job.setProgressHandler([this](const Step &step) { takeLine(step); });
     m_job.setFinishedHandler([this](Outcome outcome) { finish(std::move(outcome)); });
 
+    // A first sweep that answers the usual question: memory in doublings,
+    // two compute sizes (docs/user/explore.md#a-first-sweep).
+    m_fields[MemSize]->setText(QStringLiteral("4k..256k*2"));
+    m_fields[NbopPe]->setText(QStringLiteral("256,1024"));
     setRunning(false);
     updateCount();
     fitDialogToScreen(this, QSize(1100, 640), 0.8, 0.8);
@@ -148,7 +148,7 @@ ExploreDialog::ExploreDialog(ExploreTarget target, QWidget *parent)
 
 ExploreDialog::~ExploreDialog() = default;
 
-QString ExploreDialog::fieldError(Field f) const { return m_errors[f]->isVisible() ? m_errors[f]->text() : QString(); }
+QString ExploreDialog::fieldError(Field f) const { return m_errors[f]->isHidden() ? QString() : m_errors[f]->text(); }
 
 QString ExploreDialog::pointCountText() const { return m_count->text(); }
 
@@ -213,7 +213,7 @@ void ExploreDialog::updateCount()
     } else {
         try {
             const std::int64_t n = space->pointCount();
-            m_count->setText(tr("%n design point(s)", nullptr, int(std::min<std::int64_t>(n, 1 << 30))));
+            m_count->setText(n == 1 ? tr("1 design point") : tr("%1 design points").arg(n));
             runnable = true;
             // Every point's hardware must be one the model accepts, as the
             // CLI checks before its first point.
@@ -239,7 +239,7 @@ bool ExploreDialog::run()
     if (!space || !m_run->isEnabled())
         return false;
     const std::int64_t points = space->pointCount();
-    ExploreOptions options; // as the CLI's defaults: every generated strategy, no search
+    ExploreOptions options; // the CLI's defaults: every generated strategy, no search, seed 1
     // The run id as the CLI computes it for the same target, lists and
     // version, so the saved file merges with the CLI's shards.
     const std::string run
@@ -250,7 +250,7 @@ bool ExploreDialog::run()
     rebuildPlot();
     m_progress->setRange(0, int(std::min<std::int64_t>(points, 1 << 30)));
     m_progress->setValue(0);
-    m_status->setText(tr("Exploring %n point(s)\u2026", nullptr, int(std::min<std::int64_t>(points, 1 << 30))));
+    m_status->setText(tr("Exploring %1 points\u2026").arg(points));
     const Network network = m_target.network;
     const DesignSpace copy = *space;
     const bool started = m_job.start([network, copy, points, run, options](const auto &control) {
@@ -301,6 +301,7 @@ void ExploreDialog::takeLine(const Step &step)
     m_lines.push_back(step.line);
     m_records.push_back(parseExploreLine("run", std::int64_t(m_lines.size()), step.line));
     m_progress->setValue(int(step.done));
+    m_status->setText(tr("Exploring: %1 of %2 points done\u2026").arg(step.done).arg(m_points));
     rebuildPlot();
 }
 
