@@ -231,6 +231,12 @@ private slots:
         QVERIFY(dialog.run());
         QVERIFY(finished.wait(120000));
         QCOMPARE(dialog.progress()->value(), 12);
+        if (qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT_EXPLORE")) { // a look at it, at 1280×720
+            dialog.resize(1280, 720);
+            dialog.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+            dialog.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_EXPLORE"));
+        }
         QVERIFY(dialog.plot() && dialog.plot()->complete());
 
         QTemporaryDir dir;
@@ -256,6 +262,12 @@ private slots:
         QVERIFY(dialog.fieldError(ExploreDialog::Burst).contains(QLatin1String("--burst")));
         QVERIFY(dialog.fieldError(ExploreDialog::MemSize).isEmpty());
         QVERIFY(!dialog.run());
+        if (qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT_EXPLORE_ERRORS")) {
+            dialog.resize(1280, 720);
+            dialog.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+            dialog.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_EXPLORE_ERRORS"));
+        }
         dialog.field(ExploreDialog::Burst)->setText(QStringLiteral("1,8"));
         QVERIFY(dialog.fieldError(ExploreDialog::Burst).isEmpty());
         QVERIFY2(dialog.pointCountText().startsWith(QLatin1String("12 design points")), qPrintable(dialog.pointCountText()));
@@ -281,6 +293,13 @@ private slots:
         QCOMPARE(dialog->openResults(results), QString());
         dialog->resize(1100, 640);
         QVERIFY(QTest::qWaitForWindowExposed(dialog));
+        if (qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT_EXPLORE_FILE")) {
+            dialog->resize(1280, 720);
+            QTest::qWait(50);
+            dialog->grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_EXPLORE_FILE"));
+            dialog->resize(1100, 640);
+            QTest::qWait(50);
+        }
         ParetoPlotView *view = dialog->plotView();
         QCOMPARE(view->pointAt(view->positionOf(5)), 5);
         QTest::mouseClick(view, Qt::LeftButton, {}, view->positionOf(5).toPoint());

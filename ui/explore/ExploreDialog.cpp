@@ -14,6 +14,7 @@
 #include <QCoreApplication>
 #include <QDialogButtonBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -92,7 +93,7 @@ ExploreDialog::ExploreDialog(ExploreTarget target, QWidget *parent)
     m_open = new QPushButton(tr("&Open results\u2026"), this);
     m_open->setToolTip(tr("Show an explore file (.jsonl) written by the CLI, merge or this dialog"));
     m_progress = new QProgressBar(this);
-    m_progress->setFormat(tr("%v of %m points"));
+    m_progress->setFormat(tr("no run yet")); // "%v of %m points" once there are points
     m_progress->setRange(0, 1);
     m_progress->setValue(0);
     m_status = new QLabel(this);
@@ -248,6 +249,7 @@ bool ExploreDialog::run()
     m_records.clear();
     m_points = points;
     rebuildPlot();
+    m_progress->setFormat(tr("%v of %m points"));
     m_progress->setRange(0, int(std::min<std::int64_t>(points, 1 << 30)));
     m_progress->setValue(0);
     m_status->setText(tr("Exploring %1 points\u2026").arg(points));
@@ -360,10 +362,11 @@ QString ExploreDialog::openResults(const QString &path)
         m_points = plot->runPoints();
         m_plot = plot;
         m_view->setPlot(m_plot);
+        m_progress->setFormat(tr("%v of %m points"));
         m_progress->setRange(0, int(std::min<std::int64_t>(m_points, 1 << 30)));
         m_progress->setValue(int(plot->points().size()));
-        m_status->setText(tr("%1: %2 of %3 points, %4 on the Pareto front.")
-                              .arg(path)
+        m_status->setText(tr("%1: %2 of %3 points, %4 on the Pareto front. Click a point to apply its hardware.")
+                              .arg(QFileInfo(path).fileName())
                               .arg(plot->points().size())
                               .arg(m_points)
                               .arg(plot->front().size()));

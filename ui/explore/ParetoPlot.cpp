@@ -229,7 +229,10 @@ ParetoPlot::Geometry ParetoPlot::layOut(QPainter *painter, const QRectF &rect, c
     };
     double y = area.top();
 
-    const QString heading = title();
+    // A title too wide for one line breaks before its count, not inside it.
+    QString heading = title();
+    if (QFontMetricsF(fonts.title).horizontalAdvance(heading) > area.width())
+        heading.replace(heading.lastIndexOf(QStringLiteral(" (")), 1, QLatin1Char('\n'));
     const double titleHeight = wrappedTextHeight(fonts.title, area.width(), heading);
     placeText(heading, QRectF(area.left(), y, area.width(), titleHeight), fonts.title, Qt::AlignHCenter | Qt::TextWordWrap);
     y += titleHeight + pad * 0.4;
@@ -238,7 +241,7 @@ ParetoPlot::Geometry ParetoPlot::layOut(QPainter *painter, const QRectF &rect, c
     // plot takes what is left.
     struct Entry {
         QString label;
-        int series; // -1: the front, -2: the hollow points
+        int series; // -1: the front, -2: the hollow points, -3: a note (no front)
     };
     std::vector<Entry> entries;
     for (std::size_t s = 0; s < m_series.size(); ++s)
@@ -246,7 +249,9 @@ ParetoPlot::Geometry ParetoPlot::layOut(QPainter *painter, const QRectF &rect, c
     if (!m_front.empty())
         entries.push_back({QStringLiteral("Pareto front"), -1});
     if (std::any_of(m_points.begin(), m_points.end(), [](const ParetoPlotPoint &p) { return !p.valid; }))
-        entries.push_back({QStringLiteral("hollow: a layer without a valid strategy (total incomplete, not on the front)"), -2});
+        entries.push_back({QStringLiteral("hollow: not every layer valid"), -2});
+    if (m_front.empty() && !m_points.empty())
+        entries.push_back({QStringLiteral("no valid point: no Pareto front"), -3});
     const double swatch = std::round(line * 1.6), gap = pad * 0.5;
     struct Placed {
         QRectF swatch, label;
@@ -278,9 +283,8 @@ ParetoPlot::Geometry ParetoPlot::layOut(QPainter *painter, const QRectF &rect, c
 
     // The axes' texts: the y title above the plot, the x tick labels and
     // title under it.
-    const QString yTitle = QStringLiteral("total duration (cycles)");
     const QString xTitle = QStringLiteral("on-chip memory mem_size (elements, log\u2082 scale)");
-    placeText(yTitle, QRectF(area.left(), y, area.width(), line), font, Qt::AlignLeft | Qt::AlignVCenter);
+    const double yTitleTop = y; // its text waits for the scale's unit
     y += line + r;
     const double xTitleHeight = wrappedTextHeight(font, area.width(), xTitle);
     const double plotBottom = area.bottom() - legendHeight - pad * 0.6 - xTitleHeight - line * 1.4;
@@ -321,10 +325,25 @@ ParetoPlot::Geometry ParetoPlot::layOut(QPainter *painter, const QRectF &rect, c
         for (double v = std::ceil(yMin / step) * step; v <= yMax + step * 1e-9; v += step)
             yTicks.push_back(v);
     }
+    // Tick labels in thousands, millions or billions of cycles, so that they
+    // stay short at a column's width.
+    double unit = 1;
+    QString unitName = QStringLiteral("cycles");
+    const double topTick = yTicks.empty() ? 0 : yTicks.back();
+    for (const auto &[factor, name] :
+        {std::pair{1e9, "billion cycles"}, std::pair{1e6, "million cycles"}, std::pair{1e3, "thousand cycles"}})
+        if (topTick >= factor) {
+            unit = factor;
+            unitName = QString::fromLatin1(name);
+            break;
+        }
+    const auto tickText = [&](double v) { return QString::number(v / unit, 'g', 6); };
+    placeText(QStringLiteral("total duration (%1)").arg(unitName), QRectF(area.left(), yTitleTop, area.width(), line), font,
+        Qt::AlignLeft | Qt::AlignVCenter);
     const auto yValue = [&](double duration) { return logY ? std::log10(std::max(duration, std::pow(10.0, yMin))) : duration; };
     double yLabelWidth = 0;
     for (const double v : yTicks)
-        yLabelWidth = std::max(yLabelWidth, fm.horizontalAdvance(plotNumber(v)) + 1);
+        yLabelWidth = std::max(yLabelWidth, fm.horizontalAdvance(tickText(v)) + 1);
     const QRectF plot(area.left() + yLabelWidth + gap, y, std::max(line * 4, area.right() - area.left() - yLabelWidth - gap),
         std::max(line * 3, plotBottom - y));
     g.plot = plot;
@@ -360,7 +379,7 @@ ParetoPlot::Geometry ParetoPlot::layOut(QPainter *painter, const QRectF &rect, c
     }
     g.items.push_back(plot);
     for (const double v : yTicks) {
-        const QString t = plotNumber(v);
+        const QString t = tickText(v);
         const double ty = std::clamp(yOf(v) - line / 2, area.top(), area.bottom() - line);
         placeText(t, QRectF(area.left(), ty, yLabelWidth, line), font, Qt::AlignRight | Qt::AlignVCenter);
     }
@@ -434,26 +453,29 @@ ParetoPlot::Geometry ParetoPlot::layOut(QPainter *painter, const QRectF &rect, c
         g.items.push_back(QRectF(g.positions[i].x() - extent, g.positions[i].y() - extent, extent * 2, extent * 2));
     }
 
-    // Each front point's annotation: first below and left of it, where no
-    // point can be (it would beat the front point); elsewhere when that
-    // overlaps an earlier annotation or leaves the plot.
+    // Each front point's annotation, by increasing memory. First below and
+    // left of it: no valid point can be there (it would beat the front
+    // point). When that overlaps an earlier annotation, a marker or leaves
+    // the plot, lower down the same side, then above and right; a label
+    // moved away from its point gets a thin leader line to it.
     {
         std::vector<QRectF> taken;
         for (const std::size_t i : m_front) {
-            const QString t = shortForm(i);
-            const double w = fm.horizontalAdvance(t) + 2, h = line;
             const QPointF at = g.positions[i];
-            const double off = r * 2.0;
-            const QRectF candidates[] = {
-                QRectF(at.x() - off - w, at.y() + off * 0.3, w, h),
-                QRectF(at.x() + off, at.y() - off * 0.3 - h, w, h),
-                QRectF(at.x() - off - w, at.y() - off * 0.3 - h, w, h),
-                QRectF(at.x() + off, at.y() + off * 0.3, w, h),
-                QRectF(at.x() - w / 2, at.y() + off, w, h),
-                QRectF(at.x() - w / 2, at.y() - off - h, w, h),
+            const double off = r * 2.0, h = line;
+            const auto candidatesFor = [&](double w) {
+                std::vector<QRectF> c{QRectF(at.x() - off - w, at.y() + off * 0.3, w, h),
+                    QRectF(at.x() + off, at.y() - off * 0.3 - h, w, h), QRectF(at.x() - off - w, at.y() - off * 0.3 - h, w, h),
+                    QRectF(at.x() + off, at.y() + off * 0.3, w, h)};
+                for (int k = 1; k <= 12; ++k) {
+                    c.push_back(QRectF(at.x() - off - w, at.y() + off * 0.3 + k * h, w, h));
+                    c.push_back(QRectF(at.x() - w * 0.5, at.y() + off * 0.3 + k * h, w, h));
+                    c.push_back(QRectF(at.x() + off, at.y() - off * 0.3 - h - k * h, w, h));
+                }
+                return c;
             };
             const auto fits = [&](const QRectF &c) {
-                if (!plot.contains(c))
+                if (!plot.adjusted(1, 1, -1, -1).contains(c))
                     return false;
                 for (const QRectF &o : taken)
                     if (o.intersects(c))
@@ -463,20 +485,34 @@ ParetoPlot::Geometry ParetoPlot::layOut(QPainter *painter, const QRectF &rect, c
                         return false;
                 return true;
             };
-            QRectF chosen = candidates[0];
-            bool found = false;
-            for (const QRectF &c : candidates)
-                if (fits(c)) {
-                    chosen = c;
-                    found = true;
+            // The short form, else (a crowded front in a small figure) the
+            // memory alone: the marker tells the series.
+            QString t;
+            std::vector<QRectF> candidates;
+            std::size_t chosenIndex = 0;
+            for (const QString &option : {shortForm(i), memoryLabel(m_points[i].mem_size)}) {
+                t = option;
+                candidates = candidatesFor(fm.horizontalAdvance(t) + 2);
+                chosenIndex = 0;
+                while (chosenIndex < candidates.size() && !fits(candidates[chosenIndex]))
+                    ++chosenIndex;
+                if (chosenIndex < candidates.size())
                     break;
-                }
-            if (!found) { // inside the plot at least
-                chosen.moveLeft(std::clamp(chosen.left(), plot.left() + 1, plot.right() - w - 1));
+            }
+            QRectF chosen = chosenIndex < candidates.size() ? candidates[chosenIndex] : candidates.front();
+            if (chosenIndex == candidates.size()) { // inside the plot at least
+                chosen.moveLeft(std::clamp(chosen.left(), plot.left() + 1, plot.right() - chosen.width() - 1));
                 chosen.moveTop(std::clamp(chosen.top(), plot.top() + 1, plot.bottom() - h - 1));
             }
-            if (painter)
+            if (painter) {
+                if (chosenIndex >= 4) {
+                    const QPointF end(std::clamp(at.x(), chosen.left(), chosen.right()),
+                        chosen.center().y() > at.y() ? chosen.top() : chosen.bottom());
+                    painter->setPen(QPen(QColor(0x88, 0x88, 0x88), 0.8));
+                    painter->drawLine(at, end);
+                }
                 painter->fillRect(chosen, QColor(255, 255, 255, 210)); // readable over grid lines
+            }
             placeText(t, chosen, font, Qt::AlignCenter, kFrontColour);
             taken.push_back(chosen);
         }
@@ -500,7 +536,7 @@ ParetoPlot::Geometry ParetoPlot::layOut(QPainter *painter, const QRectF &rect, c
                 painter->setPen(QPen(kFrontColour, std::max(1.0, line * 0.1)));
                 painter->setBrush(Qt::NoBrush);
                 painter->drawEllipse(mid, r * 1.9, r * 1.9);
-            } else {
+            } else if (l.entry->series == -2) {
                 drawMarker(*painter, mid, r, Shape::Circle, QColor(0x66, 0x66, 0x66), false);
             }
             painter->restore();
