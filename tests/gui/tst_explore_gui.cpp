@@ -317,6 +317,33 @@ private slots:
         QCOMPARE(doc->problem().hardware, before);
     }
 
+    void exploringTheOpenNetwork()
+    {
+        // A network open in its dock, no layer open: the network is the
+        // target, with the same run id as the CLI's on its file; a point has
+        // no project to go to, and says so.
+        const QString net = QStringLiteral(CONVOFFLOAD_SAMPLES "/networks/lenet5.json");
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openFile(net));
+        window.findChild<QAction *>(QStringLiteral("exploreAction"))->trigger();
+        auto *dialog = window.findChild<ExploreDialog *>();
+        QVERIFY(dialog);
+        QVERIFY2(dialog->windowTitle().contains(QLatin1String("lenet5")), qPrintable(dialog->windowTitle()));
+        dialog->field(ExploreDialog::MemSize)->setText(QStringLiteral("1k,2k"));
+        dialog->field(ExploreDialog::NbopPe)->setText(QStringLiteral("150"));
+        QSignalSpy finished(dialog, &ExploreDialog::runFinished);
+        QVERIFY(dialog->run());
+        QVERIFY(finished.wait(120000));
+        QTemporaryDir dir;
+        const QString theirs = dir.filePath(QStringLiteral("cli.jsonl"));
+        const Run r = cli({QStringLiteral("explore"), net, QStringLiteral("--mem-size"), QStringLiteral("1k,2k"),
+            QStringLiteral("--nbop-pe"), QStringLiteral("150"), QStringLiteral("--quiet"), QStringLiteral("--out"), theirs});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(QByteArray::fromStdString(dialog->resultsText()), readAll(theirs));
+        QVERIFY2(dialog->applyPoint(0).startsWith(QLatin1String("Open a project")), qPrintable(dialog->applyPoint(0)));
+    }
+
     void stopKeepsTheFinishedPoints()
     {
         // ResNet-8 takes seconds a point: Stop lands mid-run.
