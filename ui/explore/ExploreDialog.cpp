@@ -22,6 +22,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace convoffload::ui {
@@ -304,11 +305,21 @@ void ExploreDialog::takeLine(const Step &step)
     m_records.push_back(parseExploreLine("run", std::int64_t(m_lines.size()), step.line));
     m_progress->setValue(int(step.done));
     m_status->setText(tr("Exploring: %1 of %2 points done\u2026").arg(step.done).arg(m_points));
-    rebuildPlot();
+    // Once per batch of lines, not per line: the chart is rebuilt from every
+    // point so far.
+    if (!m_rebuildPending) {
+        m_rebuildPending = true;
+        QTimer::singleShot(0, this, [this] {
+            if (m_rebuildPending)
+                rebuildPlot();
+        });
+    }
 }
 
 void ExploreDialog::finish(Outcome outcome)
 {
+    if (m_rebuildPending)
+        rebuildPlot();
     setRunning(false);
     if (!outcome.error.isEmpty())
         m_status->setText(
@@ -326,6 +337,7 @@ void ExploreDialog::finish(Outcome outcome)
 
 void ExploreDialog::rebuildPlot()
 {
+    m_rebuildPending = false;
     m_plot = m_records.empty() ? nullptr : std::make_shared<const ParetoPlot>(m_records);
     m_view->setPlot(m_plot, tr("The first point is being analysed\u2026"));
 }

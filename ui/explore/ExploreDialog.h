@@ -122,6 +122,7 @@ private:
     std::vector<ExploreRecord> m_records;
     std::shared_ptr<const ParetoPlot> m_plot;
     std::int64_t m_points = 0;
+    bool m_rebuildPending = false; // lines arrived that the chart does not show yet
     BackgroundJob<Outcome, Step> m_job{this, ProgressDelivery::Every};
 };
 
