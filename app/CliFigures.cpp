@@ -169,6 +169,15 @@ int exportParetoCommand(const QCommandLineParser &parser, const QString &explore
     // how many points of the run it holds (docs/user/explore.md#the-pareto-figure).
     auto plot = std::make_shared<const ui::ParetoPlot>(readExploreFile(path));
     const QSize size = target.size.value_or(QSize(900, 600));
+    const QFont font = target.font.value_or(QFont());
+    // Every mark and text inside the figure, or nothing written.
+    if (!plot->fitsIn(QRectF(QPointF(0, 0), QSizeF(size)), font)) {
+        const QSize fit = plot->sizeToFit(size, font);
+        throw UsageError("the Pareto figure of " + std::to_string(plot->series().size()) + " series does not fit in "
+            + std::to_string(size.width()) + "x" + std::to_string(size.height())
+            + (target.font ? " at the preset's text size" : "") + ": give --size " + std::to_string(fit.width()) + "x"
+            + std::to_string(fit.height()) + " or more");
+    }
     const ui::Figure figure = ui::paretoFigure(plot, target.font, size);
     const ui::ExportResult result
         = ui::exportFigure(figure.paint, size, target.out, figure.title, figure.description, target.png_scale);

@@ -184,7 +184,14 @@ private slots:
                 QVERIFY2(t.font.pointSizeF() >= kMinFigureTextPt, qPrintable(preset.name + QLatin1Char(' ') + t.text));
             for (const QRectF &item : g.items)
                 QVERIFY2(rect.contains(item), qPrintable(preset.name));
+            QVERIFY(!g.squeezed);
+            QVERIFY(plot.fitsIn(rect, presetFont(preset)));
         }
+        // A stamp-sized figure cannot hold it.
+        QVERIFY(!plot.fitsIn(QRectF(0, 0, 200, 100), QFont()));
+        const QSize grown = plot.sizeToFit(QSize(200, 100), QFont());
+        QVERIFY(grown.width() > 200 && grown.height() > 100);
+        QVERIFY(plot.fitsIn(QRectF(QPointF(0, 0), QSizeF(grown)), QFont()));
     }
 
     void cliExportsEveryFormat()
@@ -207,6 +214,12 @@ private slots:
                 for (const char *text : {"nbop_pe 256", "nbop_pe 1024", "Pareto front", ">1k<", ">2k<", ">4k<", "6 points"})
                     QVERIFY2(bytes.contains(text), text);
         }
+        // Too small for what it draws: refused, with a size that fits, and nothing written.
+        const Run small = cli({QStringLiteral("export"), input, QStringLiteral("--figure"), QStringLiteral("pareto"),
+            QStringLiteral("--size"), QStringLiteral("200x100"), QStringLiteral("--out"), dir.filePath(QStringLiteral("s.png"))});
+        QCOMPARE(small.code, 1);
+        QVERIFY2(small.err.contains(QLatin1String("does not fit in 200x100")), qPrintable(small.err));
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("s.png"))));
         // The wrong figure for an explore file, and the figure for a project.
         const Run wrong = cli({QStringLiteral("export"), input, QStringLiteral("--figure"), QStringLiteral("memory"),
             QStringLiteral("--out"), dir.filePath(QStringLiteral("x.png"))});

@@ -190,6 +190,20 @@ QString ParetoPlot::shortForm(std::size_t index) const
 
 ParetoPlot::Geometry ParetoPlot::geometry(const QRectF &rect, const QFont &font) const { return layOut(nullptr, rect, font); }
 
+bool ParetoPlot::fitsIn(const QRectF &rect, const QFont &font) const
+{
+    const Geometry g = layOut(nullptr, rect, font);
+    return !g.squeezed && std::all_of(g.items.begin(), g.items.end(), [&](const QRectF &item) { return rect.contains(item); });
+}
+
+QSize ParetoPlot::sizeToFit(QSize size, const QFont &font) const
+{
+    while (!fitsIn(QRectF(QPointF(0, 0), QSizeF(size)), font) && size.width() < 16384 && size.height() < 16384)
+        size = QSize(std::min(16384, size.width() + std::max(1, size.width() / 10)),
+            std::min(16384, size.height() + std::max(1, size.height() / 10)));
+    return size;
+}
+
 void ParetoPlot::paint(QPainter &painter, const QRectF &rect, const QFont &font) const
 {
     painter.save();
@@ -347,6 +361,7 @@ ParetoPlot::Geometry ParetoPlot::layOut(QPainter *painter, const QRectF &rect, c
     const QRectF plot(area.left() + yLabelWidth + gap, y, std::max(line * 4, area.right() - area.left() - yLabelWidth - gap),
         std::max(line * 3, plotBottom - y));
     g.plot = plot;
+    g.squeezed = plotBottom - y < line * 3 || area.right() - area.left() - yLabelWidth - gap < line * 4;
     const auto yOf = [&](double duration) {
         const double v = std::clamp(yValue(duration), yMin, yMax);
         return plot.bottom() - (v - yMin) / (yMax - yMin) * plot.height();

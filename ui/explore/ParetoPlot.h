@@ -78,9 +78,14 @@ public:
         std::vector<QPointF> positions; // of each point of points()
         std::vector<PlacedText> texts;
         std::vector<QRectF> items; // every drawn mark, line and text
+        bool squeezed = false; // the texts left the data area less than its minimum
     };
     Geometry geometry(const QRectF &rect, const QFont &font) const;
     void paint(QPainter &painter, const QRectF &rect, const QFont &font) const;
+    /// Every item inside `rect` and the data area its minimum (3 lines by 4).
+    bool fitsIn(const QRectF &rect, const QFont &font) const;
+    /// `size` grown by tenths until the figure fits in it (at most 16384 a side).
+    QSize sizeToFit(QSize size, const QFont &font) const;
     /// The point (an index of points()) whose marker is within `radius` of
     /// `position`, the nearest; -1 when none.
     int pointAt(const QRectF &rect, const QFont &font, QPointF position, double radius) const;
