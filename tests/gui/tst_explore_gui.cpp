@@ -357,6 +357,31 @@ private slots:
         QVERIFY2(dialog->applyPoint(0).startsWith(QLatin1String("Open a project")), qPrintable(dialog->applyPoint(0)));
     }
 
+    void exploringTheOpenLayerProject()
+    {
+        // No network open: the layer project is the target, a network of one
+        // layer as the CLI reads the same file (named after it).
+        MainWindow window;
+        window.show();
+        QVERIFY(window.openFile(sample("lenet5-conv1.json")));
+        window.findChild<QAction *>(QStringLiteral("exploreAction"))->trigger();
+        auto *dialog = window.findChild<ExploreDialog *>();
+        QVERIFY(dialog);
+        dialog->field(ExploreDialog::MemSize)->setText(QStringLiteral("512,1k"));
+        dialog->field(ExploreDialog::NbopPe)->setText(QStringLiteral("25,1200"));
+        QSignalSpy finished(dialog, &ExploreDialog::runFinished);
+        QVERIFY(dialog->run());
+        QVERIFY(finished.wait(120000));
+        QTemporaryDir dir;
+        const QString theirs = dir.filePath(QStringLiteral("cli.jsonl"));
+        const Run r = cli({QStringLiteral("explore"), sample("lenet5-conv1.json"), QStringLiteral("--mem-size"),
+            QStringLiteral("512,1k"), QStringLiteral("--nbop-pe"), QStringLiteral("25,1200"), QStringLiteral("--quiet"),
+            QStringLiteral("--out"), theirs});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(readAll(theirs).count('\n'), 4);
+        QCOMPARE(QByteArray::fromStdString(dialog->resultsText()), readAll(theirs));
+    }
+
     void stopKeepsTheFinishedPoints()
     {
         // ResNet-8 takes seconds a point: Stop lands mid-run.

@@ -673,9 +673,14 @@ void MainWindow::exploreHardware()
             target.name = target.network.name.empty() ? QFileInfo(path).fileName() : QString::fromStdString(target.network.name);
         } else if (!startPageShown()) {
             const QString path = m_document->filePath();
-            target.bytes = !path.isEmpty() && !m_document->isModified() ? readTextFile(path.toStdString())
-                                                                        : projectToJson(m_document->project());
-            target.network = networkFromJson(target.bytes);
+            if (!path.isEmpty() && !m_document->isModified()) {
+                // As the CLI reads it: the layer named after the file.
+                target.bytes = readTextFile(path.toStdString());
+                target.network = loadNetwork(path.toStdString());
+            } else {
+                target.bytes = projectToJson(m_document->project());
+                target.network = networkFromJson(target.bytes);
+            }
             target.name = m_document->displayName();
         } else {
             QMessageBox::information(this, tr("Explore hardware"), tr("Open a network or a project to explore first."));
