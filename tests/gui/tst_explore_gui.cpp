@@ -251,6 +251,14 @@ private slots:
             dialog.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_EXPLORE"));
         }
         QVERIFY(dialog.plot() && dialog.plot()->complete());
+        {
+            QTemporaryDir charts;
+            const QString svg = charts.filePath(QStringLiteral("chart.svg"));
+            QCOMPARE(dialog.saveChart(svg), QString());
+            const QByteArray text = readAll(svg);
+            for (const char *expected : {"Pareto front", "nbop_pe 150, t_l 2", "12 points", ">512<"})
+                QVERIFY2(text.contains(expected), expected);
+        }
 
         QTemporaryDir dir;
         const QString mine = dir.filePath(QStringLiteral("dialog.jsonl")), theirs = dir.filePath(QStringLiteral("cli.jsonl"));

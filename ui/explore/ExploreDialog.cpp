@@ -93,6 +93,8 @@ ExploreDialog::ExploreDialog(ExploreTarget target, QWidget *parent)
     m_save->setToolTip(tr("Write the points as JSON Lines, as convoffload-cli explore writes them"));
     m_open = new QPushButton(tr("&Open results\u2026"), this);
     m_open->setToolTip(tr("Show an explore file (.jsonl) written by the CLI, merge or this dialog"));
+    m_saveChart = new QPushButton(tr("Save &chart\u2026"), this);
+    m_saveChart->setToolTip(tr("Export the chart as PNG, SVG or PDF, as convoffload-cli export --figure pareto draws it"));
     m_progress = new QProgressBar(this);
     m_progress->setFormat(tr("no run yet")); // "%v of %m points" once there are points
     m_progress->setRange(0, 1);
@@ -116,6 +118,7 @@ ExploreDialog::ExploreDialog(ExploreTarget target, QWidget *parent)
     left->addLayout(buttons);
     left->addWidget(m_progress);
     left->addLayout(files);
+    left->addWidget(m_saveChart);
     left->addWidget(m_status);
     left->addStretch(1);
     auto *close = new QDialogButtonBox(QDialogButtonBox::Close, this);
@@ -135,6 +138,7 @@ ExploreDialog::ExploreDialog(ExploreTarget target, QWidget *parent)
     connect(m_stop, &QPushButton::clicked, this, &ExploreDialog::stop);
     connect(m_save, &QPushButton::clicked, this, &ExploreDialog::chooseAndSave);
     connect(m_open, &QPushButton::clicked, this, &ExploreDialog::chooseAndOpen);
+    connect(m_saveChart, &QPushButton::clicked, this, &ExploreDialog::chooseAndSaveChart);
     connect(m_view, &ParetoPlotView::pointClicked, this, [this](int index) { m_status->setText(applyPoint(index)); });
     m_job.setProgressHandler([this](const Step &step) { takeLine(step); });
     m_job.setFinishedHandler([this](Outcome outcome) { finish(std::move(outcome)); });
@@ -291,6 +295,7 @@ void ExploreDialog::setRunning(bool running)
 {
     m_stop->setEnabled(running);
     m_save->setEnabled(!running && !m_lines.empty());
+    m_saveChart->setEnabled(!running && m_plot != nullptr);
     m_open->setEnabled(!running);
     for (QLineEdit *f : m_fields)
         f->setReadOnly(running);
@@ -358,6 +363,30 @@ QString ExploreDialog::saveResults(const QString &path) const
         return errorText(e);
     }
     return {};
+}
+
+QString ExploreDialog::saveChart(const QString &path, QSize size) const
+{
+    if (!m_plot)
+        return tr("no points to draw yet");
+    const QFont font;
+    if (!m_plot->fitsIn(QRectF(QPointF(0, 0), QSizeF(size)), font))
+        size = m_plot->sizeToFit(size, font);
+    const Figure figure = paretoFigure(m_plot, font, size);
+    const ExportResult result = exportFigure(figure.paint, size, path, figure.title, figure.description);
+    return result ? QString() : result.error;
+}
+
+void ExploreDialog::chooseAndSaveChart()
+{
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save chart"), QString(), tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    if (const QString error = saveChart(path); !error.isEmpty())
+        QMessageBox::warning(this, tr("Cannot save chart"), error);
+    else
+        m_status->setText(tr("Saved the chart to %1").arg(QFileInfo(path).fileName()));
 }
 
 QString ExploreDialog::openResults(const QString &path)

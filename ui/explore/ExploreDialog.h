@@ -75,6 +75,10 @@ public:
     std::string resultsText() const;
     /// Writes resultsText() atomically; the error, else empty.
     QString saveResults(const QString &path) const;
+    /// Exports the chart (PNG, SVG or PDF by extension) as
+    /// `convoffload-cli export --figure pareto` draws it at `size`; the
+    /// error, else empty.
+    QString saveChart(const QString &path, QSize size = QSize(900, 600)) const;
     /// Shows an explore file; the error, else empty.
     QString openResults(const QString &path);
     /// Applies point `index` of the chart (an index of plot()->points());
@@ -109,6 +113,7 @@ private:
     void rebuildPlot();
     void chooseAndSave();
     void chooseAndOpen();
+    void chooseAndSaveChart();
 
     ExploreTarget m_target;
     std::array<QLineEdit *, FieldCount> m_fields{};
@@ -116,7 +121,7 @@ private:
     QLabel *m_count;
     QLabel *m_status;
     QProgressBar *m_progress;
-    QPushButton *m_run, *m_stop, *m_save, *m_open;
+    QPushButton *m_run, *m_stop, *m_save, *m_open, *m_saveChart;
     ParetoPlotView *m_view;
     std::vector<std::string> m_lines;
     std::vector<ExploreRecord> m_records;
