@@ -124,7 +124,9 @@ int exploreCommand(const QCommandLineParser &parser, const QString &targetPath)
     const DesignSpace space = designSpace(parser, maxPoints);
     const std::int64_t points = space.pointCount(maxPoints);
     const Shard shard = parser.isSet(opt("shard")) ? parseShard(str(parser.value(opt("shard")))) : Shard{};
-    const ExploreOptions options = exploreOptions(parser);
+    ExploreOptions options = exploreOptions(parser);
+    CandidateCache cache;
+    options.cache = &cache;
 
     // The target's bytes, read once: they name the run, and they are the network.
     const std::string path = str(targetPath);
@@ -175,7 +177,9 @@ int exploreCommand(const QCommandLineParser &parser, const QString &targetPath)
     char summary[160];
     std::snprintf(summary, sizeof summary, "%lld design point%s of %lld%s in %.1f s (run %s)", static_cast<long long>(done),
         done == 1 ? "" : "s", static_cast<long long>(points), shardText(shard).c_str(), seconds, run.c_str());
-    print("Wrote " + out + ": " + summary + "\n");
+    const std::int64_t runs = cache.hits() + cache.misses();
+    print("Wrote " + out + ": " + summary + "; " + std::to_string(cache.hits()) + " of " + std::to_string(runs)
+        + " strategy runs shared between points and layers\n");
     return 0;
 }
 

@@ -121,6 +121,7 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
         throw UsageError("--steps: expected a number of steps, got '" + str(parser.value(QStringLiteral("steps"))) + "'");
     request.heatMap = parser.isSet(QStringLiteral("heat-map"));
     request.cursor = parser.isSet(QStringLiteral("cursor"));
+    request.title = !parser.isSet(QStringLiteral("no-title"));
     if (parser.isSet(QStringLiteral("group-sizes"))) {
         const auto range
             = parseGroupSizes(parser.value(QStringLiteral("group-sizes")), loaded.project.problem.layer.patchCount());
@@ -167,7 +168,9 @@ int exportParetoCommand(const QCommandLineParser &parser, const QString &explore
     const ExportTarget target = exportTarget(parser);
     // An incomplete file (a shard, a stopped run) is drawn, its title saying
     // how many points of the run it holds (docs/user/explore.md#the-pareto-figure).
-    auto plot = std::make_shared<const ui::ParetoPlot>(readExploreFile(path));
+    auto drawn = std::make_shared<ui::ParetoPlot>(readExploreFile(path));
+    drawn->setTitleShown(!parser.isSet(QStringLiteral("no-title")));
+    const std::shared_ptr<const ui::ParetoPlot> plot = drawn;
     const QSize size = target.size.value_or(QSize(900, 600));
     const QFont font = target.font.value_or(QFont());
     // Every mark and text inside the figure, or nothing written.
@@ -201,7 +204,7 @@ int exportNetworkCommand(const QCommandLineParser &parser, const QString &projec
     const ExportTarget target = exportTarget(parser);
     const NetworkAnalysis analysis = analyseNetworkForCli(parser, network);
     const int width = target.size ? target.size->width() : 1000;
-    const ui::Figure figure = ui::networkFigure(analysis, target.font, width);
+    const ui::Figure figure = ui::networkFigure(analysis, target.font, width, !parser.isSet(QStringLiteral("no-title")));
     QSize size = figure.preferredSize;
     if (parser.isSet(QStringLiteral("size"))) {
         if (target.size->height() < size.height())

@@ -5,6 +5,7 @@
 
 #include "CliCommon.h"
 #include "CliExplore.h"
+#include "CliForward.h"
 #include "CliFigures.h"
 #include "CliNetwork.h"
 #include "CliKernelStreaming.h"
@@ -163,7 +164,11 @@ struct Command {
     bool drawsFigures = false; // runs on a QApplication (fonts, Qt Charts)
     bool needsFigures = false; // refused by a build without the GUI
     bool takesFiles = false; // one file or more, each read by the command (merge)
+    bool readsOnnx = false; // reads an ONNX model (the full program links ONNX)
 };
+
+/// Run by convoffload-cli-full: the front hands these over (CliForward.h).
+[[maybe_unused]] bool needsFullProgram(const Command &c) { return c.drawsFigures || c.needsFigures || c.readsOnnx; }
 
 const Command kCommands[] = {
     {.name = "simulate",
@@ -181,14 +186,15 @@ const Command kCommands[] = {
         .run = [](const CommandInput &in) { return sweepCommand(in.parser, *in.loaded); },
         .drawsFigures = true},
     {.name = "export",
-        .usage = "PROJECT --figure F [--strategy NAME] [--step K [--cursor]] [--preset P | --size WxH]\n"
+        .usage = "PROJECT --figure F [--strategy NAME] [--step K [--cursor]] [--preset P | --size WxH] [--no-title]\n"
                  "          --out FILE.{png,svg,pdf}  P: paper-column, paper-wide, slide\n"
                  "          F: grid, input-grid, output-grid, memory, memory-actions, durations, cumulative,\n"
                  "             compare, sweep [--group-sizes A..B], storyboard [--versus NAME] [--steps N]\n"
                  "          --figure trace --strategy NAME --out FILE.json  (a Chrome Trace Event timeline for Perfetto)\n"
                  "          NETWORK --figure network [--optimize [--time-limit S]] [--own-only] [--preset P | --size WxH]\n"
+                 "          [--no-title]\n"
                  "          --out FILE.{png,svg,pdf}\n"
-                 "          EXPLORE.jsonl --figure pareto [--preset P | --size WxH] --out FILE.{png,svg,pdf}",
+                 "          EXPLORE.jsonl --figure pareto [--preset P | --size WxH] [--no-title] --out FILE.{png,svg,pdf}",
         .help = "a figure of the project; the network chart of a network project; the Pareto figure of an exploration",
         .run =
             [](const CommandInput &in) {
@@ -219,7 +225,8 @@ const Command kCommands[] = {
                  "[--strategies default|none] --out NETWORK.json",
         .help = "every convolution of an ONNX model as a network project; lists the ones skipped and why",
         .run = [](const CommandInput &in) { return importOnnxCommand(in.parser, in.projectPath); },
-        .readsOwnFile = true},
+        .readsOwnFile = true,
+        .readsOnnx = true},
     {.name = "network",
         .usage = "PROJECT [--json|--csv] [--optimize [--time-limit S]] [--own-only]",
         .help = "every layer of a network project: kernels on chip, best strategy, duration, loads; the total",
@@ -327,6 +334,10 @@ int main(int argc, char *argv[])
     // Figures need a GUI application (fonts, Qt Charts); everything else runs
     // on a bare core application. Without a display figures render offscreen.
     const Command *named = argc > 1 ? findCommand(QString::fromLocal8Bit(argv[1])) : nullptr;
+#ifdef CONVOFFLOAD_CLI_FRONT
+    if (named && needsFullProgram(*named))
+        return runFullProgram(argc, argv);
+#endif
     const std::unique_ptr<QCoreApplication> app = makeApplication(argc, argv, named && named->drawsFigures);
     QCoreApplication::setApplicationName(QStringLiteral("convoffload-cli"));
     QCoreApplication::setApplicationVersion(QStringLiteral(CONVOFFLOAD_VERSION));
@@ -363,6 +374,8 @@ int main(int argc, char *argv[])
         {QStringLiteral("heat-map"), QStringLiteral("Colour input pixels by their load count.")},
         {QStringLiteral("cursor"),
             QStringLiteral("Mark --step on the step charts with the interactive cursor (off by default).")},
+        {QStringLiteral("no-title"),
+            QStringLiteral("Leave the figure's built-in title out (a paper's caption gives it); the file's metadata keep it.")},
         {QStringLiteral("quiet"), QStringLiteral("No progress line on a terminal.")},
         {QStringLiteral("no-work-limit"),
             QStringLiteral("Run even what the work estimate puts over 10 minutes or 3/4 of the memory.")},

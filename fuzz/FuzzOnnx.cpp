@@ -5,9 +5,14 @@
 // layer sound, weights and quantised kernels of the layer's size (or none
 // when their values are not read), every
 // refusal with a node and a reason) or throw FormatError. The seed corpus is
-// a few of ONNX's conformance models (Apache-2.0, Debian's libonnx-testdata);
-// crashes/onnx holds the two damaged Conv nodes that crashed ONNX 1.12's own
-// shape inference before the import guarded it.
+// a few of ONNX's conformance models (Apache-2.0, Debian's libonnx-testdata)
+// and op-<Op>.onnx, one node of every op of ONNX's default domain after a
+// Conv, so mutations reach each op's shape inference (onnx.dict holds the op
+// names); crashes/onnx holds the two damaged Conv nodes that crashed ONNX
+// 1.12's own shape inference before the import guarded it, and the malformed
+// nodes of issue 42 that crashed it before it ran in the worker process
+// (convoffload-onnx-worker). tools/onnx-hostile makes the op-* seeds, those
+// reproducers and the dictionary.
 #include "FuzzTarget.h"
 
 #include "convoffload/io/FormatError.h"

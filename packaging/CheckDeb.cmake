@@ -33,6 +33,7 @@ endforeach()
 
 run_checked(contents "${DPKG_DEB}" --contents ${debs})
 foreach(file ${BINDIR}/convoffload ${BINDIR}/convoffload-cli ${LIBEXECDIR}/convoffload/convoffload-cbc-worker
+    ${LIBEXECDIR}/convoffload/convoffload-onnx-worker ${LIBEXECDIR}/convoffload/convoffload-cli-full
     ${DATADIR}/convoffload/samples/paper-example.json ${DATADIR}/applications/${APP_ID}.desktop
     ${DATADIR}/metainfo/${APP_ID}.metainfo.xml ${DATADIR}/icons/hicolor/scalable/apps/${APP_ID}.svg ${DOCDIR}/README.md
     ${DOCDIR}/docs/user/visualiser.md ${DOCDIR}/resources/screenshots/lenet5-conv1-zigzag.png)

@@ -28,6 +28,8 @@ foreach(file
     ${BINDIR}/convoffload
     ${BINDIR}/convoffload-cli
     ${LIBEXECDIR}/convoffload/convoffload-cbc-worker
+    ${LIBEXECDIR}/convoffload/convoffload-onnx-worker
+    ${LIBEXECDIR}/convoffload/convoffload-cli-full
     ${DATADIR}/convoffload/samples/paper-example.json
     ${DATADIR}/convoffload/samples/lenet5-conv1.json
     ${DATADIR}/applications/${APP_ID}.desktop
@@ -66,9 +68,11 @@ foreach(page ${pages})
     endif()
   endforeach()
 endforeach()
-if(EXISTS "${STAGE}/${BINDIR}/convoffload-cbc-worker")
-  message(FATAL_ERROR "the CBC worker is a helper: it belongs in ${LIBEXECDIR}/convoffload, not ${BINDIR}")
-endif()
+foreach(worker convoffload-cbc-worker convoffload-onnx-worker convoffload-cli-full)
+  if(EXISTS "${STAGE}/${BINDIR}/${worker}")
+    message(FATAL_ERROR "${worker} is a helper: it belongs in ${LIBEXECDIR}/convoffload, not ${BINDIR}")
+  endif()
+endforeach()
 
 set(cli "${STAGE}/${BINDIR}/convoffload-cli")
 set(sample "${STAGE}/${DATADIR}/convoffload/samples/paper-example.json")
@@ -90,4 +94,17 @@ expect("${out}" "ZigZag" "compare on the installed sample")
 # command fails with "cannot start the CBC worker".
 run_checked(out "${cli}" optimize "${sample}" --method ilp --time-limit 2)
 expect("${out}" "Method: +ilp \\((optimal|feasible)" "optimize --method ilp with the installed worker")
-message(STATUS "installed into ${STAGE}: programs, worker, samples, desktop files and docs work from there")
+
+# An ONNX import through the installed shape inference worker; without it the
+# command fails with "cannot start the ONNX shape inference worker".
+set(ENV{CONVOFFLOAD_ONNX_WORKER} "")
+set(networks "${STAGE}/${DATADIR}/convoffload/samples/networks")
+run_checked(out "${cli}" import-onnx "${networks}/lenet5.onnx" --hardware "${networks}/lenet5-hardware.json"
+  --out "${STAGE}/lenet5-network.json")
+expect("${out}" "conv1" "import-onnx with the installed worker")
+
+# A figure: the installed front convoffload-cli hands export to the installed
+# convoffload-cli-full (app/CliForward.h).
+run_checked(out "${cli}" export "${sample}" --figure compare --out "${STAGE}/compare.svg")
+expect("${out}" "Wrote" "export through the installed convoffload-cli-full")
+message(STATUS "installed into ${STAGE}: programs, workers, samples, desktop files and docs work from there")

@@ -3,7 +3,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Whole-process timings of `convoffload-cli simulate --json` (this build and,
 optionally, a baseline binary such as main's) against the straightforward
-Python set-based simulator (naive_simulate.py), all in one run, alternating
+Python set-based simulator (set_simulate.py), all in one run, alternating
 the commands so that machine load hits them alike. Prints, for each, the
 min / median wall time, the min CPU time (user + system: on a shared machine
 the load inflates wall time, much less CPU time) and the peak resident memory;
@@ -85,9 +85,11 @@ def main():
                 seconds, cpu, rss, out = timed(cmd)
                 results[name].append((seconds, cpu, rss))
                 outputs[name] = out
-        python = [sys.executable, os.path.join(HERE, "naive_simulate.py"), path, "ZigZag"]
+        # The fastest straightforward Python simulator (integer pixel ids,
+        # set unions, counted outputs, a row per step as --json prints).
+        python = [sys.executable, os.path.join(HERE, "set_simulate.py"), path, "ZigZag"]
         py = [timed(python) for _ in range(args.python_runs)]
-        naive = json.loads(py[-1][3])
+        naive = json.loads(py[-1][3])["totals"]
 
     print(f"{args.size}x{args.size} input, one 3x3 kernel, ZigZag G = {args.group}; whole process, "
           f"{args.runs} runs each (interleaved), Python {args.python_runs} run(s)\n")

@@ -21,7 +21,9 @@
 #include "TestCli.h"
 
 #include <csignal>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 namespace {
 
@@ -479,6 +481,38 @@ private slots:
             QStringLiteral("compare"), QStringLiteral("--out"), QStringLiteral("/nonexistent-dir/figure.png")});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("/nonexistent-dir/figure.png"), r.err.constData());
+    }
+
+    // Issue 43: root exporting to a link that another user planted in a
+    // sticky folder anyone may write to (/tmp) replaced the file it pointed
+    // to. The link is refused as the kernel's fs.protected_symlinks refuses
+    // it (docs/user/bad-input.md, "Saves never damage a file").
+    void exportThroughPlantedLinkIsRefused()
+    {
+        if (::geteuid() != 0)
+            QSKIP("needs root: the planted link belongs to uid 65534 (nobody)");
+        const QString sticky = m_dir.filePath(QStringLiteral("sticky")), safe = m_dir.filePath(QStringLiteral("safe"));
+        QVERIFY(QDir().mkpath(sticky) && QDir().mkpath(safe));
+        QCOMPARE(::chmod(QFile::encodeName(sticky).constData(), 01777), 0);
+        const QString target = write("safe/conf", "root's secret\n");
+        const QString link = sticky + QStringLiteral("/fig.svg");
+        QCOMPARE(::symlink(QFile::encodeName(target).constData(), QFile::encodeName(link).constData()), 0);
+        QCOMPARE(::lchown(QFile::encodeName(link).constData(), 65534, 65534), 0);
+
+        const Run r = cli({QStringLiteral("export"), sample("paper-example.json"), QStringLiteral("--figure"),
+            QStringLiteral("grid"), QStringLiteral("--strategy"), QStringLiteral("ZigZag"), QStringLiteral("--out"), link});
+        QCOMPARE(r.exitCode, 1);
+        const QString expected = link + QStringLiteral(" is a symbolic link to ") + target
+            + QStringLiteral(" owned by nobody (uid 65534), in ") + sticky;
+        QVERIFY2(r.err.contains(expected.toUtf8()), r.err.constData());
+        QVERIFY2(r.err.contains("fs.protected_symlinks"), r.err.constData());
+        QFile file(target);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("root's secret\n"));
+        QCOMPARE(
+            QDir(safe).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), QStringList{QStringLiteral("conf")});
+        QCOMPARE(QDir(sticky).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System),
+            QStringList{QStringLiteral("fig.svg")});
     }
 
     void badStrategyCsvNamesLine()

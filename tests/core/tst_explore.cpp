@@ -9,6 +9,7 @@
 #include "convoffload/explore/ParetoFront.h"
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/TextFile.h"
+#include "convoffload/simulate/CandidateCache.h"
 #include "convoffload/simulate/NetworkAnalysis.h"
 
 #include <QTemporaryDir>
@@ -246,6 +247,52 @@ private slots:
                 QCOMPARE(p.layers[i].duration, analysis.layers[i].duration());
             }
         }
+    }
+
+    /// Shared runs (CandidateCache) change nothing: at every point every
+    /// candidate tried, its validity, duration and peak, and the best are
+    /// those of a fresh analysis, including points where the memory makes
+    /// candidates invalid, and the networks' repeated layers.
+    void sharedRunsChangeNothing_data()
+    {
+        QTest::addColumn<QString>("network");
+        QTest::newRow("lenet5") << QStringLiteral(CONVOFFLOAD_SAMPLES "/networks/lenet5.json");
+        QTest::newRow("resnet8") << QStringLiteral(CONVOFFLOAD_SAMPLES "/networks/resnet8.json");
+        QTest::newRow("mobilenet-tiny") << QStringLiteral(CONVOFFLOAD_SAMPLES "/networks/mobilenet-tiny.json");
+    }
+    void sharedRunsChangeNothing()
+    {
+        QFETCH(QString, network);
+        const Network target = loadNetwork(network.toStdString());
+        DesignSpace space;
+        space.mem_sizes = {300, 1024, 4096, 20000, 1 << 20};
+        space.nbop_pes = {256, 73728};
+        CandidateCache cache;
+        NetworkAnalysisOptions shared;
+        shared.cache = &cache;
+        for (std::int64_t k = 0; k < space.pointCount(); ++k) {
+            Network n = target;
+            n.hardware = space.hardwareAt(target.hardware, k);
+            const NetworkAnalysis fresh = analyseNetwork(n);
+            const NetworkAnalysis reused = analyseNetwork(n, shared);
+            QCOMPARE(reused.total_duration, fresh.total_duration);
+            QCOMPARE(reused.layers_without_valid, fresh.layers_without_valid);
+            for (std::size_t i = 0; i < fresh.layers.size(); ++i) {
+                const LayerAnalysis &f = fresh.layers[i], &r = reused.layers[i];
+                QCOMPARE(r.best, f.best);
+                QCOMPARE(r.candidates.size(), f.candidates.size());
+                for (std::size_t c = 0; c < f.candidates.size(); ++c) {
+                    const CompareRow &fr = f.candidates[c].row, &rr = r.candidates[c].row;
+                    QCOMPARE(rr.name, fr.name);
+                    QCOMPARE(rr.valid, fr.valid);
+                    QCOMPARE(rr.failure, fr.failure);
+                    QCOMPARE(rr.total_duration, fr.total_duration);
+                    QCOMPARE(rr.peak_footprint, fr.peak_footprint);
+                    QCOMPARE(rr.errors > 0, fr.errors > 0);
+                }
+            }
+        }
+        QVERIFY(cache.hits() > cache.misses()); // the points did share runs
     }
 
     void runIdsDependOnEverythingButTheShard()

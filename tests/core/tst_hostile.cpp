@@ -10,6 +10,7 @@
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/StrategyCsv.h"
 #include "convoffload/io/TextFile.h"
+#include "convoffload/onnx/OnnxImport.h"
 #include "convoffload/optimise/IlpFiles.h"
 #include "convoffload/optimise/IlpModel.h"
 #include "convoffload/optimise/IlpModelSize.h"
@@ -17,6 +18,7 @@
 #include "convoffload/optimise/SolutionImport.h"
 #include "convoffload/simulate/WorkEstimate.h"
 
+#include "HostileOnnxModels.h"
 #include "TestProblems.h"
 
 #include <QDir>
@@ -24,6 +26,8 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <onnx/onnx_pb.h>
 
 #include <algorithm>
 #include <fstream>
@@ -96,6 +100,23 @@ mode_t modeOf(const std::string &path)
 QStringList entries(const QTemporaryDir &dir)
 {
     return QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::System | QDir::Hidden, QDir::Name);
+}
+
+hostile::OnnxCase onnxCase(const QString &name)
+{
+    for (const hostile::OnnxCase &c : hostile::shapeInferenceCrashes())
+        if (c.name == name.toStdString())
+            return c;
+    return {};
+}
+
+/// A fake shape inference worker: a shell script (docs/user/bad-input.md).
+std::string fakeWorker(const QTemporaryDir &dir, const QString &script)
+{
+    const std::string path = dir.filePath(QStringLiteral("fake-onnx-worker")).toStdString();
+    writeFile(path, "#!/bin/sh\n" + script.toStdString());
+    ::chmod(path.c_str(), 0755);
+    return path;
 }
 
 } // namespace
@@ -473,6 +494,154 @@ private slots:
         VERIFY_FORMAT_ERROR(saveProject(project, toFull), toFull, "not a file");
         QCOMPARE(slurp(path), std::string("the user's file"));
         QCOMPARE(entries(dir), (QStringList{QStringLiteral("full.json"), QStringLiteral("p.json")}));
+    }
+
+    // Issue 42: a malformed node beside a Conv crashed ONNX 1.12's own shape
+    // inference, and the CLI or the GUI with it. Each model is made by
+    // tools/onnx-hostile (its --probe shows each crashing ONNX in-process);
+    // the import runs shape inference in the worker and reports the node.
+    void onnxShapeInferenceCrashesAreMessages_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const hostile::OnnxCase &c : hostile::shapeInferenceCrashes())
+            if (c.op != "EyeLike")
+                QTest::newRow(c.name.c_str()) << QString::fromStdString(c.name);
+    }
+    void onnxShapeInferenceCrashesAreMessages()
+    {
+        QFETCH(QString, name);
+        const hostile::OnnxCase c = onnxCase(name);
+        QVERIFY(!c.bytes.empty());
+        // The builder names each node after its op.
+        const std::string where = "at node " + std::to_string(c.node) + " '" + c.op + "' (" + c.op + ")";
+        VERIFY_FORMAT_ERROR(importOnnxBytes(c.bytes, "hostile.onnx"), "hostile.onnx",
+            "the model is malformed " + where + ": shape inference crashed (SIG");
+    }
+    // ONNX 1.12 throws on EyeLike's missing input rather than crash: a
+    // warning, and the Conv is imported.
+    void onnxShapeInferenceErrorIsAWarning()
+    {
+        const NetworkImport net = importOnnxBytes(onnxCase(QStringLiteral("eyelike-no-input")).bytes, "hostile.onnx");
+        QCOMPARE(net.layers.size(), std::size_t(1));
+        QCOMPARE(net.layers[0].name, std::string("conv"));
+        QCOMPARE(net.warnings.size(), std::size_t(1));
+        QVERIFY2(net.warnings[0].starts_with("shape inference failed: "), net.warnings[0].c_str());
+    }
+    // How the worker can end, with fake workers: every way is a FormatError
+    // saying which, and where when the worker said.
+    void onnxWorkerEndings_data()
+    {
+        QTest::addColumn<QString>("script"); // empty: no worker at all
+        QTest::addColumn<QString>("reason");
+        const QString greet = QStringLiteral("echo 'convoffload-onnx-worker 1'\n");
+        QTest::newRow("missing") << QString() << QStringLiteral("cannot start the ONNX shape inference worker");
+        QTest::newRow("crash before a node")
+            << greet + QStringLiteral("kill -SEGV $$\n")
+            << QStringLiteral("the model is malformed before shape inference reached a node (no node can be named): shape "
+                              "inference crashed (SIGSEGV)");
+        QTest::newRow("crash in a subgraph") << greet + QStringLiteral("echo 'node 1'\necho 'inner Relu'\nkill -ABRT $$\n")
+                                             << QStringLiteral("at node 1 'Slice' (Slice), in a node of op Relu of its subgraph "
+                                                               "or function body: shape inference crashed (SIGABRT)");
+        QTest::newRow("crash after") << greet + QStringLiteral("echo 'node 1'\necho inferred\nkill -BUS $$\n")
+                                     << QStringLiteral("after its shape inference ended (no node can be named): shape "
+                                                       "inference crashed (SIGBUS)");
+        QTest::newRow("CPU limit") << greet + QStringLiteral("echo 'node 1'\nkill -XCPU $$\n")
+                                   << QStringLiteral("the model is malformed at node 1 'Slice' (Slice): shape inference used "
+                                                     "more than 60 s of CPU time and was stopped (SIGXCPU)");
+        QTest::newRow("memory limit") << greet + QStringLiteral("echo 'node 0'\necho memory\nexit 3\n")
+                                      << QStringLiteral("the model is malformed at node 0 'conv' (Conv): shape inference "
+                                                        "needed more than 4096 MB of memory");
+        QTest::newRow("garbage") << QStringLiteral("echo hello\nsleep 30\n")
+                                 << QStringLiteral("printed 'hello'; is it the right program?");
+        QTest::newRow("error") << greet + QStringLiteral("echo 'error cannot set the limits'\nexit 2\n")
+                               << QStringLiteral("the ONNX shape inference worker failed: cannot set the limits");
+        QTest::newRow("silent exit") << greet + QStringLiteral("exit 0\n")
+                                     << QStringLiteral("ended without an answer (exit code 0)");
+    }
+    void onnxWorkerEndings()
+    {
+        QFETCH(QString, script);
+        QFETCH(QString, reason);
+        QTemporaryDir dir;
+        ShapeInferenceLimits limits;
+        limits.worker = script.isEmpty() ? dir.filePath(QStringLiteral("no-such-worker")).toStdString() : fakeWorker(dir, script);
+        QElapsedTimer clock;
+        clock.start();
+        VERIFY_FORMAT_ERROR(importOnnxBytes(onnxCase(QStringLiteral("slice-5-byte-input")).bytes, "hostile.onnx", {}, {}, limits),
+            "hostile.onnx", reason.toStdString());
+        QVERIFY2(clock.elapsed() < 5000, "the garbage worker was not killed at once");
+    }
+    // A worker that hangs is killed at the wall-clock limit.
+    void onnxWorkerTimeout()
+    {
+        QTemporaryDir dir;
+        ShapeInferenceLimits limits;
+        limits.worker = fakeWorker(dir, QStringLiteral("echo 'convoffload-onnx-worker 1'\necho 'node 1'\nsleep 30\n"));
+        limits.wall_seconds = 0.5;
+        QElapsedTimer clock;
+        clock.start();
+        VERIFY_FORMAT_ERROR(importOnnxBytes(onnxCase(QStringLiteral("slice-5-byte-input")).bytes, "hostile.onnx", {}, {}, limits),
+            "hostile.onnx",
+            "the model is malformed at node 1 'Slice' (Slice): shape inference took more than 0.5 s and was stopped");
+        QVERIFY(clock.elapsed() >= 500);
+        QVERIFY2(clock.elapsed() < 5000, "the hanging worker was not killed at its limit");
+    }
+    // The real worker at a real address-space limit: a model of 64 MB (an
+    // INT64 tensor, sent whole) cannot be read within 48 MB.
+    void onnxWorkerMemoryLimit()
+    {
+        onnx::ModelProto model;
+        QVERIFY(model.ParseFromString(onnxCase(QStringLiteral("slice-5-byte-input")).bytes));
+        onnx::TensorProto &big = *model.mutable_graph()->add_initializer();
+        big.set_name("big");
+        big.set_data_type(onnx::TensorProto::INT64);
+        big.add_dims(std::int64_t(8) << 20);
+        big.mutable_raw_data()->assign(std::size_t(64) << 20, '\0');
+        ShapeInferenceLimits limits;
+        limits.memory_bytes = std::int64_t(48) << 20;
+        VERIFY_FORMAT_ERROR(importOnnxBytes(model.SerializeAsString(), "big.onnx", {}, {}, limits), "big.onnx",
+            "the model is malformed before shape inference reached a node (no node can be named): shape inference needed "
+            "more than 48 MB of memory");
+    }
+
+    // Issue 42, part B: a 60 MB project of nested arrays made the loader use
+    // ~5 GB; 400 000 empty objects took minutes (quadratic). Both are
+    // refused, or loaded, at once (docs/user/bad-input.md, "JSON limits").
+    void jsonNestingBombIsRefusedAtItsLimit()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("nested.json")).toStdString();
+        writeRepeated(path, "{\"layer\": ", "[", 60 << 20);
+        std::string where = "layer";
+        for (int i = 0; i < 63; ++i) // the object, then 63 arrays: 64 levels
+            where += "[0]";
+        QElapsedTimer clock;
+        clock.start();
+        VERIFY_FORMAT_ERROR(loadProject(path), path + ": " + where, "refused: arrays and objects nested more than 64 deep");
+        QVERIFY2(clock.elapsed() < 5000, "the nesting bomb was not refused at once");
+    }
+    void manyEmptyObjectsLoadLinearly()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("objects.json")).toStdString();
+        std::string text = "{\"layer\": [{}";
+        for (int i = 1; i < 400000; ++i)
+            text += ",{}";
+        writeFile(path, text + "]}");
+        QElapsedTimer clock;
+        clock.start();
+        VERIFY_FORMAT_ERROR(loadProject(path), path + ": format", "missing required key"); // parsed whole, then checked
+        QVERIFY2(clock.elapsed() < 5000, "400 000 empty objects took seconds");
+    }
+    void tooManyMembersAreRefused()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("members.json")).toStdString();
+        std::string text = "{\"layer\": {";
+        for (int i = 0; i <= 4096; ++i)
+            text += (i ? ",\"k" : "\"k") + std::to_string(i) + "\": 0";
+        writeFile(path, text + "}}");
+        VERIFY_FORMAT_ERROR(loadProject(path), path + ": layer.k4095", "refused: more than 4096 members in one object");
     }
 };
 

@@ -242,6 +242,33 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(Cancelled, analyseNetwork(resnet, cancelled));
     }
 
+    /// A layer identical to an earlier one is analysed once and copied: each
+    /// copy, under its own name, is what analyseLayer gives that layer alone.
+    void twinLayersAnalysedAsAlone()
+    {
+        Network net = loadNetwork(sample("networks/resnet8.json"));
+        net.layers.push_back(net.layers[1]);
+        net.layers.back().name = "twin of " + net.layers[1].name;
+        NetworkAnalysisOptions options;
+        std::size_t last = 0;
+        options.progress = [&last](std::size_t done, std::size_t) { last = done; };
+        const NetworkAnalysis a = analyseNetwork(net, options);
+        QCOMPARE(last, net.layers.size());
+        for (const std::size_t i : {std::size_t(1), net.layers.size() - 1}) {
+            const LayerAnalysis alone = analyseLayer(net.layers[i].name, net.problemOf(i), net.layers[i].strategies);
+            QCOMPARE(a.layers[i].name, net.layers[i].name);
+            QCOMPARE(a.layers[i].best, alone.best);
+            QCOMPARE(a.layers[i].candidates.size(), alone.candidates.size());
+            for (std::size_t c = 0; c < alone.candidates.size(); ++c)
+                QVERIFY(a.layers[i].candidates[c].row == alone.candidates[c].row);
+        }
+        // A layer that differs in its own strategies is not a twin.
+        net.layers.back().strategies.clear();
+        const NetworkAnalysis b = analyseNetwork(net);
+        const LayerAnalysis alone = analyseLayer("x", net.problemOf(net.layers.size() - 1), {});
+        QCOMPARE(b.layers.back().candidates.size(), alone.candidates.size());
+    }
+
     void toyNetworkByHand()
     {
         const Network n = networkFromJson(kNetworkText);

@@ -277,17 +277,25 @@ private slots:
         QTest::addColumn<QString>("name");
         QTest::addColumn<int>("patchIds");
         QTest::addColumn<bool>("functionalFails");
-        QTest::newRow("assumption met") << QStringLiteral("Hopping") << 0 << false;
-        QTest::newRow("one patch") << QStringLiteral("Hopping") << 1 << false;
-        QTest::newRow("many patches") << QStringLiteral("a \"quoted\"\nname \u00e9") << 1000 << false;
-        QTest::newRow("functional failure") << QStringLiteral("\u0001{\"x\": [1]}") << 3 << true;
+        QTest::addColumn<bool>("transfer"); // fractional durations, run counts in every step
+        QTest::newRow("assumption met") << QStringLiteral("Hopping") << 0 << false << false;
+        QTest::newRow("one patch") << QStringLiteral("Hopping") << 1 << false << false;
+        QTest::newRow("many patches") << QStringLiteral("a \"quoted\"\nname \u00e9") << 1000 << false << false;
+        QTest::newRow("functional failure") << QStringLiteral("\u0001{\"x\": [1]}") << 3 << true << false;
+        QTest::newRow("transfer, fractions") << QStringLiteral("\n  \"per_step\": null") << 2 << false << true;
     }
     void jsonTextIsTheDump()
     {
         QFETCH(QString, name);
         QFETCH(int, patchIds);
         QFETCH(bool, functionalFails);
-        const Problem problem = stripProblem(2);
+        QFETCH(bool, transfer);
+        Problem problem = stripProblem(2);
+        if (transfer) {
+            problem.hardware.t_l = 0.3;
+            problem.hardware.t_w = 1.7;
+            problem.hardware.transfer = Transfer{Layout::Nhwc, 4, 2.5};
+        }
         SimulationResult r = run(problem, hoppingGroups(), false);
         r.reload.patches.clear();
         for (int i = 0; i < patchIds; ++i)

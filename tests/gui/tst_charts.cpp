@@ -14,6 +14,7 @@
 #include "charts/ComparisonView.h"
 #include "charts/ChartsPanel.h"
 #include "charts/NiceScale.h"
+#include "charts/StepBins.h"
 #include "charts/StepHoverText.h"
 #include "export/FigureExport.h"
 #include "export/Figures.h"
@@ -400,6 +401,89 @@ private slots:
                 QStringLiteral("compute")}));
     }
 
+    // More steps than bins (docs/user/visualiser.md, "Charts"): ten steps
+    // made up by hand into bins of 3 ([0, 3), [3, 6), [6, 9), [9]).
+    void binnedCharts()
+    {
+        SimulationResult r;
+        const int input[] = {5, 9, 1, 3, 3, 2, 7, 0, 8, 4};
+        for (int k = 0; k < 10; ++k) {
+            StepStats s;
+            s.load_duration = 10.0 * (k + 1);
+            s.write_duration = 1;
+            s.compute_duration = 5;
+            s.after = Footprint{input[k], 2, 0};
+            r.steps.push_back(s);
+        }
+        const int maxBins = 4;
+
+        // Durations: each bin's mean step, stacked, as a stair over its steps.
+        std::unique_ptr<QChart> durations(durationChart(r, 4, QString(), maxBins));
+        QVERIFY(seriesOfType<QStackedBarSeries>(durations.get()).isEmpty());
+        const QList<QPointF> load{{-0.5, 20}, {2.5, 20}, {2.5, 50}, {5.5, 50}, {5.5, 80}, {8.5, 80}, {8.5, 100}, {9.5, 100}};
+        QCOMPARE(
+            seriesNamed<QAreaSeries>(durations.get(), QStringLiteral("load (input + kernels)"))->upperSeries()->points(), load);
+        QList<QPointF> top = load; // + write 1 + compute 5
+        for (QPointF &p : top)
+            p.setY(p.y() + 6);
+        const QAreaSeries *compute = seriesNamed<QAreaSeries>(durations.get(), QStringLiteral("compute"));
+        QCOMPARE(compute->upperSeries()->points(), top);
+        QCOMPARE(compute->lowerSeries()->points().value(0).y(), 21.0);
+        // The longest step of each bin: its last, 10(k+1) + 6.
+        QCOMPARE(seriesNamed<QLineSeries>(durations.get(), QStringLiteral("longest"))->points(),
+            (QList<QPointF>{{-0.5, 36}, {2.5, 36}, {2.5, 66}, {5.5, 66}, {5.5, 96}, {8.5, 96}, {8.5, 106}, {9.5, 106}}));
+        const auto *x = qobject_cast<QCategoryAxis *>(durations->axes(Qt::Horizontal).value(0));
+        QVERIFY(x->titleText().contains(QStringLiteral("10 steps, 3 per bar")));
+        // Steps keep their x: the cursor and clicks are the steps'.
+        QCOMPARE(cursorX(durations.get()), 4.0);
+        QCOMPARE(stepAt(durations.get(), 6.6), 7);
+
+        // Footprint per step: each bin at its highest step (the first on ties).
+        std::unique_ptr<QChart> footprint(footprintChart(paperExample(), r, -1, false, QString(), maxBins));
+        QCOMPARE(seriesNamed<QAreaSeries>(footprint.get(), QStringLiteral("input"))->upperSeries()->points(),
+            (QList<QPointF>{{1, 9}, {3, 3}, {8, 8}, {9, 4}}));
+        QCOMPARE(seriesNamed<QAreaSeries>(footprint.get(), QStringLiteral("kernels"))->upperSeries()->points(),
+            (QList<QPointF>{{1, 11}, {3, 5}, {8, 10}, {9, 6}}));
+        QVERIFY(qobject_cast<QCategoryAxis *>(footprint->axes(Qt::Horizontal).value(0))
+                    ->titleText()
+                    .contains(QStringLiteral("10 steps, highest of each 3")));
+
+        // Per action: 60 actions in bins of 15, each a stair at its highest
+        // action (input = the action's index, but 100 at action 20).
+        r.trace.actions.resize(60);
+        for (int a = 0; a < 60; ++a)
+            r.trace.actions[std::size_t(a)].after = Footprint{a == 20 ? 100 : a, 0, 0};
+        std::unique_ptr<QChart> perAction(footprintChart(paperExample(), r, -1, true, QString(), maxBins));
+        QCOMPARE(seriesNamed<QAreaSeries>(perAction.get(), QStringLiteral("input"))->upperSeries()->points(),
+            (QList<QPointF>{{-1, 14}, {1.5, 14}, {1.5, 100}, {4, 100}, {4, 44}, {6.5, 44}, {6.5, 59}, {9, 59}}));
+
+        // Cumulative: the running total at the first step and at each bin's last.
+        std::unique_ptr<QChart> cumulative(cumulativeDurationChart(r, -1, QString(), maxBins));
+        QLineSeries *line = seriesNamed<QLineSeries>(cumulative.get(), QStringLiteral("duration so far"));
+        QCOMPARE(line->points(), (QList<QPointF>{{0, 16}, {2, 78}, {5, 246}, {8, 504}, {9, 610}}));
+
+        // As many bins as steps: nothing binned, bars as before.
+        std::unique_ptr<QChart> whole(durationChart(r, -1, QString(), 10));
+        QCOMPARE(seriesOfType<QStackedBarSeries>(whole.get()).size(), 1);
+        QVERIFY(!seriesNamed<QLineSeries>(whole.get(), QStringLiteral("longest")));
+    }
+
+    // The bins of a chart: at least 160, so tens of steps are never binned;
+    // one per 3 pixels of plot (the width less about 90 px of axis).
+    void stepBins()
+    {
+        QCOMPARE(stepChartBins(0), 160);
+        QCOMPARE(stepChartBins(300), 160);
+        QCOMPARE(stepChartBins(900), 270);
+        const StepBins bins(3137, 270);
+        QCOMPARE(bins.perBin(), 12); // ceil(3137 / 270)
+        QCOMPARE(bins.binCount(), 262); // ceil(3137 / 12)
+        QCOMPARE(bins.first(261), 3132);
+        QCOMPARE(bins.end(261), 3137);
+        QVERIFY(!StepBins(160, 160).aggregated());
+        QCOMPARE(StepBins(0, 10).binCount(), 0);
+    }
+
     void cumulative()
     {
         const Problem p = paperExample();
@@ -535,6 +619,53 @@ private slots:
         QCOMPARE(inFour(plotNumber(double(streaming[1].loaded_kernels))), 1);
     }
 
+    // Thinned for a narrow chart, the step labels stay evenly spaced: the
+    // first, then consecutive multiples of one stride of 1, 2 or 5 × 10^k,
+    // then "drain" (every other one removed gave "1, 100, 300, 500, drain",
+    // issue 41 item 4). 700 compute steps and the drain, made up by hand.
+    void stepLabelsThinEvenly_data()
+    {
+        QTest::addColumn<int>("width");
+        for (const int width : {200, 300, 450, 700})
+            QTest::newRow(qPrintable(QString::number(width))) << width;
+    }
+    void stepLabelsThinEvenly()
+    {
+        QFETCH(int, width);
+        SimulationResult r;
+        r.steps.resize(701);
+        for (StepStats &s : r.steps)
+            s.compute_duration = 1;
+        r.steps.back().drain = true;
+        std::unique_ptr<QChart> chart(cumulativeDurationChart(r, -1));
+        auto *x = qobject_cast<QCategoryAxis *>(chart->axes(Qt::Horizontal).value(0));
+        QVERIFY(x);
+        // 700 steps: a label every 100 (at most 8), 700 left out by "drain".
+        QCOMPARE(x->categoriesLabels(),
+            (QStringList{QStringLiteral("1"), QStringLiteral("100"), QStringLiteral("200"), QStringLiteral("300"),
+                QStringLiteral("400"), QStringLiteral("500"), QStringLiteral("600"), QStringLiteral("drain")}));
+        thinStepLabels(chart.get(), width);
+        const QStringList labels = x->categoriesLabels();
+        QVERIFY2(labels.size() >= 2, qPrintable(labels.join(QStringLiteral(", ")))); // 200 px: "1" and "drain" alone
+        QCOMPARE(labels.first(), QStringLiteral("1"));
+        QCOMPARE(labels.last(), QStringLiteral("drain"));
+        QCOMPARE(x->endValue(QStringLiteral("1")), 0.0); // step n at x = n - 1
+        QCOMPARE(x->endValue(QStringLiteral("drain")), 700.0);
+        const QStringList numbers = labels.mid(1, labels.size() - 2);
+        if (!numbers.isEmpty()) {
+            const int stride = numbers.first().toInt();
+            QVERIFY2(QList<int>({1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}).contains(stride),
+                qPrintable(labels.join(QStringLiteral(", "))));
+            for (int i = 0; i < numbers.size(); ++i) {
+                QCOMPARE(numbers[i].toInt(), stride * (i + 1));
+                QCOMPARE(x->endValue(numbers[i]), double(stride * (i + 1) - 1));
+            }
+            QVERIFY(700 + 1 - numbers.last().toInt() >= stride); // a stride clear of "drain"
+        }
+        if (width == 300) // thinned at all
+            QVERIFY(labels.size() < 8);
+    }
+
     // "drain" is centred on the last step: with the plot ending there, its
     // end fell outside a step chart exported at its own size ("drai" at the
     // figure's right edge). No text may touch the right edge of the figure.
@@ -583,7 +714,7 @@ private slots:
         QLineSeries *rbrInvalid = seriesNamed<QLineSeries>(chart.get(), QStringLiteral("Row-by-Row, invalid"));
         QVERIFY(rbr && rbrInvalid);
         QCOMPARE(rbr->pen().style(), Qt::SolidLine);
-        QCOMPARE(rbrInvalid->pen().style(), Qt::DashLine);
+        QCOMPARE(rbrInvalid->pen().style(), Qt::CustomDashLine); // short dashes, as its legend entry's
         QCOMPARE(rbr->at(0), QPointF(1, 10118)); // docs/user/samples.md sweep table
         QCOMPARE(rbrInvalid->at(0), QPointF(8, 9432)); // continues from the last valid size
         QCOMPARE(rbrInvalid->at(rbrInvalid->count() - 1), QPointF(32, 5903));

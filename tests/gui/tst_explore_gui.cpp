@@ -154,6 +154,12 @@ private slots:
         QVERIFY(!texts.contains(QString::fromUtf8("2k \u00B7 1024")));
         QVERIFY(!texts.contains(QString::fromUtf8("4k \u00B7 256")));
         QVERIFY(std::any_of(texts.begin(), texts.end(), [](const QString &t) { return t.startsWith(QLatin1String("hollow")); }));
+        QVERIFY(texts.contains(plot.title()));
+        // --no-title: a complete run draws no heading at all.
+        ParetoPlot untitled = plot;
+        untitled.setTitleShown(false);
+        for (const PlacedText &t : untitled.geometry(rect, QFont()).texts)
+            QVERIFY2(!t.text.contains(QLatin1String("points")), qPrintable(t.text));
         // A click near a marker finds its point.
         QCOMPARE(plot.pointAt(rect, QFont(), g.positions[5] + QPointF(2, 1), 6), 5);
         QCOMPARE(plot.pointAt(rect, QFont(), g.plot.topLeft() + QPointF(1, 1), 6), -1);
@@ -167,6 +173,14 @@ private slots:
         const ParetoPlot plot(readExploreFile(path));
         QVERIFY2(plot.title().contains(QLatin1String("5 of 6 points")), qPrintable(plot.title()));
         QVERIFY(!plot.complete());
+        // Without its title (--no-title) it still says so, on a line of its own.
+        ParetoPlot untitled = plot;
+        untitled.setTitleShown(false);
+        QStringList texts;
+        for (const PlacedText &t : untitled.geometry(QRectF(0, 0, 640, 420), QFont()).texts)
+            texts << t.text;
+        QVERIFY2(texts.contains(QStringLiteral("5 of 6 points (an incomplete run)")), qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY(!texts.contains(plot.title()));
         // Without 3, the front is still 0, 2, 5 (3 was beaten): indices shift.
         QCOMPARE(plot.front(), (std::vector<std::size_t>{0, 2, 4}));
     }

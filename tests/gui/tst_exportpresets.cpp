@@ -14,13 +14,19 @@
 #include "export/Figures.h"
 #include "render/StoryboardRenderer.h"
 
+#include "DrawingProbe.h"
 #include "TextProbe.h"
 
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/simulate/StrategySimulation.h"
 
+#include <QAbstractAxis>
 #include <QChart>
 #include <QFile>
+#include <QGraphicsLineItem>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
@@ -35,6 +41,9 @@
 #include <QTest>
 
 #include <algorithm>
+#include <map>
+#include <memory>
+#include <optional>
 
 using namespace convoffload;
 using namespace convoffload::ui;
@@ -231,6 +240,65 @@ QList<ProbedText> pdfWords(const QString &pdftotext, const QString &path)
     return words;
 }
 
+/// Samples whose figures the layout checks draw: the lenet5 layer of the
+/// text checks, and a layer of five strategies with long names (its
+/// comparison fell off a column's page).
+const char *const kLayoutSamples[] = {"lenet5-conv1.json", "mobilenetv2-depthwise-conv.json"};
+
+/// A figure of `sample` at the preset, or nullopt when the sample has none
+/// of that kind (no sweep where the kernels do not fit).
+std::optional<Figure> sampleFigure(const QString &sample, const QString &figure, const ExportPreset &preset)
+{
+    static std::map<QString, std::unique_ptr<FigureSource>> sources; // simulations kept between rows
+    std::unique_ptr<FigureSource> &source = sources[sample];
+    const std::string path = CONVOFFLOAD_SAMPLES "/" + sample.toStdString();
+    if (!source)
+        source = std::make_unique<FigureSource>(loadProject(path), path);
+    FigureRequest request;
+    request.kind = *figureKindFromName(figure);
+    const Project &project = source->project();
+    request.strategy = project.strategies.front().name;
+    request.versus = project.strategies.back().name;
+    request.moment = {0, Action::Compute};
+    request.font = presetFont(preset);
+    request.size = presetLayoutSize(preset);
+    try {
+        return makeFigure(*source, request);
+    } catch (const FigureError &) {
+        return std::nullopt;
+    }
+}
+
+/// The text items of a laid-out chart that label its axes' ticks: not the
+/// title, not an axis title, not in the legend; below the plot for
+/// `orientation` horizontal, left of it for vertical.
+int tickLabelCount(const QChart *chart, Qt::Orientation orientation, const QAbstractAxis *axis)
+{
+    const QRectF plot = chart->plotArea();
+    int count = 0;
+    QList<const QGraphicsItem *> pending;
+    for (const QGraphicsItem *item : chart->childItems())
+        if (item != chart->legend())
+            pending << item;
+    while (!pending.isEmpty()) {
+        const QGraphicsItem *i = pending.takeLast();
+        for (const QGraphicsItem *child : i->childItems())
+            pending << child;
+        const auto *text = dynamic_cast<const QGraphicsTextItem *>(i);
+        if (!text || !text->isVisible())
+            continue;
+        const QString plain = text->toPlainText().trimmed();
+        if (plain.isEmpty() || plain == axis->titleText() || chart->title().contains(plain))
+            continue;
+        const QPointF centre = text->mapToItem(chart, text->boundingRect().center());
+        if (orientation == Qt::Horizontal
+                ? centre.y() > plot.bottom() && centre.x() >= plot.left() - 20 && centre.x() <= plot.right() + 20
+                : centre.x() < plot.left() && centre.y() >= plot.top() - 10 && centre.y() <= plot.bottom() + 10)
+            ++count;
+    }
+    return count;
+}
+
 } // namespace
 
 class TestExportPresets : public QObject {
@@ -392,6 +460,221 @@ private slots:
         QVERIFY2(
             std::any_of(texts.begin(), texts.end(), [](const QString &t) { return t.startsWith(QStringLiteral("ZigZag — ")); }),
             qPrintable(texts.join(QStringLiteral(" | "))));
+    }
+
+    // Everything a figure draws lies on its canvas (an SVG's view box, a
+    // PDF's page), not its texts alone: a comparison of five strategies at
+    // the column preset drew its last panel below the page (issue 41,
+    // item 2). Every primitive is recorded, as the painter's clip leaves it.
+    void everythingInsideTheCanvas_data()
+    {
+        QTest::addColumn<QString>("sample");
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("figure");
+        for (const char *sample : kLayoutSamples)
+            for (const ExportPreset &p : exportPresets())
+                for (const char *figure : kFigures)
+                    QTest::newRow(
+                        qPrintable(QLatin1String(sample) + QLatin1Char(' ') + p.name + QLatin1Char(' ') + QLatin1String(figure)))
+                        << QString::fromLatin1(sample) << p.name << QString::fromLatin1(figure);
+    }
+    void everythingInsideTheCanvas()
+    {
+        QFETCH(QString, sample);
+        QFETCH(QString, preset);
+        QFETCH(QString, figure);
+        const ExportPreset p = *exportPresetFromName(preset);
+        const std::optional<Figure> f = sampleFigure(sample, figure, p);
+        if (!f)
+            QSKIP("no such figure for this sample");
+        const QSize size = presetLayoutSize(p);
+        DrawingProbe probe(size);
+        {
+            QPainter painter(&probe);
+            f->paint(painter, QRectF(QPointF(0, 0), QSizeF(size)));
+        }
+        QVERIFY(!probe.items().isEmpty());
+        // Half a pixel for antialiased edges on the canvas's border.
+        const QRectF canvas = probe.rect().adjusted(-0.5, -0.5, 0.5, 0.5);
+        QStringList outside;
+        // By its edges: QRectF::contains() is false for a line's empty box.
+        const auto inside = [&](const QRectF &box) {
+            return box.left() >= canvas.left() && box.right() <= canvas.right() && box.top() >= canvas.top()
+                && box.bottom() <= canvas.bottom();
+        };
+        for (const DrawnItem &item : probe.items())
+            if (!inside(item.box))
+                outside << QStringLiteral("%1 at %2,%3 %4×%5")
+                               .arg(item.what)
+                               .arg(item.box.x())
+                               .arg(item.box.y())
+                               .arg(item.box.width())
+                               .arg(item.box.height());
+        QVERIFY2(outside.isEmpty(), qPrintable(outside.mid(0, 8).join(QStringLiteral("; "))));
+    }
+
+    // Every axis of a chart figure labels at least two of its ticks: the
+    // sweep's group sizes had grid lines and not one number (issue 41,
+    // item 3).
+    void everyAxisHasTickLabels_data()
+    {
+        QTest::addColumn<QString>("sample");
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("figure");
+        for (const char *sample : kLayoutSamples)
+            for (const ExportPreset &p : exportPresets())
+                for (const char *figure : {"memory", "memory-actions", "durations", "cumulative", "sweep"})
+                    QTest::newRow(
+                        qPrintable(QLatin1String(sample) + QLatin1Char(' ') + p.name + QLatin1Char(' ') + QLatin1String(figure)))
+                        << QString::fromLatin1(sample) << p.name << QString::fromLatin1(figure);
+    }
+    void everyAxisHasTickLabels()
+    {
+        QFETCH(QString, sample);
+        QFETCH(QString, preset);
+        QFETCH(QString, figure);
+        const ExportPreset p = *exportPresetFromName(preset);
+        const std::optional<Figure> f = sampleFigure(sample, figure, p);
+        if (!f)
+            QSKIP("no such figure for this sample");
+        const QSize size = presetLayoutSize(p);
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        image.fill(Qt::white);
+        {
+            QPainter painter(&image);
+            f->paint(painter, QRectF(QPointF(0, 0), QSizeF(size)));
+        }
+        const auto *chart = static_cast<const QChart *>(f->keepAlive.get());
+        // Lay it out again as painted (the painter hands the scene back).
+        QGraphicsScene scene;
+        scene.addItem(const_cast<QChart *>(chart));
+        const_cast<QChart *>(chart)->setGeometry(QRectF(QPointF(0, 0), QSizeF(size)));
+        const_cast<QChart *>(chart)->layout()->activate();
+        QStringList problems;
+        for (const Qt::Orientation o : {Qt::Horizontal, Qt::Vertical})
+            for (const QAbstractAxis *axis : chart->axes(o))
+                if (const int labels = tickLabelCount(chart, o, axis); labels < 2)
+                    problems << QStringLiteral("%1 axis \"%2\": %3 tick labels")
+                                    .arg(o == Qt::Horizontal ? QStringLiteral("horizontal") : QStringLiteral("vertical"))
+                                    .arg(axis->titleText())
+                                    .arg(labels);
+        scene.removeItem(const_cast<QChart *>(chart)); // before any check: the figure owns the chart, not the scene
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));
+    }
+
+    // A legend's line swatch is drawn with its series' pen and is long
+    // enough to show its dashes: "invalid (dashed)" of the sweep showed one
+    // dash, a solid line (issue 41, item 3).
+    void legendSwatchesMatchTheirSeries_data()
+    {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<QString>("figure");
+        for (const ExportPreset &p : exportPresets())
+            for (const char *figure : {"memory", "memory-actions", "durations", "cumulative", "sweep"})
+                QTest::newRow(qPrintable(p.name + QLatin1Char(' ') + QLatin1String(figure)))
+                    << p.name << QString::fromLatin1(figure);
+    }
+    void legendSwatchesMatchTheirSeries()
+    {
+        QFETCH(QString, preset);
+        QFETCH(QString, figure);
+        const ExportPreset p = *exportPresetFromName(preset);
+        const std::optional<Figure> f = sampleFigure(QStringLiteral("lenet5-conv1.json"), figure, p);
+        QVERIFY(f);
+        auto *chart = static_cast<QChart *>(f->keepAlive.get());
+        const QSize size = presetLayoutSize(p);
+        QGraphicsScene scene;
+        scene.addItem(chart);
+        chart->setGeometry(QRectF(QPointF(0, 0), QSizeF(size)));
+        chart->layout()->activate();
+        // The swatches as drawn (the legend's line items).
+        QList<const QGraphicsLineItem *> swatches;
+        QList<QGraphicsItem *> pending = chart->legend()->childItems();
+        while (!pending.isEmpty()) {
+            QGraphicsItem *i = pending.takeLast();
+            pending << i->childItems();
+            if (const auto *line = dynamic_cast<const QGraphicsLineItem *>(i); line && line->isVisible())
+                swatches << line;
+        }
+        QStringList problems;
+        const auto samePen = [](const QPen &a, const QPen &b) {
+            return a.style() == b.style() && a.color() == b.color()
+                && (a.style() != Qt::CustomDashLine || a.dashPattern() == b.dashPattern());
+        };
+        for (QLegendMarker *marker : chart->legend()->markers()) {
+            auto *series = qobject_cast<QLineSeries *>(marker->series());
+            if (!marker->isVisible() || !series)
+                continue;
+            const QPen want = series->pen();
+            const auto drawn = std::find_if(
+                swatches.begin(), swatches.end(), [&](const QGraphicsLineItem *l) { return samePen(l->pen(), want); });
+            if (drawn == swatches.end()) {
+                problems << marker->label() + QStringLiteral(": no swatch with its series' pen");
+                continue;
+            }
+            // A dashed swatch shows a gap: its first dash and gap are shorter
+            // than the swatch.
+            const QPen pen = (*drawn)->pen();
+            const QList<qreal> dashes = pen.dashPattern();
+            const double dashAndGap
+                = pen.style() == Qt::SolidLine || dashes.size() < 2 ? 0.0 : (dashes[0] + dashes[1]) * std::max(1.0, pen.widthF());
+            if (dashAndGap >= (*drawn)->line().length())
+                problems << QStringLiteral("%1: a swatch %2 px long for a dash and gap of %3 px")
+                                .arg(marker->label())
+                                .arg((*drawn)->line().length())
+                                .arg(dashAndGap);
+        }
+        scene.removeItem(chart);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QStringLiteral("; "))));
+    }
+
+    // --no-title and the Export dialog's checkbox: the figure's built-in
+    // title is drawn with it and not without; the rest stays (issue 41,
+    // item 4). The storyboard has no title, only the strategies' names.
+    void noTitleLeavesTheTitleOut_data()
+    {
+        QTest::addColumn<QString>("figure");
+        QTest::addColumn<QString>("title");
+        QTest::newRow("grid") << QStringLiteral("grid") << QStringLiteral("ZigZag \u2014 ");
+        QTest::newRow("input-grid") << QStringLiteral("input-grid") << QStringLiteral("ZigZag \u2014 ");
+        QTest::newRow("output-grid") << QStringLiteral("output-grid") << QStringLiteral("ZigZag \u2014 ");
+        QTest::newRow("memory") << QStringLiteral("memory") << QStringLiteral("on-chip footprint");
+        QTest::newRow("durations") << QStringLiteral("durations") << QStringLiteral("duration per step");
+        QTest::newRow("cumulative") << QStringLiteral("cumulative") << QStringLiteral("cumulative duration");
+        QTest::newRow("compare") << QStringLiteral("compare") << QStringLiteral("Strategies compared");
+        QTest::newRow("sweep") << QStringLiteral("sweep") << QStringLiteral("against group size");
+    }
+    void noTitleLeavesTheTitleOut()
+    {
+        QFETCH(QString, figure);
+        QFETCH(QString, title);
+        const ExportPreset p = *exportPresetFromName(QStringLiteral("paper-wide"));
+        static const std::string path = CONVOFFLOAD_SAMPLES "/lenet5-conv1.json";
+        static FigureSource source(loadProject(path), path);
+        const QSize size = presetLayoutSize(p);
+        const auto drawnText = [&](bool withTitle) {
+            FigureRequest request;
+            request.kind = *figureKindFromName(figure);
+            request.strategy = "ZigZag";
+            request.moment = {39, Action::Compute};
+            request.font = presetFont(p);
+            request.size = size;
+            request.title = withTitle;
+            const Figure f = makeFigure(source, request);
+            TextProbe probe(size);
+            {
+                QPainter painter(&probe);
+                f.paint(painter, QRectF(QPointF(0, 0), QSizeF(size)));
+            }
+            QStringList texts;
+            for (const ProbedText &t : probe.texts())
+                texts << t.text;
+            return texts.join(QLatin1Char(' '));
+        };
+        const QString with = drawnText(true), without = drawnText(false);
+        QVERIFY2(with.contains(title), qPrintable(with));
+        QVERIFY2(!without.contains(title), qPrintable(without));
+        QVERIFY(without.size() > with.size() / 3); // the rest is drawn
     }
 
     void figureText_data()

@@ -44,6 +44,9 @@
 #include <QTemporaryDir>
 #include <QLabel>
 #include <QSpinBox>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLineEdit>
 #include <QTest>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -373,6 +376,68 @@ private slots:
         const QString metrics = dir.filePath(QStringLiteral("metrics.csv"));
         QVERIFY(dialog.exportMetricsTo(metrics).isEmpty());
         QVERIFY(QFile(metrics).size() > 0);
+    }
+
+    // The Export dialog opens with the last export's figure, preset and title
+    // choice, and with this project's file name, not another's (issue 41,
+    // item 4); tst_exportpresets noTitleLeavesTheTitleOut draws the figures.
+    void exportDialogRemembersItsChoices()
+    {
+        const auto pathField = [](const ExportDialog &dialog) {
+            for (QLineEdit *field : dialog.findChildren<QLineEdit *>())
+                if (field->placeholderText().startsWith(QStringLiteral("figure.png")))
+                    return field;
+            return static_cast<QLineEdit *>(nullptr);
+        };
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("compare.png"));
+        {
+            MainWindow window;
+            QVERIFY(window.openFile(sample("paper-example.json")));
+            QTRY_VERIFY(window.document()->cursor() != nullptr);
+            ExportDialog dialog(window.document());
+            QCheckBox *noTitle = nullptr;
+            for (QCheckBox *box : dialog.findChildren<QCheckBox *>())
+                if (box->text().startsWith(QStringLiteral("Leave out the title")))
+                    noTitle = box;
+            QVERIFY(noTitle && noTitle->text().startsWith(QStringLiteral("Leave out the title")));
+            QVERIFY(!noTitle->isChecked()); // a first run: titled
+            dialog.setFigure(FigureKind::Compare);
+            dialog.setPreset(QStringLiteral("paper-column"));
+            noTitle->setChecked(true);
+            pathField(dialog)->setText(png);
+            QVERIFY(dialog.exportFigureTo(png).isEmpty());
+            dialog.rememberChoices();
+        }
+        {
+            MainWindow window;
+            QVERIFY(window.openFile(sample("paper-example.json")));
+            QTRY_VERIFY(window.document()->cursor() != nullptr);
+            ExportDialog dialog(window.document());
+            QCOMPARE(dialog.figureSize(), QSize(321, 246)); // the column's 85 × 65 mm at 96 px per inch
+            QCOMPARE(pathField(dialog)->text(), png);
+            bool noTitle = false;
+            for (QCheckBox *box : dialog.findChildren<QCheckBox *>())
+                if (box->text().startsWith(QStringLiteral("Leave out the title")))
+                    noTitle = box->isChecked();
+            QVERIFY(noTitle);
+            QComboBox *figure = nullptr;
+            for (QComboBox *box : dialog.findChildren<QComboBox *>())
+                if (box->findData(int(FigureKind::Storyboard)) >= 0)
+                    figure = box;
+            QVERIFY(figure);
+            QCOMPARE(FigureKind(figure->currentData().toInt()), FigureKind::Compare);
+        }
+        {
+            // Another project: the same figure and preset, no file name of the first's.
+            MainWindow window;
+            QVERIFY(window.openFile(sample("lenet5-conv1.json")));
+            QTRY_VERIFY(window.document()->cursor() != nullptr);
+            ExportDialog dialog(window.document());
+            QCOMPARE(dialog.figureSize(), QSize(321, 246));
+            QCOMPARE(pathField(dialog)->text(), QString());
+        }
+        QSettings().remove(QStringLiteral("export")); // the tests after this one start afresh
     }
 
     // Ctrl+Y redoes, as Ctrl+Shift+Z does (users of other tools reach for it).

@@ -272,6 +272,52 @@ private slots:
         QCOMPARE(ui::layerShapeText(l), QStringLiteral("32×16×16 · 32×3×3, stride 1×1, pads 1 1 1 1, d=2×3"));
     }
 
+    // A hardware file that cannot be read is refused: Import and Save… is
+    // disabled and says why, nothing is saved with the fields' defaults
+    // (mem_size 1000, nbop_pe 1000); clearing the field or reading a good
+    // file enables it again (issue 41, item 7).
+    void importDialogRefusesUnreadableHardware()
+    {
+        NetworkImportDialog dialog;
+        QCOMPARE(dialog.setModel(sample("networks/lenet5.onnx")), QString());
+        QAbstractButton *import = nullptr;
+        for (QAbstractButton *b : dialog.findChildren<QAbstractButton *>())
+            if (b->text().startsWith(QStringLiteral("Import and Save")))
+                import = b;
+        QVERIFY(import);
+        QVERIFY(import->isEnabled()); // a model alone imports with the fields' hardware
+        const QString error = dialog.setHardwareFile(sample("networks/lenet5.onnx"));
+        QVERIFY(error.contains(QStringLiteral("line 1")));
+        QVERIFY(!dialog.network());
+        QVERIFY(!import->isEnabled());
+        QVERIFY2(import->toolTip().contains(error), qPrintable(import->toolTip()));
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("net.json"));
+        QVERIFY(dialog.saveTo(out).contains(error));
+        QVERIFY(!QFile::exists(out));
+        // A missing file is refused alike.
+        QVERIFY(!dialog.setHardwareFile(dir.filePath(QStringLiteral("none.json"))).isEmpty());
+        QVERIFY(!import->isEnabled());
+        // The field cleared: the values in the fields, as with no file.
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QLineEdit *hardware = nullptr;
+        for (QLineEdit *f : dialog.findChildren<QLineEdit *>())
+            if (f->placeholderText().contains(QStringLiteral("hardware file")))
+                hardware = f;
+        QVERIFY(hardware);
+        hardware->setFocus();
+        hardware->clear();
+        QTest::keyClick(hardware, Qt::Key_Tab);
+        QVERIFY(import->isEnabled());
+        QVERIFY(import->toolTip().isEmpty());
+        // A good file read: enabled, with its hardware.
+        QCOMPARE(dialog.setHardwareFile(sample("networks/lenet5-hardware.json")), QString());
+        QVERIFY(import->isEnabled());
+        QCOMPARE(
+            dialog.network()->hardware == loadAccelerator(sample("networks/lenet5-hardware.json").toStdString()).hardware, true);
+    }
+
     void importDialogRefusals()
     {
         NetworkImportDialog dialog;
@@ -462,6 +508,19 @@ private slots:
         QCOMPARE(panel.saveChart(png), QString());
         QCOMPARE(QImage(png).size(), QSize(1000, int(plot->heightFor(1000, panel.font()))));
         QVERIFY(!panel.saveChart(dir.filePath(QStringLiteral("chart.txt"))).isEmpty());
+        // At a preset (issue 41, item 4): its width, at least its height, its
+        // dpi; 85 mm at 300 dpi is 1004 px (85 / 25.4 × 300 = 1003.9).
+        const ExportPreset column = *exportPresetFromName(QStringLiteral("paper-column"));
+        const QString columnPng = dir.filePath(QStringLiteral("chart-column.png"));
+        QCOMPARE(panel.saveChart(columnPng, column), QString());
+        const QImage columnImage(columnPng);
+        QVERIFY2(std::abs(columnImage.width() - 1004) <= 1, qPrintable(QString::number(columnImage.width())));
+        QVERIFY(columnImage.height() >= 65 / 25.4 * 300 - 2); // the preset's 65 mm at least
+        QCOMPARE(qRound(columnImage.dotsPerMeterX() * 0.0254), 300);
+        // Without its heading, the chart is shorter by it.
+        const Figure titled = networkFigure(*panel.analysis(), presetFont(column), 321);
+        const Figure untitled = networkFigure(*panel.analysis(), presetFont(column), 321, false);
+        QVERIFY(untitled.preferredSize.height() < titled.preferredSize.height());
 
         // A new network clears the chart until its analysis ends.
         QCOMPARE(panel.openNetwork(writeToy(dir)), QString());

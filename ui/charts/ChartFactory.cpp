@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "charts/ChartFactory.h"
 
+#include "charts/StepBins.h"
 #include "render/Palette.h"
 
 #include <QAreaSeries>
@@ -37,6 +38,7 @@ constexpr char kStepCountProperty[] = "convoffloadStepCount";
 constexpr char kPerActionProperty[] = "convoffloadPerAction";
 constexpr char kCursorSpanProperty[] = "convoffloadCursorSpan"; // x offsets of the cursor's sides from the step
 constexpr char kCursorObjectName[] = "convoffload-cursor";
+constexpr char kStepAxisProperty[] = "convoffloadStepAxis"; // steps 1..n and "drain" (thinStepLabels)
 
 QString number(double v)
 {
@@ -114,6 +116,16 @@ int labelStride(int computeSteps)
         }
 }
 
+/// The 1, 2, 5 × 10^k after `stride`.
+int nextStride(int stride)
+{
+    int magnitude = 1;
+    while (magnitude * 10 <= stride)
+        magnitude *= 10;
+    const int m = stride / magnitude;
+    return m < 2 ? 2 * magnitude : m < 5 ? 5 * magnitude : 10 * magnitude;
+}
+
 /// The step axis: steps 1..n and "drain". A step is a point at x = k, or,
 /// with `spans`, the interval (k-1, k] of its actions: with few steps each
 /// interval is a category labelled at its middle, with many the labels sit
@@ -121,6 +133,7 @@ int labelStride(int computeSteps)
 QCategoryAxis *stepAxis(const std::vector<StepStats> &steps, double min, double max, bool spans, const QString &title)
 {
     auto *axis = new QCategoryAxis;
+    axis->setProperty(kStepAxisProperty, true);
     axis->setTitleText(title);
     axis->setStartValue(min);
     axis->setRange(min, max);
@@ -256,18 +269,51 @@ void thinStepLabels(QChart *chart, qreal width)
     if (!chart || width <= 0)
         return;
     for (QAbstractAxis *axis : chart->axes(Qt::Horizontal))
-        if (auto *steps = qobject_cast<QCategoryAxis *>(axis);
-            steps && steps->labelsPosition() == QCategoryAxis::AxisLabelsPositionOnValue) {
+        if (auto *steps = qobject_cast<QCategoryAxis *>(axis); steps && steps->property(kStepAxisProperty).toBool()
+            && steps->labelsPosition() == QCategoryAxis::AxisLabelsPositionOnValue) {
             // Qt gives every label of an axis the same width (axis over
-            // count): thin the step labels so that "drain" fits, keeping the
-            // first and the last.
+            // count): fewer step labels so that "drain" fits. Every other
+            // one removed gave uneven ticks ("1, 100, 300, 500, drain"):
+            // the labels are laid out again at a larger stride of 1, 2 or
+            // 5 × 10^k, keeping the first and "drain", as stepAxis does.
             const QFontMetricsF fm(steps->labelsFont());
             const int maxLabels = std::max(3, int(width * 0.8 / (fm.horizontalAdvance(QStringLiteral("drain")) * 1.8)));
-            while (steps->count() > maxLabels) {
-                const QStringList labels = steps->categoriesLabels();
-                for (qsizetype i = labels.size() - 2; i >= 1; i -= 2)
-                    steps->remove(labels[i]);
+            if (steps->count() <= maxLabels)
+                continue;
+            // Step n sits at x = n - 1 + offset (-0.5 on a span axis).
+            const QStringList labels = steps->categoriesLabels();
+            double offset = 0;
+            int last = 0;
+            std::optional<double> drainAt;
+            for (const QString &label : labels) {
+                bool number = false;
+                const int n = label.toInt(&number);
+                if (number) {
+                    offset = steps->endValue(label) - (n - 1);
+                    last = std::max(last, n);
+                } else {
+                    drainAt = steps->endValue(label);
+                }
             }
+            const int computeSteps = drainAt ? int(std::lround(*drainAt - offset)) : last;
+            QList<QPair<QString, double>> kept;
+            for (int stride = labelStride(computeSteps);; stride = nextStride(stride)) {
+                kept.clear();
+                kept.append({QStringLiteral("1"), offset});
+                for (int n = stride; n <= computeSteps; n += stride)
+                    if (n != 1 && !(drainAt && computeSteps + 1 - n < stride)) // would crowd "drain" (as stepAxis)
+                        kept.append({QString::number(n), n - 1 + offset});
+                if (drainAt)
+                    kept.append({QStringLiteral("drain"), *drainAt});
+                if (kept.size() <= maxLabels || stride > computeSteps)
+                    break;
+            }
+            const double min = steps->min(), max = steps->max();
+            for (const QString &label : labels)
+                steps->remove(label);
+            for (const auto &[label, x] : kept)
+                steps->append(label, x);
+            steps->setRange(min, max);
         }
 }
 
@@ -451,7 +497,7 @@ int stepAt(const QChart *chart, double x)
 }
 
 QChart *footprintChart(
-    const Problem &problem, const SimulationResult &result, int cursorStep, bool perAction, const QString &strategy)
+    const Problem &problem, const SimulationResult &result, int cursorStep, bool perAction, const QString &strategy, int maxBins)
 {
     const std::vector<StepStats> &steps = result.steps;
     const int count = int(steps.size());
@@ -481,20 +527,40 @@ QChart *footprintChart(
         ker.append({x, double(f.input + f.kernels)});
         out.append({x, double(f.total())});
     };
+    // More steps (or actions) than `maxBins`: each bin is drawn at its
+    // highest footprint, with that step's (or action's) input / kernels /
+    // output, so a peak is never hidden nor a stack made up
+    // (docs/user/visualiser.md, "Charts").
+    const StepBins bins(perAction ? qint64(count) * kActionCount : count, maxBins);
+    const auto highest = [](qint64 first, qint64 end, const auto &footprintOf) {
+        qint64 best = first;
+        for (qint64 i = first + 1; i < end; ++i)
+            if (footprintOf(i).total() > footprintOf(best).total())
+                best = i;
+        return best;
+    };
+    in.reserve(bins.binCount() * 2);
+    ker.reserve(bins.binCount() * 2);
+    out.reserve(bins.binCount() * 2);
     double xMin = 0;
     if (perAction) {
         // Action a of step k is the slot [k-1 + a/6, k-1 + (a+1)/6], level at
         // the footprint after it: a staircase, not a slope between actions.
+        // A bin of slots is one stair at the highest of its actions.
         xMin = -1;
-        for (int k = 0; k < count; ++k)
-            for (int a = 0; a < kActionCount; ++a) {
-                const Footprint &after = result.trace.record(k, Action(a)).after;
-                add(k - 1 + a / double(kActionCount), after);
-                add(k - 1 + (a + 1) / double(kActionCount), after);
-            }
+        const auto after = [&](qint64 slot) -> const Footprint & { return result.trace.actions[std::size_t(slot)].after; };
+        const auto slotX = [](qint64 slot) { return double(slot) / kActionCount - 1; };
+        for (qint64 b = 0; b < bins.binCount(); ++b) {
+            const Footprint &level = after(highest(bins.first(b), bins.end(b), after));
+            add(slotX(bins.first(b)), level);
+            add(slotX(bins.end(b)), level);
+        }
     } else {
-        for (int k = 0; k < count; ++k)
-            add(k, steps[std::size_t(k)].after);
+        const auto after = [&](qint64 k) -> const Footprint & { return steps[std::size_t(k)].after; };
+        for (qint64 b = 0; b < bins.binCount(); ++b) {
+            const qint64 k = highest(bins.first(b), bins.end(b), after);
+            add(double(k), after(k));
+        }
     }
     input->replace(in);
     kernels->replace(ker);
@@ -511,8 +577,12 @@ QChart *footprintChart(
     // Per step, a quarter step of room at each end for the first and the
     // "drain" labels, as on the cumulative chart.
     const double margin = perAction ? 0.0 : 0.25;
-    QCategoryAxis *x = stepAxis(steps, xMin - margin, xMax + margin, perAction,
-        perAction ? QStringLiteral("step (actions a1–a6)") : QStringLiteral("step"));
+    // Binned, the axis says how, in few words: a narrow figure cuts its title.
+    QString xTitle = perAction ? QStringLiteral("step (actions a1–a6)") : QStringLiteral("step");
+    if (bins.aggregated())
+        xTitle = perAction ? QStringLiteral("%1 actions (a1–a6), highest of each %2").arg(bins.itemCount()).arg(bins.perBin())
+                           : QStringLiteral("%1 steps, highest of each %2").arg(bins.itemCount()).arg(bins.perBin());
+    QCategoryAxis *x = stepAxis(steps, xMin - margin, xMax + margin, perAction, xTitle);
     QValueAxis *y = zeroBasedAxis(QStringLiteral("elements on chip"), std::max(capacity, double(peak)));
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
@@ -523,9 +593,16 @@ QChart *footprintChart(
     }
 
     // Short: "mem_size", the title gives the number.
-    QLineSeries *capacityLine = withShortLabel(
-        lineSeries(QStringLiteral("mem_size = %1").arg(problem.hardware.mem_size), Palette::capacity(), 2.5, Qt::DashDotLine),
-        QStringLiteral("mem_size"));
+    QLineSeries *capacityLine
+        = withShortLabel(lineSeries(QStringLiteral("mem_size = %1").arg(problem.hardware.mem_size), Palette::capacity()),
+            QStringLiteral("mem_size"));
+    // Dash-dot short enough for the legend's swatch to show it (Qt's
+    // DashDotLine at 2.5 px drew one dash there, a solid line).
+    QPen capacityPen(Palette::capacity());
+    capacityPen.setWidthF(2.0);
+    capacityPen.setCapStyle(Qt::FlatCap);
+    capacityPen.setDashPattern({2.0, 1.25, 0.75, 1.25});
+    capacityLine->setPen(capacityPen);
     capacityLine->append(xMin, capacity);
     capacityLine->append(xMax, capacity);
     chart->addSeries(capacityLine);
@@ -546,7 +623,101 @@ namespace {
 // stats give the set-up of both together and the runs of each, every run
 // paying the same t_setup, so the load's share is set-up · load runs / runs.
 // The kernels' share of that set-up is not known, hence no kernel split then.
-QChart *durationBars(const Problem *problem, const SimulationResult &result, int cursorStep, const QString &strategy)
+/// One part of the stacked duration: its legend, colour and cycles per step.
+struct DurationPart {
+    QString name, shortLabel;
+    QColor colour;
+    QList<qreal> cycles;
+};
+
+/// One bar per step, stacked: the steps of a small layer, each bar its own
+/// graphics item (Qt Charts), filled in one append per set.
+QAbstractSeries *stepBars(const std::vector<DurationPart> &parts, int count)
+{
+    auto *bars = new QStackedBarSeries;
+    for (const DurationPart &part : parts) {
+        QBarSet *set = barSet(part.name, part.colour);
+        if (!part.shortLabel.isEmpty())
+            withShortLabel(set, part.shortLabel);
+        set->append(part.cycles);
+        bars->append(set);
+    }
+    bars->setBarWidth(count > 40 ? 0.9 : 0.7);
+    return bars;
+}
+
+/// The bars of many steps as stacked areas, a flat stair over the steps of
+/// each bin [first - 0.5, end - 0.5] (a bar's span): one path per part
+/// however many steps. A bin of several steps stands at their mean (the
+/// stack then sums to the mean step), and a line marks its longest step, so
+/// that averaging hides no spike (docs/user/visualiser.md, "Charts").
+std::vector<QAbstractSeries *> binnedBars(QChart *chart, const std::vector<DurationPart> &parts, const StepBins &bins)
+{
+    std::vector<QAbstractSeries *> series;
+    QList<QPointF> below, longest;
+    for (const DurationPart &part : parts) {
+        QList<QPointF> upper;
+        upper.reserve(bins.binCount() * 2);
+        for (qint64 b = 0; b < bins.binCount(); ++b) {
+            double sum = 0;
+            for (qint64 k = bins.first(b); k < bins.end(b); ++k)
+                sum += part.cycles[k];
+            const double base = below.isEmpty() ? 0.0 : below[b * 2].y();
+            const double top = base + sum / double(bins.end(b) - bins.first(b));
+            upper.append({double(bins.first(b)) - 0.5, top});
+            upper.append({double(bins.end(b)) - 0.5, top});
+        }
+        QLineSeries *upperLine = lineSeries(QString(), part.colour);
+        upperLine->setParent(chart);
+        upperLine->replace(upper);
+        QLineSeries *lowerLine = nullptr;
+        if (!below.isEmpty()) {
+            lowerLine = lineSeries(QString(), part.colour);
+            lowerLine->setParent(chart);
+            lowerLine->replace(below);
+        }
+        QAreaSeries *area = areaSeries(part.name, upperLine, lowerLine, part.colour);
+        if (!part.shortLabel.isEmpty())
+            withShortLabel(area, part.shortLabel);
+        if (upper.size() > 400) // dense: outlines would paint over the fills
+            area->setPen(Qt::NoPen);
+        series.push_back(area);
+        below = std::move(upper);
+    }
+    if (bins.aggregated()) {
+        longest.reserve(bins.binCount() * 2);
+        for (qint64 b = 0; b < bins.binCount(); ++b) {
+            double top = 0;
+            for (qint64 k = bins.first(b); k < bins.end(b); ++k) {
+                double step = 0;
+                for (const DurationPart &part : parts)
+                    step += part.cycles[k];
+                top = std::max(top, step);
+            }
+            longest.append({double(bins.first(b)) - 0.5, top});
+            longest.append({double(bins.end(b)) - 0.5, top});
+        }
+        // No legend entry: the step axis says what it is ("line: longest"),
+        // and a fifth entry would not fit a dock's legend row.
+        QLineSeries *line = lineSeries(QStringLiteral("longest"), QColor(0, 0, 0, 130), 1.0);
+        line->setProperty(kNoLegendProperty, true);
+        line->replace(longest);
+        series.push_back(line);
+    }
+    return series;
+}
+
+/// Steps drawn as bars, one graphics item per bar and part, up to this many;
+/// more are drawn as stacked areas (binnedBars), which cost one path per part.
+constexpr int kMostStepBars = 150;
+
+// Bars of every step; with a problem, the load is split into input and kernels.
+// With a transfer model the load and the write are split instead into their
+// data and their DMA set-up (docs/reference/model.md#transfer-cost): the step
+// stats give the set-up of both together and the runs of each, every run
+// paying the same t_setup, so the load's share is set-up · load runs / runs.
+// The kernels' share of that set-up is not known, hence no kernel split then.
+QChart *durationBars(const Problem *problem, const SimulationResult &result, int cursorStep, const QString &strategy, int maxBins)
 {
     const std::vector<StepStats> &steps = result.steps;
     const int count = int(steps.size());
@@ -558,58 +729,64 @@ QChart *durationBars(const Problem *problem, const SimulationResult &result, int
 
     // Short labels for a narrow figure: the title says these are durations.
     const bool kernelSplit = problem && !transfer;
-    QBarSet *load = transfer
-        ? withShortLabel(barSet(QStringLiteral("load data"), Palette::load()), QStringLiteral("load"))
-        : withShortLabel(
-            barSet(problem ? QStringLiteral("load input") : QStringLiteral("load (input + kernels)"), Palette::load()),
-            problem ? QStringLiteral("input") : QStringLiteral("load"));
-    QBarSet *loadKernels = kernelSplit
-        ? withShortLabel(barSet(QStringLiteral("load kernels"), Palette::kernels()), QStringLiteral("kernels"))
-        : nullptr;
-    QBarSet *write
-        = withShortLabel(barSet(transfer ? QStringLiteral("write data") : QStringLiteral("write back"), Palette::write()),
-            QStringLiteral("write"));
-    QBarSet *setup
-        = transfer ? withShortLabel(barSet(QStringLiteral("DMA set-up"), Palette::setup()), QStringLiteral("set-up")) : nullptr;
-    QBarSet *compute = barSet(QStringLiteral("compute"), Palette::compute());
+    DurationPart load = transfer ? DurationPart{QStringLiteral("load data"), QStringLiteral("load"), Palette::load(), {}}
+        : problem                ? DurationPart{QStringLiteral("load input"), QStringLiteral("input"), Palette::load(), {}}
+                  : DurationPart{QStringLiteral("load (input + kernels)"), QStringLiteral("load"), Palette::load(), {}};
+    DurationPart loadKernels{QStringLiteral("load kernels"), QStringLiteral("kernels"), Palette::kernels(), {}};
+    DurationPart write{
+        transfer ? QStringLiteral("write data") : QStringLiteral("write back"), QStringLiteral("write"), Palette::write(), {}};
+    DurationPart setup{QStringLiteral("DMA set-up"), QStringLiteral("set-up"), Palette::setup(), {}};
+    DurationPart compute{QStringLiteral("compute"), QString(), Palette::compute(), {}};
+    for (DurationPart *part : {&load, &loadKernels, &write, &setup, &compute})
+        part->cycles.reserve(count);
     double top = 0;
     for (const StepStats &s : steps) {
         if (transfer) {
             const std::int64_t runs = s.load_runs + s.write_runs;
             const double loadSetup = runs > 0 ? s.setup_duration * double(s.load_runs) / double(runs) : 0.0;
-            load->append(s.load_duration - loadSetup);
-            write->append(s.write_duration - (s.setup_duration - loadSetup));
-            setup->append(s.setup_duration);
+            load.cycles.append(s.load_duration - loadSetup);
+            write.cycles.append(s.write_duration - (s.setup_duration - loadSetup));
+            setup.cycles.append(s.setup_duration);
         } else {
             if (kernelSplit) {
                 const LoadSplit split = loadSplit(*problem, s);
-                load->append(split.input);
-                loadKernels->append(split.kernels);
+                load.cycles.append(split.input);
+                loadKernels.cycles.append(split.kernels);
             } else {
-                load->append(s.load_duration);
+                load.cycles.append(s.load_duration);
             }
-            write->append(s.write_duration);
+            write.cycles.append(s.write_duration);
         }
-        compute->append(s.compute_duration);
+        compute.cycles.append(s.compute_duration);
         top = std::max(top, s.duration());
     }
-    auto *bars = new QStackedBarSeries;
-    bars->append(load);
-    if (loadKernels)
-        bars->append(loadKernels);
-    bars->append(write);
-    if (setup)
-        bars->append(setup);
-    bars->append(compute);
-    bars->setBarWidth(count > 40 ? 0.9 : 0.7);
+    std::vector<DurationPart> parts;
+    parts.push_back(std::move(load));
+    if (kernelSplit)
+        parts.push_back(std::move(loadKernels));
+    parts.push_back(std::move(write));
+    if (transfer)
+        parts.push_back(std::move(setup));
+    parts.push_back(std::move(compute));
 
-    QCategoryAxis *x = stepAxis(steps, -0.5, std::max(0.5, count - 0.5), false, QStringLiteral("step"));
-    QValueAxis *y = zeroBasedAxis(QStringLiteral("cycles"), top);
+    const StepBins bins(count, maxBins);
+    QString xTitle = QStringLiteral("step");
+    if (bins.aggregated())
+        xTitle = QStringLiteral("%1 steps, %2 per bar: mean, line: longest").arg(count).arg(bins.perBin());
+    QCategoryAxis *x = stepAxis(steps, -0.5, std::max(0.5, count - 0.5), false, xTitle);
+    QValueAxis *y = zeroBasedAxis(bins.aggregated() ? QStringLiteral("cycles per step") : QStringLiteral("cycles"), top);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
-    chart->addSeries(bars);
-    bars->attachAxis(x);
-    bars->attachAxis(y);
+    const std::vector<QAbstractSeries *> series = !bins.aggregated() && count <= kMostStepBars
+        ? std::vector<QAbstractSeries *>{stepBars(parts, count)}
+        : binnedBars(chart, parts, bins);
+    for (QAbstractSeries *s : series) {
+        chart->addSeries(s);
+        s->attachAxis(x);
+        s->attachAxis(y);
+        if (s->property(kNoLegendProperty).toBool())
+            hideLegendMarkers(chart, s);
+    }
 
     markStepChart(chart, count, false, -0.5, 0.5);
     addCursor(chart, x, y, cursorStep);
@@ -628,17 +805,18 @@ LoadSplit loadSplit(const Problem &problem, const StepStats &step)
     return {double(step.loaded_input) * tl, problem.options.kernels_preloaded ? 0.0 : double(step.loaded_kernels) * tl};
 }
 
-QChart *durationChart(const SimulationResult &result, int cursorStep, const QString &strategy)
+QChart *durationChart(const SimulationResult &result, int cursorStep, const QString &strategy, int maxBins)
 {
-    return durationBars(nullptr, result, cursorStep, strategy);
+    return durationBars(nullptr, result, cursorStep, strategy, maxBins);
 }
 
-QChart *durationChart(const Problem &problem, const SimulationResult &result, int cursorStep, const QString &strategy)
+QChart *durationChart(
+    const Problem &problem, const SimulationResult &result, int cursorStep, const QString &strategy, int maxBins)
 {
-    return durationBars(&problem, result, cursorStep, strategy);
+    return durationBars(&problem, result, cursorStep, strategy, maxBins);
 }
 
-QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, const QString &strategy)
+QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, const QString &strategy, int maxBins)
 {
     const std::vector<StepStats> &steps = result.steps;
     const int count = int(steps.size());
@@ -646,16 +824,25 @@ QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, 
         strategy, QStringLiteral("cumulative duration"), QStringLiteral("total %1 cycles").arg(number(result.totalDuration()))));
 
     QLineSeries *total = lineSeries(QStringLiteral("duration so far"), Palette::kernels(), 2.5);
+    // More steps than `maxBins`: the total at the first step and at the
+    // last step of every bin, exact there; the curve never falls, so it stays
+    // between the points around it (docs/user/visualiser.md, "Charts").
+    const StepBins bins(count, maxBins);
     QList<QPointF> points;
+    points.reserve(bins.binCount() + 1);
     double sum = 0;
     for (int k = 0; k < count; ++k) {
         sum += steps[std::size_t(k)].duration();
-        points.append({double(k), sum});
+        if (k == 0 || (k + 1) % bins.perBin() == 0 || k == count - 1)
+            points.append({double(k), sum});
     }
     total->replace(points);
     total->setPointsVisible(count <= 60);
 
-    QCategoryAxis *x = stepAxis(steps, -0.25, std::max(0.25, count - 0.75), false, QStringLiteral("step"));
+    QString xTitle = QStringLiteral("step");
+    if (bins.aggregated())
+        xTitle = QStringLiteral("%1 steps, a point every %2").arg(count).arg(bins.perBin());
+    QCategoryAxis *x = stepAxis(steps, -0.25, std::max(0.25, count - 0.75), false, xTitle);
     QValueAxis *y = zeroBasedAxis(QStringLiteral("cycles"), sum);
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
@@ -732,13 +919,12 @@ SweepExtent sweepExtent(const std::vector<SweepRow> &rows)
 /// The sweep chart's axes: group sizes along x (one tick per size, or fewer),
 /// durations along y with a margin around the points.
 struct SweepAxes {
-    QValueAxis *x;
+    QCategoryAxis *x;
     QValueAxis *y;
 };
 
 SweepAxes addSweepAxes(QChart *chart, const std::vector<SweepRow> &rows)
 {
-    QValueAxis *x = valueAxis(QStringLiteral("group size G"), QStringLiteral("%d"));
     QValueAxis *y = valueAxis(QStringLiteral("cycles"));
     SweepExtent e = sweepExtent(rows);
     const double pad = std::max(1.0, (e.hi - e.lo) * 0.06);
@@ -746,10 +932,26 @@ SweepAxes addSweepAxes(QChart *chart, const std::vector<SweepRow> &rows)
     y->applyNiceNumbers();
     if (e.gMax <= e.gMin)
         e.gMax = e.gMin + 1;
+    // A label at every multiple of a round stride, placed where it belongs.
+    // Dynamic ticks of a QValueAxis (anchor 0, interval 5) drew the grid
+    // lines but not one label in Qt 6.4, at any size.
+    auto *x = new QCategoryAxis;
+    x->setTitleText(QStringLiteral("group size G"));
+    x->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    x->setStartValue(e.gMin - 0.5);
     x->setRange(e.gMin - 0.5, e.gMax + 0.5);
-    x->setTickType(QValueAxis::TicksDynamic);
-    x->setTickAnchor(0);
-    x->setTickInterval(labelStride(int(e.gMax - e.gMin + 1)));
+    const int from = int(e.gMin), to = int(e.gMax);
+    const int stride = labelStride(to - from + 1);
+    for (int g = (from + stride - 1) / stride * stride; g <= to; g += stride)
+        x->append(QString::number(g), g);
+    if (x->count() < 2) { // a short range between two multiples: its ends
+        for (const QString &label : x->categoriesLabels())
+            x->remove(label);
+        x->append(QString::number(from), from);
+        if (to > from)
+            x->append(QString::number(to), to);
+        x->setRange(e.gMin - 0.5, e.gMax + 0.5);
+    }
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     return {x, y};
@@ -760,6 +962,18 @@ void attachSweepSeries(QChart *chart, const SweepAxes &axes, QAbstractSeries *se
     chart->addSeries(series);
     series->attachAxis(axes.x);
     series->attachAxis(axes.y);
+}
+
+/// The dashes of an invalid run and of its legend entry: short enough that
+/// the legend's swatch (about a line of text long) shows a gap, where Qt's
+/// DashLine (4 + 2 pen widths) drew one dash there, a solid line.
+QPen invalidRunPen(const QColor &colour)
+{
+    QPen pen(colour);
+    pen.setWidthF(2.0);
+    pen.setCapStyle(Qt::FlatCap); // dashes as long as the pattern says
+    pen.setDashPattern({2.0, 1.5});
+    return pen;
 }
 
 /// One strategy's curve of a sweep.
@@ -790,7 +1004,9 @@ bool addSweepRuns(QChart *chart, const SweepAxes &axes, const std::vector<SweepR
         const QPointF p(double(r.group_size), c.total_duration);
         if (!run || runValid != c.valid) {
             run = c.valid ? lineSeries(curve.name, curve.colour, 2.5)
-                          : lineSeries(curve.name + QStringLiteral(", invalid"), curve.colour, 2.0, Qt::DashLine);
+                          : lineSeries(curve.name + QStringLiteral(", invalid"), curve.colour);
+            if (!c.valid)
+                run->setPen(invalidRunPen(curve.colour));
             runValid = c.valid;
             if (previous)
                 run->append(*previous);
@@ -847,10 +1063,11 @@ void addCrossoverMarks(QChart *chart, const SweepAxes &axes, const std::vector<d
     }
 }
 
-/// One legend entry for the dashed runs of both curves.
+/// One legend entry for the dashed runs (and hollow markers) of both curves.
 void addInvalidLegend(QChart *chart, const SweepAxes &axes)
 {
-    QLineSeries *entry = lineSeries(QStringLiteral("invalid (dashed)"), QColor(0x55, 0x55, 0x55), 2.0, Qt::DashLine);
+    QLineSeries *entry = lineSeries(QStringLiteral("invalid (dashed)"), QColor(0x55, 0x55, 0x55));
+    entry->setPen(invalidRunPen(QColor(0x55, 0x55, 0x55)));
     attachSweepSeries(chart, axes, entry);
 }
 

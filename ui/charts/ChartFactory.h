@@ -17,6 +17,14 @@
 // footprint and the cumulative duration, a box around the bar on the duration
 // chart and around the step's six actions per action. moveCursor moves it
 // without rebuilding the chart.
+//
+// A step chart of more steps (or actions) than `maxBins` (stepChartBins of
+// its width) draws them in bins (StepBins; docs/user/visualiser.md, "Charts"):
+// the footprint each bin's highest step or action, the durations each bin's
+// mean step with a line at its longest, the cumulative duration its total at
+// each bin's end; the step axis's title says so ("3137 steps, bars of 4").
+// The x coordinate stays the step's, so the cursor and clicks do not change.
+// Durations of more than 150 steps are stacked areas, a stair per bin, not bars.
 
 #include "convoffload/model/Problem.h"
 #include "convoffload/io/Report.h"
@@ -36,6 +44,10 @@ class QValueAxis;
 QT_END_NAMESPACE
 
 namespace convoffload::ui {
+
+/// The bins of a step chart (stepChartBins) when the caller does not know
+/// its width: a figure 1400 pixels wide.
+inline constexpr int kDefaultStepBins = 436;
 
 /// Legend name of the cursor line of every step chart.
 QString cursorSeriesName();
@@ -67,18 +79,20 @@ QString plainChartTitle(const QChart *chart);
 /// every action; plus the capacity line at mem_size. `cursorStep` is a 0-based
 /// step index, -1 for no cursor. `strategy` names the figure when not empty.
 /// The caller owns the chart.
-QChart *footprintChart(
-    const Problem &problem, const SimulationResult &result, int cursorStep, bool perAction, const QString &strategy = {});
+QChart *footprintChart(const Problem &problem, const SimulationResult &result, int cursorStep, bool perAction,
+    const QString &strategy = {}, int maxBins = kDefaultStepBins);
 
 /// Stacked load / write / compute duration (cycles) of every step. With a
 /// transfer model (result.transfer_model) the load and the write show their
 /// data only and a "DMA set-up" set (StepStats::setup_duration) stacks on
 /// them, so the set-up set sums to result.setupDuration().
-QChart *durationChart(const SimulationResult &result, int cursorStep, const QString &strategy = {});
+QChart *durationChart(
+    const SimulationResult &result, int cursorStep, const QString &strategy = {}, int maxBins = kDefaultStepBins);
 /// The same with the load split into input loads and kernel loads
 /// (loadSplit), so a kernel-streaming strategy shows what its kernels cost;
 /// under a transfer model the set-up split instead, as above.
-QChart *durationChart(const Problem &problem, const SimulationResult &result, int cursorStep, const QString &strategy = {});
+QChart *durationChart(const Problem &problem, const SimulationResult &result, int cursorStep, const QString &strategy = {},
+    int maxBins = kDefaultStepBins);
 
 /// A step's load cycles split by what was loaded: input elements·t_l and
 /// kernel elements·t_l (0 with kernels_preloaded); they sum to load_duration.
@@ -90,7 +104,8 @@ struct LoadSplit {
 LoadSplit loadSplit(const Problem &problem, const StepStats &step);
 
 /// Running total of the step durations (cycles); ends at totalDuration().
-QChart *cumulativeDurationChart(const SimulationResult &result, int cursorStep, const QString &strategy = {});
+QChart *cumulativeDurationChart(
+    const SimulationResult &result, int cursorStep, const QString &strategy = {}, int maxBins = kDefaultStepBins);
 
 /// Row-by-Row and ZigZag total duration against the group size: solid lines
 /// and filled markers where the strategy is valid on the hardware, dashed

@@ -60,14 +60,20 @@ void copyBarSet(QBarSet *to, QBarSet *from)
     // becomes the load's data under a transfer model): its short label too.
     for (const QByteArray &name : from->dynamicPropertyNames())
         to->setProperty(name.constData(), from->property(name.constData()));
-    const int common = std::min(to->count(), from->count());
-    for (int i = 0; i < common; ++i)
-        if (to->at(i) != from->at(i))
-            to->replace(i, from->at(i));
-    if (to->count() > from->count())
-        to->remove(common, to->count() - common);
-    for (int i = common; i < from->count(); ++i)
-        to->append(from->at(i));
+    // All values at once: on a chart in a view, every append or replace of
+    // one value lays the whole series out again (seconds for a few thousand).
+    QList<qreal> values;
+    values.reserve(from->count());
+    bool same = to->count() == from->count();
+    for (int i = 0; i < from->count(); ++i) {
+        values.append(from->at(i));
+        same = same && to->at(i) == values.back();
+    }
+    if (same)
+        return;
+    if (to->count() > 0)
+        to->remove(0, to->count());
+    to->append(values);
 }
 
 void copyAxis(QAbstractAxis *to, QAbstractAxis *from)

@@ -5,6 +5,7 @@
 #include "charts/ChartFactory.h"
 #include "charts/ChartRefresh.h"
 #include "charts/ComparisonView.h"
+#include "charts/StepBins.h"
 #include "charts/StepChartView.h"
 #include "charts/StepHoverText.h"
 
@@ -132,20 +133,23 @@ void ChartsPanel::refresh(Tab tab)
 void ChartsPanel::rebuild(Tab tab)
 {
     const bool simulation = m_problem && m_result;
+    // A chart of more steps than the view has room for bins them (StepBins):
+    // its cost does not grow with the steps.
+    const int maxBins = stepChartBins(m_views[tab] ? m_views[tab]->width() : 0);
     switch (tab) {
     case FootprintTab:
         replaceChart(tab,
-            simulation ? footprintChart(*m_problem, *m_result, m_currentStep, m_perAction, m_strategy)
+            simulation ? footprintChart(*m_problem, *m_result, m_currentStep, m_perAction, m_strategy, maxBins)
                        : placeholder(tr("No simulation to show: choose a valid layer and a strategy")));
         break;
     case DurationsTab:
         replaceChart(tab,
-            simulation ? durationChart(*m_problem, *m_result, m_currentStep, m_strategy)
+            simulation ? durationChart(*m_problem, *m_result, m_currentStep, m_strategy, maxBins)
                        : placeholder(tr("No simulation to show")));
         break;
     case CumulativeTab:
         replaceChart(tab,
-            simulation ? cumulativeDurationChart(*m_result, m_currentStep, m_strategy)
+            simulation ? cumulativeDurationChart(*m_result, m_currentStep, m_strategy, maxBins)
                        : placeholder(tr("No simulation to show")));
         break;
     case SweepTab:

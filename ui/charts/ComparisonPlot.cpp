@@ -114,12 +114,14 @@ std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRec
                    : QStringLiteral("best: %1 (%2 cycles)")
                          .arg(QString::fromStdString(m_rows[std::size_t(m_best)].name),
                              plotNumber(m_rows[std::size_t(m_best)].total_duration))};
-    for (const QString &t : titleLines) {
-        const double h = wrappedTextHeight(titleFont, area.width(), t);
-        text(t, QRectF(area.left(), y, area.width(), h), titleFont, Qt::AlignHCenter | Qt::TextWordWrap);
-        y += h;
+    if (m_titleShown) {
+        for (const QString &t : titleLines) {
+            const double h = wrappedTextHeight(titleFont, area.width(), t);
+            text(t, QRectF(area.left(), y, area.width(), h), titleFont, Qt::AlignHCenter | Qt::TextWordWrap);
+            y += h;
+        }
+        y += pad;
     }
-    y += pad;
 
     // The strategies' labels, marks included.
     const int count = int(m_rows.size());
@@ -149,32 +151,99 @@ std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRec
     double wordLimit = 0;
     for (const QString &l : labels)
         wordLimit = std::max(wordLimit, widestWord(bold, l));
-    nameWidth = std::max(std::min(nameWidth, area.width() * 0.4), wordLimit);
-    const double sideBySidePanel = (area.width() - nameWidth - gap) / quantityCount - gap;
-    // Side by side when they fit and the figure is wider than tall; one above
-    // the other in a tall dock.
-    const bool sideBySide = sideBySidePanel >= valueWidth + gap + minBar && area.width() > area.bottom() - y;
-    const int columns = sideBySide ? quantityCount : 1;
-    const double panelWidth = sideBySide ? sideBySidePanel : area.width() - nameWidth - 2 * gap;
+    const double preferredNameWidth = std::max(std::min(nameWidth, area.width() * 0.4), wordLimit);
 
     bool anyFaded = false;
     for (const CompareRow &r : m_rows)
         anyFaded = anyFaded || !r.valid || !drawable(r);
     const QString note = QStringLiteral("Lower is better. Bold: the best value of each quantity.")
         + (anyFaded ? QStringLiteral(" Faded: invalid on this hardware.") : QString());
-    const int bands = quantityCount / columns; // panels stacked
+    const double noteHeight = wrappedTextHeight(font, area.width(), note);
 
-    double headingHeight = 0;
-    for (const Quantity &q : panels)
-        headingHeight = std::max(headingHeight, wrappedTextHeight(bold, panelWidth, q.heading));
+    // An arrangement of the panels: side by side or one above the other,
+    // with names in `names` pixels; the height it needs with the shortest rows.
+    struct Arrangement {
+        double nameWidth = 0, panelWidth = 0, headingHeight = 0, height = 0;
+        bool sideBySide = false;
+        bool fitsAcross = false; // each panel has room for a value and a bar
+        double rowPad = 0.3, minRow = 1.15; // in lines: a tight arrangement has less air between rows
+    };
+    const auto arrange = [&](double names, bool side, bool tight = false) {
+        Arrangement a;
+        a.nameWidth = names;
+        a.sideBySide = side;
+        if (tight) {
+            a.rowPad = 0.1;
+            a.minRow = 1.0;
+        }
+        const double across = (area.width() - names - gap) / quantityCount - gap;
+        a.panelWidth = side ? across : area.width() - names - 2 * gap;
+        a.fitsAcross = a.panelWidth >= valueWidth + gap + minBar;
+        for (const Quantity &q : panels)
+            a.headingHeight = std::max(a.headingHeight, wrappedTextHeight(bold, a.panelWidth, q.heading));
+        double rows = 0;
+        for (const QString &l : labels)
+            rows += std::max(line * a.minRow, wrappedTextHeight(bold, names, l) + line * a.rowPad);
+        const int bandCount = side ? 1 : quantityCount;
+        a.height = bandCount * (a.headingHeight + line * 0.3 + rows + pad) + noteHeight;
+        return a;
+    };
+    // Side by side when they fit and the figure is wider than tall; one above
+    // the other in a tall dock. Whatever does not fit the height gives way:
+    // stacked panels taller than a column-wide figure fell off its page
+    // (the last panel outside the view box), so then the names wrap to their
+    // widest word and the panels go side by side, with less air between the
+    // rows if need be, or the shortest is taken.
+    const double room = area.bottom() - y;
+    const Arrangement across = arrange(preferredNameWidth, true);
+    const Arrangement stacked = arrange(preferredNameWidth, false);
+    const Arrangement narrow = arrange(wordLimit, true);
+    const Arrangement tight = arrange(wordLimit, true, true);
+    std::vector<Arrangement> choices;
+    if (across.fitsAcross && area.width() > room)
+        choices = {across, stacked, narrow, tight};
+    else
+        choices = {stacked, across, narrow, tight};
+    std::optional<Arrangement> chosen;
+    for (const Arrangement &a : choices)
+        if ((a.fitsAcross || !a.sideBySide) && a.height <= room) {
+            chosen = a;
+            break;
+        }
+    if (!chosen) // nothing fits: the shortest
+        for (const Arrangement &a : choices)
+            if ((a.fitsAcross || !a.sideBySide) && (!chosen || a.height < chosen->height))
+                chosen = a;
+    nameWidth = chosen->nameWidth;
+    const bool sideBySide = chosen->sideBySide;
+    const int columns = sideBySide ? quantityCount : 1;
+    const double panelWidth = chosen->panelWidth;
+    const int bands = quantityCount / columns; // panels stacked
+    const double headingHeight = chosen->headingHeight;
     // Rows grow (up to 3.2 lines) to fill the height the figure is given
-    const double spare
-        = area.bottom() - y - wrappedTextHeight(font, area.width(), note) - bands * (headingHeight + line * 0.3 + pad);
+    const double spare = room - noteHeight - bands * (headingHeight + line * 0.3 + pad);
     // (down to a line and a bit when the figure is short).
-    const double rowHeight = std::clamp(spare / std::max(1, count * bands), line * 1.15, line * 3.2);
-    std::vector<double> rowHeights;
+    // Rows whose names wrap need more than an even share: the others give
+    // it up, or the rows ran past the figure's bottom.
+    std::vector<double> needs;
     for (const QString &l : labels)
-        rowHeights.push_back(std::max(rowHeight, wrappedTextHeight(bold, nameWidth, l) + line * 0.3));
+        needs.push_back(wrappedTextHeight(bold, nameWidth, l) + line * chosen->rowPad);
+    const double least = line * chosen->minRow;
+    double rowHeight = std::clamp(spare / std::max(1, count * bands), least, line * 3.2);
+    for (int round = 0; round < 8 && rowHeight > least; ++round) {
+        double used = 0;
+        int even = 0; // rows at rowHeight
+        for (double n : needs) {
+            used += std::max(rowHeight, n) * bands;
+            even += n <= rowHeight ? bands : 0;
+        }
+        if (used <= spare + 1e-9 || even == 0)
+            break;
+        rowHeight = std::max(least, rowHeight - (used - spare) / even);
+    }
+    std::vector<double> rowHeights;
+    for (double n : needs)
+        rowHeights.push_back(std::max(rowHeight, n));
     double rowsHeight = 0;
     for (double h : rowHeights)
         rowsHeight += h;
@@ -237,7 +306,6 @@ std::vector<PlacedText> ComparisonPlot::layOutFrom(QPainter *painter, const QRec
         }
         y = rowsTop + rowsHeight + pad;
     }
-    const double noteHeight = wrappedTextHeight(font, area.width(), note);
     text(
         note, QRectF(area.left(), y, area.width(), noteHeight), font, Qt::AlignLeft | Qt::TextWordWrap, QColor(0x44, 0x44, 0x44));
     return text.texts();

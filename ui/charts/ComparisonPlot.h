@@ -36,6 +36,9 @@ public:
     const std::vector<CompareRow> &rows() const { return m_rows; }
     /// One line: "Strategies compared: best NAME (N cycles)".
     QString title() const;
+    /// Whether paint() draws the two title lines (figures for a paper leave
+    /// them to the caption; the star still marks the best).
+    void setTitleShown(bool shown) { m_titleShown = shown; }
 
     /// Draws into `rect`; every size derives from `font` (the widget's font
     /// on screen, the preset's in export).
@@ -52,6 +55,7 @@ private:
     std::vector<CompareRow> m_rows;
     int m_best = -1;
     bool m_kernelPanel = false; // a "loaded kernels" panel: the strategies' kernel loads differ
+    bool m_titleShown = true;
 };
 
 } // namespace convoffload::ui

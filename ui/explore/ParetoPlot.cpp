@@ -247,9 +247,17 @@ ParetoPlot::Geometry ParetoPlot::layOut(QPainter *painter, const QRectF &rect, c
     QString heading = title();
     if (QFontMetricsF(fonts.title).horizontalAdvance(heading) > area.width())
         heading.replace(heading.lastIndexOf(QStringLiteral(" (")), 1, QLatin1Char('\n'));
-    const double titleHeight = wrappedTextHeight(fonts.title, area.width(), heading);
-    placeText(heading, QRectF(area.left(), y, area.width(), titleHeight), fonts.title, Qt::AlignHCenter | Qt::TextWordWrap);
-    y += titleHeight + pad * 0.4;
+    // Without its title, an incomplete run still says so: never drawn as
+    // if it were the whole run (docs/user/explore.md#the-pareto-figure).
+    if (!m_titleShown)
+        heading = complete() || m_points.empty()
+            ? QString()
+            : QStringLiteral("%1 of %2 points (an incomplete run)").arg(m_points.size()).arg(m_runPoints);
+    if (!heading.isEmpty()) {
+        const double titleHeight = wrappedTextHeight(fonts.title, area.width(), heading);
+        placeText(heading, QRectF(area.left(), y, area.width(), titleHeight), fonts.title, Qt::AlignHCenter | Qt::TextWordWrap);
+        y += titleHeight + pad * 0.4;
+    }
 
     // The legend, flowing over lines under the plot: measured first, so the
     // plot takes what is left.

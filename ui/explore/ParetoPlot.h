@@ -70,6 +70,9 @@ public:
     /// A front point's annotation: its memory and the other values that
     /// vary ("64k · 256 · nhwc").
     QString shortForm(std::size_t index) const;
+    /// false: no built-in title, a paper's caption gives it (--no-title);
+    /// an incomplete run still says "k of n points" on a line of its own.
+    void setTitleShown(bool shown) { m_titleShown = shown; }
     /// 16k, 1M, 1536: k = 1024, M = 1024², as the lists are written.
     static QString memoryLabel(std::int64_t elements);
 
@@ -99,10 +102,13 @@ private:
     std::vector<std::size_t> m_front;
     std::int64_t m_runPoints = 0;
     QString m_run;
+    bool m_titleShown = true;
 };
 
 /// The figure for export at `size` (the CLI's and the dialog's Save chart…),
 /// every text from `font` (the application's by default).
 Figure paretoFigure(std::shared_ptr<const ParetoPlot> plot, const std::optional<QFont> &font, QSize size);
+/// The title of the file's metadata (SVG <title>, PDF Title) is kept with
+/// setTitleShown(false): figure.title is title().
 
 } // namespace convoffload::ui

@@ -4,6 +4,7 @@
 
 #include "charts/ChartFactory.h"
 #include "charts/ComparisonPlot.h"
+#include "charts/StepBins.h"
 #include "render/GridRenderer.h"
 #include "render/StoryboardRenderer.h"
 
@@ -43,9 +44,12 @@ int cursorStep(const FigureRequest &request) { return request.cursor ? request.m
 
 Figure chartFigure(QChart *chart, const QString &title, const QString &description, QSize size, const FigureRequest &request)
 {
+    if (!request.title)
+        chart->setTitle(QString()); // before the fonts: the legend's room is worked out without it
     if (request.font)
         setChartFont(chart, *request.font, request.size.isValid() ? request.size.width() : size.width());
-    fitChartTitle(chart, request.size.isValid() ? request.size.width() : size.width());
+    if (request.title)
+        fitChartTitle(chart, request.size.isValid() ? request.size.width() : size.width());
     std::shared_ptr<QChart> owned(chart);
     return {chartPainter(owned.get()), title, description, size, owned};
 }
@@ -54,6 +58,10 @@ struct CursorFigureState {
     std::unique_ptr<StepCursor> cursor;
     GridRenderer renderer;
 };
+
+/// The bins of a step chart at the export size (the preferred 1400 pixels
+/// wide when not known): more steps than that are binned.
+int exportBins(const FigureRequest &request) { return stepChartBins(request.size.isValid() ? request.size.width() : 1400); }
 
 /// Steps are 0-based inside, 1-based in every message.
 void checkStep(const SimulationResult &r, const std::string &strategy, int step)
@@ -76,6 +84,7 @@ Figure gridFigure(FigureSource &source, const FigureRequest &request)
     style.heatMap = request.heatMap;
     style.font = request.font;
     style.strategy = qstr(request.strategy);
+    style.title = request.title;
     const FigureKind kind = request.kind;
     const QString what = kind == FigureKind::InputGrid ? QStringLiteral("Input")
         : kind == FigureKind::OutputGrid               ? QStringLiteral("Output")
@@ -237,7 +246,8 @@ Figure makeFigure(FigureSource &source, const FigureRequest &request)
     case FigureKind::MemoryPerAction: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
-        return chartFigure(footprintChart(problem, r, cursorStep(request), request.kind == FigureKind::MemoryPerAction, strategy),
+        return chartFigure(footprintChart(problem, r, cursorStep(request), request.kind == FigureKind::MemoryPerAction, strategy,
+                               exportBins(request)),
             QStringLiteral("On-chip footprint — %1").arg(strategy),
             QStringLiteral("Input, kernel and output elements on chip per step, with the capacity line."), QSize(1400, 700),
             request);
@@ -245,14 +255,14 @@ Figure makeFigure(FigureSource &source, const FigureRequest &request)
     case FigureKind::Durations: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
-        return chartFigure(durationChart(problem, r, cursorStep(request), strategy),
+        return chartFigure(durationChart(problem, r, cursorStep(request), strategy, exportBins(request)),
             QStringLiteral("Step durations — %1").arg(strategy),
             QStringLiteral("Input load, kernel load, write and compute cycles of every step."), QSize(1400, 700), request);
     }
     case FigureKind::Cumulative: {
         const SimulationResult &r = source.simulation(request.strategy);
         checkStep(r, request.strategy, request.moment.step);
-        return chartFigure(cumulativeDurationChart(r, cursorStep(request), strategy),
+        return chartFigure(cumulativeDurationChart(r, cursorStep(request), strategy, exportBins(request)),
             QStringLiteral("Cumulative duration — %1").arg(strategy), QStringLiteral("Running total of the step durations."),
             QSize(1400, 700), request);
     }
@@ -261,6 +271,7 @@ Figure makeFigure(FigureSource &source, const FigureRequest &request)
         if (rows.empty())
             throw FigureError("the project has no strategy to compare");
         auto plot = std::make_shared<ComparisonPlot>(rows);
+        plot->setTitleShown(request.title);
         const QFont font = request.font.value_or(QFont());
         return {[plot, font](QPainter &painter, const QRectF &target) { plot->paint(painter, target, font); },
             QStringLiteral("Strategy comparison"),

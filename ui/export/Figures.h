@@ -71,6 +71,7 @@ struct FigureRequest {
     int storyboardSteps = 4;
     bool heatMap = false;
     bool cursor = false; // step charts: mark `moment` with the interactive cursor (off for reports)
+    bool title = true; // false: no built-in title, a paper's caption gives it (--no-title); file metadata keep it
     std::optional<QFont> font; // charts and the comparison: every text from this font (export presets)
     QSize size; // the export size when known: a chart's legend is laid out for it
     std::int64_t sweepFrom = 1, sweepTo = 0; // 0: up to min(patches, max(32, 2·nb_patches_max))

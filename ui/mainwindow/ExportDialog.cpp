@@ -17,10 +17,21 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QVBoxLayout>
 
 namespace convoffload::ui {
+
+namespace {
+constexpr char kFigureKey[] = "export/figure";
+constexpr char kPresetKey[] = "export/preset";
+constexpr char kNoTitleKey[] = "export/noTitle";
+// The file names, one per project path ("" for an unsaved project): a
+// figure of another project must not overwrite this one's.
+constexpr char kFilesKey[] = "export/files";
+constexpr int kMostRememberedFiles = 50;
+} // namespace
 
 ExportDialog::ExportDialog(ProjectDocument *document, QWidget *parent)
     : QDialog(parent)
@@ -79,6 +90,10 @@ ExportDialog::ExportDialog(ProjectDocument *document, QWidget *parent)
     m_cursor = new QCheckBox(tr("Mark the step on charts (the dashed cursor line)"), this);
     m_cursor->setToolTip(tr("Off for figures in a report: the cursor is an on-screen mark"));
     form->addRow(QString(), m_cursor);
+    m_noTitle = new QCheckBox(tr("Leave out the title (a paper's caption gives it)"), this);
+    m_noTitle->setToolTip(tr("The figure without its built-in title; the file's metadata keep it "
+                             "(as convoffload-cli export --no-title)"));
+    form->addRow(QString(), m_noTitle);
 
     m_preset = new QComboBox(this);
     m_preset->addItem(tr("Custom size in pixels"), QString());
@@ -134,7 +149,41 @@ ExportDialog::ExportDialog(ProjectDocument *document, QWidget *parent)
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(m_figure, &QComboBox::currentIndexChanged, this, &ExportDialog::updateEnabled);
     connect(m_preset, &QComboBox::currentIndexChanged, this, &ExportDialog::applyPreset);
+    restoreChoices();
     updateEnabled();
+}
+
+void ExportDialog::restoreChoices()
+{
+    const QSettings settings;
+    if (const std::optional<FigureKind> kind = figureKindFromName(settings.value(QLatin1String(kFigureKey)).toString()))
+        setFigure(*kind);
+    if (settings.contains(QLatin1String(kPresetKey)))
+        setPreset(settings.value(QLatin1String(kPresetKey)).toString());
+    m_noTitle->setChecked(settings.value(QLatin1String(kNoTitleKey), false).toBool());
+    m_path->setText(settings.value(QLatin1String(kFilesKey)).toMap().value(m_document->filePath()).toString());
+}
+
+void ExportDialog::rememberChoices() const
+{
+    QSettings settings;
+    settings.setValue(QLatin1String(kFigureKey), figureName(FigureKind(m_figure->currentData().toInt())));
+    settings.setValue(QLatin1String(kPresetKey), m_preset->currentData().toString());
+    settings.setValue(QLatin1String(kNoTitleKey), m_noTitle->isChecked());
+    QVariantMap files = settings.value(QLatin1String(kFilesKey)).toMap();
+    if (m_path->text().isEmpty())
+        files.remove(m_document->filePath());
+    else
+        files.insert(m_document->filePath(), m_path->text());
+    while (files.size() > kMostRememberedFiles) // no date kept: forget an arbitrary other project's
+        files.erase(files.begin() == files.find(m_document->filePath()) ? std::next(files.begin()) : files.begin());
+    settings.setValue(QLatin1String(kFilesKey), files);
+}
+
+void ExportDialog::done(int result)
+{
+    rememberChoices();
+    QDialog::done(result);
 }
 
 void ExportDialog::setFigure(FigureKind kind) { m_figure->setCurrentIndex(m_figure->findData(int(kind))); }
@@ -204,6 +253,7 @@ QString ExportDialog::exportFigureTo(const QString &path)
         request.storyboardSteps = m_storySteps->value();
         request.heatMap = m_heatMap->isChecked();
         request.cursor = m_cursor->isChecked();
+        request.title = !m_noTitle->isChecked();
         request.size = figureSize();
         qreal pngScale = 1.0;
         if (const std::optional<ExportPreset> preset = exportPresetFromName(m_preset->currentData().toString())) {
@@ -241,6 +291,8 @@ void ExportDialog::exportNow()
     setCursor(Qt::WaitCursor);
     const QString error = exportFigureTo(m_path->text());
     unsetCursor();
+    if (error.isEmpty())
+        rememberChoices();
     m_result->setText(error.isEmpty() ? tr("Wrote %1").arg(QDir::toNativeSeparators(m_path->text())) : error);
     m_result->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("color: #D55E00"));
 }

@@ -6,6 +6,8 @@
 // to CSV or JSON — the same drawings as `convoffload-cli export`. A preset
 // (paper column, paper full width, slide — the CLI's --preset) sets the
 // printed size and the font in points; "Custom" takes a size in pixels.
+// The figure, the preset and "leave out the title" are remembered across
+// runs (QSettings), the file name per project.
 
 #include "export/ExportPreset.h"
 #include "export/Figures.h"
@@ -38,6 +40,11 @@ public:
     /// Exports with the dialog's current choices; returns an error message.
     QString exportFigureTo(const QString &path);
     QString exportMetricsTo(const QString &path);
+    /// Keeps the figure, preset, title choice and (for this project) the file
+    /// name for the next time the dialog opens; done by Export and Close.
+    void rememberChoices() const;
+
+    void done(int result) override;
 
 private:
     void browse();
@@ -45,6 +52,7 @@ private:
     void exportMetrics();
     void updateEnabled();
     void applyPreset();
+    void restoreChoices();
 
     ProjectDocument *m_document;
     QComboBox *m_figure, *m_strategy, *m_versus, *m_preset;
@@ -52,6 +60,7 @@ private:
     QSpinBox *m_storySteps, *m_width, *m_height;
     QCheckBox *m_heatMap;
     QCheckBox *m_cursor;
+    QCheckBox *m_noTitle;
     QLineEdit *m_path;
     QLabel *m_result;
 };

@@ -154,12 +154,20 @@ void WindowLayout::restore()
 {
     const QSettings settings;
     const QByteArray geometry = settings.value(kGeometryKey).toByteArray();
+    const QScreen *screen = m_window->screen() ? m_window->screen() : QGuiApplication::primaryScreen();
+    const QRect available = screen ? screen->availableGeometry() : QRect(0, 0, 1280, 720);
     if (geometry.isEmpty() || !m_window->restoreGeometry(geometry)) {
-        const QScreen *screen = m_window->screen() ? m_window->screen() : QGuiApplication::primaryScreen();
-        const QRect available = screen ? screen->availableGeometry() : QRect(0, 0, 1280, 720);
         m_placed = initialWindowRect(available, kPreferredWindowSize);
         m_window->setGeometry(m_placed);
         m_fitFrame = true; // once the window manager has framed it
+    } else if (const QRect restored = m_window->geometry(); !m_window->isMaximized() && !m_window->isFullScreen() && screen
+               && (restored.width() > available.width() || restored.height() > available.height())) {
+        // Saved on a larger screen (1280×720 reopened on 1024×600): Qt
+        // moves the window onto the screen but keeps its size on X11 and
+        // Wayland, and the docks and the status bar fell off the screen.
+        m_placed = initialWindowRect(available, restored.size());
+        m_window->setGeometry(m_placed);
+        m_fitFrame = true;
     }
     m_pendingState = settings.value(kStateKey).toByteArray();
     if (m_shown)
@@ -187,12 +195,32 @@ void WindowLayout::reset()
 void WindowLayout::applyState()
 {
     const bool restored = !m_pendingState.isEmpty() && m_window->restoreState(m_pendingState, kStateVersion);
+    if (restored)
+        fitOnScreen();
     if (!restored) {
         sizeDocks();
         queueSizeDocks(); // again once the layout has its final geometry
     }
     m_followSize = !restored;
     m_pendingState.clear();
+}
+
+void WindowLayout::fitOnScreen()
+{
+    // Docks saved at a larger screen's sizes can grow the window past this
+    // one: it is fitted again and the docks give way. The client area is
+    // fitted, as on a first run; its frame is fitted once the window manager
+    // has put one on (fitFrameOnScreen).
+    const QScreen *screen = m_window->screen();
+    if (!screen || m_window->isMaximized() || m_window->isFullScreen())
+        return;
+    const QRect available = screen->availableGeometry();
+    const QSize size = m_window->size();
+    if (size.width() <= available.width() && size.height() <= available.height())
+        return;
+    m_placed = initialWindowRect(available, size);
+    m_window->setGeometry(m_placed);
+    m_fitFrame = true;
 }
 
 void WindowLayout::fitFrameOnScreen()

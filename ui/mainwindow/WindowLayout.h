@@ -76,6 +76,9 @@ private:
     void sizeDocks();
     void queueSizeDocks();
     void applyState();
+    /// Fits a window whose restored dock state made it larger than its
+    /// screen's available area back into it.
+    void fitOnScreen();
     /// Shrinks a window placed by restore() whose frame (title bar) the
     /// window manager put partly off the screen.
     void fitFrameOnScreen();

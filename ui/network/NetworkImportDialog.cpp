@@ -93,10 +93,15 @@ NetworkImportDialog::NetworkImportDialog(QWidget *parent)
     });
     connect(m_hardwarePath, &QLineEdit::editingFinished, this, [this] {
         const QString path = m_hardwarePath->text().trimmed();
+        if (path.isEmpty() && !m_hardwareError.isEmpty()) { // cleared: the fields' hardware, as with no file
+            m_hardwareError.clear();
+            m_readHardware.clear();
+            m_message->clear();
+            updateImportButton(false);
+        }
         if (path.isEmpty() || path == m_readHardware)
             return;
-        const QString error = setHardwareFile(QDir::fromNativeSeparators(path));
-        m_message->setText(error.isEmpty() ? QString() : tr("Hardware file: %1").arg(error));
+        setHardwareFile(QDir::fromNativeSeparators(path));
     });
     m_memSize->setRange(1, INT_MAX);
     m_memSize->setValue(int(Hardware{}.mem_size));
@@ -398,6 +403,8 @@ QString NetworkImportDialog::runImport(const InputShapes &shapes)
     QStringList lines = error.isEmpty() ? warnings : QStringList{error};
     if (!remedy.isEmpty())
         lines.prepend(remedy);
+    if (!m_hardwareError.isEmpty()) // still refused: say why above the model's notes
+        lines.prepend(tr("Hardware file: %1").arg(m_hardwareError));
     m_message->setText(lines.join(QLatin1Char('\n')));
     updateImportButton(true);
     return error;
@@ -415,6 +422,7 @@ void NetworkImportDialog::updateImportButton(bool focus)
 {
     QAbstractButton *b = importButton();
     b->setEnabled(network().has_value());
+    b->setToolTip(importRefusal()); // why it is disabled; nothing when it is not
     if (focus && b->isEnabled() && !qobject_cast<QLineEdit *>(focusWidget()))
         b->setFocus(); // the model is read: saving is what is left (Enter)
 }
@@ -432,10 +440,33 @@ QString NetworkImportDialog::setHardwareFile(const QString &path)
         m_tacc->setValue(a.hardware.t_acc);
         m_fileHardware = a.hardware;
         m_options = a.options;
+        m_hardwareError.clear();
+        m_message->clear();
+        updateImportButton(false);
         return {};
     } catch (const std::exception &e) {
-        return QString::fromStdString(e.what());
+        // The file named stays in the field with the reason, and nothing is
+        // imported until it is fixed or cleared: importing with the hardware
+        // the fields held before (the defaults, mem_size 1000) would save a
+        // network for an accelerator the user did not choose.
+        m_hardwarePath->setText(QDir::toNativeSeparators(path));
+        m_readHardware = m_hardwarePath->text();
+        m_hardwareError = QString::fromStdString(e.what());
+        m_message->setText(tr("Hardware file: %1").arg(m_hardwareError));
+        updateImportButton(false);
+        return m_hardwareError;
     }
+}
+
+QString NetworkImportDialog::importRefusal() const
+{
+    if (!m_hardwareError.isEmpty())
+        return tr("The hardware file cannot be read (%1): choose another or clear the field to use the values below.")
+            .arg(m_hardwareError);
+    if (!network())
+        return tr("Nothing to import yet: choose an ONNX model with a convolution the layer model can hold (and the sizes "
+                  "of its inputs).");
+    return {};
 }
 
 Accelerator NetworkImportDialog::accelerator() const
@@ -454,8 +485,9 @@ Accelerator NetworkImportDialog::accelerator() const
 std::optional<Network> NetworkImportDialog::network() const
 {
     // Only the import of the shapes the fields say now: none while a field
-    // is invalid or its edit not yet imported.
-    if (!m_import || m_import->layers.empty())
+    // is invalid or its edit not yet imported, nor while the hardware file
+    // named cannot be read.
+    if (!m_hardwareError.isEmpty() || !m_import || m_import->layers.empty())
         return std::nullopt;
     const FieldShapes fields = readShapeFields();
     if (!fields.valid() || fields.shapes != m_importedShapes)
@@ -468,7 +500,7 @@ QString NetworkImportDialog::saveTo(const QString &path)
 {
     const std::optional<Network> n = network();
     if (!n)
-        return tr("No model imported.");
+        return m_hardwareError.isEmpty() ? tr("No model imported.") : importRefusal();
     try {
         saveNetwork(*n, path.toStdString());
         m_savedPath = path;

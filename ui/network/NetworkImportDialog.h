@@ -36,7 +36,11 @@ public:
     /// Imports `path` and fills the preview; the error when it cannot.
     QString setModel(const QString &path);
     /// Takes the hardware and options of a hardware file (or any project).
+    /// A file it cannot read is refused until another is read or the field
+    /// is cleared: no import with hardware the user did not choose.
     QString setHardwareFile(const QString &path);
+    /// Why Import and Save… is disabled, empty when it is enabled.
+    QString importRefusal() const;
     Accelerator accelerator() const;
     /// The network to save; empty until a model imports with a layer.
     std::optional<Network> network() const;
@@ -87,6 +91,7 @@ private:
     QLineEdit *m_modelPath;
     QLineEdit *m_hardwarePath;
     QString m_readModel, m_readHardware; // the paths last read, as shown (not read again on leaving the field)
+    QString m_hardwareError; // the hardware file named cannot be read: nothing is imported
     QSpinBox *m_memSize;
     QSpinBox *m_nbopPe;
     QDoubleSpinBox *m_tl, *m_tw, *m_tacc;

@@ -19,6 +19,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QScrollArea>
+#include <QSettings>
 #include <QTabWidget>
 #include <QToolButton>
 #include <QTreeWidget>
@@ -465,14 +466,46 @@ QString NetworkPanel::saveChart(const QString &path, int width) const
     return exportFigure(figure.paint, figure.preferredSize, path, figure.title, figure.description).error;
 }
 
+QString NetworkPanel::saveChart(const QString &path, const ExportPreset &preset, bool title) const
+{
+    if (!m_analysis)
+        return tr("No network chart yet: the analysis has not finished.");
+    const QSize least = presetLayoutSize(preset);
+    const Figure figure = networkFigure(*m_analysis, presetFont(preset), least.width(), title);
+    const QSize size(least.width(), std::max(least.height(), figure.preferredSize.height()));
+    if (const ExportResult check = checkExportTarget(path, size); !check)
+        return check.error;
+    return exportFigure(figure.paint, size, path, figure.title, figure.description, presetPngScale(preset)).error;
+}
+
 void NetworkPanel::chooseAndSaveChart()
 {
+    // A size first: the chart at the window's font is 26.5 cm wide, its text
+    // 6 pt once scaled to a paper's column; a preset lays it out at the
+    // printed size (the Export dialog's and the CLI's presets).
+    QStringList sizes{tr("On-screen size (1000 px wide, the window's font)")};
+    for (const ExportPreset &p : exportPresets())
+        sizes << p.label;
+    QSettings settings;
+    const QString remembered = settings.value(QStringLiteral("network/chartPreset")).toString();
+    int current = 0;
+    for (int i = 0; i < exportPresets().size(); ++i)
+        if (exportPresets()[i].name == remembered)
+            current = i + 1;
+    bool ok = false;
+    const QString size = QInputDialog::getItem(this, tr("Save network chart"), tr("Size:"), sizes, current, false, &ok);
+    if (!ok)
+        return;
+    const int chosen = int(sizes.indexOf(size));
+    const std::optional<ExportPreset> preset
+        = chosen > 0 ? std::optional<ExportPreset>(exportPresets()[chosen - 1]) : std::nullopt;
+    settings.setValue(QStringLiteral("network/chartPreset"), preset ? preset->name : QString());
     const QString base = m_path.isEmpty() ? QStringLiteral("network") : QFileInfo(m_path).completeBaseName();
     const QString path = QFileDialog::getSaveFileName(this, tr("Save network chart"),
         QFileInfo(m_path).dir().filePath(base + QStringLiteral("-chart.png")), tr("Figures (*.png *.svg *.pdf)"));
     if (path.isEmpty())
         return;
-    const QString error = saveChart(path);
+    const QString error = preset ? saveChart(path, *preset) : saveChart(path);
     if (!error.isEmpty())
         QMessageBox::warning(this, tr("Cannot save the chart"), error);
 }

@@ -15,6 +15,7 @@
 // layer being optimised and its incumbent shown, and Stop (the layers done
 // and the current one's incumbent are kept). The strategies found join
 // their layers' strategies in the dock's network; Save network… writes it.
+#include "export/ExportPreset.h"
 #include "jobs/BackgroundJob.h"
 
 #include "convoffload/model/Network.h"
@@ -62,7 +63,12 @@ public:
     /// Exports the chart (PNG, SVG or PDF by extension) `width` wide and as
     /// tall as its rows need; the error message, else empty.
     QString saveChart(const QString &path, int width = 1000) const;
-    /// Save chart…: asks for a file, then saveChart; a message box on error.
+    /// The same at an export preset's width and font (as `convoffload-cli
+    /// export --figure network --preset`), at least the preset's height,
+    /// PNGs at its dpi; without the heading when `title` is false.
+    QString saveChart(const QString &path, const ExportPreset &preset, bool title = true) const;
+    /// Save chart…: asks for a size (on-screen or a preset, remembered) and a
+    /// file, then saveChart; a message box on error.
     void chooseAndSaveChart();
     /// The chart can be saved: an analysis has finished and nothing runs.
     bool canSaveChart() const { return !busy() && m_analysis.has_value(); }

@@ -161,6 +161,8 @@ NetworkPlot::Layout NetworkPlot::layOut(QPainter *painter, const QRectF &rect, c
     if (m_withoutValid > 0)
         detail += QStringLiteral(" · ✖ no valid strategy: the total is incomplete");
     for (const QString &t : {QStringLiteral("Network — duration per layer, best strategy of each family"), detail}) {
+        if (t != detail && !m_titleShown)
+            continue;
         const QFont &f = t == detail ? font : titleFont;
         const double h = wrappedTextHeight(f, area.width(), t);
         text(t, QRectF(area.left(), y, area.width(), h), f, Qt::AlignHCenter | Qt::TextWordWrap);
@@ -326,9 +328,10 @@ NetworkPlot::Layout NetworkPlot::layOut(QPainter *painter, const QRectF &rect, c
     return layout;
 }
 
-Figure networkFigure(const NetworkAnalysis &analysis, const std::optional<QFont> &font, int width)
+Figure networkFigure(const NetworkAnalysis &analysis, const std::optional<QFont> &font, int width, bool title)
 {
     auto plot = std::make_shared<NetworkPlot>(analysis);
+    plot->setTitleShown(title);
     const QFont f = font.value_or(QFont());
     Figure figure;
     figure.paint = [plot, f](QPainter &painter, const QRectF &target) { plot->paint(painter, target, f); };

@@ -63,6 +63,9 @@ public:
     QString layerLabel(std::size_t layer) const;
     /// One line: "Network: total N cycles over L layers".
     QString title() const;
+    /// Whether the figure draws its heading (figures for a paper leave it to
+    /// the caption); the line with the total and the marks' key stays.
+    void setTitleShown(bool shown) { m_titleShown = shown; }
 
     /// The height the figure needs at `width` with `font` (every row a line
     /// or more).
@@ -86,10 +89,12 @@ private:
     double m_total = 0;
     std::int64_t m_withoutValid = 0;
     std::int64_t m_convolutions = 0; // of the model: the layers and the skipped ones
+    bool m_titleShown = true;
 };
 
 /// The network chart as an exportable figure at `width` (its height is what
-/// the rows need), every text from `font` (the application's by default).
-Figure networkFigure(const NetworkAnalysis &analysis, const std::optional<QFont> &font, int width);
+/// the rows need), every text from `font` (the application's by default),
+/// without its heading when `title` is false (--no-title).
+Figure networkFigure(const NetworkAnalysis &analysis, const std::optional<QFont> &font, int width, bool title = true);
 
 } // namespace convoffload::ui

@@ -16,6 +16,8 @@
 #include <QDoubleSpinBox>
 #include <QFontMetricsF>
 #include <QFormLayout>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
@@ -56,7 +58,7 @@ OptimiseDialog::OptimiseDialog(const Problem &problem, QStringList takenNames, Q
     setWindowTitle(tr("Optimise strategy"));
     buildForm();
     setRunning(false);
-    fitDialogToScreen(this, QSize(), 0.35, 0.6); // a larger chart on a large screen
+    fitDialogToScreen(this, contentSize(), 0.35, 0.6); // a larger chart on a large screen
     m_job.setObjectName(QStringLiteral("optimise"));
     m_job.setProgressHandler([this](const OptimiseProgress &point) { onProgress(point); });
     m_job.setFinishedHandler([this](Outcome outcome) {
@@ -222,13 +224,39 @@ void OptimiseDialog::buildForm()
     });
     connect(buttons, &QDialogButtonBox::rejected, this, &OptimiseDialog::reject);
 
+    // Everything but the buttons scrolls: the form, chart and summary ask
+    // for about 630 px, more than a 1024×600 screen has, and a dialog that
+    // cannot shrink hid its buttons below the screen. The buttons stay in
+    // view at any height.
+    auto *content = new QWidget;
+    auto *contentLayout = new QVBoxLayout(content);
+    contentLayout->setContentsMargins(0, 0, 0, 0);
+    contentLayout->addLayout(form);
+    contentLayout->addWidget(m_exactReach); // not in the form, where a wrapped label is cut to two lines
+    contentLayout->addWidget(m_chartView, 1);
+    contentLayout->addWidget(m_status);
+    contentLayout->addWidget(m_summary);
+    m_scroll = new QScrollArea;
+    m_scroll->setObjectName(QStringLiteral("optimiseScroll"));
+    m_scroll->setWidget(content);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
-    layout->addWidget(m_exactReach); // not in the form, where a wrapped label is cut to two lines
-    layout->addWidget(m_chartView, 1);
-    layout->addWidget(m_status);
-    layout->addWidget(m_summary);
+    layout->addWidget(m_scroll, 1);
     layout->addWidget(buttons);
+}
+
+QSize OptimiseDialog::contentSize() const
+{
+    // What the dialog needs to show everything without scrolling: QScrollArea's
+    // own size hint is capped at 24 lines, which would open it scrolled.
+    const QMargins margins = layout()->contentsMargins();
+    const QSize content = m_scroll->widget()->sizeHint();
+    const QSize buttons = layout()->itemAt(1)->sizeHint();
+    return {std::max(content.width() + m_scroll->verticalScrollBar()->sizeHint().width(), buttons.width()) + margins.left()
+            + margins.right(),
+        content.height() + layout()->spacing() + buttons.height() + margins.top() + margins.bottom()};
 }
 
 bool OptimiseDialog::streamsKernels() const

@@ -18,6 +18,7 @@ class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
+class QScrollArea;
 class QPushButton;
 class QSpinBox;
 class QChart;
@@ -71,6 +72,8 @@ protected:
     void reject() override;
 
 private:
+    /// The dialog's size with nothing scrolled.
+    QSize contentSize() const;
     void buildForm();
     void onProgress(const OptimiseProgress &point);
     /// The duration axis over the points drawn (0..100 before any), with as
@@ -110,6 +113,7 @@ private:
 
     QChart *m_chart = nullptr;
     QChartView *m_chartView = nullptr;
+    QScrollArea *m_scroll = nullptr; // all but the buttons: they stay on a short screen
     QLineSeries *m_incumbent = nullptr;
     QLineSeries *m_bound = nullptr;
     QValueAxis *m_timeAxis = nullptr;

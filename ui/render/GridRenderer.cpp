@@ -382,8 +382,8 @@ GridFigureLayout GridRenderer::layout(GridKind kind, const QFontMetricsF &metric
     const double h = metrics.height();
     const double margin = std::round(h * 0.5);
     const QRectF inner = target.adjusted(margin, margin, -margin, -margin);
-    const double titleH = style.labels ? std::ceil(h * 1.3) : 0.0;
-    const double titleGap = style.labels ? std::round(h * 0.3) : 0.0;
+    const double titleH = style.labels && style.title ? std::ceil(h * 1.3) : 0.0;
+    const double titleGap = style.labels && style.title ? std::round(h * 0.3) : 0.0;
     double legendH = style.legend ? GridLegend::height(metrics, inner.width(),
                          kind == GridKind::Input ? inputLegend(problem, cursor, style)
                                                  : outputLegend(style, {}, streamsKernels(cursor), breaksReload(cursor)))
@@ -851,7 +851,8 @@ void GridRenderer::paintInputGrid(QPainter &painter, const QRectF &target, const
     if (!lay.kernelStrip.isEmpty())
         KernelStrip::paint(painter, lay.kernelStrip, problem, cursor, style.labels);
     if (style.labels) {
-        paintTitle(painter, lay.title, named(style, titleChoices(GridKind::Input, problem, cursor)));
+        if (style.title)
+            paintTitle(painter, lay.title, named(style, titleChoices(GridKind::Input, problem, cursor)));
         paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells(), style.font.has_value());
     }
     if (style.legend)
@@ -869,7 +870,8 @@ void GridRenderer::paintOutputGrid(
     painter.fillRect(target, Qt::white);
     paintOutputCells(painter, lay.geometry, problem, cursor, style, lay.geometry.allCells());
     if (style.labels) {
-        paintTitle(painter, lay.title, named(style, titleChoices(GridKind::Output, problem, cursor)));
+        if (style.title)
+            paintTitle(painter, lay.title, named(style, titleChoices(GridKind::Output, problem, cursor)));
         paintAxes(painter, lay.geometry, lay.topAxis, lay.leftAxis, lay.geometry.allCells(), style.font.has_value());
     }
     if (style.legend)
@@ -887,9 +889,10 @@ void GridRenderer::paintGrids(
     const double margin = std::round(h * 0.5);
     const QRectF inner = target.adjusted(margin, margin, -margin, -margin);
     // A main title (the moment), then one subtitle per grid.
-    const double titleH = style.labels ? std::ceil(h * 1.3) : 0.0;
-    const double subtitleH = titleH;
-    const double titleGap = style.labels ? std::round(h * 0.3) : 0.0;
+    // Without the title the subtitles stay: they name the grids.
+    const double subtitleH = style.labels ? std::ceil(h * 1.3) : 0.0;
+    const double titleH = style.title ? subtitleH : 0.0;
+    const double titleGap = style.labels && style.title ? std::round(h * 0.3) : 0.0;
     const std::vector<LegendRow> legend = style.legend ? gridsLegend(problem, cursor, style) : std::vector<LegendRow>{};
     const double legendH = style.legend ? GridLegend::height(fm, inner.width(), legend) : 0.0;
     const double legendGap = style.legend ? std::round(h * 0.6) : 0.0;
@@ -932,10 +935,12 @@ void GridRenderer::paintGrids(
             moment[0] = moment[0].toUpper();
         QFont bold = painter.font();
         bold.setBold(true);
-        painter.save();
-        painter.setFont(bold);
-        paintTitle(painter, QRectF(inner.left(), y0, inner.width(), titleH), named(style, {moment}));
-        painter.restore();
+        if (style.title) {
+            painter.save();
+            painter.setFont(bold);
+            paintTitle(painter, QRectF(inner.left(), y0, inner.width(), titleH), named(style, {moment}));
+            painter.restore();
+        }
         const double subY = y0 + titleH + titleGap;
         // A narrow grid drops the sizes rather than cut them.
         paintTitle(

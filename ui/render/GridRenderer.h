@@ -33,6 +33,7 @@ struct GridStyle {
     bool outlineGroup = true; // outline the patches of the current group
     bool legend = true;
     bool labels = true; // title, row/column indices, counts and ids in big cells
+    bool title = true; // with labels: the title over the grids (exported figures leave it to the caption)
     bool kernelStrip = true; // input figures: the kernel strip under the grid
     bool reloadMarks = true; // output: mark every patch that breaks the reload assumption (SimulationResult::reload)
     /// A fixed figure font (export presets): every text of the figure at this

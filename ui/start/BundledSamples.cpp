@@ -2,11 +2,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "start/BundledSamples.h"
 
+#include "convoffload/io/FormatError.h"
+#include "convoffload/io/TextFile.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QStandardPaths>
+
+#include <string>
 
 // Resources of a static library must be registered by name, outside any namespace.
 static void initSampleResources() { Q_INIT_RESOURCE(samples); }
@@ -65,11 +70,22 @@ QString extractBundledSample(const QString &file, const QString &folder, QString
         return fail(QStringLiteral("no such sample"));
     if (!QDir().mkpath(folder))
         return fail(QStringLiteral("cannot create the folder %1").arg(QDir::toNativeSeparators(folder)));
-    if (QFile::exists(target) && !QFile::remove(target))
-        return fail(QStringLiteral("cannot replace %1").arg(QDir::toNativeSeparators(target)));
-    if (!QFile::copy(source, target))
-        return fail(QStringLiteral("cannot write %1").arg(QDir::toNativeSeparators(target)));
-    // Resource files are read-only: the copy must be writable to be saved.
+    QFile resource(source);
+    if (!resource.open(QIODevice::ReadOnly))
+        return fail(resource.errorString());
+    const QByteArray bytes = resource.readAll();
+    // Written as every save is (docs/user/bad-input.md, "Saves never damage a
+    // file"): a link in the folder is followed only where the kernel would,
+    // and an earlier copy is replaced whole or not at all.
+    try {
+        writeTextFileAtomically(
+            QFile::encodeName(target).toStdString(), std::string(bytes.constData(), std::size_t(bytes.size())));
+    } catch (const FormatError &e) {
+        return fail(
+            QStringLiteral("cannot write %1: %2").arg(QDir::toNativeSeparators(target), QString::fromStdString(e.reason)));
+    }
+    // An earlier copy made read-only keeps its mode: the copy must be
+    // writable to be saved.
     QFile::setPermissions(target, QFile::permissions(target) | QFileDevice::WriteOwner | QFileDevice::ReadOwner);
     return target;
 }

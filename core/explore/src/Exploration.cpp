@@ -54,6 +54,7 @@ ExploredPoint explorePoint(const Network &target, const DesignSpace &space, std:
     analysisOptions.generate = options.generate;
     analysisOptions.cancel = options.cancel;
     analysisOptions.threads = options.threads;
+    analysisOptions.cache = options.cache;
     NetworkAnalysis analysis = analyseNetwork(network, analysisOptions);
     if (options.optimise_s > 0) {
         NetworkOptimiseOptions optimiseOptions;

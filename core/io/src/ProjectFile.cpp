@@ -8,6 +8,8 @@
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/TextFile.h"
 
+#include "BoundedJsonParser.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -130,7 +132,7 @@ void elementDone(std::vector<Frame> &frames)
 Json parseJson(const std::string &text)
 {
     std::vector<Frame> frames;
-    const auto track = [&frames](int, Json::parse_event_t event, Json &parsed) {
+    const auto track = [&frames](Json::parse_event_t event, const std::string &key) {
         using E = Json::parse_event_t;
         switch (event) {
         case E::object_start:
@@ -139,7 +141,7 @@ Json parseJson(const std::string &text)
             break;
         case E::key: {
             Frame &f = frames.back();
-            f.key = parsed.get<std::string>();
+            f.key = key;
             if (!f.keys.insert(f.key).second)
                 throw FormatError(framesPath(frames, frames.size()), "duplicate key '" + f.key + "'");
             break;
@@ -153,7 +155,10 @@ Json parseJson(const std::string &text)
             elementDone(frames);
             break;
         }
-        return true;
+    };
+    // Refused where the limit is reached, before more is built.
+    const auto limit = [&frames](const std::string &what) {
+        throw FormatError(displayPath(framesPath(frames, frames.size())), "refused: " + what + " (the limits of a project file)");
     };
     // nlohmann's own words for these ("unexpected end of input", "invalid
     // literal") would not tell a user what they opened.
@@ -167,7 +172,10 @@ Json parseJson(const std::string &text)
                 "invalid JSON: this is a binary file, not JSON text (an ONNX model is imported as a network: "
                 "File › Import Network, or convoffload-cli import-onnx)");
     try {
-        return Json::parse(text, track);
+        Json result;
+        BoundedJsonParser<Json> parser(result, track, limit);
+        Json::sax_parse(text, &parser);
+        return result;
     } catch (const Json::parse_error &e) {
         throw FormatError(textPosition(text, e.byte), parseErrorReason(e.what()));
     } catch (const Json::out_of_range &) {

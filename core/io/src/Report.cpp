@@ -112,27 +112,94 @@ nlohmann::ordered_json problemSummary(const Problem &problem)
 
 namespace {
 
-/// simulationToJson's members before "reload_assumption", and after it.
+/// One step's row of "per_step".
+nlohmann::ordered_json stepToJson(const StepStats &s, bool transferModel)
+{
+    nlohmann::ordered_json row{{"loaded_input", s.loaded_input}, {"loaded_kernels", s.loaded_kernels},
+        {"freed_input", s.freed_input}, {"written", s.written}, {"computed", s.computed}, {"footprint", s.peak_footprint},
+        {"duration", number(s.duration())}, {"drain", s.drain}};
+    if (transferModel) { // docs/reference/model.md#transfer-cost
+        row["load_runs"] = s.load_runs;
+        row["load_bursts"] = s.load_bursts;
+        row["write_runs"] = s.write_runs;
+        row["write_bursts"] = s.write_bursts;
+        row["setup_duration"] = number(s.setup_duration);
+    }
+    return row;
+}
+
+/// `v` as number(v) dumps: an integer when whole, else nlohmann's double.
+void appendNumber(std::string &out, double v)
+{
+    if (v == double(std::int64_t(v))) {
+        char digits[24];
+        const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, std::int64_t(v));
+        out.append(digits, end);
+    } else {
+        out += nlohmann::ordered_json(v).dump();
+    }
+}
+
+void appendMember(std::string &out, const char *key, std::int64_t value, bool first = false)
+{
+    out += first ? "\n      \"" : ",\n      \"";
+    out += key;
+    out += "\": ";
+    char digits[24];
+    const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+    out.append(digits, end);
+}
+
+/// "per_step" byte for byte as dump(2) writes stepToJson's rows one object
+/// deep, written straight into the text: a json tree of every row (16 k
+/// steps, 130 k nodes), its dump and its destruction cost `simulate --json`
+/// more than the simulation itself.
+void appendStepsText(std::string &out, const SimulationResult &result)
+{
+    if (result.steps.empty()) {
+        out += "[]";
+        return;
+    }
+    out += '[';
+    for (std::size_t i = 0; i < result.steps.size(); ++i) {
+        const StepStats &s = result.steps[i];
+        out += i > 0 ? ",\n    {" : "\n    {";
+        appendMember(out, "loaded_input", s.loaded_input, true);
+        appendMember(out, "loaded_kernels", s.loaded_kernels);
+        appendMember(out, "freed_input", s.freed_input);
+        appendMember(out, "written", s.written);
+        appendMember(out, "computed", s.computed);
+        appendMember(out, "footprint", s.peak_footprint);
+        out += ",\n      \"duration\": ";
+        appendNumber(out, s.duration());
+        out += s.drain ? ",\n      \"drain\": true" : ",\n      \"drain\": false";
+        if (result.transfer_model) { // docs/reference/model.md#transfer-cost
+            appendMember(out, "load_runs", s.load_runs);
+            appendMember(out, "load_bursts", s.load_bursts);
+            appendMember(out, "write_runs", s.write_runs);
+            appendMember(out, "write_bursts", s.write_bursts);
+            out += ",\n      \"setup_duration\": ";
+            appendNumber(out, s.setup_duration);
+        }
+        out += "\n    }";
+    }
+    out += "\n  ]";
+}
+
+/// simulationToJson's members before "reload_assumption", and after it;
+/// "per_step" is null when `perStep` is false (written as text by the caller).
 std::pair<nlohmann::ordered_json, nlohmann::ordered_json> simulationJsonParts(
-    const Problem &problem, const std::string &name, const SimulationResult &result)
+    const Problem &problem, const std::string &name, const SimulationResult &result, bool withSteps = true)
 {
     nlohmann::ordered_json errors = nlohmann::ordered_json::array(), warnings = nlohmann::ordered_json::array(),
                            perStep = nlohmann::ordered_json::array();
     for (const Diagnostic &d : result.diagnostics)
         (d.severity == Severity::Error ? errors : warnings).push_back(diagnosticToJson(d));
-    for (const StepStats &s : result.steps) {
-        perStep.push_back({{"loaded_input", s.loaded_input}, {"loaded_kernels", s.loaded_kernels}, {"freed_input", s.freed_input},
-            {"written", s.written}, {"computed", s.computed}, {"footprint", s.peak_footprint}, {"duration", number(s.duration())},
-            {"drain", s.drain}});
-        if (result.transfer_model) { // docs/reference/model.md#transfer-cost
-            nlohmann::ordered_json &row = perStep.back();
-            row["load_runs"] = s.load_runs;
-            row["load_bursts"] = s.load_bursts;
-            row["write_runs"] = s.write_runs;
-            row["write_bursts"] = s.write_bursts;
-            row["setup_duration"] = number(s.setup_duration);
-        }
-    }
+    if (withSteps)
+        for (const StepStats &s : result.steps)
+            perStep.push_back(stepToJson(s, result.transfer_model));
+    else
+        perStep = nullptr;
     nlohmann::ordered_json head{{"strategy", name}, {"valid", result.valid()}, {"errors", errors}, {"warnings", warnings},
         {"error_count", result.error_count}, {"warning_count", result.warning_count}, {"steps", result.computeSteps()},
         {"total_duration", number(result.totalDuration())}, {"loaded_input", result.loadedInput()},
@@ -168,13 +235,20 @@ std::string simulationToJsonText(const Problem &problem, const std::string &name
     // As simulationToJson(...).dump(2) + "\n", but the patch list, up to one
     // id per patch, is written straight into the text on one line: a json
     // node per id cost a fifth of `simulate --json` on a million-patch layer.
-    const auto [head, tail] = simulationJsonParts(problem, name, result);
+    const auto [head, tail] = simulationJsonParts(problem, name, result, false);
     std::string text(1, '{');
-    text += membersText(head, 0);
+    // The rows go where the placeholder is: a key at the start of a line,
+    // which no string of the dump can hold (strings have no raw newline).
+    const std::string members = membersText(head, 0);
+    const std::string placeholder = "\n  \"per_step\": null";
+    const std::size_t at = members.find(placeholder);
+    text.reserve(members.size() + result.steps.size() * 230 + result.reload.patches.size() * 11 + 4096);
+    text.append(members, 0, at + placeholder.size() - 4);
+    appendStepsText(text, result);
+    text.append(members, at + placeholder.size());
     text += ",\n  \"reload_assumption\": {";
     text += membersText(reloadSummaryToJson(result.reload), 1);
     text += ",\n    \"patch_ids\": ";
-    text.reserve(text.size() + result.reload.patches.size() * 11 + 4096);
     appendIdsText(text, result.reload.patches);
     text += "\n  },";
     text += membersText(tail, 0);

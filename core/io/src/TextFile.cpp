@@ -2,16 +2,21 @@
 // SPDX-License-Identifier: Apache-2.0
 // Reading and atomically replacing whole files, with POSIX calls: the checks a
 // user's file deserves (regular files only, sizes bounded before reading,
-// mode and symbolic links kept on save, data on disk before the rename) need
-// the file descriptor that the C and C++ streams hide.
+// owner, mode, ACL and symbolic links kept on save, links followed only where
+// the kernel would, data on disk before the rename) need the file descriptors
+// that the C and C++ streams hide (docs/user/bad-input.md).
 #include "convoffload/io/TextFile.h"
 #include "convoffload/io/FormatError.h"
+
+#include "Descriptor.h"
+#include "FileIdentity.h"
+#include "InPlaceWrite.h"
+#include "SaveLocation.h"
 
 #include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <functional>
 #include <random>
 #include <system_error>
@@ -26,34 +31,6 @@ namespace convoffload {
 namespace {
 
 std::string systemReason(int error) { return std::generic_category().message(error); }
-
-/// Closes a descriptor when it goes out of scope.
-class Descriptor {
-public:
-    explicit Descriptor(int fd)
-        : m_fd(fd)
-    {
-    }
-    ~Descriptor()
-    {
-        if (m_fd >= 0)
-            ::close(m_fd);
-    }
-    Descriptor(const Descriptor &) = delete;
-    Descriptor &operator=(const Descriptor &) = delete;
-    int get() const { return m_fd; }
-    /// Closes now and reports the error close() gives (NFS reports write
-    /// errors there).
-    int close()
-    {
-        const int fd = m_fd;
-        m_fd = -1;
-        return ::close(fd) == 0 ? 0 : errno;
-    }
-
-private:
-    int m_fd;
-};
 
 std::string kindOf(mode_t mode)
 {
@@ -95,24 +72,6 @@ int writeAll(int fd, const std::string &text)
     return 0;
 }
 
-/// The file a save must replace: the final target of a chain of symbolic
-/// links (relative links resolve against their own folder), so saving through
-/// a link updates the file it points to and keeps the link.
-std::string saveTarget(const std::string &path)
-{
-    std::filesystem::path target(path);
-    for (int depth = 0; depth < 40; ++depth) {
-        std::error_code ec;
-        if (!std::filesystem::is_symlink(std::filesystem::symlink_status(target, ec)))
-            return target.string();
-        const std::filesystem::path link = std::filesystem::read_symlink(target, ec);
-        if (ec)
-            throw FormatError(path, "cannot follow the symbolic link: " + ec.message());
-        target = link.is_absolute() ? link : target.parent_path() / link;
-    }
-    throw FormatError(path, "too many levels of symbolic links");
-}
-
 } // namespace
 
 void readFileInChunks(const std::string &path, std::int64_t maxBytes, const std::function<void(std::string_view)> &consume)
@@ -120,7 +79,7 @@ void readFileInChunks(const std::string &path, std::int64_t maxBytes, const std:
     // O_NONBLOCK: opening a FIFO with no writer must not wait for one; the
     // file is refused right after as not regular.
     Descriptor fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
-    if (fd.get() < 0)
+    if (!fd.valid())
         throw FormatError(path, "cannot open: " + systemReason(errno));
     struct stat st { };
     if (::fstat(fd.get(), &st) != 0)
@@ -164,52 +123,102 @@ std::string readTextFile(const std::string &path, std::int64_t maxBytes)
 
 AtomicFileWriter::AtomicFileWriter(const std::string &path)
     : m_path(path)
-    , m_target(saveTarget(path))
 {
-    // The replaced file's permissions are kept; a new file gets the usual
-    // 0666 less the umask, as any editor would create it.
-    mode_t mode = 0666;
-    bool keepMode = false;
+    SaveLocation location = locateSave(path);
+    m_target = location.realPath();
+    m_name = location.name;
+
     struct stat st { };
-    if (::stat(m_target.c_str(), &st) == 0) {
-        if (!S_ISREG(st.st_mode))
-            throw FormatError(path, "cannot replace it: it is " + kindOf(st.st_mode) + ", not a file");
-        mode = st.st_mode & 07777;
-        keepMode = true;
+    bool replacing = ::fstatat(location.folder.get(), m_name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0;
+    if (!replacing && errno != ENOENT)
+        throw FormatError(path, "cannot replace it: " + systemReason(errno));
+    if (replacing && !S_ISREG(st.st_mode))
+        throw FormatError(path, "cannot replace it: it is " + kindOf(st.st_mode) + ", not a file");
+
+    // The file being replaced, open to read its attributes (its path when it
+    // cannot be read), and checked to be the one just looked at.
+    FileIdentitySource original;
+    Descriptor originalFd;
+    if (replacing) {
+        originalFd.reset(
+            ::openat(location.folder.get(), m_name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC));
+        if (originalFd.valid() && (::fstat(originalFd.get(), &st) != 0 || !S_ISREG(st.st_mode)))
+            throw FormatError(path, "cannot replace it: it changed while being saved");
+        original.status = st;
+        original.fd = originalFd.get();
+        original.path = m_target;
     }
 
     // A random suffix and exclusive creation: two saves never share a
-    // temporary file, and an existing file is never clobbered by it.
+    // temporary file, and an existing file is never clobbered by it. A new
+    // file gets the usual 0666 less the umask, as any editor would create it.
     std::random_device random;
     int error = 0;
     for (int attempt = 0; attempt < 16 && m_fd < 0; ++attempt) {
         char suffix[16];
         std::snprintf(suffix, sizeof suffix, ".tmp-%08x", unsigned(random()));
-        m_temporary = m_target + suffix;
-        m_fd = ::open(m_temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, keepMode ? 0600 : mode);
+        m_temporary = m_name + suffix;
+        m_fd = ::openat(location.folder.get(), m_temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+            replacing ? 0600 : 0666);
         error = m_fd < 0 ? errno : 0;
         if (m_fd < 0 && error != EEXIST)
             break;
     }
     if (m_fd < 0)
         throw FormatError(path, "cannot create a temporary file next to it: " + systemReason(error));
-    if (keepMode && ::fchmod(m_fd, mode) != 0) {
-        // A constructor that throws runs no destructor: clean up here.
-        const int chmodError = errno;
+    m_folder = location.folder.release();
+    m_folderPath = location.folderPath;
+
+    if (!replacing)
+        return;
+    // A constructor that throws runs no destructor: clean up here.
+    try {
+        keepIdentity(original);
+    } catch (...) {
         ::close(m_fd);
-        std::error_code ignored;
-        std::filesystem::remove(m_temporary, ignored);
-        throw FormatError(path, "cannot give the new file the old one's permissions: " + systemReason(chmodError));
+        m_fd = -1;
+        ::unlinkat(m_folder, m_temporary.c_str(), 0);
+        ::close(m_folder);
+        if (m_original >= 0)
+            ::close(m_original);
+        throw;
     }
+}
+
+void AtomicFileWriter::keepIdentity(const FileIdentitySource &original)
+{
+    // The new file takes the old one's owner, group, attributes and mode, or
+    // the save goes into the old file itself: never is the file silently
+    // handed to the user saving it, or stripped of its ACL.
+    const std::optional<std::string> lost = copyFileIdentity(original, m_fd);
+    if (!lost)
+        return;
+    m_original = ::openat(m_folder, m_name.c_str(), O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    const int error = m_original < 0 ? errno : 0;
+    struct stat st { };
+    if (m_original >= 0
+        && (::fstat(m_original, &st) != 0 || st.st_dev != original.status.st_dev || st.st_ino != original.status.st_ino))
+        throw FormatError(m_path, "cannot replace it: it changed while being saved");
+    if (m_original < 0)
+        throw FormatError(m_path,
+            "not saved: a new file could not keep " + *lost + ", and the file cannot be written in place (" + systemReason(error)
+                + "). Replacing it would give it to you or strip it; ask its owner for write access, or save a copy "
+                  "under another name");
+    // The temporary file only holds the new contents until commit() copies
+    // them in: back to this process's user only.
+    ::fchmod(m_fd, 0600);
 }
 
 AtomicFileWriter::~AtomicFileWriter()
 {
     if (m_fd >= 0)
         ::close(m_fd);
-    if (!m_committed) {
-        std::error_code ignored;
-        std::filesystem::remove(m_temporary, ignored);
+    if (m_original >= 0)
+        ::close(m_original);
+    if (m_folder >= 0) {
+        if (!m_committed)
+            ::unlinkat(m_folder, m_temporary.c_str(), 0);
+        ::close(m_folder);
     }
 }
 
@@ -236,19 +245,27 @@ void AtomicFileWriter::commit()
         throw FormatError(m_path, "saved twice, or after a failure");
     if (::fsync(m_fd) != 0)
         fail("cannot write to disk: " + systemReason(errno));
+    if (m_original >= 0) {
+        // The temporary file is removed whatever happens (the destructor).
+        writeInPlace(m_path, m_folder, m_folderPath, m_name, m_original, m_fd);
+        ::close(m_fd);
+        m_fd = -1;
+        ::unlinkat(m_folder, m_temporary.c_str(), 0);
+        m_committed = true;
+        return;
+    }
     const int fd = m_fd;
     m_fd = -1;
     if (::close(fd) != 0)
         fail("cannot write: " + systemReason(errno));
-    if (::rename(m_temporary.c_str(), m_target.c_str()) != 0)
+    if (::renameat(m_folder, m_temporary.c_str(), m_folder, m_name.c_str()) != 0)
         fail("cannot replace the file: " + systemReason(errno));
     m_committed = true;
 
     // The rename is durable only once the folder is on disk too. The file is
     // already saved when this fails, so a failure here is not reported.
-    const std::filesystem::path folder = std::filesystem::path(m_target).parent_path();
-    Descriptor dir(::open(folder.empty() ? "." : folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (dir.get() >= 0)
+    Descriptor dir(::openat(m_folder, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (dir.valid())
         ::fsync(dir.get());
 }
 

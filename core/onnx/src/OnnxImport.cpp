@@ -2,14 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "convoffload/onnx/OnnxImport.h"
 
+#include "GuardedSchemas.h"
+
 #include "OnnxProto.h"
+#include "ShapeInferenceProcess.h"
 
 #include "convoffload/io/FormatError.h"
 #include "convoffload/io/TextFile.h"
 #include "convoffload/model/Project.h"
 
-#include <onnx/defs/schema.h>
-#include <onnx/defs/shape_inference.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
@@ -21,7 +22,6 @@
 #include <exception>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 
 namespace convoffload {
@@ -136,77 +136,6 @@ std::pair<std::int64_t, std::int64_t> samePads(std::int64_t in, std::int64_t spa
     const std::int64_t small = total / 2, large = total - small;
     return upper ? std::pair{small, large} : std::pair{large, small};
 }
-
-// ONNX 1.12's shape inference for the convolutions reads past its vectors
-// when X and W disagree in rank or an attribute has the wrong length
-// (onnx/onnx#6180, #8036; fixed upstream in 1.17 by PR #6195), which a
-// damaged file triggers. This registry hands out the standard schemas, with
-// the inference of the convolutions and poolings wrapped in a check (ranks,
-// attribute lengths, strides, dilations and group >= 1, ...) that fails the node's inference (an InferenceError, which
-// InferShapes records and skips) instead.
-class GuardedSchemas : public onnx::ISchemaRegistry {
-public:
-    const onnx::OpSchema *GetSchema(
-        const std::string &key, const int maxInclusiveVersion, const std::string &domain) const override
-    {
-        const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Instance()->GetSchema(key, maxInclusiveVersion, domain);
-        const bool convolution = key == "Conv" || key == "ConvInteger" || key == "QLinearConv" || key == "ConvTranspose";
-        const bool pooling = key == "MaxPool" || key == "AveragePool" || key == "LpPool";
-        const int weights = key == "QLinearConv" ? 3 : convolution ? 1 : -1;
-        if (!schema || !(convolution || pooling) || (!domain.empty() && domain != "ai.onnx")
-            || !schema->has_type_and_shape_inference_function())
-            return schema;
-        const std::lock_guard lock(m_mutex);
-        auto &guarded = m_guarded[{key, schema->since_version()}];
-        if (!guarded) {
-            guarded = std::make_unique<onnx::OpSchema>(*schema);
-            guarded->TypeAndShapeInferenceFunction(
-                [inner = schema->GetTypeAndShapeInferenceFunction(), weights](onnx::InferenceContext &ctx) {
-                    checkConvolution(ctx, weights);
-                    inner(ctx);
-                });
-        }
-        return guarded.get();
-    }
-
-private:
-    static void checkConvolution(onnx::InferenceContext &ctx, int weights)
-    {
-        const auto rank = [&](int input) -> int {
-            if (input < 0 || ctx.getNumInputs() <= std::size_t(input) || !ctx.getInputType(std::size_t(input)))
-                return -1;
-            const onnx::TypeProto &t = *ctx.getInputType(std::size_t(input));
-            return t.has_tensor_type() && t.tensor_type().has_shape() ? t.tensor_type().shape().dim_size() : -1;
-        };
-        const int x = rank(0), w = rank(weights);
-        if (x >= 0 && w >= 0 && x != w)
-            fail_shape_inference("input of rank ", x, " and weights of rank ", w);
-        const int spatial = (x >= 0 ? x : w) - 2;
-        if (x >= 0 && x < 3)
-            fail_shape_inference("input of rank ", x);
-        if (spatial < 1)
-            return;
-        // A group below 1 divides (by zero, or the sign wrong) in the
-        // convolutions' inference; the import skips such a node anyway.
-        if (const onnx::AttributeProto *group = ctx.getAttribute("group"); group && group->i() < 1)
-            fail_shape_inference("attribute group holds ", group->i());
-        for (const char *name : {"kernel_shape", "strides", "dilations", "pads", "output_padding", "output_shape"}) {
-            const onnx::AttributeProto *a = ctx.getAttribute(name);
-            const int wanted = std::string(name) == "pads" ? 2 * spatial : spatial;
-            if (a && a->ints_size() != wanted)
-                fail_shape_inference("attribute ", name, " has ", a->ints_size(), " values, not ", wanted);
-            // Strides divide, kernel sizes and dilations size vectors.
-            const std::int64_t least = std::string(name) == "pads" || std::string(name) == "output_padding" ? 0 : 1;
-            if (a && std::string(name) != "output_shape")
-                for (std::int64_t v : a->ints())
-                    if (v < least || v > INT_MAX)
-                        fail_shape_inference("attribute ", name, " holds ", v);
-        }
-    }
-
-    mutable std::mutex m_mutex;
-    mutable std::map<std::pair<std::string, int>, std::unique_ptr<onnx::OpSchema>> m_guarded;
-};
 
 // Where a Conv's weights (or bias) come from: a stored tensor (initializer,
 // bound input, Constant node) or a tensor computed at run time whose shape
@@ -618,26 +547,54 @@ int importNodes(const Importer &importer, const onnx::GraphProto &graph, const s
     return fromSubgraphs;
 }
 
-} // namespace
-
-NetworkImport importOnnx(const std::string &path, const std::vector<OnnxTensor> &bound, const InputShapes &shapes)
+/// Every node of the model is a Conv of the default domain, with no graph
+/// attribute, and the model has no function: what may be inferred in process.
+bool onlyGuardedConvolutions(const onnx::ModelProto &model)
 {
-    return importOnnxBytes(readTextFile(path, kMaxOnnxFileBytes), path, bound, shapes);
+    if (model.functions_size() > 0)
+        return false;
+    for (const onnx::NodeProto &node : model.graph().node()) {
+        if (node.op_type() != "Conv" || !(node.domain().empty() || node.domain() == "ai.onnx"))
+            return false;
+        for (const onnx::AttributeProto &a : node.attribute())
+            if (a.has_g() || a.graphs_size() > 0)
+                return false;
+    }
+    return true;
 }
 
-NetworkImport importOnnxBytes(
-    const std::string &bytes, const std::string &where, const std::vector<OnnxTensor> &bound, const InputShapes &shapes)
+} // namespace
+
+NetworkImport importOnnx(
+    const std::string &path, const std::vector<OnnxTensor> &bound, const InputShapes &shapes, const ShapeInferenceLimits &limits)
+{
+    return importOnnxBytes(readTextFile(path, kMaxOnnxFileBytes), path, bound, shapes, limits);
+}
+
+NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where, const std::vector<OnnxTensor> &bound,
+    const InputShapes &shapes, const ShapeInferenceLimits &limits)
 {
     onnx::ModelProto model = parseOnnxModel(bytes, where);
 
     NetworkImport result;
     setInputShapes(*model.mutable_graph(), shapes, result.notes);
     const std::string remedy = fixSymbolicBatch(*model.mutable_graph(), result.notes);
-    try {
-        static GuardedSchemas schemas;
-        onnx::shape_inference::InferShapes(model, &schemas);
-    } catch (const std::exception &e) {
-        result.warnings.push_back(std::string("shape inference failed: ") + e.what());
+    // In a worker process: ONNX's shape inference trusts its input and a
+    // malformed node can crash it (docs/user/bad-input.md, "ONNX models").
+    // A graph of Conv nodes alone is inferred here: the convolution's
+    // inference is the one our guard checks first (GuardedSchemas), and a
+    // process per import would cost more than the import itself.
+    if (onlyGuardedConvolutions(model)) {
+        try {
+            static GuardedSchemas schemas;
+            onnx::shape_inference::InferShapes(model, &schemas);
+        } catch (const std::bad_alloc &) {
+            throw;
+        } catch (const std::exception &e) {
+            result.warnings.push_back(std::string("shape inference failed: ") + e.what());
+        }
+    } else if (std::optional<std::string> failed = inferShapesInWorker(model, where, limits)) {
+        result.warnings.push_back("shape inference failed: " + *failed);
     }
     result.graph_name = model.graph().name();
     Importer importer(model, bound);

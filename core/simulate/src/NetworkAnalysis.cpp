@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "convoffload/simulate/NetworkAnalysis.h"
 
+#include "convoffload/simulate/CandidateCache.h"
+
 #include "convoffload/model/KernelStreaming.h"
 #include "convoffload/simulate/StrategySimulation.h"
 #include "convoffload/simulate/WorkEstimate.h"
@@ -9,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <limits>
 #include <mutex>
 #include <numeric>
 #include <optional>
@@ -341,15 +344,48 @@ const LayerCandidate *LayerAnalysis::bestOf(StrategyFamily family) const
     return found;
 }
 
-void considerCandidate(LayerAnalysis &layer, const StrategySpec &spec)
+namespace {
+
+/// `spec` simulated, or its run taken from the cache (CandidateCache.h):
+/// simulated once with an unbounded memory, then judged against this
+/// layer's mem_size by its peak footprint.
+LayerCandidate evaluateShared(const Problem &problem, const StrategySpec &spec, CandidateCache *cache)
 {
     bool overflow = false;
-    LayerCandidate c = evaluate(layer.problem, spec, overflow);
+    const std::optional<std::string> key = cache ? CandidateCache::keyOf(problem, spec) : std::nullopt;
+    if (!key)
+        return evaluate(problem, spec, overflow);
+    std::optional<LayerCandidate> c = cache->find(*key);
+    if (!c) {
+        Problem unbounded = problem;
+        unbounded.hardware.mem_size = std::numeric_limits<std::int64_t>::max();
+        c = evaluate(unbounded, spec, overflow);
+        cache->insert(*key, *c);
+    }
+    c->spec = spec;
+    c->row.name = spec.name;
+    if (c->row.failure.empty() && c->row.peak_footprint > problem.hardware.mem_size) {
+        c->row.valid = false;
+        ++c->row.errors;
+        c->broken.insert(c->broken.begin(),
+            ruleName(Rule::MemoryOverflow) + ": the peak footprint " + std::to_string(c->row.peak_footprint)
+                + " is more than mem_size " + std::to_string(problem.hardware.mem_size));
+    }
+    return std::move(*c);
+}
+
+void considerCandidate(LayerAnalysis &layer, const StrategySpec &spec, CandidateCache *cache)
+{
+    LayerCandidate c = evaluateShared(layer.problem, spec, cache);
     const bool wins = better(c, layer.bestCandidate());
     layer.candidates.push_back(std::move(c));
     if (wins)
         layer.best = std::ptrdiff_t(layer.candidates.size() - 1);
 }
+
+} // namespace
+
+void considerCandidate(LayerAnalysis &layer, const StrategySpec &spec) { considerCandidate(layer, spec, nullptr); }
 
 LayerAnalysis analyseLayer(
     const std::string &name, const Problem &problem, const std::vector<StrategySpec> &own, const NetworkAnalysisOptions &options)
@@ -361,7 +397,7 @@ LayerAnalysis analyseLayer(
     a.nb_patches_max = problem.nbPatchesMax();
     for (const StrategySpec &spec : own) {
         checkCancel(options);
-        considerCandidate(a, spec);
+        considerCandidate(a, spec, options.cache);
     }
     if (!options.generate)
         return a;
@@ -380,7 +416,7 @@ LayerAnalysis analyseLayer(
         if (it >= first && best && it->bound >= best->row.total_duration)
             break;
         checkCancel(options);
-        considerCandidate(a, it->spec);
+        considerCandidate(a, it->spec, options.cache);
     }
     return a;
 }
@@ -416,6 +452,23 @@ NetworkAnalysis analyseNetwork(const Network &network, const NetworkAnalysisOpti
     // so the analysis is the same whatever the number of threads.
     const std::size_t count = network.layers.size();
     std::vector<std::optional<LayerAnalysis>> layers(count);
+    // A layer identical to an earlier one (same shape, hardware, options and
+    // own strategies: ResNets repeat their blocks) has the same analysis; it
+    // is run once and copied under each name.
+    std::vector<Problem> problems;
+    for (std::size_t i = 0; i < count; ++i)
+        problems.push_back(network.problemOf(i));
+    std::vector<std::size_t> unique; // layers analysed, in order
+    std::vector<std::vector<std::size_t>> copies(count); // for each of them, its later twins
+    for (std::size_t i = 0; i < count; ++i) {
+        const auto twin = std::find_if(unique.begin(), unique.end(), [&](std::size_t j) {
+            return problems[j] == problems[i] && network.layers[j].strategies == network.layers[i].strategies;
+        });
+        if (twin == unique.end())
+            unique.push_back(i);
+        else
+            copies[*twin].push_back(i);
+    }
     std::atomic<std::size_t> next{0};
     std::atomic<bool> failed{false};
     std::mutex lock; // progress calls and the first failure
@@ -424,9 +477,14 @@ NetworkAnalysis analyseNetwork(const Network &network, const NetworkAnalysisOpti
     if (options.progress)
         options.progress(0, count);
     const auto work = [&] {
-        for (std::size_t i; !failed.load() && (i = next.fetch_add(1)) < count;) {
+        for (std::size_t u; !failed.load() && (u = next.fetch_add(1)) < unique.size();) {
+            const std::size_t i = unique[u];
             try {
-                layers[i] = analyseLayer(network.layers[i].name, network.problemOf(i), network.layers[i].strategies, options);
+                layers[i] = analyseLayer(network.layers[i].name, problems[i], network.layers[i].strategies, options);
+                for (const std::size_t twin : copies[i]) {
+                    layers[twin] = layers[i];
+                    layers[twin]->name = network.layers[twin].name;
+                }
             } catch (...) {
                 const std::lock_guard guard(lock);
                 if (!failure)
@@ -435,14 +493,14 @@ NetworkAnalysis analyseNetwork(const Network &network, const NetworkAnalysisOpti
                 return;
             }
             const std::lock_guard guard(lock);
-            ++done;
+            done += 1 + copies[i].size();
             if (options.progress)
                 options.progress(done, count);
         }
     };
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const std::size_t threads
-        = std::min<std::size_t>(count, options.threads > 0 ? std::size_t(options.threads) : std::size_t(cores));
+        = std::min<std::size_t>(unique.size(), options.threads > 0 ? std::size_t(options.threads) : std::size_t(cores));
     std::vector<std::thread> workers;
     for (std::size_t t = 1; t < threads; ++t)
         workers.emplace_back(work);

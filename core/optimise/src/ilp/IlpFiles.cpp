@@ -148,6 +148,9 @@ std::string mpsText(const IlpModel &m)
 {
     // CoinMpsIO writes only to a named file (and throws CoinError when it
     // cannot open it): a private temporary file, read back, then removed.
+    // mkstemp makes it, owned by this process, and in a sticky /tmp no other
+    // user may rename or replace it; the file the user asked for is then
+    // saved by writeTextFileAtomically below.
     const std::filesystem::path folder = std::filesystem::temp_directory_path();
     std::string name = (folder / "convoffload-mps-XXXXXX").string();
     const int fd = ::mkstemp(name.data());

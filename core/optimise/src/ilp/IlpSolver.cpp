@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "convoffload/optimise/IlpSolver.h"
 
-#include "ChildProcess.h"
+#include "convoffload/io/ChildProcess.h"
+#include "convoffload/io/HelperProgram.h"
+#include "convoffload/io/TempDir.h"
 #include "convoffload/optimise/IlpFiles.h"
 #include "convoffload/optimise/IlpModel.h"
 #include "convoffload/optimise/IlpModelSize.h"
@@ -37,34 +39,11 @@ constexpr const char *kGreeting = "convoffload-cbc-worker 1";
 #endif
 constexpr const char *kWorkerFromBin = CONVOFFLOAD_WORKER_FROM_BIN;
 
-/// A private directory removed with everything in it when it goes out of scope.
-class TempDir {
-public:
-    explicit TempDir(const std::string &parent)
-    {
-        std::error_code ec;
-        const fs::path base = parent.empty() ? fs::temp_directory_path(ec) : fs::path(parent);
-        std::string pattern = (base / "convoffload-ilp-XXXXXX").string();
-        if (mkdtemp(pattern.data()))
-            m_path = pattern;
-        else
-            m_error = base.string() + ": " + std::strerror(errno);
-    }
-    ~TempDir()
-    {
-        std::error_code ec;
-        if (!m_path.empty())
-            fs::remove_all(m_path, ec);
-    }
-    const fs::path &path() const { return m_path; }
-    const std::string &error() const { return m_error; }
-
-private:
-    fs::path m_path;
-    std::string m_error;
-};
-
-/// The MIP start as CBC's -mipstart reader wants it: a solution file.
+/// The MIP start as CBC's -mipstart reader wants it: a solution file. A
+/// scratch file in the run's own 0700 folder (TempDir), read once by the
+/// worker and removed with the folder: no user's file is replaced and no
+/// other user can plant a link there, so it is written directly, without the
+/// atomic save's fsync (docs/user/bad-input.md, "Saves never damage a file").
 void writeStartFile(const IlpModel &model, const std::vector<double> &values, const fs::path &path)
 {
     std::ofstream out(path);
@@ -311,7 +290,7 @@ private:
         if (stoppedBeforeCbc(limit, "while the model was made"))
             return;
 
-        const TempDir dir(m_options.temp_dir);
+        const TempDir dir(m_options.temp_dir, "convoffload-ilp-");
         if (dir.path().empty())
             return fail("cannot create a temporary directory for the model: " + dir.error());
         const fs::path mps = dir.path() / "model.mps", startFile = dir.path() / "start.sol";
@@ -491,15 +470,7 @@ std::string defaultCbcWorkerPath()
     // Next to the running program (the build tree), then where an installed
     // bin/ program finds the installed worker (CMake passes the relative path
     // from bin/ to libexec/convoffload/).
-    char self[PATH_MAX];
-    const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        const fs::path dir = fs::path(std::string(self, std::size_t(n))).parent_path();
-        for (const fs::path &candidate : {dir / kWorkerName, dir / kWorkerFromBin / kWorkerName})
-            if (access(candidate.c_str(), X_OK) == 0)
-                return candidate.lexically_normal().string();
-    }
-    return kWorkerName;
+    return helperProgramPath(kWorkerName, nullptr, kWorkerFromBin);
 }
 
 OptimiseResult solveIlp(const S1Instance &instance, const IlpSolveOptions &options, const OptimiseControl &control)

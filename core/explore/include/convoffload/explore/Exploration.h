@@ -7,6 +7,7 @@
 #include "convoffload/explore/DesignSpace.h"
 #include "convoffload/model/Network.h"
 #include "convoffload/optimise/NetworkOptimisation.h"
+#include "convoffload/simulate/CandidateCache.h"
 
 #include <atomic>
 #include <cstdint>
@@ -25,6 +26,9 @@ struct ExploreOptions {
     std::optional<std::int64_t> moves; // the search's move budget: with a seed, reproducible
     int threads = 0; // layers analysed at once (0: the cores); never changes a result
     const std::atomic<bool> *cancel = nullptr; // raising it throws Cancelled
+    /// Runs shared between points that differ in mem_size alone, and between
+    /// identical layers (CandidateCache.h); never changes a line. Null: none.
+    CandidateCache *cache = nullptr;
 };
 
 /// The run id: 16 hex digits hashing the target file's bytes, the lists,

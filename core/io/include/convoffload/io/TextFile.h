@@ -32,9 +32,17 @@ void readFileInChunks(const std::string &path, std::int64_t maxBytes, const std:
 /// Writes "<target>.tmp-XXXXXXXX", flushes it to disk, then renames it over
 /// the target, so a failed or interrupted save never leaves a half-written
 /// file, and a failed one leaves no temporary file. The target is `path`, or
-/// the file at the end of its symbolic links (the links stay); an existing
-/// file's permission bits are kept.
+/// the file at the end of its symbolic links (the links stay), each link
+/// followed only where the kernel's protected_symlinks rule would follow it:
+/// another user's link in a sticky folder anyone may write to (/tmp) is
+/// refused. The replaced file's owner, group, permission bits, ACL and
+/// extended attributes are kept; when the new file cannot take them (a user
+/// saving another user's file), the new contents are written into the file
+/// itself after a verified backup, or the save is refused when that is not
+/// possible either (docs/user/bad-input.md, "Saves never damage a file").
 void writeTextFileAtomically(const std::string &path, const std::string &text);
+
+struct FileIdentitySource;
 
 /// The same save for a file written in pieces (an exploration writes a line
 /// per design point): the pieces go to the temporary file as they come, and
@@ -54,9 +62,14 @@ public:
 
 private:
     [[noreturn]] void fail(const std::string &reason);
+    void keepIdentity(const FileIdentitySource &original);
 
-    std::string m_path, m_target, m_temporary;
-    int m_fd = -1;
+    std::string m_path; // as given, for messages
+    std::string m_target; // its real path, every link resolved
+    std::string m_folderPath, m_name, m_temporary; // the target's folder, its name and the temporary file's in it
+    int m_folder = -1; // the target's folder, held open: every name above is relative to it
+    int m_fd = -1; // the temporary file
+    int m_original = -1; // the target, read-write, when it is written in place
     bool m_committed = false;
 };
 

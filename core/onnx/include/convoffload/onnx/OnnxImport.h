@@ -82,6 +82,21 @@ struct OnnxTensor {
 /// whose data matches its dims.
 OnnxTensor loadOnnxTensor(const std::string &path);
 
+/// How ONNX's shape inference runs (docs/user/bad-input.md, "ONNX models"):
+/// in the worker process convoffload-onnx-worker, whose crash or limit is
+/// a FormatError naming the node it was at, never the caller's crash.
+struct ShapeInferenceLimits {
+    std::string worker; // empty: defaultOnnxWorkerPath()
+    double cpu_seconds = 60; // the worker's CPU time
+    double wall_seconds = 120; // then it is killed
+    std::int64_t memory_bytes = std::int64_t(4) << 30; // the worker's address space
+};
+
+/// The worker: $CONVOFFLOAD_ONNX_WORKER when set, else next to the running
+/// program (the build tree), else where an installed bin/ program finds
+/// the installed one (libexec/convoffload/), else the build tree's.
+std::string defaultOnnxWorkerPath();
+
 /// Reads, parses and shape-infers an ONNX model. Throws FormatError (where =
 /// `path`) when the file cannot be read, is larger than kMaxOnnxFileBytes, is
 /// not an ONNX model, or holds no convolution at all. `bound` gives values to
@@ -89,11 +104,14 @@ OnnxTensor loadOnnxTensor(const std::string &path);
 /// case's input_<i>.pb files): a Conv whose weights or bias are such an input
 /// takes them from there; without one only their shape is used. `shapes`
 /// fixes the dimensions of graph inputs (throws InputShapeError when it
-/// does not fit the model); a symbolic batch left counts as 1.
-NetworkImport importOnnx(const std::string &path, const std::vector<OnnxTensor> &bound = {}, const InputShapes &shapes = {});
+/// does not fit the model); a symbolic batch left counts as 1. Shape
+/// inference runs in a worker process within `limits`; its crash, a limit
+/// reached or a worker that cannot start throws FormatError.
+NetworkImport importOnnx(const std::string &path, const std::vector<OnnxTensor> &bound = {}, const InputShapes &shapes = {},
+    const ShapeInferenceLimits &limits = {});
 /// The same for bytes already in memory; `where` names them in errors.
 NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where, const std::vector<OnnxTensor> &bound = {},
-    const InputShapes &shapes = {});
+    const InputShapes &shapes = {}, const ShapeInferenceLimits &limits = {});
 
 /// Magnitude bits for the quantised values of this layer: min(24, (62 −
 /// ceil(log2 K)) / 2) with K = (C_in/g)·H_K·W_K, so every dot product of a

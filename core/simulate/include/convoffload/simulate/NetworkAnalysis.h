@@ -21,6 +21,8 @@
 
 namespace convoffload {
 
+class CandidateCache;
+
 /// All N kernels fit on chip next to one patch and its N outputs:
 /// N·K + C_in·H_K·W_K + N ≤ mem_size with K = (C_in/g)·H_K·W_K. When they do not, an S1
 /// strategy (every kernel kept on chip) cannot be valid.
@@ -108,6 +110,12 @@ struct NetworkAnalysisOptions {
     /// Layers analysed at once, each on its own thread; 0: as many as the
     /// machine has cores. The result does not depend on it.
     int threads = 0;
+    /// Runs of generated strategies shared across analyses (CandidateCache.h):
+    /// best, validity, durations and peaks are those of a fresh analysis; a
+    /// candidate invalid only for its memory counts one memory-overflow
+    /// error and says so in one `broken` line, where a fresh run lists its
+    /// first finding. Null: every candidate is simulated.
+    CandidateCache *cache = nullptr;
 };
 
 /// Simulates (no trace, no functional check) the candidates of one layer:

@@ -3,7 +3,8 @@
 #pragma once
 // A child process with its stdout read line by line and its stderr kept as a
 // short tail, polled with a timeout so the caller can watch clocks and flags.
-// POSIX only (posix_spawn, pipes, poll); no Qt in the core. Private to the ILP.
+// POSIX only (posix_spawn, pipes, poll); no Qt in the core. The ILP runs the
+// CBC worker with it, the ONNX import its shape inference worker.
 #include <functional>
 #include <optional>
 #include <string>

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The ConvOffload maintainers
 // SPDX-License-Identifier: Apache-2.0
-#include "ChildProcess.h"
+#include "convoffload/io/ChildProcess.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -97,9 +98,12 @@ bool ChildProcess::poll(int timeout_ms, const std::function<void(const std::stri
     if (count == 0) {
         // Both pipes closed: the child is gone or going; don't block on it
         // forever (it may have closed its output and kept running).
+        // A child that closed both pipes is usually exiting: look again
+        // within a millisecond, not a whole timeout (an ONNX import spawns
+        // its worker once a model, and would wait that long every time).
         reap(false);
         if (!m_exited)
-            ::poll(nullptr, 0, timeout_ms);
+            ::poll(nullptr, 0, std::min(timeout_ms, 1));
         return !m_exited;
     }
     if (::poll(fds, count, timeout_ms) < 0 && errno != EINTR)
