@@ -6,10 +6,13 @@
 
 #include "CliNetwork.h"
 
+#include "convoffload/explore/ExploreFile.h"
+
 #include "export/FigureExport.h"
 #include "export/ExportPreset.h"
 #include "export/Figures.h"
 #include "export/HeadlessPlatform.h"
+#include "explore/ParetoPlot.h"
 #include "network/NetworkPlot.h"
 #include "optimise/ExperimentCharts.h"
 #include "optimise/GainHeatMap.h"
@@ -26,6 +29,7 @@ namespace convoffload::cli {
 namespace {
 
 constexpr char kNetworkFigure[] = "network";
+constexpr char kParetoFigure[] = "pareto";
 
 Action parseAction(const QString &text)
 {
@@ -98,7 +102,8 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
     const std::optional<ui::FigureKind> kind = ui::figureKindFromName(figureText);
     if (!kind)
         throw UsageError("--figure: expected one of " + str(ui::figureNames().join(QStringLiteral(", "))) + " or "
-            + kNetworkFigure + ", got '" + str(figureText) + "'");
+            + kNetworkFigure + " (a network project) or " + kParetoFigure + " (an explore file, .jsonl), got '" + str(figureText)
+            + "'");
     ui::FigureRequest request;
     request.kind = *kind;
     request.strategy = str(parser.value(QStringLiteral("strategy")));
@@ -145,6 +150,45 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
 bool exportsNetworkFigure(const QCommandLineParser &parser)
 {
     return parser.value(QStringLiteral("figure")) == QLatin1String(kNetworkFigure);
+}
+
+bool exportsParetoFigure(const QCommandLineParser &parser)
+{
+    return parser.value(QStringLiteral("figure")) == QLatin1String(kParetoFigure);
+}
+
+int exportParetoCommand(const QCommandLineParser &parser, const QString &explorePath)
+{
+    const std::string path = str(explorePath);
+    if (!explorePath.endsWith(QLatin1String(".jsonl"), Qt::CaseInsensitive))
+        throw UsageError("--figure pareto draws an explore file (FILE.jsonl, as explore or merge writes it), got '" + path + "'");
+    for (const char *name : {"strategy", "versus", "action", "heat-map", "cursor", "group-sizes", "optimize"})
+        if (parser.isSet(QLatin1String(name)))
+            throw UsageError(std::string("--") + name + " does not apply to --figure pareto (it draws the points of the file)");
+    const ExportTarget target = exportTarget(parser);
+    // An incomplete file (a shard, a stopped run) is drawn, its title saying
+    // how many points of the run it holds (docs/user/explore.md#the-pareto-figure).
+    auto drawn = std::make_shared<ui::ParetoPlot>(readExploreFile(path));
+    drawn->setTitleShown(!parser.isSet(QStringLiteral("no-title")));
+    const std::shared_ptr<const ui::ParetoPlot> plot = drawn;
+    const QSize size = target.size.value_or(QSize(900, 600));
+    const QFont font = target.font.value_or(QFont());
+    // Every mark and text inside the figure, or nothing written.
+    if (!plot->fitsIn(QRectF(QPointF(0, 0), QSizeF(size)), font)) {
+        const QSize fit = plot->sizeToFit(size, font);
+        throw UsageError("the Pareto figure of " + std::to_string(plot->series().size()) + " series does not fit in "
+            + std::to_string(size.width()) + "x" + std::to_string(size.height())
+            + (target.font ? " at the preset's text size" : "") + ": give --size " + std::to_string(fit.width()) + "x"
+            + std::to_string(fit.height()) + " or more");
+    }
+    const ui::Figure figure = ui::paretoFigure(plot, target.font, size);
+    const ui::ExportResult result
+        = ui::exportFigure(figure.paint, size, target.out, figure.title, figure.description, target.png_scale);
+    if (!result)
+        throw std::runtime_error(str(result.error));
+    std::cout << "Wrote " << str(target.out) << " (" << size.width() << "x" << size.height() << ", " << plot->points().size()
+              << " of " << plot->runPoints() << " points, " << plot->front().size() << " on the Pareto front)\n";
+    return 0;
 }
 
 int exportNetworkCommand(const QCommandLineParser &parser, const QString &projectPath)

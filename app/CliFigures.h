@@ -34,6 +34,10 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
 /// single-layer project is refused).
 bool exportsNetworkFigure(const QCommandLineParser &parser);
 int exportNetworkCommand(const QCommandLineParser &parser, const QString &projectPath);
+/// `export --figure pareto`: the Pareto figure of an explore file (.jsonl),
+/// read by the command itself (docs/user/explore.md#the-pareto-figure).
+bool exportsParetoFigure(const QCommandLineParser &parser);
+int exportParetoCommand(const QCommandLineParser &parser, const QString &explorePath);
 
 /// The paper's gain heat map, the heat map of the instances proven optimal
 /// (with the gap of the others) and the duration-against-size chart for

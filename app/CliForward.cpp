@@ -56,6 +56,8 @@ std::unique_ptr<QCoreApplication> makeApplication(int &argc, char **argv, bool)
 int exportCommand(const QCommandLineParser &, const Loaded &, const QString &) { notHere("export"); }
 bool exportsNetworkFigure(const QCommandLineParser &) { return false; }
 int exportNetworkCommand(const QCommandLineParser &, const QString &) { notHere("export"); }
+bool exportsParetoFigure(const QCommandLineParser &) { return false; }
+int exportParetoCommand(const QCommandLineParser &, const QString &) { notHere("export"); }
 void writeGainFigure(const std::vector<ExperimentRow> &, const QString &) { notHere("experiments --out"); }
 void writeProvenFigure(const std::vector<ExperimentRow> &, const QString &) { notHere("experiments --proven-out"); }
 void writeDurationsFigure(const std::vector<ExperimentRow> &, int, const QString &) { notHere("experiments --durations-out"); }

@@ -27,6 +27,14 @@ int exportCommand(const QCommandLineParser &, const Loaded &, const QString &)
 
 bool exportsNetworkFigure(const QCommandLineParser &) { return false; }
 
+bool exportsParetoFigure(const QCommandLineParser &) { return false; }
+
+int exportParetoCommand(const QCommandLineParser &, const QString &)
+{
+    requireFigures("export");
+    return 1;
+}
+
 int exportNetworkCommand(const QCommandLineParser &, const QString &)
 {
     requireFigures("export");

@@ -193,12 +193,15 @@ const Command kCommands[] = {
                  "          --figure trace --strategy NAME --out FILE.json  (a Chrome Trace Event timeline for Perfetto)\n"
                  "          NETWORK --figure network [--optimize [--time-limit S]] [--own-only] [--preset P | --size WxH]\n"
                  "          [--no-title]\n"
-                 "          --out FILE.{png,svg,pdf}",
-        .help = "a figure of the project; the network chart of a network project",
+                 "          --out FILE.{png,svg,pdf}\n"
+                 "          EXPLORE.jsonl --figure pareto [--preset P | --size WxH] [--no-title] --out FILE.{png,svg,pdf}",
+        .help = "a figure of the project; the network chart of a network project; the Pareto figure of an exploration",
         .run =
             [](const CommandInput &in) {
                 if (in.loaded && in.parser.value(QStringLiteral("figure")) == QLatin1String("trace"))
                     return traceCommand(in.parser, *in.loaded);
+                if (exportsParetoFigure(in.parser))
+                    return exportParetoCommand(in.parser, in.projectPath);
                 return in.loaded ? exportCommand(in.parser, *in.loaded, in.projectPath)
                                  : exportNetworkCommand(in.parser, in.projectPath);
             },
@@ -415,8 +418,13 @@ int main(int argc, char *argv[])
         if (!available(*command))
             requireFigures(command->name);
         std::optional<Loaded> loaded;
-        // export --figure network reads its network project itself.
-        const bool readsOwnFile = command->readsOwnFile || (name == QLatin1String("export") && exportsNetworkFigure(parser));
+        // export --figure network reads its network project itself, and
+        // --figure pareto its explore file; an explore file is no project.
+        const bool exportsOwnFile = exportsNetworkFigure(parser) || exportsParetoFigure(parser);
+        if (name == QLatin1String("export") && !exportsOwnFile && args[1].endsWith(QLatin1String(".jsonl"), Qt::CaseInsensitive)
+            && figuresBuilt())
+            throw UsageError("'" + str(args[1]) + "' is an explore file: its figure is --figure pareto");
+        const bool readsOwnFile = command->readsOwnFile || (name == QLatin1String("export") && exportsOwnFile);
         if (command->takesProject && !readsOwnFile) {
             loaded = load(args[1]);
             // Before anything is expanded or built: a small file can describe

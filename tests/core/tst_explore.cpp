@@ -363,6 +363,33 @@ private slots:
         QVERIFY(mergeError({empty}).contains(QLatin1String("empty")));
     }
 
+    /// One line read alone gives what reading it from a file gives, and is
+    /// refused for the same reasons, naming the place it was given.
+    void oneLineAsAFileReadsIt()
+    {
+        QTemporaryDir dir;
+        const std::string line = lineOf("r", 2, 5, 123.5);
+        const std::string path = writeFile(dir, "one.jsonl", line + "\n");
+        const ExploreRecord fromFile = readExploreFile(path).front();
+        const ExploreRecord alone = parseExploreLine("run", 3, line);
+        QCOMPARE(alone.line, line);
+        QCOMPARE(alone.run, std::string("r"));
+        QCOMPARE(alone.point, std::int64_t(2));
+        QCOMPARE(alone.points, std::int64_t(5));
+        QCOMPARE(alone.total_duration, 123.5);
+        QCOMPARE(alone.hardware["mem_size"].get<std::int64_t>(), std::int64_t(1002));
+        QCOMPARE(alone.hardware, fromFile.hardware);
+        QCOMPARE(alone.all_valid, true);
+        QCOMPARE(alone.layers, std::int64_t(1));
+        QCOMPARE(alone.line_number, std::int64_t(3));
+        try {
+            parseExploreLine("run", 7, "{\"a\": 1}");
+            QFAIL("a line that is not ours was read");
+        } catch (const FormatError &e) {
+            QVERIFY2(QString::fromStdString(e.what()).contains(QLatin1String("run:7")), e.what());
+        }
+    }
+
     void missingPointsAsRanges()
     {
         QCOMPARE(pointRangesText({0, 1, 2, 5, 9, 10, 11}), std::string("0-2, 5, 9-11"));

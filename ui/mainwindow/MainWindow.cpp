@@ -13,6 +13,9 @@
 #include "document/AddStrategyCommand.h"
 #include "document/ProjectDocument.h"
 #include "optimise/ExperimentsDialog.h"
+#include "explore/ExploreDialog.h"
+#include "document/EditProblemCommand.h"
+#include "convoffload/io/TextFile.h"
 #include "optimise/OptimiseDialog.h"
 #include "grid/GridView.h"
 #include "models/GroupListModel.h"
@@ -294,6 +297,11 @@ void MainWindow::createMenus()
         tr("&Paper Experiments and Gain…"), QKeySequence(tr("Ctrl+Shift+E")), this, &MainWindow::showExperiments);
     experimentsAction->setObjectName(QStringLiteral("experimentsAction"));
     experimentsAction->setToolTip(tr("The paper's grid of small layers: gain of optimised strategies over the heuristics"));
+    QAction *exploreAction
+        = optimiseMenu->addAction(tr("E&xplore Hardware…"), QKeySequence(tr("Ctrl+Shift+X")), this, &MainWindow::exploreHardware);
+    exploreAction->setObjectName(QStringLiteral("exploreAction"));
+    exploreAction->setToolTip(tr("The open network (or project) at every point of a grid of memory sizes, MACs per step and "
+                                 "transfer costs: the Pareto front of memory against duration"));
 
     QMenu *step = menuBar()->addMenu(tr("S&tep"));
     for (QAction *a : {m_stepControls->firstAction(), m_stepControls->previousAction(), m_stepControls->playAction(),
@@ -640,6 +648,74 @@ void MainWindow::showExperiments()
     m_experiments->show();
     m_experiments->raise();
     m_experiments->activateWindow();
+}
+
+void MainWindow::exploreHardware()
+{
+    if (m_explore) {
+        m_explore->show();
+        m_explore->raise();
+        m_explore->activateWindow();
+        return;
+    }
+    ExploreTarget target;
+    try {
+        // The network when one is open (the question is the network's), else
+        // the layer project, as a network of one layer (as the CLI takes it).
+        // The bytes name the run as the CLI's would: the file's when what is
+        // explored is what the file holds.
+        auto *panel = findChild<NetworkPanel *>();
+        if (panel && panel->network()) {
+            target.network = *panel->network();
+            const QString path = panel->networkPath();
+            target.bytes
+                = !path.isEmpty() && !panel->isModified() ? readTextFile(path.toStdString()) : networkToJson(target.network);
+            target.name = target.network.name.empty() ? QFileInfo(path).fileName() : QString::fromStdString(target.network.name);
+        } else if (!startPageShown()) {
+            const QString path = m_document->filePath();
+            if (!path.isEmpty() && !m_document->isModified()) {
+                // As the CLI reads it: the layer named after the file.
+                target.bytes = readTextFile(path.toStdString());
+                target.network = loadNetwork(path.toStdString());
+            } else {
+                target.bytes = projectToJson(m_document->project());
+                target.network = networkFromJson(target.bytes);
+            }
+            target.name = m_document->displayName();
+        } else {
+            QMessageBox::information(this, tr("Explore hardware"), tr("Open a network or a project to explore first."));
+            return;
+        }
+    } catch (const std::exception &e) {
+        QMessageBox::warning(this, tr("Explore hardware"), QString::fromStdString(e.what()));
+        return;
+    }
+    // A point's hardware goes to the open project through its undo stack
+    // (Edit › Undo takes it back).
+    target.apply = [this](const Hardware &point) -> QString {
+        if (startPageShown())
+            return tr("Open a project (or a layer of the network) to apply this hardware to it.");
+        Problem problem = m_document->problem();
+        problem.hardware = withPointHardware(problem.hardware, point);
+        if (const std::vector<std::string> problems = problem.hardware.problems(); !problems.empty())
+            return tr("This hardware does not suit the open project: %1").arg(QString::fromStdString(problems.front()));
+        if (problem == m_document->problem())
+            return tr("The open project already has this hardware.");
+        // Named by the point's values: two clicks are two undo steps (the
+        // same name would merge them as keystrokes in one field are).
+        m_document->undoStack()->push(new EditProblemCommand(
+            m_document, problem, tr("hardware (explored mem_size %1, nbop_pe %2)").arg(point.mem_size).arg(point.nbop_pe)));
+        const QString message = tr("Applied mem_size %1, nbop_pe %2, t_l %3 to %4 (Edit › Undo takes it back)")
+                                    .arg(point.mem_size)
+                                    .arg(point.nbop_pe)
+                                    .arg(point.t_l)
+                                    .arg(m_document->displayName());
+        statusBar()->showMessage(message, 6000);
+        return message;
+    };
+    m_explore = new ExploreDialog(std::move(target), this);
+    m_explore->setAttribute(Qt::WA_DeleteOnClose);
+    m_explore->show();
 }
 
 } // namespace convoffload::ui

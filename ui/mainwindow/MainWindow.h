@@ -7,6 +7,7 @@
 #include "convoffload/model/Diagnostic.h"
 
 #include <QMainWindow>
+#include <QPointer>
 
 class QLabel;
 class QProgressBar;
@@ -19,6 +20,7 @@ namespace convoffload::ui {
 
 class ChartsPanel;
 class ExperimentsDialog;
+class ExploreDialog;
 class DiagnosticsPanel;
 class GridView;
 class GroupsPanel;
@@ -77,6 +79,9 @@ private:
     void chooseTimelineFile();
     void optimiseStrategy();
     void showExperiments();
+    /// Optimise › Explore Hardware…: the Explore dialog on the open network,
+    /// else on the open project (docs/user/explore.md#in-the-window).
+    void exploreHardware();
     void updateTitle();
     void updateRecentFiles();
     void addRecentFile(const QString &path);
@@ -105,6 +110,7 @@ private:
     QMenu *m_recentMenu = nullptr;
     QMenu *m_viewMenu = nullptr;
     ExperimentsDialog *m_experiments = nullptr;
+    QPointer<ExploreDialog> m_explore; // deleted when closed: a new one explores what is open then
     WindowLayout *m_layout = nullptr;
     bool m_bottomTall = false; // the bottom docks made tall for a network (showNetworkDock)
     StartPage *m_startPage = nullptr;

@@ -19,7 +19,9 @@ constexpr int kMaxDepth = 8;
 
 std::string lineWhere(const std::string &file, std::int64_t line) { return file + ":" + std::to_string(line); }
 
-ExploreRecord recordOf(const std::string &file, std::int64_t number, std::string_view text)
+} // namespace
+
+ExploreRecord parseExploreLine(const std::string &file, std::int64_t number, std::string_view text)
 {
     const std::string where = lineWhere(file, number);
     nlohmann::json json;
@@ -69,8 +71,6 @@ ExploreRecord recordOf(const std::string &file, std::int64_t number, std::string
     return r;
 }
 
-} // namespace
-
 std::vector<ExploreRecord> readExploreFile(const std::string &path)
 {
     std::vector<ExploreRecord> records;
@@ -80,7 +80,7 @@ std::vector<ExploreRecord> readExploreFile(const std::string &path)
             line.remove_suffix(1);
         if (line.empty())
             throw FormatError(lineWhere(path, number), "an empty line (an explore file has one JSON object per line)");
-        records.push_back(recordOf(path, number, line));
+        records.push_back(parseExploreLine(path, number, line));
     });
     readFileInChunks(path, kMaxExploreFileBytes, [&](std::string_view chunk) {
         if (!chunk.empty())

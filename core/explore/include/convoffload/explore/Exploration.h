@@ -22,7 +22,7 @@ struct ExploreOptions {
     bool generate = true; // false: the target's own strategies only (--own-only)
     /// Seconds of the search optimiser per point (`network --optimize`); 0: none.
     double optimise_s = 0;
-    std::uint64_t seed = 0;
+    std::uint64_t seed = 1; // the CLI's --seed default, so default options name the CLI's run
     std::optional<std::int64_t> moves; // the search's move budget: with a seed, reproducible
     int threads = 0; // layers analysed at once (0: the cores); never changes a result
     const std::atomic<bool> *cancel = nullptr; // raising it throws Cancelled

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace convoffload {
@@ -29,6 +30,11 @@ struct ExploreRecord {
     bool all_valid = false;
     std::int64_t layers = 0;
 };
+
+/// One line (without its newline), checked as readExploreFile checks each:
+/// a FormatError names `file` and `number`. The GUI reads the lines of its
+/// own run through it, so its chart sees what a reader of the file would.
+ExploreRecord parseExploreLine(const std::string &file, std::int64_t number, std::string_view text);
 
 /// Every line of `path`. A line that is not one of ours (not JSON, not an
 /// object, a key missing or of the wrong type, a point outside 0…points-1)
