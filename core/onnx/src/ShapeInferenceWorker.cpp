@@ -82,6 +82,12 @@ int fail(const std::string &message)
     return 2;
 }
 
+#ifdef __SANITIZE_ADDRESS__
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
 } // namespace
 
 int onnxShapeInferenceWorkerMain(int argc, char **argv)
@@ -97,9 +103,11 @@ int onnxShapeInferenceWorkerMain(int argc, char **argv)
     if (!cpuRead || *end != '\0' || memory == 0)
         return fail("the limits must be positive integers");
     // The soft CPU limit sends SIGXCPU, the hard one a second later SIGKILL;
-    // no core file of a crash fills the disk.
-    if (!limit(RLIMIT_CPU, rlim_t(cpu), rlim_t(cpu + 1)) || !limit(RLIMIT_AS, rlim_t(memory), rlim_t(memory))
-        || !limit(RLIMIT_CORE, 0, 0))
+    // no core file of a crash fills the disk. AddressSanitizer (the sanitize
+    // build) reserves terabytes of address space for its shadow memory: there
+    // the address space is not limited.
+    if (!limit(RLIMIT_CPU, rlim_t(cpu), rlim_t(cpu + 1))
+        || (!kAddressSanitizer && !limit(RLIMIT_AS, rlim_t(memory), rlim_t(memory))) || !limit(RLIMIT_CORE, 0, 0))
         return fail("cannot set the worker's resource limits");
     try {
         onnx::ModelProto model;
