@@ -9,11 +9,10 @@
 
 namespace convoffload::ui {
 
-namespace {
-
-/// The smallest 1, 2 or 5 × 10^k that is >= `needed` (> 0).
 double niceStepAtLeast(double needed)
 {
+    if (!(needed > 0))
+        return 1;
     double decade = std::pow(10.0, std::floor(std::log10(needed)));
     for (;;) {
         for (const double m : {1.0, 2.0, 5.0})
@@ -22,8 +21,6 @@ double niceStepAtLeast(double needed)
         decade *= 10;
     }
 }
-
-} // namespace
 
 NiceScale niceScale(double low, double high, int maxIntervals, double minStep)
 {

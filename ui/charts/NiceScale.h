@@ -18,6 +18,10 @@ struct NiceScale {
     int decimals = 0; // digits after the point that the step needs
 };
 
+/// The smallest 1, 2 or 5 × 10^k that is at least `needed`; 1 when `needed`
+/// is not above 0. The painted plots (network, Pareto) step their axes by it.
+double niceStepAtLeast(double needed);
+
 /// The smallest scale covering [low, high] with at most `maxIntervals`
 /// steps of 1, 2 or 5 × 10^k, the step at least `minStep` (1 for counts:
 /// integer ticks). An empty range gets one step around its value.

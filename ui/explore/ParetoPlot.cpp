@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "explore/ParetoPlot.h"
 
+#include "charts/NiceScale.h"
 #include "convoffload/explore/ParetoFront.h"
 
 #include <QFontMetricsF>
@@ -50,18 +51,6 @@ void drawMarker(QPainter &painter, QPointF at, double r, Shape shape, const QCol
             QPointF(at.x(), at.y() + r * 1.15), QPointF(at.x() - r, at.y())}));
         break;
     }
-}
-
-/// 1, 2 or 5 times a power of ten, at least `raw`.
-double niceStep(double raw)
-{
-    if (!(raw > 0))
-        return 1;
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    for (const double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * power >= raw)
-            return m * power;
-    return 10 * power;
 }
 
 /// A value of the hardware as the series name shows it; empty when absent.
@@ -343,7 +332,7 @@ ParetoPlot::Geometry ParetoPlot::layOut(QPainter *painter, const QRectF &rect, c
         yMin = std::max(0.0, lo - span * 0.1);
         yMax = hi + span * 0.1;
         const int wanted = std::max(2, int((plotBottom - y) / (line * 2.2)));
-        const double step = niceStep((yMax - yMin) / wanted);
+        const double step = niceStepAtLeast((yMax - yMin) / wanted);
         for (double v = std::ceil(yMin / step) * step; v <= yMax + step * 1e-9; v += step)
             yTicks.push_back(v);
     }

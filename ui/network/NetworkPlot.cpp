@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "network/NetworkPlot.h"
 
+#include "charts/NiceScale.h"
 #include "render/Palette.h"
 
 #include <QFontMetricsF>
@@ -13,18 +14,6 @@
 namespace convoffload::ui {
 
 namespace {
-
-/// 1, 2 or 5 times a power of ten, at least `raw`.
-double niceStep(double raw)
-{
-    if (!(raw > 0))
-        return 1;
-    const double power = std::pow(10.0, std::floor(std::log10(raw)));
-    for (const double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * power >= raw)
-            return m * power;
-    return 10 * power;
-}
 
 struct Part {
     QString label;
@@ -215,7 +204,7 @@ NetworkPlot::Layout NetworkPlot::layOut(QPainter *painter, const QRectF &rect, c
     // The value axis: about one tick per two label widths.
     const double labelWidth = fm.horizontalAdvance(plotNumber(top > 0 ? top : 1)) + gap;
     const int ticks = std::max(1, int(barSpace / (labelWidth * 1.6)));
-    const double step = niceStep((top > 0 ? top : 1) / ticks);
+    const double step = niceStepAtLeast((top > 0 ? top : 1) / ticks);
     const double axisMax = std::max(step, std::ceil((top > 0 ? top : 1) / step) * step);
     const double scale = barSpace / axisMax;
 
