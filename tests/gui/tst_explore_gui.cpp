@@ -258,8 +258,10 @@ private slots:
         QVERIFY(dialog.run());
         QVERIFY(finished.wait(120000));
         QCOMPARE(dialog.progress()->value(), 12);
-        if (qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT_EXPLORE")) { // a look at it, at 1280×720
-            dialog.resize(1280, 720);
+        if (qEnvironmentVariableIsSet("CONVOFFLOAD_SCREENSHOT_EXPLORE")) { // a look at it, at 1280×720 or WxH
+            const QStringList size
+                = qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_SIZE", QStringLiteral("1280x720")).split(QLatin1Char('x'));
+            dialog.resize(size.value(0).toInt(), size.value(1).toInt());
             dialog.show();
             QVERIFY(QTest::qWaitForWindowExposed(&dialog));
             dialog.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT_EXPLORE"));
