@@ -138,7 +138,10 @@ S1Evaluation evaluate(const S1Instance &in, const Groups &groups)
     // previous group's union is kept and any other is loaded.
     std::vector<std::int64_t> lastGroup(std::size_t(in.pixels), -2);
     std::vector<int> loads(std::size_t(in.pixels), 0);
+    TransferTally transferLoads, transferWrites;
+    std::vector<std::int64_t> items; // a step's loaded pixels, or a group's patches (transfer model)
     for (std::size_t k = 0; k < groups.size(); ++k) {
+        items.clear();
         const std::int64_t gk = std::int64_t(k);
         std::int64_t unionSize = 0;
         for (PatchId p : groups[k]) {
@@ -150,6 +153,8 @@ S1Evaluation evaluate(const S1Instance &in, const Groups &groups)
                 ++unionSize;
                 if (lastGroup[px] != gk - 1) {
                     ++ev.loaded_pixels;
+                    if (in.transfer)
+                        items.push_back(in.transfer->storedIndex(px));
                     if (++loads[px] == in.max_loads_per_pixel + 1) {
                         ++ev.reload_pixels;
                         if (ev.violation.empty())
@@ -166,8 +171,19 @@ S1Evaluation evaluate(const S1Instance &in, const Groups &groups)
                 + std::to_string(unionSize * in.elements_per_pixel + std::int64_t(groups[k].size()) * in.elements_per_patch
                     + in.fixed_elements)
                 + " elements on chip, more than mem_size = " + std::to_string(in.mem_size));
+        if (in.transfer) {
+            std::sort(items.begin(), items.end());
+            transferLoads += in.transfer->input(items);
+            items.clear();
+            for (PatchId p : groups[k])
+                if (std::int64_t(p) < in.patches)
+                    items.push_back(std::int64_t(p));
+            std::sort(items.begin(), items.end());
+            transferWrites += in.transfer->outputs(items);
+        }
     }
-    ev.duration = in.duration(ev.loaded_pixels, ev.groups);
+    ev.duration = in.transfer ? in.cost_per_group * double(ev.groups) + in.transfer->duration(transferLoads, transferWrites)
+                              : in.duration(ev.loaded_pixels, ev.groups);
     ev.feasible = ev.violation.empty();
     return ev;
 }

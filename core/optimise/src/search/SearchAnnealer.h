@@ -163,12 +163,23 @@ private:
     Proposal price(std::vector<SearchState::Pair> removed, std::vector<SearchState::Pair> added,
         std::initializer_list<std::pair<int, int>> reversals)
     {
-        const SearchState::LoadChange change = m_state.adjacencyChange(removed, added);
-        m_pricedDelta = m_in.cost_per_pixel_load * double(change.loads) + m_reloadPenalty * m_unit * double(change.reloadExcess);
         for (auto [first, last] : reversals)
             if (first < last)
                 m_edits.push_back({Edit::Reverse, first, last, 0});
+        if (m_in.transfer)
+            return applyOrderMove();
+        const SearchState::LoadChange change = m_state.adjacencyChange(removed, added);
+        m_pricedDelta = m_in.cost_per_pixel_load * double(change.loads) + m_reloadPenalty * m_unit * double(change.reloadExcess);
         return Proposal::Priced;
+    }
+
+    /// Under a transfer model a step's load depends on which group comes
+    /// first in its pair, so reversing a segment changes the loads inside
+    /// it: order moves are applied and read off the state instead.
+    Proposal applyOrderMove()
+    {
+        redo();
+        return Proposal::Applied;
     }
 
     Proposal swapPatches()
@@ -273,8 +284,6 @@ private:
             added.insert(added.end(), {{ok, oi}, {oj, ok1}});
         else
             added.insert(added.end(), {{ok, oj}, {oi, ok1}});
-        const SearchState::LoadChange change = m_state.adjacencyChange(removed, added);
-        m_pricedDelta = m_in.cost_per_pixel_load * double(change.loads) + m_reloadPenalty * m_unit * double(change.reloadExcess);
         auto reversal = [&](int first, int last) {
             if (first < last)
                 m_edits.push_back({Edit::Reverse, first, last, 0});
@@ -291,6 +300,10 @@ private:
                 reversal(k + 1, k + 1 + span);
             reversal(k + 2 + span, j);
         }
+        if (m_in.transfer)
+            return applyOrderMove();
+        const SearchState::LoadChange change = m_state.adjacencyChange(removed, added);
+        m_pricedDelta = m_in.cost_per_pixel_load * double(change.loads) + m_reloadPenalty * m_unit * double(change.reloadExcess);
         return Proposal::Priced;
     }
 

@@ -15,6 +15,8 @@ SearchState::SearchState(const S1Instance &instance, const Groups &start)
     m_position.assign(groupIds, -1);
     m_union.assign(groupIds, {});
     m_groupMemoryExcess.assign(groupIds, 0);
+    m_groupLoad.assign(groupIds, {});
+    m_groupWrite.assign(groupIds, {});
     m_groupOf.assign(std::size_t(instance.patches), -1);
     m_indexInGroup.assign(std::size_t(instance.patches), -1);
 
@@ -48,6 +50,40 @@ SearchState::SearchState(const S1Instance &instance, const Groups &start)
         for (PixelId px : m_union[m_order[pos]])
             if (!holdsAt(pos - 1, px))
                 changeLoads(px, +1);
+    if (instance.transfer)
+        for (int pos = 0; pos < int(m_order.size()); ++pos) {
+            refreshLoad(pos);
+            refreshWrite(m_order[pos]);
+        }
+}
+
+void SearchState::refreshLoad(int position)
+{
+    if (!m_instance->transfer || position < 0 || position >= int(m_order.size()))
+        return;
+    const S1TransferCost &cost = *m_instance->transfer;
+    const int group = m_order[position];
+    m_items.clear();
+    for (PixelId px : m_union[group])
+        if (!holdsAt(position - 1, px))
+            m_items.push_back(cost.storedIndex(px));
+    std::sort(m_items.begin(), m_items.end());
+    const TransferTally now = cost.input(m_items);
+    m_transferLoads -= m_groupLoad[group];
+    m_transferLoads += now;
+    m_groupLoad[group] = now;
+}
+
+void SearchState::refreshWrite(int group)
+{
+    if (!m_instance->transfer)
+        return;
+    m_items.assign(m_members[group].begin(), m_members[group].end());
+    std::sort(m_items.begin(), m_items.end());
+    const TransferTally now = m_instance->transfer->outputs(m_items);
+    m_transferWrites -= m_groupWrite[group];
+    m_transferWrites += now;
+    m_groupWrite[group] = now;
 }
 
 Groups SearchState::groups() const
@@ -225,6 +261,14 @@ void SearchState::movePatch(PatchId patch, int toGroup)
         if (addUse(toGroup, px))
             changeLoads(px, +1 - int(holdsAt(toPos - 1, px)) - int(holdsAt(toPos + 1, px)));
     refreshMemory(toGroup);
+    if (m_instance->transfer) {
+        // Both groups' loads and writes, and the loads of the steps after
+        // them (their predecessor's union changed).
+        for (int pos : {fromPos, fromPos + 1, toPos, toPos + 1})
+            refreshLoad(pos); // twice when they meet: harmless
+        refreshWrite(from);
+        refreshWrite(toGroup);
+    }
 }
 
 void SearchState::reverse(int first, int last)
@@ -244,6 +288,10 @@ void SearchState::reverse(int first, int last)
     std::reverse(m_order.begin() + first, m_order.begin() + last + 1);
     for (int pos = first; pos <= last; ++pos)
         m_position[m_order[pos]] = pos;
+    // A load depends on the order of its pair: every step of the segment,
+    // and the one after it, loads something else now.
+    for (int pos = first; pos <= last + 1 && m_instance->transfer; ++pos)
+        refreshLoad(pos);
 }
 
 int SearchState::insertEmptyGroup(int position)
@@ -259,6 +307,8 @@ int SearchState::insertEmptyGroup(int position)
     m_freeIds.pop_back();
     m_order.insert(m_order.begin() + position, id);
     renumberFrom(position);
+    m_groupLoad[id] = m_groupWrite[id] = {}; // empty: loads and writes nothing
+    refreshLoad(position + 1);
     return id;
 }
 
@@ -275,6 +325,11 @@ void SearchState::removeEmptyGroup(int position)
     m_addedPairs = {{left, right}};
     accumulatePairs(m_removedPairs, m_addedPairs);
     applyAccumulated();
+    // An empty group loads and writes nothing; its successor's load changes.
+    m_transferLoads -= m_groupLoad[id];
+    m_transferWrites -= m_groupWrite[id];
+    m_groupLoad[id] = m_groupWrite[id] = {};
+    refreshLoad(position);
 }
 
 } // namespace convoffload::search

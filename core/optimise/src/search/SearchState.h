@@ -28,7 +28,14 @@ public:
     /// Σ over groups of elements beyond mem_size.
     std::int64_t memoryExcess() const { return m_memoryExcess; }
     bool feasible() const { return m_reloadExcess == 0 && m_memoryExcess == 0; }
-    double duration() const { return m_instance->duration(m_loadedPixels, groupCount()); }
+    /// evaluate()'s duration of groups(): under the instance's transfer
+    /// model, its cost (kept per step, see refreshTransfer).
+    double duration() const
+    {
+        const S1Instance &in = *m_instance;
+        return in.transfer ? in.cost_per_group * double(groupCount()) + in.transfer->duration(m_transferLoads, m_transferWrites)
+                           : in.duration(m_loadedPixels, groupCount());
+    }
 
     int groupOf(PatchId p) const { return m_groupOf[p]; }
     int groupSize(int group) const { return int(m_members[group].size()); }
@@ -80,6 +87,11 @@ private:
     /// change of its loads) into m_pairDelta, listing the pixels in m_touched.
     void accumulatePairs(const std::vector<Pair> &removed, const std::vector<Pair> &added);
     void applyAccumulated();
+    /// Under a transfer model: prices again the load of the group at
+    /// `position` (what its predecessor does not hold), O(|U| log |U|), or
+    /// a group's write.
+    void refreshLoad(int position);
+    void refreshWrite(int group);
 
     const S1Instance *m_instance;
     int m_maxLoads;
@@ -101,6 +113,12 @@ private:
     std::vector<int> m_pairDelta; // by pixel, scratch of accumulatePairs (all 0 between calls)
     std::vector<PixelId> m_touched; // scratch: pixels with a non-zero m_pairDelta
     std::vector<Pair> m_removedPairs, m_addedPairs; // scratch for the edits
+
+    // Under a transfer model: each group's load (at its position) and
+    // write, and their sums; integers, so no rounding drifts over moves.
+    std::vector<TransferTally> m_groupLoad, m_groupWrite; // by group id
+    TransferTally m_transferLoads, m_transferWrites;
+    std::vector<std::int64_t> m_items; // scratch of refreshLoad / refreshWrite
 
     std::int64_t m_loadedPixels = 0;
     std::int64_t m_reloadExcess = 0;

@@ -7,6 +7,7 @@
 // duration of an ordered partition, without expanding it into steps.
 #include "convoffload/model/Problem.h"
 #include "convoffload/model/S1Strategy.h"
+#include "convoffload/optimise/S1TransferCost.h"
 
 #include <cstdint>
 #include <optional>
@@ -60,6 +61,12 @@ struct S1Instance {
     double cost_per_group = 1;
     double constant_cost = 0;
 
+    /// Set (by the caller that minimises it, never by makeS1Instance): the
+    /// transfer model's cost replaces the linear one in evaluate() and in
+    /// the search. Every linear duration is a lower bound of it (a run of m
+    /// elements touches at least m/B blocks), so the bounds stay sound.
+    std::optional<S1TransferCost> transfer;
+
     bool fitsMemory(std::int64_t unionPixels, std::int64_t groupPatches) const
     {
         return unionPixels * elements_per_pixel + groupPatches * elements_per_patch + fixed_elements <= mem_size;
@@ -83,7 +90,7 @@ struct S1Evaluation {
         = 0; // pixel slices (pixels when g = 1) loaded more than max_loads_per_pixel times (the paper's assumption)
     std::int64_t loaded_pixels = 0; // Σ|I_slice| counted in pixels
     std::int64_t groups = 0;
-    double duration = 0; // meaningful when every patch is placed once
+    double duration = 0; // meaningful when every patch is placed once; under `transfer`, its cost
 };
 
 /// Checks every constraint of the problem (each patch exactly once, group size,
