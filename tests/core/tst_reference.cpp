@@ -1354,6 +1354,25 @@ void TestReference::fusedKernelBlockedGroupedAgreement()
             + " n=" + std::to_string(p.layer.n) + " B=" + std::to_string(b) + " G=" + std::to_string(g);
         if (const std::string diff = compareResults(*fused, general); !diff.empty())
             return where + ": fused vs general: " + diff;
+        // The route simulateStrategy takes: the steps walked off the groups
+        // and blocks, never listed.
+        const std::optional<SimulationResult> walked = simulateKernelBlockedFused(p, kernelBlockedPartsOf(p, spec), so);
+        if (!walked)
+            return where + ": the fused pass declined the kernel-blocked plan";
+        if (const std::string diff = compareResults(*walked, general); !diff.empty())
+            return where + ": kernel-blocked plan vs general: " + diff;
+        // ... and on the same layer made dense.
+        Problem dense = p;
+        dense.layer.group = 1;
+        const TensorData denseData = randomTensors(rng, dense.layer, 40000);
+        so.data = &denseData;
+        const std::optional<SimulationResult> walkedDense
+            = simulateKernelBlockedFused(dense, kernelBlockedPartsOf(dense, spec), so);
+        if (!walkedDense)
+            return where + ": the fused pass declined the dense kernel-blocked plan";
+        if (const std::string diff = compareResults(*walkedDense, simulate(dense, expandStrategy(dense, spec), so));
+            !diff.empty())
+            return where + " dense: kernel-blocked plan vs general: " + diff;
         return {};
     });
     QVERIFY(runs > 100);

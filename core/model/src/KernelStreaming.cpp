@@ -73,21 +73,27 @@ ComputeSteps kernelBlocked(
     return kernelBlockedSteps(groups, blocks, loop);
 }
 
-ComputeSteps kernelBlockedSteps(const Groups &groups, const std::vector<KernelBlock> &blocks, KernelLoop loop)
+KernelBlockedStep kernelBlockedStepAt(std::size_t step, std::size_t groups, std::size_t blocks, KernelLoop loop)
 {
-    ComputeSteps steps;
-    steps.reserve(groups.size() * blocks.size());
     // The outer index picks the direction of the inner walk (serpentine), so
     // the step that ends one pass and the one that starts the next share data.
     const auto inner = [](std::size_t outer, std::size_t count, std::size_t k) { return outer % 2 == 0 ? k : count - 1 - k; };
     if (loop == KernelLoop::KernelsOuter) {
-        for (std::size_t j = 0; j < blocks.size(); ++j)
-            for (std::size_t k = 0; k < groups.size(); ++k)
-                steps.push_back({groups[inner(j, groups.size(), k)], blocks[j]});
-    } else {
-        for (std::size_t i = 0; i < groups.size(); ++i)
-            for (std::size_t k = 0; k < blocks.size(); ++k)
-                steps.push_back({groups[i], blocks[inner(i, blocks.size(), k)]});
+        const std::size_t j = step / groups;
+        return {inner(j, groups, step % groups), j};
+    }
+    const std::size_t i = step / blocks;
+    return {i, inner(i, blocks, step % blocks)};
+}
+
+ComputeSteps kernelBlockedSteps(const Groups &groups, const std::vector<KernelBlock> &blocks, KernelLoop loop)
+{
+    ComputeSteps steps;
+    const std::size_t count = groups.size() * blocks.size();
+    steps.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const KernelBlockedStep at = kernelBlockedStepAt(i, groups.size(), blocks.size(), loop);
+        steps.push_back({groups[at.group], blocks[at.block]});
     }
     return steps;
 }
@@ -104,18 +110,10 @@ ComputeSteps stepsOfGroups(const Layer &layer, const Groups &groups)
     return steps;
 }
 
-ComputeSteps computeStepsOf(const Problem &problem, const StrategySpec &spec)
+KernelBlockedParts kernelBlockedPartsOf(const Problem &problem, const StrategySpec &spec)
 {
     const Layer &layer = problem.layer;
     const std::string who = "strategy '" + spec.name + "': ";
-    if (isS1Kind(spec.kind))
-        return stepsOfGroups(layer, groupsOf(problem, spec));
-    if (spec.kind == StrategyKind::Steps) {
-        if (spec.steps.empty())
-            throw StrategyError(who + "it has no steps");
-        checkExpandable(layer, spec.steps, who);
-        return spec.steps;
-    }
     const std::int64_t b = spec.kernel_block.value_or(layer.n);
     try {
         requireBlock(layer.n, b);
@@ -130,7 +128,23 @@ ComputeSteps computeStepsOf(const Problem &problem, const StrategySpec &spec)
             + std::to_string(layer.opsPerOutput() * b) + " MACs but nbop_pe is " + std::to_string(problem.hardware.nbop_pe)
             + "; set group_size, lower kernel_block or raise nbop_pe");
     }
-    return kernelBlocked(layer, g, b, spec.order, spec.loop);
+    return {spec.order == PatchOrder::RowByRow ? rowByRow(layer, g) : zigzag(layer, g), kernelBlocks(layer.n, b), spec.loop};
+}
+
+ComputeSteps computeStepsOf(const Problem &problem, const StrategySpec &spec)
+{
+    const Layer &layer = problem.layer;
+    const std::string who = "strategy '" + spec.name + "': ";
+    if (isS1Kind(spec.kind))
+        return stepsOfGroups(layer, groupsOf(problem, spec));
+    if (spec.kind == StrategyKind::Steps) {
+        if (spec.steps.empty())
+            throw StrategyError(who + "it has no steps");
+        checkExpandable(layer, spec.steps, who);
+        return spec.steps;
+    }
+    const KernelBlockedParts parts = kernelBlockedPartsOf(problem, spec);
+    return kernelBlockedSteps(parts.groups, parts.blocks, parts.loop);
 }
 
 StepList expandSteps(const Problem &problem, const ComputeSteps &plan)

@@ -94,6 +94,7 @@ SimulationOptions rankingOptions(const std::atomic<bool> *cancel)
     options.trace = false;
     options.functional = false;
     options.max_diagnostics_per_rule = 1;
+    options.step_stats = false; // a ranking reads totals only
     options.cancel = cancel;
     return options;
 }

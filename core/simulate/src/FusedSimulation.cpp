@@ -22,6 +22,7 @@ using detail::Reporter;
 /// of such steps).
 struct GroupsPlan {
     static constexpr bool kEveryKernel = true;
+    static constexpr bool kPartition = false;
     const Groups &groups;
     std::vector<KernelId> all;
     std::size_t size() const { return groups.size(); }
@@ -32,6 +33,7 @@ struct GroupsPlan {
 /// A patch order cut every G patches as a plan: group i is a span of it.
 struct SequencePlan {
     static constexpr bool kEveryKernel = true;
+    static constexpr bool kPartition = false;
     const PatchSequence &sequence;
     std::vector<KernelId> all;
     std::size_t size() const { return sequence.groupCount(); }
@@ -45,10 +47,33 @@ struct SequencePlan {
 
 struct StepsPlan {
     static constexpr bool kEveryKernel = false;
+    static constexpr bool kPartition = false;
     const ComputeSteps &steps;
     std::size_t size() const { return steps.size(); }
     const std::vector<PatchId> &patches(std::size_t i) const { return steps[i].patches; }
     const std::vector<KernelId> &kernels(std::size_t i) const { return steps[i].kernels; }
+};
+
+/// The steps of kernelBlockedSteps as a plan, read off its groups and
+/// blocks instead of a copy of a group per step (with B = 1 that list held
+/// every patch N times). Groups that partition the patches and blocks that
+/// partition the kernels compute every output once: coverageOf checks the
+/// two partitions instead of every (patch, kernel) pair.
+struct BlocksPlan {
+    static constexpr bool kEveryKernel = false;
+    static constexpr bool kPartition = true;
+    const Groups &groups;
+    const std::vector<KernelBlock> &blocks;
+    KernelLoop loop;
+    std::size_t size() const { return groups.size() * blocks.size(); }
+    const std::vector<PatchId> &patches(std::size_t i) const
+    {
+        return groups[kernelBlockedStepAt(i, groups.size(), blocks.size(), loop).group];
+    }
+    const std::vector<KernelId> &kernels(std::size_t i) const
+    {
+        return blocks[kernelBlockedStepAt(i, groups.size(), blocks.size(), loop).block];
+    }
 };
 
 /// forEachPatchPixel with the layer's figures worked out once, the same
@@ -355,7 +380,7 @@ private:
                 for (KernelId k : kernels)
                     m_reload.kernelComputed(step, patch, k);
         if (m_chip) {
-            if (!std::is_same_v<Plan, StepsPlan>)
+            if constexpr (Plan::kEveryKernel) // every kernel of each patch
                 m_chip->computePatches(step, group);
             else
                 for (PatchId patch : group)
@@ -681,6 +706,29 @@ template <typename Plan> std::optional<Coverage> coverageOf(const Layer &layer, 
         coverage.patches.assign(std::size_t((patchCount + 63) / 64), 0);
         return coverage;
     }
+    if constexpr (Plan::kPartition) {
+        // Each patch in exactly one group, each kernel in exactly one block:
+        // every output computed once, so none is left for forEachNever.
+        const auto partition = [](const auto &parts, std::int64_t count) {
+            std::vector<char> seen(std::size_t(count), 0);
+            std::int64_t total = 0;
+            for (const auto &part : parts) {
+                if (part.empty())
+                    return false;
+                for (const auto id : part) {
+                    if (std::int64_t(id) >= count || seen[id])
+                        return false;
+                    seen[id] = 1;
+                    ++total;
+                }
+            }
+            return total == count;
+        };
+        if (!partition(plan.groups, patchCount) || !partition(plan.blocks, layer.n))
+            return std::nullopt;
+        coverage.patches.assign(std::size_t((patchCount + 63) / 64), ~std::uint64_t(0));
+        return coverage;
+    }
     coverage.outputs.assign(std::size_t(layer.outputCount()), 0);
     for (std::size_t i = 0; i < plan.size(); ++i) {
         const auto &patches = plan.patches(i);
@@ -748,6 +796,12 @@ std::optional<SimulationResult> simulateStepsFused(
     const Problem &problem, const ComputeSteps &steps, const SimulationOptions &options)
 {
     return runFused(problem, StepsPlan{steps}, options);
+}
+
+std::optional<SimulationResult> simulateKernelBlockedFused(
+    const Problem &problem, const KernelBlockedParts &parts, const SimulationOptions &options)
+{
+    return runFused(problem, BlocksPlan{parts.groups, parts.blocks, parts.loop}, options);
 }
 
 } // namespace convoffload

@@ -252,6 +252,7 @@ LayerCandidate evaluate(const Problem &problem, const StrategySpec &spec, bool &
     options.trace = false;
     options.functional = false;
     options.max_diagnostics_per_rule = 1;
+    options.step_stats = false; // totals only: no per-step rows to allocate and sum again
     try {
         const SimulationResult r = simulateStrategy(problem, spec, options);
         setRowFigures(row, r);

@@ -18,8 +18,9 @@ SimulationResult simulateStrategy(const Problem &problem, const StrategySpec &sp
         if (const std::optional<PatchSequence> sequence = patchSequenceOf(problem, spec))
             if (std::optional<SimulationResult> fused = simulateS1Fused(problem, *sequence, options))
                 return std::move(*fused);
-        std::optional<SimulationResult> fused = isS1Kind(spec.kind)
-            ? simulateS1Fused(problem, groupsOf(problem, spec), options)
+        std::optional<SimulationResult> fused = isS1Kind(spec.kind) ? simulateS1Fused(problem, groupsOf(problem, spec), options)
+            : spec.kind == StrategyKind::KernelBlocked
+            ? simulateKernelBlockedFused(problem, kernelBlockedPartsOf(problem, spec), options)
             : simulateStepsFused(problem, computeStepsOf(problem, spec), options);
         if (fused)
             return std::move(*fused);

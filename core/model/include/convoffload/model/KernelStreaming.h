@@ -38,6 +38,22 @@ ComputeSteps kernelBlocked(
 /// groups and backwards for odd ones. One step per (group, block).
 ComputeSteps kernelBlockedSteps(const Groups &groups, const std::vector<KernelBlock> &blocks, KernelLoop loop);
 
+/// Step `step` of kernelBlockedSteps(groups, blocks, loop), as the indices
+/// of its group and block, for walking the steps without listing them.
+struct KernelBlockedStep {
+    std::size_t group = 0, block = 0;
+};
+KernelBlockedStep kernelBlockedStepAt(std::size_t step, std::size_t groups, std::size_t blocks, KernelLoop loop);
+
+/// What `kernelBlocked` (the generator) cuts a spec of kind `kernel-blocked`
+/// into, with computeStepsOf's checks and messages.
+struct KernelBlockedParts {
+    Groups groups;
+    std::vector<KernelBlock> blocks;
+    KernelLoop loop = KernelLoop::KernelsOuter;
+};
+KernelBlockedParts kernelBlockedPartsOf(const Problem &problem, const StrategySpec &spec);
+
 /// Every kernel on every patch of each group: an S1 strategy as compute steps.
 ComputeSteps stepsOfGroups(const Layer &layer, const Groups &groups);
 

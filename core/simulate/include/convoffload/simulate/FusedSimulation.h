@@ -32,4 +32,9 @@ std::optional<SimulationResult> simulateS1Fused(
 std::optional<SimulationResult> simulateStepsFused(
     const Problem &problem, const ComputeSteps &steps, const SimulationOptions &options);
 
+/// The same, for the steps kernelBlockedSteps(parts.groups, parts.blocks,
+/// parts.loop) lists, walked without listing them.
+std::optional<SimulationResult> simulateKernelBlockedFused(
+    const Problem &problem, const KernelBlockedParts &parts, const SimulationOptions &options);
+
 } // namespace convoffload
