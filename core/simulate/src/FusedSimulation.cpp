@@ -74,6 +74,13 @@ struct BlocksPlan {
     {
         return blocks[kernelBlockedStepAt(i, groups.size(), blocks.size(), loop).block];
     }
+    /// Step i computes the patches of step i - 1 (patches-outer, within a group).
+    bool repeatsPatches(std::size_t i) const
+    {
+        return i > 0
+            && kernelBlockedStepAt(i, groups.size(), blocks.size(), loop).group
+            == kernelBlockedStepAt(i - 1, groups.size(), blocks.size(), loop).group;
+    }
 };
 
 /// forEachPatchPixel with the layer's figures worked out once, the same
@@ -272,7 +279,17 @@ private:
     {
         const int step = int(g + 1);
         const std::uint32_t stamp = std::uint32_t(g + 2); // 0 = never needed, so group 0 keeps nothing
-        const std::uint32_t pixelStamp = stamp << 1; // | 1 when loaded beyond the reload bound at this step
+        // A step computing the previous step's patches again (patches-outer
+        // kernel blocks) keeps every pixel and loads none: without the chip
+        // memory, which lists them, its walk is skipped. Pixel stamps count
+        // walks, not steps, so the pixels it keeps still carry the stamp of
+        // the step before the next walk.
+        bool repeat = false;
+        if constexpr (Plan::kPartition)
+            repeat = !m_chip && !m_slices && !m_transfer && m_groups.repeatsPatches(g);
+        if (!repeat)
+            ++m_walks;
+        const std::uint32_t pixelStamp = std::uint32_t(m_walks + 1) << 1; // | 1 when loaded beyond the reload bound at this step
         const auto &group = m_groups.patches(g); // a vector or a span
         const std::vector<KernelId> &kernels = m_groups.kernels(g);
         const Hardware &hw = m_problem.hardware;
@@ -285,7 +302,9 @@ private:
         const bool listWarnings = m_reporter.listing(Rule::ReloadBound);
         if (m_slices)
             noteGroups(kernels);
-        const WalkCounts walked = walk(group, pixelStamp, listWarnings);
+        if (repeat)
+            m_warned.clear(); // the walk's list of pixels reaching the warning: none here
+        const WalkCounts walked = repeat ? WalkCounts{m_previousCount, 0, 0} : walk(group, pixelStamp, listWarnings);
         const std::int64_t inGroup = walked.kept + walked.loaded;
 
         // a1: F_inp = U(g-1) \ U(g).
@@ -404,7 +423,8 @@ private:
             m_previousPatches.assign(group.begin(), group.end());
             std::sort(m_previousPatches.begin(), m_previousPatches.end());
         }
-        std::swap(m_previous, m_current);
+        if (!repeat)
+            std::swap(m_previous, m_current);
         m_previousCount = inGroup;
         std::swap(m_previousKernels, m_currentKernels);
     }
@@ -678,6 +698,7 @@ private:
     std::vector<std::uint32_t> m_stamp;
     const std::uint32_t m_warnAt; // the load count that is warned about
     std::int64_t m_previousCount = 0; // |U(g-1)|
+    std::uint32_t m_walks = 0; // steps whose pixels were walked: the pixel stamps' clock
     std::uint8_t *m_patchFlags = nullptr; // the reload tally's, set in the walk without a call
     detail::ChipMemory::NarrowLoader m_narrowLoad; // set: the walk loads into the chip memory itself
     std::vector<std::uint32_t> m_loads, m_kernelLoads;
