@@ -317,9 +317,9 @@ private slots:
         const QList<QByteArray> lines = csv.out.trimmed().split('\n');
         QCOMPARE(lines.size(), 5); // header, a, b, the skipped dw, the total
         QVERIFY(lines[0].startsWith("layer,c_in,"));
-        QVERIFY(lines[2].startsWith("b,1,3,3,1,2,2,1,1,0,0,0,0,yes,ZigZag,zigzag,1,,,yes,22,10,4,4,"));
-        QCOMPARE(lines[3], QByteArray("dw,,,,,,,,,,,,,,depthwise,skipped,,,,no,,,,,,"));
-        QCOMPARE(lines[4], QByteArray("(total),,,,,,,,,,,,,,2 of 3 convolutions,,,,,no,32,,,,,1"));
+        QVERIFY(lines[2].startsWith("b,1,3,3,1,2,2,1,1,0,0,0,0,1,1,1,yes,ZigZag,zigzag,1,,,yes,22,10,4,4,"));
+        QCOMPARE(lines[3], QByteArray("dw,,,,,,,,,,,,,,,,,depthwise,skipped,,,,no,,,,,,"));
+        QCOMPARE(lines[4], QByteArray("(total),,,,,,,,,,,,,,,,,2 of 3 convolutions,,,,,no,32,,,,,1"));
         QCOMPARE(lines[4].count(','), lines[0].count(','));
         QCOMPARE(lines[3].count(','), lines[0].count(','));
 

@@ -611,13 +611,53 @@ private slots:
                 != std::string::npos,
             text.c_str());
         const std::string csv = networkToReportCsv(a);
-        QVERIFY2(csv.find("\n(total),,,,,,,,,,,,,,2 of 6 convolutions,,,,,no,32,,,,,1\n") != std::string::npos, csv.c_str());
+        QVERIFY2(csv.find("\n(total),,,,,,,,,,,,,,,,,2 of 6 convolutions,,,,,no,32,,,,,1\n") != std::string::npos, csv.c_str());
         // Without them: complete, 2 of 2.
         n.skipped.clear();
         const NetworkAnalysis whole = analyseNetwork(n);
         QCOMPARE(whole.complete(), true);
         QCOMPARE(networkToReportJson(whole)["skipped_by_reason"].dump(), std::string("{}"));
         QVERIFY(networkToReportText(whole).find("total duration: 32\n2 of 2 convolutions\n") != std::string::npos);
+    }
+
+    // network --csv names each layer's group and dilations (the mobile
+    // network's depthwise layers have g = C_in), as the network file holds them.
+    void csvCarriesGroupAndDilation()
+    {
+        Network n = loadNetwork(sample("networks/mobilenet-tiny.json"));
+        // A dilated one too: a 1x1 kernel spans one pixel whatever its dilation.
+        const auto pointwise
+            = std::find_if(n.layers.begin(), n.layers.end(), [](const NetworkLayer &l) { return l.layer.w_k == 1; });
+        QVERIFY(pointwise != n.layers.end());
+        pointwise->layer.dilation_w = 2;
+        NetworkAnalysisOptions o;
+        o.generate = false;
+        const NetworkAnalysis a = analyseNetwork(n, o);
+        std::istringstream csv(networkToReportCsv(a));
+        std::string line;
+        std::getline(csv, line);
+        const auto fields = [](const std::string &text) {
+            std::vector<std::string> out;
+            std::istringstream in(text);
+            for (std::string f; std::getline(in, f, ',');)
+                out.push_back(f);
+            return out;
+        };
+        const std::vector<std::string> header = fields(line);
+        const auto column
+            = [&](const char *name) { return std::size_t(std::find(header.begin(), header.end(), name) - header.begin()); };
+        QCOMPARE(header[column("group")], std::string("group"));
+        int grouped = 0;
+        for (const NetworkLayer &layer : n.layers) {
+            QVERIFY(std::getline(csv, line));
+            const std::vector<std::string> row = fields(line);
+            QCOMPARE(row[0], layer.name);
+            QCOMPARE(row[column("group")], std::to_string(layer.layer.group));
+            QCOMPARE(row[column("dilation_h")], std::to_string(layer.layer.dilation_h));
+            QCOMPARE(row[column("dilation_w")], std::to_string(layer.layer.dilation_w));
+            grouped += layer.layer.group > 1;
+        }
+        QVERIFY(grouped > 0);
     }
 
     void samplesAreWhatTheGeneratorMakes()

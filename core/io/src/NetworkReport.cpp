@@ -159,13 +159,15 @@ nlohmann::ordered_json networkToReportJson(const NetworkAnalysis &a)
 std::string networkToReportCsv(const NetworkAnalysis &a)
 {
     std::ostringstream out;
-    out << "layer,c_in,h_in,w_in,n,h_k,w_k,stride_h,stride_w,pad_top,pad_bottom,pad_left,pad_right,kernels_fit,best,kind,"
-           "group_size,kernel_block,loop,valid,total_duration,loaded_input,loaded_kernels,written,peak_footprint,share\n";
+    out << "layer,c_in,h_in,w_in,n,h_k,w_k,stride_h,stride_w,pad_top,pad_bottom,pad_left,pad_right,group,dilation_h,"
+           "dilation_w,kernels_fit,best,kind,group_size,kernel_block,loop,valid,total_duration,loaded_input,loaded_kernels,"
+           "written,peak_footprint,share\n";
     for (const LayerAnalysis &l : a.layers) {
         const Layer &s = l.problem.layer;
         out << csvField(l.name) << ',' << s.c_in << ',' << s.h_in << ',' << s.w_in << ',' << s.n << ',' << s.h_k << ',' << s.w_k
             << ',' << s.stride_h << ',' << s.stride_w << ',' << s.pad_top << ',' << s.pad_bottom << ',' << s.pad_left << ','
-            << s.pad_right << ',' << (l.kernels_fit ? "yes" : "no") << ',';
+            << s.pad_right << ',' << s.group << ',' << s.dilation_h << ',' << s.dilation_w << ','
+            << (l.kernels_fit ? "yes" : "no") << ',';
         if (const LayerCandidate *b = l.bestCandidate()) {
             const bool blocked = b->spec.kind == StrategyKind::KernelBlocked;
             out << csvField(b->row.name) << ',' << b->row.kind << ',' << b->row.group_size << ','
@@ -180,8 +182,8 @@ std::string networkToReportCsv(const NetworkAnalysis &a)
     // A row per skipped convolution (kind "skipped", its category as best),
     // then the total over "N of M convolutions".
     for (const SkippedConv &s : a.skipped)
-        out << csvField(s.node) << ",,,,,,,,,,,,,," << csvField(skippedCategory(s.reason)) << ",skipped,,,,no,,,,,,\n";
-    out << csvField("(total)") << ",,,,,,,,,,,,,," << csvField(convolutionsText(a)) << ",,,,," << (a.complete() ? "yes" : "no")
+        out << csvField(s.node) << ",,,,,,,,,,,,,,,,," << csvField(skippedCategory(s.reason)) << ",skipped,,,,no,,,,,,\n";
+    out << csvField("(total)") << ",,,,,,,,,,,,,,,,," << csvField(convolutionsText(a)) << ",,,,," << (a.complete() ? "yes" : "no")
         << ',' << numberText(a.total_duration) << ",,,,," << numberText(a.total_duration > 0 ? 1.0 : 0.0) << '\n';
     return out.str();
 }
