@@ -620,6 +620,77 @@ private slots:
         QVERIFY(networkToReportText(whole).find("total duration: 32\n2 of 2 convolutions\n") != std::string::npos);
     }
 
+    // The bound network uses to skip kernels-outer candidates, against the
+    // simulator: equal to the duration under the linear cost with next-step
+    // writes (the input loads are counted exactly), never above it with a
+    // transfer model or writes as late as possible; none for other specs.
+    void kernelsOuterBoundIsTheSimulatedDuration()
+    {
+        std::mt19937 rng(4242);
+        const auto uniform = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
+        int equal = 0, below = 0;
+        for (int i = 0; i < 400; ++i) {
+            Problem p;
+            Layer &l = p.layer;
+            l.c_in = uniform(1, 3);
+            l.n = uniform(1, 9);
+            l.h_in = uniform(2, 12);
+            l.w_in = uniform(2, 12);
+            l.h_k = uniform(1, std::min(3, l.h_in));
+            l.w_k = uniform(1, std::min(3, l.w_in));
+            l.stride_h = uniform(1, 2);
+            l.stride_w = uniform(1, 2);
+            l.pad_top = uniform(0, 1);
+            l.pad_left = uniform(0, 1);
+            l.pad_bottom = uniform(0, 1);
+            l.pad_right = uniform(0, 1);
+            l.dilation_w = l.w_k == 1 ? uniform(1, 2) : 1;
+            p.hardware.mem_size = 1 << 30;
+            p.hardware.nbop_pe = 1 << 30;
+            p.hardware.t_l = uniform(1, 3);
+            p.hardware.t_w = uniform(1, 3);
+            p.hardware.t_acc = uniform(1, 9);
+            p.options.padding_in_dram = uniform(0, 1) == 1;
+            p.options.kernels_preloaded = uniform(0, 1) == 1;
+            const bool exact = uniform(0, 2) > 0;
+            if (!exact) {
+                if (uniform(0, 1) == 1)
+                    p.hardware.transfer = Transfer{uniform(0, 1) ? Layout::Nhwc : Layout::Nchw, 4, 7};
+                else
+                    p.options.write_policy = WritePolicy::AsLateAsPossible;
+            }
+            StrategySpec spec;
+            spec.name = "kb";
+            spec.kind = StrategyKind::KernelBlocked;
+            spec.kernel_block = uniform(1, l.n);
+            spec.group_size = uniform(1, 7);
+            spec.order = uniform(0, 1) ? PatchOrder::ZigZag : PatchOrder::RowByRow;
+            spec.loop = KernelLoop::KernelsOuter;
+            const std::optional<double> bound = kernelsOuterLowerBound(p, spec);
+            QVERIFY(bound);
+            SimulationOptions o;
+            o.functional = false;
+            const double duration = simulateStrategy(p, spec, o).totalDuration();
+            if (exact) {
+                QCOMPARE(*bound, duration);
+                ++equal;
+            } else {
+                QVERIFY2(*bound <= duration, qPrintable(QStringLiteral("case %1: %2 > %3").arg(i).arg(*bound).arg(duration)));
+                below += *bound < duration;
+            }
+        }
+        QVERIFY(equal > 200 && below > 50);
+        Problem p;
+        StrategySpec patchesOuter{"po", StrategyKind::KernelBlocked, std::nullopt, {}};
+        patchesOuter.loop = KernelLoop::PatchesOuter;
+        QVERIFY(!kernelsOuterLowerBound(p, patchesOuter));
+        QVERIFY(!kernelsOuterLowerBound(p, {"z", StrategyKind::ZigZag, std::nullopt, {}}));
+        p.layer.c_in = p.layer.n = p.layer.group = 2;
+        StrategySpec grouped{"g", StrategyKind::KernelBlocked, std::nullopt, {}};
+        grouped.kernel_block = 1;
+        QVERIFY(!kernelsOuterLowerBound(p, grouped));
+    }
+
     // network --csv names each layer's group and dilations (the mobile
     // network's depthwise layers have g = C_in), as the network file holds them.
     void csvCarriesGroupAndDilation()

@@ -386,6 +386,53 @@ void considerCandidate(LayerAnalysis &layer, const StrategySpec &spec, Candidate
 
 } // namespace
 
+// Each pass after the first starts on the group the previous one ended with
+// (the walk is serpentine), so pass 2, 4, … load the sum of |U_i \ U_{i-1}|
+// over the groups after the first, and pass 1, 3, … of |U_{i-1} \ U_i|.
+std::optional<double> kernelsOuterLowerBound(const Problem &problem, const StrategySpec &spec)
+{
+    const Layer &l = problem.layer;
+    if (spec.kind != StrategyKind::KernelBlocked || spec.loop != KernelLoop::KernelsOuter || l.isGrouped())
+        return std::nullopt;
+    const std::int64_t block = spec.kernel_block.value_or(l.n);
+    if (block < 1 || block > l.n)
+        return std::nullopt;
+    StrategySpec order;
+    order.kind = spec.order == PatchOrder::RowByRow ? StrategyKind::RowByRow : StrategyKind::ZigZag;
+    order.group_size = spec.group_size.value_or(kernelBlockedGroupSize(problem, block));
+    if (*order.group_size < 1)
+        return std::nullopt;
+    const std::optional<PatchSequence> sequence = patchSequenceOf(problem, order);
+    const std::size_t groups = sequence->groupCount(), g = std::size_t(sequence->group_size);
+    std::vector<std::uint32_t> stamp(std::size_t(l.pixelCount()), 0);
+    std::int64_t first = 0, forward = 0, backward = 0, previousSize = 0;
+    for (std::size_t i = 0; i < groups; ++i) {
+        const std::uint32_t mark = std::uint32_t(i + 1);
+        std::int64_t size = 0, kept = 0;
+        for (std::size_t k = i * g; k < std::min(sequence->order.size(), (i + 1) * g); ++k)
+            forEachPatchPixel(l, problem.options.padding_in_dram, sequence->order[k], [&](PixelId px) {
+                if (stamp[px] == mark)
+                    return;
+                kept += i > 0 && stamp[px] == mark - 1;
+                stamp[px] = mark;
+                ++size;
+            });
+        if (i == 0) {
+            first = size;
+        } else {
+            forward += size - kept;
+            backward += previousSize - kept;
+        }
+        previousSize = size;
+    }
+    const std::int64_t passes = (l.n + block - 1) / block;
+    const std::int64_t pixels = first + forward + (passes / 2) * backward + ((passes - 1) / 2) * forward;
+    const Hardware &h = problem.hardware;
+    const std::int64_t kernels = problem.options.kernels_preloaded ? 0 : std::int64_t(l.n) * l.kernelElements();
+    return double(pixels * l.c_in + kernels) * h.t_l + double(l.outputCount()) * h.t_w
+        + double(std::int64_t(groups) * passes) * h.t_acc;
+}
+
 void considerCandidate(LayerAnalysis &layer, const StrategySpec &spec) { considerCandidate(layer, spec, nullptr); }
 
 LayerAnalysis analyseLayer(
@@ -417,6 +464,12 @@ LayerAnalysis analyseLayer(
         if (it >= first && best && it->bound >= best->row.total_duration)
             break;
         checkCancel(options);
+        // A tighter bound from one walk, where a kernels-outer strategy
+        // would otherwise be simulated pass by pass.
+        if (it >= first && best)
+            if (const std::optional<double> tight = kernelsOuterLowerBound(problem, it->spec);
+                tight && *tight >= best->row.total_duration)
+                continue;
         considerCandidate(a, it->spec, options.cache);
     }
     return a;
