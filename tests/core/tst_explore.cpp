@@ -292,7 +292,9 @@ private slots:
                 }
             }
         }
-        QVERIFY(cache.hits() > cache.misses()); // the points did share runs
+        // The points did share runs (fewer since the grid is bounded by a
+        // walk of each order: most candidates are no longer simulated).
+        QVERIFY2(cache.hits() > 0, qPrintable(QStringLiteral("%1 hits, %2 misses").arg(cache.hits()).arg(cache.misses())));
     }
 
     void runIdsDependOnEverythingButTheShard()

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <exception>
 #include <limits>
+#include <map>
 #include <mutex>
 #include <numeric>
 #include <optional>
@@ -186,6 +187,105 @@ std::vector<StrategySpec> defaultLayerStrategies(const Problem &problem)
 
 namespace {
 
+/// What one walk of a patch order cut into groups tells: |U_0| and, over the
+/// groups after the first, the sums of |U_i \ U_{i-1}| (forward) and of
+/// |U_{i-1} \ U_i| (backward).
+struct GroupWalk {
+    std::int64_t groups = 0, first = 0, forward = 0, backward = 0;
+};
+
+/// The S1 spec whose patch order and group size a generated spec of a dense
+/// layer walks; nullopt where the bound does not apply.
+std::optional<StrategySpec> walkedOrder(const Problem &problem, const StrategySpec &spec)
+{
+    const Layer &l = problem.layer;
+    if (l.isGrouped())
+        return std::nullopt;
+    if (spec.kind == StrategyKind::S1Baseline || spec.kind == StrategyKind::RowByRow || spec.kind == StrategyKind::ZigZag) {
+        StrategySpec order = spec;
+        if (spec.kind == StrategyKind::S1Baseline) {
+            order.kind = StrategyKind::RowByRow;
+            order.group_size = 1;
+        }
+        order.group_size = order.group_size.value_or(problem.nbPatchesMax());
+        return *order.group_size >= 1 ? std::optional(order) : std::nullopt;
+    }
+    if (spec.kind != StrategyKind::KernelBlocked)
+        return std::nullopt;
+    const std::int64_t block = spec.kernel_block.value_or(l.n);
+    if (block < 1 || block > l.n)
+        return std::nullopt;
+    StrategySpec order;
+    order.kind = spec.order == PatchOrder::RowByRow ? StrategyKind::RowByRow : StrategyKind::ZigZag;
+    order.group_size = spec.group_size.value_or(kernelBlockedGroupSize(problem, block));
+    return *order.group_size >= 1 ? std::optional(order) : std::nullopt;
+}
+
+GroupWalk walkGroups(const Problem &problem, const StrategySpec &order)
+{
+    const Layer &l = problem.layer;
+    const PatchSequence sequence = *patchSequenceOf(problem, order);
+    const std::size_t g = std::size_t(sequence.group_size);
+    GroupWalk w;
+    w.groups = std::int64_t(sequence.groupCount());
+    std::vector<std::uint32_t> stamp(std::size_t(l.pixelCount()), 0);
+    std::int64_t previousSize = 0;
+    for (std::size_t i = 0; i < std::size_t(w.groups); ++i) {
+        const std::uint32_t mark = std::uint32_t(i + 1);
+        std::int64_t size = 0, kept = 0;
+        for (std::size_t k = i * g; k < std::min(sequence.order.size(), (i + 1) * g); ++k)
+            forEachPatchPixel(l, problem.options.padding_in_dram, sequence.order[k], [&](PixelId px) {
+                if (stamp[px] == mark)
+                    return;
+                kept += i > 0 && stamp[px] == mark - 1;
+                stamp[px] = mark;
+                ++size;
+            });
+        if (i == 0) {
+            w.first = size;
+        } else {
+            w.forward += size - kept;
+            w.backward += previousSize - kept;
+        }
+        previousSize = size;
+    }
+    return w;
+}
+
+/// The duration bound of a generated spec from the walk of its order: its
+/// input and kernel loads counted exactly, every output written once, t_acc
+/// a step. S1 and patches-outer steps load U_i \ U_{i-1} at each new group;
+/// each kernels-outer pass after the first starts on the group the previous
+/// one ended with (the walk is serpentine), so pass 2, 4, … load the forward
+/// differences and pass 1, 3, … the backward ones. Patches-outer keeps the
+/// block a group ends with for the next group, which starts with it.
+double boundFromWalk(const Problem &problem, const StrategySpec &spec, const GroupWalk &w)
+{
+    const Layer &l = problem.layer;
+    const Hardware &h = problem.hardware;
+    const std::int64_t kernel = l.kernelElements();
+    std::int64_t pixels = w.first + w.forward, kernels = std::int64_t(l.n), steps = w.groups;
+    if (spec.kind == StrategyKind::KernelBlocked) {
+        const std::int64_t block = spec.kernel_block.value_or(l.n);
+        const std::int64_t passes = (l.n + block - 1) / block, last = l.n - (passes - 1) * block;
+        steps = w.groups * passes;
+        if (spec.loop == KernelLoop::KernelsOuter) {
+            pixels += (passes / 2) * w.backward + ((passes - 1) / 2) * w.forward;
+        } else {
+            // Group i - 1 ends on the last block when i - 1 is even, on the first when odd.
+            const std::int64_t transitions = w.groups - 1, even = w.groups / 2, odd = transitions - even;
+            kernels += transitions * l.n - even * last - odd * block;
+        }
+    }
+    if (problem.options.kernels_preloaded)
+        kernels = 0;
+    return double(pixels * l.c_in + kernels * kernel) * h.t_l + double(l.outputCount()) * h.t_w + double(steps) * h.t_acc;
+}
+
+} // namespace
+
+namespace {
+
 std::int64_t defaultGroupSize(const Problem &problem, const StrategySpec &spec)
 {
     switch (spec.kind) {
@@ -303,6 +403,7 @@ struct GridMember {
 std::vector<GridMember> candidateGrid(const Problem &problem, const std::vector<StrategySpec> &specs)
 {
     std::vector<GridMember> grid;
+    std::map<std::pair<StrategyKind, std::int64_t>, GroupWalk> walks;
     const Layer &l = problem.layer;
     const std::int64_t patches = l.patchCount();
     for (const StrategySpec &spec : specs) {
@@ -320,6 +421,16 @@ std::vector<GridMember> candidateGrid(const Problem &problem, const std::vector<
             const bool kernelsOuter = spec.kind != StrategyKind::KernelBlocked || spec.loop == KernelLoop::KernelsOuter;
             m.bound = durationLowerBound(problem, groups * blocks, kernelsOuter ? blocks : 1, kernelsOuter ? 1 : groups,
                 spec.kind == StrategyKind::KernelBlocked ? spec.kernel_block.value_or(l.n) : 0);
+            // On a dense layer, one walk of the member's patch order (shared
+            // by every member with that order and group size) bounds it
+            // tightly: the grid is then simulated nearly in duration order.
+            if (const std::optional<StrategySpec> order = walkedOrder(problem, m.spec)) {
+                const std::pair key{order->kind, *order->group_size};
+                auto walk = walks.find(key);
+                if (walk == walks.end())
+                    walk = walks.emplace(key, walkGroups(problem, *order)).first;
+                m.bound = std::max(m.bound, boundFromWalk(problem, m.spec, walk->second));
+            }
             grid.push_back(std::move(m));
             if (!isGenerator(spec.kind))
                 break; // S1-baseline: one patch per step already
@@ -386,51 +497,12 @@ void considerCandidate(LayerAnalysis &layer, const StrategySpec &spec, Candidate
 
 } // namespace
 
-// Each pass after the first starts on the group the previous one ended with
-// (the walk is serpentine), so pass 2, 4, … load the sum of |U_i \ U_{i-1}|
-// over the groups after the first, and pass 1, 3, … of |U_{i-1} \ U_i|.
-std::optional<double> kernelsOuterLowerBound(const Problem &problem, const StrategySpec &spec)
+std::optional<double> generatedLowerBound(const Problem &problem, const StrategySpec &spec)
 {
-    const Layer &l = problem.layer;
-    if (spec.kind != StrategyKind::KernelBlocked || spec.loop != KernelLoop::KernelsOuter || l.isGrouped())
+    const std::optional<StrategySpec> order = walkedOrder(problem, spec);
+    if (!order)
         return std::nullopt;
-    const std::int64_t block = spec.kernel_block.value_or(l.n);
-    if (block < 1 || block > l.n)
-        return std::nullopt;
-    StrategySpec order;
-    order.kind = spec.order == PatchOrder::RowByRow ? StrategyKind::RowByRow : StrategyKind::ZigZag;
-    order.group_size = spec.group_size.value_or(kernelBlockedGroupSize(problem, block));
-    if (*order.group_size < 1)
-        return std::nullopt;
-    const std::optional<PatchSequence> sequence = patchSequenceOf(problem, order);
-    const std::size_t groups = sequence->groupCount(), g = std::size_t(sequence->group_size);
-    std::vector<std::uint32_t> stamp(std::size_t(l.pixelCount()), 0);
-    std::int64_t first = 0, forward = 0, backward = 0, previousSize = 0;
-    for (std::size_t i = 0; i < groups; ++i) {
-        const std::uint32_t mark = std::uint32_t(i + 1);
-        std::int64_t size = 0, kept = 0;
-        for (std::size_t k = i * g; k < std::min(sequence->order.size(), (i + 1) * g); ++k)
-            forEachPatchPixel(l, problem.options.padding_in_dram, sequence->order[k], [&](PixelId px) {
-                if (stamp[px] == mark)
-                    return;
-                kept += i > 0 && stamp[px] == mark - 1;
-                stamp[px] = mark;
-                ++size;
-            });
-        if (i == 0) {
-            first = size;
-        } else {
-            forward += size - kept;
-            backward += previousSize - kept;
-        }
-        previousSize = size;
-    }
-    const std::int64_t passes = (l.n + block - 1) / block;
-    const std::int64_t pixels = first + forward + (passes / 2) * backward + ((passes - 1) / 2) * forward;
-    const Hardware &h = problem.hardware;
-    const std::int64_t kernels = problem.options.kernels_preloaded ? 0 : std::int64_t(l.n) * l.kernelElements();
-    return double(pixels * l.c_in + kernels) * h.t_l + double(l.outputCount()) * h.t_w
-        + double(std::int64_t(groups) * passes) * h.t_acc;
+    return boundFromWalk(problem, spec, walkGroups(problem, *order));
 }
 
 void considerCandidate(LayerAnalysis &layer, const StrategySpec &spec) { considerCandidate(layer, spec, nullptr); }
@@ -464,12 +536,6 @@ LayerAnalysis analyseLayer(
         if (it >= first && best && it->bound >= best->row.total_duration)
             break;
         checkCancel(options);
-        // A tighter bound from one walk, where a kernels-outer strategy
-        // would otherwise be simulated pass by pass.
-        if (it >= first && best)
-            if (const std::optional<double> tight = kernelsOuterLowerBound(problem, it->spec);
-                tight && *tight >= best->row.total_duration)
-                continue;
         considerCandidate(a, it->spec, options.cache);
     }
     return a;

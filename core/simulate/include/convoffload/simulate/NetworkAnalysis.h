@@ -50,13 +50,13 @@ std::vector<StrategySpec> generatedStrategies(const Problem &problem);
 double durationLowerBound(const Problem &problem, std::int64_t computeSteps, std::int64_t inputPasses = 1,
     std::int64_t kernelPasses = 1, std::int64_t kernelBlock = 0);
 
-/// A kernels-outer kernel-blocked strategy of a dense layer, bounded from
-/// one walk of its groups instead of a simulation of its passes
-/// (docs/reference/cli.md#network): its input loads counted exactly, every
-/// kernel loaded once, every output written once, t_acc a step. Under the
-/// linear cost with next-step writes, that is its duration. nullopt for any
-/// other spec.
-std::optional<double> kernelsOuterLowerBound(const Problem &problem, const StrategySpec &spec);
+/// A generated strategy (S1-baseline, Row-by-Row, ZigZag, kernel-blocked)
+/// of a dense layer, bounded from one walk of its patch order instead of a
+/// simulation of its steps (docs/reference/cli.md#network): its input and
+/// kernel loads counted exactly, every output written once, t_acc a step.
+/// Under the linear cost that is its duration; a transfer model only adds
+/// to it. nullopt for any other spec or a grouped layer.
+std::optional<double> generatedLowerBound(const Problem &problem, const StrategySpec &spec);
 
 /// The strategies an import stores with a layer (`--strategies default`):
 /// S1-baseline, Row-by-Row and ZigZag when the kernels fit and
