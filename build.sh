@@ -20,6 +20,7 @@ PACKAGES=(cmake ninja-build g++ pkg-config
           appstream desktop-file-utils dpkg-dev file  # the ship tests: metainfo, .desktop, .deb
           clang-format  # the format test
           poppler-utils  # tst_exportpresets reads exported PDFs back (pdftotext, pdftocairo)
+          acl  # tst_hostilesaves gives a shared file an ACL entry (setfacl) and reads it back (getfacl)
           parallel slurm-wlm munge)  # tst_explore_engines runs explore's shards on GNU Parallel and a local Slurm
 BUILD_DIR=${BUILD_DIR:-build}
 

@@ -8,6 +8,7 @@
 #include "mainwindow/MainWindow.h"
 #include "network/NetworkPanel.h"
 #include "document/ProjectDocument.h"
+#include "export/FigureExport.h"
 #include "export/HeadlessPlatform.h"
 #include "export/HeadlessReport.h"
 
@@ -19,6 +20,8 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QIcon>
+#include <QPainter>
+#include <QPixmap>
 #include <QElapsedTimer>
 #include <QTimer>
 
@@ -169,9 +172,17 @@ int main(int argc, char *argv[])
             if (window.document()->cursor())
                 window.document()->seek({wanted, convoffload::Action::Compute});
             QTimer::singleShot(300, &window, [&window, file] {
-                const bool ok = window.grab().save(file);
-                std::printf("%s %s\n", ok ? "Saved" : "Could not save", qPrintable(file));
-                QApplication::exit(ok ? 0 : 1);
+                // Saved as every file is (exportFigure: atomically, a link
+                // followed only where the kernel would), not by QPixmap::save.
+                const QPixmap shot = window.grab();
+                const auto result = convoffload::ui::exportFigure(
+                    [&shot](QPainter &painter, const QRectF &r) { painter.drawPixmap(r, shot, QRectF(shot.rect())); },
+                    shot.size(), file, QStringLiteral("ConvOffload"));
+                if (result)
+                    std::printf("Saved %s\n", qPrintable(file));
+                else
+                    std::fprintf(stderr, "convoffload: --screenshot: %s\n", qPrintable(result.error));
+                QApplication::exit(result ? 0 : 1);
             });
         });
         poll->start(50);

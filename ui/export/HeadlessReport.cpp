@@ -30,7 +30,12 @@ QStringList writeHeadlessReport(const QString &projectPath, const QString &folde
     try {
         FigureSource source(loadProject(projectPath.toStdString()), projectPath.toStdString());
         if (!QDir().mkpath(folder)) {
-            *error = QStringLiteral("%1: cannot create the folder").arg(QDir::toNativeSeparators(folder));
+            // mkdir never follows a link: a dangling one is named, with where it points.
+            const QFileInfo info(folder);
+            *error = info.isSymLink()
+                ? QStringLiteral("%1: cannot create the folder: it is a symbolic link to %2, which does not exist")
+                      .arg(QDir::toNativeSeparators(folder), QDir::toNativeSeparators(info.symLinkTarget()))
+                : QStringLiteral("%1: cannot create the folder").arg(QDir::toNativeSeparators(folder));
             return written;
         }
         const QString base = QFileInfo(projectPath).completeBaseName();

@@ -3,6 +3,7 @@
 #include "InPlaceWrite.h"
 
 #include "Descriptor.h"
+#include "WriteAt.h"
 #include "convoffload/io/FormatError.h"
 
 #include <cstdio>
@@ -45,23 +46,6 @@ ssize_t readAt(int fd, char *buffer, std::size_t size, off_t offset)
         done += std::size_t(n);
     }
     return ssize_t(done);
-}
-
-int writeAt(int fd, const char *buffer, std::size_t size, off_t offset)
-{
-    std::size_t done = 0;
-    while (done < size) {
-        const ssize_t n = ::pwrite(fd, buffer + done, size - done, offset + off_t(done));
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return errno;
-        }
-        if (n == 0)
-            return EIO;
-        done += std::size_t(n);
-    }
-    return 0;
 }
 
 /// `to` (empty) gets the whole of `from`, flushed to disk: 0 or the error.

@@ -12,10 +12,11 @@
 #include "FileIdentity.h"
 #include "InPlaceWrite.h"
 #include "SaveLocation.h"
+#include "StaleTemporaries.h"
+#include "WriteAt.h"
 
 #include <cerrno>
 #include <climits>
-#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <random>
@@ -52,24 +53,6 @@ std::string sizeText(std::int64_t bytes)
     if (bytes >= (std::int64_t(1) << 20))
         return std::to_string(bytes >> 20) + " MiB";
     return std::to_string(bytes) + " bytes";
-}
-
-/// Writes all of `text`; 0 or the error.
-int writeAll(int fd, const std::string &text)
-{
-    std::size_t done = 0;
-    while (done < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            return errno;
-        }
-        if (n == 0)
-            return EIO;
-        done += std::size_t(n);
-    }
-    return 0;
 }
 
 } // namespace
@@ -149,15 +132,18 @@ AtomicFileWriter::AtomicFileWriter(const std::string &path)
         original.path = m_target;
     }
 
+    // What a save to this file killed earlier (kill -9, a power cut) left
+    // beside it goes first: only its own temporary files, unused and older
+    // than this process (StaleTemporaries.h).
+    removeStaleTemporaries(location.folder.get(), m_name);
+
     // A random suffix and exclusive creation: two saves never share a
     // temporary file, and an existing file is never clobbered by it. A new
     // file gets the usual 0666 less the umask, as any editor would create it.
     std::random_device random;
     int error = 0;
     for (int attempt = 0; attempt < 16 && m_fd < 0; ++attempt) {
-        char suffix[16];
-        std::snprintf(suffix, sizeof suffix, ".tmp-%08x", unsigned(random()));
-        m_temporary = m_name + suffix;
+        m_temporary = temporaryNameOf(m_name, unsigned(random()));
         m_fd = ::openat(location.folder.get(), m_temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
             replacing ? 0600 : 0666);
         error = m_fd < 0 ? errno : 0;
@@ -166,6 +152,9 @@ AtomicFileWriter::AtomicFileWriter(const std::string &path)
     }
     if (m_fd < 0)
         throw FormatError(path, "cannot create a temporary file next to it: " + systemReason(error));
+    // Until it is renamed, a save in another process does not take it for
+    // one left by a killed save.
+    markTemporaryInUse(m_fd);
     m_folder = location.folder.release();
     m_folderPath = location.folderPath;
 
@@ -235,8 +224,10 @@ void AtomicFileWriter::append(const std::string &text)
 {
     if (m_fd < 0 || m_committed)
         throw FormatError(m_path, "written after it was saved or failed");
-    if (const int error = writeAll(m_fd, text); error != 0)
+    // At the offset written so far: the file position is not relied on.
+    if (const int error = writeAt(m_fd, text.data(), text.size(), off_t(m_written)); error != 0)
         fail("cannot write: " + systemReason(error));
+    m_written += std::int64_t(text.size());
 }
 
 void AtomicFileWriter::commit()
@@ -256,6 +247,10 @@ void AtomicFileWriter::commit()
     }
     const int fd = m_fd;
     m_fd = -1;
+    // A duplicate keeps the lock of markTemporaryInUse (it belongs to the
+    // open file, not to a descriptor) until the rename is done, while
+    // close() still reports the write errors NFS reports there.
+    const Descriptor held(::fcntl(fd, F_DUPFD_CLOEXEC, 0));
     if (::close(fd) != 0)
         fail("cannot write: " + systemReason(errno));
     if (::renameat(m_folder, m_temporary.c_str(), m_folder, m_name.c_str()) != 0)

@@ -40,6 +40,9 @@ void readFileInChunks(const std::string &path, std::int64_t maxBytes, const std:
 /// saving another user's file), the new contents are written into the file
 /// itself after a verified backup, or the save is refused when that is not
 /// possible either (docs/user/bad-input.md, "Saves never damage a file").
+/// Temporary files of this name that an earlier save, killed, left beside
+/// the target are removed first: only this process's user's, unused and
+/// older than this process ("Temporary files of a killed save").
 void writeTextFileAtomically(const std::string &path, const std::string &text);
 
 struct FileIdentitySource;
@@ -70,6 +73,7 @@ private:
     int m_folder = -1; // the target's folder, held open: every name above is relative to it
     int m_fd = -1; // the temporary file
     int m_original = -1; // the target, read-write, when it is written in place
+    std::int64_t m_written = 0; // bytes appended to the temporary file so far
     bool m_committed = false;
 };
 
