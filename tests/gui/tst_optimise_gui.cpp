@@ -679,14 +679,16 @@ private slots:
         // The seconds since the click, as the status showed them.
         QSet<QString> seconds;
         static const QRegularExpression elapsed(QStringLiteral(": (\\d+\\.\\d) s of 1 s"));
+        // While the model is written the optimiser reports nothing, and the
+        // line still moves.
         for (const QString &line : seen)
-            if (const QRegularExpressionMatch m = elapsed.match(line); m.hasMatch())
+            if (const QRegularExpressionMatch m = elapsed.match(line); m.hasMatch() && line.startsWith(QStringLiteral("Writing")))
                 seconds.insert(m.captured(1));
-        QVERIFY2(seconds.size() >= 3, qPrintable(all));
+        QVERIFY2(seconds.size() >= 2, qPrintable(all));
         const QString end = status->text();
         QVERIFY2(end.startsWith(QStringLiteral("Time limit of 1 s reached after ")), qPrintable(end));
-        QVERIFY2(
-            end.contains(QStringLiteral("CBC did not run: building and writing this layer's model (about ")), qPrintable(end));
+        QVERIFY2(end.contains(QStringLiteral("so CBC did not run")), qPrintable(end));
+        QVERIFY2(end.contains(QStringLiteral("Building and writing this layer's model (about ")), qPrintable(end));
         QVERIFY2(!end.contains(QStringLiteral("request")) && !end.contains(QStringLiteral("ancel")), qPrintable(end));
         QVERIFY(dialog.report() && dialog.report()->result.hasSolution()); // the start strategy
     }

@@ -635,8 +635,8 @@ QString OptimiseDialog::finalStatus() const
     // did not run, and what would let it.
     if (m_runMethod == OptimiseMethod::Ilp && !m_cbcRan && r.timed_out && !r.cancelled) {
         const IlpModelSize model = estimateIlpModelSize(m_report->instance);
-        text += tr("%1 CBC did not run: building and writing this layer's model (about %2 rows) took the whole %3 s "
-                   "limit. Give it a longer limit, or use Search, which uses the whole time.")
+        text += tr("%1 Building and writing this layer's model (about %2 rows) took the whole %3 s limit: give CBC a "
+                   "longer limit, or use Search, which uses the whole time.")
                     .arg(text.endsWith(QLatin1Char('.')) ? QString() : QStringLiteral("."), roughCount(model.rows),
                         number(m_runLimit));
     }
