@@ -64,8 +64,8 @@ NetworkOptimiseDialog::NetworkOptimiseDialog(const NetworkOptimiseChoice &choice
     layout->addWidget(m_byMoves);
     layout->addWidget(note(tr("Every layer's search makes this many moves on one thread: the same seed and moves give "
                               "the same strategies on any machine, as <tt>convoffload-cli network FILE --optimize "
-                              "--seed S --moves N --threads 1</tt>. About a million moves take a second or two "
-                              "per layer.")));
+                              "--seed S --moves N --threads 1</tt>. How long the moves take depends on the layer and "
+                              "the machine, never what they find.")));
     layout->addLayout(moves);
     auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     layout->addWidget(buttons);

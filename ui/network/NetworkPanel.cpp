@@ -487,8 +487,7 @@ void NetworkPanel::finishOptimisation(OptimiseOutcome outcome)
         : tr("Optimised %1 of %2 layers").arg(o.layers.size()).arg(m_analysis->layers.size());
     text += tr(": %n strategies added, ", nullptr, added) + tr("%n shorter than the heuristics", nullptr, improved);
     if (bestsAdded > 0)
-        text += tr("; %n layers' best strategies added to the network, so that Save network\u2026 keeps what the table shows",
-            nullptr, bestsAdded);
+        text += tr("; %n layers' best added to the network, for Save network\u2026", nullptr, bestsAdded);
     text += QStringLiteral(". ") + skippedText(o) + reproducibilityText(m_lastChoice, m_path);
     m_summary->setText(text + m_summary->text());
     emit optimised();
@@ -521,10 +520,8 @@ QString NetworkPanel::skippedText(const NetworkOptimisation &optimisation) const
 QString NetworkPanel::reproducibilityText(const NetworkOptimiseChoice &choice, const QString &path)
 {
     if (choice.reproducible)
-        return tr("Reproducible: the same seed and moves give the same strategies on any machine (%1). ")
-            .arg(NetworkOptimiseDialog::cliCommand(choice, QFileInfo(path).fileName()));
-    return tr("Not reproducible: a time limit lets the search go as far as the machine allows; Optimise network\u2026 "
-              "with moves and a seed is. ");
+        return tr("Reproducible on any machine: %1. ").arg(NetworkOptimiseDialog::cliCommand(choice, QFileInfo(path).fileName()));
+    return tr("Not reproducible: a time limit (moves with a seed are). ");
 }
 
 QString NetworkPanel::saveNetworkTo(const QString &path)

@@ -27,8 +27,8 @@ bool layerOptimisable(const LayerAnalysis &layer) { return layer.kernels_fit && 
 std::string layerSkipReason(const LayerAnalysis &layer)
 {
     if (!layer.kernels_fit)
-        return "its kernels do not fit beside one patch, so its strategies stream them (kernel-blocked), and the "
-               "network's optimiser improves S1 strategies only; Optimise Strategy\u2026 on the layer searches them";
+        return "its kernels do not fit beside one patch and are streamed, and the network's optimiser improves S1 "
+               "strategies only; Optimise Strategy\u2026 on the layer searches its kernel-blocked strategies";
     if (layer.nb_patches_max < 1)
         return "nbop_pe cannot compute one patch (nb_patches_max = 0)";
     return {};
