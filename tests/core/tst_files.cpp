@@ -319,11 +319,12 @@ private slots:
         addErrorRow("unknown: strategy", with(s, "/strategies/1/size", "2"), "strategies[1].size", "unknown key 'size'");
 
         // Missing required keys.
-        addErrorRow("missing: layer.h_k", without(s, "/layer/h_k"), "layer.h_k", "missing required key");
-        addErrorRow("missing: layer", without(s, "/layer"), "layer", "missing required key");
-        addErrorRow("missing: hardware", without(s, "/hardware"), "hardware", "missing required key");
-        addErrorRow("missing: nbop_pe", without(s, "/hardware/nbop_pe"), "hardware.nbop_pe", "missing required key");
-        addErrorRow("missing: strategy name", without(s, "/strategies/0/name"), "strategies[0].name", "missing required key");
+        addErrorRow("missing: layer.h_k", without(s, "/layer/h_k"), "layer.h_k", "missing required key 'h_k'");
+        addErrorRow("missing: layer", without(s, "/layer"), "layer", "missing required key 'layer'");
+        addErrorRow("missing: hardware", without(s, "/hardware"), "hardware", "missing required key 'hardware'");
+        addErrorRow("missing: nbop_pe", without(s, "/hardware/nbop_pe"), "hardware.nbop_pe", "missing required key 'nbop_pe'");
+        addErrorRow(
+            "missing: strategy name", without(s, "/strategies/0/name"), "strategies[0].name", "missing required key 'name'");
         addErrorRow("missing: strategy kind", without(s, "/strategies/1/kind"), "strategies[1].kind", "missing required key");
 
         // Wrong types.

@@ -201,6 +201,8 @@ private slots:
     void stopEndsTheModelsWrite();
     void cbcsOwnTimeLimitIsReported();
     void timeLimitIsRespected();
+    void cbcGetsWhatIsLeftOfTheLimit();
+    void stopAfterTheTimeLimitIsTheTimeLimits();
 };
 
 void TestIlp::modelSize_data()
@@ -738,6 +740,99 @@ void TestIlp::timeLimitIsRespected()
     QVERIFY(!r.cancelled);
     QVERIFY2(r.status == OptimiseStatus::Feasible, statusText(r));
     QVERIFY(simulatedDuration(problem, r.groups));
+}
+
+namespace {
+
+/// A fake worker from a shell script, in `dir`.
+QString writeWorker(const QTemporaryDir &dir, const QByteArray &script)
+{
+    const QString path = dir.filePath(QStringLiteral("fake-worker"));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write("#!/bin/sh\n" + script);
+    f.close();
+    f.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    return path;
+}
+
+} // namespace
+
+void TestIlp::cbcGetsWhatIsLeftOfTheLimit()
+{
+    // The time limit counts from the call: CBC is given what the bound, the
+    // model and its file left of it, not the whole limit again (a 60 s run
+    // on LeNet-5 conv1 ran to 71 s). A fake worker writes down its
+    // arguments; the phases come in order, each at a later second.
+    QTemporaryDir dir;
+    const QString args = dir.filePath(QStringLiteral("args"));
+    const QString worker = writeWorker(dir,
+        "echo \"$@\" > '" + args.toUtf8()
+            + "'\necho 'convoffload-cbc-worker 1'\necho 'status no-solution'\n"
+              "echo 'objective -'\necho 'bound -'\necho end\n");
+    QVERIFY(!worker.isEmpty());
+    OptimiseControl control;
+    control.time_limit_s = 30;
+    std::vector<std::pair<OptimisePhase, double>> phases;
+    control.phase = [&](OptimisePhase phase, double seconds) { phases.emplace_back(phase, seconds); };
+    // 20×20, G = 4: 324 patches, a 39 MB model file (stopEndsTheModelsWrite).
+    const OptimiseResult r = solveIlp(makeS1Instance(tinyProblem(20, 20, 4)), workerOptions(worker.toStdString()), control);
+    QVERIFY2(r.status == OptimiseStatus::Feasible, statusText(r)); // CBC found nothing: the start is kept
+    const std::vector<OptimisePhase> expected{
+        OptimisePhase::BuildingModel, OptimisePhase::WritingModel, OptimisePhase::Solving, OptimisePhase::Simulating};
+    QCOMPARE(int(phases.size()), int(expected.size()));
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        QCOMPARE(optimisePhaseName(phases[i].first), optimisePhaseName(expected[i]));
+        if (i > 0)
+            QVERIFY(phases[i].second >= phases[i - 1].second);
+    }
+    QFile f(args);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QStringList words = QString::fromUtf8(f.readAll()).simplified().split(QLatin1Char(' '));
+    const qsizetype at = words.indexOf(QStringLiteral("--time-limit"));
+    QVERIFY2(at >= 0 && at + 1 < words.size(), qPrintable(words.join(QLatin1Char(' '))));
+    const double given = words[at + 1].toDouble();
+    const double solvingAt = phases[2].second;
+    QVERIFY(solvingAt > 0);
+    // What was left when CBC started, give or take the moment between the
+    // phase's report and the worker's start.
+    QVERIFY2(given <= 30 - solvingAt + 1e-6 && given > 30 - solvingAt - 1.0,
+        qPrintable(QStringLiteral("given %1 s, CBC started at %2 s").arg(given).arg(solvingAt)));
+}
+
+void TestIlp::stopAfterTheTimeLimitIsTheTimeLimits()
+{
+    // CBC is asked to stop by the time limit and does not (the fake worker
+    // ignores SIGTERM); Stop pressed while it is waited for does not make
+    // the run "stopped" as well: the dialog said "stopped, time limit
+    // reached ... Cancelled". One reason: the time limit, which came first.
+    QTemporaryDir dir;
+    const QString worker = writeWorker(dir, "trap '' TERM\necho 'convoffload-cbc-worker 1'\nsleep 10\n");
+    QVERIFY(!worker.isEmpty());
+    IlpSolveOptions options = workerOptions(worker.toStdString());
+    options.grace_s = 0.1;
+    options.kill_after_s = 1.5;
+    std::atomic<bool> cancel{false};
+    OptimiseControl control;
+    control.time_limit_s = 0.3;
+    control.cancel = &cancel;
+    bool concluded = false;
+    control.phase = [&](OptimisePhase phase, double) { concluded = concluded || phase == OptimisePhase::Simulating; };
+    // Stop at 1.2 s: the time limit asked CBC to stop at about 0.4 s and
+    // kills it at about 1.9 s.
+    std::thread stop([&cancel] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+        cancel = true;
+    });
+    const OptimiseResult r = solveIlp(makeS1Instance(tinyProblem(6, 6, 2)), options, control);
+    stop.join();
+    QVERIFY(concluded);
+    QVERIFY2(r.timed_out, statusText(r));
+    QVERIFY2(!r.cancelled, statusText(r));
+    QVERIFY2(r.message.find("cancel") == std::string::npos, r.message.c_str());
+    QVERIFY2(r.message.find("the time limit was reached") != std::string::npos, r.message.c_str());
+    QVERIFY2(r.status == OptimiseStatus::Feasible, statusText(r));
 }
 
 QTEST_GUILESS_MAIN(TestIlp)

@@ -176,13 +176,17 @@ private Q_SLOTS:
         QCOMPARE(added.size(), std::size_t(9));
         QCOMPARE(asSet(state.field.kept), kept);
         QCOMPARE(asSet(state.field.added), added);
-        QCOMPARE(state.text, QStringLiteral("group 2 would need 21 pixels (+9), 42 elements of 80"));
-        QCOMPARE(m_input->title(), QStringLiteral("Group 2 would need 21 pixels (+9), 42 elements of 80"));
+        // The group would hold 4 patches (2, 5, 0, 8), over the 2 that
+        // nbop_pe = 72 computes in a step (72 / (c_in 2 \u00b7 3\u00b73 \u00b7 n 2)):
+        // the preview warns before the drop.
+        const QString over = QStringLiteral("; \u26a0 4 patches, over the 2 that nbop_pe = 72 computes in a step");
+        QCOMPARE(state.text, QStringLiteral("group 2 would need 21 pixels (+9), 42 elements of 80") + over);
+        QCOMPARE(m_input->title(), QStringLiteral("Group 2 would need 21 pixels (+9), 42 elements of 80") + over);
         // A narrow view draws the first that fits: the sentence was cut
-        // ("… 30 elemen…") where a shorter one fits.
+        // ("… 30 elemen…") where a shorter one fits; the sign stays.
         QCOMPARE(m_input->titles(),
-            (QStringList{QStringLiteral("Group 2 would need 21 pixels (+9), 42 elements of 80"),
-                QStringLiteral("Group 2 would need 21 pixels (+9)"), QStringLiteral("Group 2: 21 pixels (+9)")}));
+            (QStringList{QStringLiteral("Group 2 would need 21 pixels (+9), 42 elements of 80") + over,
+                QStringLiteral("Group 2 would need 21 pixels (+9) \u26a0"), QStringLiteral("Group 2: 21 pixels (+9) \u26a0")}));
 
         // Another target: a new computation; leaving clears it.
         enterAndMove(m_output.get(), data.get(), centreOf(6)); // group 4 = [6, 7]
@@ -240,6 +244,8 @@ private Q_SLOTS:
         QVERIFY(preview()->state()->field.kept.empty());
         QCOMPARE(asSet(preview()->state()->field.added), fieldByHand({8}));
         QVERIFY(preview()->state()->text.startsWith(QLatin1String("a new group would need 9 pixels (+9)")));
+        QVERIFY2(
+            !preview()->state()->text.contains(QStringLiteral("nbop_pe")), qPrintable(preview()->state()->text)); // 1 patch of 2
 
         // On "Unassigned": no group's field changes, so no preview.
         const QRect unassigned = view->visualRect(model()->index(model()->unassignedRow(), 0));

@@ -240,12 +240,11 @@ private slots:
         waitForJobs(window, 30'000);
         activity(QString());
         QVERIFY2(chartStalls().isEmpty(), qPrintable(chartStalls().join(QLatin1Char('\n'))));
-        // Not yet under 50 ms (2026-12, 2 shared cores): the keystrokes that
-        // make h_in 9999 and 99999, 110-280 ms each in the edit itself (the
-        // spin box's key press), not in the charts.
-        if (!app()->stalls().empty())
-            qInfo("known stalls: %s", qPrintable(app()->describe().join(QStringLiteral("; "))));
-        QVERIFY2(stallsOver(600).isEmpty(), qPrintable(stallsOver(600).join(QLatin1Char('\n'))));
+        // Every task under 50 ms, the keystrokes included: those that made
+        // h_in 9999 and 99999 took 100-305 ms each while the Groups dock's
+        // step model expanded the streamed strategy on the GUI thread; a
+        // layer over kMaxPatchesListed outputs is no longer expanded there.
+        QVERIFY2(app()->stalls().empty(), qPrintable(app()->describe().join(QLatin1Char('\n'))));
     }
 
     // A 1024² layer (one channel, one 3×3 kernel: 1,044,484 patches) with

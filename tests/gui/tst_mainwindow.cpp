@@ -251,7 +251,10 @@ private slots:
         QCoreApplication::sendEvent(output, &move);
         QVERIFY(move.isAccepted());
         QVERIFY(window.inputGrid()->dropPreview() && window.inputGrid()->dropPreview()->isActive());
-        QCOMPARE(window.inputGrid()->title(), QStringLiteral("Group 4 would need 15 pixels (+3), 30 elements of 80"));
+        // Group 4 (patches 6, 7) and patch 8: 3 patches, over the 2 a step computes.
+        QCOMPARE(window.inputGrid()->title(),
+            QStringLiteral("Group 4 would need 15 pixels (+3), 30 elements of 80; \u26a0 3 patches, over the 2 that nbop_pe = 72 "
+                           "computes in a step"));
         QDir().mkpath(QStringLiteral("/tmp/editfeedback-shots"));
         QVERIFY(window.grab().save(QStringLiteral("/tmp/editfeedback-shots/window.png")));
         QDragLeaveEvent leave;

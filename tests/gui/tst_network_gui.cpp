@@ -25,6 +25,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
 #include <QFontMetricsF>
 #include <QImage>
 #include <QLabel>
@@ -160,6 +161,29 @@ private slots:
         const QString out = dir.filePath(QStringLiteral("lenet5.json"));
         QCOMPARE(dialog.saveTo(out), QString());
         QCOMPARE(loadNetwork(out.toStdString()) == loadNetwork(sample("networks/lenet5.json").toStdString()), true);
+    }
+
+    // Browse\u2026 for a model opened a folder with no model in it: it starts
+    // in the folder of the last model read, and before any, in the samples'
+    // networks where they are installed (a system data folder here).
+    void importDialogBrowsesWhereModelsAre()
+    {
+        QSettings().remove(QStringLiteral("network/modelFolder"));
+        QTemporaryDir data;
+        const QString installed = data.filePath(QStringLiteral("convoffload/samples/networks"));
+        QVERIFY(QDir().mkpath(installed));
+        const QByteArray saved = qgetenv("XDG_DATA_DIRS");
+        const QByteArray savedHome = qgetenv("XDG_DATA_HOME");
+        qputenv("XDG_DATA_DIRS", data.path().toUtf8());
+        qputenv("XDG_DATA_HOME", data.filePath(QStringLiteral("home")).toUtf8());
+        const QString first = NetworkImportDialog::modelFolder();
+        qputenv("XDG_DATA_DIRS", saved);
+        qputenv("XDG_DATA_HOME", savedHome);
+        QCOMPARE(QFileInfo(first).canonicalFilePath(), QFileInfo(installed).canonicalFilePath());
+        NetworkImportDialog dialog;
+        QCOMPARE(dialog.setModel(sample("networks/lenet5.onnx")), QString());
+        QCOMPARE(
+            QFileInfo(NetworkImportDialog::modelFolder()).canonicalFilePath(), QFileInfo(sample("networks")).canonicalFilePath());
     }
 
     // Paths typed into the fields are read when the field is left, as
@@ -632,6 +656,100 @@ private slots:
         checkTextsFit(*plot, 1000, panel.font());
         const ExportPreset column = *exportPresetFromName(QStringLiteral("paper-column"));
         checkTextsFit(*plot, presetLayoutSize(column).width(), presetFont(column));
+    }
+
+    // The Valid column's glyph had no legend: its header says what each
+    // glyph means, and each cell's tooltip starts with its own.
+    void validGlyphsAreExplained()
+    {
+        NetworkPanel panel;
+        QSignalSpy analysed(&panel, &NetworkPanel::analysed);
+        QCOMPARE(panel.openNetwork(sample("networks/resnet8.json")), QString());
+        QVERIFY(analysed.wait(60000));
+        const QString legend = panel.tree()->headerItem()->toolTip(NetworkPanel::ValidColumn);
+        for (const char *meaning :
+            {"meets the paper's assumptions", "breaks the reload assumption", "with warnings", "no valid strategy"})
+            QVERIFY2(legend.contains(QLatin1String(meaning)), qPrintable(legend));
+        for (int i = 0; i < panel.tree()->topLevelItemCount(); ++i) {
+            const QTreeWidgetItem *item = panel.tree()->topLevelItem(i);
+            const QString glyph = item->text(NetworkPanel::ValidColumn);
+            QVERIFY(!glyph.isEmpty());
+            QVERIFY2(legend.contains(glyph), qPrintable(glyph));
+            const QString tip = item->toolTip(NetworkPanel::ValidColumn);
+            QVERIFY2(tip.startsWith(glyph + QLatin1Char(' ')) && tip.size() > glyph.size() + 10, qPrintable(tip));
+        }
+    }
+
+    // Optimise network\u2026 on ResNet-8, reproducibly (moves and a seed):
+    // the summary names every layer whose kernels do not fit (found here by
+    // the model's own rule, kernelsFitOnChip) as not optimised, with why;
+    // the best each layer shows is in the dock's network, so that the file
+    // Save network\u2026 writes, analysed with its own strategies only,
+    // gives every layer the same best duration; a second run with the same
+    // seed and moves gives the same strategies, and the summary says so.
+    void optimiseNetworkSaysWhatItSkippedAndSaves()
+    {
+        const auto run = [](NetworkPanel &panel, const ui::NetworkOptimiseChoice &choice) {
+            QSignalSpy optimised(&panel, &NetworkPanel::optimised);
+            return panel.startOptimisation(choice) && optimised.wait(120000);
+        };
+        ui::NetworkOptimiseChoice choice;
+        choice.reproducible = true;
+        choice.moves = 3000;
+        choice.seed = 7;
+        std::vector<std::vector<StrategySpec>> firstRun;
+        for (int attempt = 0; attempt < 2; ++attempt) {
+            NetworkPanel panel;
+            QSignalSpy analysed(&panel, &NetworkPanel::analysed);
+            QCOMPARE(panel.openNetwork(sample("networks/resnet8.json")), QString());
+            QVERIFY(analysed.wait(60000));
+            QVERIFY(run(panel, choice));
+            const NetworkAnalysis &a = *panel.analysis();
+            const QString summary = panel.summary()->text();
+            int streamed = 0;
+            for (std::size_t i = 0; i < a.layers.size(); ++i)
+                if (!kernelsFitOnChip(a.layers[i].problem)) {
+                    ++streamed;
+                    QVERIFY2(
+                        summary.contains(QString::fromStdString(a.layers[i].name) + QStringLiteral(" (its kernels do not fit")),
+                        qPrintable(summary));
+                }
+            QVERIFY(streamed > 0); // ResNet-8 has a streamed layer
+            QCOMPARE(int(panel.lastOptimisation()->skipped.size()), streamed);
+            QVERIFY2(summary.contains(
+                         QStringLiteral("Optimised %1 of %2 layers").arg(int(a.layers.size()) - streamed).arg(a.layers.size())),
+                qPrintable(summary));
+            QVERIFY2(summary.contains(QStringLiteral("Reproducible on any machine: "))
+                    && summary.contains(QStringLiteral("--seed 7 --moves 3000 --threads 1")),
+                qPrintable(summary));
+            QTemporaryDir dir;
+            const QString file = dir.filePath(QStringLiteral("saved.json"));
+            QCOMPARE(panel.saveNetworkTo(file), QString());
+            NetworkAnalysisOptions ownOnly;
+            ownOnly.generate = false;
+            const NetworkAnalysis saved = analyseNetwork(loadNetwork(file.toStdString()), ownOnly);
+            QCOMPARE(saved.layers.size(), a.layers.size());
+            for (std::size_t i = 0; i < a.layers.size(); ++i)
+                QCOMPARE(saved.layers[i].duration(), a.layers[i].duration());
+            std::vector<std::vector<StrategySpec>> strategies;
+            for (const NetworkLayer &layer : panel.network()->layers)
+                strategies.push_back(layer.strategies);
+            if (attempt == 0)
+                firstRun = strategies;
+            else
+                QVERIFY(strategies == firstRun);
+        }
+        // By time, the summary says it is not reproducible.
+        NetworkPanel panel;
+        QSignalSpy analysed(&panel, &NetworkPanel::analysed);
+        QCOMPARE(panel.openNetwork(sample("networks/lenet5.json")), QString());
+        QVERIFY(analysed.wait(60000));
+        ui::NetworkOptimiseChoice byTime;
+        byTime.time_limit_s = 0.5;
+        QVERIFY(run(panel, byTime));
+        QVERIFY2(panel.summary()->text().contains(QStringLiteral("Not reproducible: ")), qPrintable(panel.summary()->text()));
+        QVERIFY2(
+            panel.summary()->text().contains(QStringLiteral("Optimised 2 of 2 layers")), qPrintable(panel.summary()->text()));
     }
 
     // Optimise network… on LeNet-5: both layers optimised, the strategies

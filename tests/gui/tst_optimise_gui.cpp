@@ -40,6 +40,7 @@
 #include <QPainter>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -600,6 +601,98 @@ private slots:
         QVERIFY(dialog.report()->result.cancelled);
     }
 
+    // The dialog recommends Exact where it proves the layer's optimum (up to
+    // 64 outputs: the paper's Example has 3\u00d73 = 9), and Search over CBC
+    // beyond (LeNet-5 conv1: 28\u00d728 = 784 outputs); its link chooses
+    // the method, and then the advice goes.
+    void optimiseDialogRecommendsAMethod_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QString>("method"); // the Method entry chosen first
+        QTest::addColumn<QString>("recommended"); // empty: no advice
+        QTest::newRow("paper example, search")
+            << QStringLiteral("paper-example.json") << QStringLiteral("Search") << QStringLiteral("exact");
+        QTest::newRow("paper example, ilp") << QStringLiteral("paper-example.json") << QStringLiteral("ILP")
+                                            << QStringLiteral("exact");
+        QTest::newRow("paper example, exact") << QStringLiteral("paper-example.json") << QStringLiteral("Exact") << QString();
+        QTest::newRow("lenet5 conv1, ilp") << QStringLiteral("lenet5-conv1.json") << QStringLiteral("ILP")
+                                           << QStringLiteral("search");
+        QTest::newRow("lenet5 conv1, search") << QStringLiteral("lenet5-conv1.json") << QStringLiteral("Search") << QString();
+    }
+    void optimiseDialogRecommendsAMethod()
+    {
+        QFETCH(QString, file);
+        QFETCH(QString, method);
+        QFETCH(QString, recommended);
+        const Project project = loadProject((QStringLiteral(CONVOFFLOAD_SAMPLES "/") + file).toStdString());
+        ui::OptimiseDialog dialog(project.problem, {});
+        QVERIFY(chooseMethod(dialog, method));
+        auto *advice = dialog.findChild<QLabel *>(QStringLiteral("methodAdvice"));
+        QVERIFY(advice);
+        if (recommended.isEmpty()) {
+            QVERIFY2(advice->isHidden(), qPrintable(advice->text()));
+            return;
+        }
+        QVERIFY(!advice->isHidden());
+        const QString link = QStringLiteral("<a href=\"%1\">").arg(recommended);
+        QVERIFY2(advice->text().contains(link), qPrintable(advice->text()));
+        emit advice->linkActivated(recommended);
+        QCOMPARE(optimiseMethodName(dialog.request().method), recommended.toStdString());
+        QVERIFY2(advice->isHidden(), qPrintable(advice->text()));
+    }
+
+    // CBC on a layer whose model takes longer to write than the time limit:
+    // the status names the phase and the time from the click, moving while
+    // the optimiser reports nothing; the run ends at the limit, counted from
+    // the click, and the one final sentence says the time limit ended it and
+    // why CBC did not run.
+    void optimiseDialogSaysWhatItIsDoing()
+    {
+        Problem problem; // 24\u00d724, 3\u00d73 kernel, G = 4: 484 patches, a model of about 70 MB
+        problem.layer.c_in = problem.layer.n = 1;
+        problem.layer.h_in = problem.layer.w_in = 24;
+        problem.layer.h_k = problem.layer.w_k = 3;
+        problem.hardware.nbop_pe = 9 * 4;
+        problem.hardware.mem_size = 1000;
+        problem.hardware.t_w = 0;
+        problem.options.kernels_preloaded = true;
+        ui::OptimiseDialog dialog(problem, {});
+        QVERIFY(chooseMethod(dialog, QStringLiteral("ILP")));
+        dialog.setTimeLimit(1);
+        QSignalSpy finished(&dialog, &ui::OptimiseDialog::finished);
+        QElapsedTimer clock;
+        clock.start();
+        dialog.start();
+        QLabel *status = labelStarting(dialog, QStringLiteral("Starting"));
+        QVERIFY(status);
+        QStringList seen;
+        while (finished.isEmpty() && clock.elapsed() < 30000) {
+            if (dialog.isRunning() && (seen.isEmpty() || seen.back() != status->text()))
+                seen << status->text();
+            QTest::qWait(20);
+        }
+        QCOMPARE(finished.size(), 1);
+        // The limit, the wait for the model's writer to be killed, slack.
+        QVERIFY2(clock.elapsed() < 1000 + 1500, qPrintable(QString::number(clock.elapsed())));
+        const QString all = seen.join(QLatin1Char('\n'));
+        QVERIFY2(all.contains(QStringLiteral("Writing the model for CBC (since ")), qPrintable(all));
+        // The seconds since the click, as the status showed them.
+        QSet<QString> seconds;
+        static const QRegularExpression elapsed(QStringLiteral(": (\\d+\\.\\d) s of 1 s"));
+        // While the model is written the optimiser reports nothing, and the
+        // line still moves.
+        for (const QString &line : seen)
+            if (const QRegularExpressionMatch m = elapsed.match(line); m.hasMatch() && line.startsWith(QStringLiteral("Writing")))
+                seconds.insert(m.captured(1));
+        QVERIFY2(seconds.size() >= 2, qPrintable(all));
+        const QString end = status->text();
+        QVERIFY2(end.startsWith(QStringLiteral("Time limit of 1 s reached after ")), qPrintable(end));
+        QVERIFY2(end.contains(QStringLiteral("so CBC did not run")), qPrintable(end));
+        QVERIFY2(end.contains(QStringLiteral("Building and writing this layer's model (about ")), qPrintable(end));
+        QVERIFY2(!end.contains(QStringLiteral("request")) && !end.contains(QStringLiteral("ancel")), qPrintable(end));
+        QVERIFY(dialog.report() && dialog.report()->result.hasSolution()); // the start strategy
+    }
+
     // Exact, chosen in the Method box, on the paper's Example (9 patches,
     // G = 2, K_min = 5): the status says optimal, and the duration is the
     // least the simulator gives over all 113 400 ordered partitions. The
@@ -681,10 +774,11 @@ private slots:
         bool valid = false;
         QCOMPARE(simulated(problem, r.groups, &valid), r.duration);
         QVERIFY(valid);
-        QLabel *status = labelStarting(dialog, QStringLiteral("Finished: "));
+        // One reason the run ended, said once.
+        QLabel *status = labelStarting(dialog, QStringLiteral("Stopped at your request after "));
         QVERIFY(status);
-        QVERIFY2(status->text().contains(QStringLiteral(", stopped in ")), qPrintable(status->text()));
-        QVERIFY2(status->text().contains(QStringLiteral(" s. Not proven: ")), qPrintable(status->text()));
+        QVERIFY2(status->text().contains(QStringLiteral(" s: feasible. Not proven: ")), qPrintable(status->text()));
+        QVERIFY2(!status->text().contains(QStringLiteral("time limit"), Qt::CaseInsensitive), qPrintable(status->text()));
         QVERIFY(addButton(dialog)->isEnabled());
     }
 

@@ -14,6 +14,7 @@
 #include "models/StepTableModel.h"
 #include "models/StrategyListModel.h"
 #include "panels/DiagnosticsPanel.h"
+#include "panels/GroupsPanel.h"
 #include "panels/ProblemEditor.h"
 #include "panels/StepTable.h"
 #include "panels/StrategyPanel.h"
@@ -39,6 +40,8 @@
 #include <QTemporaryDir>
 #include <QLocale>
 #include <QTest>
+#include <QToolTip>
+#include <QTreeView>
 #include <QTreeWidget>
 
 using namespace convoffload;
@@ -269,6 +272,66 @@ private slots:
                 QCOMPARE(table.rowHeight(r), std::clamp(contents, rows->minimumSectionSize(), rows->maximumSectionSize()));
             }
         }
+    }
+
+    // Stepping through LeNet-5 conv1 (many groups): the Groups dock keeps
+    // the group the step computes in view; it stayed at the first groups.
+    void groupsDockFollowsTheStep()
+    {
+        ProjectDocument doc;
+        QCOMPARE(doc.load(QStringLiteral(CONVOFFLOAD_SAMPLES "/lenet5-conv1.json")), QString());
+        QTRY_VERIFY(!doc.busy() && doc.cursor());
+        GroupsPanel panel(&doc);
+        panel.resize(320, 300);
+        panel.QWidget::show(); // GroupsPanel::show shows a message
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QTreeView *view = panel.view();
+        const int groups = view->model()->rowCount() - 1; // and "Unassigned"
+        QVERIFY2(groups > 40, qPrintable(QString::number(groups)));
+        for (const int step : {groups * 2 / 3, groups / 3, groups - 1}) {
+            doc.seek({step, Action::Compute});
+            QCOMPARE(doc.moment().step, step);
+            const QRect row = view->visualRect(view->model()->index(step, 0));
+            QVERIFY2(!row.isEmpty() && view->viewport()->rect().contains(row),
+                qPrintable(QStringLiteral("step %1: row at %2, viewport %3 tall")
+                               .arg(step)
+                               .arg(row.y())
+                               .arg(view->viewport()->height())));
+        }
+    }
+
+    // "-5" typed into a field that cannot be negative silently became 5
+    // (the spin box drops the minus sign): the minus is refused with why,
+    // in a tooltip at the field, for an int and a 64-bit field alike.
+    void problemEditorRefusesAMinusSign_data()
+    {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("h_in") << QStringLiteral("layer.h_in") << QStringLiteral("h_in");
+        QTest::newRow("mem_size") << QStringLiteral("hardware.mem_size") << QStringLiteral("mem_size");
+    }
+    void problemEditorRefusesAMinusSign()
+    {
+        QFETCH(QString, key);
+        QFETCH(QString, name);
+        ProjectDocument doc;
+        LOAD_PAPER(doc);
+        ProblemEditor editor(&doc);
+        editor.resize(460, 900);
+        editor.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&editor));
+        auto *spin = qobject_cast<QAbstractSpinBox *>(editor.editorFor(key));
+        QVERIFY(spin);
+        spin->setFocus();
+        spin->selectAll();
+        QVERIFY(editor.lastRefusal().isEmpty());
+        QTest::keyClick(spin, Qt::Key_Minus);
+        QVERIFY2(
+            editor.lastRefusal().startsWith(name + QStringLiteral(" cannot be negative (")), qPrintable(editor.lastRefusal()));
+        QTRY_VERIFY(QToolTip::isVisible());
+        QCOMPARE(QToolTip::text(), editor.lastRefusal());
+        QTest::keyClicks(spin, QStringLiteral("5"));
+        QCOMPARE(spin->text().remove(QLocale().groupSeparator()), QStringLiteral("5"));
     }
 
     void problemEditorValidatesAndUndoes()

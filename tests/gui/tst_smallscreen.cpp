@@ -4,12 +4,17 @@
 // Optimise dialog keeps its buttons on the screen, and a window saved on a
 // larger screen reopens within this one (issue 41, item 8).
 
+#include "document/ProjectDocument.h"
 #include "mainwindow/MainWindow.h"
 #include "optimise/OptimiseDialog.h"
 
 #include "convoffload/io/ProjectFile.h"
 
+#include <QAbstractSpinBox>
 #include <QDialogButtonBox>
+#include <QDockWidget>
+#include <QScrollArea>
+#include <QTabBar>
 #include <QDir>
 #include <QFile>
 #include <QGuiApplication>
@@ -73,6 +78,57 @@ private slots:
                                .arg(onScreen.height())));
             QVERIFY(dialog.rect().contains(QRect(button->mapTo(&dialog, QPoint(0, 0)), button->size())));
         }
+    }
+
+    // A fresh configuration at 1024\u00d7600 with a layer open: every field
+    // of the layer and hardware editor shows whole inside its dock (the
+    // third field of a row was cut), and no dock tab title is cut ("Layer
+    // and \u2026", "G\u2026", a Charts tab behind scroll arrows).
+    void freshLayoutReads()
+    {
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFile(sample("lenet5-conv1.json")));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.document()->busy() && window.document()->cursor(), 20000);
+        QTest::qWait(100);
+        QStringList problems;
+        auto *problem = window.findChild<QDockWidget *>(QStringLiteral("problemDock"));
+        QVERIFY(problem);
+        problem->raise();
+        QTest::qWait(20);
+        auto *scroll = problem->findChild<QScrollArea *>();
+        for (QAbstractSpinBox *field : problem->findChildren<QAbstractSpinBox *>()) {
+            if (!field->isVisible())
+                continue;
+            const QWidget *viewport = scroll ? scroll->viewport() : problem->widget();
+            const QRect inView(field->mapTo(viewport, QPoint(0, 0)), field->size());
+            // Across: whole inside the dock (a field below the fold scrolls into view).
+            if (inView.left() < 0 || inView.right() >= viewport->width())
+                problems << QStringLiteral("%1 cut: x %2..%3 in a %4 px view")
+                                .arg(field->objectName())
+                                .arg(inView.left())
+                                .arg(inView.right())
+                                .arg(viewport->width());
+        }
+        for (const QTabBar *bar : window.findChildren<QTabBar *>()) {
+            if (!bar->isVisible())
+                continue;
+            for (int i = 0; i < bar->count(); ++i) {
+                const int needed = bar->fontMetrics().horizontalAdvance(bar->tabText(i).remove(QLatin1Char('&')));
+                const QRect shown = bar->tabRect(i);
+                const bool vertical = bar->shape() == QTabBar::RoundedWest || bar->shape() == QTabBar::RoundedEast
+                    || bar->shape() == QTabBar::TriangularWest || bar->shape() == QTabBar::TriangularEast;
+                if ((vertical ? shown.height() : shown.width()) < needed + 8 || !bar->rect().contains(shown))
+                    problems << QStringLiteral("tab %1 cut (%2 px for %3)").arg(bar->tabText(i)).arg(shown.width()).arg(needed);
+            }
+        }
+        for (const QDockWidget *d : window.findChildren<QDockWidget *>())
+            if (d->isVisible())
+                qInfo("%s %dx%d", qPrintable(d->objectName()), d->width(), d->height());
+        qInfo("centre %dx%d, minimum %dx%d", window.centralWidget()->width(), window.centralWidget()->height(),
+            window.centralWidget()->minimumSizeHint().width(), window.centralWidget()->minimumSizeHint().height());
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
     // A window saved at 1280×720 (on a larger screen) reopens within this

@@ -23,6 +23,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QTabBar>
+#include <QTabWidget>
 #include <QTreeWidget>
 #include <QTest>
 
@@ -200,6 +201,51 @@ private slots:
             const QStringList elided = elidedTabs(window);
             QVERIFY2(elided.isEmpty(), qPrintable(elided.join(QStringLiteral(", "))));
         }
+    }
+
+    // A network opened at 1280\u00d7720, from the start page or over an open
+    // layer: its table shows every layer of ResNet-8 (9) and its chart gets
+    // room to read (it showed about 3 rows and a 60 px chart over a layer).
+    // Opening a layer from the network gives the grids their room back.
+    void networkDockReads_data()
+    {
+        QTest::addColumn<bool>("layerOpen");
+        QTest::newRow("from the start page") << false;
+        QTest::newRow("over an open layer") << true;
+    }
+    void networkDockReads()
+    {
+        QFETCH(bool, layerOpen);
+        MainWindow window;
+        window.setGeometry(QRect(0, 0, 1280, 720));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        if (layerOpen)
+            openAndWait(window, "lenet5-conv1.json");
+        QVERIFY(window.openFile(sample("networks/resnet8.json")));
+        auto *dock = window.findChild<QDockWidget *>(QStringLiteral("networkDock"));
+        auto *tree = dock->findChild<QTreeWidget *>();
+        QVERIFY(tree);
+        QTRY_VERIFY_WITH_TIMEOUT(tree->topLevelItemCount() == 9, 20000);
+        QTest::qWait(50);
+        const QRect last = tree->visualItemRect(tree->topLevelItem(8));
+        QVERIFY2(!last.isEmpty() && last.bottom() < tree->viewport()->height(),
+            qPrintable(QStringLiteral("last row at %1, viewport %2 tall, dock %3 tall")
+                           .arg(last.bottom())
+                           .arg(tree->viewport()->height())
+                           .arg(dock->height())));
+        auto *tabs = dock->findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        tabs->setCurrentIndex(1);
+        QTest::qWait(20);
+        QVERIFY2(tabs->currentWidget()->height() >= 200, qPrintable(QString::number(tabs->currentWidget()->height())));
+        tabs->setCurrentIndex(0);
+        // A layer opened from the network: the grids get their room back.
+        const int tall = dock->height();
+        emit tree->itemActivated(tree->topLevelItem(0), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(window.document()->cursor(), 20000);
+        QTest::qWait(50);
+        QVERIFY2(dock->height() < tall * 3 / 4, qPrintable(QStringLiteral("%1 then %2").arg(tall).arg(dock->height())));
     }
 
     // At 1280×720, no text of any chart is cut: titles with their numbers,

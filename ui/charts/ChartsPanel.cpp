@@ -13,6 +13,8 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QHBoxLayout>
+#include <QResizeEvent>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -178,6 +180,19 @@ void ChartsPanel::setSweep(std::vector<SweepRow> rows, const QString &unavailabl
     m_sweep = std::move(rows);
     m_sweepUnavailable = unavailable;
     invalidate(SweepTab);
+}
+
+void ChartsPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // The width the tabs take in a row, whatever the position now.
+    int row = 0;
+    const QFontMetrics metrics(m_tabs->tabBar()->font());
+    for (int i = 0; i < m_tabs->count(); ++i)
+        row += metrics.horizontalAdvance(m_tabs->tabText(i).remove(QLatin1Char('&'))) + 2 * metrics.averageCharWidth() + 12;
+    const QTabWidget::TabPosition want = row > width() ? QTabWidget::West : QTabWidget::North;
+    if (m_tabs->tabPosition() != want)
+        m_tabs->setTabPosition(want);
 }
 
 void ChartsPanel::showEvent(QShowEvent *event)

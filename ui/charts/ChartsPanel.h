@@ -65,6 +65,9 @@ signals:
 
 protected:
     void showEvent(QShowEvent *event) override;
+    /// The tabs go to the side when the panel is too narrow for them in a
+    /// row (at 1024×600 "Compare" and "Sweep" hid behind scroll arrows).
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     /// Marks the chart of `tab` out of date, and brings it up to date now if it is on screen.

@@ -106,7 +106,9 @@ void WindowLayout::sizeDocks()
     const QSize size = m_window->size();
     const QList<QDockWidget *> across{m_docks.strategies, m_docks.charts};
     const QList<QDockWidget *> down{m_docks.strategies, m_docks.steps};
-    const QList<int> wide{clampedShare(size.width(), 0.25, 260, 400), clampedShare(size.width(), 0.34, 340, 700)};
+    // The left column at least as wide as a row of three fields of the layer
+    // editor (about 280 px: at 1024×600 it got 211 and cut the third).
+    const QList<int> wide{clampedShare(size.width(), 0.25, 290, 400), clampedShare(size.width(), 0.34, 330, 700)};
     const QList<int> tall{clampedShare(size.height(), 0.30, 130, 300), clampedShare(size.height(), 0.25, 150, 320)};
     // QMainWindow::resizeDocks() moves a split only part of the way when the
     // neighbours' sizes change too, so the outcome depends on the layout it

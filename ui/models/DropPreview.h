@@ -43,9 +43,12 @@ public:
     void show(const Problem &problem, const Groups &groups, int group, const PatchList &dragged);
     void clear();
 
-    /// The sentence for a field (public for the tests' independent check).
-    static QString describe(const Problem &problem, int group, const FieldPreview &field);
-    static QStringList describeShorter(int group, const FieldPreview &field);
+    /// The sentence for a field (public for the tests' independent check);
+    /// with the group's patches after the drop, a warning when they are more
+    /// than one step computes (nb_patches_max, from nbop_pe): that error
+    /// came only after the drop.
+    static QString describe(const Problem &problem, int group, const FieldPreview &field, std::int64_t patches = 0);
+    static QStringList describeShorter(int group, const FieldPreview &field, bool overLimit = false);
 
 signals:
     void changed();

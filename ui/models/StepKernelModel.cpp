@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QDataStream>
 #include <QIODevice>
+#include <QLocale>
 #include <QIcon>
 #include <QMimeData>
 #include <QStyle>
@@ -126,6 +127,13 @@ void StepKernelModel::load()
         const Problem &p = m_document->problem();
         if (!p.layer.problems().empty()) {
             problem = tr("The layer has errors: fix them before editing steps.");
+        } else if (p.layer.patchCount() > kMaxPatchesListed) {
+            // Expanding the steps here, on the GUI thread, cost 100-300 ms a
+            // keystroke when h_in was typed up to 99999 (tst_guistalls); the
+            // simulation expands them on its worker.
+            problem = tr("This layer has %1 outputs, too many to list and edit its steps here (at most %2); the "
+                         "simulation, the Steps table and the charts still show every step.")
+                          .arg(QLocale().toString(qint64(p.layer.patchCount())), QLocale().toString(qint64(kMaxPatchesListed)));
         } else {
             try {
                 steps = computeStepsOf(p, strategies[std::size_t(current)]);

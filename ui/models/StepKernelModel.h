@@ -24,6 +24,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -41,6 +42,9 @@ struct KernelPayload {
     qint32 step = -1;
     std::vector<KernelId> kernels;
 };
+
+/// Layers with more outputs are not expanded into steps on the GUI thread.
+inline constexpr std::int64_t kMaxPatchesListed = 10'000;
 
 class StepKernelModel : public StrategyEditModel {
     Q_OBJECT

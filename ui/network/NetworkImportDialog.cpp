@@ -25,6 +25,9 @@
 #include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QCoreApplication>
 #include <QSpinBox>
 #include <QTimer>
 #include <QTreeWidget>
@@ -165,9 +168,32 @@ NetworkImportDialog::NetworkImportDialog(QWidget *parent)
     browseModel->setFocus(); // the first thing to do; setModel() moves on to the save button
 }
 
+namespace {
+const QString kModelFolderKey = QStringLiteral("network/modelFolder");
+} // namespace
+
+QString NetworkImportDialog::modelFolder()
+{
+    const QString last = QSettings().value(kModelFolderKey).toString();
+    if (!last.isEmpty() && QFileInfo(last).isDir())
+        return last;
+    // The samples are installed beside the program's bin/ (share/convoffload/
+    // samples), or in a system data folder: the folder a new user opened
+    // held no model at all.
+    QStringList candidates{
+        QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../share/convoffload/samples/networks"))};
+    candidates << QStandardPaths::locateAll(
+        QStandardPaths::GenericDataLocation, QStringLiteral("convoffload/samples/networks"), QStandardPaths::LocateDirectory);
+    for (const QString &folder : candidates)
+        if (QFileInfo(folder).isDir())
+            return QDir::cleanPath(folder);
+    return {};
+}
+
 void NetworkImportDialog::browseModel()
 {
-    openFileAndApply(this, {tr("ONNX model"), {}, tr("ONNX models (*.onnx);;All files (*)"), tr("Cannot import the model")},
+    openFileAndApply(this,
+        {tr("ONNX model"), modelFolder(), tr("ONNX models (*.onnx);;All files (*)"), tr("Cannot import the model")},
         [this](const QString &path) { return setModel(path); });
 }
 
@@ -198,6 +224,7 @@ QString NetworkImportDialog::setModel(const QString &path)
         updateImportButton(false);
         return error;
     }
+    QSettings().setValue(kModelFolderKey, QFileInfo(path).absolutePath()); // a model was read: Browse… starts here next time
     fillShapeRows(inputs);
     const QString error = runImport({});
     // Sizes to give come next: the first field with a symbolic dimension.

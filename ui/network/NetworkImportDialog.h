@@ -35,6 +35,10 @@ public:
 
     /// Imports `path` and fills the preview; the error when it cannot.
     QString setModel(const QString &path);
+    /// Where Browse… for a model starts: the folder of the last model read,
+    /// else the installed samples' networks (a folder of models), else the
+    /// current folder (empty).
+    static QString modelFolder();
     /// Takes the hardware and options of a hardware file (or any project).
     /// A file it cannot read is refused until another is read or the field
     /// is cleared: no import with hardware the user did not choose.

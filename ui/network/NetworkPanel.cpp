@@ -53,7 +53,9 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     m_open->setText(tr("Open network…"));
     connect(m_open, &QToolButton::clicked, this, &NetworkPanel::chooseAndOpen);
     m_optimise->setText(tr("Optimise network…"));
-    m_optimise->setToolTip(tr("Run the search optimiser on every layer, a time budget shared among the layers"));
+    m_optimise->setToolTip(
+        tr("Run the search optimiser on every layer whose kernels fit: a time budget shared among the layers, or "
+           "(reproducible) a number of moves per layer with a seed"));
     m_optimise->setEnabled(false);
     connect(m_optimise, &QToolButton::clicked, this, &NetworkPanel::chooseAndOptimise);
     m_saveNetwork->setText(tr("Save network…"));
@@ -71,6 +73,12 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     m_tree->setColumnCount(ColumnCount);
     m_tree->setHeaderLabels({tr("Layer"), tr("Best strategy"), tr("Duration"), tr("Share"), tr("Valid"), tr("Kernels fit"),
         tr("Shape (C×H×W · N×K×K)")});
+    // The Valid column's glyphs, explained where a user looks for them.
+    QStringList legend;
+    for (const QString &badge :
+        {QStringLiteral("\u2714"), QStringLiteral("\u25e5"), QStringLiteral("\u26a0"), QStringLiteral("\u2716")})
+        legend << badge + QLatin1Char(' ') + badgeMeaning(badge);
+    m_tree->headerItem()->setToolTip(ValidColumn, legend.join(QLatin1Char('\n')));
     m_tree->setRootIsDecorated(false);
     m_tree->setUniformRowHeights(true);
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -282,6 +290,19 @@ void NetworkPanel::fillLayers()
     }
 }
 
+QString NetworkPanel::badgeMeaning(const QString &badge)
+{
+    if (badge == QStringLiteral("\u2714"))
+        return tr("valid, and meets the paper's assumptions");
+    if (badge == QStringLiteral("\u25e5"))
+        return tr("runs correctly, but breaks the reload assumption (max_loads_per_element)");
+    if (badge == QStringLiteral("\u26a0"))
+        return tr("valid, with warnings");
+    if (badge == QStringLiteral("\u2716"))
+        return tr("no valid strategy");
+    return {};
+}
+
 void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
 {
     for (std::size_t i = 0; i < analysis.layers.size() && int(i) < m_tree->topLevelItemCount(); ++i) {
@@ -301,9 +322,9 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
             : verdict->plain_warnings > 0                          ? QStringLiteral("⚠")
                                                                    : QStringLiteral("✔");
         item->setText(ValidColumn, badge);
-        QString tip;
+        QString tip = badge + QLatin1Char(' ') + badgeMeaning(badge) + QLatin1Char('\n'); // the glyph alone meant nothing
         if (verdict) {
-            tip = QString::fromStdString(verdictSummary(*verdict)) + QLatin1Char('\n');
+            tip += QString::fromStdString(verdictSummary(*verdict)) + QLatin1Char('\n');
             for (const std::string &broken : best->broken)
                 tip += tr("first %1").arg(QString::fromStdString(broken)) + QLatin1Char('\n');
         }
@@ -344,19 +365,36 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
 
 bool NetworkPanel::startOptimisation(double seconds)
 {
-    if (!m_analysis || busy() || !(seconds > 0))
+    NetworkOptimiseChoice choice;
+    choice.time_limit_s = seconds;
+    return startOptimisation(choice);
+}
+
+bool NetworkPanel::startOptimisation(const NetworkOptimiseChoice &choice)
+{
+    const double seconds = choice.time_limit_s;
+    if (!m_analysis || busy() || (!choice.reproducible && !(seconds > 0)) || (choice.reproducible && choice.moves < 1))
         return false;
-    m_lastTimeLimit = seconds;
+    m_lastChoice = choice;
     const NetworkAnalysis analysis = *m_analysis;
     const std::size_t count = std::size_t(std::count_if(analysis.layers.begin(), analysis.layers.end(), layerOptimisable));
     if (count == 0) {
         m_summary->setText(tr("No layer to optimise: the optimiser needs a layer whose kernels fit on chip."));
         return false;
     }
-    const bool started = m_optimiseJob.start([analysis, seconds](const JobControl<NetworkOptimiseProgress> &control) {
+    const bool started = m_optimiseJob.start([analysis, choice](const JobControl<NetworkOptimiseProgress> &control) {
         OptimiseOutcome outcome{analysis, {}, {}};
         NetworkOptimiseOptions options;
-        options.time_limit_s = seconds;
+        options.time_limit_s = choice.time_limit_s;
+        if (choice.reproducible) {
+            // The moves end each search, on one thread, as `network
+            // --optimize --seed S --moves N --threads 1`: no time limit that
+            // a slow machine would reach first (Stop still ends it).
+            options.time_limit_s = 1e9;
+            options.request.max_moves = choice.moves;
+            options.request.seed = choice.seed;
+            options.request.threads = 1;
+        }
         options.cancel = control.cancelFlag();
         options.progress = [&control](const NetworkOptimiseProgress &p) { control.report(p); };
         try {
@@ -371,7 +409,9 @@ bool NetworkPanel::startOptimisation(double seconds)
     m_optimisedGeneration = m_generation;
     m_progress->setRange(0, int(count));
     m_progress->setValue(0);
-    m_summary->setText(tr("Optimising %n layers within %1 s…", nullptr, int(count)).arg(seconds));
+    m_summary->setText(choice.reproducible
+            ? tr("Optimising %n layers, %1 moves each (seed %2)…", nullptr, int(count)).arg(choice.moves).arg(choice.seed)
+            : tr("Optimising %n layers within %1 s…", nullptr, int(count)).arg(seconds));
     setRunning(true);
     return true;
 }
@@ -384,12 +424,18 @@ void NetworkPanel::showOptimiseProgress(const NetworkOptimiseProgress &p)
         return;
     const LayerAnalysis &l = m_analysis->layers[p.layer];
     m_progress->setValue(int(p.position - 1));
-    QString text = tr("Optimising layer %1 of %2: %3 (%4 s of %5 s)")
-                       .arg(p.position)
-                       .arg(p.count)
-                       .arg(QString::fromStdString(l.name))
-                       .arg(p.progress.seconds, 0, 'f', 1)
-                       .arg(p.time_limit_s, 0, 'f', 1);
+    QString text = m_lastChoice.reproducible ? tr("Optimising layer %1 of %2: %3 (%4 s, %5 moves)")
+                                                   .arg(p.position)
+                                                   .arg(p.count)
+                                                   .arg(QString::fromStdString(l.name))
+                                                   .arg(p.progress.seconds, 0, 'f', 1)
+                                                   .arg(m_lastChoice.moves)
+                                             : tr("Optimising layer %1 of %2: %3 (%4 s of %5 s)")
+                                                   .arg(p.position)
+                                                   .arg(p.count)
+                                                   .arg(QString::fromStdString(l.name))
+                                                   .arg(p.progress.seconds, 0, 'f', 1)
+                                                   .arg(p.time_limit_s, 0, 'f', 1);
     text += p.progress.incumbent ? tr(" — incumbent %1").arg(cycles(*p.progress.incumbent)) : tr(" — no incumbent yet");
     if (const LayerCandidate *best = l.bestCandidate())
         text += tr(", best before %1 (%2)").arg(cycles(best->row.total_duration), QString::fromStdString(best->spec.name));
@@ -416,28 +462,66 @@ void NetworkPanel::finishOptimisation(OptimiseOutcome outcome)
         ++added;
         improved += o.improved ? 1 : 0;
     }
-    m_modified = m_modified || added > 0;
+    // Every layer's best, as the table and the chart show it, joins the
+    // network too (a generated heuristic or kernel-blocked strategy is not
+    // in its file): Save network… then writes the best shown, and the
+    // network file reproduces the total.
+    int bestsAdded = 0;
+    if (m_network)
+        for (std::size_t i = 0; i < outcome.analysis.layers.size() && i < m_network->layers.size(); ++i) {
+            const LayerCandidate *best = outcome.analysis.layers[i].bestCandidate();
+            std::vector<StrategySpec> &own = m_network->layers[i].strategies;
+            if (!best || std::find(own.begin(), own.end(), best->spec) != own.end())
+                continue;
+            own.push_back(best->spec);
+            ++bestsAdded;
+        }
+    m_modified = m_modified || added > 0 || bestsAdded > 0;
     m_lastOptimisation = outcome.optimisation;
     m_analysis = std::move(outcome.analysis);
     setRunning(false);
     showAnalysis(*m_analysis);
-    QString text = outcome.optimisation.cancelled ? tr("Optimisation stopped in layer %1 of %2, what it found kept")
-                                                        .arg(outcome.optimisation.layers.size())
-                                                        .arg(outcome.optimisation.planned)
-                                                  : tr("Optimised %1 layers").arg(outcome.optimisation.layers.size());
+    const NetworkOptimisation &o = outcome.optimisation;
+    QString text = o.cancelled
+        ? tr("Optimisation stopped in layer %1 of %2, what it found kept").arg(o.layers.size()).arg(o.planned)
+        : tr("Optimised %1 of %2 layers").arg(o.layers.size()).arg(m_analysis->layers.size());
     text += tr(": %n strategies added, ", nullptr, added) + tr("%n shorter than the heuristics", nullptr, improved);
-    m_summary->setText(text + QStringLiteral(". ") + m_summary->text());
+    if (bestsAdded > 0)
+        text += tr("; %n layers' best added to the network, for Save network\u2026", nullptr, bestsAdded);
+    text += QStringLiteral(". ") + skippedText(o) + reproducibilityText(m_lastChoice, m_path);
+    m_summary->setText(text + m_summary->text());
     emit optimised();
 }
 
 void NetworkPanel::chooseAndOptimise()
 {
-    bool ok = false;
-    const double seconds = QInputDialog::getDouble(this, tr("Optimise network"),
-        tr("Time for the whole network (seconds), shared among the layers in proportion to their durations:"), m_lastTimeLimit,
-        0.1, 86400, 1, &ok);
-    if (ok)
-        startOptimisation(seconds);
+    NetworkOptimiseDialog dialog(m_lastChoice, this);
+    if (dialog.exec() == QDialog::Accepted)
+        startOptimisation(dialog.choice());
+}
+
+QString NetworkPanel::skippedText(const NetworkOptimisation &optimisation) const
+{
+    QStringList parts;
+    for (const SkippedLayer &s : optimisation.skipped) {
+        const QString name = m_analysis && s.layer < m_analysis->layers.size()
+            ? QString::fromStdString(m_analysis->layers[s.layer].name)
+            : QString::number(s.layer + 1);
+        parts << tr("%1 (%2)").arg(name, QString::fromStdString(s.reason));
+    }
+    for (const LayerOptimisation &l : optimisation.layers)
+        if (!l.note.empty() && m_analysis && l.layer < m_analysis->layers.size())
+            parts << tr("%1 (%2)").arg(QString::fromStdString(m_analysis->layers[l.layer].name), QString::fromStdString(l.note));
+    if (parts.isEmpty())
+        return {};
+    return tr("Not optimised: %1. ").arg(parts.join(QStringLiteral("; ")));
+}
+
+QString NetworkPanel::reproducibilityText(const NetworkOptimiseChoice &choice, const QString &path)
+{
+    if (choice.reproducible)
+        return tr("Reproducible on any machine: %1. ").arg(NetworkOptimiseDialog::cliCommand(choice, QFileInfo(path).fileName()));
+    return tr("Not reproducible: a time limit (moves with a seed are). ");
 }
 
 QString NetworkPanel::saveNetworkTo(const QString &path)

@@ -17,6 +17,7 @@
 // their layers' strategies in the dock's network; Save network… writes it.
 #include "export/ExportPreset.h"
 #include "jobs/BackgroundJob.h"
+#include "network/NetworkOptimiseDialog.h"
 
 #include "convoffload/model/Network.h"
 #include "convoffload/optimise/NetworkOptimisation.h"
@@ -77,6 +78,8 @@ public:
     /// Optimise network… starts after asking); false when it cannot start
     /// (no finished analysis, already running).
     bool startOptimisation(double seconds);
+    /// The same by time or, reproducibly, by moves per layer and a seed.
+    bool startOptimisation(const NetworkOptimiseChoice &choice);
     /// Stop: the analysis or the optimisation (which keeps what it found).
     void stop();
     /// What the last optimisation did, once finished.
@@ -93,6 +96,9 @@ public:
 
     /// What a user looks at first comes first (the dock is narrow at
     /// 1280×720): the best, its duration, share and badge; then the shape.
+    /// What a glyph of the Valid column means ("\u2714", "\u25e5", "\u26a0", "\u2716").
+    static QString badgeMeaning(const QString &badge);
+
     enum Column { NameColumn, BestColumn, DurationColumn, ShareColumn, ValidColumn, FitColumn, ShapeColumn, ColumnCount };
 
 signals:
@@ -123,6 +129,10 @@ private:
     void showAnalysis(const NetworkAnalysis &analysis);
     void showOptimiseProgress(const NetworkOptimiseProgress &progress);
     void finishOptimisation(OptimiseOutcome outcome);
+    /// The layers the optimiser did not take, each with why; empty when none.
+    QString skippedText(const NetworkOptimisation &optimisation) const;
+    /// What of a run with `choice` is reproducible, and how (the CLI command).
+    static QString reproducibilityText(const NetworkOptimiseChoice &choice, const QString &path);
     void setRunning(bool running);
 
     QTreeWidget *m_tree;
@@ -141,7 +151,7 @@ private:
     std::optional<NetworkOptimisation> m_lastOptimisation;
     QString m_path;
     bool m_modified = false;
-    double m_lastTimeLimit = 10;
+    NetworkOptimiseChoice m_lastChoice; // what the last run was asked, offered again
     int m_generation = 0; // counts the networks set: an optimisation of an earlier one is dropped
     int m_optimisedGeneration = 0; // the network the running optimisation works on
     BackgroundJob<Outcome, int> m_job{this, ProgressDelivery::Latest};

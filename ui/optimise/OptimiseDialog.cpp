@@ -6,6 +6,7 @@
 #include "optimise/DialogSize.h"
 #include "convoffload/model/KernelBlockedFamily.h"
 #include "convoffload/optimise/ExactOptimiser.h"
+#include "convoffload/optimise/IlpModelSize.h"
 #include "render/Palette.h"
 
 #include <QChart>
@@ -26,6 +27,7 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QSpinBox>
+#include <QTimer>
 #include <QValueAxis>
 #include <QVBoxLayout>
 
@@ -48,6 +50,37 @@ QString percent(const std::optional<double> &fraction)
 
 QString number(double value) { return QString::number(value, 'g', 10); }
 
+/// A count as people read it: 2.3 M, 45 k, 812.
+QString roughCount(double count)
+{
+    if (count >= 1e6)
+        return QString::number(count / 1e6, 'f', 1) + QStringLiteral(" M");
+    if (count >= 1e4)
+        return QString::number(std::round(count / 1e3)) + QStringLiteral(" k");
+    return QString::number(std::round(count));
+}
+
+QString phaseText(OptimisePhase phase)
+{
+    switch (phase) {
+    case OptimisePhase::Preparing:
+        return OptimiseDialog::tr("Preparing (heuristics and bounds)");
+    case OptimisePhase::Searching:
+        return OptimiseDialog::tr("Searching");
+    case OptimisePhase::Exact:
+        return OptimiseDialog::tr("Exact: searching, then proving");
+    case OptimisePhase::BuildingModel:
+        return OptimiseDialog::tr("Building the ILP model");
+    case OptimisePhase::WritingModel:
+        return OptimiseDialog::tr("Writing the model for CBC");
+    case OptimisePhase::Solving:
+        return OptimiseDialog::tr("CBC running");
+    case OptimisePhase::Simulating:
+        return OptimiseDialog::tr("Re-simulating the result");
+    }
+    return {};
+}
+
 } // namespace
 
 OptimiseDialog::OptimiseDialog(const Problem &problem, QStringList takenNames, QWidget *parent)
@@ -60,7 +93,15 @@ OptimiseDialog::OptimiseDialog(const Problem &problem, QStringList takenNames, Q
     setRunning(false);
     fitDialogToScreen(this, contentSize(), 0.35, 0.6); // a larger chart on a large screen
     m_job.setObjectName(QStringLiteral("optimise"));
-    m_job.setProgressHandler([this](const OptimiseProgress &point) { onProgress(point); });
+    m_job.setProgressHandler([this](const Live &live) {
+        if (live.phase)
+            onPhase(*live.phase, live.seconds);
+        if (live.point)
+            onProgress(*live.point);
+    });
+    m_tick = new QTimer(this);
+    m_tick->setInterval(200);
+    connect(m_tick, &QTimer::timeout, this, [this] { m_status->setText(liveStatus(double(m_clock.elapsed()) / 1000)); });
     m_job.setFinishedHandler([this](Outcome outcome) {
         m_report = std::move(outcome.report);
         m_error = outcome.error;
@@ -102,6 +143,11 @@ void OptimiseDialog::buildForm()
     m_exactReach = new QLabel;
     m_exactReach->setWordWrap(true);
     m_exactReach->setObjectName(QStringLiteral("exactReach"));
+    m_advice = new QLabel;
+    m_advice->setWordWrap(true);
+    m_advice->setObjectName(QStringLiteral("methodAdvice"));
+    m_advice->setTextFormat(Qt::RichText);
+    connect(m_advice, &QLabel::linkActivated, this, &OptimiseDialog::onAdviceLink);
 
     m_timeLimit = new QDoubleSpinBox;
     m_timeLimit->setRange(0.1, 24 * 3600);
@@ -233,6 +279,7 @@ void OptimiseDialog::buildForm()
     contentLayout->setContentsMargins(0, 0, 0, 0);
     contentLayout->addLayout(form);
     contentLayout->addWidget(m_exactReach); // not in the form, where a wrapped label is cut to two lines
+    contentLayout->addWidget(m_advice);
     contentLayout->addWidget(m_chartView, 1);
     contentLayout->addWidget(m_status);
     contentLayout->addWidget(m_summary);
@@ -266,7 +313,8 @@ bool OptimiseDialog::streamsKernels() const
 
 void OptimiseDialog::updateExactReach()
 {
-    QString note;
+    QString note, advice;
+    const int method = m_method->currentData().toInt();
     if (streamsKernels()) {
         note = m_method->currentData().toInt() == int(OptimiseMethod::Search)
             ? tr("The kernels do not fit beside one patch, so no S1 strategy can run: every kernel-blocked strategy "
@@ -291,8 +339,46 @@ void OptimiseDialog::updateExactReach()
             // The run says what is wrong with the problem, in context.
         }
     }
+    // The advice, from the measurements of docs/design/optimisers.md: up to
+    // 64 outputs Exact proves the optimum, mostly within a second (the
+    // paper's 2x5x5 layer: 111 in 0.01 s, where CBC ended at 113 after
+    // 10 s); beyond, CBC never found a better strategy than the search on
+    // the paper's grid, and its model takes seconds to build and write.
+    if (!streamsKernels() && method != int(OptimiseMethod::Exact)) {
+        try {
+            const S1Instance in = makeS1Instance(m_problem, request().settings);
+            const QString size = tr("%1 outputs and %2 needed pixels").arg(in.patches).arg(in.needed_pixels.size());
+            if (exactReach(in) == ExactReach::Proof)
+                advice = tr("Recommended for this layer (%1): <b>Exact</b>, which proves the optimum of most layers "
+                            "this small (the paper's 5\u00d75 example in a hundredth of a second, 69 of the paper's "
+                            "81 instances within a minute), where CBC can end short of a proof after minutes. "
+                            "<a href=\"exact\">Use Exact</a>")
+                             .arg(size);
+            else if (method == int(OptimiseMethod::Ilp)) {
+                const IlpModelSize model = estimateIlpModelSize(in);
+                advice = tr("Recommended for this layer (%1): <b>Search</b>. CBC never found a better strategy than "
+                            "the search on the paper's grid, and beyond the smallest layers it rarely improves on its "
+                            "start. Its model (about %2 rows) is built and written before CBC starts, within the "
+                            "time limit: on a large layer that takes seconds (LeNet-5 conv1, 2.3 M rows: about "
+                            "10 s), and a shorter limit runs no CBC at all. <a href=\"search\">Use Search</a>")
+                             .arg(size, roughCount(model.rows));
+            }
+        } catch (const std::exception &) {
+            // The run says what is wrong with the problem, in context.
+        }
+    }
     m_exactReach->setText(note);
     m_exactReach->setVisible(!note.isEmpty());
+    m_advice->setText(advice);
+    m_advice->setVisible(!advice.isEmpty());
+}
+
+void OptimiseDialog::onAdviceLink(const QString &link)
+{
+    if (isRunning())
+        return;
+    if (const std::optional<OptimiseMethod> method = optimiseMethodFromName(link.toStdString()))
+        setMethod(*method);
 }
 
 QString OptimiseDialog::uniqueName(const QString &base) const
@@ -379,11 +465,21 @@ void OptimiseDialog::start()
     const Problem problem = m_problem;
     const OptimiseRequest req = request();
     const double limit = timeLimit();
-    m_job.start([problem, req, limit](const JobControl<OptimiseProgress> &job) {
+    m_phase.reset();
+    m_cbcRan = false;
+    m_best.reset();
+    m_bestBound.reset();
+    m_cbcPoint.reset();
+    m_stopping = false;
+    m_runLimit = limit;
+    m_runMethod = req.method;
+    m_clock.start();
+    m_job.start([problem, req, limit](const JobControl<Live> &job) {
         OptimiseControl control;
         control.time_limit_s = limit;
         control.cancel = job.cancelFlag();
-        control.progress = [&job](const OptimiseProgress &point) { job.report(point); };
+        control.progress = [&job](const OptimiseProgress &point) { job.report(Live{point, std::nullopt, point.seconds}); };
+        control.phase = [&job](OptimisePhase phase, double seconds) { job.report(Live{std::nullopt, phase, seconds}); };
         Outcome outcome;
         try {
             outcome.report = optimise(problem, req, control);
@@ -392,15 +488,18 @@ void OptimiseDialog::start()
         }
         return outcome;
     });
-    m_status->setText(tr("Optimising… (Stop keeps the best strategy so far)"));
+    m_status->setText(liveStatus(0));
+    m_tick->start();
     setRunning(true);
 }
 
 void OptimiseDialog::cancel()
 {
     m_job.cancel();
-    if (isRunning())
-        m_status->setText(tr("Stopping…"));
+    if (isRunning()) {
+        m_stopping = true;
+        m_status->setText(liveStatus(double(m_clock.elapsed()) / 1000));
+    }
 }
 
 void OptimiseDialog::reject()
@@ -421,10 +520,48 @@ void OptimiseDialog::onProgress(const OptimiseProgress &point)
     rescaleDurationAxis();
     if (point.seconds > m_timeAxis->max())
         applyNiceScale(m_timeAxis, niceScale(0, point.seconds * 1.2));
-    m_status->setText(tr("Optimising… %1 s, best %2, bound %3")
-                          .arg(point.seconds, 0, 'f', 1)
-                          .arg(point.incumbent ? number(*point.incumbent) : tr("none yet"))
-                          .arg(point.bound ? number(*point.bound) : tr("–")));
+    if (point.incumbent)
+        m_best = std::min(m_best.value_or(*point.incumbent), *point.incumbent);
+    if (point.bound)
+        m_bestBound = std::max(m_bestBound.value_or(*point.bound), *point.bound);
+    if (m_phase == OptimisePhase::Solving)
+        m_cbcPoint = point;
+    if (isRunning())
+        m_status->setText(liveStatus(double(m_clock.elapsed()) / 1000));
+}
+
+void OptimiseDialog::onPhase(OptimisePhase phase, double seconds)
+{
+    m_phase = phase;
+    m_phaseSeconds = seconds;
+    if (phase == OptimisePhase::Solving)
+        m_cbcRan = true;
+    if (isRunning())
+        m_status->setText(liveStatus(double(m_clock.elapsed()) / 1000));
+}
+
+QString OptimiseDialog::liveStatus(double seconds) const
+{
+    QString text = tr("%1 (since %2 s): %3 s of %4 s")
+                       .arg(m_phase ? phaseText(*m_phase) : tr("Starting"))
+                       .arg(m_phaseSeconds, 0, 'f', 1)
+                       .arg(seconds, 0, 'f', 1)
+                       .arg(number(m_runLimit));
+    if (m_phase == OptimisePhase::Solving) {
+        if (m_cbcPoint)
+            text += tr("; CBC at %1 s: its best %2, bound %3")
+                        .arg(m_cbcPoint->seconds, 0, 'f', 1)
+                        .arg(m_cbcPoint->incumbent ? number(*m_cbcPoint->incumbent) : tr("none yet"))
+                        .arg(m_cbcPoint->bound ? number(*m_cbcPoint->bound) : tr("\u2013"));
+        else
+            text += tr("; CBC has not reported yet (its first LP can take long on a large layer)");
+    }
+    text += tr(". Best so far %1, bound %2.")
+                .arg(m_best ? number(*m_best) : tr("none yet"))
+                .arg(m_bestBound ? number(*m_bestBound) : tr("\u2013"));
+    if (m_stopping)
+        text = tr("Stopping\u2026 ") + text;
+    return text;
 }
 
 void OptimiseDialog::rescaleDurationAxis()
@@ -454,6 +591,7 @@ void OptimiseDialog::rescaleDurationAxis()
 
 void OptimiseDialog::onFinished()
 {
+    m_tick->stop();
     setRunning(false);
     if (!m_error.isEmpty()) {
         m_status->setText(tr("Cannot optimise: %1").arg(m_error));
@@ -473,19 +611,42 @@ void OptimiseDialog::onFinished()
     emit finished();
 }
 
+QString OptimiseDialog::finalStatus() const
+{
+    if (!m_report)
+        return {};
+    const OptimiseResult &r = m_report->result;
+    const QString status = QString::fromStdString(optimiseStatusName(r.status));
+    // One reason the run ended, never two: the core sets one flag (a Stop
+    // after the time limit stopped CBC is the time limit's), and a Stop
+    // wins here should both ever be set.
+    QString text;
+    if (r.cancelled)
+        text = tr("Stopped at your request after %1 s: %2.").arg(r.seconds, 0, 'f', 2).arg(status);
+    else if (r.timed_out)
+        text = tr("Time limit of %1 s reached after %2 s: %3.").arg(number(m_runLimit)).arg(r.seconds, 0, 'f', 2).arg(status);
+    else
+        text = tr("Finished: %1 in %2 s.").arg(status).arg(r.seconds, 0, 'f', 2);
+    // The optimiser's message is a clause ("proven optimal: …"): a sentence here.
+    const QString message = QString::fromStdString(r.message);
+    if (!message.isEmpty())
+        text += QStringLiteral(" ") + message.front().toUpper() + message.mid(1);
+    // The ILP's model is built and written within the limit: say why CBC
+    // did not run, and what would let it.
+    if (m_runMethod == OptimiseMethod::Ilp && !m_cbcRan && r.timed_out && !r.cancelled) {
+        const IlpModelSize model = estimateIlpModelSize(m_report->instance);
+        text += tr("%1 Building and writing this layer's model (about %2 rows) took the whole %3 s limit: give CBC a "
+                   "longer limit, or use Search, which uses the whole time.")
+                    .arg(text.endsWith(QLatin1Char('.')) ? QString() : QStringLiteral("."), roughCount(model.rows),
+                        number(m_runLimit));
+    }
+    return text;
+}
+
 void OptimiseDialog::showReport()
 {
     const OptimiseResult &r = m_report->result;
-    QString status = QString::fromStdString(optimiseStatusName(r.status));
-    if (r.cancelled)
-        status += tr(", stopped");
-    if (r.timed_out)
-        status += tr(", time limit reached");
-    // The optimiser's message is a clause ("proven optimal: …"): a sentence here.
-    QString message = QString::fromStdString(r.message);
-    if (!message.isEmpty())
-        message = QStringLiteral(" ") + message.front().toUpper() + message.mid(1);
-    m_status->setText(tr("Finished: %1 in %2 s.%3").arg(status).arg(r.seconds, 0, 'f', 2).arg(message));
+    m_status->setText(finalStatus());
     QStringList lines;
     if (r.hasSolution())
         lines << tr("<b>Duration %1</b> in %2 groups").arg(number(r.duration)).arg(r.groups.size());

@@ -9,6 +9,7 @@
 #include "jobs/BackgroundJob.h"
 
 #include <QDialog>
+#include <QElapsedTimer>
 
 #include <optional>
 
@@ -21,6 +22,7 @@ class QLineEdit;
 class QScrollArea;
 class QPushButton;
 class QSpinBox;
+class QTimer;
 class QChart;
 class QChartView;
 class QLineSeries;
@@ -59,6 +61,13 @@ public:
     static Choices savedChoices();
     static void saveChoices(const Choices &choices);
 
+    /// What the run was doing at `seconds` since the click, as the status
+    /// line says it while the run goes on (also used by tests).
+    QString liveStatus(double seconds) const;
+    /// The one sentence that ends a run: why it ended (finished, the time
+    /// limit, Stop: exactly one), what it found, and what the optimiser said.
+    QString finalStatus() const;
+
 public slots:
     void start();
     void cancel();
@@ -76,6 +85,9 @@ private:
     QSize contentSize() const;
     void buildForm();
     void onProgress(const OptimiseProgress &point);
+    void onPhase(OptimisePhase phase, double seconds);
+    /// The link of the advice: use the recommended method.
+    void onAdviceLink(const QString &link);
     /// The duration axis over the points drawn (0..100 before any), with as
     /// many ticks as the plot's height gives room for labels: at 1280×720
     /// the plot is about 80 px tall, and Qt hid every other label of five
@@ -83,7 +95,9 @@ private:
     void rescaleDurationAxis();
     void onFinished();
     void showReport();
-    /// Shows, under the method, what Exact cannot settle on this layer.
+    /// Shows, under the method, what Exact cannot settle on this layer, and
+    /// recommends Exact or Search where they are known to do better for the
+    /// layer's size (docs/design/optimisers.md).
     void updateExactReach();
     /// The layer's kernels do not fit beside one patch: the optimiser streams
     /// them (the kernel-blocked family), and G is not the user's to choose.
@@ -105,6 +119,7 @@ private:
     QSpinBox *m_maxGroups = nullptr;
     QLineEdit *m_name = nullptr;
     QLabel *m_exactReach = nullptr;
+    QLabel *m_advice = nullptr; // the recommended method, with a link to choose it
     QLabel *m_status = nullptr;
     QLabel *m_summary = nullptr;
     QPushButton *m_run = nullptr;
@@ -119,12 +134,33 @@ private:
     QValueAxis *m_timeAxis = nullptr;
     QValueAxis *m_durationAxis = nullptr;
 
+    // The live status: the clock runs from the click, so the line moves
+    // even while the optimiser reports nothing (CBC's root LP, a model
+    // being written).
+    QElapsedTimer m_clock;
+    QTimer *m_tick = nullptr;
+    std::optional<OptimisePhase> m_phase;
+    double m_phaseSeconds = 0;
+    bool m_cbcRan = false; // the run entered OptimisePhase::Solving
+    std::optional<double> m_best, m_bestBound;
+    std::optional<OptimiseProgress> m_cbcPoint; // CBC's last report
+    bool m_stopping = false;
+    double m_runLimit = 0; // the time limit of the run shown
+    OptimiseMethod m_runMethod = OptimiseMethod::Search;
+
+    /// What the run's thread hands over: a progress point or a new phase.
+    struct Live {
+        std::optional<OptimiseProgress> point;
+        std::optional<OptimisePhase> phase;
+        double seconds = 0;
+    };
+
     /// What a run hands back: a report, or why there is none.
     struct Outcome {
         std::optional<OptimiseReport> report;
         QString error;
     };
-    BackgroundJob<Outcome, OptimiseProgress> m_job{this, ProgressDelivery::Every};
+    BackgroundJob<Outcome, Live> m_job{this, ProgressDelivery::Every};
 };
 
 } // namespace convoffload::ui

@@ -137,11 +137,23 @@ GroupsPanel::GroupsPanel(ProjectDocument *document, QWidget *parent)
     connect(document, &ProjectDocument::simulationStarted, this, &GroupsPanel::updateFeedback);
     connect(document, &ProjectDocument::simulationChanged, this, &GroupsPanel::updateFeedback);
     connect(document, &ProjectDocument::comparisonChanged, this, &GroupsPanel::updateFeedback);
+    connect(document, &ProjectDocument::momentChanged, this, &GroupsPanel::followMoment);
     updateFeedback();
     updateMode();
 }
 
 bool GroupsPanel::showsSteps() const { return m_view->model() == m_steps; }
+
+void GroupsPanel::followMoment()
+{
+    // Compute step k computes group k (one compute step a group), or the
+    // tree's step k when it shows steps; the drain computes none.
+    const int step = m_document->moment().step;
+    const int rows = showsSteps() ? m_steps->rowCount() : m_model->unassignedRow();
+    if (step < 0 || step >= rows || !isVisible())
+        return;
+    m_view->scrollTo(m_view->model()->index(step, 0), QAbstractItemView::EnsureVisible);
+}
 
 void GroupsPanel::updateMode()
 {

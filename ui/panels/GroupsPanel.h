@@ -84,6 +84,9 @@ private:
     std::vector<int> selectedGroups() const;
     void show(const QString &error);
     void updateFeedback();
+    /// Scrolls the group (or step) the document's moment computes into view:
+    /// stepping through a layer left the dock at its first groups.
+    void followMoment();
     /// Shows the step tree for a kernel-streaming strategy, the groups otherwise.
     void updateMode();
 

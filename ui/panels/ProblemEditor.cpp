@@ -17,6 +17,9 @@
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QApplication>
+#include <QKeyEvent>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <cmath>
@@ -538,6 +541,21 @@ void ProblemEditor::addRow(QFormLayout *form, std::span<const FieldSpec> fields)
     form->addRow(labelWidget, container);
 }
 
+bool ProblemEditor::eventFilter(QObject *watched, QEvent *event)
+{
+    if (event->type() == QEvent::KeyPress && static_cast<const QKeyEvent *>(event)->key() == Qt::Key_Minus)
+        for (const Field &f : m_fields)
+            if (f.editor == watched && f.spec->min >= 0) {
+                m_lastRefusal
+                    = tr("%1 cannot be negative (%2 to %3): the minus sign was not taken.")
+                          .arg(f.name, QLocale().toString(qint64(f.spec->min)), QLocale().toString(qint64(f.spec->max)));
+                QToolTip::showText(f.editor->mapToGlobal(QPoint(0, f.editor->height())), m_lastRefusal, f.editor);
+                QApplication::beep();
+                return true;
+            }
+    return QWidget::eventFilter(watched, event);
+}
+
 QWidget *ProblemEditor::makeEditor(Field &field)
 {
     const int index = int(m_fields.size()) - 1;
@@ -598,6 +616,8 @@ QWidget *ProblemEditor::makeEditor(Field &field)
     }
     field.editor->setToolTip(field.tip);
     field.editor->setObjectName(field.key);
+    if (field.spec->kind == EditorKind::Int || field.spec->kind == EditorKind::Int64)
+        field.editor->installEventFilter(this);
     return field.editor;
 }
 

@@ -37,6 +37,14 @@ public:
     QString messageAt(const QString &key) const;
     /// Problems no field claims (shown above the form).
     QString generalMessage() const;
+    /// Why the last key typed into a field was refused (a minus sign in a
+    /// field that cannot be negative), as its tooltip said; empty if none.
+    QString lastRefusal() const { return m_lastRefusal; }
+
+protected:
+    /// A minus sign typed into a field that cannot be negative: the spin box
+    /// dropped it without a word, so "-5" became 5; it is refused with why.
+    bool eventFilter(QObject *watched, QEvent *event) override;
 
 private:
     enum class EditorKind { Int, Int64, Real, Check, Policy, Layout };
@@ -87,6 +95,7 @@ private:
     std::vector<Row> m_rows;
     QLabel *m_general = nullptr;
     QLabel *m_output = nullptr, *m_patches = nullptr, *m_nbPatchesMax = nullptr, *m_kRange = nullptr, *m_layerSize = nullptr;
+    QString m_lastRefusal;
 };
 
 } // namespace convoffload::ui

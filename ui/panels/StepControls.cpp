@@ -11,10 +11,13 @@
 #include <QFontMetrics>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QResizeEvent>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QStyle>
 #include <QToolButton>
+
+#include <algorithm>
 
 namespace convoffload::ui {
 
@@ -39,8 +42,13 @@ StepControls::StepControls(ProjectDocument *document, QWidget *parent)
     m_play->setToolTip(tr("Play / pause (Space)"));
     connect(m_play, &QAction::toggled, this, &StepControls::setPlaying);
 
-    auto *layout = new QHBoxLayout(this);
-    layout->setContentsMargins(4, 2, 4, 2);
+    m_rows = new QBoxLayout(QBoxLayout::LeftToRight, this);
+    m_rows->setContentsMargins(4, 2, 4, 2);
+    m_stepping = new QHBoxLayout;
+    m_options = new QHBoxLayout;
+    m_rows->addLayout(m_stepping, 1);
+    m_rows->addLayout(m_options);
+    QHBoxLayout *layout = m_stepping;
     for (QAction *action : {m_first, m_previous, m_play, m_next, m_last}) {
         auto *button = new QToolButton(this);
         button->setDefaultAction(action);
@@ -58,11 +66,12 @@ StepControls::StepControls(ProjectDocument *document, QWidget *parent)
         m_speed->addItem(tr("%1 / s").arg(perSecond), perSecond);
     m_speed->setCurrentIndex(2);
     m_speed->setToolTip(tr("Play speed: steps (or actions) per second"));
-    layout->addWidget(m_speed);
+    m_options->addStretch(1); // under the stepping row, at the right
+    m_options->addWidget(m_speed);
     m_subSteps = new QCheckBox(tr("Actions"), this);
     m_subSteps->setToolTip(tr("Walk the six actions of each step one at a time:\n"
                               "a1 free input, a2 free kernels, a3 write, a4 load input, a5 load kernels, a6 compute"));
-    layout->addWidget(m_subSteps);
+    m_options->addWidget(m_subSteps);
 
     connect(m_slider, &QSlider::valueChanged, this, [this](int step) {
         m_document->seek({step, subSteps() ? m_document->moment().action : Action::Compute});
@@ -125,6 +134,24 @@ void StepControls::setPlaying(bool playing)
         m_play->setChecked(playing);
 }
 
+QSize StepControls::minimumSizeHint() const
+{
+    const QMargins margins = m_rows->contentsMargins();
+    const int width = std::max(m_stepping->minimumSize().width(), m_options->minimumSize().width());
+    return {width + margins.left() + margins.right(), QWidget::minimumSizeHint().height()};
+}
+
+void StepControls::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    const QMargins margins = m_rows->contentsMargins();
+    const int oneRow = m_stepping->minimumSize().width() + m_rows->spacing() + m_options->minimumSize().width() + margins.left()
+        + margins.right();
+    const QBoxLayout::Direction want = width() >= oneRow ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom;
+    if (m_rows->direction() != want)
+        m_rows->setDirection(want);
+}
+
 void StepControls::refresh()
 {
     const int count = stepCount();
@@ -142,10 +169,13 @@ void StepControls::refresh()
     }
     m_label->setText(momentText(m, count));
     // As wide as the longest text of this simulation, so the slider does not
-    // jump while stepping.
+    // jump while stepping; an action's name only when actions are walked
+    // (always counting it made the window's centre 100 px wider than it
+    // needs, and at 1024×600 the side docks cut their fields).
     const QFontMetrics metrics(m_label->font());
-    const int widest = std::max(metrics.horizontalAdvance(momentText({count - 2, Action::LoadKernels}, count)),
-        metrics.horizontalAdvance(momentText({count - 1, Action::LoadKernels}, count)));
+    const Action widestAction = subSteps() ? Action::LoadKernels : Action::Compute;
+    const int widest = std::max(metrics.horizontalAdvance(momentText({count - 2, widestAction}, count)),
+        metrics.horizontalAdvance(momentText({count - 1, widestAction}, count)));
     m_label->setFixedWidth(widest + 4);
 }
 

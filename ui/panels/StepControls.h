@@ -10,7 +10,9 @@
 #include <QWidget>
 
 class QAction;
+class QBoxLayout;
 class QCheckBox;
+class QHBoxLayout;
 class QComboBox;
 class QLabel;
 class QSlider;
@@ -31,6 +33,11 @@ public:
     QAction *nextAction() const { return m_next; }
     QAction *lastAction() const { return m_last; }
     bool subSteps() const;
+    /// As narrow as the wider of its two parts (the buttons, slider and
+    /// step; the speed and Actions): on a narrow window the second goes
+    /// under the first. In one row they made the centre of a 1024×600
+    /// window 501 px wide at least, and the side docks cut their fields.
+    QSize minimumSizeHint() const override;
 
 public slots:
     void first();
@@ -38,6 +45,9 @@ public slots:
     void next();
     void last();
     void setPlaying(bool playing);
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
     void refresh();
@@ -50,6 +60,8 @@ private:
     QLabel *m_label;
     QComboBox *m_speed;
     QCheckBox *m_subSteps;
+    QBoxLayout *m_rows; // one row, or two on a narrow window
+    QHBoxLayout *m_stepping, *m_options;
     QTimer m_timer;
 };
 

@@ -334,7 +334,9 @@ public:
     {
         if (const Json *v = find(key))
             return *v;
-        throw FormatError(pathOf(key), "missing required key");
+        // The key by name, not only in the place: "layer: missing required
+        // key" read as a key missing inside the layer (issue 41).
+        throw FormatError(pathOf(key), "missing required key " + quotedKey(key));
     }
 
     std::string pathOf(std::string_view key) const { return childPath(m_path, key); }

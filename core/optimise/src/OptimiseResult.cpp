@@ -19,4 +19,25 @@ std::string optimiseStatusName(OptimiseStatus status)
     return "?";
 }
 
+std::string optimisePhaseName(OptimisePhase phase)
+{
+    switch (phase) {
+    case OptimisePhase::Preparing:
+        return "preparing";
+    case OptimisePhase::Searching:
+        return "searching";
+    case OptimisePhase::Exact:
+        return "exact";
+    case OptimisePhase::BuildingModel:
+        return "building-model";
+    case OptimisePhase::WritingModel:
+        return "writing-model";
+    case OptimisePhase::Solving:
+        return "solving";
+    case OptimisePhase::Simulating:
+        return "simulating";
+    }
+    return "?";
+}
+
 } // namespace convoffload

@@ -187,12 +187,46 @@ void costUnderTransfer(const Problem &problem, OptimiseReport &report)
     report.result.message += std::string(report.result.message.empty() ? "" : "; ") + what;
 }
 
+/// The control of a part of the run that starts `offset` seconds after the
+/// call: what is left of the time limit (at least `minimum`), and its seconds
+/// shifted to count from the call, so that the limit covers the whole run
+/// and the points line up. `control` must outlive the copy.
+OptimiseControl laterPart(const OptimiseControl &control, double offset, double minimum)
+{
+    OptimiseControl part = control;
+    part.time_limit_s = std::max(minimum, control.time_limit_s - offset);
+    if (control.progress)
+        part.progress = [&control, offset](OptimiseProgress point) {
+            point.seconds += offset;
+            control.progress(point);
+        };
+    if (control.phase)
+        part.phase = [&control, offset](OptimisePhase phase, double seconds) { control.phase(phase, seconds + offset); };
+    return part;
+}
+
+void shiftSeconds(OptimiseResult &result, double offset)
+{
+    result.seconds += offset;
+    for (OptimiseProgress &point : result.history)
+        point.seconds += offset;
+}
+
 } // namespace
 
 OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, const OptimiseControl &control)
 {
-    if (request.stream_kernels && sound(problem) && !kernelsFit(problem))
+    const auto begin = std::chrono::steady_clock::now();
+    const auto elapsed = [&begin] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); };
+    const auto enter = [&](OptimisePhase phase) {
+        if (control.phase)
+            control.phase(phase, elapsed());
+    };
+    if (request.stream_kernels && sound(problem) && !kernelsFit(problem)) {
+        enter(OptimisePhase::Simulating);
         return optimiseKernelBlocked(problem, request, control);
+    }
+    enter(OptimisePhase::Preparing);
     OptimiseReport report;
     report.instance = makeS1Instance(problem, request.settings);
     // The search minimises the transfer model's cost where it can price it
@@ -202,59 +236,54 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
         report.instance.transfer = S1TransferCost::make(problem);
     report.heuristics = heuristicCandidates(report.instance);
     report.best_heuristic = bestFeasibleHeuristic(report.instance);
+    // Everything below gets what the preparation left of the time limit.
+    const double prepared = elapsed();
     if (request.method == OptimiseMethod::Exact) {
+        enter(OptimisePhase::Exact);
         ExactOptions options;
         options.search.seed = request.seed;
         options.search.max_moves = request.max_moves;
         options.search.threads = request.threads;
         options.max_states = request.prove_max_states;
-        ExactOutcome exact = exactOptimise(report.instance, options, control);
+        ExactOutcome exact = exactOptimise(report.instance, options, laterPart(control, prepared, 0.1));
         report.result = std::move(exact.result);
+        shiftSeconds(report.result, prepared);
         report.proof = std::move(exact.proof);
     } else if (request.method == OptimiseMethod::Ilp) {
         IlpSolveOptions options;
         options.worker_path = request.worker_path;
-        OptimiseControl ilpControl = control;
-        double startSeconds = 0;
         if (!report.best_heuristic || request.ilp_start_from_search) {
             // Asked for, or no heuristic satisfies the problem (typically the
             // reload bound) and CBC would start from nothing.
-            OptimiseControl startControl;
+            enter(OptimisePhase::Searching);
+            OptimiseControl startControl = laterPart(control, prepared, 0.1);
             startControl.time_limit_s = std::min(2.0, control.time_limit_s / 10);
-            startControl.cancel = control.cancel;
-            startControl.progress = control.progress; // up to 2 s: the dialog shows it, not a blank
+            startControl.phase = {}; // the search is this phase
             SearchOptions searchOptions;
             searchOptions.seed = request.seed;
             searchOptions.max_moves = automaticMoveBudget(report.instance); // a quick start, not the whole allowance
             searchOptions.threads = request.threads;
             const OptimiseResult start = searchOptimise(report.instance, searchOptions, startControl);
-            startSeconds = start.seconds;
-            if (start.hasSolution()) {
+            if (start.hasSolution())
                 options.start = start.groups;
-                ilpControl.time_limit_s = std::max(0.1, control.time_limit_s - start.seconds);
-            }
         }
-        // The ILP's clock starts after the short search: its points are
-        // shifted so that the run's seconds count from the user's start.
-        if (control.progress && startSeconds > 0)
-            ilpControl.progress = [&control, startSeconds](OptimiseProgress point) {
-                point.seconds += startSeconds;
-                control.progress(point);
-            };
-        report.result = solveIlp(report.instance, options, ilpControl);
-        for (OptimiseProgress &point : report.result.history)
-            point.seconds += startSeconds;
+        // The ILP gets what is left of the limit (nothing left: it says so
+        // and keeps its start), and its seconds count from the user's start.
+        const double ilpBegins = elapsed();
+        report.result = solveIlp(report.instance, options, laterPart(control, ilpBegins, 1e-3));
+        shiftSeconds(report.result, ilpBegins);
         if (options.start)
             report.result.message += std::string(report.result.message.empty() ? "" : "; ")
                 + (report.best_heuristic ? "the start strategy came from a short search"
                                          : "the start strategy came from a short search, as no heuristic satisfies the problem");
-        report.result.seconds += startSeconds;
     } else {
+        enter(OptimisePhase::Searching);
         SearchOptions options;
         options.seed = request.seed;
         options.max_moves = request.max_moves;
         options.threads = request.threads;
-        report.result = searchOptimise(report.instance, options, control);
+        report.result = searchOptimise(report.instance, options, laterPart(control, prepared, 0.1));
+        shiftSeconds(report.result, prepared);
         if (request.prove) {
             BoundProofLimits limits;
             limits.max_states = request.prove_max_states;
@@ -264,8 +293,10 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
         }
     }
     report.lower_bound = std::max(report.result.lower_bound, lowerBound(report.instance));
-    if (problem.hardware.transfer && !problem.hardware.transfer->isLinear())
+    if (problem.hardware.transfer && !problem.hardware.transfer->isLinear()) {
+        enter(OptimisePhase::Simulating);
         costUnderTransfer(problem, report);
+    }
     return report;
 }
 

@@ -228,6 +228,12 @@ public:
 private:
     double elapsed() const { return std::chrono::duration<double>(Clock::now() - m_begin).count(); }
 
+    void enter(OptimisePhase phase) const
+    {
+        if (m_control.phase)
+            m_control.phase(phase, elapsed());
+    }
+
     void fail(const std::string &message)
     {
         m_result.status = OptimiseStatus::Failed;
@@ -286,6 +292,7 @@ private:
         // runs in a child process that they end at once.
         if (stoppedBeforeCbc(limit, "while the model was made"))
             return;
+        enter(OptimisePhase::BuildingModel);
         const IlpModel model = buildIlpModel(m_in);
         if (stoppedBeforeCbc(limit, "while the model was made"))
             return;
@@ -294,6 +301,7 @@ private:
         if (dir.path().empty())
             return fail("cannot create a temporary directory for the model: " + dir.error());
         const fs::path mps = dir.path() / "model.mps", startFile = dir.path() / "start.sol";
+        enter(OptimisePhase::WritingModel);
         if (!writeMpsStoppably(model, mps.string(), [&] { return stopAsked(limit); })) { // asked, so it is seen as stopped
             stoppedBeforeCbc(limit, "while the model was written for CBC");
             return;
@@ -305,8 +313,12 @@ private:
         }
         if (stoppedBeforeCbc(limit, "while the model was written for CBC"))
             return;
+        enter(OptimisePhase::Solving);
+        // CBC gets what is left of the limit, which counts from the call:
+        // given the whole limit, it ran that long after a model written in
+        // seconds, and the run ended well past the limit.
         if (limit > 0)
-            args.insert(args.end(), {"--time-limit", std::to_string(limit)});
+            args.insert(args.end(), {"--time-limit", std::to_string(std::max(0.01, limit - elapsed()))});
 
         const std::string worker = m_options.worker_path.empty() ? defaultCbcWorkerPath() : m_options.worker_path;
         ChildProcess child;
@@ -347,8 +359,12 @@ private:
                 killed = true;
             }
         }
-        if (m_control.cancel && m_control.cancel->load())
+        // One reason to stop: a Stop pressed after the time limit had stopped
+        // CBC made both flags true, and the dialog said "stopped, time limit
+        // reached ... cancelled".
+        if (m_control.cancel && m_control.cancel->load() && !m_result.timed_out)
             m_result.cancelled = true;
+        enter(OptimisePhase::Simulating);
         conclude(model, worker, child, answer, stopAsked.has_value(), killed);
     }
 
@@ -383,7 +399,8 @@ private:
         const bool cancel = m_control.cancel && m_control.cancel->load();
         m_result.cancelled = cancel;
         m_result.timed_out = !cancel;
-        takeStart(std::string(cancel ? "cancelled " : "the time limit was reached ") + when + ", before CBC started");
+        takeStart(std::string(cancel ? "cancelled " : "the time limit was reached ") + when
+            + ", before CBC started, so CBC did not run");
         return true;
     }
 

@@ -24,6 +24,16 @@ std::string uniqueName(const LayerAnalysis &layer, const std::string &base)
 
 bool layerOptimisable(const LayerAnalysis &layer) { return layer.kernels_fit && layer.nb_patches_max >= 1; }
 
+std::string layerSkipReason(const LayerAnalysis &layer)
+{
+    if (!layer.kernels_fit)
+        return "its kernels do not fit beside one patch and are streamed, and the network's optimiser improves S1 "
+               "strategies only; Optimise Strategy\u2026 on the layer searches its kernel-blocked strategies";
+    if (layer.nb_patches_max < 1)
+        return "nbop_pe cannot compute one patch (nb_patches_max = 0)";
+    return {};
+}
+
 std::vector<double> networkTimeShares(const NetworkAnalysis &analysis, double total)
 {
     double weight = 0;
@@ -45,8 +55,10 @@ NetworkOptimisation optimiseNetwork(NetworkAnalysis &analysis, const NetworkOpti
     std::size_t position = 0;
     for (std::size_t i = 0; i < analysis.layers.size(); ++i) {
         LayerAnalysis &l = analysis.layers[i];
-        if (!layerOptimisable(l))
+        if (!layerOptimisable(l)) {
+            out.skipped.push_back({i, layerSkipReason(l)});
             continue;
+        }
         if (options.cancel && options.cancel->load()) {
             out.cancelled = true;
             break;

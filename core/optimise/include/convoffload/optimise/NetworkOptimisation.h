@@ -54,15 +54,27 @@ struct LayerOptimisation {
     std::string note; // why the optimiser could not take the layer
 };
 
+/// A layer the optimiser did not take, and why (layerSkipReason).
+struct SkippedLayer {
+    std::size_t layer = 0; // index in the analysis
+    std::string reason;
+};
+
 struct NetworkOptimisation {
     std::vector<LayerOptimisation> layers; // the layers started, in graph order
     std::size_t planned = 0; // layers an S1 strategy can run on
+    /// The layers not optimisable, in graph order: a caller says which and
+    /// why (a user took "Optimised 8 layers" for all of them, when the
+    /// largest, with streamed kernels, had been left out).
+    std::vector<SkippedLayer> skipped;
     bool cancelled = false;
 };
 
 /// Whether the optimiser runs on `layer`: its kernels fit and at least one
 /// patch fits a step.
 bool layerOptimisable(const LayerAnalysis &layer);
+/// Why the optimiser does not run on `layer`, in words; empty when it does.
+std::string layerSkipReason(const LayerAnalysis &layer);
 
 /// Each layer's share of `total` seconds, in proportion to its best
 /// duration (at least 1), at least 0.05 s; 0 for a layer not optimisable.
