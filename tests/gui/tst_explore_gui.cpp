@@ -8,6 +8,7 @@
 // finished points.
 #include "document/ProjectDocument.h"
 #include "explore/ExploreDialog.h"
+#include "network/NetworkPanel.h"
 #include "explore/ParetoPlot.h"
 #include "explore/ParetoPlotView.h"
 #include "export/ExportPreset.h"
@@ -357,8 +358,7 @@ private slots:
     void exploringTheOpenNetwork()
     {
         // A network open in its dock, no layer open: the network is the
-        // target, with the same run id as the CLI's on its file; a point has
-        // no project to go to, and says so.
+        // target, with the same run id as the CLI's on its file.
         const QString net = QStringLiteral(CONVOFFLOAD_SAMPLES "/networks/lenet5.json");
         MainWindow window;
         window.show();
@@ -378,7 +378,18 @@ private slots:
             QStringLiteral("--nbop-pe"), QStringLiteral("150"), QStringLiteral("--quiet"), QStringLiteral("--out"), theirs});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QCOMPARE(QByteArray::fromStdString(dialog->resultsText()), readAll(theirs));
-        QVERIFY2(dialog->applyPoint(0).startsWith(QLatin1String("Open a project")), qPrintable(dialog->applyPoint(0)));
+        // A point goes to the network: the dock analyses it again with the
+        // point's memory, and the network is modified (Save network keeps it).
+        auto *panel = window.findChild<NetworkPanel *>();
+        QVERIFY(panel && panel->network());
+        const std::int64_t before = panel->network()->hardware.mem_size;
+        const QString message = dialog->applyPoint(0);
+        QVERIFY2(message.startsWith(QLatin1String("Applied mem_size 1024")), qPrintable(message)); // 1k
+        QCOMPARE(panel->network()->hardware.mem_size, std::int64_t(1024));
+        QVERIFY(before != 1024);
+        QVERIFY(panel->isModified());
+        QCOMPARE(panel->network()->hardware.nbop_pe, std::int64_t(150));
+        QVERIFY2(dialog->applyPoint(0).startsWith(QLatin1String("The network already has")), qPrintable(dialog->applyPoint(0)));
     }
 
     void exploringTheOpenLayerProject()
@@ -408,9 +419,9 @@ private slots:
 
     void stopKeepsTheFinishedPoints()
     {
-        // ResNet-8 takes seconds a point: Stop lands mid-run.
+        // 64 points of ResNet-8, a tenth of a second or more each: Stop lands mid-run.
         ExploreDialog dialog(fileTarget(QStringLiteral(CONVOFFLOAD_SAMPLES "/networks/resnet8.json")));
-        dialog.field(ExploreDialog::MemSize)->setText(QStringLiteral("4k..256k*2"));
+        dialog.field(ExploreDialog::MemSize)->setText(QStringLiteral("4k..256k+4k"));
         dialog.field(ExploreDialog::NbopPe)->setText(QStringLiteral("1024"));
         QSignalSpy finished(&dialog, &ExploreDialog::runFinished);
         QVERIFY(dialog.run());
@@ -418,9 +429,9 @@ private slots:
         dialog.stop();
         QVERIFY(finished.wait(120000));
         const std::int64_t kept = std::int64_t(dialog.plot()->points().size());
-        QVERIFY2(kept >= 1 && kept < 7, qPrintable(QString::number(kept)));
+        QVERIFY2(kept >= 1 && kept < 64, qPrintable(QString::number(kept)));
         QVERIFY2(dialog.status()->text().contains(QLatin1String("Stopped")), qPrintable(dialog.status()->text()));
-        QVERIFY(dialog.plot()->title().contains(QStringLiteral("%1 of 7 points").arg(kept)));
+        QVERIFY(dialog.plot()->title().contains(QStringLiteral("%1 of 64 points").arg(kept)));
         QTemporaryDir dir;
         const QString saved = dir.filePath(QStringLiteral("stopped.jsonl"));
         QCOMPARE(dialog.saveResults(saved), QString());
@@ -428,7 +439,7 @@ private slots:
         QCOMPARE(std::int64_t(records.size()), kept);
         for (std::size_t i = 0; i < records.size(); ++i) {
             QCOMPARE(records[i].point, std::int64_t(i)); // in point order, none skipped
-            QCOMPARE(records[i].points, std::int64_t(7));
+            QCOMPARE(records[i].points, std::int64_t(64));
         }
     }
 };

@@ -151,6 +151,39 @@ private Q_SLOTS:
         }
     }
 
+    // A patch that breaks the reload assumption is marked once it is
+    // computed, not while it is pending. reloadStrip(6), reload bound 1,
+    // groups {0} {2} {1} {3}: {2} keeps column 2 of {0}; {1} loads column 1
+    // again and {3} column 4, so patches 1 and 3 break the bound, each from
+    // the step that computes it (steps 2 and 3).
+    void reloadMarksWaitForTheirPatch_data()
+    {
+        QTest::addColumn<int>("step");
+        QTest::addColumn<int>("action");
+        QTest::addColumn<QList<int>>("marked");
+        QTest::newRow("step 1") << 0 << int(Action::Compute) << QList<int>{};
+        QTest::newRow("step 3, loaded, not computed") << 2 << int(Action::LoadInput) << QList<int>{};
+        QTest::newRow("step 3, computed") << 2 << int(Action::Compute) << QList<int>{1};
+        QTest::newRow("step 4") << 3 << int(Action::Compute) << QList<int>{1, 3};
+        QTest::newRow("drain") << 4 << int(Action::Compute) << QList<int>{1, 3};
+    }
+    void reloadMarksWaitForTheirPatch()
+    {
+        QFETCH(int, step);
+        QFETCH(int, action);
+        QFETCH(QList<int>, marked);
+        const Problem problem = reloadStrip(6);
+        SimulationOptions options;
+        options.trace = true;
+        options.functional = false;
+        const SimulationResult result = simulate(problem, expandS1(problem, Groups{{0}, {2}, {1}, {3}}), options);
+        QCOMPARE(result.reload.patches, (std::vector<PatchId>{1, 3}));
+        StepCursor cursor(problem, result);
+        cursor.seek({step, Action(action)});
+        const std::vector<PatchId> shown = GridRenderer::assumptionPatchesAt(cursor, problem.layer, QRect(0, 0, 4, 1));
+        QCOMPARE(QList<int>(shown.begin(), shown.end()), marked);
+    }
+
     // --- ViewTransform ---------------------------------------------------------
 
     void zoomAboutKeepsPointFixed_data()

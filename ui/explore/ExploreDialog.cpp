@@ -103,7 +103,8 @@ ExploreDialog::ExploreDialog(ExploreTarget target, QWidget *parent)
     m_status->setObjectName(QStringLiteral("exploreStatus"));
     m_status->setWordWrap(true);
     m_status->setText(
-        tr("Click a point of the chart to apply its hardware to the open project (Edit \u203A Undo takes it back)."));
+        tr("Click a point of the chart to apply its hardware to what is explored: the open project (Edit \u203A Undo "
+           "takes it back) or network (Save network keeps it)."));
 
     auto *buttons = new QHBoxLayout;
     buttons->addWidget(m_run);

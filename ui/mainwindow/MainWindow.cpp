@@ -691,8 +691,20 @@ void MainWindow::exploreHardware()
         QMessageBox::warning(this, tr("Explore hardware"), QString::fromStdString(e.what()));
         return;
     }
-    // A point's hardware goes to the open project through its undo stack
-    // (Edit › Undo takes it back).
+    // A point's hardware goes to what was explored: the open network (its
+    // dock analyses it again; Save network keeps it), or the open project
+    // through its undo stack (Edit › Undo takes it back).
+    if (auto *panel = findChild<NetworkPanel *>(); panel && panel->network()) {
+        target.apply = [panel](const Hardware &point) -> QString {
+            if (!panel->network())
+                return tr("The network explored is no longer open.");
+            return panel->applyHardware(withPointHardware(panel->network()->hardware, point));
+        };
+        m_explore = new ExploreDialog(std::move(target), this);
+        m_explore->setAttribute(Qt::WA_DeleteOnClose);
+        m_explore->show();
+        return;
+    }
     target.apply = [this](const Hardware &point) -> QString {
         if (startPageShown())
             return tr("Open a project (or a layer of the network) to apply this hardware to it.");

@@ -209,6 +209,24 @@ void NetworkPanel::stop()
     m_optimiseJob.cancel();
 }
 
+QString NetworkPanel::applyHardware(const Hardware &hardware)
+{
+    if (!m_network)
+        return tr("No network is open.");
+    if (const std::vector<std::string> problems = hardware.problems(); !problems.empty())
+        return tr("This hardware does not suit the network: %1").arg(QString::fromStdString(problems.front()));
+    if (hardware == m_network->hardware)
+        return tr("The network already has this hardware.");
+    Network changed = *m_network;
+    changed.hardware = hardware;
+    setNetwork(changed, m_path);
+    m_modified = true; // setNetwork took it for a network as opened
+    return tr("Applied mem_size %1, nbop_pe %2, t_l %3 to the network; analysing it again (Save network keeps it)")
+        .arg(hardware.mem_size)
+        .arg(hardware.nbop_pe)
+        .arg(hardware.t_l);
+}
+
 void NetworkPanel::setNetwork(const Network &network, const QString &path)
 {
     stop();

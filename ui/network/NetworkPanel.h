@@ -93,6 +93,10 @@ public:
     bool maybeSaveNetwork();
     /// Saves network() to `path`; the error, or empty.
     QString saveNetworkTo(const QString &path);
+    /// Gives the network `hardware` (an explored point) and analyses it
+    /// again; the network is then modified (Save network keeps it). What
+    /// happened, in words, or why not.
+    QString applyHardware(const Hardware &hardware);
 
     /// What a user looks at first comes first (the dock is narrow at
     /// 1280×720): the best, its duration, share and badge; then the shape.

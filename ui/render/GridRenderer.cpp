@@ -704,7 +704,7 @@ void GridRenderer::paintOutputCells(QPainter &painter, const GridGeometry &geome
     }
 
     if (style.reloadMarks)
-        paintAssumptionMarks(painter, geometry, l, cursor.result().reload.patches, cells);
+        paintAssumptionMarks(painter, geometry, l, assumptionPatchesAt(cursor, l, cells), cells);
 
     // The frame first: the group's outline stays on top where they meet.
     painter.setPen(QPen(frameColour(), 1));
@@ -775,6 +775,21 @@ void GridRenderer::paintPatchFlags(
             paintFlag(painter, geometry.cellRect(g.row, g.col), Palette::flag());
     }
     painter.restore();
+}
+
+std::vector<PatchId> GridRenderer::assumptionPatchesAt(const StepCursor &cursor, const Layer &layer, QRect cells)
+{
+    const std::vector<PatchId> &patches = cursor.result().reload.patches;
+    std::vector<PatchId> shown;
+    if (cells.isEmpty())
+        return shown;
+    // Patch ids are row-major: only the rows shown are looked at.
+    const auto first = std::lower_bound(patches.begin(), patches.end(), PatchId(patchId(layer, cells.top(), 0)));
+    const auto last = std::lower_bound(patches.begin(), patches.end(), PatchId(patchId(layer, cells.bottom() + 1, 0)));
+    for (auto it = first; it != last; ++it)
+        if (cursor.patch(*it) != OutputState::Pending)
+            shown.push_back(*it);
+    return shown;
 }
 
 void GridRenderer::paintAssumptionMarks(

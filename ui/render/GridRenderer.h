@@ -155,6 +155,10 @@ public:
     static bool breaksReload(const StepCursor &cursor);
     /// Marks the output cells of `patches` (ascending) that lie in `cells`
     /// with the reload-assumption corner (Palette::assumption).
+    /// The patches whose reload mark shows at the cursor's moment: those of
+    /// SimulationResult::reload computed by then (a pending patch has not
+    /// broken anything yet), in the rows of `cells`, ascending.
+    static std::vector<PatchId> assumptionPatchesAt(const StepCursor &cursor, const Layer &layer, QRect cells);
     static void paintAssumptionMarks(
         QPainter &painter, const GridGeometry &geometry, const Layer &layer, const std::vector<PatchId> &patches, QRect cells);
     /// True when some step other than the first loads kernels, or one before
