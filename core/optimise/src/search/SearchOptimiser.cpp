@@ -467,7 +467,10 @@ public:
         if (!m_deadline.passed())
             strengthenBound();
         const std::optional<double> first = m_shared.first.duration;
-        if (!(first && m_shared.atBound(*first)) && !m_shared.seed.groups.empty() && timeForChains())
+        const bool chainsWanted = !(first && m_shared.atBound(*first));
+        if (chainsWanted && (!timeForChains() || (m_shared.seed.groups.empty() && m_deadline.passed())))
+            m_stoppedByTime = true; // the steps before the chains used the time (with a move budget too)
+        else if (chainsWanted && !m_shared.seed.groups.empty())
             runChains(threadCount(m_shared.options));
         return finish();
     }
@@ -674,8 +677,9 @@ private:
         const std::optional<double> best = m_shared.incumbent.duration();
         const S1Instance &in = m_shared.in;
         // Without a move budget the time limit is the normal end.
-        if (m_shared.anytime && !m_result.cancelled && !(best && m_shared.atBound(*best))
-            && (!m_shared.seed.groups.empty() || m_deadline.passed()))
+        if (m_shared.anytime && !m_result.cancelled && !(best && m_shared.atBound(*best)) && !m_shared.seed.groups.empty())
+            m_result.timed_out = true;
+        if (m_stoppedByTime && !m_result.cancelled)
             m_result.timed_out = true;
         if (best) {
             Groups groups = m_shared.incumbent.take();
@@ -707,6 +711,7 @@ private:
     Shared m_shared;
     const OptimiseControl &m_control;
     const Deadline m_deadline;
+    bool m_stoppedByTime = false; // the chains did not start: no time was left
     OptimiseResult m_result;
     double m_lastReport = 0;
     std::mutex m_mutex; // guards m_running and m_error
