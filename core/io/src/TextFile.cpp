@@ -72,9 +72,8 @@ int writeAll(int fd, const std::string &text)
     return 0;
 }
 
-} // namespace
-
-void readFileInChunks(const std::string &path, std::int64_t maxBytes, const std::function<void(std::string_view)> &consume)
+/// The file open for reading, after the checks checkReadableFile documents.
+Descriptor openReadable(const std::string &path, std::int64_t maxBytes)
 {
     // O_NONBLOCK: opening a FIFO with no writer must not wait for one; the
     // file is refused right after as not regular.
@@ -93,6 +92,16 @@ void readFileInChunks(const std::string &path, std::int64_t maxBytes, const std:
     const int flags = ::fcntl(fd.get(), F_GETFL);
     if (flags >= 0)
         ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
+    return fd;
+}
+
+} // namespace
+
+void checkReadableFile(const std::string &path, std::int64_t maxBytes) { openReadable(path, maxBytes); }
+
+void readFileInChunks(const std::string &path, std::int64_t maxBytes, const std::function<void(std::string_view)> &consume)
+{
+    const Descriptor fd = openReadable(path, maxBytes);
 
     // The size may change while reading (a file being written): the limit is
     // checked again on what is actually read.

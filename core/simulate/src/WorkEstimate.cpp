@@ -116,6 +116,14 @@ std::optional<std::string> exceedsBudget(const WorkEstimate &work, const WorkBud
     return why;
 }
 
+std::string layerForMessages(const std::string &name, const Layer &layer)
+{
+    char shape[128];
+    std::snprintf(shape, sizeof shape, "%dx%dx%d input, %d kernels %dx%d", layer.c_in, layer.h_in, layer.w_in, layer.n, layer.h_k,
+        layer.w_k);
+    return (name.empty() ? std::string("the layer") : "layer '" + name + "'") + " (" + shape + ")";
+}
+
 std::string bytesText(double bytes)
 {
     if (bytes >= 1e12)
