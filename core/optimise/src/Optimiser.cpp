@@ -388,6 +388,12 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
         r.duration = report.best_heuristic->evaluation.duration;
         r.message = "the time limit ran out before the " + r.method + " found a strategy of its own: the best heuristic ("
             + report.best_heuristic->name + ") is kept";
+    } else if (!report.result.hasSolution() && deadline.passed() && report.result.status != OptimiseStatus::Failed) {
+        // No heuristic to fall back on either: say that the time was short.
+        report.result.timed_out = true;
+        if (report.result.message.find("time limit") == std::string::npos)
+            report.result.message += std::string(report.result.message.empty() ? "" : "; ")
+                + "the time limit ran out before any strategy satisfying the problem was found";
     }
     report.lower_bound = std::max(report.result.lower_bound, lowerBound(report.instance));
     if (problem.hardware.transfer && !problem.hardware.transfer->isLinear())
