@@ -68,13 +68,15 @@ S1Instance makeS1Instance(const Problem &problem, const OptimiseSettings &settin
     in.constant_cost
         = (problem.options.kernels_preloaded ? 0.0 : hw.t_l * double(in.fixed_elements)) + hw.t_w * double(layer.outputCount());
 
-    in.patch_pixels.resize(std::size_t(in.patches));
+    // Reserved, not resized: a run stopped by its deadline has built (and
+    // frees) only the patches it reached, not 16 M empty vectors.
+    in.patch_pixels.reserve(std::size_t(in.patches));
     std::vector<char> needed(std::size_t(in.pixels), 0);
     constexpr PatchId kPatchesBetweenClockLooks = 4096;
     for (PatchId p = 0; p < PatchId(in.patches); ++p) {
         if (p % kPatchesBetweenClockLooks == 0)
             deadline.check("setting up the instance (the pixels of each patch)");
-        std::vector<PixelId> &pixels = in.patch_pixels[p];
+        std::vector<PixelId> &pixels = in.patch_pixels.emplace_back();
         forEachPatchPixel(layer, problem.options.padding_in_dram, p, [&](PixelId px) {
             pixels.push_back(px);
             needed[px] = 1;
