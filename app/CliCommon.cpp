@@ -24,7 +24,7 @@ Loaded load(const QString &path)
     return loaded;
 }
 
-void checkWorkBudget(const QCommandLineParser &parser, const Problem &problem, std::int64_t runs)
+void checkWorkBudget(const QCommandLineParser &parser, const Problem &problem, std::int64_t runs, const std::string &layerName)
 {
     if (parser.isSet(QStringLiteral("no-work-limit")))
         return;
@@ -32,7 +32,8 @@ void checkWorkBudget(const QCommandLineParser &parser, const Problem &problem, s
     // Runs follow one another: their times add up, their memory does not.
     work.seconds *= double(std::max<std::int64_t>(1, runs));
     if (const std::optional<std::string> why = exceedsBudget(work))
-        throw UsageError(*why + "; make the layer smaller, or pass --no-work-limit to run it anyway");
+        throw UsageError(layerForMessages(layerName, problem.layer) + ": " + *why
+            + "; make the layer smaller, or pass --no-work-limit to run it anyway");
 }
 
 namespace {

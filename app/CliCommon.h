@@ -36,7 +36,10 @@ Loaded load(const QString &path);
 /// Refuses (UsageError) work the estimate puts over the budget (10 minutes,
 /// 3/4 of the memory): `runs` simulations of the problem one after another.
 /// --no-work-limit skips the check, --no-functional makes the work smaller.
-void checkWorkBudget(const QCommandLineParser &parser, const Problem &problem, std::int64_t runs = 1);
+/// The message names the layer (`layerName`: a network's layer; empty: the
+/// project's), in the same words for every command.
+void checkWorkBudget(
+    const QCommandLineParser &parser, const Problem &problem, std::int64_t runs = 1, const std::string &layerName = {});
 
 void print(const std::string &text);
 

@@ -81,6 +81,10 @@ void checkExploreBudget(const QCommandLineParser &parser, const Network &target,
 {
     if (parser.isSet(opt("no-work-limit")))
         return;
+    // Each layer first, in `simulate`'s words and limits (a layer's work
+    // does not depend on the hardware).
+    for (std::size_t i = 0; i < target.layers.size(); ++i)
+        checkWorkBudget(parser, target.problemOf(i), 1, target.layers[i].name);
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const std::size_t threads = options.threads > 0 ? std::size_t(options.threads) : cores;
     for (std::int64_t k = shard.index; k < points; k += shard.count) {

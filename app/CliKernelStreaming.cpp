@@ -7,17 +7,20 @@
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/Report.h"
 #include "convoffload/io/StrategyCsv.h"
+#include "convoffload/io/TextFile.h"
 #include "convoffload/model/KernelStreaming.h"
 #include "convoffload/simulate/StrategySimulation.h"
 #include "convoffload/simulate/WorkEstimate.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <string>
+#include <string_view>
 
 namespace convoffload::cli {
 
@@ -226,11 +229,21 @@ bool isStepsCsv(const QCommandLineParser &parser, const QString &file)
 {
     if (parser.isSet(opt("kernel-steps")))
         return true;
-    QFile in(file);
-    if (!in.open(QIODevice::ReadOnly))
-        return false; // the groups import names the unreadable file
-    QString first = QString::fromUtf8(in.readLine(4096)).toLower();
-    first.remove(QLatin1Char(' ')).remove(QLatin1Char('\t')).remove(QLatin1Char('\r')).remove(QLatin1Char('\n'));
+    // The first line, read through the checks every reader has (a FIFO, a
+    // device or a directory is refused by name before a byte is read; the
+    // cap is the largest of the three readers', each checks its own).
+    struct FirstLineRead { };
+    std::string head;
+    try {
+        readFileInChunks(str(file), kMaxSolutionFileBytes, [&head](std::string_view chunk) {
+            head.append(chunk.substr(0, std::min<std::size_t>(chunk.size(), 4096 - head.size())));
+            if (head.size() >= 4096 || head.find('\n') != std::string::npos)
+                throw FirstLineRead{};
+        });
+    } catch (const FirstLineRead &) {
+    }
+    QString first = QString::fromStdString(head.substr(0, head.find('\n'))).toLower();
+    first.remove(QLatin1Char(' ')).remove(QLatin1Char('\t')).remove(QLatin1Char('\r'));
     first.remove(QChar(0xfeff));
     first.replace(QLatin1Char(';'), QLatin1Char(','));
     return first == QLatin1String("step,patch,kernel");

@@ -28,6 +28,10 @@ void checkNetworkBudget(const QCommandLineParser &parser, const Network &network
 {
     if (parser.isSet(opt("no-work-limit")))
         return;
+    // Each layer first, as `simulate` checks a project's (its message and
+    // limits): one layer beyond them is named before anything runs.
+    for (std::size_t i = 0; i < network.layers.size(); ++i)
+        checkWorkBudget(parser, network.problemOf(i), 1, network.layers[i].name);
     // Layers run on threads at once (analyseNetwork): as many layers' state.
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const std::size_t threads = parser.isSet(opt("threads")) ? std::size_t(parseInteger(parser, opt("threads"), 1, 256)) : cores;

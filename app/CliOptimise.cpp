@@ -202,7 +202,7 @@ void addOptimiseOptions(QCommandLineParser &parser)
     });
 }
 
-int optimizeCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath)
+int optimizeCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath, double secondsSoFar)
 {
     const Problem &problem = loaded.project.problem;
     const OptimiseRequest request = requestFrom(parser, problem);
@@ -214,7 +214,14 @@ int optimizeCommand(const QCommandLineParser &parser, const Loaded &loaded, cons
     const QString csvOut = outputPath(parser, opt("out"), {QStringLiteral("csv")}); // a strategy CSV, whatever the layer
 
     OptimiseControl control;
-    control.time_limit_s = parseSeconds(parser, opt("time-limit"));
+    const double timeLimit = parseSeconds(parser, opt("time-limit"));
+    if (secondsSoFar >= timeLimit) {
+        char text[96];
+        std::snprintf(
+            text, sizeof text, "the time limit of %g s ran out while the project was read (%.1f s)", timeLimit, secondsSoFar);
+        throw UsageError(text);
+    }
+    control.time_limit_s = timeLimit - secondsSoFar;
     control.cancel = interruptFlag();
     control.progress = terminalProgress();
     if (control.progress)

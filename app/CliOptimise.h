@@ -11,7 +11,9 @@ namespace convoffload::cli {
 
 void addOptimiseOptions(QCommandLineParser &parser);
 
-int optimizeCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath);
+/// `secondsSoFar`: what reading the project took; --time-limit bounds the
+/// whole command, so the optimiser gets the rest.
+int optimizeCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath, double secondsSoFar);
 int modelCommand(const QCommandLineParser &parser, const Loaded &loaded);
 int importSolutionCommand(const QCommandLineParser &parser, const Loaded &loaded, const QString &projectPath);
 /// Needs a QApplication when --figure is given.

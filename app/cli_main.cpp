@@ -26,6 +26,7 @@
 #include <QSet>
 
 #include <cstdio>
+#include <chrono>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -152,6 +153,7 @@ struct CommandInput {
     const QCommandLineParser &parser;
     const Loaded *loaded = nullptr; // every command but `experiments` runs on a project
     QString projectPath;
+    double secondsSoFar = 0; // reading the project and the checks before the command (optimize's --time-limit counts them)
 };
 
 struct Command {
@@ -211,7 +213,7 @@ const Command kCommands[] = {
         .usage = "PROJECT [--method search|ilp|exact] [--time-limit S] [--moves N] [--threads N] [--seed N] [--out CSV]\n"
                  "          [--save NAME] [--json] [--group-size G] [--groups kmin|any [--max-groups N]]",
         .help = "an optimised groups strategy",
-        .run = [](const CommandInput &in) { return optimizeCommand(in.parser, *in.loaded, in.projectPath); }},
+        .run = [](const CommandInput &in) { return optimizeCommand(in.parser, *in.loaded, in.projectPath, in.secondsSoFar); }},
     {.name = "model",
         .usage = "PROJECT --out FILE.{lp,mps} [--group-size G] [--groups kmin|any]",
         .help = "the ILP for external solvers",
@@ -331,6 +333,7 @@ QString commandHelp(const Command &c, const QString &fullHelp)
 
 int main(int argc, char *argv[])
 {
+    const auto started = std::chrono::steady_clock::now();
     // Figures need a GUI application (fonts, Qt Charts); everything else runs
     // on a bare core application. Without a display figures render offscreen.
     const Command *named = argc > 1 ? findCommand(QString::fromLocal8Bit(argv[1])) : nullptr;
@@ -432,7 +435,8 @@ int main(int argc, char *argv[])
             const bool everyStrategy = name == QLatin1String("compare") || name == QLatin1String("export");
             checkWorkBudget(parser, loaded->project.problem, everyStrategy ? std::int64_t(loaded->project.strategies.size()) : 1);
         }
-        return command->run({parser, loaded ? &*loaded : nullptr, args.value(1)});
+        const double secondsSoFar = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        return command->run({parser, loaded ? &*loaded : nullptr, args.value(1), secondsSoFar});
     } catch (const Cancelled &) {
         std::cerr << "convoffload-cli: cancelled (Ctrl+C)\n";
     } catch (const std::bad_alloc &) {

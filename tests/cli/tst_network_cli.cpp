@@ -7,6 +7,7 @@
 // message, nothing written).
 #include <QFile>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -185,6 +186,48 @@ private slots:
             = QJsonDocument::fromJson(contents(out)).object()[QStringLiteral("layers")].toArray()[0].toObject();
         QCOMPARE(layer[QStringLiteral("layer")].toObject()[QStringLiteral("c_in")].toInt(), 3);
         QCOMPARE(layer[QStringLiteral("layer")].toObject()[QStringLiteral("n")].toInt(), 4);
+    }
+
+    // Issue 42: a model of three 1048576 x 64 inputs, each into a 3 x 3
+    // Conv. The import reads shapes only, so it is quick whatever the
+    // layers' work; `network` then refuses the first layer by name before
+    // any work (the work budget, as simulate's).
+    void hugeInputsImportQuickly()
+    {
+        using namespace onnxmodels;
+        onnx::ModelProto m = emptyModel({{1}, {1}, {1048576}, {64}});
+        for (const char *input : {"x1", "x2"})
+            setShape(*m.mutable_graph()->add_input(), input, {{1}, {1}, {1048576}, {64}});
+        onnx::TensorProto &w = *addConstant(*m.mutable_graph(), "w", {1, 1, 3, 3}).mutable_attribute(0)->mutable_t();
+        w.clear_float_data();
+        w.set_data_type(onnx::TensorProto::FLOAT16);
+        w.set_raw_data(std::string(2 * 9, '\0'));
+        addConv(m, "c0", "x", "w", "y0");
+        addConv(m, "c1", "x1", "w", "y1");
+        addConv(m, "c2", "x2", "w", "y2");
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("tall.onnx"));
+        write(path, QByteArray::fromStdString(m.SerializeAsString()));
+        const QString out = dir.filePath(QStringLiteral("n.json"));
+        QElapsedTimer timer;
+        timer.start();
+        const Run r = cli({QStringLiteral("import-onnx"), path, QStringLiteral("--mem-size"), QStringLiteral("100000"),
+            QStringLiteral("--nbop-pe"), QStringLiteral("100000"), QStringLiteral("--out"), out});
+        const qint64 importMs = timer.elapsed();
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("  c2: 1x1048576x64, 1 kernels 3x3, stride 1,1, pads 0 0 0 0 -> 1048574x62"), r.out.constData());
+        QVERIFY2(importMs < 10000, qPrintable(QStringLiteral("import-onnx took %1 ms").arg(importMs)));
+        // Under an 8 GB address-space limit, so the budget (3/4 of it) is the
+        // same on any machine: each layer needs tens of GB by the estimate.
+        timer.restart();
+        const ProcessRun network = runProgram(QStringLiteral("/bin/sh"),
+            {QStringLiteral("-c"), QStringLiteral("ulimit -v 8000000 && exec \"$0\" network \"$1\" --threads 1"),
+                QStringLiteral(CONVOFFLOAD_CLI), out},
+            20000);
+        QCOMPARE(network.exitCode, 1);
+        QVERIFY2(network.err.contains("layer 'c0' (1x1048576x64 input, 1 kernels 3x3): this simulation would take about"),
+            network.err.constData());
+        QVERIFY2(timer.elapsed() < 10000, qPrintable(QStringLiteral("network took %1 ms").arg(timer.elapsed())));
     }
 
     // A depthwise dilated Conv and a dense one: import-onnx shows the group

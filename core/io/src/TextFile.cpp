@@ -55,9 +55,8 @@ std::string sizeText(std::int64_t bytes)
     return std::to_string(bytes) + " bytes";
 }
 
-} // namespace
-
-void readFileInChunks(const std::string &path, std::int64_t maxBytes, const std::function<void(std::string_view)> &consume)
+/// The file open for reading, after the checks checkReadableFile documents.
+Descriptor openReadable(const std::string &path, std::int64_t maxBytes)
 {
     // O_NONBLOCK: opening a FIFO with no writer must not wait for one; the
     // file is refused right after as not regular.
@@ -76,6 +75,16 @@ void readFileInChunks(const std::string &path, std::int64_t maxBytes, const std:
     const int flags = ::fcntl(fd.get(), F_GETFL);
     if (flags >= 0)
         ::fcntl(fd.get(), F_SETFL, flags & ~O_NONBLOCK);
+    return fd;
+}
+
+} // namespace
+
+void checkReadableFile(const std::string &path, std::int64_t maxBytes) { openReadable(path, maxBytes); }
+
+void readFileInChunks(const std::string &path, std::int64_t maxBytes, const std::function<void(std::string_view)> &consume)
+{
+    const Descriptor fd = openReadable(path, maxBytes);
 
     // The size may change while reading (a file being written): the limit is
     // checked again on what is actually read.

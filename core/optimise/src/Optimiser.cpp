@@ -3,12 +3,14 @@
 #include "convoffload/optimise/Optimiser.h"
 
 #include "convoffload/optimise/ExactOptimiser.h"
+#include "convoffload/optimise/IlpModelSize.h"
 #include "convoffload/optimise/IlpSolver.h"
 #include "convoffload/optimise/SearchOptimiser.h"
 
 #include "convoffload/io/Report.h"
 #include "convoffload/model/KernelBlockedFamily.h"
 #include "convoffload/simulate/StrategySimulation.h"
+#include "convoffload/simulate/WorkEstimate.h"
 
 #include <algorithm>
 #include <chrono>
@@ -104,16 +106,51 @@ OptimiseReport optimiseKernelBlocked(const Problem &problem, const OptimiseReque
         choice.group_size = request.settings.group_size;
     OptimiseReport report;
     FamilySearch search;
-    try {
-        search = searchMembers(problem, chosenMembers(problem, choice), options);
-    } catch (const Cancelled &) {
-        report.result.cancelled = true;
+    // Member by member, the time limit and the caller's cancel polled in
+    // each simulation: on a layer of a million patches one member takes
+    // seconds, and the best of those simulated is kept.
+    const Deadline deadline(control.time_limit_s);
+    const std::vector<KernelBlockedParams> members = chosenMembers(problem, choice);
+    bool timedOut = false;
+    double slowest = 0; // the estimate of a member left out for the time
+    {
+        const DeadlineFlag stop(deadline, control.cancel);
+        options.cancel = stop.flag();
+        for (const KernelBlockedParams &member : members) {
+            // Expanding a member's steps cannot stop halfway (1 M patches
+            // and 64 kernels: seconds): one the work estimate puts beyond
+            // the time left is not started.
+            const std::int64_t visits
+                = (problem.layer.n + member.kernel_block - 1) / std::max<std::int64_t>(1, member.kernel_block);
+            const double need = estimateSimulation(problem, false, false, visits).seconds;
+            if (need > deadline.secondsLeft()) {
+                timedOut = true;
+                slowest = std::max(slowest, need);
+                continue;
+            }
+            try {
+                FamilySearch one = searchMembers(problem, {member}, options);
+                const FamilyMember *best = search.bestMember();
+                if (one.best && (!best || one.members[0].row.total_duration < best->row.total_duration))
+                    search.best = search.members.size();
+                search.members.push_back(std::move(one.members[0]));
+            } catch (const Cancelled &) {
+                if (stop.cancelled())
+                    report.result.cancelled = true;
+                else
+                    timedOut = true;
+                break;
+            }
+        }
+        options.cancel = control.cancel;
     }
     report.kernel_blocked_tried = std::int64_t(search.members.size());
+    report.result.timed_out = timedOut;
     OptimiseResult &r = report.result;
     r.method = "kernel-blocked";
     r.lower_bound = streamingLowerBound(problem);
-    const std::string tried = std::to_string(search.members.size()) + " kernel-blocked strategies" + choiceText(choice);
+    const std::string tried = std::to_string(search.members.size()) + " kernel-blocked strategies" + choiceText(choice)
+        + (timedOut ? " (of " + std::to_string(members.size()) + ": the time limit ran out)" : "");
     if (const FamilyMember *best = search.bestMember()) {
         report.kernel_blocked = *best;
         r.status = OptimiseStatus::Feasible;
@@ -122,7 +159,7 @@ OptimiseReport optimiseKernelBlocked(const Problem &problem, const OptimiseReque
         r.duration = best->row.total_duration;
         r.message = "the kernels do not fit beside one patch, so no S1 strategy can run: best of " + tried + " ("
             + kernelBlockedParamsText(best->params) + ")";
-        if (request.method == OptimiseMethod::Search && !r.cancelled) {
+        if (request.method == OptimiseMethod::Search && !r.cancelled && !timedOut) {
             SearchOptions searchOptions;
             searchOptions.seed = request.seed;
             searchOptions.max_moves = request.max_moves;
@@ -140,6 +177,13 @@ OptimiseReport optimiseKernelBlocked(const Problem &problem, const OptimiseReque
             r.message += g.improved ? "; the search regrouped its patches into " + std::to_string(g.groups.size()) + " groups"
                                     : "; the search found no better grouping, so its own groups are kept";
         }
+    } else if (timedOut) {
+        r.status = OptimiseStatus::NoSolution;
+        r.message = "the time limit ran out while the kernel-blocked strategies were simulated (" + std::to_string(members.size())
+            + " to try, " + std::to_string(problem.layer.patchCount()) + " patches), before one was valid";
+        if (slowest > 0)
+            r.message
+                += "; by the work estimate one takes up to about " + durationText(slowest) + ": give it more time (--time-limit)";
     } else if (!r.cancelled && search.members.empty() && choiceText(choice).empty()) {
         throw InstanceError("the kernels do not fit beside one patch (no S1 strategy can run), and not even one kernel does: "
             + oneKernelShortfall(problem));
@@ -162,14 +206,30 @@ OptimiseReport optimiseKernelBlocked(const Problem &problem, const OptimiseReque
 
 bool sound(const Problem &problem) { return problem.layer.problems().empty() && problem.hardware.problems().empty(); }
 
-/// The S1 optimisers minimise the linear cost: the result and the heuristics
-/// simulated under the transfer model, and the message says so.
-void costUnderTransfer(const Problem &problem, OptimiseReport &report)
+/// The seconds one simulation of the layer takes, by the work estimate
+/// (docs/design/performance.md): what the re-simulation under a transfer
+/// model costs per strategy.
+double simulationSeconds(const Problem &problem) { return estimateSimulation(problem, false, false).seconds; }
+
+/// Under a transfer model, the result and the heuristics simulated again
+/// (the search minimised that cost already; the exact method and the ILP the
+/// linear one), and the message says which cost was minimised. Each
+/// simulation is skipped, and the message says why, when the estimate puts it
+/// beyond the time left (the method had the time minus what these need, so
+/// that happens only when the estimate is above half the time limit).
+void costUnderTransfer(const Problem &problem, OptimiseReport &report, const Deadline &deadline, double timeLimit)
 {
     SimulationOptions options;
     options.functional = false;
     options.step_stats = false;
+    const double each = simulationSeconds(problem);
+    bool skipped = false;
     const auto simulated = [&](const std::string &name, const Groups &groups) {
+        // A little grace: the method may have used its share to the end.
+        if (each > std::max(deadline.secondsLeft(), 0.1 * timeLimit)) {
+            skipped = true;
+            return;
+        }
         StrategySpec spec;
         spec.name = name;
         spec.kind = StrategyKind::Groups;
@@ -185,16 +245,27 @@ void costUnderTransfer(const Problem &problem, OptimiseReport &report)
           "paper's linear cost's, which never exceeds it"
         : "the optimiser, its bound and gap use the paper's linear cost; the transfer model's durations are listed apart";
     report.result.message += std::string(report.result.message.empty() ? "" : "; ") + what;
+    if (skipped)
+        report.result.message += " (some not simulated: each simulation would take about " + durationText(each)
+            + ", more than the time limit leaves)";
+}
+
+/// Time kept for the re-simulation under a transfer model: the estimate of
+/// its three simulations, at most half the time.
+double transferReserve(const Problem &problem, double timeLimit)
+{
+    if (!problem.hardware.transfer || problem.hardware.transfer->isLinear())
+        return 0;
+    return std::min(0.5 * timeLimit, 3 * simulationSeconds(problem));
 }
 
 /// The control of a part of the run that starts `offset` seconds after the
-/// call: what is left of the time limit (at least `minimum`), and its seconds
-/// shifted to count from the call, so that the limit covers the whole run
-/// and the points line up. `control` must outlive the copy.
-OptimiseControl laterPart(const OptimiseControl &control, double offset, double minimum)
+/// call: its seconds shifted to count from the call, so that the points line
+/// up, and `timeLimit` of its own. `control` must outlive the copy.
+OptimiseControl laterPart(const OptimiseControl &control, double offset, double timeLimit)
 {
     OptimiseControl part = control;
-    part.time_limit_s = std::max(minimum, control.time_limit_s - offset);
+    part.time_limit_s = timeLimit;
     if (control.progress)
         part.progress = [&control, offset](OptimiseProgress point) {
             point.seconds += offset;
@@ -212,32 +283,26 @@ void shiftSeconds(OptimiseResult &result, double offset)
         point.seconds += offset;
 }
 
-} // namespace
+/// Seconds since a run began.
+class Stopwatch {
+public:
+    double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_begin).count(); }
 
-OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, const OptimiseControl &control)
+private:
+    std::chrono::steady_clock::time_point m_begin = std::chrono::steady_clock::now();
+};
+
+/// Runs the requested method on the instance within the time `deadline`
+/// leaves (the set-up has used the rest), less `reserve`; the phases go to
+/// the caller's control and every second counts from the run's start.
+void runMethod(OptimiseReport &report, const OptimiseRequest &request, const OptimiseControl &control, const Deadline &deadline,
+    double reserve, const Stopwatch &clock)
 {
-    const auto begin = std::chrono::steady_clock::now();
-    const auto elapsed = [&begin] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count(); };
     const auto enter = [&](OptimisePhase phase) {
         if (control.phase)
-            control.phase(phase, elapsed());
+            control.phase(phase, clock.elapsed());
     };
-    if (request.stream_kernels && sound(problem) && !kernelsFit(problem)) {
-        enter(OptimisePhase::Simulating);
-        return optimiseKernelBlocked(problem, request, control);
-    }
-    enter(OptimisePhase::Preparing);
-    OptimiseReport report;
-    report.instance = makeS1Instance(problem, request.settings);
-    // The search minimises the transfer model's cost where it can price it
-    // (docs/reference/cli.md#under-a-transfer-model); the exact method
-    // and the ILP are the paper's linear model, and so is a proof.
-    if (request.method == OptimiseMethod::Search && !request.prove)
-        report.instance.transfer = S1TransferCost::make(problem);
-    report.heuristics = heuristicCandidates(report.instance);
-    report.best_heuristic = bestFeasibleHeuristic(report.instance);
-    // Everything below gets what the preparation left of the time limit.
-    const double prepared = elapsed();
+    const auto left = [&](double minimum) { return std::max(minimum, deadline.secondsLeft() - reserve); };
     if (request.method == OptimiseMethod::Exact) {
         enter(OptimisePhase::Exact);
         ExactOptions options;
@@ -245,19 +310,21 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
         options.search.max_moves = request.max_moves;
         options.search.threads = request.threads;
         options.max_states = request.prove_max_states;
-        ExactOutcome exact = exactOptimise(report.instance, options, laterPart(control, prepared, 0.1));
+        const double begins = clock.elapsed();
+        ExactOutcome exact = exactOptimise(report.instance, options, laterPart(control, begins, left(0.0)));
         report.result = std::move(exact.result);
-        shiftSeconds(report.result, prepared);
+        shiftSeconds(report.result, begins);
         report.proof = std::move(exact.proof);
     } else if (request.method == OptimiseMethod::Ilp) {
         IlpSolveOptions options;
         options.worker_path = request.worker_path;
-        if (!report.best_heuristic || request.ilp_start_from_search) {
+        // A model the memory refuses (solveIlp says so at once) needs no start.
+        const bool refused = ilpModelExceedsMemory(estimateIlpModelSize(report.instance)).has_value();
+        if (!refused && (!report.best_heuristic || request.ilp_start_from_search)) {
             // Asked for, or no heuristic satisfies the problem (typically the
             // reload bound) and CBC would start from nothing.
             enter(OptimisePhase::Searching);
-            OptimiseControl startControl = laterPart(control, prepared, 0.1);
-            startControl.time_limit_s = std::min(2.0, control.time_limit_s / 10);
+            OptimiseControl startControl = laterPart(control, clock.elapsed(), std::min(2.0, left(0.0) / 10));
             startControl.phase = {}; // the search is this phase
             SearchOptions searchOptions;
             searchOptions.seed = request.seed;
@@ -269,8 +336,8 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
         }
         // The ILP gets what is left of the limit (nothing left: it says so
         // and keeps its start), and its seconds count from the user's start.
-        const double ilpBegins = elapsed();
-        report.result = solveIlp(report.instance, options, laterPart(control, ilpBegins, 1e-3));
+        const double ilpBegins = clock.elapsed();
+        report.result = solveIlp(report.instance, options, laterPart(control, ilpBegins, left(1e-3)));
         shiftSeconds(report.result, ilpBegins);
         if (options.start)
             report.result.message += std::string(report.result.message.empty() ? "" : "; ")
@@ -282,8 +349,9 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
         options.seed = request.seed;
         options.max_moves = request.max_moves;
         options.threads = request.threads;
-        report.result = searchOptimise(report.instance, options, laterPart(control, prepared, 0.1));
-        shiftSeconds(report.result, prepared);
+        const double begins = clock.elapsed();
+        report.result = searchOptimise(report.instance, options, laterPart(control, begins, left(0.0)));
+        shiftSeconds(report.result, begins);
         if (request.prove) {
             BoundProofLimits limits;
             limits.max_states = request.prove_max_states;
@@ -292,10 +360,88 @@ OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, 
             report.proof = proveSearchResult(report.instance, report.result, limits, control);
         }
     }
+}
+
+/// The result of a run whose time ran out before the method: the best
+/// heuristic when one was evaluated and is feasible, else no solution; the
+/// message says what was under way.
+void endAtTimeLimit(OptimiseReport &report, const OptimiseRequest &request, const TimeLimitReached &reached)
+{
+    OptimiseResult &r = report.result;
+    r = OptimiseResult{};
+    r.method = optimiseMethodName(request.method);
+    r.timed_out = true;
+    r.message = std::string(reached.what()) + " (" + std::to_string(report.instance.patches) + " patches)";
+    if (report.best_heuristic) {
+        r.status = OptimiseStatus::Feasible;
+        r.groups = report.best_heuristic->groups;
+        r.duration = report.best_heuristic->evaluation.duration;
+        r.message
+            += ", before the " + r.method + " could start: the best heuristic (" + report.best_heuristic->name + ") is kept";
+    } else {
+        r.status = OptimiseStatus::NoSolution;
+        r.message += ", before any strategy was found: give it more time (--time-limit)";
+    }
+}
+
+} // namespace
+
+OptimiseReport optimise(const Problem &problem, const OptimiseRequest &request, const OptimiseControl &control)
+{
+    // One clock for every phase: on a layer of millions of patches, setting
+    // up the instance and the heuristics alone take seconds.
+    const Stopwatch clock;
+    const auto enter = [&](OptimisePhase phase) {
+        if (control.phase)
+            control.phase(phase, clock.elapsed());
+    };
+    if (request.stream_kernels && sound(problem) && !kernelsFit(problem)) {
+        enter(OptimisePhase::Simulating);
+        return optimiseKernelBlocked(problem, request, control);
+    }
+    enter(OptimisePhase::Preparing);
+    const Deadline deadline(control.time_limit_s);
+    OptimiseReport report;
+    try {
+        report.instance = makeS1Instance(problem, request.settings, deadline);
+        // The search minimises the transfer model's cost where it can price
+        // it (docs/reference/cli.md#under-a-transfer-model); the exact method
+        // and the ILP are the paper's linear model, and so is a proof.
+        if (request.method == OptimiseMethod::Search && !request.prove)
+            report.instance.transfer = S1TransferCost::make(problem);
+        report.heuristics = heuristicCandidates(report.instance, deadline);
+        report.best_heuristic = bestFeasible(report.heuristics);
+        deadline.check("evaluating the heuristics");
+    } catch (const TimeLimitReached &reached) {
+        if (report.instance.patches == 0) // the instance was not finished: its size is the layer's
+            report.instance.patches = problem.layer.patchCount();
+        endAtTimeLimit(report, request, reached);
+        report.result.seconds = clock.elapsed();
+        return report;
+    }
+    runMethod(report, request, control, deadline, transferReserve(problem, control.time_limit_s), clock);
+    if (!report.result.hasSolution() && deadline.passed() && report.best_heuristic
+        && report.result.status != OptimiseStatus::Failed) {
+        // The method's time ran out before it had a strategy of its own (a
+        // layer of millions of patches): the best so far is the heuristic.
+        OptimiseResult &r = report.result;
+        r.status = OptimiseStatus::Feasible;
+        r.timed_out = true;
+        r.groups = report.best_heuristic->groups;
+        r.duration = report.best_heuristic->evaluation.duration;
+        r.message = "the time limit ran out before the " + r.method + " found a strategy of its own: the best heuristic ("
+            + report.best_heuristic->name + ") is kept";
+    } else if (!report.result.hasSolution() && deadline.passed() && report.result.status != OptimiseStatus::Failed) {
+        // No heuristic to fall back on either: say that the time was short.
+        report.result.timed_out = true;
+        if (report.result.message.find("time limit") == std::string::npos)
+            report.result.message += std::string(report.result.message.empty() ? "" : "; ")
+                + "the time limit ran out before any strategy satisfying the problem was found";
+    }
     report.lower_bound = std::max(report.result.lower_bound, lowerBound(report.instance));
     if (problem.hardware.transfer && !problem.hardware.transfer->isLinear()) {
         enter(OptimisePhase::Simulating);
-        costUnderTransfer(problem, report);
+        costUnderTransfer(problem, report, deadline, control.time_limit_s);
     }
     return report;
 }

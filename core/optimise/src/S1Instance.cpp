@@ -26,7 +26,7 @@ std::string firstProblem(const Problem &problem)
 
 } // namespace
 
-S1Instance makeS1Instance(const Problem &problem, const OptimiseSettings &settings)
+S1Instance makeS1Instance(const Problem &problem, const OptimiseSettings &settings, const Deadline &deadline)
 {
     if (const std::string reason = firstProblem(problem); !reason.empty())
         throw InstanceError("the problem is invalid: " + reason);
@@ -68,10 +68,15 @@ S1Instance makeS1Instance(const Problem &problem, const OptimiseSettings &settin
     in.constant_cost
         = (problem.options.kernels_preloaded ? 0.0 : hw.t_l * double(in.fixed_elements)) + hw.t_w * double(layer.outputCount());
 
-    in.patch_pixels.resize(std::size_t(in.patches));
+    // Reserved, not resized: a run stopped by its deadline has built (and
+    // frees) only the patches it reached, not 16 M empty vectors.
+    in.patch_pixels.reserve(std::size_t(in.patches));
     std::vector<char> needed(std::size_t(in.pixels), 0);
+    constexpr PatchId kPatchesBetweenClockLooks = 4096;
     for (PatchId p = 0; p < PatchId(in.patches); ++p) {
-        std::vector<PixelId> &pixels = in.patch_pixels[p];
+        if (p % kPatchesBetweenClockLooks == 0)
+            deadline.check("setting up the instance (the pixels of each patch)");
+        std::vector<PixelId> &pixels = in.patch_pixels.emplace_back();
         forEachPatchPixel(layer, problem.options.padding_in_dram, p, [&](PixelId px) {
             pixels.push_back(px);
             needed[px] = 1;
@@ -203,24 +208,27 @@ double lowerBound(const S1Instance &in)
     return in.duration(std::max(pixels, segmentLoadBound(in).value_or(0)), in.min_groups);
 }
 
-std::vector<NamedGroups> heuristicCandidates(const S1Instance &in)
+std::vector<NamedGroups> heuristicCandidates(const S1Instance &in, const Deadline &deadline)
 {
     std::vector<NamedGroups> out;
-    for (auto [name, groups] :
-        {std::pair{"Row-by-Row", rowByRow(in.layer, in.group_size)}, std::pair{"ZigZag", zigzag(in.layer, in.group_size)}}) {
+    for (const bool zigzagOrder : {false, true}) {
+        deadline.check("evaluating the heuristics");
+        Groups groups = zigzagOrder ? zigzag(in.layer, in.group_size) : rowByRow(in.layer, in.group_size);
         S1Evaluation ev = evaluate(in, groups);
-        out.push_back({name, std::move(groups), std::move(ev)});
+        out.push_back({zigzagOrder ? "ZigZag" : "Row-by-Row", std::move(groups), std::move(ev)});
     }
     return out;
 }
 
-std::optional<NamedGroups> bestFeasibleHeuristic(const S1Instance &in)
+std::optional<NamedGroups> bestFeasible(const std::vector<NamedGroups> &candidates)
 {
     std::optional<NamedGroups> best;
-    for (NamedGroups &c : heuristicCandidates(in))
+    for (const NamedGroups &c : candidates)
         if (c.evaluation.feasible && (!best || c.evaluation.duration < best->evaluation.duration))
-            best = std::move(c);
+            best = c;
     return best;
 }
+
+std::optional<NamedGroups> bestFeasibleHeuristic(const S1Instance &in) { return bestFeasible(heuristicCandidates(in)); }
 
 } // namespace convoffload

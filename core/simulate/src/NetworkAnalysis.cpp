@@ -167,6 +167,33 @@ template <class Tried> StrategySpec shrinkUntilItFits(const Problem &problem, co
 
 } // namespace
 
+namespace {
+
+// A layer whose one simulation the estimate puts above this is not
+// simulated to choose its stored defaults (an import of three 1048576 x 64
+// inputs spent 38 s so): its generators' groups are sized without it.
+constexpr double kSimulatedDefaultsSeconds = 0.5;
+
+/// Without simulating: the largest G whose groups fit even when no two of
+/// their patches share a pixel (every window loaded whole, every kernel on
+/// chip), at least 1; smaller than what the simulation finds, never larger.
+StrategySpec fitWithoutSimulating(const Problem &problem, const StrategySpec &spec)
+{
+    const Layer &l = problem.layer;
+    const std::int64_t perPatch = std::int64_t(l.c_in) * l.h_k * l.w_k + l.n;
+    const std::int64_t room = problem.hardware.mem_size - std::int64_t(l.n) * l.kernelElements();
+    const std::int64_t safe = std::max<std::int64_t>(1, room / perPatch);
+    const std::int64_t g = spec.group_size.value_or(problem.nbPatchesMax());
+    if (g <= safe)
+        return spec;
+    StrategySpec smaller = spec;
+    smaller.group_size = safe;
+    smaller.name = spec.name + " G=" + std::to_string(safe);
+    return smaller;
+}
+
+} // namespace
+
 std::vector<StrategySpec> defaultLayerStrategies(const Problem &problem)
 {
     std::vector<StrategySpec> specs;
@@ -179,9 +206,12 @@ std::vector<StrategySpec> defaultLayerStrategies(const Problem &problem)
     // The op limit's group size can overflow the memory next to the
     // kernels (resnet8's stage3_conv2: 3 patches beside 33 kernels reach
     // 20067 of 20000 elements): a stored default must be able to run.
+    const bool simulated = estimateSimulation(problem, false, false).seconds <= kSimulatedDefaultsSeconds;
     for (StrategySpec &spec : specs)
-        if (isGenerator(spec.kind)) // S1-baseline's one patch is the least a step can hold
+        if (isGenerator(spec.kind) && simulated) // S1-baseline's one patch is the least a step can hold
             spec = shrinkUntilItFits(problem, spec, [](LayerCandidate &&) {});
+        else if (spec.kind == StrategyKind::RowByRow || spec.kind == StrategyKind::ZigZag)
+            spec = fitWithoutSimulating(problem, spec);
     return specs;
 }
 

@@ -3,6 +3,7 @@
 #include "convoffload/simulate/WorkEstimate.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include <sys/resource.h>
@@ -18,6 +19,17 @@ namespace {
 // the estimate is there to tell seconds from days, not to predict.
 constexpr double kSecondsPerPixelVisit = 60e-9;
 constexpr double kSecondsPerMac = 1.5e-9;
+
+// What any run holds whatever the layer (its result and diagnostics, the
+// allocator's first arenas): the measured peak of the paper's Example is
+// 0.2 MB (docs/design/performance.md, "Work estimate against the measured peak").
+constexpr double kBaseBytes = 1e6;
+
+/// Per step of the expansion and its trace: 40-byte records of each action
+/// kind when traced, 160 bytes of step statistics and the step itself (an
+/// S1-baseline traced on 650 k patches peaks at 580 bytes a step in all:
+/// tst_workestimate).
+double perStepBytes(bool trace) { return (trace ? 40.0 * kActionCount : 0.0) + 160.0; }
 
 std::string format(const char *pattern, double value)
 {
@@ -51,7 +63,11 @@ WorkEstimate estimateSimulation(const Problem &problem, bool functional, bool tr
     // slices loaded and freed once per visit, every output computed and
     // written once.
     const double ids = 2.0 * sliceVisits + 2.0 * outputs;
-    w.bytes = 4.0 * ids * (trace ? 2.0 : 1.0) // the expanded steps, and their trace
+    // The most steps any strategy has: one patch per step, each patch once
+    // per visit (S1-baseline; a kernels-outer strategy with G = 1).
+    const double steps = patches + 1;
+    w.bytes = kBaseBytes + 4.0 * ids * (trace ? 2.0 : 1.0) // the expanded steps, and their trace
+        + perStepBytes(trace) * steps // their records and statistics (S1-baseline on 1 M patches: 380 MB traced)
         + 16.0 * pixels * double(l.group) // per-slice state and load counts
         + 8.0 * outputs; // per-output state
     if (functional)
@@ -67,8 +83,10 @@ WorkEstimate estimateStrategy(const Problem &problem, const StrategySpec &spec, 
     const Layer &l = problem.layer;
     const double patches = double(l.patchCount()), pixels = double(l.pixelCount()), outputs = patches * double(l.n);
     const double window = double(l.h_k) * double(l.w_k);
-    // Pixel loads per patch and patches per step.
-    double loads = window, perStep = 1;
+    // Pixel loads per patch, patches per step and visits of each patch (the
+    // kernel blocks of a kernel-blocked strategy, whichever loop: each block
+    // of kernels is a compute step of its own).
+    double loads = window, perStep = 1, visits = 1;
     if (spec.kind == StrategyKind::S1Baseline || spec.kind == StrategyKind::RowByRow || spec.kind == StrategyKind::ZigZag) {
         perStep = spec.kind == StrategyKind::S1Baseline
             ? 1.0
@@ -77,12 +95,18 @@ WorkEstimate estimateStrategy(const Problem &problem, const StrategySpec &spec, 
         loads = std::min(window, double(l.h_k) * (run * l.stride_w + l.spanW() - l.stride_w) / run);
     } else if (spec.kind == StrategyKind::Groups && !spec.groups.empty()) {
         perStep = patches / double(spec.groups.size());
+    } else if (spec.kind == StrategyKind::KernelBlocked) {
+        const double block = double(std::max<std::int64_t>(1, spec.kernel_block.value_or(l.n)));
+        perStep = double(std::max<std::int64_t>(1, spec.group_size.value_or(1)));
+        visits = std::ceil(double(l.n) / block);
+    } else if (spec.kind == StrategyKind::Steps && !spec.steps.empty()) {
+        visits = double(spec.steps.size()) / patches; // the steps as they are
     }
-    const double steps = patches / perStep + 1;
+    const double steps = std::ceil(patches / perStep) * visits + 1;
     // Trace: 4-byte ids (each load and free, each output computed and
     // written) and 40-byte action records; step stats 120 bytes a step.
-    w.bytes = (trace ? 4.0 * patches * (2.0 * loads * double(l.group) + 2.0 * double(l.n)) + 40.0 * kActionCount * steps : 0.0)
-        + 120.0 * steps + 9.0 * pixels * double(l.group) // on chip, load count, the expander's mark (per slice)
+    w.bytes = kBaseBytes + (trace ? 4.0 * patches * (2.0 * loads * double(l.group) * visits + 2.0 * double(l.n)) : 0.0)
+        + perStepBytes(trace) * steps + 9.0 * pixels * double(l.group) // on chip, load count, the expander's mark (per slice)
         + 8.0 * patches // patch order, compute check
         + 6.0 * outputs // output state, the write scheduler's
         + 24.0 * pixels; // what the terms above miss (allocator slack, the check's reference), measured on 4096²
@@ -114,6 +138,14 @@ std::optional<std::string> exceedsBudget(const WorkEstimate &work, const WorkBud
         why += " and " + bytesText(memory);
     why += ")";
     return why;
+}
+
+std::string layerForMessages(const std::string &name, const Layer &layer)
+{
+    char shape[128];
+    std::snprintf(shape, sizeof shape, "%dx%dx%d input, %d kernels %dx%d", layer.c_in, layer.h_in, layer.w_in, layer.n, layer.h_k,
+        layer.w_k);
+    return (name.empty() ? std::string("the layer") : "layer '" + name + "'") + " (" + shape + ")";
 }
 
 std::string bytesText(double bytes)

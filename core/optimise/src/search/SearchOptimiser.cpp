@@ -49,6 +49,9 @@ constexpr int kCheckEvery = 256; // moves between checks of the stop flag (and t
 constexpr double kProgressInterval = 0.05; // seconds: at most 20 reports a second
 constexpr std::chrono::milliseconds kWatchInterval{20}; // between checks of cancel and the time limit
 constexpr int kMaxThreads = 256;
+/// What one chain's SearchState costs to build, in evaluations of a strategy
+/// (measured on 1 M patches: 66 % of a run against 2.3 % per evaluation).
+constexpr double kChainSetUpEvaluations = 15;
 constexpr double kLoadOnceShare = 0.3; // of the time limit, at most, for the load-once search
 constexpr double kWavefrontShare = 0.4; // of the time limit, at most, until the wavefront beams end
 constexpr int kFirstBeamWidth = 64; // each next beam is four times wider
@@ -62,13 +65,16 @@ struct Seed {
 
 /// The seed to start from: the least penalised objective among the heuristics
 /// and tilings (a feasible one when any is, since any excess costs more than
-/// it saves).
-Seed bestSeed(const S1Instance &in, const std::vector<NamedGroups> &candidates)
+/// it saves). Each probe builds a SearchState (about fifteen evaluations):
+/// once `deadline` passes, the best of those probed so far.
+Seed bestSeed(const S1Instance &in, const std::vector<NamedGroups> &candidates, const Deadline &deadline)
 {
     Seed best{{}, std::numeric_limits<double>::infinity()};
     for (const NamedGroups &c : candidates) {
         if (std::int64_t(c.groups.size()) > in.max_groups)
             continue;
+        if (!best.groups.empty() && deadline.passed())
+            break;
         Annealer probe(in, c.groups, 0);
         const double objective = probe.objective();
         if (objective < best.objective)
@@ -415,6 +421,7 @@ public:
     SearchRun(const S1Instance &in, const SearchOptions &options, const OptimiseControl &control)
         : m_shared(in, options)
         , m_control(control)
+        , m_deadline(control.time_limit_s)
     {
         m_result.method = "search";
         m_result.lower_bound = lowerBound(in);
@@ -426,23 +433,44 @@ public:
 
     OptimiseResult run()
     {
-        std::vector<NamedGroups> candidates = heuristicCandidates(m_shared.in);
-        for (NamedGroups &t : tilingCandidates(m_shared.in))
+        std::vector<NamedGroups> candidates;
+        const double beforeHeuristics = m_shared.elapsed();
+        try {
+            candidates = heuristicCandidates(m_shared.in, m_deadline);
+        } catch (const TimeLimitReached &) {
+            // No incumbent: the caller (optimise) has the heuristics it evaluated itself.
+        }
+        const double perEvaluation = (m_shared.elapsed() - beforeHeuristics) / 2;
+        // Each step before the chains looks at the time limit: on a layer of
+        // millions of patches they alone would take minutes.
+        for (NamedGroups &t : tilingCandidates(m_shared.in, m_deadline))
             candidates.push_back(std::move(t));
         for (const NamedGroups &c : candidates) // the best feasible one is the incumbent to beat
             if (c.evaluation.feasible)
                 m_shared.incumbent.offer(c.groups, c.evaluation.duration, -1);
         report();
         m_lastReport = m_shared.elapsed();
-        offerLoadOnce(candidates);
-        offerWavefronts(candidates);
+        if (!m_deadline.passed())
+            offerLoadOnce(candidates);
+        if (!m_deadline.passed())
+            offerWavefronts(candidates);
 
-        m_shared.seed = bestSeed(m_shared.in, candidates);
+        // A chain's set-up (its SearchState, as each probe of bestSeed)
+        // costs about fifteen evaluations of a strategy and cannot stop
+        // halfway (1 M patches: a second): the seed is chosen and the chains
+        // start only when the time left covers it.
+        const auto timeForChains = [&] { return m_deadline.secondsLeft() > kChainSetUpEvaluations * perEvaluation; };
+        if (timeForChains())
+            m_shared.seed = bestSeed(m_shared.in, candidates, m_deadline);
         m_shared.reload_can_bind = reloadCanBind(m_shared.in);
         m_shared.first = m_shared.incumbent.snapshot();
-        strengthenBound();
+        if (!m_deadline.passed())
+            strengthenBound();
         const std::optional<double> first = m_shared.first.duration;
-        if (!(first && m_shared.atBound(*first)) && !m_shared.seed.groups.empty())
+        const bool chainsWanted = !(first && m_shared.atBound(*first));
+        if (chainsWanted && (!timeForChains() || (m_shared.seed.groups.empty() && m_deadline.passed())))
+            m_stoppedByTime = true; // the steps before the chains used the time (with a move budget too)
+        else if (chainsWanted && !m_shared.seed.groups.empty())
             runChains(threadCount(m_shared.options));
         return finish();
     }
@@ -651,6 +679,8 @@ private:
         // Without a move budget the time limit is the normal end.
         if (m_shared.anytime && !m_result.cancelled && !(best && m_shared.atBound(*best)) && !m_shared.seed.groups.empty())
             m_result.timed_out = true;
+        if (m_stoppedByTime && !m_result.cancelled)
+            m_result.timed_out = true;
         if (best) {
             Groups groups = m_shared.incumbent.take();
             const S1Evaluation ev = evaluate(in, groups);
@@ -666,7 +696,8 @@ private:
         } else {
             m_result.status = OptimiseStatus::NoSolution;
             m_result.message = "no strategy satisfying memory and the reload bound was found in "
-                + std::to_string(m_shared.moves.load()) + " moves";
+                + std::to_string(m_shared.moves.load()) + " moves"
+                + (m_deadline.passed() ? " before the time limit ran out" : "");
         }
         m_result.seconds = m_shared.elapsed();
         const OptimiseProgress last{m_result.seconds,
@@ -679,6 +710,8 @@ private:
 
     Shared m_shared;
     const OptimiseControl &m_control;
+    const Deadline m_deadline;
+    bool m_stoppedByTime = false; // the chains did not start: no time was left
     OptimiseResult m_result;
     double m_lastReport = 0;
     std::mutex m_mutex; // guards m_running and m_error

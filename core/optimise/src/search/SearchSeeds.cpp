@@ -83,7 +83,7 @@ Groups cut(const std::vector<PatchId> &order, std::int64_t groupSize)
 
 } // namespace
 
-std::vector<NamedGroups> tilingCandidates(const S1Instance &in)
+std::vector<NamedGroups> tilingCandidates(const S1Instance &in, const Deadline &deadline)
 {
     std::vector<NamedGroups> out;
     for (bool transposed : {false, true}) {
@@ -93,6 +93,8 @@ std::vector<NamedGroups> tilingCandidates(const S1Instance &in)
             for (bool snake : {false, true}) {
                 if (band == 1 && snake)
                     continue; // the same order
+                if (deadline.passed())
+                    return out;
                 Groups groups = cut(bandOrder(in.layer, band, transposed, snake), in.group_size);
                 S1Evaluation ev = evaluate(in, groups);
                 out.push_back(
@@ -101,6 +103,8 @@ std::vector<NamedGroups> tilingCandidates(const S1Instance &in)
             }
         for (int band = 2; band <= maxBand; ++band)
             for (int shift : {-2, -1, 1, 2}) {
+                if (deadline.passed())
+                    return out;
                 Groups groups = cut(bandOrder(in.layer, band, transposed, false, shift), in.group_size);
                 S1Evaluation ev = evaluate(in, groups);
                 std::string name = std::string(transposed ? "columns" : "rows") + " band " + std::to_string(band) + " staircase ";

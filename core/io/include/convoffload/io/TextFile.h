@@ -18,6 +18,15 @@ constexpr std::int64_t kMaxTensorFileBytes = std::int64_t(1) << 30;
 constexpr std::int64_t kMaxStrategyCsvBytes = std::int64_t(512) << 20;
 constexpr std::int64_t kMaxSolutionFileBytes = std::int64_t(1) << 30;
 
+/// Whether `path` may be read, decided without reading a byte or waiting:
+/// it opens, it is a regular file (not a directory, a device, a FIFO or a
+/// socket: opening a FIFO without a writer does not block) and it holds at
+/// most `maxBytes`. Throws FormatError naming the path and the reason. Every
+/// reader of a user's file goes through it: readFileInChunks and
+/// readTextFile call it, and a reader that must look at a file some other
+/// way (a first line sniffed, a path handed to a library) calls it first.
+void checkReadableFile(const std::string &path, std::int64_t maxBytes);
+
 /// The whole file. Only regular files are read: a directory, a device or a
 /// FIFO is refused by name (a FIFO without a writer never blocks); so is a
 /// file over `maxBytes`.

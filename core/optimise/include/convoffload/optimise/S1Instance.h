@@ -7,6 +7,7 @@
 // duration of an ordered partition, without expanding it into steps.
 #include "convoffload/model/Problem.h"
 #include "convoffload/model/S1Strategy.h"
+#include "convoffload/optimise/Deadline.h"
 #include "convoffload/optimise/S1TransferCost.h"
 
 #include <cstdint>
@@ -79,8 +80,9 @@ struct S1Instance {
 
 /// Throws InstanceError naming the reason: the problem is invalid, G is below 1
 /// or above nb_patches_max, a single patch does not fit the memory, or the cap
-/// on groups is below K_min.
-S1Instance makeS1Instance(const Problem &problem, const OptimiseSettings &settings = {});
+/// on groups is below K_min. Throws TimeLimitReached once `deadline` passes
+/// (a layer of 16 M patches takes seconds to set up).
+S1Instance makeS1Instance(const Problem &problem, const OptimiseSettings &settings = {}, const Deadline &deadline = {});
 
 struct S1Evaluation {
     bool feasible = false;
@@ -113,7 +115,11 @@ struct NamedGroups {
 };
 
 /// Row-by-Row and ZigZag with group size G, each evaluated, in that order.
-std::vector<NamedGroups> heuristicCandidates(const S1Instance &instance);
+/// Throws TimeLimitReached when `deadline` passes before the second.
+std::vector<NamedGroups> heuristicCandidates(const S1Instance &instance, const Deadline &deadline = {});
+
+/// The feasible candidate of least duration; nullopt when none is feasible.
+std::optional<NamedGroups> bestFeasible(const std::vector<NamedGroups> &candidates);
 
 /// The feasible heuristic of least duration; nullopt when none is feasible.
 std::optional<NamedGroups> bestFeasibleHeuristic(const S1Instance &instance);

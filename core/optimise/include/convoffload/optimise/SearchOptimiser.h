@@ -48,7 +48,9 @@ std::int64_t automaticMoveBudget(const S1Instance &instance);
 /// Compact tilings used as starting points: bands of h output rows (or
 /// columns) walked across in serpentine order, cut into groups of G, for every
 /// band height h from 1 to min(G, extent). Each is evaluated; with exactly K_min
-/// groups, as every cut of one order into groups of G.
-std::vector<NamedGroups> tilingCandidates(const S1Instance &instance);
+/// groups, as every cut of one order into groups of G. Those made before
+/// `deadline` passes (a layer of a million patches has hundreds, each
+/// evaluated in full).
+std::vector<NamedGroups> tilingCandidates(const S1Instance &instance, const Deadline &deadline = {});
 
 } // namespace convoffload

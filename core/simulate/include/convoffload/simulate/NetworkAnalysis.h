@@ -61,7 +61,11 @@ std::optional<double> generatedLowerBound(const Problem &problem, const Strategy
 /// The strategies an import stores with a layer (`--strategies default`):
 /// S1-baseline, Row-by-Row and ZigZag when the kernels fit and
 /// nb_patches_max ≥ 1; otherwise kernel-blocked ZigZag with B_max, kernels
-/// outer and patches outer (none when not even one kernel fits).
+/// outer and patches outer (none when not even one kernel fits). A
+/// generator whose groups overflow the memory is shrunk until they fit, by
+/// simulating it; on a layer whose simulation the work estimate puts over
+/// half a second, Row-by-Row's and ZigZag's G is instead the largest whose
+/// groups fit with every window loaded whole (an import stays quick).
 std::vector<StrategySpec> defaultLayerStrategies(const Problem &problem);
 
 /// One tried strategy and what the simulation said.

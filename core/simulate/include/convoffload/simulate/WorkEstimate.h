@@ -46,6 +46,10 @@ double availableMemoryBytes();
 /// and need 1.2 TB of memory ..."); nullopt when it fits.
 std::optional<std::string> exceedsBudget(const WorkEstimate &work, const WorkBudget &budget = {});
 
+/// How a refusal names a layer: "layer 'conv1' (3x1048576x64 input, 64
+/// kernels 3x3)", or "the layer (...)" without a name (a project's one layer).
+std::string layerForMessages(const std::string &name, const Layer &layer);
+
 /// "3.4 GB", "820 MB", "12 kB".
 std::string bytesText(double bytes);
 /// "40 s", "12 min", "3.5 h", "8 days".
