@@ -8,6 +8,7 @@
 #include "network/NetworkPlotView.h"
 #include "network/OpenFileAndApply.h"
 
+#include "convoffload/io/OutOfMemory.h"
 #include "convoffload/io/ProjectFile.h"
 
 #include <QFileDialog>
@@ -126,11 +127,13 @@ NetworkPanel::NetworkPanel(QWidget *parent)
 
     m_job.setProgressHandler([this](int layer) { m_progress->setValue(layer); });
     m_job.setFinishedHandler([this](Outcome outcome) {
-        if (!outcome.cancelled)
+        if (!outcome.cancelled && outcome.error.isEmpty())
             m_analysis = outcome.analysis;
         setRunning(false);
         if (outcome.cancelled)
             m_summary->setText(tr("Analysis stopped."));
+        else if (!outcome.error.isEmpty())
+            m_summary->setText(tr("The analysis failed: %1").arg(outcome.error));
         else
             showAnalysis(*m_analysis);
         emit analysed();
@@ -216,15 +219,17 @@ void NetworkPanel::setNetwork(const Network &network, const QString &path)
     m_progress->setRange(0, int(network.layers.size()));
     m_progress->setValue(0);
     setRunning(true);
-    const auto start = [this, network] {
-        return m_job.start([network](const JobControl<int> &control) {
+    const auto start = [this, network, file = path.toStdString()] {
+        return m_job.start([network, file](const JobControl<int> &control) {
             NetworkAnalysisOptions options;
             options.cancel = control.cancelFlag();
             options.progress = [&control](std::size_t layer, std::size_t) { control.report(int(layer)); };
             try {
-                return Outcome{analyseNetwork(network, options), false};
+                return Outcome{analyseNetwork(network, options), false, {}};
             } catch (const Cancelled &) {
-                return Outcome{{}, true};
+                return Outcome{{}, true, {}};
+            } catch (const std::exception &e) { // an exception must not leave the job (BackgroundJob.h)
+                return Outcome{{}, false, QString::fromStdString(errorMessage(e, "analysing the network", file))};
             }
         });
     };
@@ -353,19 +358,20 @@ bool NetworkPanel::startOptimisation(double seconds)
         m_summary->setText(tr("No layer to optimise: the optimiser needs a layer whose kernels fit on chip."));
         return false;
     }
-    const bool started = m_optimiseJob.start([analysis, seconds](const JobControl<NetworkOptimiseProgress> &control) {
-        OptimiseOutcome outcome{analysis, {}, {}};
-        NetworkOptimiseOptions options;
-        options.time_limit_s = seconds;
-        options.cancel = control.cancelFlag();
-        options.progress = [&control](const NetworkOptimiseProgress &p) { control.report(p); };
-        try {
-            outcome.optimisation = optimiseNetwork(outcome.analysis, options);
-        } catch (const std::exception &e) {
-            outcome.error = QString::fromStdString(e.what());
-        }
-        return outcome;
-    });
+    const bool started = m_optimiseJob.start(
+        [analysis, seconds, file = m_path.toStdString()](const JobControl<NetworkOptimiseProgress> &control) {
+            OptimiseOutcome outcome{analysis, {}, {}};
+            NetworkOptimiseOptions options;
+            options.time_limit_s = seconds;
+            options.cancel = control.cancelFlag();
+            options.progress = [&control](const NetworkOptimiseProgress &p) { control.report(p); };
+            try {
+                outcome.optimisation = optimiseNetwork(outcome.analysis, options);
+            } catch (const std::exception &e) {
+                outcome.error = QString::fromStdString(errorMessage(e, "optimising the network", file));
+            }
+            return outcome;
+        });
     if (!started)
         return false;
     m_optimisedGeneration = m_generation;
