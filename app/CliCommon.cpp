@@ -10,6 +10,8 @@
 #include <csignal>
 #include <cmath>
 #include <cstdio>
+#include <exception>
+#include <utility>
 
 #include <unistd.h>
 
@@ -72,6 +74,26 @@ void endProgressLine(const QCommandLineParser &parser)
 }
 
 void print(const std::string &text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
+namespace {
+
+std::string doing = "running the command";
+
+} // namespace
+
+Doing::Doing(std::string what)
+    : m_previous(std::exchange(doing, std::move(what)))
+    , m_exceptions(std::uncaught_exceptions())
+{
+}
+
+Doing::~Doing()
+{
+    if (std::uncaught_exceptions() == m_exceptions) // not left by an exception: the outer words again
+        doing = std::move(m_previous);
+}
+
+std::string Doing::current() { return doing; }
 
 IntRange parseRange(const QString &text, const std::string &option, std::int64_t max, const std::string &maxWhat)
 {

@@ -43,6 +43,24 @@ void checkWorkBudget(
 
 void print(const std::string &text);
 
+/// What the command is doing, for the one line of an out-of-memory error
+/// ("out of memory while <doing> for <file>", outOfMemoryMessage): set for a
+/// scope, the innermost wins. A scope left by an exception keeps its words,
+/// so main's catch names what was being done when memory ran out.
+class Doing {
+public:
+    explicit Doing(std::string what);
+    ~Doing();
+    Doing(const Doing &) = delete;
+    Doing &operator=(const Doing &) = delete;
+    /// The innermost words set; "running the command" when none is.
+    static std::string current();
+
+private:
+    std::string m_previous;
+    int m_exceptions;
+};
+
 /// Raised by Ctrl+C from the first call on: long work polls it and stops (the
 /// optimiser keeps its best strategy so far). A second Ctrl+C falls back to
 /// the default action and ends the process.

@@ -137,7 +137,12 @@ int exportCommand(const QCommandLineParser &parser, const Loaded &loaded, const 
 
     if (requestedSize)
         request.size = *requestedSize;
+    const Doing doing("drawing the " + str(figureText) + " figure");
     ui::FigureSource source(loaded.project, str(projectPath));
+    // Each simulation the figure needs is estimated first, the sweep's and
+    // the comparison's too, as the commands are (checkWorkBudget).
+    source.setWorkBudget(parser.isSet(QStringLiteral("no-work-limit")) ? std::nullopt : std::optional<WorkBudget>(WorkBudget{}),
+        "make the layer smaller, or pass --no-work-limit to run it anyway");
     const ui::Figure figure = ui::makeFigure(source, request);
     const QSize size = requestedSize ? *requestedSize : figure.preferredSize;
     const ui::ExportResult result = ui::exportFigure(figure.paint, size, out, figure.title, figure.description, pngScale);

@@ -5,6 +5,7 @@
 // (CliForward.h).
 #include "CliNetwork.h"
 
+#include "convoffload/io/FormatError.h"
 #include "convoffload/onnx/OnnxNetwork.h"
 
 #include <QDir>
@@ -110,20 +111,22 @@ std::string shape(const Layer &l)
     return text;
 }
 
+/// The names are the model's (graph, nodes): escaped (printable), as the
+/// import's reasons, notes and warnings already are.
 std::string importSummary(const NetworkImport &imported, const Network &network, const std::string &out)
 {
     std::string text = "Imported " + std::to_string(network.layers.size()) + " convolution layers"
-        + (imported.graph_name.empty() ? std::string() : " of '" + imported.graph_name + "'") + ":\n";
+        + (imported.graph_name.empty() ? std::string() : " of '" + printable(imported.graph_name) + "'") + ":\n";
     for (const NetworkLayer &l : network.layers)
-        text += "  " + l.name + ": " + shape(l.layer) + " (" + std::to_string(l.strategies.size()) + " strategies)\n";
+        text += "  " + printable(l.name) + ": " + shape(l.layer) + " (" + std::to_string(l.strategies.size()) + " strategies)\n";
     text += "Skipped " + std::to_string(network.skipped.size()) + " convolutions" + (network.skipped.empty() ? "." : ":") + "\n";
     for (const SkippedConv &s : network.skipped)
-        text += "  " + s.node + ": " + s.reason + "\n";
+        text += "  " + printable(s.node) + ": " + printable(s.reason) + "\n";
     for (const std::string &n : imported.notes)
         text += "Note: " + n + "\n";
     for (const std::string &w : imported.warnings)
         text += "Warning: " + w + "\n";
-    text += "Wrote " + out + "\n";
+    text += "Wrote " + printable(out) + "\n";
     return text;
 }
 

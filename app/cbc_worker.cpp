@@ -17,20 +17,32 @@
 //   error MESSAGE                          on failure, exit code 2
 // SIGTERM or SIGINT stops the search at CBC's next event and the best solution
 // so far is reported; before the search has begun they end the worker (exit 3).
+// MODEL.mps and START.sol must be regular files (a FIFO, a device such as
+// /dev/zero or a directory is refused at once, exit 2), and --time-limit
+// holds before the search too: CBC looks at its clock only once it searches,
+// so reading a huge file or a root LP that runs over the limit by more than
+// kLateSeconds ends the worker with an error line (exit 3). Names from the
+// command line are printed escaped (printable), one record a line.
 #include <CbcEventHandler.hpp>
 #include <CbcModel.hpp>
 #include <CbcSolver.hpp>
 #include <CoinTime.hpp>
 #include <OsiClpSolverInterface.hpp>
 
+#include "convoffload/io/FormatError.h"
+
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -39,6 +51,15 @@ namespace {
 volatile std::sig_atomic_t stopRequested = 0;
 enum Phase { BeforeSearch, Searching, Reporting };
 std::atomic<int> phase{BeforeSearch};
+
+// The protocol's descriptor and the error line written there when the time
+// limit passes before the search has begun (signal handlers reach globals).
+int protocolDescriptor = -1;
+std::string lateMessage;
+/// CBC is given the time limit; the worker ends itself this much later when
+/// CBC has not started to search by then (the parent asks it to stop a
+/// second after the limit and kills it half a second later).
+constexpr unsigned kLateSeconds = 2;
 
 extern "C" void onStopSignal(int)
 {
@@ -49,6 +70,17 @@ extern "C" void onStopSignal(int)
         _exit(3);
 }
 
+/// SIGALRM at the time limit plus kLateSeconds: before the search, the
+/// error line and exit 3; during it, a stop as SIGTERM asks.
+extern "C" void onLate(int)
+{
+    if (phase.load() == BeforeSearch) {
+        [[maybe_unused]] const ssize_t written = write(protocolDescriptor, lateMessage.data(), lateMessage.size());
+        _exit(3);
+    }
+    stopRequested = 1;
+}
+
 void installStopHandlers()
 {
     struct sigaction action { };
@@ -56,6 +88,37 @@ void installStopHandlers()
     sigemptyset(&action.sa_mask);
     sigaction(SIGTERM, &action, nullptr);
     sigaction(SIGINT, &action, nullptr);
+}
+
+void installTimeLimit(double seconds)
+{
+    if (!(seconds > 0))
+        return;
+    char limit[32];
+    std::snprintf(limit, sizeof limit, "%g", seconds);
+    lateMessage = std::string("error the time limit of ") + limit
+        + " s was reached before the search began (reading the model and the MIP start, presolve, the root LP)\n";
+    struct sigaction action { };
+    action.sa_handler = onLate;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGALRM, &action, nullptr);
+    alarm(unsigned(std::min(std::ceil(seconds), 1e9)) + kLateSeconds);
+}
+
+/// Why `path` cannot be read as an input file, empty when it can: it must
+/// be a regular file (a FIFO or a device such as /dev/zero would be read
+/// for ever, a directory not at all) that this process may read.
+std::string unreadableFile(const std::string &path, const char *what)
+{
+    const std::string name = std::string(what) + " '" + convoffload::printable(path) + "'";
+    struct stat st { };
+    if (stat(path.c_str(), &st) != 0)
+        return "cannot read " + name + ": " + std::strerror(errno);
+    if (!S_ISREG(st.st_mode))
+        return name + " is not a regular file (" + (S_ISDIR(st.st_mode) ? "a directory" : "a FIFO, a device or a socket") + ")";
+    if (access(path.c_str(), R_OK) != 0)
+        return "cannot read " + name + ": " + std::strerror(errno);
+    return {};
 }
 
 /// Writes protocol records on the saved stdout, flushed per line so the
@@ -156,16 +219,24 @@ int main(int argc, char **argv)
     Arguments args;
     std::string error;
     if (!parseArguments(argc, argv, args, error)) {
-        protocol.line("error %s", error.c_str());
+        protocol.line("error %s", convoffload::printable(error).c_str());
         return 2;
     }
+    for (const auto &[path, what] : {std::pair{args.model, "the MPS file"}, std::pair{args.start, "the MIP start"}})
+        if (!path.empty())
+            if (const std::string why = unreadableFile(path, what); !why.empty()) {
+                protocol.line("error %s", why.c_str());
+                return 2;
+            }
+    protocolDescriptor = protocolFd;
     installStopHandlers();
+    installTimeLimit(args.time_limit);
     const double start = CoinGetTimeOfDay();
 
     OsiClpSolverInterface solver;
     solver.messageHandler()->setLogLevel(0);
-    if (access(args.model.c_str(), R_OK) != 0 || solver.readMps(args.model.c_str(), "") != 0) {
-        protocol.line("error cannot read the MPS file %s", args.model.c_str());
+    if (solver.readMps(args.model.c_str(), "") != 0) {
+        protocol.line("error cannot read the MPS file '%s'", convoffload::printable(args.model).c_str());
         return 2;
     }
 

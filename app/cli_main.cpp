@@ -10,6 +10,8 @@
 #include "CliNetwork.h"
 #include "CliKernelStreaming.h"
 #include "CliOptimise.h"
+#include "convoffload/io/FormatError.h"
+#include "convoffload/io/OutOfMemory.h"
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/Report.h"
 #include "convoffload/io/StrategyCsv.h"
@@ -73,6 +75,7 @@ int traceCommand(const QCommandLineParser &parser, const Loaded &loaded)
     const StrategySpec &spec = strategyNamed(project, name);
     SimulationOptions options = simulationOptions(parser, loaded, false);
     options.functional = false; // a timeline of the schedule: the values are not needed
+    const Doing doing("simulating strategy '" + spec.name + "' for its trace");
     const SimulationResult result = simulateStrategy(project.problem, spec, options);
     endProgressLine(parser);
     writeTextFileAtomically(str(out), traceToJson(project.problem, spec, computeStepsOf(project.problem, spec), result));
@@ -94,6 +97,7 @@ int simulateCommand(const QCommandLineParser &parser, const Loaded &loaded)
             throw UsageError("simulate needs --strategy NAME or --strategy-csv FILE");
         spec = strategyNamed(project, name);
     }
+    const Doing doing("simulating strategy '" + spec.name + "'");
     const SimulationResult result = simulateStrategy(project.problem, spec, simulationOptions(parser, loaded, false));
     endProgressLine(parser);
     if (parser.isSet(QStringLiteral("json")))
@@ -135,6 +139,7 @@ int sweepCommand(const QCommandLineParser &parser, const Loaded &loaded)
         throw UsageError("sweep needs --group-sizes A..B (e.g. --group-sizes 1..40) or --kernel-blocks A..B");
     const auto [from, to] = parseGroupSizes(range, loaded.project.problem.layer.patchCount());
     checkWorkBudget(parser, loaded.project.problem, 2 * (to - from + 1));
+    const Doing doing("sweeping group sizes " + std::to_string(from) + ".." + std::to_string(to));
     const std::vector<SweepRow> rows
         = sweepGroupSizes(loaded.project.problem, from, to, simulationOptions(parser, loaded, false));
     endProgressLine(parser);
@@ -161,6 +166,7 @@ struct Command {
     const char *usage; // after the name
     const char *help;
     int (*run)(const CommandInput &);
+    const char *doing; // "out of memory while <doing> for <file>" (Doing)
     bool takesProject = true;
     bool readsOwnFile = false; // takes a file but reads it itself (not as a single-layer project)
     bool drawsFigures = false; // runs on a QApplication (fonts, Qt Charts)
@@ -176,16 +182,19 @@ const Command kCommands[] = {
     {.name = "simulate",
         .usage = "PROJECT (--strategy NAME | --strategy-csv FILE) [--json]",
         .help = "every step, duration, footprint and check of a strategy of the project or of a solver's CSV",
-        .run = [](const CommandInput &in) { return simulateCommand(in.parser, *in.loaded); }},
+        .run = [](const CommandInput &in) { return simulateCommand(in.parser, *in.loaded); },
+        .doing = "simulating the strategy"},
     {.name = "compare",
         .usage = "PROJECT [--json|--csv] [--kernel-blocked auto|always|never]",
         .help = "every strategy of the project (and the best kernel-blocked one when the kernels do not fit)",
-        .run = [](const CommandInput &in) { return compareCommand(in.parser, *in.loaded); }},
+        .run = [](const CommandInput &in) { return compareCommand(in.parser, *in.loaded); },
+        .doing = "comparing the strategies"},
     {.name = "sweep",
         .usage = "PROJECT --group-sizes A..B [--csv|--json]\n"
                  "          PROJECT --kernel-blocks A..B [--group-size G] [--order O] [--csv|--json] [--out FIGURE]",
         .help = "Row-by-Row vs ZigZag per group size, or kernels-outer vs patches-outer per kernel block size",
         .run = [](const CommandInput &in) { return sweepCommand(in.parser, *in.loaded); },
+        .doing = "sweeping",
         .drawsFigures = true},
     {.name = "export",
         .usage = "PROJECT --figure F [--strategy NAME] [--step K [--cursor]] [--preset P | --size WxH] [--no-title]\n"
@@ -207,32 +216,38 @@ const Command kCommands[] = {
                 return in.loaded ? exportCommand(in.parser, *in.loaded, in.projectPath)
                                  : exportNetworkCommand(in.parser, in.projectPath);
             },
+        .doing = "drawing the figure",
         .drawsFigures = true,
         .needsFigures = true},
     {.name = "optimize",
         .usage = "PROJECT [--method search|ilp|exact] [--time-limit S] [--moves N] [--threads N] [--seed N] [--out CSV]\n"
                  "          [--save NAME] [--json] [--group-size G] [--groups kmin|any [--max-groups N]]",
         .help = "an optimised groups strategy",
-        .run = [](const CommandInput &in) { return optimizeCommand(in.parser, *in.loaded, in.projectPath, in.secondsSoFar); }},
+        .run = [](const CommandInput &in) { return optimizeCommand(in.parser, *in.loaded, in.projectPath, in.secondsSoFar); },
+        .doing = "optimising"},
     {.name = "model",
         .usage = "PROJECT --out FILE.{lp,mps} [--group-size G] [--groups kmin|any]",
         .help = "the ILP for external solvers",
-        .run = [](const CommandInput &in) { return modelCommand(in.parser, *in.loaded); }},
+        .run = [](const CommandInput &in) { return modelCommand(in.parser, *in.loaded); },
+        .doing = "writing the ILP model"},
     {.name = "import-solution",
         .usage = "PROJECT --solution FILE [--save NAME] [--kernel-steps]",
         .help = "a solver's solution, validated; a step,patch,kernel CSV (header or --kernel-steps) as a steps strategy",
-        .run = [](const CommandInput &in) { return importSolutionCommand(in.parser, *in.loaded, in.projectPath); }},
+        .run = [](const CommandInput &in) { return importSolutionCommand(in.parser, *in.loaded, in.projectPath); },
+        .doing = "importing the solution"},
     {.name = "import-onnx",
         .usage = "MODEL.onnx (--hardware HW.json | --mem-size N --nbop-pe N ...) [--input-shape NAME=D1,D2,...] "
                  "[--strategies default|none] --out NETWORK.json",
         .help = "every convolution of an ONNX model as a network project; lists the ones skipped and why",
         .run = [](const CommandInput &in) { return importOnnxCommand(in.parser, in.projectPath); },
+        .doing = "importing the ONNX model",
         .readsOwnFile = true,
         .readsOnnx = true},
     {.name = "network",
         .usage = "PROJECT [--json|--csv] [--optimize [--time-limit S]] [--own-only]",
         .help = "every layer of a network project: kernels on chip, best strategy, duration, loads; the total",
         .run = [](const CommandInput &in) { return networkCommand(in.parser, in.projectPath); },
+        .doing = "analysing the network",
         .readsOwnFile = true},
     {.name = "explore",
         .usage = "TARGET --mem-size LIST --nbop-pe LIST [--t-l LIST] [--layout LIST] [--burst LIST] [--t-setup LIST]\n"
@@ -240,11 +255,13 @@ const Command kCommands[] = {
                  "          --out FILE.jsonl  LIST: a,b,c or a..b*2 (doublings) or a..b+S; k = x1024, M = x1024^2",
         .help = "a network (or layer) at every design point of the lists: each layer's best strategy, one JSON line per point",
         .run = [](const CommandInput &in) { return exploreCommand(in.parser, in.projectPath); },
+        .doing = "exploring the design space",
         .readsOwnFile = true},
     {.name = "merge",
         .usage = "FILE.jsonl... --out ALL.jsonl",
         .help = "the shards of one exploration as one file, points in order; names missing points, refuses mixed runs",
         .run = [](const CommandInput &in) { return mergeCommand(in.parser, in.parser.positionalArguments().mid(1)); },
+        .doing = "merging the explore files",
         .readsOwnFile = true,
         .takesFiles = true},
     {.name = "experiments",
@@ -254,6 +271,7 @@ const Command kCommands[] = {
           "          [--proven-out FILE]",
         .help = "the paper's optimisation experiments: table, gain heat map, durations for one G, proven instances",
         .run = [](const CommandInput &in) { return experimentsCommand(in.parser); },
+        .doing = "running the paper's experiments",
         .takesProject = false,
         .drawsFigures = true},
 };
@@ -402,6 +420,11 @@ int main(int argc, char *argv[])
         parser.showVersion();
 
     const QStringList args = parser.positionalArguments();
+    // The file an out-of-memory error names: the project (or model, network,
+    // explore file); merge's first, with how many more.
+    std::string file = args.size() > 1 ? str(args[1]) : std::string();
+    if (args.size() > 2)
+        file += " and " + std::to_string(args.size() - 2) + " more";
     try {
         if (parser.isSet(QStringLiteral("json")) && parser.isSet(QStringLiteral("csv")))
             throw UsageError("--json and --csv exclude each other");
@@ -429,6 +452,7 @@ int main(int argc, char *argv[])
             throw UsageError("'" + str(args[1]) + "' is an explore file: its figure is --figure pareto");
         const bool readsOwnFile = command->readsOwnFile || (name == QLatin1String("export") && exportsOwnFile);
         if (command->takesProject && !readsOwnFile) {
+            const Doing reading("reading the project");
             loaded = load(args[1]);
             // Before anything is expanded or built: a small file can describe
             // days of work. compare and export simulate every strategy.
@@ -436,14 +460,16 @@ int main(int argc, char *argv[])
             checkWorkBudget(parser, loaded->project.problem, everyStrategy ? std::int64_t(loaded->project.strategies.size()) : 1);
         }
         const double secondsSoFar = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        const Doing running(command->doing);
         return command->run({parser, loaded ? &*loaded : nullptr, args.value(1), secondsSoFar});
     } catch (const Cancelled &) {
         std::cerr << "convoffload-cli: cancelled (Ctrl+C)\n";
     } catch (const std::bad_alloc &) {
-        std::cerr << "convoffload-cli: out of memory (the layer is too large for this machine; see \"Work is estimated before it"
-                     " starts\" in docs/user/bad-input.md)\n";
+        std::cerr << "convoffload-cli: " << outOfMemoryMessage(Doing::current(), file) << "\n";
     } catch (const std::exception &e) {
-        std::cerr << "convoffload-cli: " << e.what() << "\n";
+        // Messages carry names from files and from the command line: never
+        // raw to the terminal (a FormatError's are escaped already).
+        std::cerr << "convoffload-cli: " << printable(e.what()) << "\n";
     }
     return 1;
 }

@@ -13,6 +13,8 @@
 #include "export/HeadlessReport.h"
 
 #include "convoffload/Version.h"
+#include "convoffload/io/FormatError.h"
+#include "convoffload/io/OutOfMemory.h"
 #include "convoffload/io/ProjectFile.h"
 
 #include <QApplication>
@@ -26,15 +28,17 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <optional>
 
 namespace {
 
-int writeReport(const QString &project, const QString &folder)
+int writeReport(const QString &project, const QString &folder, bool workLimit)
 {
     QString error;
-    const QStringList files = convoffload::ui::writeHeadlessReport(project, folder, &error);
+    const QStringList files = convoffload::ui::writeHeadlessReport(
+        project, folder, &error, workLimit ? std::optional<convoffload::WorkBudget>(convoffload::WorkBudget{}) : std::nullopt);
     if (!error.isEmpty()) {
-        std::fprintf(stderr, "convoffload: %s\n", qPrintable(error));
+        std::fprintf(stderr, "convoffload: %s\n", convoffload::printable(error.toStdString()).c_str());
         return 1;
     }
     std::printf("Wrote %lld figures for %s:\n", static_cast<long long>(files.size()), qPrintable(project));
@@ -75,7 +79,9 @@ int main(int argc, char *argv[])
     const QCommandLineOption dock(QStringLiteral("dock"),
         QStringLiteral("Dock to bring to the front for --screenshot (its title, e.g. \"Errors and warnings\")."),
         QStringLiteral("title"));
-    parser.addOptions({report, screenshot, step, strategy, dock});
+    const QCommandLineOption noWorkLimit(QStringLiteral("no-work-limit"),
+        QStringLiteral("With --report: write it even when the work estimate puts it over 10 minutes or 3/4 of the memory."));
+    parser.addOptions({report, screenshot, step, strategy, dock, noWorkLimit});
     parser.process(app);
     const QString project = parser.positionalArguments().value(0);
 
@@ -87,7 +93,7 @@ int main(int argc, char *argv[])
         const QString folder = parser.isSet(report) ? parser.value(report) : QStringLiteral("report");
         if (headless && !parser.isSet(report))
             std::printf("No display: writing the figures instead of opening the window.\n");
-        return writeReport(project, folder);
+        return writeReport(project, folder, !parser.isSet(noWorkLimit));
     }
 
     convoffload::ui::MainWindow window;
@@ -122,7 +128,8 @@ int main(int argc, char *argv[])
             else
                 convoffload::loadProject(path);
         } catch (const std::exception &e) {
-            std::fprintf(stderr, "convoffload: --screenshot: %s\n", e.what());
+            std::fprintf(stderr, "convoffload: --screenshot: %s\n",
+                convoffload::printable(convoffload::errorMessage(e, "reading the project", project.toStdString())).c_str());
             return 1;
         }
     }

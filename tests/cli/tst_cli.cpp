@@ -21,6 +21,7 @@
 #include "TestCli.h"
 
 #include <csignal>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -41,6 +42,35 @@ bool catchesInterrupt(qint64 pid)
         if (line.startsWith("SigCgt:"))
             return ((line.mid(7).trimmed().toULongLong(nullptr, 16) >> (SIGINT - 1)) & 1) != 0;
     return false;
+}
+
+/// A 1x1 input padded 2^20 high (`padLeft` wide): a million one-pixel
+/// patches or more, a million steps for S1 (issue 44). The file is 600 bytes.
+QByteArray tallProject(int kernels, int padLeft = 0)
+{
+    return QStringLiteral(R"({"format": "convoffload-project", "version": 1,
+  "layer": {"c_in": 1, "h_in": 1, "w_in": 1, "h_k": 1, "w_k": 1, "n": %1, "stride_h": 1, "stride_w": 1,
+            "pad_top": 1048576, "pad_bottom": 0, "pad_left": %2, "pad_right": 0},
+  "hardware": {"mem_size": 80, "nbop_pe": 72, "t_l": 1, "t_w": 1, "t_acc": 1, "dram_size": 1000000000,
+               "max_loads_per_element": 2},
+  "strategies": [{"name": "S1-baseline", "kind": "s1-baseline"},
+                 {"name": "Row-by-Row", "kind": "row-by-row", "group_size": 2}]})")
+        .arg(kernels)
+        .arg(padLeft)
+        .toUtf8();
+}
+
+/// The CLI with its address space limited (ulimit -v) to `bytes`.
+ProcessRun cliWithMemory(const QStringList &args, rlim_t bytes)
+{
+    QProcess p;
+    p.setChildProcessModifier([bytes] {
+        const rlimit limit{bytes, bytes};
+        ::setrlimit(RLIMIT_AS, &limit);
+    });
+    p.start(QStringLiteral(CONVOFFLOAD_CLI), args);
+    p.waitForFinished(120000);
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(), p.readAllStandardError()};
 }
 
 } // namespace
@@ -521,6 +551,80 @@ private slots:
         const Run r = cli({QStringLiteral("simulate"), sample("paper-example.json"), QStringLiteral("--strategy-csv"), csv});
         QCOMPARE(r.exitCode, 1);
         QVERIFY2(r.err.contains("line 4"), r.err.constData());
+    }
+
+    // Issue 44: a figure's work is estimated before it is drawn, the
+    // simulations it needs counted (a sweep's every group size), and refused
+    // over the budget with the estimate, exit 1, at once. Before, a 600-byte
+    // project passed the command's check (three strategies) and the sweep
+    // figure ran for about an hour.
+    void figureWorkIsEstimated()
+    {
+        const QString project = write("tall-wide.json", tallProject(1, 62)); // 66 M patches
+        QElapsedTimer timer;
+        timer.start();
+        const Run r = cli({QStringLiteral("export"), project, QStringLiteral("--figure"), QStringLiteral("sweep"),
+            QStringLiteral("--out"), m_dir.filePath(QStringLiteral("tall-sweep.svg"))});
+        QCOMPARE(r.exitCode, 1);
+        const QString err = QString::fromUtf8(r.err);
+        // nb_patches_max = 72: the sweep's default range is 1..2·72. (Qt
+        // may warn first, as of XDG_RUNTIME_DIR: the last line is ours.)
+        QVERIFY2(err.contains(QStringLiteral("convoffload-cli: the group-size sweep's 288 simulations (Row-by-Row and ZigZag at "
+                                             "1..144) would take about ")),
+            r.err.constData());
+        QVERIFY2(err.contains(QStringLiteral("; make the layer smaller, or pass --no-work-limit to run it anyway")),
+            r.err.constData());
+        QVERIFY2(timer.elapsed() < 20000, "not refused at once");
+        QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("tall-sweep.svg"))));
+    }
+
+    // A million steps are drawn as bins, not a million bars: the durations
+    // figure of the tall layer is written in seconds and small.
+    void millionStepFigureIsAggregated()
+    {
+        const QString project = write("tall.json", tallProject(1));
+        const QString out = m_dir.filePath(QStringLiteral("tall-durations.svg"));
+        const Run r = cli({QStringLiteral("export"), project, QStringLiteral("--figure"), QStringLiteral("durations"),
+            QStringLiteral("--strategy"), QStringLiteral("S1-baseline"), QStringLiteral("--out"), out});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(QFile(out).size() < 2'000'000);
+        QFile svg(out);
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY2(svg.readAll().contains(" per bar: mean, line: longest"), "the step axis does not say the steps are binned");
+    }
+
+    // std::bad_alloc is one line saying what was being done and for which
+    // file, exit 1, never a signal; here under ulimit -v 1 GB, the work limit
+    // lifted, on a layer of 4 M patches and 126 M outputs (1x1 input padded
+    // 2^20 high and 3 wide, 30 kernels), whose simulation needs more.
+    void outOfMemoryIsAMessage_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("doing");
+        QTest::newRow("simulate") << QStringList{QStringLiteral("simulate"), QStringLiteral("--strategy"),
+            QStringLiteral("S1-baseline")}
+                                  << QStringLiteral("simulating strategy 'S1-baseline'");
+        QTest::newRow("export") << QStringList{QStringLiteral("export"), QStringLiteral("--figure"), QStringLiteral("durations"),
+            QStringLiteral("--strategy"), QStringLiteral("S1-baseline"), QStringLiteral("--out"),
+            m_dir.filePath(QStringLiteral("oom.svg"))}
+                                << QStringLiteral("simulating strategy 'S1-baseline'");
+    }
+    void outOfMemoryIsAMessage()
+    {
+#ifdef __SANITIZE_ADDRESS__
+        QSKIP("AddressSanitizer needs terabytes of address space: RLIMIT_AS cannot be set in the sanitize build");
+#endif
+        QFETCH(QStringList, args);
+        QFETCH(QString, doing);
+        const QString project = write("tall-30-kernels.json", tallProject(30, 3));
+        args.insert(1, project);
+        args << QStringLiteral("--no-work-limit");
+        const Run r = cliWithMemory(args, rlim_t(1) << 30);
+        QVERIFY2(r.exitCode == 1, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(QString::fromUtf8(r.err))));
+        const QString line = QStringLiteral("convoffload-cli: out of memory while %1 for %2 (this process may use 1.1 GB)\n")
+                                 .arg(doing, project);
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err == line || err.endsWith(QLatin1Char('\n') + line), r.err.constData()); // after any warning of Qt's
     }
 };
 

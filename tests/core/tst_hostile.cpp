@@ -7,15 +7,24 @@
 // FormatError or InstanceError, or a correct result — never a crash, a hang,
 // a wrapped index or a damaged file.
 
+#include "convoffload/io/ChildProcess.h"
+#include "convoffload/io/NetworkReport.h"
+#include "convoffload/io/OutOfMemory.h"
 #include "convoffload/io/ProjectFile.h"
+#include "convoffload/io/Report.h"
 #include "convoffload/io/StrategyCsv.h"
 #include "convoffload/io/TextFile.h"
 #include "convoffload/onnx/OnnxImport.h"
+#include "convoffload/onnx/OnnxNetwork.h"
 #include "convoffload/optimise/IlpFiles.h"
 #include "convoffload/optimise/IlpModel.h"
 #include "convoffload/optimise/IlpModelSize.h"
+#include "convoffload/optimise/IlpSolver.h"
 #include "convoffload/optimise/S1Instance.h"
+#include "convoffload/optimise/S1InstanceBound.h"
 #include "convoffload/optimise/SolutionImport.h"
+#include "convoffload/simulate/Comparison.h"
+#include "convoffload/simulate/NetworkAnalysis.h"
 #include "convoffload/simulate/WorkEstimate.h"
 
 #include "HostileOnnxModels.h"
@@ -24,6 +33,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -36,8 +46,10 @@
 #include <optional>
 #include <string>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace convoffload;
@@ -117,6 +129,66 @@ std::string fakeWorker(const QTemporaryDir &dir, const QString &script)
     writeFile(path, "#!/bin/sh\n" + script.toStdString());
     ::chmod(path.c_str(), 0755);
     return path;
+}
+
+/// No control character, DEL, C1 control or byte outside well-formed UTF-8:
+/// what may go to a terminal. (printable() leaves such text as it is.)
+bool terminalSafe(const std::string &text) { return text.find('\x1b') == std::string::npos && printable(text) == text; }
+
+/// The 6x6 layer, 3x3 kernels, G = 2 of tst_ilp: its best heuristic is above
+/// the partition bound, so the ILP runs the worker.
+Problem sixBySix()
+{
+    Problem p;
+    p.layer.h_in = p.layer.w_in = 6;
+    p.layer.h_k = p.layer.w_k = 3;
+    p.hardware.nbop_pe = 18;
+    p.hardware.mem_size = 1000;
+    p.hardware.t_l = p.hardware.t_acc = 1;
+    p.hardware.t_w = 0;
+    p.hardware.max_loads_per_element = 9;
+    p.options.kernels_preloaded = true;
+    return p;
+}
+
+/// An ONNX model whose names hold ESC sequences and a newline: the graph
+/// input "x" with a symbolic batch "N<ESC>", a Conv "ok<ESC>[1m" that imports,
+/// and a Conv "evil<ESC>[2J<LF>node" whose weights "w<ESC>]0;t<BEL>" are computed
+/// at run time (skipped, the weights named in the reason).
+std::string onnxWithHostileNames()
+{
+    onnx::ModelProto m;
+    m.set_ir_version(8);
+    m.add_opset_import()->set_version(13);
+    onnx::GraphProto &g = *m.mutable_graph();
+    g.set_name("graph\x1b[5m");
+    onnx::ValueInfoProto &x = *g.add_input();
+    x.set_name("x");
+    auto *type = x.mutable_type()->mutable_tensor_type();
+    type->set_elem_type(onnx::TensorProto::FLOAT);
+    type->mutable_shape()->add_dim()->set_dim_param("N\x1b[7m");
+    for (int d : {1, 6, 6})
+        type->mutable_shape()->add_dim()->set_dim_value(d);
+    onnx::TensorProto &w = *g.add_initializer();
+    w.set_name("w");
+    w.set_data_type(onnx::TensorProto::FLOAT);
+    for (int d : {1, 1, 3, 3})
+        w.add_dims(d);
+    for (int i = 0; i < 9; ++i)
+        w.add_float_data(1.0f);
+    onnx::NodeProto &ok = *g.add_node();
+    ok.set_name("ok\x1b[1m");
+    ok.set_op_type("Conv");
+    ok.add_input("x");
+    ok.add_input("w");
+    ok.add_output("y");
+    onnx::NodeProto &evil = *g.add_node();
+    evil.set_name("evil\x1b[2J\nnode");
+    evil.set_op_type("Conv");
+    evil.add_input("y");
+    evil.add_input("w\x1b]0;t\x07");
+    evil.add_output("z");
+    return m.SerializeAsString();
 }
 
 } // namespace
@@ -645,6 +717,361 @@ private slots:
             text += (i ? ",\"k" : "\"k") + std::to_string(i) + "\": 0";
         writeFile(path, text + "}}");
         VERIFY_FORMAT_ERROR(loadProject(path), path + ": layer.k4095", "refused: more than 4096 members in one object");
+    }
+
+    // Issue 44, reliability continued. The CBC worker's output is bounded:
+    // a line longer than ChildProcess::maxLineBytes() is handed over cut
+    // (its start and a marker) as soon as that much has come, the rest is
+    // read and dropped. Before, the parent held the whole line (a worker
+    // printing one endless line made it buffer 1.8 GB within a minute).
+    void childOutputLinesAreCut()
+    {
+        QTemporaryDir dir;
+        const std::string script = dir.filePath(QStringLiteral("long-line.sh")).toStdString();
+        // 10 MB of 'a' without a newline, then two short lines.
+        writeFile(script, "#!/bin/sh\nhead -c 10000000 /dev/zero | tr '\\0' a\nprintf '\\nnext\\nlast'\n");
+        ::chmod(script.c_str(), 0755);
+        ChildProcess child;
+        QCOMPARE(QString::fromStdString(child.start(script, {})), QString());
+        std::vector<std::string> lines;
+        while (child.poll(50, [&](const std::string &line) { lines.push_back(line); })) { }
+        QCOMPARE(lines.size(), std::size_t(3));
+        QCOMPARE(lines[0].size(), ChildProcess::kDefaultMaxLineBytes + ChildProcess::kLineCutMarker.size());
+        QVERIFY(lines[0].starts_with("aaaa"));
+        QVERIFY(lines[0].ends_with(ChildProcess::kLineCutMarker));
+        QCOMPARE(lines[1], std::string("next"));
+        QCOMPARE(lines[2], std::string("last"));
+    }
+
+    // A worker that greets, then prints one endless line (text, or binary
+    // junk without a newline): the first cut line is off protocol, so the
+    // worker is killed at once and the message shows the line's start
+    // escaped. Before, the solver waited for the line (and the time limit)
+    // holding everything the worker printed.
+    void cbcWorkerEndlessLine_data()
+    {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QString>("shown");
+        const QString greet = QStringLiteral("echo 'convoffload-cbc-worker 1'\n");
+        QTest::newRow("text") << greet + QStringLiteral("yes progress | tr -d '\\n'\n") << QStringLiteral("'progressprogress");
+        QTest::newRow("NULs") << greet + QStringLiteral("cat /dev/zero\n") << QStringLiteral("'\\0\\0\\0\\0");
+        QTest::newRow("ESC and bytes 0x80-0xff")
+            << greet + QStringLiteral("yes \"$(printf '\\033[2J\\233\\377')\" | tr -d '\\n'\n")
+            << QStringLiteral("'\\x1b[2J\\x9b\\xff\\x1b[2J");
+    }
+    void cbcWorkerEndlessLine()
+    {
+        QFETCH(QString, script);
+        QFETCH(QString, shown);
+        QTemporaryDir dir;
+        IlpSolveOptions options;
+        options.worker_path = dir.filePath(QStringLiteral("fake-cbc-worker")).toStdString();
+        writeFile(options.worker_path, "#!/bin/sh\n" + script.toStdString());
+        ::chmod(options.worker_path.c_str(), 0755);
+        OptimiseControl control;
+        control.time_limit_s = 30;
+        QElapsedTimer clock;
+        clock.start();
+        const OptimiseResult r = solveIlp(makeS1Instance(sixBySix()), options, control);
+        QVERIFY2(clock.elapsed() < 10000, "the worker was not stopped at its first cut line");
+        QVERIFY2(r.status == OptimiseStatus::Failed, r.message.c_str());
+        QVERIFY2(terminalSafe(r.message), r.message.c_str());
+        QVERIFY2(r.message.find("printed " + shown.toStdString()) != std::string::npos, r.message.c_str());
+        QVERIFY2(r.message.find("(a line longer than 65536 bytes, cut); is it the right program?") != std::string::npos,
+            r.message.c_str());
+    }
+
+    // What the worker says goes into a message on the user's terminal: an
+    // unknown status, an error line, its stderr are shown escaped, never raw.
+    void cbcWorkerJunkIsEscaped_data()
+    {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<QString>("message");
+        const QString greet = QStringLiteral("echo 'convoffload-cbc-worker 1'\n");
+        QTest::newRow("status") << greet
+                + QStringLiteral("printf 'status \\033[2J\\233\\001\\377\\n'\necho 'objective 1'\necho 'bound 1'\necho end\n")
+                                << QStringLiteral("the CBC worker reported the unknown status '\\x1b[2J\\x9b\\x01\\xff'");
+        QTest::newRow("error") << greet + QStringLiteral("printf 'error \\033]0;owned\\007 \\302\\233c\\n'\nexit 2\n")
+                               << QStringLiteral("the CBC worker failed (exit code 2): \\x1b]0;owned\\x07 \\u009bc");
+        QTest::newRow("stderr") << greet + QStringLiteral("printf '\\033[31mred\\r\\n' >&2\nexit 5\n")
+                                << QStringLiteral("the CBC worker failed (exit code 5) (stderr: \\x1b[31mred)");
+        QTest::newRow("off-protocol line") << greet + QStringLiteral("printf 'col\\0x 1\\n'\nsleep 30\n")
+                                           << QStringLiteral("printed 'col\\0x 1'");
+    }
+    void cbcWorkerJunkIsEscaped()
+    {
+        QFETCH(QString, script);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        IlpSolveOptions options;
+        options.worker_path = dir.filePath(QStringLiteral("fake-cbc-worker")).toStdString();
+        writeFile(options.worker_path, "#!/bin/sh\n" + script.toStdString());
+        ::chmod(options.worker_path.c_str(), 0755);
+        OptimiseControl control;
+        control.time_limit_s = 30;
+        const OptimiseResult r = solveIlp(makeS1Instance(sixBySix()), options, control);
+        QVERIFY2(r.status == OptimiseStatus::Failed, r.message.c_str());
+        QVERIFY2(terminalSafe(r.message), r.message.c_str());
+        QVERIFY2(r.message.find(message.toStdString()) != std::string::npos, r.message.c_str());
+    }
+
+    // A worker printing more columns than the model has is off protocol:
+    // what the parent keeps of its answer is bounded by the model.
+    void cbcWorkerColumnsAreBounded()
+    {
+        QTemporaryDir dir;
+        IlpSolveOptions options;
+        options.worker_path = dir.filePath(QStringLiteral("fake-cbc-worker")).toStdString();
+        writeFile(options.worker_path,
+            "#!/bin/sh\necho 'convoffload-cbc-worker 1'\necho 'status optimal'\necho 'objective 1'\nyes 'col x_p0_g0 1'\n");
+        ::chmod(options.worker_path.c_str(), 0755);
+        OptimiseControl control;
+        control.time_limit_s = 30;
+        QElapsedTimer clock;
+        clock.start();
+        const OptimiseResult r = solveIlp(makeS1Instance(sixBySix()), options, control);
+        QVERIFY2(clock.elapsed() < 10000, "the worker was not stopped");
+        QVERIFY2(r.status == OptimiseStatus::Failed, r.message.c_str());
+        QVERIFY2(r.message.find("columns; is it the right program?") != std::string::npos, r.message.c_str());
+    }
+
+    // convoffload-cbc-worker --start /dev/zero read the device for ever,
+    // whatever --time-limit: a start or model that is not a regular file is
+    // refused at once.
+    void cbcWorkerRefusesUnreadableFiles_data()
+    {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<QString>("start");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("start /dev/zero") << QString() << QStringLiteral("/dev/zero")
+                                         << QStringLiteral("error the MIP start '/dev/zero' is not a regular file (a FIFO, a "
+                                                           "device or a socket)");
+        QTest::newRow("start a directory") << QString() << QStringLiteral("/")
+                                           << QStringLiteral("error the MIP start '/' is not a "
+                                                             "regular file (a directory)");
+        QTest::newRow("model /dev/zero") << QStringLiteral("/dev/zero") << QString()
+                                         << QStringLiteral("error the MPS file '/dev/zero' is not a regular file (a FIFO, a "
+                                                           "device or a socket)");
+        QTest::newRow("model with ESC") << QStringLiteral("/nonexistent/m\x1b[2J.mps") << QString()
+                                        << QStringLiteral("error cannot read the MPS file '/nonexistent/m\\x1b[2J.mps': No such "
+                                                          "file or directory");
+    }
+    void cbcWorkerRefusesUnreadableFiles()
+    {
+#ifndef CONVOFFLOAD_CBC_WORKER
+        QSKIP("built without CBC: no worker to run");
+#else
+        QFETCH(QString, model);
+        QFETCH(QString, start);
+        QFETCH(QString, error);
+        QTemporaryDir dir;
+        const QString mps = dir.filePath(QStringLiteral("m.mps"));
+        writeMps(buildIlpModel(makeS1Instance(paperExampleProblem())), mps.toStdString());
+        QStringList args{model.isEmpty() ? mps : model, QStringLiteral("--time-limit"), QStringLiteral("1")};
+        if (!start.isEmpty())
+            args << QStringLiteral("--start") << start;
+        QProcess worker;
+        worker.start(QStringLiteral(CONVOFFLOAD_CBC_WORKER), args);
+        const bool ended = worker.waitForFinished(10000);
+        if (!ended)
+            worker.kill();
+        QVERIFY2(ended, "the worker did not end");
+        QCOMPARE(worker.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(worker.exitCode(), 2);
+        const QString out = QString::fromUtf8(worker.readAllStandardOutput());
+        QVERIFY2(out.contains(error + QLatin1Char('\n')), qPrintable(out));
+#endif
+    }
+
+    // --time-limit holds before the search too: CBC looks at its clock only
+    // once it searches, and a regular but endless start file (20 GB, sparse)
+    // was read for minutes. The worker ends itself 2 s after the limit.
+    void cbcWorkerHoldsItsTimeLimitBeforeTheSearch()
+    {
+#ifndef CONVOFFLOAD_CBC_WORKER
+        QSKIP("built without CBC: no worker to run");
+#else
+        QTemporaryDir dir;
+        const QString mps = dir.filePath(QStringLiteral("m.mps")), start = dir.filePath(QStringLiteral("huge.sol"));
+        writeMps(buildIlpModel(makeS1Instance(paperExampleProblem())), mps.toStdString());
+        {
+            QFile huge(start);
+            QVERIFY(huge.open(QIODevice::WriteOnly));
+            if (!huge.resize(qint64(20) << 30))
+                QSKIP("this file system cannot hold a sparse file of 20 GB");
+        }
+        QElapsedTimer clock;
+        clock.start();
+        QProcess worker;
+        worker.start(QStringLiteral(CONVOFFLOAD_CBC_WORKER),
+            {mps, QStringLiteral("--start"), start, QStringLiteral("--time-limit"), QStringLiteral("1")});
+        const bool ended = worker.waitForFinished(30000);
+        if (!ended)
+            worker.kill();
+        QVERIFY2(ended, "the worker did not hold its time limit");
+        if (worker.exitCode() == 2)
+            QSKIP("CBC read the 20 GB start within the time limit (a fast machine)");
+        QCOMPARE(worker.exitCode(), 3);
+        QVERIFY2(clock.elapsed() < 15000, qPrintable(QString::number(clock.elapsed())));
+        const QString out = QString::fromUtf8(worker.readAllStandardOutput());
+        QVERIFY2(
+            out.contains(QStringLiteral("error the time limit of 1 s was reached before the search began")), qPrintable(out));
+#endif
+    }
+
+    // Names taken from files are escaped in every message, not only in
+    // FormatErrors: an ONNX node name with ESC and a newline, its weights'
+    // name, a symbolic dimension in the import's notes, warnings and skip
+    // reasons; the layer names in the network's text report. The names
+    // themselves stay as the model has them (they are the layers' names).
+    void onnxNamesAreEscapedInMessages()
+    {
+        const NetworkImport imported = importOnnxBytes(onnxWithHostileNames(), "hostile.onnx");
+        QCOMPARE(imported.layers.size(), std::size_t(1));
+        QCOMPARE(imported.layers[0].name, std::string("ok\x1b[1m"));
+        QCOMPARE(imported.skipped.size(), std::size_t(1));
+        QCOMPARE(imported.skipped[0].node, std::string("evil\x1b[2J\nnode"));
+        const std::string &reason = imported.skipped[0].reason;
+        QVERIFY2(terminalSafe(reason), reason.c_str());
+        QVERIFY2(reason.find("the weights 'w\\x1b]0;t\\x07'") != std::string::npos, reason.c_str());
+        QVERIFY(!imported.notes.empty());
+        for (const std::vector<std::string> *messages : {&imported.notes, &imported.warnings})
+            for (const std::string &m : *messages)
+                QVERIFY2(terminalSafe(m), m.c_str());
+        const auto symbolic = std::find_if(imported.notes.begin(), imported.notes.end(),
+            [](const std::string &n) { return n.find("is symbolic, taken as batch 1") != std::string::npos; });
+        QVERIFY(symbolic != imported.notes.end());
+        QVERIFY2(symbolic->find("('N\\x1b[7m')") != std::string::npos, symbolic->c_str());
+
+        // An --input-shape for an input the model does not have names the
+        // model's inputs, escaped.
+        try {
+            importOnnxBytes(onnxWithHostileNames(), "hostile.onnx", {}, {{"y\x1b[8m", {1, 1, 6, 6}}});
+            QFAIL("no InputShapeError");
+        } catch (const InputShapeError &e) {
+            QVERIFY2(terminalSafe(e.what()), e.what());
+            QVERIFY2(std::string(e.what()).find("'y\\x1b[8m'") != std::string::npos, e.what());
+        }
+
+        Accelerator accelerator;
+        accelerator.hardware = paperExampleProblem(1000).hardware;
+        const Network network = networkFromImport(imported, accelerator, true, "hostile.onnx");
+        const std::string text = networkToReportText(analyseNetwork(network));
+        QVERIFY2(text.find('\x1b') == std::string::npos, text.c_str());
+        QVERIFY2(text.find("ok\\x1b[1m") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("skipped evil\\x1b[2J\\nnode: the weights 'w\\x1b]0;t\\x07'") != std::string::npos, text.c_str());
+    }
+
+    // A strategy's name from the project file, in the CLI's text tables.
+    void strategyNamesAreEscapedInText()
+    {
+        Project project;
+        project.problem = paperExampleProblem();
+        project.strategies.push_back({"evil\x1b[2J\r", StrategyKind::S1Baseline, std::nullopt, {}});
+        project.strategies.push_back({"bad\x1b]0;t\x07", StrategyKind::Groups, std::nullopt, {{99}}}); // cannot be expanded
+        SimulationOptions options;
+        options.functional = false;
+        const std::string text = compareToText(compareStrategies(project, options));
+        QVERIFY2(text.find('\x1b') == std::string::npos && text.find('\r') == std::string::npos, text.c_str());
+        QVERIFY2(text.find("evil\\x1b[2J\\r") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("bad\\x1b]0;t\\x07: ") != std::string::npos, text.c_str());
+    }
+
+    // A NUL in data.file: the system would open the name up to the NUL
+    // ("t.json\u0000x" opens t.json), so the name is refused.
+    void dataFileWithNulIsRefused()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath(QStringLiteral("p.json")).toStdString();
+        std::string text = slurp(kSamples + "/paper-example.json");
+        const std::size_t data = text.find("\"data\": {\"seed\": 1}");
+        QVERIFY(data != std::string::npos);
+        text.replace(data, 19, "\"data\": {\"seed\": 1, \"file\": \"t.json\\u0000x\"}");
+        writeFile(path, text);
+        writeFile(dir.filePath(QStringLiteral("t.json")).toStdString(), "{}");
+        VERIFY_FORMAT_ERROR(loadProject(path), "data.file", "holds a NUL character");
+        const auto error = errorOf<FormatError>([&] { loadProject(path); });
+        QVERIFY2(error && error->reason.find("\"t.json\\u0000x\"") != std::string::npos, error ? error->what() : "");
+    }
+
+    // printable(), which every message goes through: C0, DEL, the C1
+    // controls (U+009B is CSI to a terminal) and bytes outside well-formed
+    // UTF-8 (binary output) escaped; UTF-8 kept; twice the same as once.
+    void printableEscapesWhatDrivesATerminal_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QByteArray>("shown");
+        QTest::newRow("C0 and DEL") << QByteArray("a\x1b[2J\n\t\r\x7f", 9) << QByteArray("a\\x1b[2J\\n\\t\\r\\x7f");
+        QTest::newRow("NUL") << QByteArray("a\0b", 3) << QByteArray("a\\0b");
+        QTest::newRow("C1 CSI as UTF-8") << QByteArray("\xc2\x9b"
+                                                       "2J")
+                                         << QByteArray("\\u009b2J");
+        QTest::newRow("lone bytes") << QByteArray("\x9b\xff\xfe\xc3") << QByteArray("\\x9b\\xff\\xfe\\xc3");
+        QTest::newRow("overlong and surrogate") << QByteArray("\xc0\xaf\xed\xa0\x80") << QByteArray("\\xc0\\xaf\\xed\\xa0\\x80");
+        QTest::newRow("UTF-8 kept") << QByteArray("é — ✓ \xf0\x9f\x98\x80 \xc2\xa0")
+                                    << QByteArray("é — ✓ \xf0\x9f\x98\x80 \xc2\xa0");
+    }
+    void printableEscapesWhatDrivesATerminal()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QByteArray, shown);
+        const std::string once = printable(text.toStdString());
+        QCOMPARE(QByteArray::fromStdString(once), shown);
+        QCOMPARE(printable(once), once);
+    }
+
+    // std::bad_alloc becomes one message saying what and for which file.
+    void outOfMemoryNamesWhatAndWhich()
+    {
+        const std::string m = outOfMemoryMessage("simulating strategy 'a\x1b[2J'", "big.json");
+        QVERIFY2(
+            m.starts_with("out of memory while simulating strategy 'a\\x1b[2J' for big.json (this process may use "), m.c_str());
+        QCOMPARE(errorMessage(std::bad_alloc(), "x", "f"), outOfMemoryMessage("x", "f"));
+        QCOMPARE(errorMessage(std::runtime_error("other"), "x", "f"), std::string("other"));
+    }
+
+    // The exact method's dynamic programming and the wavefront beam run on
+    // helper threads: a std::bad_alloc there ended the process (SIGABRT,
+    // std::terminate). Under an address-space limit, in a child process,
+    // the optimiser must end in an exception the caller can word.
+    void outOfMemoryOnHelperThreadsIsAnException()
+    {
+#ifdef __SANITIZE_ADDRESS__
+        QSKIP("AddressSanitizer needs terabytes of address space: RLIMIT_AS cannot be set in the sanitize build");
+#endif
+        const pid_t pid = ::fork();
+        QVERIFY(pid >= 0);
+        if (pid == 0) {
+            // 64 patches of a 10x10 layer, G = 4: the relaxed dynamic
+            // programming's states outgrow 64 MB more than the process has.
+            rlimit limit{};
+            std::ifstream statm("/proc/self/statm");
+            long pages = 0;
+            statm >> pages;
+            limit.rlim_cur = limit.rlim_max = rlim_t(pages) * rlim_t(::sysconf(_SC_PAGESIZE)) + (rlim_t(64) << 20);
+            ::setrlimit(RLIMIT_AS, &limit);
+            int code = 3;
+            try {
+                Problem p = sixBySix();
+                p.layer.h_in = p.layer.w_in = 10;
+                p.hardware.nbop_pe = 36;
+                PartitionBoundLimits limits;
+                limits.threads = 4;
+                limits.max_states = std::numeric_limits<std::int64_t>::max();
+                limits.max_work = std::numeric_limits<std::int64_t>::max();
+                partitionLowerBound(makeS1Instance(p), limits);
+                code = 2; // finished within the limit: the test proves nothing
+            } catch (const std::bad_alloc &) {
+                code = 0;
+            } catch (...) {
+                code = 1;
+            }
+            ::_exit(code);
+        }
+        int status = 0;
+        ::waitpid(pid, &status, 0);
+        QVERIFY2(!WIFSIGNALED(status), qPrintable(QStringLiteral("ended by signal %1").arg(WTERMSIG(status))));
+        QCOMPARE(WEXITSTATUS(status), 0);
     }
 };
 

@@ -31,6 +31,7 @@
 #include <QJsonDocument>
 #include <QJsonArray>
 #include <QDir>
+#include <QFileInfo>
 #include <QLineSeries>
 #include <QDragEnterEvent>
 #include <QDragMoveEvent>
@@ -657,6 +658,31 @@ private slots:
             QVERIFY2(QFile(f).size() > 1000, qPrintable(f));
         writeHeadlessReport(QStringLiteral("/nonexistent/p.json"), dir.path(), &error);
         QVERIFY(error.contains(QLatin1String("/nonexistent/p.json")));
+    }
+
+    // Issue 44: the report's whole work (every traced simulation, the
+    // comparison, the sweep) is estimated before any figure; over the budget
+    // nothing is written, not even the folder, and the error says what it
+    // would need. Before, --report had no work bound at all.
+    void headlessReportIsEstimatedFirst()
+    {
+        QTemporaryDir dir;
+        const QString folder = dir.filePath(QStringLiteral("report"));
+        QString error;
+        const QStringList files = writeHeadlessReport(sample("paper-example.json"), folder, &error, WorkBudget{1e-9, 1e15});
+        QVERIFY(files.isEmpty());
+        QVERIFY2(error.startsWith(sample("paper-example.json")
+                     + QStringLiteral(": its figures (4 traced simulations, the comparison and a sweep of group sizes 1..9) "
+                                      "would take about 1 s and need about ")),
+            qPrintable(error));
+        QVERIFY2(error.endsWith(QStringLiteral("(the limit is 1 s); make the layer smaller, or pass --no-work-limit to write "
+                                               "the report anyway")),
+            qPrintable(error));
+        QVERIFY(!QFileInfo::exists(folder));
+        // No budget (--no-work-limit): written.
+        error.clear();
+        QCOMPARE(writeHeadlessReport(sample("paper-example.json"), folder, &error, std::nullopt).size(), 4 * 3 + 2 + 1 + 2);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
     }
 };
 

@@ -21,6 +21,7 @@
 #include <QTest>
 #include <QTimer>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 namespace {
@@ -32,13 +33,39 @@ struct Run {
     QString out, err;
 };
 
-Run run(const QString &program, const QStringList &args)
+/// `program` with `args`; its address space limited to `memoryLimit` bytes
+/// (ulimit -v) when not 0.
+Run run(const QString &program, const QStringList &args, rlim_t memoryLimit = 0)
 {
     QProcess p;
+    if (memoryLimit > 0)
+        p.setChildProcessModifier([memoryLimit] {
+            const rlimit limit{memoryLimit, memoryLimit};
+            ::setrlimit(RLIMIT_AS, &limit);
+        });
     p.start(program, args);
     p.waitForFinished(60000);
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
         QString::fromUtf8(p.readAllStandardError())};
+}
+
+/// A 1x1 input padded 2^20 high and `padLeft` wide, with `kernels` kernels:
+/// millions of one-pixel patches in a 600-byte project (issue 44).
+void writeTallProject(const QString &path, int kernels, int padLeft)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", qPrintable(path));
+    f.write(QStringLiteral(R"({"format": "convoffload-project", "version": 1,
+  "layer": {"c_in": 1, "h_in": 1, "w_in": 1, "h_k": 1, "w_k": 1, "n": %1, "stride_h": 1, "stride_w": 1,
+            "pad_top": 1048576, "pad_bottom": 0, "pad_left": %2, "pad_right": 0},
+  "hardware": {"mem_size": 80, "nbop_pe": 72, "t_l": 1, "t_w": 1, "t_acc": 1, "dram_size": 1000000000,
+               "max_loads_per_element": 2},
+  "strategies": [{"name": "S1-baseline", "kind": "s1-baseline"},
+                 {"name": "Row-by-Row", "kind": "row-by-row", "group_size": 2}]})")
+                .arg(kernels)
+                .arg(padLeft)
+                .toUtf8());
 }
 
 Run cli(const QStringList &args) { return run(QStringLiteral(CONVOFFLOAD_CLI), args); }
@@ -249,6 +276,47 @@ private slots:
         QVERIFY2(r.exitCode == 0, qPrintable(r.err));
         QCOMPARE(r.out, QStringLiteral("Saved %1\n").arg(shot));
         QVERIFY(!QImage(shot).isNull());
+    }
+
+    // Issue 44: --report had no work bound; a 600-byte project of 66 M
+    // one-pixel patches ran out of memory ("convoffload: std::bad_alloc")
+    // or for minutes. The whole report is estimated before its first
+    // figure and refused at once, nothing written.
+    void reportIsEstimatedFirst()
+    {
+        QTemporaryDir dir;
+        const QString project = dir.filePath(QStringLiteral("tall.json")), folder = dir.filePath(QStringLiteral("report"));
+        writeTallProject(project, 1, 62);
+        const Run r = gui({project, QStringLiteral("--report"), folder});
+        QCOMPARE(r.exitCode, 1);
+        // (Qt may warn first, as of XDG_RUNTIME_DIR: the last line is ours.)
+        QVERIFY2(r.err.contains(QStringLiteral("convoffload: %1: its figures (2 traced simulations, the comparison and a sweep "
+                                               "of group sizes 1..144) would take about ")
+                                    .arg(project)),
+            qPrintable(r.err));
+        QVERIFY2(r.err.endsWith(QStringLiteral("; make the layer smaller, or pass --no-work-limit to write the report anyway\n")),
+            qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(folder));
+    }
+
+    // Out of memory all the same (--no-work-limit, ulimit -v 1 GB): one line
+    // saying what and for which file, exit 1, never a signal.
+    void reportOutOfMemoryIsAMessage()
+    {
+#ifdef __SANITIZE_ADDRESS__
+        QSKIP("AddressSanitizer needs terabytes of address space: RLIMIT_AS cannot be set in the sanitize build");
+#endif
+        QTemporaryDir dir;
+        const QString project = dir.filePath(QStringLiteral("tall.json"));
+        writeTallProject(project, 30, 3); // 4 M patches, 126 M outputs
+        const Run r = run(QStringLiteral(CONVOFFLOAD_GUI),
+            {project, QStringLiteral("--report"), dir.filePath(QStringLiteral("report")), QStringLiteral("--no-work-limit")},
+            rlim_t(1) << 30);
+        QVERIFY2(r.exitCode == 1, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(r.err)));
+        const QString line = QStringLiteral(
+            "convoffload: out of memory while simulating strategy 'S1-baseline' for %1 (this process may use 1.1 GB)\n")
+                                 .arg(project);
+        QVERIFY2(r.err == line || r.err.endsWith(QLatin1Char('\n') + line), qPrintable(r.err)); // after any warning of Qt's
     }
 };
 

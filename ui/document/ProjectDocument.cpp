@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "document/ProjectDocument.h"
 
+#include "convoffload/io/OutOfMemory.h"
 #include "convoffload/model/KernelBlockedFamily.h"
 #include "convoffload/simulate/StrategySimulation.h"
 #include "convoffload/simulate/WorkEstimate.h"
@@ -83,10 +84,8 @@ std::shared_ptr<const SimulationSnapshot> simulateCopy(const Project &project, i
         releaseFreedMemory();
     } catch (const Cancelled &) {
         snapshot->failure = "simulation cancelled";
-    } catch (const std::bad_alloc &) {
-        snapshot->failure = "out of memory while simulating this layer";
     } catch (const std::exception &e) {
-        snapshot->failure = e.what();
+        snapshot->failure = errorMessage(e, "simulating strategy '" + snapshot->spec.name + "'", projectPath);
     }
     if (report)
         report({what, 100});
@@ -109,8 +108,9 @@ ProjectDocument::Comparison compareCopy(
         comparison.cancelled = true;
     } catch (const std::exception &e) {
         comparison.rows.clear();
+        const std::string why = errorMessage(e, "comparing the strategies", projectPath);
         for (const StrategySpec &s : project.strategies)
-            comparison.rows.push_back({s.name, strategyKindName(s.kind), 0, e.what()});
+            comparison.rows.push_back({s.name, strategyKindName(s.kind), 0, why});
     }
     control.report({what, 100});
     return comparison;

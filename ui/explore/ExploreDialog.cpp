@@ -7,6 +7,7 @@
 
 #include "convoffload/explore/Exploration.h"
 #include "convoffload/explore/ExploreFile.h"
+#include "convoffload/io/OutOfMemory.h"
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/TextFile.h"
 #include "convoffload/simulate/SimulationOptions.h"
@@ -261,27 +262,28 @@ bool ExploreDialog::run()
     m_status->setText(tr("Exploring %1 points\u2026").arg(points));
     const Network network = m_target.network;
     const DesignSpace copy = *space;
-    const bool started = m_job.start([network, copy, points, run, options](const auto &control) {
-        ExploreOptions o = options;
-        o.cancel = control.cancelFlag();
-        Outcome outcome;
-        try {
-            for (std::int64_t k = 0; k < points; ++k) {
-                if (control.isCancelled()) {
-                    outcome.cancelled = true;
-                    break;
-                }
-                std::string line = exploreLine(run, points, explorePoint(network, copy, k, o));
-                ++outcome.done;
-                control.report(Step{outcome.done, std::move(line)});
-            }
-        } catch (const Cancelled &) {
-            outcome.cancelled = true;
-        } catch (const std::exception &e) {
-            outcome.error = QString::fromStdString(e.what());
-        }
-        return outcome;
-    });
+    const bool started
+        = m_job.start([network, copy, points, run, options, name = m_target.name.toStdString()](const auto &control) {
+              ExploreOptions o = options;
+              o.cancel = control.cancelFlag();
+              Outcome outcome;
+              try {
+                  for (std::int64_t k = 0; k < points; ++k) {
+                      if (control.isCancelled()) {
+                          outcome.cancelled = true;
+                          break;
+                      }
+                      std::string line = exploreLine(run, points, explorePoint(network, copy, k, o));
+                      ++outcome.done;
+                      control.report(Step{outcome.done, std::move(line)});
+                  }
+              } catch (const Cancelled &) {
+                  outcome.cancelled = true;
+              } catch (const std::exception &e) {
+                  outcome.error = QString::fromStdString(errorMessage(e, "exploring the design space", name));
+              }
+              return outcome;
+          });
     setRunning(started);
     return started;
 }

@@ -8,6 +8,8 @@
 #include "render/GridRenderer.h"
 #include "render/StoryboardRenderer.h"
 
+#include "convoffload/io/FormatError.h"
+#include "convoffload/io/OutOfMemory.h"
 #include "convoffload/model/KernelBlockedFamily.h"
 #include "convoffload/simulate/StrategySimulation.h"
 
@@ -180,6 +182,7 @@ bool figureNeedsStrategy(FigureKind kind) { return kind != FigureKind::Compare &
 
 FigureSource::FigureSource(Project project, const std::string &projectPath)
     : m_project(std::move(project))
+    , m_path(projectPath)
 {
     const std::string file = resolveDataFile(projectPath, m_project.data);
     if (!file.empty())
@@ -195,6 +198,64 @@ SimulationOptions FigureSource::options(bool trace) const
     return o;
 }
 
+void FigureSource::setWorkBudget(std::optional<WorkBudget> budget, std::string remedy)
+{
+    m_budget = budget;
+    m_remedy = std::move(remedy);
+}
+
+void FigureSource::requireWithinBudget(const WorkEstimate &work, const std::string &subject) const
+{
+    if (!m_budget)
+        return;
+    WorkEstimate total = work;
+    for (const auto &[name, bytes] : m_keptBytes)
+        total.bytes += bytes; // kept while this one runs
+    if (const std::optional<std::string> why = exceedsBudget(total, *m_budget, printable(subject)))
+        throw FigureError(*why + "; " + m_remedy);
+}
+
+WorkEstimate FigureSource::simulationWork(const std::string &strategy) const
+{
+    const StrategySpec *spec = m_project.findStrategy(strategy);
+    return spec ? estimateStrategy(m_project.problem, *spec, options(true).functional, true) : WorkEstimate{};
+}
+
+namespace {
+
+/// Untraced runs one after the other (the comparison, the sweep): their
+/// times add up, each from its strategy's steps (estimateStrategy); their
+/// memory is one run's, as the commands count it (estimateSimulation: the
+/// fused pass keeps no step list).
+WorkEstimate untracedRuns(const Problem &problem, const std::vector<StrategySpec> &specs, bool functional)
+{
+    WorkEstimate total = estimateSimulation(problem, functional, false);
+    total.seconds = 0;
+    for (const StrategySpec &spec : specs)
+        total.seconds += estimateStrategy(problem, spec, functional, false).seconds;
+    return total;
+}
+
+} // namespace
+
+WorkEstimate FigureSource::comparisonWork() const
+{
+    return untracedRuns(m_project.problem, m_project.strategies, options(false).functional);
+}
+
+WorkEstimate FigureSource::sweepWork(std::int64_t from, std::int64_t to) const
+{
+    std::vector<StrategySpec> specs;
+    for (std::int64_t g = from; g <= to; ++g)
+        for (const StrategyKind kind : {StrategyKind::RowByRow, StrategyKind::ZigZag}) {
+            StrategySpec spec;
+            spec.kind = kind;
+            spec.group_size = g;
+            specs.push_back(spec);
+        }
+    return untracedRuns(m_project.problem, specs, options(false).functional);
+}
+
 const SimulationResult &FigureSource::simulation(const std::string &strategy)
 {
     if (const auto it = m_simulations.find(strategy); it != m_simulations.end())
@@ -207,28 +268,59 @@ const SimulationResult &FigureSource::simulation(const std::string &strategy)
         throw FigureError(
             "no strategy named '" + strategy + "' in the project (it has " + (names.empty() ? "none" : names) + ")");
     }
+    const std::string what = "simulating strategy '" + strategy + "'";
+    const WorkEstimate work = simulationWork(strategy);
+    requireWithinBudget(work, "the simulation of strategy '" + strategy + "' for its figures");
     try {
-        return m_simulations.emplace(strategy, simulateStrategy(m_project.problem, *spec, options(true))).first->second;
+        const SimulationResult &result
+            = m_simulations.emplace(strategy, simulateStrategy(m_project.problem, *spec, options(true))).first->second;
+        m_keptBytes[strategy] = work.bytes;
+        return result;
     } catch (const std::exception &e) {
-        throw FigureError(e.what());
+        throw FigureError(errorMessage(e, what, m_path));
     }
 }
 
 std::vector<CompareRow> FigureSource::comparison() const
 {
-    return m_comparison.empty() ? compareStrategies(m_project, options(false)) : m_comparison;
+    if (!m_comparison.empty())
+        return m_comparison;
+    const std::string what = "comparing the strategies";
+    requireWithinBudget(
+        comparisonWork(), "the comparison of the project's " + std::to_string(m_project.strategies.size()) + " strategies");
+    try {
+        return compareStrategies(m_project, options(false));
+    } catch (const std::bad_alloc &e) {
+        throw FigureError(errorMessage(e, what, m_path));
+    }
 }
 
 std::vector<SweepRow> FigureSource::sweep(std::int64_t from, std::int64_t to) const
 {
     if (!m_sweep.empty() && m_sweep.front().group_size == from && m_sweep.back().group_size == to)
         return m_sweep;
-    return sweepGroupSizes(m_project.problem, from, to, options(false));
+    const std::string what
+        = "sweeping group sizes " + std::to_string(from) + ".." + std::to_string(to) + " (Row-by-Row and ZigZag at each)";
+    requireWithinBudget(sweepWork(from, to),
+        "the group-size sweep's " + std::to_string(2 * (to - from + 1)) + " simulations (Row-by-Row and ZigZag at "
+            + std::to_string(from) + ".." + std::to_string(to) + ")");
+    try {
+        return sweepGroupSizes(m_project.problem, from, to, options(false));
+    } catch (const std::bad_alloc &e) {
+        throw FigureError(errorMessage(e, what, m_path));
+    }
 }
 
 void FigureSource::provideSimulation(const std::string &strategy, SimulationResult result)
 {
     m_simulations.insert_or_assign(strategy, std::move(result));
+    m_keptBytes[strategy] = simulationWork(strategy).bytes;
+}
+
+void FigureSource::release(const std::string &strategy)
+{
+    m_simulations.erase(strategy);
+    m_keptBytes.erase(strategy);
 }
 
 Figure makeFigure(FigureSource &source, const FigureRequest &request)

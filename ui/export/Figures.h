@@ -11,6 +11,7 @@
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/Report.h"
 #include "convoffload/simulate/StepCursor.h"
+#include "convoffload/simulate/WorkEstimate.h"
 
 #include <QSize>
 #include <QFont>
@@ -37,16 +38,36 @@ struct FigureError : std::runtime_error {
 };
 
 /// A project and the simulations figures are drawn from, computed on demand
-/// and kept (with their traces) for the lifetime of the source.
+/// and kept (with their traces) until released or the source goes.
+///
+/// Work is estimated before it runs (WorkEstimate.h): a simulation, the
+/// comparison or a sweep that the estimate puts over the work budget is
+/// refused with a FigureError saying what it would need (the memory of the
+/// simulations kept counted in), as the CLI refuses a command. A figure of
+/// many steps is aggregated when drawn (StepBins), so drawing adds little.
 class FigureSource {
 public:
     /// `projectPath` resolves data.file; throws FormatError for a bad data file.
     FigureSource(Project project, const std::string &projectPath);
     const Project &project() const { return m_project; }
-    /// Throws FigureError naming the strategy (unknown, cannot be expanded).
+    /// Throws FigureError naming the strategy (unknown, cannot be expanded,
+    /// over the work budget, out of memory).
     const SimulationResult &simulation(const std::string &strategy);
+    /// Throws FigureError over the work budget or out of memory.
     std::vector<CompareRow> comparison() const;
     std::vector<SweepRow> sweep(std::int64_t from, std::int64_t to) const;
+
+    /// The budget work is checked against (default: WorkBudget{}, 10 minutes
+    /// and 3/4 of the memory); nullopt: none (convoffload-cli --no-work-limit).
+    /// `remedy` ends the refusal ("make the layer smaller, or pass ...").
+    void setWorkBudget(std::optional<WorkBudget> budget, std::string remedy);
+    /// The estimate of `strategy`'s traced simulation (zeros for an unknown name).
+    WorkEstimate simulationWork(const std::string &strategy) const;
+    /// The estimates of comparison() and sweep(from, to).
+    WorkEstimate comparisonWork() const;
+    WorkEstimate sweepWork(std::int64_t from, std::int64_t to) const;
+    /// Frees a kept simulation no figure needs any more.
+    void release(const std::string &strategy);
 
     /// Results already computed elsewhere (the GUI's workers), used instead of
     /// simulating again on the caller's thread.
@@ -56,9 +77,15 @@ public:
 
 private:
     SimulationOptions options(bool trace) const;
+    /// Throws FigureError "<subject> would take about ..." over budget.
+    void requireWithinBudget(const WorkEstimate &work, const std::string &subject) const;
     Project m_project;
+    std::string m_path;
     std::optional<TensorData> m_tensors;
+    std::optional<WorkBudget> m_budget = WorkBudget{};
+    std::string m_remedy = "make the layer smaller";
     std::map<std::string, SimulationResult> m_simulations;
+    std::map<std::string, double> m_keptBytes; // the estimate of each simulation kept
     std::vector<CompareRow> m_comparison;
     std::vector<SweepRow> m_sweep;
 };

@@ -14,7 +14,9 @@
 //   it polls control.cancelFlag() (or hands it to the core: SimulationOptions::
 //   cancel, OptimiseControl::cancel, runPaperExperiments) and reports through
 //   control.report(), which never blocks. It reports its own failures in its
-//   Result: an exception escaping it ends the program.
+//   Result: an exception escaping it ends the program. It catches
+//   std::exception and words it with errorMessage (OutOfMemory.h), so that a
+//   std::bad_alloc says what ran out of memory and for which file.
 // - The job is running from start() until its finished handler is called on
 //   the GUI thread, not merely until the worker returns, so isRunning() and
 //   start() cannot race with a result on its way. (Inside the handler it is no

@@ -8,6 +8,7 @@
 #include "network/NetworkPlotView.h"
 #include "network/OpenFileAndApply.h"
 
+#include "convoffload/io/OutOfMemory.h"
 #include "convoffload/io/ProjectFile.h"
 
 #include <QFileDialog>
@@ -134,11 +135,13 @@ NetworkPanel::NetworkPanel(QWidget *parent)
 
     m_job.setProgressHandler([this](int layer) { m_progress->setValue(layer); });
     m_job.setFinishedHandler([this](Outcome outcome) {
-        if (!outcome.cancelled)
+        if (!outcome.cancelled && outcome.error.isEmpty())
             m_analysis = outcome.analysis;
         setRunning(false);
         if (outcome.cancelled)
             m_summary->setText(tr("Analysis stopped."));
+        else if (!outcome.error.isEmpty())
+            m_summary->setText(tr("The analysis failed: %1").arg(outcome.error));
         else
             showAnalysis(*m_analysis);
         emit analysed();
@@ -242,15 +245,17 @@ void NetworkPanel::setNetwork(const Network &network, const QString &path)
     m_progress->setRange(0, int(network.layers.size()));
     m_progress->setValue(0);
     setRunning(true);
-    const auto start = [this, network] {
-        return m_job.start([network](const JobControl<int> &control) {
+    const auto start = [this, network, file = path.toStdString()] {
+        return m_job.start([network, file](const JobControl<int> &control) {
             NetworkAnalysisOptions options;
             options.cancel = control.cancelFlag();
             options.progress = [&control](std::size_t layer, std::size_t) { control.report(int(layer)); };
             try {
-                return Outcome{analyseNetwork(network, options), false};
+                return Outcome{analyseNetwork(network, options), false, {}};
             } catch (const Cancelled &) {
-                return Outcome{{}, true};
+                return Outcome{{}, true, {}};
+            } catch (const std::exception &e) { // an exception must not leave the job (BackgroundJob.h)
+                return Outcome{{}, false, QString::fromStdString(errorMessage(e, "analysing the network", file))};
             }
         });
     };
@@ -400,28 +405,29 @@ bool NetworkPanel::startOptimisation(const NetworkOptimiseChoice &choice)
         m_summary->setText(tr("No layer to optimise: the optimiser needs a layer whose kernels fit on chip."));
         return false;
     }
-    const bool started = m_optimiseJob.start([analysis, choice](const JobControl<NetworkOptimiseProgress> &control) {
-        OptimiseOutcome outcome{analysis, {}, {}};
-        NetworkOptimiseOptions options;
-        options.time_limit_s = choice.time_limit_s;
-        if (choice.reproducible) {
-            // The moves end each search, on one thread, as `network
-            // --optimize --seed S --moves N --threads 1`: no time limit that
-            // a slow machine would reach first (Stop still ends it).
-            options.time_limit_s = 1e9;
-            options.request.max_moves = choice.moves;
-            options.request.seed = choice.seed;
-            options.request.threads = 1;
-        }
-        options.cancel = control.cancelFlag();
-        options.progress = [&control](const NetworkOptimiseProgress &p) { control.report(p); };
-        try {
-            outcome.optimisation = optimiseNetwork(outcome.analysis, options);
-        } catch (const std::exception &e) {
-            outcome.error = QString::fromStdString(e.what());
-        }
-        return outcome;
-    });
+    const bool started = m_optimiseJob.start(
+        [analysis, choice, file = m_path.toStdString()](const JobControl<NetworkOptimiseProgress> &control) {
+            OptimiseOutcome outcome{analysis, {}, {}};
+            NetworkOptimiseOptions options;
+            options.time_limit_s = choice.time_limit_s;
+            if (choice.reproducible) {
+                // The moves end each search, on one thread, as `network
+                // --optimize --seed S --moves N --threads 1`: no time limit that
+                // a slow machine would reach first (Stop still ends it).
+                options.time_limit_s = 1e9;
+                options.request.max_moves = choice.moves;
+                options.request.seed = choice.seed;
+                options.request.threads = 1;
+            }
+            options.cancel = control.cancelFlag();
+            options.progress = [&control](const NetworkOptimiseProgress &p) { control.report(p); };
+            try {
+                outcome.optimisation = optimiseNetwork(outcome.analysis, options);
+            } catch (const std::exception &e) {
+                outcome.error = QString::fromStdString(errorMessage(e, "optimising the network", file));
+            }
+            return outcome;
+        });
     if (!started)
         return false;
     m_optimisedGeneration = m_generation;

@@ -120,6 +120,7 @@ private:
     struct Outcome {
         NetworkAnalysis analysis;
         bool cancelled = false;
+        QString error; // the analysis failed (out of memory): why
     };
     struct OptimiseOutcome {
         NetworkAnalysis analysis;

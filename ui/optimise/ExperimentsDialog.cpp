@@ -7,6 +7,8 @@
 #include "optimise/ExperimentCharts.h"
 #include "optimise/GainHeatMap.h"
 
+#include "convoffload/io/OutOfMemory.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QTabWidget>
@@ -287,7 +289,7 @@ void ExperimentsDialog::start()
                     control.report({ExperimentRow{}, done, total, Running{size, group, p}});
                 });
         } catch (const std::exception &e) {
-            return QString::fromStdString(e.what());
+            return QString::fromStdString(errorMessage(e, "running the paper's experiments"));
         }
         return QString();
     });

@@ -4,6 +4,7 @@
 
 #include "charts/NiceScale.h"
 #include "optimise/DialogSize.h"
+#include "convoffload/io/OutOfMemory.h"
 #include "convoffload/model/KernelBlockedFamily.h"
 #include "convoffload/optimise/ExactOptimiser.h"
 #include "convoffload/optimise/IlpModelSize.h"
@@ -484,7 +485,7 @@ void OptimiseDialog::start()
         try {
             outcome.report = optimise(problem, req, control);
         } catch (const std::exception &e) {
-            outcome.error = QString::fromStdString(e.what());
+            outcome.error = QString::fromStdString(errorMessage(e, "optimising the layer"));
         }
         return outcome;
     });

@@ -125,17 +125,39 @@ bool ChildProcess::poll(int timeout_ms, const std::function<void(const std::stri
                 m_stderr.erase(0, m_stderr.size() - kStderrTail);
             continue;
         }
-        m_pending.append(buffer, std::size_t(n));
-        std::size_t begin = 0;
-        for (std::size_t nl; (nl = m_pending.find('\n', begin)) != std::string::npos; begin = nl + 1)
-            onLine(m_pending.substr(begin, nl - begin));
-        m_pending.erase(0, begin);
+        takeOutput(std::string_view(buffer, std::size_t(n)), onLine);
     }
     if (m_out < 0 && !m_pending.empty()) {
         onLine(m_pending); // a last line without its newline
         m_pending.clear();
     }
     return true;
+}
+
+void ChildProcess::takeOutput(std::string_view chunk, const std::function<void(const std::string &)> &onLine)
+{
+    while (!chunk.empty()) {
+        const std::size_t nl = chunk.find('\n');
+        const std::string_view part = chunk.substr(0, nl); // to the newline, or all
+        chunk.remove_prefix(nl == std::string_view::npos ? chunk.size() : nl + 1);
+        if (m_dropping) { // the rest of a cut line: read, not kept
+            m_dropping = nl == std::string_view::npos;
+            continue;
+        }
+        const std::size_t room = m_maxLineBytes > m_pending.size() ? m_maxLineBytes - m_pending.size() : 0;
+        m_pending.append(part.substr(0, room));
+        if (part.size() > room) { // too long: its start, marked, and the rest dropped
+            m_pending += kLineCutMarker;
+            onLine(m_pending);
+            m_pending.clear();
+            m_dropping = nl == std::string_view::npos;
+            continue;
+        }
+        if (nl != std::string_view::npos) {
+            onLine(m_pending);
+            m_pending.clear();
+        }
+    }
 }
 
 void ChildProcess::signal(int signalNumber)

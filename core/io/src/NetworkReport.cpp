@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "convoffload/io/NetworkReport.h"
 
+#include "convoffload/io/FormatError.h"
 #include "convoffload/io/Report.h"
 
 #include <algorithm>
@@ -197,10 +198,11 @@ std::string networkToReportText(const NetworkAnalysis &a)
     out << line;
     for (const LayerAnalysis &l : a.layers) {
         const LayerCandidate *b = l.bestCandidate();
-        std::snprintf(line, sizeof line, "%-18s %-30s %5s %-40s %12s %5.1f%% %10lld %10lld %9lld %10lld\n", l.name.c_str(),
-            shapeText(l.problem.layer).c_str(), l.kernels_fit ? "yes" : "NO", b ? b->row.name.c_str() : "(none valid)",
-            b ? numberText(b->row.total_duration).c_str() : "-", 100.0 * share(a, l),
-            static_cast<long long>(b ? b->row.loaded_input + b->row.loaded_kernels : 0),
+        // Names come from the file (an ONNX model's nodes): escaped (printable).
+        std::snprintf(line, sizeof line, "%-18s %-30s %5s %-40s %12s %5.1f%% %10lld %10lld %9lld %10lld\n",
+            printable(l.name).c_str(), shapeText(l.problem.layer).c_str(), l.kernels_fit ? "yes" : "NO",
+            b ? printable(b->row.name).c_str() : "(none valid)", b ? numberText(b->row.total_duration).c_str() : "-",
+            100.0 * share(a, l), static_cast<long long>(b ? b->row.loaded_input + b->row.loaded_kernels : 0),
             static_cast<long long>(b ? b->row.written : 0), static_cast<long long>(b ? b->row.peak_footprint : 0),
             static_cast<long long>(b ? verdictOf(b->row).plain_warnings : 0));
         out << line;
@@ -209,10 +211,10 @@ std::string networkToReportText(const NetworkAnalysis &a)
             if (verdict.status != StrategyStatus::MeetsAssumptions)
                 out << "    " << verdictText(verdict) << "\n";
             for (const std::string &broken : b->broken)
-                out << "      first " << broken << "\n";
+                out << "      first " << printable(broken) << "\n";
         } else {
             for (const auto &why : whyNoneValid(l))
-                out << "    " << why.get<std::string>() << "\n";
+                out << "    " << printable(why.get<std::string>()) << "\n";
         }
     }
     out << "total duration: " << numberText(a.total_duration);
@@ -233,13 +235,13 @@ std::string networkToReportText(const NetworkAnalysis &a)
     if (!a.dominating.empty()) {
         out << "dominated by:";
         for (const std::size_t i : a.dominating) {
-            std::snprintf(line, sizeof line, " %s (%.1f%%)", a.layers[i].name.c_str(), 100.0 * share(a, a.layers[i]));
+            std::snprintf(line, sizeof line, " %s (%.1f%%)", printable(a.layers[i].name).c_str(), 100.0 * share(a, a.layers[i]));
             out << line;
         }
         out << "\n";
     }
     for (const SkippedConv &s : a.skipped)
-        out << "skipped " << s.node << ": " << s.reason << "\n";
+        out << "skipped " << printable(s.node) << ": " << printable(s.reason) << "\n";
     return out.str();
 }
 

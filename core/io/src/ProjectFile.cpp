@@ -475,6 +475,10 @@ DataSpec readData(const Json &v, const std::string &path)
     DataSpec d;
     d.seed = optionalField(r, "seed", defaults.seed, unsignedAt);
     d.file = optionalField(r, "file", defaults.file, stringAt);
+    // The system stops a path at a NUL: "a.json\u0000b" would open a.json.
+    if (d.file.find('\0') != std::string::npos)
+        throw FormatError(
+            r.pathOf("file"), "the file name " + jsonQuoted(d.file) + " holds a NUL character, which no file name can");
     return d;
 }
 

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "convoffload/io/Report.h"
 
+#include "convoffload/io/FormatError.h"
+
 #include <csv.h>
 
 #include <charconv>
@@ -259,7 +261,7 @@ std::string simulationToJsonText(const Problem &problem, const std::string &name
 std::string simulationToText(const Problem &problem, const std::string &name, const SimulationResult &result)
 {
     std::ostringstream out;
-    out << "strategy        " << name << "\n"
+    out << "strategy        " << printable(name) << "\n"
         << "valid           " << (result.valid() ? "yes" : "no") << "\n"
         << "verdict         " << verdictSummary(verdictOf(result)) << "\n"
         << "reload bound    " << reloadAssumptionRule(problem.hardware.max_loads_per_element)
@@ -378,11 +380,12 @@ std::string compareToText(const std::vector<CompareRow> &rows)
     out << line;
     for (const CompareRow &r : rows) {
         if (!r.failure.empty()) {
-            out << r.name << ": " << r.failure << "\n";
+            out << printable(r.name) << ": " << printable(r.failure) << "\n";
             continue;
         }
         const Verdict verdict = verdictOf(r);
-        std::snprintf(line, sizeof line, "%-20s %-12s %5s %6s %6d %12s %10lld %10lld %6lld %-6s %s\n", r.name.c_str(),
+        // A name comes from the project file: escaped (printable).
+        std::snprintf(line, sizeof line, "%-20s %-12s %5s %6s %6d %12s %10lld %10lld %6lld %-6s %s\n", printable(r.name).c_str(),
             r.kind.c_str(), groupSizeText(r).c_str(), r.valid ? "yes" : "NO", r.steps, formatNumber(r.total_duration).c_str(),
             static_cast<long long>(r.loaded_input), static_cast<long long>(r.peak_footprint),
             static_cast<long long>(verdict.plain_warnings), functionalStatusName(r.functional).c_str(),

@@ -4,6 +4,7 @@
 
 #include "OnnxProto.h"
 
+#include "convoffload/io/FormatError.h"
 #include "convoffload/io/TextFile.h"
 #include "convoffload/onnx/OnnxImport.h"
 
@@ -22,6 +23,11 @@ std::string listText(const std::vector<std::int64_t> &values)
 }
 
 } // namespace
+
+InputShapeError::InputShapeError(const std::string &message)
+    : std::invalid_argument(printable(message))
+{
+}
 
 std::vector<GraphInput> graphInputs(const std::string &path)
 {

@@ -520,10 +520,13 @@ int importNodes(const Importer &importer, const onnx::GraphProto &graph, const s
                 result.layers.push_back(importer.conv(node, op, name));
                 fromSubgraphs += depth > 0;
             } catch (const Skip &skip) {
-                result.skipped.push_back({name, skip.reason + inside});
+                // A reason is a message: the names in it (inputs, weights,
+                // the subgraph's parent) come from the model, escaped.
+                result.skipped.push_back({name, printable(skip.reason + inside)});
             }
         } else if (op == "ConvTranspose") {
-            result.skipped.push_back({name, "transposed convolution (ConvTranspose); the model holds Conv only" + inside});
+            result.skipped.push_back(
+                {name, printable("transposed convolution (ConvTranspose); the model holds Conv only" + inside)});
         }
         for (const onnx::AttributeProto &a : node.attribute()) {
             if (!a.has_g() && a.graphs_size() == 0)
@@ -609,6 +612,11 @@ NetworkImport importOnnxBytes(const std::string &bytes, const std::string &where
         throw FormatError(
             where, "the model has no Conv node (graph '" + result.graph_name + "', " + std::to_string(nodes.size()) + " nodes)");
     noteValuesNotRead(result);
+    // Notes and warnings are messages, with names from the model in them
+    // (graph inputs, symbols, layers): escaped, as a FormatError's are.
+    for (std::vector<std::string> *messages : {&result.notes, &result.warnings})
+        for (std::string &m : *messages)
+            m = printable(m);
     return result;
 }
 

@@ -50,6 +50,7 @@
 #include <mutex>
 #include <new>
 #include <optional>
+#include <exception>
 #include <thread>
 #include <vector>
 
@@ -266,15 +267,36 @@ private:
         flushWork(w);
     }
 
-    /// Runs `job` on every worker, the first on the calling thread.
-    template <class Job> static void onEveryWorker(std::vector<Worker> &workers, const Job &job)
+    /// Runs `job` on every worker, the first on the calling thread. What a
+    /// job throws (std::bad_alloc: the states outgrow the memory) is thrown
+    /// here once every thread has ended, the first worker's first: an
+    /// exception on a helper thread would end the process (std::terminate).
+    /// The others stop at their next look at m_stopped.
+    template <class Job> void onEveryWorker(std::vector<Worker> &workers, const Job &job)
     {
+        std::vector<std::exception_ptr> failures(workers.size());
+        const auto guarded = [&](std::size_t i) {
+            try {
+                job(workers[i]);
+            } catch (...) {
+                failures[i] = std::current_exception();
+                m_stopped.store(true);
+            }
+        };
         std::vector<std::thread> helpers;
-        for (std::size_t i = 1; i < workers.size(); ++i)
-            helpers.emplace_back([&job, &w = workers[i]] { job(w); });
-        job(workers[0]);
+        for (std::size_t i = 1; i < workers.size(); ++i) {
+            try {
+                helpers.emplace_back(guarded, i);
+            } catch (...) { // no thread (or no memory for one): this thread does its work
+                guarded(i);
+            }
+        }
+        guarded(0);
         for (std::thread &h : helpers)
             h.join();
+        for (const std::exception_ptr &failure : failures)
+            if (failure)
+                std::rethrow_exception(failure);
     }
 
     /// Cancel or deadline, between the phases of a step.

@@ -3,6 +3,7 @@
 #include "convoffload/optimise/IlpSolver.h"
 
 #include "convoffload/io/ChildProcess.h"
+#include "convoffload/io/FormatError.h"
 #include "convoffload/io/HelperProgram.h"
 #include "convoffload/io/TempDir.h"
 #include "convoffload/optimise/IlpFiles.h"
@@ -65,18 +66,41 @@ std::optional<double> numberOrNone(const std::string &word)
     return v;
 }
 
-/// The start of an off-protocol line, in quotes. Built by appending: GCC 12
+/// The start of an off-protocol line, in quotes, with what cannot be printed
+/// escaped (printable): the worker may print binary junk or ESC sequences,
+/// which go into a message on the user's terminal. Built by appending: GCC 12
 /// warns falsely (-Wrestrict) on "'" + line.substr(...) + "'" once inlined.
 std::string quoted(const std::string &line)
 {
+    constexpr std::size_t kShown = 200;
     std::string text(1, '\'');
-    text.append(line, 0, 200);
+    text += printable(std::string_view(line).substr(0, kShown));
+    if (line.size() > kShown)
+        text += "...";
     text += '\'';
+    if (line.ends_with(ChildProcess::kLineCutMarker))
+        text += " (a line longer than " + std::to_string(ChildProcess::kDefaultMaxLineBytes) + " bytes, cut)";
+    else if (line.size() > kShown)
+        text += " (a line of " + std::to_string(line.size()) + " bytes)";
     return text;
 }
 
-/// What the worker said, line by line; anything off-protocol is garbage.
+/// Progress points kept in the result's history at most: beyond, every
+/// other one is dropped (the first and the newest stay). A worker prints
+/// ten a second at most; one that prints more is not followed faster than
+/// kMinProgressInterval either.
+constexpr std::size_t kMaxHistory = 10000;
+constexpr double kMinProgressInterval = 0.05;
+
+/// What the worker said, line by line; anything off-protocol is garbage,
+/// and so are more columns than the model has: what is kept of the worker's
+/// output is bounded by the model, whatever it prints.
 struct WorkerAnswer {
+    explicit WorkerAnswer(std::size_t columnCount)
+        : max_columns(columnCount)
+    {
+    }
+    std::size_t max_columns;
     bool greeted = false, complete = false;
     std::string status, error, garbage;
     std::optional<double> objective, bound;
@@ -115,11 +139,15 @@ struct WorkerAnswer {
             } else if (word == "seconds" && rest.size() == 1) {
                 numberOrNone(rest[0]);
             } else if (word == "col" && rest.size() == 2) {
+                if (columns.size() >= max_columns) {
+                    garbage = "more than the model's " + std::to_string(max_columns) + " columns";
+                    return;
+                }
                 columns.emplace_back(rest[0], numberOrNone(rest[1]).value_or(0));
             } else if (word == "end" && rest.empty()) {
                 complete = true;
             } else if (word == "error") {
-                error = line.size() > 6 ? line.substr(6) : "unknown error";
+                error = line.size() > 6 ? printable(std::string_view(line).substr(6, 2000)) : "unknown error";
             } else {
                 garbage = quoted(line);
             }
@@ -129,13 +157,14 @@ struct WorkerAnswer {
     }
 };
 
+/// The end of the worker's stderr, escaped (printable).
 std::string lastLines(const std::string &text)
 {
     std::string t = text;
     while (!t.empty() && (t.back() == '\n' || t.back() == '\r'))
         t.pop_back();
     const std::size_t keep = 400;
-    return t.size() > keep ? "..." + t.substr(t.size() - keep) : t;
+    return printable(t.size() > keep ? "..." + t.substr(t.size() - keep) : t);
 }
 
 /// x values of the worker's columns: every other column is implied by them.
@@ -148,7 +177,7 @@ std::vector<double> columnValues(const IlpModel &model, const std::vector<std::p
         if (std::sscanf(name.c_str(), "x_p%llu_g%llu%c", &patch, &group, &tail) != 2)
             continue;
         if (std::int64_t(patch) >= model.patches || std::int64_t(group) >= model.groups)
-            throw IlpError("the worker names a column the model does not have: " + name);
+            throw IlpError("the worker names a column the model does not have: " + printable(name.substr(0, 200)));
         values[model.x(PatchId(patch), std::int64_t(group))] = value;
     }
     return values;
@@ -325,16 +354,33 @@ private:
         if (const std::string error = child.start(worker, args); !error.empty())
             return fail("cannot start the CBC worker '" + worker + "': " + error);
 
-        WorkerAnswer answer;
+        WorkerAnswer answer(model.columnCount());
+        // At most one point each kMinProgressInterval; the newest one held
+        // back is recorded at the end.
+        std::optional<OptimiseProgress> heldBack;
+        const auto record = [&](const OptimiseProgress &point) {
+            if (m_result.history.size() >= kMaxHistory) {
+                std::size_t kept = 1;
+                for (std::size_t k = 2; k + 1 < m_result.history.size(); k += 2)
+                    m_result.history[kept++] = m_result.history[k];
+                m_result.history[kept++] = m_result.history.back();
+                m_result.history.resize(kept);
+            }
+            m_result.history.push_back(point);
+            if (m_control.progress)
+                m_control.progress(point);
+        };
         const auto onProgress = [&](std::optional<double> incumbent, std::optional<double> bound) {
             OptimiseProgress point;
             point.seconds = elapsed();
             point.incumbent = incumbent;
             if (bound)
                 point.bound = std::max(*bound, m_result.lower_bound);
-            m_result.history.push_back(point);
-            if (m_control.progress)
-                m_control.progress(point);
+            heldBack.reset();
+            if (!m_result.history.empty() && point.seconds - m_result.history.back().seconds < kMinProgressInterval)
+                heldBack = point;
+            else
+                record(point);
         };
         // Asked to stop (time or cancel) at stopAsked, killed kill_after_s later.
         std::optional<double> stopAsked;
@@ -359,6 +405,8 @@ private:
                 killed = true;
             }
         }
+        if (heldBack)
+            record(*heldBack);
         // One reason to stop: a Stop pressed after the time limit had stopped
         // CBC made both flags true, and the dialog said "stopped, time limit
         // reached ... cancelled".
@@ -445,7 +493,7 @@ private:
         if (answer.status == "no-solution" || answer.objective == std::nullopt)
             return takeStart("CBC found no solution");
         if (answer.status != "optimal" && answer.status != "feasible")
-            return fail("the CBC worker reported the unknown status '" + answer.status + "'");
+            return fail("the CBC worker reported the unknown status " + quoted(answer.status));
 
         const Groups groups = groupsFromColumnValues(model, columnValues(model, answer.columns));
         const S1Evaluation ev = evaluate(m_in, groups);

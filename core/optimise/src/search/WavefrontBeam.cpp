@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <atomic>
+#include <exception>
 #include <limits>
+#include <mutex>
+#include <new>
 #include <system_error>
 #include <thread>
 #include <unordered_set>
@@ -357,9 +360,20 @@ std::optional<Groups> wavefrontBeam(const S1Instance &in, const WavefrontBeamLim
     // is chosen in sweep order, so the result does not depend on the threads.
     std::vector<std::optional<Groups>> found(ranks.size());
     std::atomic<std::size_t> nextSweep{0};
+    // What a sweep throws (std::bad_alloc) is thrown here once every thread
+    // has ended: on a helper thread it would end the process.
+    std::mutex failureMutex;
+    std::exception_ptr failure;
     auto work = [&](bool onCallingThread) {
-        for (std::size_t i = nextSweep++; i < ranks.size(); i = nextSweep++)
-            found[i] = Beam(in, pixelPatches, ranks[i], limits, onCallingThread).run();
+        try {
+            for (std::size_t i = nextSweep++; i < ranks.size(); i = nextSweep++)
+                found[i] = Beam(in, pixelPatches, ranks[i], limits, onCallingThread).run();
+        } catch (...) {
+            nextSweep = ranks.size(); // the others take no new sweep
+            const std::lock_guard lock(failureMutex);
+            if (!failure)
+                failure = std::current_exception();
+        }
     };
     std::vector<std::thread> helpers;
     for (int t = 1; t < std::min<int>(limits.threads, int(ranks.size())); ++t) {
@@ -367,11 +381,15 @@ std::optional<Groups> wavefrontBeam(const S1Instance &in, const WavefrontBeamLim
             helpers.emplace_back(work, false);
         } catch (const std::system_error &) { // no more threads: this one does the rest
             break;
+        } catch (const std::bad_alloc &) {
+            break;
         }
     }
     work(true);
     for (std::thread &h : helpers)
         h.join();
+    if (failure)
+        std::rethrow_exception(failure);
     std::optional<Groups> best;
     double bestDuration = std::numeric_limits<double>::infinity();
     for (std::optional<Groups> &groups : found) {

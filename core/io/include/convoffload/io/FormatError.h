@@ -18,8 +18,12 @@ struct FormatError : std::runtime_error {
     std::string reason;
 };
 
-/// `text` with control characters written as \n, \r, \t, \0 or \xHH (DEL
-/// too); every other byte, UTF-8 included, as it is.
+/// `text` safe to print on a terminal: control characters written as \n,
+/// \r, \t, \0 or \xHH (DEL too), the C1 controls (U+0080..U+009F, which
+/// terminals may obey as ESC sequences) as \u0080..\u009f, and a byte that
+/// is not part of well-formed UTF-8 (binary output, another encoding) as
+/// \xHH; every other character, UTF-8 included, as it is. Applying it twice
+/// changes nothing more.
 std::string printable(std::string_view text);
 
 } // namespace convoffload

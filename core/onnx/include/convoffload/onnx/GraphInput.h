@@ -38,9 +38,10 @@ using InputShapes = std::vector<std::pair<std::string, std::vector<std::int64_t>
 
 /// A shape given for a graph input that the model cannot take: no such
 /// input, another rank, a size the model fixes otherwise, a size < 1, or the
-/// input named twice. The message names the input and the reason.
+/// input named twice. The message names the input and the reason, escaped
+/// (printable): input names come from the model.
 struct InputShapeError : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
+    explicit InputShapeError(const std::string &message);
 };
 
 /// The graph inputs of the model in `path` that are not initializers, in

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace convoffload {
 
@@ -42,9 +43,11 @@ struct WorkBudget {
 /// the address-space limit (ulimit -v), when there is one.
 double availableMemoryBytes();
 
-/// Why the work exceeds the budget, in words ("would take about 8 days ...
-/// and need 1.2 TB of memory ..."); nullopt when it fits.
-std::optional<std::string> exceedsBudget(const WorkEstimate &work, const WorkBudget &budget = {});
+/// Why the work exceeds the budget, in words ("this simulation would take
+/// about 8 days and need 1.2 TB of memory ...", `subject` first); nullopt
+/// when it fits.
+std::optional<std::string> exceedsBudget(
+    const WorkEstimate &work, const WorkBudget &budget = {}, std::string_view subject = "this simulation");
 
 /// How a refusal names a layer: "layer 'conv1' (3x1048576x64 input, 64
 /// kernels 3x3)", or "the layer (...)" without a name (a project's one layer).
