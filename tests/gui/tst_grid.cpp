@@ -603,7 +603,7 @@ private Q_SLOTS:
         QCOMPARE(result.diagnostics.size(), std::size_t(1));
         QCOMPARE(result.reload.patches, (std::vector<PatchId>{1, 2, 4}));
         StepCursor cursor(problem, result);
-        cursor.seek({0, Action::Compute});
+        cursor.seek({cursor.stepCount() - 1, Action::Compute}); // the drain: every patch computed, so every mark shows
 
         QImage image = blankImage(QSize(220, 60));
         const GridGeometry g{1, 5, QPointF(10, 10), 40};
@@ -673,7 +673,7 @@ private Q_SLOTS:
         const SimulationResult result = simulate(problem, expandS1(problem, groups), options);
         QVERIFY(result.reload.patches.size() >= 8); // enough marks for the stamps
         StepCursor cursor(problem, result);
-        cursor.seek({0, Action::Compute});
+        cursor.seek({cursor.stepCount() - 1, Action::Compute}); // the drain: every patch computed, so every mark shows
         const GridGeometry g{1, 22, origin, cellSize};
         const QSize size(int(origin.x() + 22 * cellSize) + 4, int(origin.y() + cellSize) + 4);
         QImage stamped = blankImage(size), drawn = blankImage(size);
