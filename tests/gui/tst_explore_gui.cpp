@@ -390,6 +390,14 @@ private slots:
         QVERIFY(panel->isModified());
         QCOMPARE(panel->network()->hardware.nbop_pe, std::int64_t(150));
         QVERIFY2(dialog->applyPoint(0).startsWith(QLatin1String("The network already has")), qPrintable(dialog->applyPoint(0)));
+        // Hardware the network cannot take is refused with the reason; the network keeps its own.
+        Hardware broken = panel->network()->hardware;
+        broken.mem_size = 0;
+        const QString refused = panel->applyHardware(broken);
+        QVERIFY2(refused.startsWith(QLatin1String("This hardware does not suit the network: "))
+                && refused.contains(QLatin1String("mem_size")),
+            qPrintable(refused));
+        QCOMPARE(panel->network()->hardware.mem_size, std::int64_t(1024));
     }
 
     void exploringTheOpenLayerProject()
