@@ -12,15 +12,24 @@
 // 1.12's own shape inference before the import guarded it, and the malformed
 // nodes of issue 42 that crashed it before it ran in the worker process
 // (convoffload-onnx-worker). tools/onnx-hostile makes the op-* seeds, those
-// reproducers and the dictionary.
+// reproducers and the dictionary. The worker's own passes over the graph,
+// its topological order and the completion of computed shapes, run here too,
+// in this process, on the graph as the file has it: a crash in the worker
+// would only be a refusal.
 #include "FuzzTarget.h"
+
+#include "GraphOrder.h"
+#include "ShapeCompletion.h"
 
 #include "convoffload/io/FormatError.h"
 #include "convoffload/onnx/GraphInput.h"
 #include "convoffload/onnx/OnnxImport.h"
 
+#include <onnx/onnx_pb.h>
+
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 using namespace convoffload;
 
@@ -33,6 +42,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
             if ((!input.ranked && !input.dims.empty()) || (!input.tensor && input.ranked))
                 std::abort(); // dimensions of an input that declares no shape
     } catch (const FormatError &) {
+    }
+    if (onnx::ModelProto model; model.ParseFromString(bytes) && model.has_graph()) {
+        const std::vector<int> order = topologicalOrder(model.graph());
+        if (order.size() != std::size_t(model.graph().node_size()))
+            std::abort(); // not a permutation
+        reorderNodes(*model.mutable_graph(), order);
+        for (int round = 0; round < 3 && completeShapes(model) > 0; ++round) { }
     }
     NetworkImport net;
     try {

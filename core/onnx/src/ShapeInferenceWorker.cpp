@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "convoffload/onnx/ShapeInferenceWorker.h"
 
+#include "GraphOrder.h"
 #include "GuardedSchemas.h"
+#include "ShapeCompletion.h"
 
 #include "convoffload/io/FormatError.h"
 #include "convoffload/io/TextFile.h"
@@ -19,6 +21,7 @@
 #include <set>
 #include <string>
 #include <sys/resource.h>
+#include <vector>
 
 namespace convoffload {
 
@@ -41,11 +44,13 @@ bool limit(int resource, rlim_t soft, rlim_t hard)
 /// Tells, before each main graph node's inference, which node it is:
 /// ONNX's InferShapes looks each node's schema up in graph order, skipping
 /// nodes of a domain the model does not import. Other lookups (a subgraph's
-/// nodes, a function body's) are "inner".
+/// nodes, a function body's) are "inner". The graph is inferred in sorted
+/// order; `stored[i]` is the index node i had in the file, the one told.
 class NodeTracker {
 public:
-    explicit NodeTracker(const onnx::ModelProto &model)
+    NodeTracker(const onnx::ModelProto &model, const std::vector<int> &stored)
         : m_graph(model.graph())
+        , m_stored(stored)
     {
         for (const auto &o : model.opset_import())
             m_domains.insert(o.domain());
@@ -56,7 +61,7 @@ public:
     {
         if (!nested && m_next < m_graph.node_size() && m_graph.node(m_next).op_type() == op
             && m_graph.node(m_next).domain() == domain) {
-            record("node " + std::to_string(m_next));
+            record("node " + std::to_string(m_stored[std::size_t(m_next)]));
             ++m_next;
             skipUnimported();
             return;
@@ -72,6 +77,7 @@ private:
     }
 
     const onnx::GraphProto &m_graph;
+    const std::vector<int> &m_stored;
     std::set<std::string> m_domains;
     int m_next = 0;
 };
@@ -87,6 +93,10 @@ constexpr bool kAddressSanitizer = true;
 #else
 constexpr bool kAddressSanitizer = false;
 #endif
+
+// Rounds of inference and completion; a model whose shapes need more is
+// left with the rest unknown (its convolutions are skipped, with the reason).
+constexpr int kMaxRounds = 64;
 
 } // namespace
 
@@ -114,19 +124,30 @@ int onnxShapeInferenceWorkerMain(int argc, char **argv)
         const std::string bytes = readTextFile(in, kMaxOnnxFileBytes);
         if (!model.ParseFromString(bytes) || !model.has_graph())
             return fail(in + ": not an ONNX model");
-        NodeTracker tracker(model);
-        GuardedSchemas schemas(
-            [&](const std::string &op, const std::string &domain, bool nested) { tracker.lookup(op, domain, nested); });
-        try {
-            onnx::shape_inference::InferShapes(model, &schemas);
-            record("inferred");
-        } catch (const std::bad_alloc &) {
-            throw;
-        } catch (const std::exception &e) {
-            // As the import has always done: the shapes inferred so far are
-            // kept, the failure is a warning.
-            record("failed " + printable(std::string(e.what()).substr(0, 2000)));
+        // ONNX's inference, then the shapes it leaves unknown where the model
+        // computes them (ShapeCompletion.h), again until nothing is gained:
+        // each round reaches one more computed shape down a chain of them.
+        const std::vector<int> order = topologicalOrder(model.graph());
+        reorderNodes(*model.mutable_graph(), order);
+        for (int round = 0; round < kMaxRounds; ++round) {
+            NodeTracker tracker(model, order);
+            GuardedSchemas schemas(
+                [&](const std::string &op, const std::string &domain, bool nested) { tracker.lookup(op, domain, nested); });
+            try {
+                onnx::shape_inference::InferShapes(model, &schemas);
+            } catch (const std::bad_alloc &) {
+                throw;
+            } catch (const std::exception &e) {
+                // As the import has always done: the shapes inferred so far are
+                // kept, the failure is a warning.
+                record("failed " + printable(std::string(e.what()).substr(0, 2000)));
+                break;
+            }
+            if (completeShapes(model) == 0)
+                break;
         }
+        record("inferred");
+        reorderNodes(*model.mutable_graph(), inverseOrder(order));
         model.mutable_graph()->clear_initializer();
         std::ofstream file(out, std::ios::binary | std::ios::trunc);
         if (!model.SerializeToOstream(&file) || !file.flush())
