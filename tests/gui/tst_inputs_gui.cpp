@@ -65,7 +65,12 @@ private slots:
         const QMap<QString, std::function<QString()>> open{
             {QStringLiteral("File > Open (project)"), [&] { return document.load(path); }},
             {QStringLiteral("Open network"), [&] { return NetworkPanel().openNetwork(path); }},
-            {QStringLiteral("Import Network: model"), [&] { return NetworkImportDialog().setModel(path); }},
+            {QStringLiteral("Import Network: model"),
+                [&] {
+                    NetworkImportDialog dialog;
+                    dialog.setModel(path);
+                    return dialog.waitForImport();
+                }},
             {QStringLiteral("Import Network: hardware"), [&] { return NetworkImportDialog().setHardwareFile(path); }},
             {QStringLiteral("Import Strategy CSV"), [&] { return StrategyPanel(&document).importCsv(path); }},
             {QStringLiteral("Open exploration results"),

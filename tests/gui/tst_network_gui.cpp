@@ -146,7 +146,8 @@ private slots:
     void importDialogPreview()
     {
         NetworkImportDialog dialog;
-        QCOMPARE(dialog.setModel(sample("networks/lenet5.onnx")), QString());
+        dialog.setModel(sample("networks/lenet5.onnx"));
+        QCOMPARE(dialog.waitForImport(), QString());
         QCOMPARE(dialog.setHardwareFile(sample("networks/lenet5-hardware.json")), QString());
         QTreeWidget *preview = dialog.preview();
         QCOMPARE(preview->topLevelItemCount(), 2);
@@ -161,6 +162,29 @@ private slots:
         const QString out = dir.filePath(QStringLiteral("lenet5.json"));
         QCOMPARE(dialog.saveTo(out), QString());
         QCOMPARE(loadNetwork(out.toStdString()) == loadNetwork(sample("networks/lenet5.json").toStdString()), true);
+    }
+
+    // The model is read and imported off the GUI thread (a model of
+    // hundreds of megabytes takes a second): setModel() returns at once with
+    // the dialog saying what it does; a second model chosen meanwhile wins;
+    // Import and Save\u2026 pressed meanwhile saves when the import is shown.
+    void importDialogImportsOffTheGuiThread()
+    {
+        NetworkImportDialog dialog;
+        dialog.setModel(sample("networks/lenet5-hardware.json")); // not a model: its error must not be shown
+        QVERIFY(dialog.isImporting());
+        dialog.setModel(sample("networks/lenet5.onnx"));
+        QVERIFY(dialog.isImporting());
+        QCOMPARE(dialog.preview()->topLevelItemCount(), 0);
+        QVERIFY(!dialog.network());
+        bool saysReading = false;
+        for (QLabel *label : dialog.findChildren<QLabel *>())
+            saysReading = saysReading || label->text() == QStringLiteral("Reading lenet5.onnx\u2026");
+        QVERIFY(saysReading);
+        QCOMPARE(dialog.waitForImport(), QString());
+        QVERIFY(!dialog.isImporting());
+        QCOMPARE(dialog.preview()->topLevelItem(0)->text(0), QStringLiteral("Layers found (2)"));
+        QVERIFY(dialog.network().has_value());
     }
 
     // Browse\u2026 for a model opened a folder with no model in it: it starts
@@ -181,7 +205,8 @@ private slots:
         qputenv("XDG_DATA_HOME", savedHome);
         QCOMPARE(QFileInfo(first).canonicalFilePath(), QFileInfo(installed).canonicalFilePath());
         NetworkImportDialog dialog;
-        QCOMPARE(dialog.setModel(sample("networks/lenet5.onnx")), QString());
+        dialog.setModel(sample("networks/lenet5.onnx"));
+        QCOMPARE(dialog.waitForImport(), QString());
         QCOMPARE(
             QFileInfo(NetworkImportDialog::modelFolder()).canonicalFilePath(), QFileInfo(sample("networks")).canonicalFilePath());
     }
@@ -205,6 +230,7 @@ private slots:
         model->setFocus();
         QTest::keyClicks(model, sample("networks/lenet5.onnx"));
         QTest::keyClick(model, Qt::Key_Tab);
+        QCOMPARE(dialog.waitForImport(), QString());
         QCOMPARE(dialog.preview()->topLevelItem(0)->text(0), QStringLiteral("Layers found (2)"));
         hardware->setFocus();
         QTest::keyClicks(hardware, sample("networks/lenet5-hardware.json"));
@@ -217,6 +243,8 @@ private slots:
         model->selectAll();
         QTest::keyClicks(model, sample("networks/lenet5-hardware.json"));
         QTest::keyClick(model, Qt::Key_Tab);
+        QVERIFY(!dialog.network());
+        dialog.waitForImport();
         QVERIFY(!dialog.network());
         const auto says = [&](const QString &what) {
             for (QLabel *label : dialog.findChildren<QLabel *>())
@@ -232,6 +260,7 @@ private slots:
         QTest::keyClicks(model, QStringLiteral("/nonexistent/model.onnx"));
         QTest::keyClick(model, Qt::Key_Tab);
         QVERIFY(!dialog.network());
+        dialog.waitForImport();
         QVERIFY(says(QStringLiteral("/nonexistent/model.onnx")));
         hardware->setFocus();
         hardware->selectAll();
@@ -303,7 +332,8 @@ private slots:
     void importDialogRefusesUnreadableHardware()
     {
         NetworkImportDialog dialog;
-        QCOMPARE(dialog.setModel(sample("networks/lenet5.onnx")), QString());
+        dialog.setModel(sample("networks/lenet5.onnx"));
+        QCOMPARE(dialog.waitForImport(), QString());
         QAbstractButton *import = nullptr;
         for (QAbstractButton *b : dialog.findChildren<QAbstractButton *>())
             if (b->text().startsWith(QStringLiteral("Import and Save")))
@@ -345,13 +375,15 @@ private slots:
     void importDialogRefusals()
     {
         NetworkImportDialog dialog;
-        QVERIFY(dialog.setModel(sample("networks/lenet5-hardware.json")).contains(QStringLiteral("not an ONNX model")));
+        dialog.setModel(sample("networks/lenet5-hardware.json"));
+        QVERIFY(dialog.waitForImport().contains(QStringLiteral("not an ONNX model")));
         QVERIFY(!dialog.network());
         QVERIFY(dialog.setHardwareFile(sample("networks/lenet5.onnx")).contains(QStringLiteral("line 1")));
         const QString conv3d = QStringLiteral(CONVOFFLOAD_ONNX_TESTDATA "/pytorch-converted/test_Conv3d/model.onnx");
         if (QFile::exists(conv3d)) {
             // Every convolution skipped: the message counts them per category.
-            QCOMPARE(dialog.setModel(conv3d),
+            dialog.setModel(conv3d);
+            QCOMPARE(dialog.waitForImport(),
                 QStringLiteral("No convolution the layer model can hold: every one is skipped (1 3-D convolution)."));
             QVERIFY(!dialog.network());
             const QTreeWidgetItem *skipped = dialog.preview()->topLevelItem(1);
@@ -381,7 +413,8 @@ private slots:
         NetworkImportDialog dialog;
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
-        QCOMPARE(dialog.setModel(path),
+        dialog.setModel(path);
+        QCOMPARE(dialog.waitForImport(),
             QStringLiteral("No convolution the layer model can hold: every one is skipped (1 dynamic input dimension)."));
         QLineEdit *field = dialog.inputShapeField(QStringLiteral("x"));
         QVERIFY(field);

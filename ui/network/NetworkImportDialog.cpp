@@ -6,6 +6,7 @@
 #include "network/LayerShapeText.h"
 #include "network/OpenFileAndApply.h"
 
+#include "convoffload/io/OutOfMemory.h"
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/TextFile.h"
 #include "convoffload/onnx/OnnxNetwork.h"
@@ -14,6 +15,7 @@
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
+#include <QEventLoop>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -35,6 +37,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <utility>
 
 namespace convoffload::ui {
 
@@ -166,6 +169,7 @@ NetworkImportDialog::NetworkImportDialog(QWidget *parent)
     layout->addWidget(m_buttons);
     resize(760, 560);
     browseModel->setFocus(); // the first thing to do; setModel() moves on to the save button
+    m_job.setFinishedHandler([this](ImportRun run) { runFinished(std::move(run)); });
 }
 
 namespace {
@@ -194,7 +198,10 @@ void NetworkImportDialog::browseModel()
 {
     openFileAndApply(this,
         {tr("ONNX model"), modelFolder(), tr("ONNX models (*.onnx);;All files (*)"), tr("Cannot import the model")},
-        [this](const QString &path) { return setModel(path); });
+        [this](const QString &path) {
+            setModel(path); // read off the GUI thread: an error shows in the dialog, beside the model
+            return QString();
+        });
 }
 
 void NetworkImportDialog::browseHardware()
@@ -203,30 +210,91 @@ void NetworkImportDialog::browseHardware()
         [this](const QString &path) { return setHardwareFile(path); });
 }
 
-QString NetworkImportDialog::setModel(const QString &path)
+void NetworkImportDialog::setModel(const QString &path)
 {
     m_preview->clear();
     m_import.reset();
     m_importedShapes.clear();
-    m_modelBytes.clear();
+    m_modelBytes.reset();
+    m_queuedShapes.reset();
     m_shapeTimer->stop();
     m_modelPath->setText(QDir::toNativeSeparators(path));
     m_readModel = m_modelPath->text();
-    std::vector<GraphInput> inputs;
-    try {
-        std::string bytes = readTextFile(path.toStdString(), kMaxOnnxFileBytes);
-        inputs = graphInputsOfBytes(bytes, path.toStdString());
-        m_modelBytes = std::move(bytes);
-    } catch (const std::exception &e) {
-        fillShapeRows({});
-        const QString error = QString::fromStdString(e.what());
-        m_message->setText(error);
-        updateImportButton(false);
-        return error;
+    fillShapeRows({});
+    m_message->setText(tr("Reading %1…").arg(QFileInfo(path).fileName()));
+    updateImportButton(false);
+    if (m_job.isRunning()) {
+        m_queuedModel = path; // after the run under way, whose result is then dropped
+        return;
     }
-    QSettings().setValue(kModelFolderKey, QFileInfo(path).absolutePath()); // a model was read: Browse… starts here next time
-    fillShapeRows(inputs);
-    const QString error = runImport({});
+    startRun(path, {});
+}
+
+void NetworkImportDialog::startRun(const QString &readPath, const InputShapes &shapes)
+{
+    ImportRun request;
+    request.path = readPath;
+    request.where = (readPath.isEmpty() ? m_readModel : readPath).toStdString();
+    request.bytes = m_modelBytes;
+    request.shapes = shapes;
+    m_job.start([request = std::move(request)](const BackgroundJob<ImportRun, int>::Control &) {
+        ImportRun run = request;
+        const std::string &where = run.where;
+        try {
+            if (!run.path.isEmpty()) {
+                auto bytes = std::make_shared<std::string>(readTextFile(where, kMaxOnnxFileBytes));
+                run.inputs = graphInputsOfBytes(*bytes, where);
+                run.bytes = std::move(bytes);
+            }
+        } catch (const std::exception &e) {
+            run.error = QString::fromStdString(errorMessage(e, "reading the model", where));
+            run.bytes.reset();
+            return run;
+        }
+        try {
+            run.import = importOnnxBytes(*run.bytes, where, {}, run.shapes);
+        } catch (const std::exception &e) {
+            run.error = QString::fromStdString(errorMessage(e, "importing the model", where));
+        }
+        return run;
+    });
+}
+
+void NetworkImportDialog::runFinished(ImportRun run)
+{
+    if (!m_queuedModel.isEmpty()) { // a newer model was chosen: this run's result is stale
+        const QString path = std::exchange(m_queuedModel, QString());
+        startRun(path, {});
+        return;
+    }
+    if (!run.path.isEmpty())
+        showModelRead(run);
+    else
+        showImport(run);
+    if (m_queuedShapes) {
+        const InputShapes shapes = *std::exchange(m_queuedShapes, std::nullopt);
+        if (shapes != m_importedShapes) {
+            runImport(shapes);
+            return;
+        }
+    }
+    if (std::exchange(m_saveWhenImported, false))
+        saveAndAccept();
+}
+
+void NetworkImportDialog::showModelRead(const ImportRun &run)
+{
+    if (!run.bytes) {
+        fillShapeRows({});
+        m_modelError = run.error;
+        m_message->setText(run.error);
+        updateImportButton(false);
+        return;
+    }
+    m_modelBytes = run.bytes;
+    QSettings().setValue(kModelFolderKey, QFileInfo(run.path).absolutePath()); // a model was read: Browse… starts here next time
+    fillShapeRows(run.inputs);
+    showImport(run);
     // Sizes to give come next: the first field with a symbolic dimension.
     if (!network())
         for (const ShapeRow &row : m_shapeRows)
@@ -236,7 +304,15 @@ QString NetworkImportDialog::setModel(const QString &path)
                 row.edit->setFocus();
                 break;
             }
-    return error;
+}
+
+QString NetworkImportDialog::waitForImport()
+{
+    while (m_job.isRunning()) {
+        m_job.waitForWorker();
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50); // delivers the result, which may start the next run
+    }
+    return m_modelError;
 }
 
 QLineEdit *NetworkImportDialog::inputShapeField(const QString &name) const
@@ -385,22 +461,30 @@ void NetworkImportDialog::shapesEdited()
 {
     const FieldShapes fields = readShapeFields();
     showShapeErrors(fields);
-    if (fields.valid() && !m_modelBytes.empty() && fields.shapes != m_importedShapes)
+    if (fields.valid() && m_modelBytes && fields.shapes != m_importedShapes)
         runImport(fields.shapes);
     updateImportButton(false);
 }
 
-QString NetworkImportDialog::runImport(const InputShapes &shapes)
+void NetworkImportDialog::runImport(const InputShapes &shapes)
 {
+    if (m_job.isRunning()) {
+        m_queuedShapes = shapes; // the newest edit, after the run under way
+        return;
+    }
     m_preview->clear();
     m_import.reset();
     m_importedShapes = shapes;
-    QString error;
-    try {
-        m_import = importOnnxBytes(m_modelBytes, m_readModel.toStdString(), {}, shapes);
-    } catch (const std::exception &e) {
-        error = QString::fromStdString(e.what());
-    }
+    m_message->setText(tr("Importing with the shapes given…"));
+    startRun({}, shapes);
+}
+
+void NetworkImportDialog::showImport(const ImportRun &run)
+{
+    m_preview->clear();
+    m_import = run.import;
+    m_importedShapes = run.shapes;
+    QString error = run.error;
     bool dynamic = false;
     if (m_import) {
         auto *found = new QTreeWidgetItem(m_preview, {tr("Layers found (%1)").arg(m_import->layers.size())});
@@ -416,6 +500,7 @@ QString NetworkImportDialog::runImport(const InputShapes &shapes)
             error = tr("No convolution the layer model can hold: every one is skipped (%1).")
                         .arg(QString::fromStdString(skippedCounts(m_import->skipped)));
     }
+    m_modelError = error;
     QStringList warnings;
     if (m_import) {
         for (const std::string &n : m_import->notes)
@@ -434,7 +519,6 @@ QString NetworkImportDialog::runImport(const InputShapes &shapes)
         lines.prepend(tr("Hardware file: %1").arg(m_hardwareError));
     m_message->setText(lines.join(QLatin1Char('\n')));
     updateImportButton(true);
-    return error;
 }
 
 QAbstractButton *NetworkImportDialog::importButton() const
@@ -542,6 +626,10 @@ void NetworkImportDialog::saveAndAccept()
     if (m_shapeTimer->isActive()) { // an edit not yet imported: import it, save what it shows
         m_shapeTimer->stop();
         shapesEdited();
+    }
+    if (m_job.isRunning()) { // saved when the import under way has shown its result
+        m_saveWhenImported = true;
+        return;
     }
     if (!network())
         return;

@@ -5,11 +5,15 @@
 // sizes to its graph inputs' symbolic dimensions, preview the convolutions
 // found (with their shapes) and the ones skipped (with the reason), then save
 // the network project (docs/user/networks.md, "Import an ONNX model").
+#include "jobs/BackgroundJob.h"
+
 #include "convoffload/model/Network.h"
+#include "convoffload/onnx/GraphInput.h"
 #include "convoffload/onnx/OnnxImport.h"
 
 #include <QDialog>
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,8 +37,19 @@ class NetworkImportDialog : public QDialog {
 public:
     explicit NetworkImportDialog(QWidget *parent = nullptr);
 
-    /// Imports `path` and fills the preview; the error when it cannot.
-    QString setModel(const QString &path);
+    /// Reads and imports `path` off the GUI thread (a model of hundreds of
+    /// megabytes takes a second); the shape fields, the preview and the
+    /// message follow when it ends. A model chosen meanwhile waits its turn.
+    void setModel(const QString &path);
+    /// A model is being read or imported: the preview says so, Import and
+    /// Save… waits for it.
+    bool isImporting() const { return m_job.isRunning(); }
+    /// Runs the event loop until the reading and importing asked for so far
+    /// have shown their result; then modelError(). For tests and scripts.
+    QString waitForImport();
+    /// Why the model last read cannot be imported (unreadable, not ONNX, no
+    /// convolution the model can hold), empty when it imported.
+    QString modelError() const { return m_modelError; }
     /// Where Browse… for a model starts: the folder of the last model read,
     /// else the installed samples' networks (a folder of models), else the
     /// current folder (empty).
@@ -85,7 +100,22 @@ private:
     FieldShapes readShapeFields() const;
     void showShapeErrors(const FieldShapes &fields);
     void shapesEdited(); // validate, re-import when the shapes changed
-    QString runImport(const InputShapes &shapes);
+    // What a run off the GUI thread gives back: the model's bytes and graph
+    // inputs (when it read the file) and the import of the given shapes.
+    struct ImportRun {
+        QString path; // the model to read, empty when its bytes were read before
+        std::string where; // the model's path, as messages name it
+        std::shared_ptr<const std::string> bytes;
+        std::vector<GraphInput> inputs;
+        InputShapes shapes;
+        std::optional<NetworkImport> import;
+        QString error;
+    };
+    void startRun(const QString &readPath, const InputShapes &shapes);
+    void runFinished(ImportRun run);
+    void showModelRead(const ImportRun &run);
+    void runImport(const InputShapes &shapes);
+    void showImport(const ImportRun &run);
     void updateImportButton(bool focus);
     QAbstractButton *importButton() const;
     void browseModel();
@@ -110,10 +140,17 @@ private:
     QDialogButtonBox *m_buttons;
     Hardware m_fileHardware; // dram_size and the reload bound come from the file
     Options m_options;
-    std::string m_modelBytes; // read once: every preview and the import saved come from the same bytes
+    // Read once: every preview and the import saved come from the same bytes.
+    std::shared_ptr<const std::string> m_modelBytes;
     std::optional<NetworkImport> m_import;
-    InputShapes m_importedShapes; // what m_import was made with
+    InputShapes m_importedShapes; // what m_import was made with (or is being made with)
+    QString m_modelError;
     QString m_savedPath;
+    BackgroundJob<ImportRun, int> m_job{this};
+    // Asked for while a run was under way: the newest model, else the newest shapes.
+    QString m_queuedModel;
+    std::optional<InputShapes> m_queuedShapes;
+    bool m_saveWhenImported = false; // Import and Save… was pressed during a run
 };
 
 } // namespace convoffload::ui
