@@ -700,35 +700,35 @@ void MainWindow::exploreHardware()
                 return tr("The network explored is no longer open.");
             return panel->applyHardware(withPointHardware(panel->network()->hardware, point));
         };
-        m_explore = new ExploreDialog(std::move(target), this);
-        m_explore->setAttribute(Qt::WA_DeleteOnClose);
-        m_explore->show();
-        return;
+    } else {
+        target.apply = [this](const Hardware &point) { return applyExploredHardware(point); };
     }
-    target.apply = [this](const Hardware &point) -> QString {
-        if (startPageShown())
-            return tr("Open a project (or a layer of the network) to apply this hardware to it.");
-        Problem problem = m_document->problem();
-        problem.hardware = withPointHardware(problem.hardware, point);
-        if (const std::vector<std::string> problems = problem.hardware.problems(); !problems.empty())
-            return tr("This hardware does not suit the open project: %1").arg(QString::fromStdString(problems.front()));
-        if (problem == m_document->problem())
-            return tr("The open project already has this hardware.");
-        // Named by the point's values: two clicks are two undo steps (the
-        // same name would merge them as keystrokes in one field are).
-        m_document->undoStack()->push(new EditProblemCommand(
-            m_document, problem, tr("hardware (explored mem_size %1, nbop_pe %2)").arg(point.mem_size).arg(point.nbop_pe)));
-        const QString message = tr("Applied mem_size %1, nbop_pe %2, t_l %3 to %4 (Edit › Undo takes it back)")
-                                    .arg(point.mem_size)
-                                    .arg(point.nbop_pe)
-                                    .arg(point.t_l)
-                                    .arg(m_document->displayName());
-        statusBar()->showMessage(message, 6000);
-        return message;
-    };
     m_explore = new ExploreDialog(std::move(target), this);
     m_explore->setAttribute(Qt::WA_DeleteOnClose);
     m_explore->show();
+}
+
+QString MainWindow::applyExploredHardware(const Hardware &point)
+{
+    if (startPageShown())
+        return tr("Open a project (or a layer of the network) to apply this hardware to it.");
+    Problem problem = m_document->problem();
+    problem.hardware = withPointHardware(problem.hardware, point);
+    if (const std::vector<std::string> problems = problem.hardware.problems(); !problems.empty())
+        return tr("This hardware does not suit the open project: %1").arg(QString::fromStdString(problems.front()));
+    if (problem == m_document->problem())
+        return tr("The open project already has this hardware.");
+    // Named by the point's values: two clicks are two undo steps (the
+    // same name would merge them as keystrokes in one field are).
+    m_document->undoStack()->push(new EditProblemCommand(
+        m_document, problem, tr("hardware (explored mem_size %1, nbop_pe %2)").arg(point.mem_size).arg(point.nbop_pe)));
+    const QString message = tr("Applied mem_size %1, nbop_pe %2, t_l %3 to %4 (Edit › Undo takes it back)")
+                                .arg(point.mem_size)
+                                .arg(point.nbop_pe)
+                                .arg(point.t_l)
+                                .arg(m_document->displayName());
+    statusBar()->showMessage(message, 6000);
+    return message;
 }
 
 } // namespace convoffload::ui

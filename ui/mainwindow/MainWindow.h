@@ -82,6 +82,9 @@ private:
     /// Optimise › Explore Hardware…: the Explore dialog on the open network,
     /// else on the open project (docs/user/explore.md#in-the-window).
     void exploreHardware();
+    /// An explored point's hardware applied to the open project, through its
+    /// undo stack; what happened, for the Explore dialog to show.
+    QString applyExploredHardware(const Hardware &point);
     void updateTitle();
     void updateRecentFiles();
     void addRecentFile(const QString &path);
