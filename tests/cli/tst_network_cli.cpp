@@ -442,6 +442,25 @@ private slots:
     // export --figure network: the network chart in every format, 1000 px
     // wide by default, as wide as the preset with one; --optimize adds the
     // optimised family.
+    // The work estimate adds up every candidate (20 min here: a 4\u00d71024\u00d71024
+    // input, 96 kernels 5\u00d75, some hundred kernel-blocked candidates), but
+    // the lower bounds rule most out without simulating them: the network is
+    // not refused for its time; it runs (about 2 s), and would stop at the limit.
+    void overTheTimeEstimateRuns()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("wide.json"));
+        write(path, R"({"format": "convoffload-project", "version": 2, "name": "wide",
+  "hardware": {"mem_size": 20000, "nbop_pe": 9600, "t_l": 1, "t_w": 1, "t_acc": 1, "dram_size": 400000000,
+               "max_loads_per_element": 2},
+  "layers": [{"name": "wide", "layer": {"c_in": 4, "h_in": 1024, "w_in": 1024, "h_k": 5, "w_k": 5, "n": 96,
+              "pad_top": 2, "pad_bottom": 2, "pad_left": 2, "pad_right": 2}, "strategies": []}]})");
+        const Run r = cli({QStringLiteral("network"), path, QStringLiteral("--json")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject report = QJsonDocument::fromJson(r.out).object();
+        QVERIFY(report[QStringLiteral("layers")].toArray().at(0).toObject()[QStringLiteral("best")].isObject());
+    }
+
     void exportNetworkFigure_data()
     {
         QTest::addColumn<QString>("file");

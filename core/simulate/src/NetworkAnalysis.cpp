@@ -373,7 +373,7 @@ LayerCandidate evaluate(const Problem &problem, const StrategySpec &spec, bool &
     row.kind = strategyKindName(spec.kind);
     row.group_size = defaultGroupSize(problem, spec);
     overflow = false;
-    const WorkEstimate work = estimateSimulation(problem, false, false, visitsPerPatch(problem, spec));
+    const WorkEstimate work = estimateRanking(problem, spec, visitsPerPatch(problem, spec));
     if (const std::optional<std::string> why = exceedsBudget(work)) {
         row.failure = "not simulated: " + *why;
         return c;
@@ -678,9 +678,7 @@ WorkEstimate estimateNetworkAnalysis(const Network &network, bool generate, std:
             for (const StrategySpec &s : generatedStrategies(problem))
                 specs.push_back(s);
         for (const StrategySpec &s : specs) {
-            const std::int64_t block = std::max<std::int64_t>(1, s.kernel_block.value_or(problem.layer.n));
-            const std::int64_t visits = s.kind == StrategyKind::KernelBlocked ? (problem.layer.n + block - 1) / block : 1;
-            const WorkEstimate w = estimateSimulation(problem, false, false, visits);
+            const WorkEstimate w = estimateRanking(problem, s, visitsPerPatch(problem, s));
             total.seconds += w.seconds;
             total.pixel_visits += w.pixel_visits;
             total.bytes = std::max(total.bytes, w.bytes);

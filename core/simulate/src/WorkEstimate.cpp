@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "convoffload/simulate/WorkEstimate.h"
 
+#include "convoffload/model/S1Strategy.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -82,6 +84,23 @@ WorkEstimate estimateSimulation(const Problem &problem, bool functional, bool tr
         w.bytes += 4.0 * pixels * double(l.c_in) * 3.0 // input tensor, its padded DRAM copy, the on-chip copy
             + 4.0 * double(l.n) * double(l.kernelElements()) * 3.0 // kernels, likewise (and 16-bit)
             + 9.0 * outputs * 2.0; // outputs on chip and in DRAM, with their exactness flags
+    return w;
+}
+
+WorkEstimate estimateRanking(const Problem &problem, const StrategySpec &spec, std::int64_t visitsPerPatch)
+{
+    WorkEstimate w = estimateSimulation(problem, false, false, visitsPerPatch);
+    const bool s1 = isS1Kind(spec.kind);
+    const bool fused = problem.hardware.transfer ? s1 && problem.options.write_policy == WritePolicy::NextStep
+                                                 : s1 || spec.kind == StrategyKind::KernelBlocked;
+    if (fused) {
+        const Layer &l = problem.layer;
+        const double pixels = double(l.paddedHeight()) * double(l.paddedWidth());
+        const double outputs = double(l.patchCount()) * double(l.n);
+        // Per slice a stamp and a load count, per output its state, per
+        // patch its place in the plan's groups (and a repeated walk's mark).
+        w.bytes = kBaseBytes + 16.0 * pixels * double(l.group) + 8.0 * outputs + 8.0 * double(l.patchCount());
+    }
     return w;
 }
 

@@ -27,6 +27,13 @@ struct WorkEstimate {
 /// number of kernel blocks for a kernels-outer strategy).
 WorkEstimate estimateSimulation(const Problem &problem, bool functional, bool trace = true, std::int64_t visitsPerPatch = 1);
 
+/// A strategy simulated as `network` ranks it (no trace, no functional
+/// check, no per-step rows). Where the fused pass runs it (an S1 kind or a
+/// kernel-blocked strategy without a transfer model; an S1 kind with one,
+/// outputs written at the next step) no step is expanded: its memory is the
+/// slices', outputs' and patches' state. Otherwise as estimateSimulation.
+WorkEstimate estimateRanking(const Problem &problem, const StrategySpec &spec, std::int64_t visitsPerPatch);
+
 /// The GUI's traced run of one strategy, its memory worked out from what
 /// the run holds (the trace, the per-pixel, per-patch and per-output arrays,
 /// the functional simulation) with the pixel loads of the strategy: for the
