@@ -32,15 +32,19 @@ Network networkFromImport(
     n.source = source;
     n.hardware = accelerator.hardware;
     n.options = accelerator.options;
+    std::vector<Problem> problems;
+    for (const ImportedConv &conv : imported.layers)
+        problems.push_back(Problem{conv.layer, n.hardware, n.options});
+    // Simulations shrink the generators to the memory: the layers on threads.
+    const std::vector<std::vector<StrategySpec>> strategies
+        = withStrategies ? defaultStrategiesOf(problems) : std::vector<std::vector<StrategySpec>>(problems.size());
     std::set<std::string> used;
-    for (const ImportedConv &conv : imported.layers) {
+    for (std::size_t i = 0; i < imported.layers.size(); ++i) {
+        const ImportedConv &conv = imported.layers[i];
         std::string name = conv.name;
         for (int k = 2; !used.insert(name).second; ++k)
             name = conv.name + "#" + std::to_string(k);
-        NetworkLayer layer{name, conv.layer, DataSpec{}, {}};
-        if (withStrategies)
-            layer.strategies = defaultLayerStrategies(Problem{conv.layer, n.hardware, n.options});
-        n.layers.push_back(std::move(layer));
+        n.layers.push_back(NetworkLayer{name, conv.layer, DataSpec{}, strategies[i]});
     }
     for (const SkippedNode &s : imported.skipped)
         n.skipped.push_back(SkippedConv{s.node, s.reason});

@@ -3,6 +3,7 @@
 #include "convoffload/simulate/NetworkAnalysis.h"
 
 #include "convoffload/simulate/CandidateCache.h"
+#include "convoffload/simulate/ParallelFor.h"
 
 #include "convoffload/model/KernelStreaming.h"
 #include "convoffload/simulate/StrategySimulation.h"
@@ -596,10 +597,9 @@ void summariseNetwork(NetworkAnalysis &analysis)
 
 NetworkAnalysis analyseNetwork(const Network &network, const NetworkAnalysisOptions &options)
 {
-    // Layers are independent: workers take the next one until none is left
-    // (or one fails, a cancel included: the others stop at their next
-    // layer, and the first failure is rethrown). Each result has its slot,
-    // so the analysis is the same whatever the number of threads.
+    // Layers are independent (parallelFor: a failure, a cancel included,
+    // stops the others at their next layer). Each result has its slot, so
+    // the analysis is the same whatever the number of threads.
     const std::size_t count = network.layers.size();
     std::vector<std::optional<LayerAnalysis>> layers(count);
     // A layer identical to an earlier one (same shape, hardware, options and
@@ -619,46 +619,22 @@ NetworkAnalysis analyseNetwork(const Network &network, const NetworkAnalysisOpti
         else
             copies[*twin].push_back(i);
     }
-    std::atomic<std::size_t> next{0};
-    std::atomic<bool> failed{false};
-    std::mutex lock; // progress calls and the first failure
+    std::mutex lock; // progress calls
     std::size_t done = 0;
-    std::exception_ptr failure;
     if (options.progress)
         options.progress(0, count);
-    const auto work = [&] {
-        for (std::size_t u; !failed.load() && (u = next.fetch_add(1)) < unique.size();) {
-            const std::size_t i = unique[u];
-            try {
-                layers[i] = analyseLayer(network.layers[i].name, problems[i], network.layers[i].strategies, options);
-                for (const std::size_t twin : copies[i]) {
-                    layers[twin] = layers[i];
-                    layers[twin]->name = network.layers[twin].name;
-                }
-            } catch (...) {
-                const std::lock_guard guard(lock);
-                if (!failure)
-                    failure = std::current_exception();
-                failed = true;
-                return;
-            }
-            const std::lock_guard guard(lock);
-            done += 1 + copies[i].size();
-            if (options.progress)
-                options.progress(done, count);
+    parallelFor(unique.size(), options.threads > 0 ? std::size_t(options.threads) : 0, [&](std::size_t u) {
+        const std::size_t i = unique[u];
+        layers[i] = analyseLayer(network.layers[i].name, problems[i], network.layers[i].strategies, options);
+        for (const std::size_t twin : copies[i]) {
+            layers[twin] = layers[i];
+            layers[twin]->name = network.layers[twin].name;
         }
-    };
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const std::size_t threads
-        = std::min<std::size_t>(unique.size(), options.threads > 0 ? std::size_t(options.threads) : std::size_t(cores));
-    std::vector<std::thread> workers;
-    for (std::size_t t = 1; t < threads; ++t)
-        workers.emplace_back(work);
-    work();
-    for (std::thread &w : workers)
-        w.join();
-    if (failure)
-        std::rethrow_exception(failure);
+        const std::lock_guard guard(lock);
+        done += 1 + copies[i].size();
+        if (options.progress)
+            options.progress(done, count);
+    });
 
     NetworkAnalysis analysis;
     analysis.skipped = network.skipped;
@@ -666,6 +642,25 @@ NetworkAnalysis analyseNetwork(const Network &network, const NetworkAnalysisOpti
         analysis.layers.push_back(std::move(*layer));
     summariseNetwork(analysis);
     return analysis;
+}
+
+std::vector<std::vector<StrategySpec>> defaultStrategiesOf(const std::vector<Problem> &problems, std::size_t threads)
+{
+    std::vector<std::vector<StrategySpec>> strategies(problems.size());
+    std::vector<std::size_t> unique; // the first of each set of equal problems (a ResNet's repeated blocks)
+    std::vector<std::size_t> firstOf(problems.size());
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+        const auto same = std::find_if(unique.begin(), unique.end(), [&](std::size_t j) { return problems[j] == problems[i]; });
+        firstOf[i] = same == unique.end() ? i : *same;
+        if (same == unique.end())
+            unique.push_back(i);
+    }
+    parallelFor(
+        unique.size(), threads, [&](std::size_t u) { strategies[unique[u]] = defaultLayerStrategies(problems[unique[u]]); });
+    for (std::size_t i = 0; i < problems.size(); ++i)
+        if (firstOf[i] != i)
+            strategies[i] = strategies[firstOf[i]];
+    return strategies;
 }
 
 WorkEstimate estimateNetworkAnalysis(const Network &network, bool generate, std::size_t threads)

@@ -68,6 +68,11 @@ std::optional<double> generatedLowerBound(const Problem &problem, const Strategy
 /// groups fit with every window loaded whole (an import stays quick).
 std::vector<StrategySpec> defaultLayerStrategies(const Problem &problem);
 
+/// defaultLayerStrategies of each problem, on `threads` threads (0: one
+/// per hardware thread), equal problems worked out once: the same as one
+/// call per problem.
+std::vector<std::vector<StrategySpec>> defaultStrategiesOf(const std::vector<Problem> &problems, std::size_t threads = 0);
+
 /// One tried strategy and what the simulation said.
 struct LayerCandidate {
     StrategySpec spec;
