@@ -105,6 +105,9 @@ public Q_SLOTS:
     /// Input cells by reload count (loads so far) instead of state.
     void setHeatMap(bool on);
     void setOutlineGroup(bool on);
+    /// Input grid: outline the DMA runs of the step's input load under a
+    /// transfer model (GridStyle::dmaRuns; on by default, nothing without one).
+    void setDmaRuns(bool on);
     void fitToView();
     /// Rings one cell (an element a diagnostic names); nullopt clears it.
     void setHighlight(std::optional<GridCell> cell);
