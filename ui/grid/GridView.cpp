@@ -88,6 +88,7 @@ void GridView::setSource(const Problem *problem, const StepCursor *cursor)
     // Cached: the layout is also redone when the cursor may be gone (teardown).
     m_streamsKernels = cursor && GridRenderer::streamsKernels(*cursor);
     m_breaksReload = cursor && GridRenderer::breaksReload(*cursor);
+    updateDmaLegend();
     m_rows = rows;
     m_cols = cols;
     m_hover.reset();
@@ -122,12 +123,21 @@ void GridView::setDmaRuns(bool on)
     if (m_style.dmaRuns == on)
         return;
     m_style.dmaRuns = on;
+    updateDmaLegend();
     updateLayout();
     update();
 }
 
+void GridView::updateDmaLegend()
+{
+    m_dmaLegend.reset();
+    if (m_kind == GridKind::Input && m_style.dmaRuns && m_problem && m_cursor && m_problem->hardware.transfer)
+        m_dmaLegend = GridRenderer::dmaRunsLegend(GridRenderer::dmaRunOutlines(*m_problem, *m_cursor));
+}
+
 void GridView::refresh()
 {
+    updateDmaLegend();
     updateLayout(); // the heat-map legend grows with the reload count
     update();
 }
@@ -137,7 +147,11 @@ std::vector<LegendRow> GridView::legendRows() const
     if (!m_problem || !m_cursor)
         return {};
     if (m_kind == GridKind::Input) {
-        std::vector<LegendRow> rows = GridRenderer::inputLegend(*m_problem, *m_cursor, m_style);
+        GridStyle style = m_style;
+        style.dmaRuns = false; // from m_dmaLegend: the cursor may be gone by now
+        std::vector<LegendRow> rows = GridRenderer::inputLegend(*m_problem, *m_cursor, style);
+        if (m_dmaLegend && !rows.empty())
+            rows.back().items.push_back(*m_dmaLegend);
         // Always listed while a preview source is attached, so the layout
         // does not jump when a drag starts.
         if (m_preview && !rows.empty()) {

@@ -195,13 +195,8 @@ std::vector<LegendRow> GridRenderer::inputLegend(
             QStringLiteral("filled: share of the %1 channel groups on chip").arg(l.group), {}, {}});
     if (style.outlineGroup)
         row.items.push_back({K::Outline, Palette::cursor(), QStringLiteral("patches of the current group"), {}, {}});
-    if (style.dmaRuns && problem.hardware.transfer) {
-        const DmaRunOutlines runs = dmaRunOutlines(problem, cursor);
-        row.items.push_back({K::DashedOutline, Palette::dmaRun(0),
-            runs.shown ? QStringLiteral("DMA runs of the step\u2019s load: %1").arg(dmaRunsText(runs))
-                       : QStringLiteral("DMA runs of the step\u2019s load (from a4)"),
-            {}, {}});
-    }
+    if (style.dmaRuns && problem.hardware.transfer)
+        row.items.push_back(dmaRunsLegend(dmaRunOutlines(problem, cursor)));
     return {row};
 }
 
@@ -676,6 +671,14 @@ QString GridRenderer::dmaRunsText(const DmaRunOutlines &runs)
         .arg(runs.blocks)
         .arg(runs.blocks == 1 ? QStringLiteral("block") : QStringLiteral("blocks"))
         .arg(runs.burst);
+}
+
+LegendItem GridRenderer::dmaRunsLegend(const DmaRunOutlines &runs)
+{
+    return {LegendItem::Kind::DashedOutline, Palette::dmaRun(0),
+        runs.shown ? QStringLiteral("DMA runs of the step\u2019s load: %1").arg(dmaRunsText(runs))
+                   : QStringLiteral("DMA runs of the step\u2019s load (from a4)"),
+        {}, {}};
 }
 
 void GridRenderer::paintDmaRuns(QPainter &painter, const GridGeometry &geometry, const DmaRunOutlines &runs, QRect cells)

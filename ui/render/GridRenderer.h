@@ -162,8 +162,10 @@ public:
     /// The DMA runs of the cursor's step's input load, from the core's
     /// inputLoadRuns over the trace's a4 ids.
     static DmaRunOutlines dmaRunOutlines(const Problem &problem, const StepCursor &cursor);
-    /// "12 DMA runs, 30 blocks of 8": the load's descriptors and bursts.
+    /// "12 runs, 30 blocks of 8": the load's descriptors and bursts.
     static QString dmaRunsText(const DmaRunOutlines &runs);
+    /// The legend's entry for the outlines, naming the load's runs and blocks.
+    static LegendItem dmaRunsLegend(const DmaRunOutlines &runs);
     /// Each outline that meets `cells`, inside its cells (an inner dashed
     /// stroke, so touching runs keep apart and the group's outline, drawn
     /// outside, stays visible), colours alternating in stored order.

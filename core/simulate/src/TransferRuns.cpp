@@ -27,9 +27,9 @@ std::int64_t InputLoadRuns::blocks() const
 InputLoadRuns inputLoadRuns(const Problem &problem, std::span<const SliceId> listed)
 {
     InputLoadRuns out;
-    if (!problem.hardware.transfer)
-        return out;
     const Layer &l = problem.layer;
+    if (!problem.hardware.transfer || l.c_in < 1 || l.group < 1 || l.h_in < 1 || l.w_in < 1)
+        return out; // no transfer model, or no layer to hold addresses
     const bool padded = problem.options.padding_in_dram;
     std::vector<SliceId> slices;
     slices.reserve(listed.size());
