@@ -100,16 +100,10 @@ TransferTally S1TransferCost::loads(
     // Passes 0, 2, ... forwards (each after the first without the first
     // group's load), passes 1, 3, ... backwards (without the last group's).
     const std::int64_t even = (m_passes + 1) / 2, odd = m_passes / 2;
-    TransferTally t = forward;
-    for (std::int64_t k = 1; k < even; ++k) {
-        t += forward;
-        t -= first;
-    }
-    for (std::int64_t k = 0; k < odd; ++k) {
-        t += backward;
-        t -= last;
-    }
-    return t;
+    const auto sum = [&](std::int64_t TransferTally::*field) {
+        return even * forward.*field - (even - 1) * first.*field + odd * (backward.*field - last.*field);
+    };
+    return {sum(&TransferTally::runs), sum(&TransferTally::blocks)};
 }
 
 S1TransferCost::Lanes S1TransferCost::lanes(
