@@ -259,6 +259,55 @@ private slots:
         QCOMPARE(r.row.total_duration, 146.0);
     }
 
+    // Under a transfer model (docs/reference/cli.md#under-a-transfer-model)
+    // the regrouping minimises the transfer cost of the member's loop: its
+    // result is the brute force's optimum under that cost (every ordered
+    // partition into 3 groups of at most 3, simulated with the transfer
+    // model), at or below its start, and what the instance says is what the
+    // simulator says.
+    void regroupUnderTransferAgainstBruteForce_data()
+    {
+        QTest::addColumn<int>("loop");
+        QTest::addColumn<bool>("nhwc");
+        QTest::addColumn<int>("burst");
+        QTest::addColumn<int>("setup");
+        for (const int loop : {int(KernelLoop::KernelsOuter), int(KernelLoop::PatchesOuter)}) {
+            const char *name = loop == int(KernelLoop::KernelsOuter) ? "kernels-outer" : "patches-outer";
+            QTest::addRow("%s nchw 8 20", name) << loop << false << 8 << 20;
+            QTest::addRow("%s nhwc 16 100", name) << loop << true << 16 << 100;
+            QTest::addRow("%s nchw 64 0", name) << loop << false << 64 << 0;
+        }
+    }
+    void regroupUnderTransferAgainstBruteForce()
+    {
+        QFETCH(int, loop);
+        QFETCH(bool, nhwc);
+        QFETCH(int, burst);
+        QFETCH(int, setup);
+        Problem p = tightExample();
+        p.hardware.transfer = Transfer{nhwc ? Layout::Nhwc : Layout::Nchw, burst, double(setup)};
+        const KernelBlockedParams params{KernelLoop(loop), PatchOrder::ZigZag, 1, 3};
+        const S1Instance in = regroupInstance(p, params);
+        QVERIFY(in.transfer);
+        const FamilyMember start = member(p, params);
+        QVERIFY(start.row.valid);
+        const RegroupResult r = regroupKernelBlocked(p, start, {}, budget(20000), generous());
+        QVERIFY(r.transfer_cost);
+
+        double brute = std::numeric_limits<double>::infinity();
+        for (const Groups &groups : orderedPartitions(9, 3, 3)) {
+            const SimulationResult sim
+                = simulateStrategy(p, stepsSpec(kernelBlockedSteps(groups, kernelBlocks(2, 1), params.loop)), quick());
+            if (sim.valid())
+                brute = std::min(brute, sim.totalDuration());
+        }
+        QVERIFY(r.row.valid);
+        QVERIFY(r.row.total_duration <= start.row.total_duration);
+        QCOMPARE(r.row.total_duration, brute);
+        QCOMPARE(evaluate(in, r.groups).duration, r.row.total_duration);
+        QCOMPARE(r.search.duration, r.row.total_duration);
+    }
+
     // Never worse than the start, whatever the budget, and the same result
     // for the same seed, budget and one thread.
     void neverWorseAndReproducible()

@@ -9,6 +9,8 @@
 
 #include "search/SearchAnnealer.h"
 
+#include "convoffload/model/KernelStreaming.h"
+#include "convoffload/optimise/KernelBlockedSearch.h"
 #include "convoffload/optimise/Optimiser.h"
 #include "TestProblems.h"
 #include "convoffload/optimise/S1Instance.h"
@@ -91,6 +93,40 @@ Groups randomGroups(std::int64_t patches, std::mt19937 &random)
     return groups;
 }
 
+/// A kernel-blocked member's schedule of `groups`, simulated under the
+/// problem's transfer model.
+double simulatedBlocked(const Problem &problem, const Groups &groups, KernelLoop loop, std::int64_t kernelBlock)
+{
+    StrategySpec spec{"x", StrategyKind::Steps, std::nullopt, {}};
+    spec.steps = kernelBlockedSteps(groups, kernelBlocks(problem.layer.n, kernelBlock), loop);
+    SimulationOptions options;
+    options.functional = false;
+    return simulateStrategy(problem, spec, options).totalDuration();
+}
+
+/// randomProblem with one channel group and up to 5 kernels, for the
+/// kernel-blocked loops, and a member of random loop and block size whose
+/// groups hold up to 4 patches, any number of them.
+struct BlockedCase {
+    Problem problem;
+    KernelBlockedParams member;
+    S1Instance instance;
+};
+BlockedCase randomBlockedCase(std::mt19937 &random)
+{
+    auto pick = [&random](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(random); };
+    BlockedCase c;
+    c.problem = randomProblem(random);
+    c.problem.layer.group = 1;
+    c.problem.layer.n = pick(1, 5);
+    const KernelLoop loop = pick(0, 1) ? KernelLoop::KernelsOuter : KernelLoop::PatchesOuter;
+    c.member = {loop, PatchOrder::ZigZag, pick(1, c.problem.layer.n), 4};
+    OptimiseSettings settings;
+    settings.group_count = GroupCount::AtMostCap;
+    c.instance = regroupInstance(c.problem, c.member, settings);
+    return c;
+}
+
 S1Instance transferInstance(const Problem &problem, std::int64_t groupSize)
 {
     OptimiseSettings settings;
@@ -170,6 +206,101 @@ private slots:
             QVERIFY2(std::abs(ev.duration - expected) < 1e-9 * std::max(1.0, expected),
                 qPrintable(QStringLiteral("case %1: evaluated %2, simulated %3").arg(i).arg(ev.duration).arg(expected)));
         }
+    }
+
+    /// The kernel-blocked loops: evaluate() on regroupInstance is the
+    /// simulator's duration of the member's steps, on random layers,
+    /// layouts, bursts, set-ups, block sizes, loops and groupings; so both
+    /// the writes block by block, the kernels' reloads and kernels-outer's
+    /// backward passes and turns are priced exactly.
+    void blockedEvaluationIsTheSimulatorsDuration()
+    {
+        std::mt19937 random(39);
+        int blocked = 0, kernelsOuter = 0;
+        for (int i = 0; i < 400; ++i) {
+            const BlockedCase c = randomBlockedCase(random);
+            QVERIFY(c.instance.transfer);
+            const Groups groups = randomGroups(c.instance.patches, random);
+            const S1Evaluation ev = evaluate(c.instance, groups);
+            QVERIFY2(ev.feasible, ev.violation.c_str());
+            const double expected = simulatedBlocked(c.problem, groups, c.member.loop, c.member.kernel_block);
+            QVERIFY2(std::abs(ev.duration - expected) < 1e-9 * std::max(1.0, expected),
+                qPrintable(QStringLiteral("case %1 (%2, B = %3 of N = %4, %5): evaluated %6, simulated %7")
+                               .arg(i)
+                               .arg(QString::fromStdString(kernelLoopName(c.member.loop)))
+                               .arg(c.member.kernel_block)
+                               .arg(c.problem.layer.n)
+                               .arg(QString::fromStdString(layoutName(c.problem.hardware.transfer->layout)))
+                               .arg(ev.duration)
+                               .arg(expected)));
+            blocked += c.member.kernel_block < c.problem.layer.n;
+            kernelsOuter += c.member.loop == KernelLoop::KernelsOuter && c.member.kernel_block < c.problem.layer.n;
+        }
+        QVERIFY(blocked > 100 && kernelsOuter > 50); // the cases streamed kernels
+    }
+
+    /// Worked on paper: a 1\u00d71\u00d73 input, four 1\u00d71 kernels in blocks
+    /// of 2, patches-outer, one group of the 3 patches, nchw, bursts of 8,
+    /// set-up 10, kernels preloaded. The group loads pixels 0-2 (one run,
+    /// block 0: 10 + 8); block 0's outputs are kernels 0-1 at 0-2 and 3-5,
+    /// one run in block 0 (10 + 8); block 1's are 6-8 and 9-11, one run
+    /// over blocks 0 and 1 (10 + 16); two computes: 64.
+    void blockedWritesByHand()
+    {
+        Problem p;
+        p.layer = Layer{1, 1, 3, 1, 1, 4, 1, 1, 0, 0, 0, 0};
+        p.hardware.mem_size = 1000;
+        p.hardware.nbop_pe = 1000;
+        p.hardware.transfer = Transfer{Layout::Nchw, 8, 10};
+        p.options.kernels_preloaded = true;
+        const KernelBlockedParams member{KernelLoop::PatchesOuter, PatchOrder::ZigZag, 2, 3};
+        const S1Instance in = regroupInstance(p, member);
+        QVERIFY(in.transfer);
+        const Groups one{{0, 1, 2}};
+        QCOMPARE(evaluate(in, one).duration, 64.0);
+        QCOMPARE(simulatedBlocked(p, one, member.loop, member.kernel_block), 64.0);
+    }
+
+    /// A grouped layer's kernel-blocked steps load some channel groups of a
+    /// pixel: not priced, so the regrouping keeps the linear cost there.
+    void groupedBlockedStaysLinear()
+    {
+        Problem p = paperExampleProblem(1000);
+        p.layer.group = 2;
+        p.hardware.transfer = Transfer{Layout::Nchw, 8, 20};
+        QVERIFY(!regroupInstance(p, {KernelLoop::KernelsOuter, PatchOrder::ZigZag, 1, 2}).transfer);
+        p.layer.group = 1;
+        QVERIFY(regroupInstance(p, {KernelLoop::KernelsOuter, PatchOrder::ZigZag, 1, 2}).transfer);
+        p.hardware.transfer = Transfer{Layout::Nchw, 1, 0}; // linear: the linear cost is exact
+        QVERIFY(!regroupInstance(p, {KernelLoop::KernelsOuter, PatchOrder::ZigZag, 1, 2}).transfer);
+    }
+
+    /// The incremental state of the kernel-blocked loops (backward tallies
+    /// included) after every kind of move, against evaluate() from scratch.
+    void blockedStateFollowsEveryMove()
+    {
+        std::mt19937 random(11);
+        int checked = 0;
+        for (int i = 0; i < 40; ++i) {
+            const BlockedCase c = randomBlockedCase(random);
+            Annealer annealer(c.instance, randomGroups(c.instance.patches, random), std::uint64_t(i));
+            Random coin(std::uint64_t(i) + 1);
+            for (int m = 0; m < 300; ++m) {
+                const Annealer::Proposal proposal = annealer.propose();
+                if (proposal == Annealer::Proposal::Applied && coin.below(3) == 0)
+                    annealer.undo();
+                const SearchState &s = annealer.state();
+                const double expected = evaluate(c.instance, s.groups()).duration;
+                QVERIFY2(std::abs(s.duration() - expected) < 1e-9 * std::max(1.0, expected),
+                    qPrintable(QStringLiteral("case %1, move %2: state %3, from scratch %4")
+                                   .arg(i)
+                                   .arg(m)
+                                   .arg(s.duration())
+                                   .arg(expected)));
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 10000);
     }
 
     /// After every proposal (accepted, undone or committed) the state's

@@ -9,6 +9,8 @@
 #include "render/KernelStrip.h"
 #include "render/Palette.h"
 
+#include "convoffload/simulate/TransferRuns.h"
+
 #include <QApplication>
 #include <QDragEnterEvent>
 #include <QDragLeaveEvent>
@@ -72,6 +74,7 @@ GridView::GridView(GridKind kind, QWidget *parent)
     setMouseTracking(true);
     setFocusPolicy(Qt::StrongFocus);
     setAccessibleName(kind == GridKind::Input ? QStringLiteral("Input grid") : QStringLiteral("Output grid"));
+    m_style.dmaRuns = kind == GridKind::Input; // drawn only under a transfer model
 }
 
 void GridView::setSource(const Problem *problem, const StepCursor *cursor)
@@ -85,6 +88,7 @@ void GridView::setSource(const Problem *problem, const StepCursor *cursor)
     // Cached: the layout is also redone when the cursor may be gone (teardown).
     m_streamsKernels = cursor && GridRenderer::streamsKernels(*cursor);
     m_breaksReload = cursor && GridRenderer::breaksReload(*cursor);
+    updateDmaLegend();
     m_rows = rows;
     m_cols = cols;
     m_hover.reset();
@@ -114,8 +118,26 @@ void GridView::setOutlineGroup(bool on)
     update();
 }
 
+void GridView::setDmaRuns(bool on)
+{
+    if (m_style.dmaRuns == on)
+        return;
+    m_style.dmaRuns = on;
+    updateDmaLegend();
+    updateLayout();
+    update();
+}
+
+void GridView::updateDmaLegend()
+{
+    m_dmaLegend.reset();
+    if (m_kind == GridKind::Input && m_style.dmaRuns && m_problem && m_cursor && m_problem->hardware.transfer)
+        m_dmaLegend = GridRenderer::dmaRunsLegend(GridRenderer::dmaRunOutlines(*m_problem, *m_cursor));
+}
+
 void GridView::refresh()
 {
+    updateDmaLegend();
     updateLayout(); // the heat-map legend grows with the reload count
     update();
 }
@@ -125,7 +147,11 @@ std::vector<LegendRow> GridView::legendRows() const
     if (!m_problem || !m_cursor)
         return {};
     if (m_kind == GridKind::Input) {
-        std::vector<LegendRow> rows = GridRenderer::inputLegend(*m_problem, *m_cursor, m_style);
+        GridStyle style = m_style;
+        style.dmaRuns = false; // from m_dmaLegend: the cursor may be gone by now
+        std::vector<LegendRow> rows = GridRenderer::inputLegend(*m_problem, *m_cursor, style);
+        if (m_dmaLegend && !rows.empty())
+            rows.back().items.push_back(*m_dmaLegend);
         // Always listed while a preview source is attached, so the layout
         // does not jump when a drag starts.
         if (m_preview && !rows.empty()) {
@@ -615,6 +641,27 @@ QString GridView::inputToolTip(int row, int col) const
         if (steps.size() > std::size_t(kMaxListedSteps))
             text += QStringLiteral(", … (%1 in all)").arg(steps.size());
         lines << (steps.size() == 1 ? QStringLiteral("loaded at step ") : QStringLiteral("loaded at steps ")) + text;
+    }
+    if (m_style.dmaRuns && m_problem->hardware.transfer) {
+        const DmaRunOutlines runs = GridRenderer::dmaRunOutlines(*m_problem, *m_cursor);
+        if (runs.shown) {
+            lines << QStringLiteral("this step\u2019s input load (%1): %2")
+                         .arg(fromStd(layoutName(runs.layout)), GridRenderer::dmaRunsText(runs));
+            const StoredInput stored = storedInput(*m_problem);
+            for (const DmaOutline &o : runs.outlines) {
+                if (!std::any_of(o.rows.begin(), o.rows.end(), [&](const QRect &r) { return r.contains(col, row); }))
+                    continue;
+                const auto at = [&](std::int64_t q) {
+                    return QStringLiteral("(%1,%2)").arg(stored.row0 + q / stored.cols).arg(stored.col0 + q % stored.cols);
+                };
+                QString where = QStringLiteral("in a DMA run over pixels %1\u2013%2").arg(at(o.first), at(o.last));
+                if (runs.layout == Layout::Nchw)
+                    where += QStringLiteral(", one in each channel plane that loads them: %1").arg(o.runs);
+                else if (o.runs > 1)
+                    where += QStringLiteral(" (%1 runs on these pixels)").arg(o.runs);
+                lines << where;
+            }
+        }
     }
     return lines.join(QLatin1Char('\n'));
 }

@@ -105,6 +105,9 @@ public Q_SLOTS:
     /// Input cells by reload count (loads so far) instead of state.
     void setHeatMap(bool on);
     void setOutlineGroup(bool on);
+    /// Input grid: outline the DMA runs of the step's input load under a
+    /// transfer model (GridStyle::dmaRuns; on by default, nothing without one).
+    void setDmaRuns(bool on);
     void fitToView();
     /// Rings one cell (an element a diagnostic names); nullopt clears it.
     void setHighlight(std::optional<GridCell> cell);
@@ -166,6 +169,11 @@ private:
     const StepCursor *m_cursor = nullptr;
     bool m_streamsKernels = false; // of m_cursor's strategy, read when it was set
     bool m_breaksReload = false; // m_cursor's simulation breaks the reload assumption, read when it was set
+    /// Input grid: the legend's DMA runs entry, read when the cursor was set
+    /// or moved (the legend is laid out again at teardown, when the cursor
+    /// may be gone); none without style.dmaRuns or a transfer model.
+    std::optional<LegendItem> m_dmaLegend;
+    void updateDmaLegend();
     int m_rows = 0, m_cols = 0; // of the grid shown, cached from m_problem
     GridStyle m_style;
     GridRenderer m_renderer;

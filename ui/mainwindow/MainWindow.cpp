@@ -316,6 +316,13 @@ void MainWindow::createMenus()
     heat->setShortcut(QKeySequence(tr("Ctrl+H")));
     heat->setToolTip(tr("Colour input pixels by how many times they have been loaded so far"));
     connect(heat, &QAction::toggled, m_inputGrid, &GridView::setHeatMap);
+    QAction *dmaRuns = m_viewMenu->addAction(tr("Outline &DMA Runs"));
+    dmaRuns->setObjectName(QStringLiteral("dmaRunsAction"));
+    dmaRuns->setCheckable(true);
+    dmaRuns->setChecked(m_inputGrid->style().dmaRuns);
+    dmaRuns->setToolTip(tr("Under a transfer model (hardware.transfer), outline each DMA run (descriptor) of the step's input "
+                           "load on the input grid"));
+    connect(dmaRuns, &QAction::toggled, m_inputGrid, &GridView::setDmaRuns);
     m_viewMenu->addAction(tr("&Fit Grids"), QKeySequence(tr("Ctrl+0")), this, [this] {
         m_inputGrid->fitToView();
         m_outputGrid->fitToView();

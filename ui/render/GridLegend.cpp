@@ -37,6 +37,7 @@ double itemWidth(const QFontMetricsF &fm, const LegendMetrics &m, const LegendIt
     case LegendItem::Kind::Swatch:
     case LegendItem::Kind::Hatch:
     case LegendItem::Kind::Outline:
+    case LegendItem::Kind::DashedOutline:
     case LegendItem::Kind::Marker:
     case LegendItem::Kind::Flag:
     case LegendItem::Kind::PartialFill:
@@ -81,6 +82,16 @@ void paintItem(QPainter &p, const QFontMetricsF &fm, const LegendMetrics &m, con
         p.drawRect(box.adjusted(1, 1, -1, -1));
         text(box.right() + m.gapIn, item.label);
         break;
+    case LegendItem::Kind::DashedOutline: { // as GridRenderer::paintDmaRuns draws it, in a loaded pixel
+        p.fillRect(box, Palette::pixel(PixelState::Loaded));
+        QPen pen(item.color, 2, Qt::CustomDashLine, Qt::FlatCap, Qt::MiterJoin);
+        pen.setDashPattern({2.0, 1.0});
+        p.setPen(pen);
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(box.adjusted(1, 1, -1, -1));
+        text(box.right() + m.gapIn, item.label);
+        break;
+    }
     case LegendItem::Kind::Marker:
         p.fillRect(box, Qt::white);
         p.setPen(QPen(frameColour(), 1));

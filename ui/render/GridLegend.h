@@ -21,7 +21,7 @@ namespace convoffload::ui {
 
 /// One entry of a legend.
 struct LegendItem {
-    enum class Kind { Swatch, Hatch, Outline, Gradient, Text, Marker, Flag, PartialFill, Corner };
+    enum class Kind { Swatch, Hatch, Outline, DashedOutline, Gradient, Text, Marker, Flag, PartialFill, Corner };
     Kind kind = Kind::Swatch;
     QColor color;
     QString label;

@@ -7,16 +7,20 @@
 #include "render/KernelStrip.h"
 #include "render/Palette.h"
 
+#include "convoffload/simulate/TransferRuns.h"
+
 #include <QBrush>
 #include <QLineF>
 #include <QPaintEngine>
 #include <QPainter>
+#include <QPainterPath>
 #include <QPen>
 #include <QVector>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <map>
 
 namespace convoffload::ui {
 
@@ -191,6 +195,8 @@ std::vector<LegendRow> GridRenderer::inputLegend(
             QStringLiteral("filled: share of the %1 channel groups on chip").arg(l.group), {}, {}});
     if (style.outlineGroup)
         row.items.push_back({K::Outline, Palette::cursor(), QStringLiteral("patches of the current group"), {}, {}});
+    if (style.dmaRuns && problem.hardware.transfer)
+        row.items.push_back(dmaRunsLegend(dmaRunOutlines(problem, cursor)));
     return {row};
 }
 
@@ -615,6 +621,93 @@ void GridRenderer::paintUnionOutline(
     painter.drawLines(lines);
 }
 
+DmaRunOutlines GridRenderer::dmaRunOutlines(const Problem &problem, const StepCursor &cursor)
+{
+    DmaRunOutlines out;
+    if (!problem.hardware.transfer)
+        return out;
+    out.layout = problem.hardware.transfer->layout;
+    out.burst = problem.hardware.transfer->burst;
+    const Moment m = cursor.moment();
+    const Trace &trace = cursor.result().trace;
+    if (m.step < 0 || m.step >= cursor.stepCount() || int(m.action) < int(Action::LoadInput)
+        || trace.actions.size() < std::size_t(m.step + 1) * kActionCount)
+        return out;
+    out.shown = true;
+    const ActionRecord &load = trace.record(m.step, Action::LoadInput);
+    const InputLoadRuns runs
+        = inputLoadRuns(problem, std::span<const SliceId>(trace.ids.data() + load.begin, std::size_t(load.end - load.begin)));
+    out.runs = std::int64_t(runs.runs.size());
+    out.blocks = runs.blocks();
+    // Stretches with the same pixels (a run in each channel plane under
+    // nchw) share an outline.
+    std::map<std::pair<std::int64_t, std::int64_t>, int> stretches;
+    for (const TransferRunPixels &p : runs.pixels)
+        ++stretches[{p.first, p.last}];
+    const StoredInput stored = storedInput(problem);
+    out.outlines.reserve(stretches.size());
+    for (const auto &[range, count] : stretches) {
+        DmaOutline o;
+        o.first = range.first;
+        o.last = range.second;
+        o.runs = count;
+        const std::int64_t y0 = range.first / stored.cols, y1 = range.second / stored.cols;
+        for (std::int64_t y = y0; y <= y1; ++y) {
+            const int x0 = y == y0 ? int(range.first % stored.cols) : 0;
+            const int x1 = y == y1 ? int(range.second % stored.cols) : stored.cols - 1;
+            o.rows.emplace_back(stored.col0 + x0, stored.row0 + int(y), x1 - x0 + 1, 1);
+            o.bounds |= o.rows.back();
+        }
+        out.outlines.push_back(std::move(o));
+    }
+    return out;
+}
+
+QString GridRenderer::dmaRunsText(const DmaRunOutlines &runs)
+{
+    return QStringLiteral("%1 %2, %3 %4 of %5")
+        .arg(runs.runs)
+        .arg(runs.runs == 1 ? QStringLiteral("run") : QStringLiteral("runs"))
+        .arg(runs.blocks)
+        .arg(runs.blocks == 1 ? QStringLiteral("block") : QStringLiteral("blocks"))
+        .arg(runs.burst);
+}
+
+LegendItem GridRenderer::dmaRunsLegend(const DmaRunOutlines &runs)
+{
+    return {LegendItem::Kind::DashedOutline, Palette::dmaRun(0),
+        runs.shown ? QStringLiteral("DMA runs of the step\u2019s load: %1").arg(dmaRunsText(runs))
+                   : QStringLiteral("DMA runs of the step\u2019s load (from a4)"),
+        {}, {}};
+}
+
+void GridRenderer::paintDmaRuns(QPainter &painter, const GridGeometry &geometry, const DmaRunOutlines &runs, QRect cells)
+{
+    cells &= geometry.allCells();
+    if (!runs.shown || cells.isEmpty() || geometry.cellSize < 3)
+        return; // thinner cells would show the dashes as noise
+    // The stroke is centred on the outline and clipped to its inside: what
+    // shows is an inner band, so two runs that touch keep their own edges.
+    const double band = std::clamp(geometry.cellSize * 0.12, 1.5, 3.0);
+    for (std::size_t i = 0; i < runs.outlines.size(); ++i) {
+        const DmaOutline &o = runs.outlines[i];
+        if (!o.bounds.intersects(cells))
+            continue;
+        QPainterPath path;
+        for (const QRect &r : o.rows)
+            path.addRect(geometry.rectOf(r));
+        path = path.simplified();
+        painter.save();
+        painter.setClipPath(path, Qt::IntersectClip);
+        QPen pen(Palette::dmaRun(i), 2 * band, Qt::CustomDashLine, Qt::FlatCap, Qt::MiterJoin);
+        pen.setDashPattern({2.0, 1.0});
+        painter.setPen(pen);
+        painter.setBrush(Qt::NoBrush);
+        painter.drawPath(path);
+        painter.restore();
+    }
+}
+
 void GridRenderer::paintInputCells(QPainter &painter, const GridGeometry &geometry, const Problem &problem,
     const StepCursor &cursor, const GridStyle &style, QRect cells)
 {
@@ -671,6 +764,8 @@ void GridRenderer::paintInputCells(QPainter &painter, const GridGeometry &geomet
                 parts.push_back(part);
         paintUnionOutline(painter, geometry, parts, Palette::cursor());
     }
+    if (style.dmaRuns && problem.hardware.transfer)
+        paintDmaRuns(painter, geometry, dmaRunOutlines(problem, cursor), cells);
     painter.restore();
 }
 

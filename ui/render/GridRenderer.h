@@ -36,6 +36,9 @@ struct GridStyle {
     bool title = true; // with labels: the title over the grids (exported figures leave it to the caption)
     bool kernelStrip = true; // input figures: the kernel strip under the grid
     bool reloadMarks = true; // output: mark every patch that breaks the reload assumption (SimulationResult::reload)
+    /// Input: under a transfer model, outline each DMA run of the moment's
+    /// step's input load (GridRenderer::dmaRunOutlines); nothing without one.
+    bool dmaRuns = false;
     /// A fixed figure font (export presets): every text of the figure at this
     /// size, axis indices included. Unset: a font sized to the target.
     std::optional<QFont> font;
@@ -84,6 +87,32 @@ struct GridFigureLayout {
     GridGeometry geometry;
 };
 
+/// One outline of the input grid's DMA runs: consecutive stored pixels, one
+/// rectangle per row they cover (cell units; a run goes on at the next row's
+/// start when it reaches a row's end).
+struct DmaOutline {
+    std::vector<QRect> rows;
+    QRect bounds;
+    std::int64_t first = 0, last = 0; // stored pixel indices (StoredInput), inclusive
+    /// The runs (or, for an nchw run that goes on into the next plane, its
+    /// part in one plane) over exactly these pixels: 1 under nhwc (more only
+    /// when runs share one pixel of a grouped layer); under nchw one in each
+    /// channel plane that loads them (C_in with one group).
+    int runs = 1;
+};
+
+/// The DMA runs of the moment's step's input load (docs/user/visualiser.md#dma-runs).
+struct DmaRunOutlines {
+    /// A transfer model is set and the moment is at or after the step's
+    /// input load (a4): the outlines show what the load moved.
+    bool shown = false;
+    Layout layout = Layout::Nchw;
+    std::int64_t runs = 0, blocks = 0, burst = 1; // the load's descriptors and blocks (the simulator's, kernels aside)
+    /// Distinct pixel stretches, in stored order: under nchw the runs of
+    /// every channel plane that load the same pixels share one.
+    std::vector<DmaOutline> outlines;
+};
+
 class GridRenderer {
 public:
     /// The padded input, one cell per pixel. `exposedCells` (cell units:
@@ -129,6 +158,18 @@ public:
     /// The first of `choices` (longest first) that fits on one line, the last
     /// elided when none does.
     static void paintTitle(QPainter &painter, const QRectF &rect, const QStringList &choices);
+
+    /// The DMA runs of the cursor's step's input load, from the core's
+    /// inputLoadRuns over the trace's a4 ids.
+    static DmaRunOutlines dmaRunOutlines(const Problem &problem, const StepCursor &cursor);
+    /// "12 runs, 30 blocks of 8": the load's descriptors and bursts.
+    static QString dmaRunsText(const DmaRunOutlines &runs);
+    /// The legend's entry for the outlines, naming the load's runs and blocks.
+    static LegendItem dmaRunsLegend(const DmaRunOutlines &runs);
+    /// Each outline that meets `cells`, inside its cells (an inner dashed
+    /// stroke, so touching runs keep apart and the group's outline, drawn
+    /// outside, stays visible), colours alternating in stored order.
+    static void paintDmaRuns(QPainter &painter, const GridGeometry &geometry, const DmaRunOutlines &runs, QRect cells);
 
     static QString momentText(const StepCursor &cursor); // "step 2/6, a4 load input"
     static QString inputTitle(const Problem &problem, const StepCursor &cursor);

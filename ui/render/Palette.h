@@ -85,6 +85,11 @@ struct Palette {
     /// from the data it moves (load, write) and the compute.
     static QColor setup() { return QColor(0x99, 0x99, 0x99); }
     static QColor cursor() { return QColor(0x00, 0x00, 0x00); }
+    /// DMA runs of a step's input load (dashed, inside the loaded cells):
+    /// blue and a dark vermillion in turn, so neighbouring runs differ; both
+    /// dark against the orange of a loaded pixel and apart from the
+    /// group's black outline.
+    static QColor dmaRun(std::size_t index) { return index % 2 ? QColor(0x99, 0x33, 0x00) : QColor(0x00, 0x72, 0xB2); }
     // Editing feedback. The receptive-field preview marks the pixels the
     // target group reads already in blue and those a drop adds in yellow
     // (dark vs light: they differ in lightness too), its outline in blue.

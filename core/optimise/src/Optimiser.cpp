@@ -176,6 +176,12 @@ OptimiseReport optimiseKernelBlocked(const Problem &problem, const OptimiseReque
             r.timed_out = g.search.timed_out;
             r.message += g.improved ? "; the search regrouped its patches into " + std::to_string(g.groups.size()) + " groups"
                                     : "; the search found no better grouping, so its own groups are kept";
+            // Under a transfer model: which cost the regrouping minimised
+            // (docs/reference/cli.md#under-a-transfer-model).
+            if (problem.hardware.transfer && !problem.hardware.transfer->isLinear())
+                r.message += g.transfer_cost
+                    ? " (the search minimised the transfer model's cost)"
+                    : " (the search minimised the paper's linear cost; every duration is simulated under the transfer model)";
         }
     } else if (timedOut) {
         r.status = OptimiseStatus::NoSolution;

@@ -143,8 +143,12 @@ S1Evaluation evaluate(const S1Instance &in, const Groups &groups)
     // previous group's union is kept and any other is loaded.
     std::vector<std::int64_t> lastGroup(std::size_t(in.pixels), -2);
     std::vector<int> loads(std::size_t(in.pixels), 0);
-    TransferTally transferLoads, transferWrites;
+    TransferTally transferLoads, transferWrites, firstLoad;
     std::vector<std::int64_t> items; // a step's loaded pixels, or a group's patches (transfer model)
+    // Kernels-outer under a transfer model also walks the groups backwards:
+    // each group's union, to price what the group after it does not hold.
+    const bool backward = in.transfer && in.transfer->needsBackward();
+    std::vector<std::vector<PixelId>> unions(backward ? groups.size() : 0);
     for (std::size_t k = 0; k < groups.size(); ++k) {
         items.clear();
         const std::int64_t gk = std::int64_t(k);
@@ -156,6 +160,8 @@ S1Evaluation evaluate(const S1Instance &in, const Groups &groups)
                 if (lastGroup[px] == gk)
                     continue;
                 ++unionSize;
+                if (backward)
+                    unions[k].push_back(px);
                 if (lastGroup[px] != gk - 1) {
                     ++ev.loaded_pixels;
                     if (in.transfer)
@@ -178,7 +184,10 @@ S1Evaluation evaluate(const S1Instance &in, const Groups &groups)
                 + " elements on chip, more than mem_size = " + std::to_string(in.mem_size));
         if (in.transfer) {
             std::sort(items.begin(), items.end());
-            transferLoads += in.transfer->input(items);
+            const TransferTally load = in.transfer->input(items);
+            transferLoads += load;
+            if (k == 0)
+                firstLoad = load;
             items.clear();
             for (PatchId p : groups[k])
                 if (std::int64_t(p) < in.patches)
@@ -187,7 +196,29 @@ S1Evaluation evaluate(const S1Instance &in, const Groups &groups)
             transferWrites += in.transfer->outputs(items);
         }
     }
-    ev.duration = in.transfer ? in.cost_per_group * double(ev.groups) + in.transfer->duration(transferLoads, transferWrites)
+    TransferTally backwardLoads, lastLoad;
+    if (backward) {
+        std::vector<char> inNext(std::size_t(in.pixels), 0); // the union of the group after k
+        for (std::size_t k = groups.size(); k-- > 0;) {
+            items.clear();
+            for (PixelId px : unions[k])
+                if (!inNext[px])
+                    items.push_back(in.transfer->storedIndex(px));
+            std::sort(items.begin(), items.end());
+            const TransferTally load = in.transfer->input(items);
+            backwardLoads += load;
+            if (k + 1 == groups.size())
+                lastLoad = load;
+            if (k + 1 < groups.size())
+                for (PixelId px : unions[k + 1])
+                    inNext[px] = 0;
+            for (PixelId px : unions[k])
+                inNext[px] = 1;
+        }
+    }
+    ev.duration = in.transfer ? in.cost_per_group * double(ev.groups)
+            + in.transfer->duration(
+                in.transfer->loads(transferLoads, backwardLoads, firstLoad, lastLoad), transferWrites, ev.groups)
                               : in.duration(ev.loaded_pixels, ev.groups);
     ev.feasible = ev.violation.empty();
     return ev;

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace convoffload::detail {
@@ -92,6 +93,22 @@ public:
         }
         return end();
     }
+
+    /// Each run of the input load that input() counts, [first, last]
+    /// addresses in ascending order (what the visualiser outlines, through
+    /// TransferRuns.h), recorded as input() closes them.
+    std::vector<std::pair<std::int64_t, std::int64_t>> inputRuns(std::span<const SliceId> slices)
+    {
+        m_recorded.clear();
+        m_record = true;
+        input(slices);
+        m_record = false;
+        std::sort(m_recorded.begin(), m_recorded.end());
+        return std::move(m_recorded);
+    }
+
+    /// The aligned blocks of `burst` elements the addresses [first, last] touch.
+    std::int64_t blocks(std::int64_t first, std::int64_t last) const { return blocks(Run{first, last}); }
 
     /// Kernels (ascending ids): kernel k is [k·E_K, (k+1)·E_K).
     TransferCounts kernels(std::span<const KernelId> kernels)
@@ -165,6 +182,8 @@ private:
         } else {
             ++l.middleRuns;
             l.middleBlocks += blocks(l.open);
+            if (m_record)
+                m_recorded.emplace_back(l.open.start, l.open.end);
         }
         l.open = {first, last};
     }
@@ -173,6 +192,8 @@ private:
     {
         ++m_counts.runs;
         m_counts.blocks += blocks(r);
+        if (m_record)
+            m_recorded.emplace_back(r.start, r.end);
     }
 
     /// Lanes in ascending order are ascending address ranges: a lane's
@@ -212,6 +233,8 @@ private:
     std::vector<Lane> m_lanes;
     std::vector<std::size_t> m_touched;
     TransferCounts m_counts;
+    bool m_record = false; // inputRuns: keep every run closed in m_recorded
+    std::vector<std::pair<std::int64_t, std::int64_t>> m_recorded;
 };
 
 } // namespace convoffload::detail

@@ -131,14 +131,29 @@ S1Instance blockInstance(const Problem &problem, const KernelBlockedParams &memb
     return in;
 }
 
+S1Instance regroupInstance(const Problem &problem, const KernelBlockedParams &member, const OptimiseSettings &settings)
+{
+    S1Instance in = blockInstance(problem, member, settings);
+    in.transfer = S1TransferCost::makeKernelBlocked(problem, member.loop, member.kernel_block);
+    if (in.transfer)
+        in.cost_per_group = double(ceilDiv(std::int64_t(problem.layer.n), member.kernel_block)) * problem.hardware.t_acc;
+    return in;
+}
+
 RegroupResult regroupKernelBlocked(const Problem &problem, const FamilyMember &start, const OptimiseSettings &settings,
     const SearchOptions &options, const OptimiseControl &control)
 {
-    const S1Instance instance = blockInstance(problem, start.params, settings);
+    const S1Instance instance = regroupInstance(problem, start.params, settings);
     const std::vector<KernelBlock> blocks = kernelBlocks(problem.layer.n, start.params.kernel_block);
+    SearchOptions searchOptions = options;
+    // The linear instance's bound counts kernels-outer's input at every
+    // pass, more than the turns load: no bound of the transfer cost there.
+    if (instance.transfer && start.params.loop == KernelLoop::KernelsOuter)
+        searchOptions.stop_at_lower_bound = false;
     RegroupResult result;
     result.start = start;
-    result.search = searchOptimise(instance, options, control);
+    result.transfer_cost = instance.transfer.has_value();
+    result.search = searchOptimise(instance, searchOptions, control);
     result.groups = memberGroups(problem.layer, start.params);
     result.steps = kernelBlockedSteps(result.groups, blocks, start.params.loop);
     result.row = start.row;

@@ -16,6 +16,7 @@ SearchState::SearchState(const S1Instance &instance, const Groups &start)
     m_union.assign(groupIds, {});
     m_groupMemoryExcess.assign(groupIds, 0);
     m_groupLoad.assign(groupIds, {});
+    m_groupLoadBack.assign(groupIds, {});
     m_groupWrite.assign(groupIds, {});
     m_groupOf.assign(std::size_t(instance.patches), -1);
     m_indexInGroup.assign(std::size_t(instance.patches), -1);
@@ -53,6 +54,7 @@ SearchState::SearchState(const S1Instance &instance, const Groups &start)
     if (instance.transfer)
         for (int pos = 0; pos < int(m_order.size()); ++pos) {
             refreshLoad(pos);
+            refreshLoadBack(pos);
             refreshWrite(m_order[pos]);
         }
 }
@@ -72,6 +74,23 @@ void SearchState::refreshLoad(int position)
     m_transferLoads -= m_groupLoad[group];
     m_transferLoads += now;
     m_groupLoad[group] = now;
+}
+
+void SearchState::refreshLoadBack(int position)
+{
+    if (!m_instance->transfer || !m_instance->transfer->needsBackward() || position < 0 || position >= int(m_order.size()))
+        return;
+    const S1TransferCost &cost = *m_instance->transfer;
+    const int group = m_order[position];
+    m_items.clear();
+    for (PixelId px : m_union[group])
+        if (!holdsAt(position + 1, px))
+            m_items.push_back(cost.storedIndex(px));
+    std::sort(m_items.begin(), m_items.end());
+    const TransferTally now = cost.input(m_items);
+    m_transferLoadsBack -= m_groupLoadBack[group];
+    m_transferLoadsBack += now;
+    m_groupLoadBack[group] = now;
 }
 
 void SearchState::refreshWrite(int group)
@@ -266,6 +285,8 @@ void SearchState::movePatch(PatchId patch, int toGroup)
         // them (their predecessor's union changed).
         for (int pos : {fromPos, fromPos + 1, toPos, toPos + 1})
             refreshLoad(pos); // twice when they meet: harmless
+        for (int pos : {fromPos - 1, fromPos, toPos - 1, toPos})
+            refreshLoadBack(pos); // walking backwards, the steps before them
         refreshWrite(from);
         refreshWrite(toGroup);
     }
@@ -292,6 +313,8 @@ void SearchState::reverse(int first, int last)
     // and the one after it, loads something else now.
     for (int pos = first; pos <= last + 1 && m_instance->transfer; ++pos)
         refreshLoad(pos);
+    for (int pos = first - 1; pos <= last && m_instance->transfer; ++pos)
+        refreshLoadBack(pos);
 }
 
 int SearchState::insertEmptyGroup(int position)
@@ -307,8 +330,9 @@ int SearchState::insertEmptyGroup(int position)
     m_freeIds.pop_back();
     m_order.insert(m_order.begin() + position, id);
     renumberFrom(position);
-    m_groupLoad[id] = m_groupWrite[id] = {}; // empty: loads and writes nothing
+    m_groupLoad[id] = m_groupLoadBack[id] = m_groupWrite[id] = {}; // empty: loads and writes nothing
     refreshLoad(position + 1);
+    refreshLoadBack(position - 1);
     return id;
 }
 
@@ -327,9 +351,11 @@ void SearchState::removeEmptyGroup(int position)
     applyAccumulated();
     // An empty group loads and writes nothing; its successor's load changes.
     m_transferLoads -= m_groupLoad[id];
+    m_transferLoadsBack -= m_groupLoadBack[id];
     m_transferWrites -= m_groupWrite[id];
-    m_groupLoad[id] = m_groupWrite[id] = {};
+    m_groupLoad[id] = m_groupLoadBack[id] = m_groupWrite[id] = {};
     refreshLoad(position);
+    refreshLoadBack(position - 1);
 }
 
 } // namespace convoffload::search

@@ -33,8 +33,16 @@ public:
     double duration() const
     {
         const S1Instance &in = *m_instance;
-        return in.transfer ? in.cost_per_group * double(groupCount()) + in.transfer->duration(m_transferLoads, m_transferWrites)
-                           : in.duration(m_loadedPixels, groupCount());
+        if (!in.transfer)
+            return in.duration(m_loadedPixels, groupCount());
+        TransferTally first, last; // kernels-outer's turns keep the end groups' pixels
+        if (!m_order.empty()) {
+            first = m_groupLoad[m_order.front()];
+            last = m_groupLoadBack[m_order.back()];
+        }
+        return in.cost_per_group * double(groupCount())
+            + in.transfer->duration(
+                in.transfer->loads(m_transferLoads, m_transferLoadsBack, first, last), m_transferWrites, groupCount());
     }
 
     int groupOf(PatchId p) const { return m_groupOf[p]; }
@@ -91,6 +99,9 @@ private:
     /// `position` (what its predecessor does not hold), O(|U| log |U|), or
     /// a group's write.
     void refreshLoad(int position);
+    /// The same walking backwards (S1TransferCost::needsBackward): what the
+    /// group's successor does not hold.
+    void refreshLoadBack(int position);
     void refreshWrite(int group);
 
     const S1Instance *m_instance;
@@ -116,8 +127,8 @@ private:
 
     // Under a transfer model: each group's load (at its position) and
     // write, and their sums; integers, so no rounding drifts over moves.
-    std::vector<TransferTally> m_groupLoad, m_groupWrite; // by group id
-    TransferTally m_transferLoads, m_transferWrites;
+    std::vector<TransferTally> m_groupLoad, m_groupLoadBack, m_groupWrite; // by group id
+    TransferTally m_transferLoads, m_transferLoadsBack, m_transferWrites;
     std::vector<std::int64_t> m_items; // scratch of refreshLoad / refreshWrite
 
     std::int64_t m_loadedPixels = 0;

@@ -49,6 +49,16 @@ std::vector<KernelBlockedParams> chosenMembers(const Problem &problem, const Fam
 /// Throws InstanceError as makeS1Instance does.
 S1Instance blockInstance(const Problem &problem, const KernelBlockedParams &member, const OptimiseSettings &settings = {});
 
+/// The instance regroupKernelBlocked searches: blockInstance, and under a
+/// transfer model that S1TransferCost::makeKernelBlocked prices (one channel
+/// group, a burst above 1 or a set-up, outputs written at the next step)
+/// with its `transfer` set, so evaluate() and the search minimise the
+/// transfer model's cost of the member's loop
+/// (docs/reference/cli.md#under-a-transfer-model); its cost per group is then
+/// the blocks' computes alone (the kernels' reloads are the transfer
+/// model's). Throws as blockInstance does.
+S1Instance regroupInstance(const Problem &problem, const KernelBlockedParams &member, const OptimiseSettings &settings = {});
+
 struct RegroupResult {
     FamilyMember start; // the member regrouped
     OptimiseResult search; // the search on blockInstance: its groups, moves' history and seconds
@@ -56,6 +66,7 @@ struct RegroupResult {
     ComputeSteps steps; // `groups` run in the member's loop and blocks
     CompareRow row; // the exact simulation of `steps` (no trace, no functional check)
     bool improved = false; // the search's groups simulate strictly shorter than the member and are valid
+    bool transfer_cost = false; // the search minimised the transfer model's cost (regroupInstance), not the linear one
 };
 
 /// Regroups `start`'s patches by searchOptimise on blockInstance and keeps
