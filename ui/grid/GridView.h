@@ -147,6 +147,12 @@ private:
     int cols() const { return m_cols; }
     QSizeF sceneSize() const { return QSizeF(cols(), rows()); }
     std::vector<LegendRow> legendRows() const;
+    /// Every entry the legend may show while the layer, the style and the
+    /// edit mode stay as they are (the reload corner, the partly computed
+    /// outputs, the heat map's counts at any step): the room kept for the
+    /// legend, so that the grid does not move or shrink when an entry comes
+    /// or goes with another strategy or step.
+    std::vector<LegendRow> reservedLegendRows() const;
     /// Recomputes title, axes, viewport and legend; keeps the view fitted or
     /// keeps its centre when the viewport changes.
     void updateLayout();
@@ -173,6 +179,7 @@ private:
     bool m_fitted = true; // follow the widget size until the user zooms or pans
     QRectF m_title, m_topAxis, m_leftAxis, m_viewport, m_kernelStrip, m_legend;
     LegendCache m_legendCache;
+    LegendCache m_reservedLegendCache; // the height of reservedLegendRows()
     // panning (the left button without edit mode, else the middle button or space + left)
     QPoint m_pressPos, m_lastPos;
     bool m_panning = false, m_dragging = false;
