@@ -171,6 +171,8 @@ void MainWindow::createViews()
     // The output grid edits the current strategy's groups: select patches,
     // drag them onto another group's patch, or press 1-9 / N.
     m_outputGrid->setEditable(m_groups->model());
+    // The patches selected on the grid are selected, and scrolled to, in the Groups dock.
+    connect(m_outputGrid, &GridView::selectionChanged, this, [this] { m_groups->showPatches(m_outputGrid->selectedPatches()); });
     // While a drag hovers over a group (on the grid or in the dock), the
     // input grid shows the receptive field that group would have.
     m_inputGrid->setDropPreview(m_groups->model()->dropPreview());
