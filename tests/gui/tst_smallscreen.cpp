@@ -4,13 +4,19 @@
 // Optimise dialog keeps its buttons on the screen, and a window saved on a
 // larger screen reopens within this one (issue 41, item 8).
 
+#include "charts/ChartFactory.h"
+#include "charts/ChartsPanel.h"
 #include "document/ProjectDocument.h"
 #include "mainwindow/MainWindow.h"
 #include "optimise/OptimiseDialog.h"
 
 #include "convoffload/io/ProjectFile.h"
 
+#include "ChartTexts.h"
+
 #include <QAbstractSpinBox>
+#include <QChart>
+#include <QLegend>
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QScrollArea>
@@ -128,6 +134,40 @@ private slots:
                 qInfo("%s %dx%d", qPrintable(d->objectName()), d->width(), d->height());
         qInfo("centre %dx%d, minimum %dx%d", window.centralWidget()->width(), window.centralWidget()->height(),
             window.centralWidget()->minimumSizeHint().width(), window.centralWidget()->minimumSizeHint().height());
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // A fresh configuration at 1024\u00d7600: every chart tab's legend
+    // reads whole in the narrow Charts dock, its last entry too (Qt cut the
+    // footprint's "mem_size = 65536" to "..."): the legend takes its short
+    // labels, then smaller type (fitChartLegend).
+    void chartLegendsFit_data()
+    {
+        QTest::addColumn<QString>("project");
+        QTest::newRow("lenet5-conv1") << QStringLiteral("lenet5-conv1.json");
+        QTest::newRow("streaming resnet18") << QStringLiteral("streaming/resnet18-layer3-conv.json");
+    }
+    void chartLegendsFit()
+    {
+        QFETCH(QString, project);
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFile(sample(qPrintable(project))));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.document()->busy() && window.document()->cursor(), 30000);
+        ChartsPanel *charts = window.charts();
+        QStringList problems;
+        for (ChartsPanel::Tab tab :
+            {ChartsPanel::FootprintTab, ChartsPanel::DurationsTab, ChartsPanel::CumulativeTab, ChartsPanel::SweepTab}) {
+            charts->setCurrentTab(tab);
+            QTRY_VERIFY_WITH_TIMEOUT(!window.document()->busy(), 30000);
+            QTest::qWait(50);
+            QChart *chart = charts->chart(tab);
+            for (const QString &cut : cutLegendTexts(chart))
+                problems << QStringLiteral("tab %1 (%2 px): %3").arg(tab).arg(chart->size().width()).arg(cut);
+            // Legible: never under the smallest text on screen.
+            QVERIFY(chart->legend()->font().pointSizeF() >= kScreenLegendMinPoints - 1e-9);
+        }
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
     }
 
