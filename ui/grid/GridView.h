@@ -97,7 +97,9 @@ public:
     QStringList titles() const;
 
     QSize sizeHint() const override { return QSize(420, 420); }
-    QSize minimumSizeHint() const override { return QSize(160, 160); }
+    /// 140 tall: at 1024×600 a network's dock over an open layer needs the
+    /// height (the grids get theirs back when a layer opens from it).
+    QSize minimumSizeHint() const override { return QSize(160, 140); }
 
 public Q_SLOTS:
     /// The cursor moved (or its result changed): repaint.

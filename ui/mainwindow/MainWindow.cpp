@@ -43,6 +43,7 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QSplitter>
+#include <QScrollArea>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
@@ -118,7 +119,14 @@ void MainWindow::createViews()
     connect(m_startPage, &StartPage::sampleRequested, this, &MainWindow::openSample);
     connect(m_startPage, &StartPage::guideRequested, this, [this] { showGuide(this); });
     m_centre = new QStackedWidget(this);
-    m_centre->addWidget(m_startPage);
+    // The start page scrolls rather than holding the centre's height: at
+    // 1024×600 it kept an opened network's dock to 200 px (3 rows of the
+    // table, a 60 px chart).
+    auto *startScroll = new QScrollArea(this);
+    startScroll->setWidgetResizable(true);
+    startScroll->setFrameShape(QFrame::NoFrame);
+    startScroll->setWidget(m_startPage);
+    m_centre->addWidget(startScroll);
     m_centre->addWidget(centre);
     setCentralWidget(m_centre);
 

@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSettings>
 #include <QTabWidget>
@@ -83,6 +84,12 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     m_tree->setRootIsDecorated(false);
     m_tree->setUniformRowHeights(true);
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The best strategy's long names ("Kernel-blocked row-by-row
+    // kernels-outer B=8") pushed the duration and the share out of a narrow
+    // dock (1024×600): the column is capped (fitBestColumn), the name
+    // elided in its middle and whole in the cell's tooltip.
+    m_tree->header()->setSectionResizeMode(BestColumn, QHeaderView::Interactive);
+    m_tree->setTextElideMode(Qt::ElideMiddle);
     m_tree->setToolTip(tr("Double-click a layer to open it in every view"));
     connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         const int index = item ? item->data(NameColumn, Qt::UserRole).toInt() : -1;
@@ -326,6 +333,20 @@ QString NetworkPanel::badgeMeaning(const QString &badge)
     return {};
 }
 
+void NetworkPanel::fitBestColumn()
+{
+    m_tree->resizeColumnToContents(BestColumn);
+    const int cap = std::max(120, m_tree->viewport()->width() * 2 / 5);
+    if (m_tree->columnWidth(BestColumn) > cap)
+        m_tree->setColumnWidth(BestColumn, cap);
+}
+
+void NetworkPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitBestColumn();
+}
+
 void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
 {
     for (std::size_t i = 0; i < analysis.layers.size() && int(i) < m_tree->topLevelItemCount(); ++i) {
@@ -333,6 +354,7 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
         QTreeWidgetItem *item = m_tree->topLevelItem(int(i));
         const LayerCandidate *best = l.bestCandidate();
         item->setText(BestColumn, best ? QString::fromStdString(best->row.name) : tr("(none valid)"));
+        item->setToolTip(BestColumn, item->text(BestColumn));
         item->setText(DurationColumn, best ? cycles(best->row.total_duration) : QStringLiteral("–"));
         item->setText(ShareColumn,
             analysis.total_duration > 0 ? QStringLiteral("%1 %").arg(100.0 * l.duration() / analysis.total_duration, 0, 'f', 1)
@@ -384,6 +406,7 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
     // Reset Layout could not undo it). The user drags the dock taller.
     const int width = std::max(400, m_chartScroll->viewport()->width());
     m_chartScroll->setMinimumHeight(std::min(m_plotView->heightForWidth(width), 6 * fontMetrics().height()));
+    fitBestColumn();
 }
 
 bool NetworkPanel::startOptimisation(double seconds)

@@ -113,7 +113,12 @@ signals:
     /// An optimisation finished (or was stopped) and its strategies were added.
     void optimised();
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    /// The Best strategy column as wide as its names, at most 2/5 of the table.
+    void fitBestColumn();
     /// Saves the network to `path`, or where the user chooses when it is
     /// empty, and says why a save failed. False when cancelled or failed.
     bool saveNetworkOrAsk(QString path);
