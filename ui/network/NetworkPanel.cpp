@@ -51,6 +51,7 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     , m_summary(new QLabel(tr("No network: File › Import Network (ONNX)… or Open network…"), this))
     , m_progress(new QProgressBar(this))
     , m_stop(new QToolButton(this))
+    , m_updateLayer(new QToolButton(this))
 {
     m_open->setText(tr("Open network…"));
     connect(m_open, &QToolButton::clicked, this, &NetworkPanel::chooseAndOpen);
@@ -68,8 +69,19 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     m_stop->setToolTip(tr("Stop the analysis, or the optimisation (what it found so far is kept)"));
     m_stop->setVisible(false);
     connect(m_stop, &QToolButton::clicked, this, &NetworkPanel::stop);
+    m_updateLayer->setText(tr("Update layer in network"));
+    m_updateLayer->setObjectName(QStringLiteral("updateLayerInNetwork"));
+    m_updateLayer->setToolTip(tr("Put the layer shown, as edited (shape, strategies; hardware if you choose), back into "
+                                 "the network and analyse it again (Save network keeps it)"));
+    m_updateLayer->setEnabled(false);
+    connect(m_updateLayer, &QToolButton::clicked, this, &NetworkPanel::updateLayerRequested);
     m_progress->setVisible(false);
     m_progress->setMaximumWidth(200);
+    // It takes the room the buttons leave: with its own minimum beside them,
+    // an analysis (a layer put back at 1024×600) widened the dock for good
+    // (QMainWindow does not give a dock's room back) and cut the side docks.
+    m_progress->setMinimumWidth(40);
+    m_progress->setSizePolicy(QSizePolicy::Ignored, m_progress->sizePolicy().verticalPolicy());
     m_summary->setWordWrap(true);
 
     m_tree->setColumnCount(ColumnCount);
@@ -137,6 +149,10 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
+    // A row of its own, shown while a layer of this network is open: in the
+    // row above it made the dock wider than a 1024×600 window has room for.
+    layout->addWidget(m_updateLayer, 0, Qt::AlignLeft);
+    m_updateLayer->setVisible(false);
     layout->addWidget(m_tabs, 1);
     layout->addWidget(m_summary);
 
@@ -241,6 +257,8 @@ void NetworkPanel::setNetwork(const Network &network, const QString &path)
 {
     stop();
     ++m_generation;
+    m_updateLayer->setVisible(false); // no layer of this network is open yet
+    m_updateLayer->setEnabled(false);
     m_network = network;
     m_analysis.reset();
     m_lastOptimisation.reset();
@@ -302,6 +320,84 @@ Project NetworkPanel::layerProject(int index, int &best) const
     project.strategies.push_back(candidate->spec);
     best = int(project.strategies.size() - 1);
     return project;
+}
+
+void NetworkPanel::setOpenLayer(int index, const Project &asOpened)
+{
+    m_openAddedBest.reset();
+    if (!m_network || index < 0 || index >= int(m_network->layers.size())) {
+        m_openLayer = -1;
+        m_updateLayer->setEnabled(false);
+        m_updateLayer->setVisible(false);
+        return;
+    }
+    m_openLayer = index;
+    m_openGeneration = m_generation;
+    m_openInNetwork = asOpened;
+    // layerProject adds the analysis's best when the layer does not hold it.
+    const std::vector<StrategySpec> &own = m_network->layers[std::size_t(index)].strategies;
+    if (asOpened.strategies.size() == own.size() + 1)
+        m_openAddedBest = asOpened.strategies.back();
+    m_updateLayer->setEnabled(false);
+    m_updateLayer->setVisible(true);
+}
+
+int NetworkPanel::openLayer() const { return m_openGeneration == m_generation ? m_openLayer : -1; }
+
+void NetworkPanel::showOpenLayerProject(const Project &shown)
+{
+    m_updateLayer->setVisible(openLayer() >= 0);
+    m_updateLayer->setEnabled(openLayer() >= 0 && shown != m_openInNetwork && !m_optimiseJob.isRunning());
+}
+
+bool NetworkPanel::hardwareDiffers(const Project &project) const
+{
+    return m_network && (project.problem.hardware != m_network->hardware || project.problem.options != m_network->options);
+}
+
+QString NetworkPanel::updateOpenLayer(const Project &project, bool hardwareToo, bool *ok)
+{
+    if (ok)
+        *ok = false;
+    const int index = openLayer();
+    if (index < 0)
+        return tr("The layer shown was not opened from the open network.");
+    if (m_optimiseJob.isRunning())
+        return tr("The network is being optimised: stop it or wait before updating a layer.");
+    if (const std::vector<std::string> problems = project.problem.layer.problems(); !problems.empty())
+        return tr("The layer cannot go back into the network: %1").arg(QString::fromStdString(problems.front()));
+    if (hardwareToo)
+        if (const std::vector<std::string> problems = project.problem.hardware.problems(); !problems.empty())
+            return tr("This hardware does not suit the network: %1").arg(QString::fromStdString(problems.front()));
+    Network changed = *m_network;
+    NetworkLayer &layer = changed.layers[std::size_t(index)];
+    layer.layer = project.problem.layer;
+    layer.data = project.data;
+    layer.strategies.clear();
+    for (const StrategySpec &spec : project.strategies)
+        if (!(m_openAddedBest && spec == *m_openAddedBest)) // the analysis finds it again
+            layer.strategies.push_back(spec);
+    if (hardwareToo) {
+        changed.hardware = project.problem.hardware;
+        changed.options = project.problem.options;
+    }
+    const QString name = QString::fromStdString(layer.name);
+    const bool sharedChanged = hardwareToo && hardwareDiffers(project);
+    setNetwork(changed, m_path);
+    m_modified = true; // setNetwork took it for a network as opened
+    m_saveNetwork->setEnabled(true);
+    // Still the layer shown, now as the network holds it.
+    m_openLayer = index;
+    m_openGeneration = m_generation;
+    m_openInNetwork = project;
+    m_updateLayer->setEnabled(false);
+    m_updateLayer->setVisible(true);
+    if (ok)
+        *ok = true;
+    return sharedChanged ? tr("Layer %1 and its hardware put back into the network; every layer is analysed again (Save "
+                              "network keeps it)")
+                               .arg(name)
+                         : tr("Layer %1 put back into the network and analysed again (Save network keeps it)").arg(name);
 }
 
 void NetworkPanel::fillLayers()
