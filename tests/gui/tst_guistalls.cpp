@@ -13,6 +13,7 @@
 #include "StallMonitor.h"
 #include "charts/ChartsPanel.h"
 #include "document/ProjectDocument.h"
+#include "grid/GridView.h"
 #include "mainwindow/DockTitles.h"
 #include "mainwindow/MainWindow.h"
 #include "network/NetworkPanel.h"
@@ -148,6 +149,28 @@ QStringList stallsOver(double ceilingMs)
     return out;
 }
 
+/// A 1024\u00d71024 layer (one channel, one 3\u00d73 kernel: 1,044,484
+/// patches) with ZigZag G = 64 (16,129 steps) and G = 10 (104,449 steps),
+/// written in `dir`.
+QString writeLayer1024(const QTemporaryDir &dir)
+{
+    const QString path = dir.filePath(QStringLiteral("big.json"));
+    QFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {};
+    file.write(R"({"format": "convoffload-project", "version": 1,
+            "layer": {"c_in": 1, "h_in": 1024, "w_in": 1024, "h_k": 3, "w_k": 3, "n": 1, "stride_h": 1, "stride_w": 1,
+                      "pad_top": 0, "pad_bottom": 0, "pad_left": 0, "pad_right": 0},
+            "hardware": {"mem_size": 1000000, "nbop_pe": 576, "t_l": 1, "t_w": 1, "t_acc": 1,
+                         "dram_size": 100000000, "max_loads_per_element": 2},
+            "options": {"kernels_preloaded": false, "write_policy": "next-step", "padding_in_dram": true},
+            "data": {"seed": 1},
+            "strategies": [{"name": "ZigZag", "kind": "zigzag", "group_size": 64},
+                           {"name": "ZigZag G=10", "kind": "zigzag", "group_size": 10}]})");
+    file.close();
+    return path;
+}
+
 } // namespace
 
 class TestGuiStalls : public QObject {
@@ -253,19 +276,8 @@ private slots:
     void layer1024()
     {
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("big.json"));
-        QFile file(path);
-        QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write(R"({"format": "convoffload-project", "version": 1,
-            "layer": {"c_in": 1, "h_in": 1024, "w_in": 1024, "h_k": 3, "w_k": 3, "n": 1, "stride_h": 1, "stride_w": 1,
-                      "pad_top": 0, "pad_bottom": 0, "pad_left": 0, "pad_right": 0},
-            "hardware": {"mem_size": 1000000, "nbop_pe": 576, "t_l": 1, "t_w": 1, "t_acc": 1,
-                         "dram_size": 100000000, "max_loads_per_element": 2},
-            "options": {"kernels_preloaded": false, "write_policy": "next-step", "padding_in_dram": true},
-            "data": {"seed": 1},
-            "strategies": [{"name": "ZigZag", "kind": "zigzag", "group_size": 64},
-                           {"name": "ZigZag G=10", "kind": "zigzag", "group_size": 10}]})");
-        file.close();
+        const QString path = writeLayer1024(dir);
+        QVERIFY(!path.isEmpty());
         app()->clearStalls();
         MainWindow window;
         window.resize(1280, 800);
@@ -288,6 +300,73 @@ private slots:
         if (!app()->stalls().empty())
             qInfo("known stalls: %s", qPrintable(app()->describe().join(QStringLiteral("; "))));
         QVERIFY2(stallsOver(300).isEmpty(), qPrintable(stallsOver(300).join(QLatin1Char('\n'))));
+    }
+
+    // The 1024\u00d71024 layer's interactions beyond tabs and strategies
+    // (issue 41: 65-95 ms of GUI-thread time): stepping one step, to the
+    // end and back, playing, zooming and fitting both grids, each measured
+    // with the paints it causes. CONVOFFLOAD_STALL_REPORT=1 prints each.
+    void layer1024Interactions()
+    {
+        QTemporaryDir dir;
+        const QString path = writeLayer1024(dir);
+        QVERIFY(!path.isEmpty());
+        MainWindow window;
+        window.resize(1280, 800);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFile(path));
+        ProjectDocument *doc = window.document();
+        QTRY_VERIFY_WITH_TIMEOUT(doc->simulation() && doc->cursor(), 60'000);
+        waitForJobs(window, 5'000); // the sweep of a million patches is not measured here
+        settle();
+        app()->clearStalls();
+        for (const int strategy : {0, 1}) {
+            doc->setCurrentStrategy(strategy);
+            QTRY_VERIFY_WITH_TIMEOUT(doc->simulation() && doc->cursor() && !doc->busy(), 60'000);
+            settle();
+            const int steps = doc->cursor()->stepCount();
+            const QString name = QString::fromStdString(doc->project().strategies[std::size_t(strategy)].name);
+            activity(name + QStringLiteral(" \u203a step"));
+            for (int k = 1; k <= 10; ++k) {
+                app()->measure(QStringLiteral("step forward"), [&] { doc->seek({k, Action::Compute}); });
+                settle(30);
+            }
+            activity(name + QStringLiteral(" \u203a to the end and back"));
+            app()->measure(QStringLiteral("step to the end"), [&] { doc->seek({steps - 1, Action::Compute}); });
+            settle();
+            app()->measure(QStringLiteral("step to the start"), [&] { doc->seek({0, Action::Compute}); });
+            settle();
+            activity(name + QStringLiteral(" \u203a zoom"));
+            for (GridView *grid : {window.inputGrid(), window.outputGrid()}) {
+                for (int i = 0; i < 4; ++i) {
+                    app()->measure(QStringLiteral("zoom in"), [&] { grid->zoomIn(); });
+                    settle(30);
+                }
+                app()->measure(QStringLiteral("fit"), [&] { grid->fitToView(); });
+                settle(30);
+            }
+        }
+        activity(QString());
+        // Not yet under 50 ms (2026-12-02, 2 shared cores): the first repaint
+        // after a jump to the last step and back, 77-93 ms, one UpdateRequest
+        // of the window (seen as the chart scene's queued update when the
+        // cursors move): both grids compute the colour of each of their
+        // million cells (GridRenderer::paintCellColours, StepCursor::patch
+        // and ::pixel per cell, perf) and scale the image down to about
+        // 400 px, about 40 ms a grid. Stepping one step (10-16 ms), zooming
+        // and fitting (under 46 ms) are under. What remains, and at most
+        // 300 ms:
+        if (!app()->stalls().empty())
+            qInfo("known stalls: %s", qPrintable(app()->describe().join(QStringLiteral("; "))));
+        QVERIFY2(stallsOver(300).isEmpty(), qPrintable(stallsOver(300).join(QLatin1Char('\n'))));
+        // The stepping and zooming themselves (the actions, not the paints) stay under the limit.
+        QStringList actions;
+        for (const convoffload::test::Stall &stall : app()->stalls())
+            if (stall.what.startsWith(QStringLiteral("step ")) || stall.what.startsWith(QStringLiteral("zoom"))
+                || stall.what == QStringLiteral("fit"))
+                actions << QStringLiteral("%1 ms: %2").arg(stall.ms, 0, 'f', 1).arg(stall.what);
+        QVERIFY2(actions.isEmpty(), qPrintable(actions.join(QLatin1Char('\n'))));
     }
 };
 
