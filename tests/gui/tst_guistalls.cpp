@@ -348,25 +348,22 @@ private slots:
             }
         }
         activity(QString());
-        // Not yet under 50 ms (2026-12-02, 2 shared cores): the first repaint
-        // after a jump to the last step and back, 77-93 ms, one UpdateRequest
-        // of the window (seen as the chart scene's queued update when the
-        // cursors move): both grids compute the colour of each of their
-        // million cells (GridRenderer::paintCellColours, StepCursor::patch
-        // and ::pixel per cell, perf) and scale the image down to about
-        // 400 px, about 40 ms a grid. Stepping one step (10-16 ms), zooming
-        // and fitting (under 46 ms) are under. What remains, and at most
-        // 300 ms:
-        if (!app()->stalls().empty())
-            qInfo("known stalls: %s", qPrintable(app()->describe().join(QStringLiteral("; "))));
-        QVERIFY2(stallsOver(300).isEmpty(), qPrintable(stallsOver(300).join(QLatin1Char('\n'))));
-        // The stepping and zooming themselves (the actions, not the paints) stay under the limit.
-        QStringList actions;
+        // Every action and the paints it causes under 50 ms. The first
+        // repaint after a jump to the last step and back took 77-110 ms:
+        // the output grid stamped a reload mark on each of its million
+        // sub-pixel cells (perf, and timing GridView::paintEvent); they go
+        // to the pixels as ink in one image now (25-32 ms).
+        // Not under 50 ms yet, outside the actions: a simulation's result
+        // arriving on the GUI thread (StepCursor, every view set anew), at
+        // times 56-58 ms here; listed, and at most 300 ms.
+        QStringList interactions;
         for (const convoffload::test::Stall &stall : app()->stalls())
-            if (stall.what.startsWith(QStringLiteral("step ")) || stall.what.startsWith(QStringLiteral("zoom"))
-                || stall.what == QStringLiteral("fit"))
-                actions << QStringLiteral("%1 ms: %2").arg(stall.ms, 0, 'f', 1).arg(stall.what);
-        QVERIFY2(actions.isEmpty(), qPrintable(actions.join(QLatin1Char('\n'))));
+            if (!stall.what.contains(QStringLiteral("BackgroundJobBase")))
+                interactions << QStringLiteral("%1 ms: %2 (during %3)").arg(stall.ms, 0, 'f', 1).arg(stall.what, stall.during);
+        if (!app()->stalls().empty())
+            qInfo("stalls: %s", qPrintable(app()->describe().join(QStringLiteral("; "))));
+        QVERIFY2(interactions.isEmpty(), qPrintable(interactions.join(QLatin1Char('\n'))));
+        QVERIFY2(stallsOver(300).isEmpty(), qPrintable(stallsOver(300).join(QLatin1Char('\n'))));
     }
 };
 
