@@ -150,7 +150,11 @@ std::vector<LegendRow> GridView::reservedLegendRows() const
     using K = LegendItem::Kind;
     std::vector<LegendRow> rows;
     if (m_kind == GridKind::Output) {
-        rows = GridRenderer::outputLegend(m_style, {}, true, true);
+        // The reload corner comes and goes between strategies of any layer;
+        // the partly computed outputs only with a strategy that streams
+        // kernels, whose long entry would cost every other strategy's grid
+        // two lines (the output legend gave way at 1280×720).
+        rows = GridRenderer::outputLegend(m_style, {}, m_streamsKernels, true);
         if (isEditable() && !rows.empty()) {
             rows.back().items.push_back({K::Outline, Palette::selection(), QStringLiteral("selected"), {}, {}});
             rows.back().items.push_back({K::Flag, Palette::flag(), Palette::flagLabel(), {}, {}});

@@ -150,10 +150,11 @@ private:
     QSizeF sceneSize() const { return QSizeF(cols(), rows()); }
     std::vector<LegendRow> legendRows() const;
     /// Every entry the legend may show while the layer, the style and the
-    /// edit mode stay as they are (the reload corner, the partly computed
-    /// outputs, the heat map's counts at any step): the room kept for the
-    /// legend, so that the grid does not move or shrink when an entry comes
-    /// or goes with another strategy or step.
+    /// edit mode stay as they are (the reload corner, the heat map's counts
+    /// at any step; the partly computed outputs while the strategy streams
+    /// kernels): the room kept for the legend, so that the grid does not
+    /// move or shrink when an entry comes or goes with another strategy or
+    /// step.
     std::vector<LegendRow> reservedLegendRows() const;
     /// Recomputes title, axes, viewport and legend; keeps the view fitted or
     /// keeps its centre when the viewport changes.
