@@ -644,6 +644,32 @@ private Q_SLOTS:
         QVERIFY(!labels(GridRenderer::outputLegend(plain, {}, false, true)).contains(Palette::assumptionLabel()));
     }
 
+    // Cells under 2 device pixels (a 1024\u00d71024 layer fitted to a view):
+    // the marks go to the pixels under them as ink, an eighth of each
+    // cell, in one image (stamping a million of them took 80-130 ms). By
+    // hand: 400\u00d7400 cells of 0.5 px, every one marked, on white: each
+    // pixel holds 4 cells, 4 \u00d7 1/8 of a quarter pixel = 1/8 of it
+    // black, so 255 \u00d7 7/8 = 223 everywhere; unmarked cells stay white.
+    void tinyReloadMarksKeepTheirInk()
+    {
+        Layer layer{1, 400, 400, 1, 1, 1, 1, 1, 0, 0, 0, 0};
+        GridGeometry geometry;
+        geometry.rows = geometry.cols = 400;
+        geometry.cellSize = 0.5;
+        std::vector<PatchId> marked;
+        for (PatchId p = 0; p < PatchId(400 * 200); ++p) // the top half
+            marked.push_back(p);
+        QImage image = blankImage(QSize(200, 200));
+        {
+            QPainter painter(&image);
+            GridRenderer::paintAssumptionMarks(painter, geometry, layer, marked, geometry.allCells());
+        }
+        for (const QPoint at : {QPoint(0, 0), QPoint(199, 99), QPoint(100, 50), QPoint(37, 12)})
+            QVERIFY2(std::abs(qRed(image.pixel(at)) - 223) <= 1, qPrintable(QString::number(qRed(image.pixel(at)))));
+        for (const QPoint at : {QPoint(0, 100), QPoint(199, 199), QPoint(100, 150)})
+            QCOMPARE(image.pixel(at) | 0xFF000000u, 0xFFFFFFFFu);
+    }
+
     // On raster devices the reload marks are stamped from pre-drawn images
     // (quarter-pixel offsets); a vector device (QPicture, as SVG/PDF) draws
     // each as a polygon. Replayed, both must give the same marks. Input
@@ -998,6 +1024,95 @@ private Q_SLOTS:
             Palette::pixel(ex.cursor->pixel(pixelId(ex.problem.layer, under->row, under->col))).rgb());
         view.fitToView();
         QCOMPARE(view.transform().zoom, 1.0);
+    }
+
+    // The grid keeps its place and size when the legend gains or loses an
+    // entry (issue 41: the output grid jumped between strategies): the room
+    // of every entry the legend may show is kept. A view 200 px wide puts
+    // about one entry a line, so an entry more is a line more; 700 px tall,
+    // the legend has room beside the grid (it does not give way).
+    void viewKeepsItsGridWhenTheLegendChanges_data()
+    {
+        QTest::addColumn<bool>("output");
+        QTest::newRow("output: the second strategy breaks the reload assumption") << true;
+        QTest::newRow("input heat map: a later step has more load counts") << false;
+    }
+    void viewKeepsItsGridWhenTheLegendChanges()
+    {
+        QFETCH(bool, output);
+        SimulationOptions options;
+        options.trace = true;
+        options.functional = false;
+        GridView view(output ? GridKind::Output : GridKind::Input);
+        view.resize(200, 700);
+        view.setHeatMap(!output);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        if (output) {
+            // reloadStrip(6): patches in order keep what the next one reads;
+            // 0, 2, 1, 3 frees columns that patch 1 loads again (bound 1).
+            const Problem problem = reloadStrip(6);
+            const SimulationResult inOrder = simulate(problem, expandS1(problem, Groups{{0}, {1}, {2}, {3}}), options);
+            const SimulationResult reloads = simulate(problem, expandS1(problem, Groups{{0}, {2}, {1}, {3}}), options);
+            QVERIFY(inOrder.reload.patches.empty());
+            QVERIFY(!reloads.reload.patches.empty());
+            StepCursor first(problem, inOrder), second(problem, reloads);
+            view.setSource(&problem, &first);
+            const QRectF before = view.gridViewport();
+            QVERIFY2(before.bottom() < view.height() - 2 * view.fontMetrics().height(),
+                qPrintable(QString::number(before.bottom()))); // the legend is shown
+            view.setSource(&problem, &second);
+            QCOMPARE(view.gridViewport(), before);
+            view.setSource(&problem, &first);
+            QCOMPARE(view.gridViewport(), before);
+            view.setSource(nullptr, nullptr);
+        } else {
+            // Input 1\u00d71\u00d727, one 1\u00d714 kernel: 14 patches, one a
+            // step, in the order 0, 13, 1, 12, ..., 6, 7, with room for one
+            // patch only (14 pixels, 14 kernel elements, 1 output). Pixel 6
+            // is read by patches 0 to 6 and by none of 13 to 7 between
+            // them: it is loaded 7 times. The legend's counts go from the
+            // swatches "0 1" at the first step to the gradient past 6.
+            Problem problem;
+            problem.layer = Layer{1, 1, 27, 1, 14, 1, 1, 1, 0, 0, 0, 0};
+            problem.hardware.nbop_pe = 14;
+            problem.hardware.mem_size = 29;
+            problem.hardware.max_loads_per_element = 100;
+            Groups alternating;
+            for (PatchId k = 0; k < 7; ++k)
+                alternating.insert(alternating.end(), {{k}, {PatchId(13 - k)}});
+            const SimulationResult result = simulate(problem, expandS1(problem, alternating), options);
+            StepCursor cursor(problem, result);
+            cursor.seek({0, Action::Compute});
+            QCOMPARE(cursor.maxLoadsSoFar(), 1u);
+            view.setSource(&problem, &cursor);
+            const QRectF before = view.gridViewport();
+            QVERIFY(before.bottom() < view.height() - 2 * view.fontMetrics().height()); // the legend is shown
+            for (int step = 1; step < cursor.stepCount(); ++step) {
+                cursor.seek({step, Action::Compute});
+                view.refresh();
+                QCOMPARE(view.gridViewport(), before);
+            }
+            QVERIFY2(cursor.maxLoadsSoFar() > 6, qPrintable(QString::number(cursor.maxLoadsSoFar())));
+            view.setSource(nullptr, nullptr);
+        }
+    }
+
+    // A grid view as short as the output grid at 1024\u00d7600 (about
+    // 170\u00d7270): the legend would leave the grid a sliver, so it gives
+    // way and the grid takes the height (title and axis aside).
+    void viewLegendGivesWayToAShortGrid()
+    {
+        const Example ex;
+        GridView view(GridKind::Output);
+        view.setSource(&ex.problem, ex.cursor.get());
+        view.resize(170, 270);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QVERIFY2(view.gridViewport().height() > 270 / 2, qPrintable(QString::number(view.gridViewport().height())));
+        view.resize(170, 900); // room for both
+        QTRY_VERIFY(view.gridViewport().bottom() < 900 - 4 * view.fontMetrics().height());
+        view.setSource(nullptr, nullptr);
     }
 
     void viewHeatMapToggle()

@@ -48,6 +48,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLineEdit>
+#include <QDockWidget>
 #include <QTest>
 #include <QTreeView>
 #include <QTreeWidget>
@@ -214,6 +215,45 @@ private slots:
         panel->newGroupFromSelection(); // nothing selected
         QVERIFY(!panel->lastMessage().isEmpty());
         QCOMPARE(doc->project().strategies[3].groups, (Groups{{0, 1}, {2, 5}, {4, 3}, {6, 7}, {8}}));
+    }
+
+    // Patches selected on the output grid are selected in the Groups dock,
+    // their group opened and scrolled into view (issue 41: the dock stayed
+    // at its first groups).
+    void gridSelectionShowsInTheGroupsDock()
+    {
+        MainWindow window;
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFile(sample("lenet5-conv1.json")));
+        ProjectDocument *doc = window.document();
+        doc->setCurrentStrategy(1); // Row-by-Row, G = 8
+        QTRY_VERIFY_WITH_TIMEOUT(!doc->busy() && doc->simulation() && doc->simulation()->spec.name == "Row-by-Row", 20000);
+        auto *groupsDock = window.findChild<QDockWidget *>(QStringLiteral("groupsDock"));
+        QVERIFY(groupsDock);
+        groupsDock->raise();
+        QTest::qWait(50);
+        GroupsPanel *panel = window.groups();
+        QTreeView *view = panel->view();
+        const Groups &groups = panel->model()->groups();
+        QVERIFY(groups.size() > 40);
+        // Two patches of a group far down the list, found from the groups themselves.
+        const Group &far = groups[groups.size() - 3];
+        QVERIFY(far.size() >= 2);
+        window.outputGrid()->setSelectedPatches({far[1], far[0]});
+        QModelIndexList selected = view->selectionModel()->selectedIndexes();
+        QSet<int> ids;
+        for (const QModelIndex &index : selected)
+            ids.insert(index.data(GroupListModel::PatchIdRole).toInt());
+        QCOMPARE(ids, (QSet<int>{int(far[0]), int(far[1])}));
+        for (const QModelIndex &index : selected)
+            QCOMPARE(index.parent().row(), int(groups.size() - 3));
+        const QRect row = view->visualRect(view->currentIndex());
+        QVERIFY2(!row.isEmpty() && view->viewport()->rect().contains(row),
+            qPrintable(QStringLiteral("row at %1, viewport %2 tall").arg(row.y()).arg(view->viewport()->height())));
+        window.outputGrid()->clearSelection();
+        QVERIFY(view->selectionModel()->selectedIndexes().isEmpty());
     }
 
     void editFeedbackInTheWindow()

@@ -5,6 +5,8 @@
 // hand in tst_network) and opening a layer from it in the main window; the
 // network chart's bars (the same hand-worked durations split by what they
 // are spent on) and opening a layer by clicking its bar.
+#include "document/AddStrategyCommand.h"
+#include "document/EditProblemCommand.h"
 #include "document/ProjectDocument.h"
 #include "export/ExportPreset.h"
 #include "grid/GridView.h"
@@ -40,6 +42,8 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
+#include <QUndoStack>
 #include <QTreeWidget>
 
 #include <algorithm>
@@ -942,6 +946,76 @@ private slots:
             QTest::qWait(300);
             window.grab().save(qEnvironmentVariable("CONVOFFLOAD_SCREENSHOT"));
         }
+    }
+
+    // An edited layer of the network goes back into it (issue 41): Update
+    // layer in network is off until the layer shown differs from what the
+    // network holds; it then puts the strategies back (the analysis's best,
+    // added on opening, left out), analyses the network again and marks it
+    // modified, and the layer is no longer asked to be saved on its own.
+    // Undoing the edit offers it again. The shared hardware goes too only
+    // when asked; another project opened ends the offer.
+    void editedLayerGoesBackIntoTheNetwork()
+    {
+        QTemporaryDir dir;
+        MainWindow window;
+        window.show();
+        auto *panel = window.findChild<NetworkPanel *>();
+        QVERIFY(panel);
+        QSignalSpy analysed(panel, &NetworkPanel::analysed);
+        QCOMPARE(panel->openNetwork(writeToy(dir)), QString());
+        QVERIFY(analysed.wait(10000));
+        const Network before = *panel->network();
+        emit panel->tree()->itemActivated(panel->tree()->topLevelItem(1), 0);
+        QCOMPARE(panel->openLayer(), 1);
+        QToolButton *update = panel->updateLayerButton();
+        QVERIFY(update->isVisibleTo(panel));
+        QVERIFY(!update->isEnabled());
+        QVERIFY(!panel->isModified());
+        ProjectDocument *doc = window.document();
+        // The analysis's best (ZigZag) came along; the user adds a strategy.
+        QCOMPARE(doc->project().strategies.size(), before.layers[1].strategies.size() + 1);
+        const StrategySpec mine{"Mine", StrategyKind::RowByRow, 2, {}};
+        doc->undoStack()->push(new AddStrategyCommand(doc, int(doc->project().strategies.size()), mine));
+        QVERIFY(update->isEnabled());
+        QVERIFY(window.updateLayerInNetwork(false));
+        {
+            const NetworkLayer &b = panel->network()->layers[1];
+            QCOMPARE(b.strategies.size(), before.layers[1].strategies.size() + 1); // Mine, not ZigZag
+            QCOMPARE(b.strategies.back(), mine);
+            QCOMPARE(b.layer, before.layers[1].layer);
+        }
+        QCOMPARE(panel->network()->layers[0], before.layers[0]);
+        QCOMPARE(panel->network()->hardware, before.hardware);
+        QVERIFY(panel->isModified());
+        QVERIFY(!update->isEnabled());
+        QVERIFY(update->isVisibleTo(panel)); // still the layer shown
+        QVERIFY(doc->undoStack()->isClean());
+        QVERIFY(analysed.wait(10000)); // analysed again
+        // Undo: the layer differs from the network again, and redo not.
+        doc->undoStack()->undo();
+        QVERIFY(update->isEnabled());
+        doc->undoStack()->redo();
+        QVERIFY(!update->isEnabled());
+        // The hardware is the network's, shared by its layers: it goes only when asked.
+        Problem bigger = doc->problem();
+        bigger.hardware.mem_size += 100;
+        doc->undoStack()->push(new EditProblemCommand(doc, bigger, QStringLiteral("mem_size")));
+        QVERIFY(update->isEnabled());
+        QVERIFY(panel->hardwareDiffers(doc->project()));
+        QVERIFY(window.updateLayerInNetwork(false));
+        QCOMPARE(panel->network()->hardware, before.hardware);
+        QVERIFY(window.updateLayerInNetwork(true));
+        QCOMPARE(panel->network()->hardware.mem_size, bigger.hardware.mem_size);
+        QVERIFY(analysed.wait(10000));
+        // Another project opened: the network's layer is no longer shown.
+        QVERIFY(window.openFile(QStringLiteral(CONVOFFLOAD_SAMPLES "/paper-example.json")));
+        QCOMPARE(panel->openLayer(), -1);
+        QVERIFY(!update->isEnabled());
+        QVERIFY(!update->isVisibleTo(panel));
+        const Network kept = *panel->network();
+        QVERIFY(!window.updateLayerInNetwork(false));
+        QCOMPARE(*panel->network(), kept);
     }
 
     // File › Export Network Chart… is there for users who look for every

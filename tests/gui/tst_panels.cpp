@@ -39,6 +39,7 @@
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QLocale>
+#include <QFont>
 #include <QTest>
 #include <QToolTip>
 #include <QTreeView>
@@ -298,6 +299,45 @@ private slots:
                                .arg(row.y())
                                .arg(view->viewport()->height())));
         }
+    }
+
+    // The group the current step computes is marked (bold, tinted) and
+    // only that one; none at the drain. Stepped while the dock was hidden
+    // behind another tab, the dock shows that group once it is shown again.
+    void groupsDockMarksTheCurrentGroup()
+    {
+        ProjectDocument doc;
+        QCOMPARE(doc.load(QStringLiteral(CONVOFFLOAD_SAMPLES "/lenet5-conv1.json")), QString());
+        QTRY_VERIFY(!doc.busy() && doc.cursor());
+        GroupsPanel panel(&doc);
+        panel.resize(320, 300);
+        panel.QWidget::show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QTreeView *view = panel.view();
+        QAbstractItemModel *model = view->model();
+        const int groups = model->rowCount() - 1; // and "Unassigned"
+        const auto bold = [&](int row) { return model->index(row, 0).data(Qt::FontRole).value<QFont>().bold(); };
+        const auto marked = [&] {
+            QList<int> rows;
+            for (int row = 0; row < model->rowCount(); ++row)
+                if (bold(row) || model->index(row, 0).data(Qt::BackgroundRole).isValid())
+                    rows << row;
+            return rows;
+        };
+        doc.seek({groups / 2, Action::Compute});
+        QCOMPARE(marked(), QList<int>{groups / 2});
+        QVERIFY(bold(groups / 2));
+        doc.seek({groups, Action::Compute}); // the drain computes no group
+        QCOMPARE(marked(), QList<int>{});
+        panel.hide();
+        const int step = groups * 3 / 4;
+        doc.seek({step, Action::Compute});
+        QCOMPARE(marked(), QList<int>{step});
+        panel.QWidget::show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const QRect row = view->visualRect(model->index(step, 0));
+        QVERIFY2(!row.isEmpty() && view->viewport()->rect().contains(row),
+            qPrintable(QStringLiteral("row at %1, viewport %2 tall").arg(row.y()).arg(view->viewport()->height())));
     }
 
     // "-5" typed into a field that cannot be negative silently became 5

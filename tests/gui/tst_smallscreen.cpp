@@ -4,13 +4,20 @@
 // Optimise dialog keeps its buttons on the screen, and a window saved on a
 // larger screen reopens within this one (issue 41, item 8).
 
+#include "charts/ChartFactory.h"
+#include "charts/ChartsPanel.h"
 #include "document/ProjectDocument.h"
 #include "mainwindow/MainWindow.h"
+#include "network/NetworkPanel.h"
 #include "optimise/OptimiseDialog.h"
 
 #include "convoffload/io/ProjectFile.h"
 
+#include "ChartTexts.h"
+
 #include <QAbstractSpinBox>
+#include <QChart>
+#include <QLegend>
 #include <QDialogButtonBox>
 #include <QDockWidget>
 #include <QScrollArea>
@@ -22,7 +29,10 @@
 #include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QHeaderView>
 #include <QTest>
+#include <QTreeWidget>
 
 #include <fstream>
 
@@ -129,6 +139,101 @@ private slots:
         qInfo("centre %dx%d, minimum %dx%d", window.centralWidget()->width(), window.centralWidget()->height(),
             window.centralWidget()->minimumSizeHint().width(), window.centralWidget()->minimumSizeHint().height());
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // A fresh configuration at 1024\u00d7600: every chart tab's legend
+    // reads whole in the narrow Charts dock, its last entry too (Qt cut the
+    // footprint's "mem_size = 65536" to "..."): the legend takes its short
+    // labels, then smaller type (fitChartLegend).
+    void chartLegendsFit_data()
+    {
+        QTest::addColumn<QString>("project");
+        QTest::newRow("lenet5-conv1") << QStringLiteral("lenet5-conv1.json");
+        QTest::newRow("streaming resnet18") << QStringLiteral("streaming/resnet18-layer3-conv.json");
+    }
+    void chartLegendsFit()
+    {
+        QFETCH(QString, project);
+        MainWindow window;
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY(window.openFile(sample(qPrintable(project))));
+        QTRY_VERIFY_WITH_TIMEOUT(!window.document()->busy() && window.document()->cursor(), 30000);
+        ChartsPanel *charts = window.charts();
+        QStringList problems;
+        for (ChartsPanel::Tab tab :
+            {ChartsPanel::FootprintTab, ChartsPanel::DurationsTab, ChartsPanel::CumulativeTab, ChartsPanel::SweepTab}) {
+            charts->setCurrentTab(tab);
+            QTRY_VERIFY_WITH_TIMEOUT(!window.document()->busy(), 30000);
+            QTest::qWait(50);
+            QChart *chart = charts->chart(tab);
+            for (const QString &cut : cutLegendTexts(chart))
+                problems << QStringLiteral("tab %1 (%2 px): %3").arg(tab).arg(chart->size().width()).arg(cut);
+            // Legible: never under the smallest text on screen.
+            QVERIFY(chart->legend()->font().pointSizeF() >= kScreenLegendMinPoints - 1e-9);
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+    }
+
+    // A network opened at 1024\u00d7600 from the start page, or over an open
+    // layer: the Network dock shows every layer of ResNet-8 (9 rows; it
+    // showed 3) and its chart gets room to read (it got 60 px).
+    void networkDockReads_data()
+    {
+        QTest::addColumn<bool>("layerOpen");
+        QTest::addColumn<bool>("beforeShow"); // as from the command line
+        QTest::newRow("from the start page") << false << false;
+        QTest::newRow("over an open layer") << true << false;
+        QTest::newRow("from the command line") << false << true;
+    }
+    void networkDockReads()
+    {
+        QFETCH(bool, layerOpen);
+        QFETCH(bool, beforeShow);
+        MainWindow window;
+        if (beforeShow) // the first layout of the shown window gave the dock a quarter back
+            QVERIFY(window.openFile(sample("networks/resnet8.json")));
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        if (layerOpen) {
+            QVERIFY(window.openFile(sample("lenet5-conv1.json")));
+            QTRY_VERIFY_WITH_TIMEOUT(!window.document()->busy() && window.document()->cursor(), 20000);
+        }
+        if (!beforeShow)
+            QVERIFY(window.openFile(sample("networks/resnet8.json")));
+        auto *dock = window.findChild<QDockWidget *>(QStringLiteral("networkDock"));
+        auto *tree = dock->findChild<QTreeWidget *>();
+        QVERIFY(tree);
+        QTRY_VERIFY_WITH_TIMEOUT(tree->topLevelItemCount() == 9, 20000);
+        QTest::qWait(50);
+        const QRect last = tree->visualItemRect(tree->topLevelItem(8));
+        QVERIFY2(!last.isEmpty() && last.bottom() < tree->viewport()->height(),
+            qPrintable(QStringLiteral("last row at %1, viewport %2 tall, dock %3 tall")
+                           .arg(last.bottom())
+                           .arg(tree->viewport()->height())
+                           .arg(dock->height())));
+        // The duration and the share in view beside the best strategy's
+        // name (long kernel-blocked names pushed them out).
+        QTRY_VERIFY_WITH_TIMEOUT(!tree->topLevelItem(8)->text(NetworkPanel::ShareColumn).isEmpty(), 20000);
+        QTest::qWait(20);
+        for (const int column : {int(NetworkPanel::DurationColumn), int(NetworkPanel::ShareColumn)}) {
+            const int right = tree->header()->sectionViewportPosition(column) + tree->header()->sectionSize(column);
+            QVERIFY2(right <= tree->viewport()->width(),
+                qPrintable(QStringLiteral("column %1 ends at %2 of %3").arg(column).arg(right).arg(tree->viewport()->width())));
+        }
+        auto *tabs = dock->findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        tabs->setCurrentIndex(1);
+        QTest::qWait(20);
+        QVERIFY2(tabs->currentWidget()->height() >= 200,
+            qPrintable(QStringLiteral("chart %1 tall, dock %2, centre %3 (minimum %4)")
+                           .arg(tabs->currentWidget()->height())
+                           .arg(dock->height())
+                           .arg(window.centralWidget()->height())
+                           .arg(window.centralWidget()->minimumSizeHint().height())));
+        tabs->setCurrentIndex(0);
+        // The window does not grow past the screen to make that room.
+        QVERIFY2(window.height() <= kScreen.height(), qPrintable(QString::number(window.height())));
     }
 
     // A window saved at 1280×720 (on a larger screen) reopens within this

@@ -12,6 +12,8 @@
 #include "document/ChangeStrategyCommand.h"
 #include "document/ProjectDocument.h"
 
+#include "ChartTexts.h"
+
 #include <QChart>
 #include <QChartView>
 #include <QDir>
@@ -72,40 +74,6 @@ QString shownChartTitle(const QChart *chart)
             text && text->toHtml().contains(QStringLiteral("<br")))
             return text->toPlainText().replace(QChar::LineSeparator, QLatin1Char('\n'));
     return {};
-}
-
-/// Texts of a chart shown cut ("…", "...") or outside the chart. A long
-/// strategy name `mayShorten` may give way in the title, with "…" (Qt's
-/// own cut is "...", at the line's end).
-QStringList cutChartTexts(const QChart *chart, const QString &mayShorten = {})
-{
-    QStringList cut;
-    const QRectF bounds = chart->sceneBoundingRect().adjusted(-1, -1, 1, 1);
-    for (const QGraphicsItem *item : chart->childItems()) {
-        QList<const QGraphicsItem *> pending{item};
-        while (!pending.isEmpty()) {
-            const QGraphicsItem *i = pending.takeLast();
-            for (const QGraphicsItem *child : i->childItems())
-                pending << child;
-            const auto *text = dynamic_cast<const QGraphicsTextItem *>(i);
-            if (!text || !text->isVisible() || text->toPlainText().isEmpty())
-                continue;
-            const QString plain = text->toPlainText();
-            const qsizetype ellipsis = plain.indexOf(QStringLiteral("…"));
-            const bool nameShortened = !mayShorten.isEmpty() && ellipsis > 0
-                && plain.indexOf(QStringLiteral("…"), ellipsis + 1) < 0 && mayShorten.startsWith(plain.left(ellipsis));
-            if ((ellipsis >= 0 && !nameShortened) || plain.contains(QStringLiteral("...")))
-                cut << QStringLiteral("cut: ") + plain
-                        + QStringLiteral(" at %1,%2 w %3 chart w %4")
-                              .arg(text->sceneBoundingRect().x())
-                              .arg(text->sceneBoundingRect().y())
-                              .arg(text->sceneBoundingRect().width())
-                              .arg(bounds.width());
-            else if (!bounds.contains(text->sceneBoundingRect()))
-                cut << QStringLiteral("outside: ") + plain;
-        }
-    }
-    return cut;
 }
 
 void openAndWait(MainWindow &window, const char *name)

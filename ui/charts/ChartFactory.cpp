@@ -238,6 +238,11 @@ constexpr char kNoLegendProperty[] = "convoffloadNoLegend";
 /// A legend entry's shorter label, for a figure too narrow for the long one
 /// on one row (the title or an axis gives what it leaves out).
 constexpr char kShortLabelProperty[] = "convoffloadShortLabel";
+/// Set where fitChartLegend shortened a label: the long label, and the one shown.
+constexpr char kFullLabelProperty[] = "convoffloadFullLabel";
+constexpr char kShownLabelProperty[] = "convoffloadShownLabel";
+/// The legend's font before fitChartLegend made it smaller.
+constexpr char kLegendFontProperty[] = "convoffloadLegendFont";
 
 template <typename T> T *withShortLabel(T *object, const QString &label)
 {
@@ -258,6 +263,23 @@ void hideLegendMarkers(QChart *chart, QAbstractSeries *series)
     series->setProperty(kNoLegendProperty, true); // markers are visible only in a scene: remember it here
     for (QLegendMarker *marker : chart->legend()->markers(series))
         marker->setVisible(false);
+}
+
+/// Qt Charts cut a legend entry it had no room for ("..." at its end).
+bool legendCutByQt(const QLegend *legend)
+{
+    QList<const QGraphicsItem *> pending;
+    for (const QGraphicsItem *item : legend->childItems())
+        pending << item;
+    while (!pending.isEmpty()) {
+        const QGraphicsItem *item = pending.takeLast();
+        for (const QGraphicsItem *child : item->childItems())
+            pending << child;
+        if (const auto *text = dynamic_cast<const QGraphicsTextItem *>(item);
+            text && text->isVisible() && text->toPlainText().endsWith(QStringLiteral("...")))
+            return true;
+    }
+    return false;
 }
 
 } // namespace
@@ -337,14 +359,56 @@ void setChartFont(QChart *chart, const QFont &font, qreal width)
     for (QAbstractSeries *series : chart->series())
         if (auto *scatter = qobject_cast<QScatterSeries *>(series))
             scatter->setMarkerSize(std::min(scatter->markerSize(), std::round(fm.height() * 0.6)));
-    // The legend stays under the plot (the plot keeps the width, and with it
-    // the step labels) when its row fits, with the short labels if need be;
-    // else it moves to the right of the plot.
+    chart->setProperty(kLegendFontProperty, font);
+    // An export keeps the preset's text size: the legend does not shrink.
+    fitChartLegend(chart, width, font.pointSizeF());
+}
+
+void fitChartLegend(QChart *chart, qreal width, qreal minPointSize)
+{
+    if (!chart || width <= 0)
+        return;
+    QLegend *legend = chart->legend();
     QList<QLegendMarker *> entries;
-    for (QLegendMarker *marker : chart->legend()->markers())
+    for (QLegendMarker *marker : legend->markers())
         if (marker->series() && !marker->series()->property(kNoLegendProperty).toBool())
             entries << marker;
-    const auto rowWidth = [&](bool shortLabels) {
+    // Start again from the long labels and the legend's own font, so that a
+    // wider chart gets them back. A label differs from the one put here when
+    // a refresh (ChartRefresh) renamed the series: that one is the long one.
+    const auto setLabel = [](QObject *source, const QString &label) {
+        if (auto *set = qobject_cast<QBarSet *>(source))
+            set->setLabel(label);
+        else if (auto *series = qobject_cast<QAbstractSeries *>(source))
+            series->setName(label);
+    };
+    const auto labelOf = [](QObject *source) {
+        if (auto *set = qobject_cast<QBarSet *>(source))
+            return set->label();
+        return static_cast<QAbstractSeries *>(source)->name();
+    };
+    for (QLegendMarker *marker : entries) {
+        QObject *source = legendSource(marker);
+        const QVariant shown = source->property(kShownLabelProperty);
+        if (shown.isValid() && labelOf(source) == shown.toString())
+            setLabel(source, source->property(kFullLabelProperty).toString());
+        source->setProperty(kShownLabelProperty, QVariant());
+        source->setProperty(kFullLabelProperty, QVariant());
+    }
+    QVariant baseFont = chart->property(kLegendFontProperty);
+    if (!baseFont.isValid()) {
+        baseFont = legend->font();
+        chart->setProperty(kLegendFontProperty, baseFont);
+    }
+    const QFont base = baseFont.value<QFont>();
+    if (legend->font() != base)
+        legend->setFont(base);
+    if (legend->alignment() != Qt::AlignBottom)
+        legend->setAlignment(Qt::AlignBottom);
+    if (entries.isEmpty() || !legend->isVisible())
+        return;
+    const auto rowWidth = [&](const QFont &font, bool shortLabels) {
+        const QFontMetricsF fm(font);
         qreal row = 0;
         for (QLegendMarker *marker : entries) {
             const QVariant shorter = legendSource(marker)->property(kShortLabelProperty);
@@ -355,22 +419,47 @@ void setChartFont(QChart *chart, const QFont &font, qreal width)
         }
         return row;
     };
-    if (rowWidth(false) > width * 0.9) {
-        if (rowWidth(true) <= width * 0.9) {
-            for (QLegendMarker *marker : entries) {
-                QObject *source = legendSource(marker);
-                const QVariant shorter = source->property(kShortLabelProperty);
-                if (!shorter.isValid())
-                    continue;
-                if (auto *set = qobject_cast<QBarSet *>(source))
-                    set->setLabel(shorter.toString());
-                else if (auto *series = qobject_cast<QAbstractSeries *>(source))
-                    series->setName(shorter.toString());
-            }
-        } else {
-            chart->legend()->setAlignment(Qt::AlignRight);
-        }
+    const qreal room = width * 0.9;
+    // The estimate, and where the chart is laid out at this width (on
+    // screen) what Qt draws too: Qt cuts some entries the estimate lets by,
+    // and cuts others only once the scene has been updated (a check alone
+    // passed the sweep's legend at 320 px, cut a moment later).
+    const bool laidOut = chart->layout() && qAbs(chart->size().width() - width) < 1;
+    const auto fits = [&](const QFont &font, bool shortLabels) {
+        if (rowWidth(font, shortLabels) > room)
+            return false;
+        if (!laidOut)
+            return true;
+        chart->layout()->activate();
+        return !legendCutByQt(legend);
+    };
+    if (fits(base, false))
+        return;
+    // Under the plot (the plot keeps the width, and with it the step
+    // labels): with the short labels, then in smaller type down to
+    // `minPointSize` (Qt cuts a row that is too long: at 1024×600 the
+    // footprint's last entry lost its text); else on the right of the plot,
+    // one entry a line.
+    for (QLegendMarker *marker : entries) {
+        QObject *source = legendSource(marker);
+        const QVariant shorter = source->property(kShortLabelProperty);
+        if (!shorter.isValid())
+            continue;
+        source->setProperty(kFullLabelProperty, labelOf(source));
+        source->setProperty(kShownLabelProperty, shorter.toString());
+        setLabel(source, shorter.toString());
     }
+    QFont smaller = base;
+    const qreal basePoints = base.pointSizeF() > 0 ? base.pointSizeF() : 9.0;
+    for (qreal points = basePoints; points >= minPointSize - 1e-9; points -= 0.5) {
+        smaller.setPointSizeF(points);
+        if (legend->font() != smaller)
+            legend->setFont(smaller);
+        if (fits(smaller, true))
+            return;
+    }
+    // Short labels in the smallest type, one a line: the plot gives way.
+    legend->setAlignment(Qt::AlignRight);
 }
 
 namespace {
@@ -1066,7 +1155,8 @@ void addCrossoverMarks(QChart *chart, const SweepAxes &axes, const std::vector<d
 /// One legend entry for the dashed runs (and hollow markers) of both curves.
 void addInvalidLegend(QChart *chart, const SweepAxes &axes)
 {
-    QLineSeries *entry = lineSeries(QStringLiteral("invalid (dashed)"), QColor(0x55, 0x55, 0x55));
+    QLineSeries *entry
+        = withShortLabel(lineSeries(QStringLiteral("invalid (dashed)"), QColor(0x55, 0x55, 0x55)), QStringLiteral("invalid"));
     entry->setPen(invalidRunPen(QColor(0x55, 0x55, 0x55)));
     attachSweepSeries(chart, axes, entry);
 }

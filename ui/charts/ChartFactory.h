@@ -58,6 +58,14 @@ QString cursorSeriesName();
 /// moves to the right of the plot, one entry a line (Qt cuts a row that is
 /// too long).
 void setChartFont(QChart *chart, const QFont &font, qreal width);
+/// Fits the legend's entries to a chart `width` pixels wide, under the
+/// plot: the long labels when they fit on one row, else the short ones,
+/// else the short ones in smaller type down to `minPointSize`, else the
+/// legend goes to the right of the plot, one entry a line. Starts again from
+/// the long labels and the legend's font each time: call again at any width.
+void fitChartLegend(QChart *chart, qreal width, qreal minPointSize);
+/// The smallest legend text on screen (fitChartLegend in a narrow dock).
+inline constexpr qreal kScreenLegendMinPoints = 7.0;
 
 /// Fits the title's lines to a chart `width` pixels wide: on a line too
 /// long the strategy's name gives way ("Kernel-blocked row-… — on-chip

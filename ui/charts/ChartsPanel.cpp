@@ -104,6 +104,7 @@ void ChartsPanel::replaceChart(Tab tab, QChart *chart)
     const qreal shownWidth = view->chart()->size().width();
     fitChartTitle(view->chart(), shownWidth > 0 ? shownWidth : view->width());
     thinStepLabels(view->chart(), shownWidth > 0 ? shownWidth : view->width());
+    fitChartLegend(view->chart(), shownWidth > 0 ? shownWidth : view->width(), kScreenLegendMinPoints);
 }
 
 void ChartsPanel::setSimulation(const Problem *problem, const SimulationResult *result, const QString &strategy)

@@ -48,15 +48,20 @@ void StepChartView::mousePressEvent(QMouseEvent *event)
 void StepChartView::resizeEvent(QResizeEvent *event)
 {
     QChartView::resizeEvent(event); // the chart takes the new size first
-    if (chart())
+    if (chart()) {
         fitChartTitle(chart(), chart()->size().width());
+        fitChartLegend(chart(), chart()->size().width(), kScreenLegendMinPoints);
+    }
 }
 
 void StepChartView::showEvent(QShowEvent *event)
 {
     QChartView::showEvent(event);
-    if (chart())
-        fitChartTitle(chart(), chart()->size().width() > 0 ? chart()->size().width() : width());
+    if (chart()) {
+        const qreal shown = chart()->size().width() > 0 ? chart()->size().width() : width();
+        fitChartTitle(chart(), shown);
+        fitChartLegend(chart(), shown, kScreenLegendMinPoints);
+    }
 }
 
 } // namespace convoffload::ui

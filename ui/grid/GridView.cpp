@@ -169,6 +169,44 @@ std::vector<LegendRow> GridView::legendRows() const
     return rows;
 }
 
+std::vector<LegendRow> GridView::reservedLegendRows() const
+{
+    if (!m_problem || !m_cursor)
+        return {};
+    using K = LegendItem::Kind;
+    std::vector<LegendRow> rows;
+    if (m_kind == GridKind::Output) {
+        // The reload corner comes and goes between strategies of any layer;
+        // the partly computed outputs only with a strategy that streams
+        // kernels, whose long entry would cost every other strategy's grid
+        // two lines (the output legend gave way at 1280×720).
+        rows = GridRenderer::outputLegend(m_style, {}, m_streamsKernels, true);
+        if (isEditable() && !rows.empty()) {
+            rows.back().items.push_back({K::Outline, Palette::selection(), QStringLiteral("selected"), {}, {}});
+            rows.back().items.push_back({K::Flag, Palette::flag(), Palette::flagLabel(), {}, {}});
+        }
+        return rows;
+    }
+    rows = legendRows();
+    if (m_style.heatMap && !rows.empty()) {
+        // The counts grow with the steps: the legend's longest forms, the
+        // swatches of 0 to 6 loads and the gradient, are kept room for.
+        std::vector<LegendItem> &items = rows.front().items;
+        const auto heat = [](const LegendItem &item) {
+            return item.kind == K::Gradient || (item.kind == K::Text && item.label == QStringLiteral("loads so far:"))
+                || (item.kind == K::Swatch && !item.label.isEmpty() && item.label.front().isDigit());
+        };
+        items.erase(std::remove_if(items.begin(), items.end(), heat), items.end());
+        std::vector<LegendItem> counts{{K::Text, {}, QStringLiteral("loads so far:"), {}, {}}};
+        for (int k = 0; k <= 6; ++k)
+            counts.push_back({K::Swatch, Palette::heat(k / 6.0), QString::number(k), {}, {}});
+        const QString most = QString::number(std::max<std::uint32_t>(m_cursor->maxLoadsSoFar(), 999));
+        counts.push_back({K::Gradient, {}, QStringLiteral("loads so far"), QStringLiteral("0"), most});
+        items.insert(items.begin(), counts.begin(), counts.end());
+    }
+    return rows;
+}
+
 void GridView::updateLayout()
 {
     const QFontMetricsF fm(font(), this);
@@ -176,10 +214,18 @@ void GridView::updateLayout()
     const double margin = std::round(h * 0.4);
     const QRectF inner = QRectF(rect()).adjusted(margin, margin, -margin, -margin);
     const double titleH = std::ceil(h * 1.3);
-    const double legendH = m_style.legend ? m_legendCache.height(font(), this, inner.width(), legendRows()) : 0.0;
-    const double legendGap = m_style.legend ? std::round(h * 0.4) : 0.0;
+    // The room of every entry the legend may show, not of those it shows now.
+    double legendH = m_style.legend ? std::max(m_reservedLegendCache.height(font(), this, inner.width(), reservedLegendRows()),
+                         m_legendCache.height(font(), this, inner.width(), legendRows()))
+                                    : 0.0;
+    double legendGap = m_style.legend ? std::round(h * 0.4) : 0.0;
     const QSizeF axis = m_style.labels ? GridRenderer::axisSize(fm, rows(), cols()) : QSizeF(0, 0);
     const double stripBand = m_problem ? GridRenderer::kernelStripBand(fm, m_kind, m_style) : 0.0;
+    // The grid comes first, as in the grid figures: where the legend would
+    // leave the grid less height than itself (1024×600: none at all), it
+    // gives way; the cells' tooltips still name their states.
+    if (inner.height() - titleH - axis.height() - stripBand - legendGap - legendH < legendH)
+        legendH = legendGap = 0.0;
 
     m_title = QRectF(inner.left(), inner.top(), inner.width(), titleH);
     const double top = m_title.bottom() + axis.height();

@@ -97,7 +97,9 @@ public:
     QStringList titles() const;
 
     QSize sizeHint() const override { return QSize(420, 420); }
-    QSize minimumSizeHint() const override { return QSize(160, 160); }
+    /// 140 tall: at 1024×600 a network's dock over an open layer needs the
+    /// height (the grids get theirs back when a layer opens from it).
+    QSize minimumSizeHint() const override { return QSize(160, 140); }
 
 public Q_SLOTS:
     /// The cursor moved (or its result changed): repaint.
@@ -150,6 +152,13 @@ private:
     int cols() const { return m_cols; }
     QSizeF sceneSize() const { return QSizeF(cols(), rows()); }
     std::vector<LegendRow> legendRows() const;
+    /// Every entry the legend may show while the layer, the style and the
+    /// edit mode stay as they are (the reload corner, the heat map's counts
+    /// at any step; the partly computed outputs while the strategy streams
+    /// kernels): the room kept for the legend, so that the grid does not
+    /// move or shrink when an entry comes or goes with another strategy or
+    /// step.
+    std::vector<LegendRow> reservedLegendRows() const;
     /// Recomputes title, axes, viewport and legend; keeps the view fitted or
     /// keeps its centre when the viewport changes.
     void updateLayout();
@@ -181,6 +190,7 @@ private:
     bool m_fitted = true; // follow the widget size until the user zooms or pans
     QRectF m_title, m_topAxis, m_leftAxis, m_viewport, m_kernelStrip, m_legend;
     LegendCache m_legendCache;
+    LegendCache m_reservedLegendCache; // the height of reservedLegendRows()
     // panning (the left button without edit mode, else the middle button or space + left)
     QPoint m_pressPos, m_lastPos;
     bool m_panning = false, m_dragging = false;

@@ -43,6 +43,9 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QSplitter>
+#include <QScrollArea>
+#include <QUndoStack>
+#include <QPushButton>
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTimer>
@@ -118,7 +121,14 @@ void MainWindow::createViews()
     connect(m_startPage, &StartPage::sampleRequested, this, &MainWindow::openSample);
     connect(m_startPage, &StartPage::guideRequested, this, [this] { showGuide(this); });
     m_centre = new QStackedWidget(this);
-    m_centre->addWidget(m_startPage);
+    // The start page scrolls rather than holding the centre's height: at
+    // 1024×600 it kept an opened network's dock to 200 px (3 rows of the
+    // table, a 60 px chart).
+    auto *startScroll = new QScrollArea(this);
+    startScroll->setWidgetResizable(true);
+    startScroll->setFrameShape(QFrame::NoFrame);
+    startScroll->setWidget(m_startPage);
+    m_centre->addWidget(startScroll);
     m_centre->addWidget(centre);
     setCentralWidget(m_centre);
 
@@ -154,8 +164,12 @@ void MainWindow::createViews()
         int best = -1;
         const Network &network = *networkPanel->network();
         const QString name = QString::fromStdString(network.layers.at(std::size_t(index)).name);
-        m_document->resetToProject(networkPanel->layerProject(index, best), {},
-            network.name.empty() ? name : QStringLiteral("%1 › %2").arg(QString::fromStdString(network.name), name));
+        const Project project = networkPanel->layerProject(index, best);
+        m_openingNetworkLayer = true;
+        m_document->resetToProject(
+            project, {}, network.name.empty() ? name : QStringLiteral("%1 › %2").arg(QString::fromStdString(network.name), name));
+        m_openingNetworkLayer = false;
+        networkPanel->setOpenLayer(index, project);
         if (best >= 0)
             m_document->setCurrentStrategy(best);
         showStartPage(false);
@@ -163,6 +177,15 @@ void MainWindow::createViews()
         m_outputGrid->fitToView();
     });
     m_layout = new WindowLayout(this, docks);
+    // An edited layer of the network is offered back to it (Update layer in
+    // network); another project opened ends that.
+    connect(m_document, &ProjectDocument::projectReset, this, [this, networkPanel] {
+        if (!m_openingNetworkLayer)
+            networkPanel->setOpenLayer(-1, {});
+    });
+    connect(m_document->undoStack(), &QUndoStack::indexChanged, this,
+        [this, networkPanel] { networkPanel->showOpenLayerProject(m_document->project()); });
+    connect(networkPanel, &NetworkPanel::updateLayerRequested, this, [this] { updateLayerInNetwork(); });
 
     connect(m_charts, &ChartsPanel::stepClicked, this, [this](int step) { m_document->seek({step, Action::Compute}); });
     connect(m_inputGrid, &GridView::cellClicked, this,
@@ -171,6 +194,8 @@ void MainWindow::createViews()
     // The output grid edits the current strategy's groups: select patches,
     // drag them onto another group's patch, or press 1-9 / N.
     m_outputGrid->setEditable(m_groups->model());
+    // The patches selected on the grid are selected, and scrolled to, in the Groups dock.
+    connect(m_outputGrid, &GridView::selectionChanged, this, [this] { m_groups->showPatches(m_outputGrid->selectedPatches()); });
     // While a drag hovers over a group (on the grid or in the dock), the
     // input grid shows the receptive field that group would have.
     m_inputGrid->setDropPreview(m_groups->model()->dropPreview());
@@ -628,6 +653,47 @@ void MainWindow::onMomentChanged()
     m_inputGrid->refresh();
     m_outputGrid->refresh();
     m_charts->setCurrentStep(m_document->moment().step);
+}
+
+bool MainWindow::updateLayerInNetwork(std::optional<bool> hardwareToo)
+{
+    auto *panel = findChild<NetworkPanel *>();
+    if (!panel)
+        return false;
+    const bool ask = !hardwareToo.has_value();
+    const Project project = m_document->project();
+    if (!hardwareToo) {
+        hardwareToo = false;
+        if (panel->openLayer() >= 0 && panel->hardwareDiffers(project)) {
+            QMessageBox box(QMessageBox::Question, tr("Update layer in network"),
+                tr("The layer's hardware or options differ from the network's, which all its layers share."), QMessageBox::Cancel,
+                this);
+            QPushButton *withHardware = box.addButton(tr("Layer and hardware"), QMessageBox::AcceptRole);
+            QPushButton *layerOnly = box.addButton(tr("Layer only"), QMessageBox::AcceptRole);
+            box.setInformativeText(tr("Layer and hardware: every layer of the network gets this hardware and is analysed "
+                                      "again. Layer only: the shape and the strategies go back, the network keeps its "
+                                      "hardware."));
+            box.setDefaultButton(layerOnly);
+            box.exec();
+            if (box.clickedButton() != withHardware && box.clickedButton() != layerOnly)
+                return false;
+            hardwareToo = box.clickedButton() == withHardware;
+        }
+    }
+    bool ok = false;
+    const QString what = panel->updateOpenLayer(project, *hardwareToo, &ok);
+    if (!ok) {
+        if (ask)
+            QMessageBox::warning(this, tr("Update layer in network"), what);
+        else
+            statusBar()->showMessage(what, 6000);
+        return false;
+    }
+    // What the layer holds is now in the network (which has its own unsaved
+    // prompt): the layer is not asked to be saved as a file of its own.
+    m_document->undoStack()->setClean();
+    statusBar()->showMessage(what, 6000);
+    return true;
 }
 
 void MainWindow::optimiseStrategy()

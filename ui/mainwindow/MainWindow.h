@@ -7,6 +7,8 @@
 #include "convoffload/model/Diagnostic.h"
 
 #include <QMainWindow>
+
+#include <optional>
 #include <QPointer>
 
 class QLabel;
@@ -64,6 +66,12 @@ public:
     /// so in the status bar, or shows why not in a message box; true when written.
     bool exportTimelineTo(const QString &path);
     GroupsPanel *groups() const { return m_groups; }
+    /// Update layer in network (the Network dock): puts the layer shown,
+    /// opened from the network and edited, back into it. When its hardware
+    /// or options are not the network's, `hardwareToo` says whether they go
+    /// too; unset, the user is asked. False when refused or cancelled (the
+    /// reason in a message box when asked, else in the status bar).
+    bool updateLayerInNetwork(std::optional<bool> hardwareToo = std::nullopt);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
@@ -96,6 +104,7 @@ private:
     void highlightElement(const convoffload::Diagnostic &d);
 
     ProjectDocument *m_document;
+    bool m_openingNetworkLayer = false; // a layer of the Network dock is being opened
     GridView *m_inputGrid = nullptr;
     GridView *m_outputGrid = nullptr;
     ChartsPanel *m_charts = nullptr;

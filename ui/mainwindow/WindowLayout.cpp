@@ -87,17 +87,27 @@ QList<int> WindowLayout::splits() const
         shown({k.strategies}, Qt::Vertical), shown({k.steps, k.diagnostics, k.network}, Qt::Vertical)};
 }
 
+namespace {
+
+/// The bottom docks' height in a window `height` tall: tall, the network's
+/// table and chart over the start page or the grids (at 1024×600, 62 %
+/// leaves the grids their minimum and the chart 200 px).
+int bottomHeight(int height, bool tall) { return tall ? height * 62 / 100 : clampedShare(height, 0.25, 150, 320); }
+
+} // namespace
+
 void WindowLayout::setBottomTall(bool tall)
 {
+    // Kept for sizeDocks: the window manager resizing the window after a
+    // network opened from the command line gave the dock its quarter back.
+    m_bottomTall = tall;
     QDockWidget *bottom = nullptr;
     for (QDockWidget *d : {m_docks.network, m_docks.steps, m_docks.diagnostics})
         if (d && d->isVisible() && !d->isFloating() && !bottom)
             bottom = d;
     if (!bottom)
         return;
-    const int height = m_window->height();
-    const int want = tall ? height * 55 / 100 : clampedShare(height, 0.25, 150, 320);
-    m_window->resizeDocks({bottom}, {want}, Qt::Vertical);
+    m_window->resizeDocks({bottom}, {bottomHeight(m_window->height(), tall)}, Qt::Vertical);
 }
 
 void WindowLayout::sizeDocks()
@@ -109,7 +119,7 @@ void WindowLayout::sizeDocks()
     // The left column at least as wide as a row of three fields of the layer
     // editor (about 280 px: at 1024×600 it got 211 and cut the third).
     const QList<int> wide{clampedShare(size.width(), 0.25, 290, 400), clampedShare(size.width(), 0.34, 330, 700)};
-    const QList<int> tall{clampedShare(size.height(), 0.30, 130, 300), clampedShare(size.height(), 0.25, 150, 320)};
+    const QList<int> tall{clampedShare(size.height(), 0.30, 130, 300), bottomHeight(size.height(), m_bottomTall)};
     // QMainWindow::resizeDocks() moves a split only part of the way when the
     // neighbours' sizes change too, so the outcome depends on the layout it
     // starts from. Correct by the remaining error until the docks have the

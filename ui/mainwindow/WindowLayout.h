@@ -62,8 +62,8 @@ public:
     void save() const;
     /// Forgets the user's layout and lays the window out as on a first run.
     void reset();
-    /// The bottom docks (Steps, Findings, Network) `tall`: at about half the
-    /// window's height, or back at their first-run height when false. A
+    /// The bottom docks (Steps, Findings, Network) `tall`: at about 62 % of
+    /// the window's height, or back at their first-run height when false. A
     /// network opened with no layer on screen gets the room the start page
     /// does not need.
     void setBottomTall(bool tall);
@@ -94,6 +94,7 @@ private:
     bool m_followSize = false; // default dock sizes follow the window's size
     bool m_resizeQueued = false;
     bool m_sizing = false; // inside sizeDocks()
+    bool m_bottomTall = false; // setBottomTall(true): sizeDocks keeps the bottom docks tall
     QSize m_laidOutFor; // the window's size when sizeDocks() last ran
     QList<int> m_laidOutSplits; // splits() then
     bool m_fitFrame = false; // restore() placed the window; its frame is not fitted yet

@@ -6,6 +6,8 @@
 #include "models/DropPreview.h"
 
 #include <QApplication>
+#include <QFont>
+#include <QPalette>
 #include <QDataStream>
 #include <QIcon>
 #include <QStyle>
@@ -15,6 +17,7 @@
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
 namespace convoffload::ui {
 
@@ -596,6 +599,20 @@ QVariant GroupListModel::data(const QModelIndex &index, int role) const
         return QApplication::style()->standardIcon(
             hasError(findings) ? QStyle::SP_MessageBoxCritical : QStyle::SP_MessageBoxWarning);
     }
+    case Qt::FontRole:
+        if (topLevel && top == m_currentGroup) {
+            QFont font = QApplication::font();
+            font.setBold(true);
+            return font;
+        }
+        return {};
+    case Qt::BackgroundRole:
+        if (topLevel && top == m_currentGroup) {
+            QColor tint = QApplication::palette().color(QPalette::Highlight);
+            tint.setAlpha(60); // the selection stays the stronger mark
+            return tint;
+        }
+        return {};
     case FindingsRole:
         return findingMessages(rowFindings());
     case GroupIndexRole:
@@ -609,6 +626,34 @@ QVariant GroupListModel::data(const QModelIndex &index, int role) const
     default:
         return {};
     }
+}
+
+void GroupListModel::setCurrentGroup(int group)
+{
+    // Kept as asked, beyond the groups too: the tree of the step's strategy
+    // may come after the step.
+    group = std::max(group, -1);
+    if (group == m_currentGroup)
+        return;
+    const int old = std::exchange(m_currentGroup, group);
+    for (const int row : {old, group})
+        if (row >= 0 && row < rowCount())
+            emit dataChanged(index(row, 0), index(row, 0), {Qt::FontRole, Qt::BackgroundRole});
+}
+
+QModelIndexList GroupListModel::indexesOfPatches(const PatchList &patches) const
+{
+    QModelIndexList found;
+    if (patches.empty())
+        return found;
+    const std::unordered_set<PatchId> wanted(patches.begin(), patches.end());
+    for (int top = 0; top <= unassignedRow(); ++top) {
+        const PatchList &list = top == unassignedRow() ? m_unassigned : m_groups[std::size_t(top)];
+        for (std::size_t row = 0; row < list.size(); ++row)
+            if (wanted.count(list[row]))
+                found << index(int(row), 0, index(top, 0));
+    }
+    return found;
 }
 
 Qt::ItemFlags GroupListModel::flags(const QModelIndex &index) const

@@ -92,6 +92,17 @@ public:
     /// be refused (the core's reason); empty when it would be accepted.
     QString moveRefusal(const PatchList &patches, int group) const;
 
+    // ---- the moment shown --------------------------------------------------------
+    /// The group the current step computes (-1: none, the drain): its row is
+    /// bold on a tinted background, so that the Groups dock shows where the
+    /// grids are.
+    int currentGroup() const { return m_currentGroup; }
+    void setCurrentGroup(int group);
+    /// The rows of `patches` (under their group or "Unassigned") in the
+    /// tree's order, in one pass over the tree; patches it does not list are
+    /// left out.
+    QModelIndexList indexesOfPatches(const PatchList &patches) const;
+
     // ---- feedback -----------------------------------------------------------
     /// Where the current simulation breaks rules, by group and patch; empty
     /// while no simulation of exactly these groups is ready.
@@ -172,6 +183,7 @@ private:
     std::shared_ptr<const SimulationSnapshot> m_findingsSource; // the diagnostics findings point into
     FindingPlaces m_findings;
     DropPreview *m_preview;
+    int m_currentGroup = -1;
 };
 
 } // namespace convoffload::ui

@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QProgressBar>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSettings>
 #include <QTabWidget>
@@ -50,6 +51,7 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     , m_summary(new QLabel(tr("No network: File › Import Network (ONNX)… or Open network…"), this))
     , m_progress(new QProgressBar(this))
     , m_stop(new QToolButton(this))
+    , m_updateLayer(new QToolButton(this))
 {
     m_open->setText(tr("Open network…"));
     connect(m_open, &QToolButton::clicked, this, &NetworkPanel::chooseAndOpen);
@@ -67,8 +69,19 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     m_stop->setToolTip(tr("Stop the analysis, or the optimisation (what it found so far is kept)"));
     m_stop->setVisible(false);
     connect(m_stop, &QToolButton::clicked, this, &NetworkPanel::stop);
+    m_updateLayer->setText(tr("Update layer in network"));
+    m_updateLayer->setObjectName(QStringLiteral("updateLayerInNetwork"));
+    m_updateLayer->setToolTip(tr("Put the layer shown, as edited (shape, strategies; hardware if you choose), back into "
+                                 "the network and analyse it again (Save network keeps it)"));
+    m_updateLayer->setEnabled(false);
+    connect(m_updateLayer, &QToolButton::clicked, this, &NetworkPanel::updateLayerRequested);
     m_progress->setVisible(false);
     m_progress->setMaximumWidth(200);
+    // It takes the room the buttons leave: with its own minimum beside them,
+    // an analysis (a layer put back at 1024×600) widened the dock for good
+    // (QMainWindow does not give a dock's room back) and cut the side docks.
+    m_progress->setMinimumWidth(40);
+    m_progress->setSizePolicy(QSizePolicy::Ignored, m_progress->sizePolicy().verticalPolicy());
     m_summary->setWordWrap(true);
 
     m_tree->setColumnCount(ColumnCount);
@@ -83,6 +96,12 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     m_tree->setRootIsDecorated(false);
     m_tree->setUniformRowHeights(true);
     m_tree->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // The best strategy's long names ("Kernel-blocked row-by-row
+    // kernels-outer B=8") pushed the duration and the share out of a narrow
+    // dock (1024×600): the column is capped (fitBestColumn), the name
+    // elided in its middle and whole in the cell's tooltip.
+    m_tree->header()->setSectionResizeMode(BestColumn, QHeaderView::Interactive);
+    m_tree->setTextElideMode(Qt::ElideMiddle);
     m_tree->setToolTip(tr("Double-click a layer to open it in every view"));
     connect(m_tree, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
         const int index = item ? item->data(NameColumn, Qt::UserRole).toInt() : -1;
@@ -130,6 +149,10 @@ NetworkPanel::NetworkPanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
+    // A row of its own, shown while a layer of this network is open: in the
+    // row above it made the dock wider than a 1024×600 window has room for.
+    layout->addWidget(m_updateLayer, 0, Qt::AlignLeft);
+    m_updateLayer->setVisible(false);
     layout->addWidget(m_tabs, 1);
     layout->addWidget(m_summary);
 
@@ -234,6 +257,8 @@ void NetworkPanel::setNetwork(const Network &network, const QString &path)
 {
     stop();
     ++m_generation;
+    m_updateLayer->setVisible(false); // no layer of this network is open yet
+    m_updateLayer->setEnabled(false);
     m_network = network;
     m_analysis.reset();
     m_lastOptimisation.reset();
@@ -297,6 +322,84 @@ Project NetworkPanel::layerProject(int index, int &best) const
     return project;
 }
 
+void NetworkPanel::setOpenLayer(int index, const Project &asOpened)
+{
+    m_openAddedBest.reset();
+    if (!m_network || index < 0 || index >= int(m_network->layers.size())) {
+        m_openLayer = -1;
+        m_updateLayer->setEnabled(false);
+        m_updateLayer->setVisible(false);
+        return;
+    }
+    m_openLayer = index;
+    m_openGeneration = m_generation;
+    m_openInNetwork = asOpened;
+    // layerProject adds the analysis's best when the layer does not hold it.
+    const std::vector<StrategySpec> &own = m_network->layers[std::size_t(index)].strategies;
+    if (asOpened.strategies.size() == own.size() + 1)
+        m_openAddedBest = asOpened.strategies.back();
+    m_updateLayer->setEnabled(false);
+    m_updateLayer->setVisible(true);
+}
+
+int NetworkPanel::openLayer() const { return m_openGeneration == m_generation ? m_openLayer : -1; }
+
+void NetworkPanel::showOpenLayerProject(const Project &shown)
+{
+    m_updateLayer->setVisible(openLayer() >= 0);
+    m_updateLayer->setEnabled(openLayer() >= 0 && shown != m_openInNetwork && !m_optimiseJob.isRunning());
+}
+
+bool NetworkPanel::hardwareDiffers(const Project &project) const
+{
+    return m_network && (project.problem.hardware != m_network->hardware || project.problem.options != m_network->options);
+}
+
+QString NetworkPanel::updateOpenLayer(const Project &project, bool hardwareToo, bool *ok)
+{
+    if (ok)
+        *ok = false;
+    const int index = openLayer();
+    if (index < 0)
+        return tr("The layer shown was not opened from the open network.");
+    if (m_optimiseJob.isRunning())
+        return tr("The network is being optimised: stop it or wait before updating a layer.");
+    if (const std::vector<std::string> problems = project.problem.layer.problems(); !problems.empty())
+        return tr("The layer cannot go back into the network: %1").arg(QString::fromStdString(problems.front()));
+    if (hardwareToo)
+        if (const std::vector<std::string> problems = project.problem.hardware.problems(); !problems.empty())
+            return tr("This hardware does not suit the network: %1").arg(QString::fromStdString(problems.front()));
+    Network changed = *m_network;
+    NetworkLayer &layer = changed.layers[std::size_t(index)];
+    layer.layer = project.problem.layer;
+    layer.data = project.data;
+    layer.strategies.clear();
+    for (const StrategySpec &spec : project.strategies)
+        if (!(m_openAddedBest && spec == *m_openAddedBest)) // the analysis finds it again
+            layer.strategies.push_back(spec);
+    if (hardwareToo) {
+        changed.hardware = project.problem.hardware;
+        changed.options = project.problem.options;
+    }
+    const QString name = QString::fromStdString(layer.name);
+    const bool sharedChanged = hardwareToo && hardwareDiffers(project);
+    setNetwork(changed, m_path);
+    m_modified = true; // setNetwork took it for a network as opened
+    m_saveNetwork->setEnabled(true);
+    // Still the layer shown, now as the network holds it.
+    m_openLayer = index;
+    m_openGeneration = m_generation;
+    m_openInNetwork = project;
+    m_updateLayer->setEnabled(false);
+    m_updateLayer->setVisible(true);
+    if (ok)
+        *ok = true;
+    return sharedChanged ? tr("Layer %1 and its hardware put back into the network; every layer is analysed again (Save "
+                              "network keeps it)")
+                               .arg(name)
+                         : tr("Layer %1 put back into the network and analysed again (Save network keeps it)").arg(name);
+}
+
 void NetworkPanel::fillLayers()
 {
     m_tree->clear();
@@ -326,6 +429,20 @@ QString NetworkPanel::badgeMeaning(const QString &badge)
     return {};
 }
 
+void NetworkPanel::fitBestColumn()
+{
+    m_tree->resizeColumnToContents(BestColumn);
+    const int cap = std::max(120, m_tree->viewport()->width() * 2 / 5);
+    if (m_tree->columnWidth(BestColumn) > cap)
+        m_tree->setColumnWidth(BestColumn, cap);
+}
+
+void NetworkPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitBestColumn();
+}
+
 void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
 {
     for (std::size_t i = 0; i < analysis.layers.size() && int(i) < m_tree->topLevelItemCount(); ++i) {
@@ -333,6 +450,7 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
         QTreeWidgetItem *item = m_tree->topLevelItem(int(i));
         const LayerCandidate *best = l.bestCandidate();
         item->setText(BestColumn, best ? QString::fromStdString(best->row.name) : tr("(none valid)"));
+        item->setToolTip(BestColumn, item->text(BestColumn));
         item->setText(DurationColumn, best ? cycles(best->row.total_duration) : QStringLiteral("–"));
         item->setText(ShareColumn,
             analysis.total_duration > 0 ? QStringLiteral("%1 %").arg(100.0 * l.duration() / analysis.total_duration, 0, 'f', 1)
@@ -384,6 +502,7 @@ void NetworkPanel::showAnalysis(const NetworkAnalysis &analysis)
     // Reset Layout could not undo it). The user drags the dock taller.
     const int width = std::max(400, m_chartScroll->viewport()->width());
     m_chartScroll->setMinimumHeight(std::min(m_plotView->heightForWidth(width), 6 * fontMetrics().height()));
+    fitBestColumn();
 }
 
 bool NetworkPanel::startOptimisation(double seconds)

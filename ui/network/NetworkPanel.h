@@ -98,6 +98,30 @@ public:
     /// happened, in words, or why not.
     QString applyHardware(const Hardware &hardware);
 
+    // ---- the layer the window shows, when it was opened from this network
+    /// The window shows layer `index` of this network, opened as `asOpened`
+    /// (layerProject's project); -1 forgets it (another project opened).
+    /// Update layer in network then offers the window's edits back.
+    void setOpenLayer(int index, const Project &asOpened);
+    /// The layer of this network the window shows, -1 for none (or the
+    /// network was replaced since).
+    int openLayer() const;
+    /// The window's project now: Update layer in network is enabled when it
+    /// differs from what the network holds for the open layer.
+    void showOpenLayerProject(const Project &shown);
+    QToolButton *updateLayerButton() const { return m_updateLayer; }
+    /// `project`'s hardware or options are not the network's (which all its
+    /// layers share).
+    bool hardwareDiffers(const Project &project) const;
+    /// Puts `project` back as the open layer: its shape, data and strategies
+    /// (the analysis's best, which opening added, is left out unless
+    /// edited); with `hardwareToo`, its hardware and options become the
+    /// network's, else the network keeps its own. Analyses the network
+    /// again; it is then modified (Save network keeps it; it has no undo:
+    /// undo the layer's edits and update again). What happened, in words;
+    /// `ok` false when it was refused, with why.
+    QString updateOpenLayer(const Project &project, bool hardwareToo, bool *ok = nullptr);
+
     /// What a user looks at first comes first (the dock is narrow at
     /// 1280×720): the best, its duration, share and badge; then the shape.
     /// What a glyph of the Valid column means ("\u2714", "\u25e5", "\u26a0", "\u2716").
@@ -112,8 +136,16 @@ signals:
     void analysed();
     /// An optimisation finished (or was stopped) and its strategies were added.
     void optimised();
+    /// Update layer in network was pressed: the window puts its layer back
+    /// (MainWindow::updateLayerInNetwork).
+    void updateLayerRequested();
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 private:
+    /// The Best strategy column as wide as its names, at most 2/5 of the table.
+    void fitBestColumn();
     /// Saves the network to `path`, or where the user chooses when it is
     /// empty, and says why a save failed. False when cancelled or failed.
     bool saveNetworkOrAsk(QString path);
@@ -151,6 +183,12 @@ private:
     QLabel *m_summary;
     QProgressBar *m_progress;
     QToolButton *m_stop;
+    QToolButton *m_updateLayer;
+    // The layer the window shows, opened from this network (setOpenLayer).
+    int m_openLayer = -1;
+    int m_openGeneration = -1; // the network it was opened from
+    Project m_openInNetwork; // what the network holds for it, as the window would show it
+    std::optional<StrategySpec> m_openAddedBest; // the analysis's best, added on opening
     std::optional<Network> m_network;
     std::optional<NetworkAnalysis> m_analysis; // of m_network, once finished
     std::optional<NetworkOptimisation> m_lastOptimisation;

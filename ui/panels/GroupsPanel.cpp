@@ -11,6 +11,8 @@
 #include "convoffload/io/Report.h"
 
 #include <QAction>
+#include <QItemSelection>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QToolBar>
 #include <QTreeView>
@@ -150,9 +152,51 @@ void GroupsPanel::followMoment()
     // tree's step k when it shows steps; the drain computes none.
     const int step = m_document->moment().step;
     const int rows = showsSteps() ? m_steps->rowCount() : m_model->unassignedRow();
+    m_model->setCurrentGroup(!showsSteps() && step >= 0 && step < rows ? step : -1);
     if (step < 0 || step >= rows || !isVisible())
         return;
+    if (!showsSteps() && !m_shownPatches.empty())
+        return; // the patches the user selected stay in view
     m_view->scrollTo(m_view->model()->index(step, 0), QAbstractItemView::EnsureVisible);
+}
+
+void GroupsPanel::showPatches(const std::vector<std::uint32_t> &patches)
+{
+    m_shownPatches = patches;
+    if (showsSteps())
+        return; // the steps tree lists kernels, not patches
+    // One range per run of rows of a group: a rubber band over a big layer
+    // selects thousands of patches.
+    const QModelIndexList rows = m_model->indexesOfPatches(PatchList(patches.begin(), patches.end()));
+    QItemSelection selection;
+    for (qsizetype i = 0; i < rows.size();) {
+        qsizetype end = i + 1;
+        while (end < rows.size() && rows[end].parent() == rows[i].parent() && rows[end].row() == rows[end - 1].row() + 1)
+            ++end;
+        selection.select(rows[i], rows[end - 1]);
+        i = end;
+    }
+    const QModelIndex first = rows.value(0);
+    m_view->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect);
+    if (!first.isValid()) {
+        followMoment();
+        return;
+    }
+    for (const QItemSelectionRange &range : selection)
+        m_view->expand(range.parent());
+    m_view->selectionModel()->setCurrentIndex(first, QItemSelectionModel::NoUpdate);
+    if (isVisible())
+        m_view->scrollTo(first, QAbstractItemView::EnsureVisible);
+}
+
+void GroupsPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    const QModelIndex current = m_view->currentIndex();
+    if (!showsSteps() && !m_shownPatches.empty() && current.isValid())
+        m_view->scrollTo(current, QAbstractItemView::EnsureVisible);
+    else
+        followMoment();
 }
 
 void GroupsPanel::updateMode()

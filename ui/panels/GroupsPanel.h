@@ -53,6 +53,10 @@ public:
     QAction *mergeAction() const { return m_merge; }
 
 public slots:
+    /// Selects `patches` in the tree (the output grid's selection), opens
+    /// their groups and scrolls the first of them into view; none clears the
+    /// tree's selection.
+    void showPatches(const std::vector<std::uint32_t> &patches);
     void newGroupFromSelection();
     void unassignSelection();
     void moveGroupUp();
@@ -67,6 +71,11 @@ public slots:
     void kernelsToPreviousStep();
     void kernelsToNextStep();
     void kernelsToNewStep();
+
+protected:
+    /// What changed while the dock was hidden behind another tab is
+    /// scrolled to when it is shown.
+    void showEvent(QShowEvent *event) override;
 
 private:
     /// Shows an edit's refusal, or else makes `step` (the one that received
@@ -84,8 +93,10 @@ private:
     std::vector<int> selectedGroups() const;
     void show(const QString &error);
     void updateFeedback();
-    /// Scrolls the group (or step) the document's moment computes into view:
-    /// stepping through a layer left the dock at its first groups.
+    /// Marks the group the document's moment computes (GroupListModel's
+    /// current group) and scrolls it (or the step) into view, unless patches
+    /// are selected, which stay in view: stepping through a layer left the
+    /// dock at its first groups.
     void followMoment();
     /// Shows the step tree for a kernel-streaming strategy, the groups otherwise.
     void updateMode();
@@ -103,6 +114,7 @@ private:
     QLabel *m_feedback;
     QLabel *m_dropPreview;
     QSet<QPersistentModelIndex> m_knownGroups; // the groups before a layout change
+    std::vector<std::uint32_t> m_shownPatches; // the grid's selection, shown in the tree
 };
 
 } // namespace convoffload::ui

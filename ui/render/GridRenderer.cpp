@@ -10,6 +10,7 @@
 #include "convoffload/simulate/TransferRuns.h"
 
 #include <QBrush>
+#include <QImage>
 #include <QLineF>
 #include <QPaintEngine>
 #include <QPainter>
@@ -896,6 +897,50 @@ void GridRenderer::paintAssumptionMarks(
     // Patch ids are row-major: only the rows shown are looked at.
     const auto first = std::lower_bound(patches.begin(), patches.end(), PatchId(patchId(layer, cells.top(), 0)));
     const auto last = std::lower_bound(patches.begin(), patches.end(), PatchId(patchId(layer, cells.bottom() + 1, 0)));
+    const qreal ratio = painter.device() ? painter.device()->devicePixelRatioF() : 1.0;
+    const bool raster = painter.paintEngine() && painter.paintEngine()->type() == QPaintEngine::Raster
+        && painter.transform().type() <= QTransform::TxTranslate;
+    if (raster && geometry.cellSize * ratio < 2) {
+        // Cells under 2 device pixels: a mark (half the cell's side) is a
+        // speck, and a million of them stamped one by one took 80-130 ms of
+        // the GUI thread at the last step of a 1024x1024 layer. Each mark's
+        // ink (an eighth of its cell) goes to the device pixel under it
+        // instead, and one image is drawn: the same darkness where marks are
+        // dense, one pass over the marked patches.
+        const QRectF area = geometry.rectOf(cells);
+        const QPointF origin(std::floor(area.left() * ratio) / ratio, std::floor(area.top() * ratio) / ratio);
+        const QSize size(
+            int(std::ceil((area.right() - origin.x()) * ratio)) + 1, int(std::ceil((area.bottom() - origin.y()) * ratio)) + 1);
+        std::vector<float> cover(std::size_t(size.width()) * std::size_t(size.height()), 0.0f);
+        const double ink = geometry.cellSize * ratio * geometry.cellSize * ratio / 8; // device px² per mark
+        const double side = geometry.cellSize / 2;
+        for (auto it = first; it != last; ++it) {
+            const Grid g = patchPosition(layer, *it);
+            if (!cells.contains(g.col, g.row))
+                continue;
+            const QRectF cell = geometry.cellRect(g.row, g.col);
+            // The triangle's centroid: a third of its side in from the corner.
+            const int x = std::clamp(int((cell.right() - side / 3 - origin.x()) * ratio), 0, size.width() - 1);
+            const int y = std::clamp(int((cell.top() + side / 3 - origin.y()) * ratio), 0, size.height() - 1);
+            cover[std::size_t(y) * std::size_t(size.width()) + std::size_t(x)] += float(ink);
+        }
+        QImage image(size, QImage::Format_ARGB32_Premultiplied);
+        const QColor colour = Palette::assumption();
+        for (int y = 0; y < size.height(); ++y) {
+            auto *line = reinterpret_cast<QRgb *>(image.scanLine(y));
+            for (int x = 0; x < size.width(); ++x) {
+                const int alpha
+                    = int(std::lround(255 * std::min(1.0f, cover[std::size_t(y) * std::size_t(size.width()) + std::size_t(x)])));
+                line[x] = qPremultiply(qRgba(colour.red(), colour.green(), colour.blue(), alpha));
+            }
+        }
+        image.setDevicePixelRatio(ratio);
+        painter.save();
+        painter.setRenderHint(QPainter::SmoothPixmapTransform, false);
+        painter.drawImage(origin, image);
+        painter.restore();
+        return;
+    }
     std::vector<QRectF> marked;
     for (auto it = first; it != last; ++it) {
         const Grid g = patchPosition(layer, *it);
