@@ -64,6 +64,8 @@ private:
     bool transferModel() const;
     static std::vector<double> cumulative(const SimulationSnapshot *snapshot);
     QVariant value(int row, int column) const;
+    /// The cell's value as a number (value() without the QVariant).
+    double number(int row, int column) const;
 
     ProjectDocument *m_document;
     std::shared_ptr<const SimulationSnapshot> m_snapshot; // kept alive while shown
