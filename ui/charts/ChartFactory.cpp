@@ -497,6 +497,43 @@ bool titleCutByQt(const QChart *chart)
 
 } // namespace
 
+namespace {
+
+/// An axis's title as made, before fitAxisTitles broke it.
+constexpr const char *kFullAxisTitleProperty = "convoffloadFullAxisTitle";
+
+/// `title` broken after its first colon.
+QString brokenAxisTitle(const QString &title)
+{
+    const qsizetype colon = title.indexOf(QLatin1String(": "));
+    return colon < 0 ? title : title.left(colon + 1) + QStringLiteral("<br>") + title.mid(colon + 2);
+}
+
+/// An axis title wider than its side of the laid-out plot breaks after its
+/// first colon ("785 steps, 5 per bar:<br>mean, line: longest") instead of
+/// being cut by Qt with an ellipsis.
+void fitAxisTitles(QChart *chart)
+{
+    if (chart->plotArea().width() <= 0)
+        return; // not laid out yet
+    for (QAbstractAxis *axis : chart->axes()) {
+        QString full = axis->property(kFullAxisTitleProperty).toString();
+        if (full.isEmpty() || (axis->titleText() != full && axis->titleText() != brokenAxisTitle(full))) {
+            full = axis->titleText(); // new, or set again since (a chart refreshed with other steps)
+            axis->setProperty(kFullAxisTitleProperty, full);
+        }
+        if (!full.contains(QLatin1String(": ")))
+            continue;
+        const QFontMetricsF fm(axis->titleFont());
+        const qreal side = axis->orientation() == Qt::Horizontal ? chart->plotArea().width() : chart->plotArea().height();
+        const QString wanted = fm.horizontalAdvance(full) <= side - fm.averageCharWidth() ? full : brokenAxisTitle(full);
+        if (axis->titleText() != wanted)
+            axis->setTitleText(wanted);
+    }
+}
+
+} // namespace
+
 void fitChartTitle(QChart *chart, qreal width)
 {
     if (!chart || width <= 0)
@@ -523,6 +560,8 @@ void fitChartTitle(QChart *chart, qreal width)
             break;
         room -= fm.averageCharWidth();
     }
+    if (laidOut)
+        fitAxisTitles(chart);
 }
 
 QString plainChartTitle(const QChart *chart)
