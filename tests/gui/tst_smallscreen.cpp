@@ -169,13 +169,14 @@ private slots:
             QChart *chart = charts->chart(tab);
             for (const QString &cut : cutLegendTexts(chart))
                 problems << QStringLiteral("tab %1 (%2 px): %3").arg(tab).arg(chart->size().width()).arg(cut);
-            // The Durations chart whole, its binned step axis's title too
-            // ("785 steps, 5 per bar: mean, line: longest" was cut).
-            if (tab == ChartsPanel::DurationsTab)
-                for (const QString &cut : cutChartTexts(chart,
-                         QString::fromStdString(
-                             window.document()->project().strategies[std::size_t(window.document()->currentStrategy())].name)))
-                    problems << QStringLiteral("durations (%1 px): %2").arg(chart->size().width()).arg(cut);
+            // Every chart whole: titles broken onto lines rather than cut (the
+            // sweep's "\u2026, crossover at G \u2248 16.6" was), the Durations
+            // chart's binned step axis too ("785 steps, 5 per bar: mean,
+            // line: longest" was cut); only a long strategy name may give way.
+            for (const QString &cut : cutChartTexts(chart,
+                     QString::fromStdString(
+                         window.document()->project().strategies[std::size_t(window.document()->currentStrategy())].name)))
+                problems << QStringLiteral("tab %1 (%2 px): %3").arg(tab).arg(chart->size().width()).arg(cut);
             // Legible: never under the smallest text on screen.
             QVERIFY(chart->legend()->font().pointSizeF() >= kScreenLegendMinPoints - 1e-9);
         }

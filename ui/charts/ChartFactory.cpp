@@ -465,6 +465,42 @@ void fitChartLegend(QChart *chart, qreal width, qreal minPointSize)
 namespace {
 
 /// The title with its lines fitted to `room` pixels of `fm`.
+/// `plain` as two lines, broken after the last ", " where both fit in
+/// `room` (HTML); nullopt when none does.
+std::optional<QString> brokenAtComma(const QString &plain, const QFontMetricsF &fm, qreal room)
+{
+    for (qsizetype at = plain.lastIndexOf(QStringLiteral(", ")); at > 0; at = plain.lastIndexOf(QStringLiteral(", "), at - 1)) {
+        const QString head = plain.left(at + 1), tail = plain.mid(at + 2);
+        if (fm.horizontalAdvance(head) > room)
+            continue; // an earlier comma makes a shorter head
+        if (fm.horizontalAdvance(tail) > room)
+            return std::nullopt; // every earlier break makes the tail longer
+        return head.toHtmlEscaped() + QStringLiteral("<br>") + tail.toHtmlEscaped();
+    }
+    return std::nullopt;
+}
+
+/// `plain` on as many lines as it takes, broken at spaces, each in `room`
+/// (HTML); nullopt when a word alone is wider.
+std::optional<QString> wrappedAtSpaces(const QString &plain, const QFontMetricsF &fm, qreal room)
+{
+    QStringList lines;
+    QString current;
+    for (const QString &word : plain.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        if (fm.horizontalAdvance(word) > room)
+            return std::nullopt;
+        const QString longer = current.isEmpty() ? word : current + QLatin1Char(' ') + word;
+        if (fm.horizontalAdvance(longer) <= room) {
+            current = longer;
+        } else {
+            lines << current.toHtmlEscaped();
+            current = word;
+        }
+    }
+    lines << current.toHtmlEscaped();
+    return lines.join(QStringLiteral("<br>"));
+}
+
 QString titleFittedTo(const QString &full, const QFontMetricsF &fm, qreal room)
 {
     QStringList lines = full.split(QStringLiteral("<br>"));
@@ -477,6 +513,10 @@ QString titleFittedTo(const QString &full, const QFontMetricsF &fm, qreal room)
             const QString what = plain.mid(dash);
             const qreal nameRoom = std::max(room - fm.horizontalAdvance(what), fm.horizontalAdvance(QStringLiteral("MM…")));
             line = (fm.elidedText(plain.left(dash), Qt::ElideRight, nameRoom) + what).toHtmlEscaped();
+        } else if (const std::optional<QString> two = brokenAtComma(plain, fm, room)) {
+            line = *two; // "Row-by-Row vs ZigZag,<br>crossover at G ≈ 16.6": the figure's point kept
+        } else if (const std::optional<QString> wrapped = wrappedAtSpaces(plain, fm, room)) {
+            line = *wrapped; // a sentence (a placeholder's message) on more lines
         } else {
             line = fm.elidedText(plain, Qt::ElideRight, room).toHtmlEscaped();
         }

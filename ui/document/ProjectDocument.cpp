@@ -450,12 +450,10 @@ QString ProjectDocument::sweepUnavailable() const
     const Problem &p = m_project.problem;
     if (!problemIsSound(p) || kernelsFit(p))
         return {};
-    // Short lines: a chart title does not wrap.
+    // A line per sentence; a narrow chart wraps them further (fitChartTitle).
     return tr("No group-size sweep for this layer:<br>"
-              "Row-by-Row and ZigZag keep all %1 kernels on chip,<br>"
-              "which its memory and nbop_pe do not allow.<br>"
-              "Its strategies stream kernels: Optimise Strategy…<br>"
-              "finds the best kernel block and grouping.")
+              "Row-by-Row and ZigZag keep all %1 kernels on chip, which its memory and nbop_pe do not allow.<br>"
+              "Its strategies stream kernels: Optimise › Optimise Strategy finds the best kernel block and grouping.")
         .arg(p.layer.n);
 }
 
