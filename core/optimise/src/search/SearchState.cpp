@@ -61,36 +61,33 @@ SearchState::SearchState(const S1Instance &instance, const Groups &start)
 
 void SearchState::refreshLoad(int position)
 {
-    if (!m_instance->transfer || position < 0 || position >= int(m_order.size()))
-        return;
-    const S1TransferCost &cost = *m_instance->transfer;
-    const int group = m_order[position];
-    m_items.clear();
-    for (PixelId px : m_union[group])
-        if (!holdsAt(position - 1, px))
-            m_items.push_back(cost.storedIndex(px));
-    std::sort(m_items.begin(), m_items.end());
-    const TransferTally now = cost.input(m_items);
-    m_transferLoads -= m_groupLoad[group];
-    m_transferLoads += now;
-    m_groupLoad[group] = now;
+    if (m_instance->transfer)
+        refreshGroupLoad(position, position - 1, m_groupLoad, m_transferLoads);
 }
 
 void SearchState::refreshLoadBack(int position)
 {
-    if (!m_instance->transfer || !m_instance->transfer->needsBackward() || position < 0 || position >= int(m_order.size()))
+    if (m_instance->transfer && m_instance->transfer->needsBackward())
+        refreshGroupLoad(position, position + 1, m_groupLoadBack, m_transferLoadsBack);
+}
+
+// The load of the group at `position` when the step at `previous` ran just
+// before it (the pass's direction), kept in `loads` and summed in `total`.
+void SearchState::refreshGroupLoad(int position, int previous, std::vector<TransferTally> &loads, TransferTally &total)
+{
+    if (position < 0 || position >= int(m_order.size()))
         return;
     const S1TransferCost &cost = *m_instance->transfer;
     const int group = m_order[position];
     m_items.clear();
     for (PixelId px : m_union[group])
-        if (!holdsAt(position + 1, px))
+        if (!holdsAt(previous, px))
             m_items.push_back(cost.storedIndex(px));
     std::sort(m_items.begin(), m_items.end());
     const TransferTally now = cost.input(m_items);
-    m_transferLoadsBack -= m_groupLoadBack[group];
-    m_transferLoadsBack += now;
-    m_groupLoadBack[group] = now;
+    total -= loads[group];
+    total += now;
+    loads[group] = now;
 }
 
 void SearchState::refreshWrite(int group)

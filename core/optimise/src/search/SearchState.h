@@ -102,6 +102,7 @@ private:
     /// The same walking backwards (S1TransferCost::needsBackward): what the
     /// group's successor does not hold.
     void refreshLoadBack(int position);
+    void refreshGroupLoad(int position, int previous, std::vector<TransferTally> &loads, TransferTally &total);
     void refreshWrite(int group);
 
     const S1Instance *m_instance;
